@@ -1,0 +1,69 @@
+/*
+ * lsk_config.h: the lockstep configuration of this build.
+ *
+ * The host injects, as -D defines, one configuration per build:
+ *   LSK_DOMAIN_X, LSK_DOMAIN_Y, LSK_DOMAIN_Z  block domain extents
+ *   LSK_DOMAIN_SIZE                           their product
+ *   LSK_WORKERS                               work-items per block
+ *   LSK_SIMD                                  consecutive indices per worker step
+ * All are compile-time constants, so loops over the domain have constant
+ * trip counts and the compiler can unroll and vectorize them.
+ */
+#ifndef LSK_CONFIG_H
+#define LSK_CONFIG_H
+
+#if !defined(LSK_DOMAIN_SIZE) || !defined(LSK_WORKERS) || !defined(LSK_SIMD)
+#error "lsk: LSK_DOMAIN_SIZE, LSK_WORKERS and LSK_SIMD must be defined (the lsk host does this)"
+#endif
+#ifndef LSK_DOMAIN_X
+#define LSK_DOMAIN_X LSK_DOMAIN_SIZE
+#endif
+#ifndef LSK_DOMAIN_Y
+#define LSK_DOMAIN_Y 1
+#endif
+#ifndef LSK_DOMAIN_Z
+#define LSK_DOMAIN_Z 1
+#endif
+#if LSK_WORKERS < 1 || LSK_SIMD < 1 || LSK_DOMAIN_SIZE < 1
+#error "lsk: workers, simd and domain size must be at least 1"
+#endif
+
+/* Helpers are static inline: OpenCL C 1.2 allows static functions, and
+ * plain C99 inline gives no external definition if the compiler declines to
+ * inline. */
+#define LSK_INLINE static inline
+
+/*
+ * LSK_KERNEL: the qualifier of every lsk kernel. It fixes the work-group
+ * size to the configured workers, so a launch with another local size fails
+ * loudly instead of running with a wrong mapping.
+ */
+#define LSK_KERNEL __kernel __attribute__((reqd_work_group_size(LSK_WORKERS, 1, 1)))
+
+/*
+ * LSK_CTX: the first parameter of every lsk kernel; the host binds it to
+ * the context's verify record. Pass it on to helper functions that use
+ * LSK_VERIFY as LSK_CTX_FWD (and declare them with LSK_CTX).
+ */
+#define LSK_CTX __global uint *lsk__ctx
+#define LSK_CTX_FWD lsk__ctx
+
+/*
+ * LSK_DECLARE_DOMAIN(kernel, X[, Y[, Z]]): at file scope, declares that
+ * kernel always works on a block domain of X*Y*Z. The host reads this line
+ * from the source (the arguments must be integer literals), builds the
+ * kernel with that domain and refuses launches that name another one. On
+ * the device it only defines the constant kernel##_DOMAIN_SIZE.
+ */
+#define LSK_DECLARE_DOMAIN(kernel, ...)                                        \
+  enum { kernel##_DOMAIN_SIZE = lsk__prod3(__VA_ARGS__, 1, 1, 1) }
+#define lsk__prod3(x, y, z, ...) ((x) * (y) * (z))
+
+/* Steps of a ForEach over n indices, full steps (no index masked), and the
+ * number of slots a context variable over n indices holds per worker. */
+#define LSK__STRIDE (LSK_SIMD * LSK_WORKERS)
+#define LSK__STEPS(n) (((n) + LSK__STRIDE - 1) / LSK__STRIDE)
+#define LSK__FULL(n) ((n) / LSK__STRIDE)
+#define LSK_SLOTS(n) (LSK__STEPS(n) * LSK_SIMD)
+
+#endif /* LSK_CONFIG_H */

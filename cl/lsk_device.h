@@ -1,0 +1,13 @@
+/*
+ * lsk_device.h: the lsk device library, for reading and for offline use
+ * (-I with this directory). The host embeds the same files, in this order,
+ * in front of every program, so lsk kernels need no #include.
+ */
+#ifndef LSK_DEVICE_H
+#define LSK_DEVICE_H
+#include "lsk_config.h"
+#include "lsk_idx.h"
+#include "lsk_foreach.h"
+#include "lsk_var.h"
+#include "lsk_verify.h"
+#endif /* LSK_DEVICE_H */

@@ -1,0 +1,55 @@
+/*
+ * lsk_foreach.h: ForEach over a block domain, master, and block sync.
+ *
+ * Mapping (PMacc's): with W workers and simd S, worker w at step i covers
+ * the indices i*S*W + w*S + s for s in [0, S), in that order; the slot of
+ * such an index in the worker's context variables is i*S + s. Indices at or
+ * beyond the domain size are masked: the body does not run for them.
+ *
+ * Why both loops: each worker takes S consecutive indices per step. With
+ * S*W >= n there is one step and each worker has one contiguous run, which
+ * CPU back-ends such as PoCL vectorize well; with S = 1 consecutive workers
+ * take consecutive indices, which GPUs coalesce.
+ */
+#ifndef LSK_FOREACH_H
+#define LSK_FOREACH_H
+
+LSK_INLINE lsk_idx lsk__first(uint step)
+{
+  lsk_idx r;
+  r.idx = step * LSK__STRIDE + lsk_worker() * LSK_SIMD;
+  r.slot = step * LSK_SIMD;
+  return r;
+}
+
+/*
+ * LSK_FOREACH_N(it, n) { body }: run body once for every index of [0, n)
+ * that this worker owns, with `it` an lsk_idx. n should be a compile-time
+ * constant (it usually is: the block domain is). Called by every worker.
+ * @attention no implicit synchronization before or after; no barrier inside
+ * the body (workers run different numbers of indices); `continue` moves to
+ * the next index, `break` is not supported.
+ */
+#define LSK_FOREACH_N(it, n)                                                   \
+  for (uint lsk__step_##it = 0; lsk__step_##it < LSK__STEPS(n); ++lsk__step_##it) \
+    for (lsk_idx it = lsk__first(lsk__step_##it);                            \
+         it.slot < (lsk__step_##it + 1) * LSK_SIMD; ++it.idx, ++it.slot)      \
+      if (lsk__step_##it < LSK__FULL(n) || it.idx < (uint)(n))
+
+/* LSK_FOREACH(it): ForEach over the block domain. */
+#define LSK_FOREACH(it) LSK_FOREACH_N(it, LSK_DOMAIN_SIZE)
+
+/*
+ * LSK_MASTER { body }: body runs on exactly one worker of the block, always
+ * the same one (worker 0). Nothing is broadcast: write local memory, then
+ * lsk_sync(). Called by every worker; no synchronization.
+ */
+#define LSK_MASTER if (lsk_worker() == 0)
+
+/*
+ * lsk_sync: block-wide barrier with local and global memory fences.
+ * @attention must be reached by every worker of the block.
+ */
+LSK_INLINE void lsk_sync(void) { barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); }
+
+#endif /* LSK_FOREACH_H */

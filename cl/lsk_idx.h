@@ -1,0 +1,59 @@
+/*
+ * lsk_idx.h: who am I. Worker, block and grid indices, and the N-D view of
+ * the block domain. None of these synchronizes.
+ */
+#ifndef LSK_IDX_H
+#define LSK_IDX_H
+
+/* One index of a ForEach: idx in the domain, slot in the worker's context
+ * variables. Read-only for the body. */
+typedef struct lsk_idx {
+  uint idx;
+  uint slot;
+} lsk_idx;
+
+/* This work-item's worker number in [0, LSK_WORKERS). */
+LSK_INLINE uint lsk_worker(void) { return (uint)get_local_id(0); }
+
+/* The block's index: the grid of blocks linearized, x fastest. */
+LSK_INLINE uint lsk_block_idx(void)
+{
+  return (uint)(get_group_id(0) +
+                get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2)));
+}
+
+/* The block's N-D position in the grid. */
+LSK_INLINE uint3 lsk_block_nd(void)
+{
+  return (uint3)((uint)get_group_id(0), (uint)get_group_id(1), (uint)get_group_id(2));
+}
+
+/* Number of blocks launched (the grid domain size). */
+LSK_INLINE uint lsk_grid_size(void)
+{
+  return (uint)(get_num_groups(0) * get_num_groups(1) * get_num_groups(2));
+}
+
+/* Size and extents of the block domain. */
+LSK_INLINE uint lsk_domain_size(void) { return LSK_DOMAIN_SIZE; }
+LSK_INLINE uint3 lsk_domain_extent(void)
+{
+  return (uint3)(LSK_DOMAIN_X, LSK_DOMAIN_Y, LSK_DOMAIN_Z);
+}
+
+/* A linear domain index as (x, y, z), x fastest. */
+LSK_INLINE uint3 lsk_domain_nd(uint i)
+{
+  return (uint3)(i % LSK_DOMAIN_X, (i / LSK_DOMAIN_X) % LSK_DOMAIN_Y,
+                 i / (LSK_DOMAIN_X * LSK_DOMAIN_Y));
+}
+
+/*
+ * LSK_BLOCKS(b, nblocks): a grid-strided loop over data blocks, so a kernel
+ * is correct for any number of launched blocks. Uniform across the block:
+ * every worker runs the same iterations, so barriers inside are allowed.
+ */
+#define LSK_BLOCKS(b, nblocks)                                                 \
+  for (uint b = lsk_block_idx(); b < (uint)(nblocks); b += lsk_grid_size())
+
+#endif /* LSK_IDX_H */

@@ -1,0 +1,135 @@
+/*
+ * buffer.c: device buffers with size checks on every transfer.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out)
+{
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "lsk_buffer_create: out is NULL");
+  *out = NULL;
+  if (!ctx)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_buffer_create: ctx is NULL");
+  if (size == 0)
+    return lsk__fail(ctx, LSK_EINVAL, "lsk_buffer_create: size is 0");
+  if (size > ctx->info.max_alloc_size)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "lsk_buffer_create: size %zu exceeds the largest allocation of %s (%llu bytes)",
+                     size, ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
+  lsk_buffer *b = calloc(1, sizeof *b);
+  if (!b)
+    return lsk__fail(ctx, LSK_ENOMEM, "lsk_buffer_create: out of memory");
+  cl_int err;
+  b->mem = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, size, NULL, &err);
+  if (err) {
+    free(b);
+    return lsk__fail_cl(ctx, err, "clCreateBuffer", " (%zu bytes)", size);
+  }
+  b->ctx = ctx;
+  b->size = size;
+  *out = b;
+  return LSK_OK;
+}
+
+void lsk_buffer_destroy(lsk_buffer *buf)
+{
+  if (!buf)
+    return;
+  clReleaseMemObject(buf->mem);
+  free(buf);
+}
+
+size_t lsk_buffer_size(const lsk_buffer *buf) { return buf ? buf->size : 0; }
+cl_mem lsk_buffer_cl(const lsk_buffer *buf) { return buf ? buf->mem : NULL; }
+
+/* The common checks: buffer, pointer, range. */
+static int check_range(const char *fn, lsk_buffer *buf, size_t offset, size_t size,
+                       const void *ptr, int need_ptr)
+{
+  if (!buf)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: buf is NULL", fn);
+  if (need_ptr && !ptr && size)
+    return lsk__fail(buf->ctx, LSK_EINVAL, "%s: host pointer is NULL", fn);
+  if (offset > buf->size || size > buf->size - offset)
+    return lsk__fail(buf->ctx, LSK_ERANGE,
+                     "%s: offset %zu + size %zu exceeds the buffer's %zu bytes", fn, offset, size,
+                     buf->size);
+  return LSK_OK;
+}
+
+int lsk_buffer_write(lsk_buffer *buf, size_t offset, const void *src, size_t size)
+{
+  int rc = check_range("lsk_buffer_write", buf, offset, size, src, 1);
+  if (rc || size == 0)
+    return rc;
+  cl_int err = clEnqueueWriteBuffer(buf->ctx->queue, buf->mem, CL_TRUE, offset, size, src, 0,
+                                    NULL, NULL);
+  return err ? lsk__fail_cl(buf->ctx, err, "clEnqueueWriteBuffer", " (%zu bytes)", size) : LSK_OK;
+}
+
+int lsk_buffer_read(lsk_buffer *buf, size_t offset, void *dst, size_t size)
+{
+  int rc = check_range("lsk_buffer_read", buf, offset, size, dst, 1);
+  if (rc || size == 0)
+    return rc;
+  cl_int err = clEnqueueReadBuffer(buf->ctx->queue, buf->mem, CL_TRUE, offset, size, dst, 0, NULL,
+                                   NULL);
+  return err ? lsk__fail_cl(buf->ctx, err, "clEnqueueReadBuffer", " (%zu bytes)", size) : LSK_OK;
+}
+
+int lsk_buffer_fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
+                    size_t size)
+{
+  int rc = check_range("lsk_buffer_fill", buf, offset, size, pattern, 1);
+  if (rc)
+    return rc;
+  if (!pattern)
+    return lsk__fail(buf->ctx, LSK_EINVAL, "lsk_buffer_fill: pattern is NULL");
+  if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
+    return lsk__fail(buf->ctx, LSK_EINVAL,
+                     "lsk_buffer_fill: pattern_size %zu is not a power of two up to 128",
+                     pattern_size);
+  if (offset % pattern_size || size % pattern_size)
+    return lsk__fail(buf->ctx, LSK_EINVAL,
+                     "lsk_buffer_fill: offset %zu and size %zu must be multiples of pattern_size "
+                     "%zu",
+                     offset, size, pattern_size);
+  if (size == 0)
+    return LSK_OK;
+  cl_int err = clEnqueueFillBuffer(buf->ctx->queue, buf->mem, pattern, pattern_size, offset, size,
+                                   0, NULL, NULL);
+  return err ? lsk__fail_cl(buf->ctx, err, "clEnqueueFillBuffer", " (%zu bytes)", size) : LSK_OK;
+}
+
+int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr)
+{
+  if (!ptr)
+    return lsk__fail(buf ? buf->ctx : NULL, LSK_EINVAL, "lsk_buffer_map: ptr is NULL");
+  *ptr = NULL;
+  int rc = check_range("lsk_buffer_map", buf, offset, size, NULL, 0);
+  if (rc)
+    return rc;
+  if (size == 0)
+    return lsk__fail(buf->ctx, LSK_EINVAL, "lsk_buffer_map: size is 0");
+  cl_int err;
+  *ptr = clEnqueueMapBuffer(buf->ctx->queue, buf->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, offset,
+                            size, 0, NULL, NULL, &err);
+  if (err) {
+    *ptr = NULL;
+    return lsk__fail_cl(buf->ctx, err, "clEnqueueMapBuffer", " (%zu bytes)", size);
+  }
+  return LSK_OK;
+}
+
+int lsk_buffer_unmap(lsk_buffer *buf, void *ptr)
+{
+  if (!buf || !ptr)
+    return lsk__fail(buf ? buf->ctx : NULL, LSK_EINVAL, "lsk_buffer_unmap: %s is NULL",
+                     buf ? "ptr" : "buf");
+  cl_int err = clEnqueueUnmapMemObject(buf->ctx->queue, buf->mem, ptr, 0, NULL, NULL);
+  if (!err)
+    err = clFinish(buf->ctx->queue);
+  return err ? lsk__fail_cl(buf->ctx, err, "clEnqueueUnmapMemObject", "%s", "") : LSK_OK;
+}

@@ -1,0 +1,197 @@
+/*
+ * context.c: the context (device, OpenCL context, queue, verify record)
+ * and the check of the verify record after launches.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Shared tail of create and wrap: options, the verify record. On failure
+ * the context is destroyed and the message moved to the thread. */
+static int finish_setup(lsk_context *c, const lsk_context_options *opt, lsk_context **out)
+{
+  const char *dir = (opt && opt->cache_dir) ? opt->cache_dir : lsk__getenv("LSK_CACHE_DIR");
+  int rc = LSK_OK;
+  if (dir && *dir && !(c->cache_dir = lsk__strdup(dir)))
+    rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
+  cl_int err = CL_SUCCESS;
+  if (!rc) {
+    c->verify = clCreateBuffer(c->cl, CL_MEM_READ_WRITE, LSK__VREC_WORDS * sizeof(cl_uint), NULL,
+                               &err);
+    if (err)
+      rc = lsk__fail_cl(NULL, err, "clCreateBuffer", " (verify record of %s)", c->info.name);
+  }
+  if (!rc) {
+    cl_uint zero = 0;
+    err = clEnqueueFillBuffer(c->queue, c->verify, &zero, sizeof zero, 0,
+                              LSK__VREC_WORDS * sizeof(cl_uint), 0, NULL, NULL);
+    if (!err)
+      err = clFinish(c->queue);
+    if (err)
+      rc = lsk__fail_cl(NULL, err, "clEnqueueFillBuffer", " (verify record of %s)", c->info.name);
+  }
+  if (rc) {
+    lsk_context_destroy(c);
+    return rc;
+  }
+  *out = c;
+  return LSK_OK;
+}
+
+int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
+{
+  if (!out)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_context_create: out is NULL");
+  *out = NULL;
+  unsigned index;
+  int rc = lsk_device_select(opt ? opt->device : NULL, &index);
+  if (rc)
+    return rc;
+  lsk_device_info *list;
+  size_t n;
+  if ((rc = lsk_device_list(&list, &n)))
+    return rc;
+  lsk_context *c = calloc(1, sizeof *c);
+  if (!c) {
+    lsk_device_list_free(list);
+    return lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
+  }
+  c->info = list[index < n ? index : 0];
+  lsk_device_list_free(list);
+
+  cl_platform_id platform;
+  cl_int err = lsk__device_ids(&c->info, &platform, &c->device);
+  if (err) {
+    rc = lsk__fail_cl(NULL, err, "lsk_context_create", " (device %s)", c->info.name);
+    free(c);
+    return rc;
+  }
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
+  c->cl = clCreateContext(props, 1, &c->device, NULL, NULL, &err);
+  if (!err)
+    c->queue = clCreateCommandQueue(c->cl, c->device,
+                                    (opt && opt->profiling) ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+  if (err) {
+    rc = lsk__fail_cl(NULL, err, c->cl ? "clCreateCommandQueue" : "clCreateContext",
+                      " (device %s)", c->info.name);
+    lsk_context_destroy(c);
+    return rc;
+  }
+  return finish_setup(c, opt, out);
+}
+
+int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
+                     const lsk_context_options *opt, lsk_context **out)
+{
+  if (!out)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_context_wrap: out is NULL");
+  *out = NULL;
+  if (!context || !device || !queue)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_context_wrap: %s is NULL",
+                     !context ? "context" : !device ? "device" : "queue");
+  cl_context qctx = NULL;
+  cl_device_id qdev = NULL;
+  cl_platform_id platform = NULL;
+  cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+  if (!err)
+    err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof qdev, &qdev, NULL);
+  if (!err)
+    err = clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+  if (err)
+    return lsk__fail_cl(NULL, err, "lsk_context_wrap", " (querying the queue and device)");
+  if (qctx != context || qdev != device)
+    return lsk__fail(NULL, LSK_EINVAL,
+                     "lsk_context_wrap: the queue belongs to another %s",
+                     qctx != context ? "context" : "device");
+  lsk_context *c = calloc(1, sizeof *c);
+  if (!c)
+    return lsk__fail(NULL, LSK_ENOMEM, "lsk_context_wrap: out of memory");
+  if ((err = lsk__device_info(platform, device, &c->info))) {
+    free(c);
+    return lsk__fail_cl(NULL, err, "lsk_context_wrap", " (device facts)");
+  }
+  clRetainContext(context);
+  clRetainDevice(device);
+  clRetainCommandQueue(queue);
+  c->cl = context;
+  c->device = device;
+  c->queue = queue;
+  return finish_setup(c, opt, out);
+}
+
+void lsk_context_destroy(lsk_context *ctx)
+{
+  if (!ctx)
+    return;
+  if (ctx->queue) {
+    clFinish(ctx->queue);
+    clReleaseCommandQueue(ctx->queue);
+  }
+  if (ctx->verify)
+    clReleaseMemObject(ctx->verify);
+  if (ctx->cl)
+    clReleaseContext(ctx->cl);
+  if (ctx->device)
+    clReleaseDevice(ctx->device);
+  free(ctx->cache_dir);
+  free(ctx->errmsg);
+  free(ctx);
+}
+
+const lsk_device_info *lsk_context_device(const lsk_context *ctx)
+{
+  static const lsk_device_info none;
+  return ctx ? &ctx->info : &none;
+}
+
+cl_context lsk_context_cl(const lsk_context *ctx) { return ctx ? ctx->cl : NULL; }
+cl_device_id lsk_context_cl_device(const lsk_context *ctx) { return ctx ? ctx->device : NULL; }
+cl_command_queue lsk_context_cl_queue(const lsk_context *ctx) { return ctx ? ctx->queue : NULL; }
+
+int lsk__verify_check(lsk_context *ctx)
+{
+  cl_uint rec[LSK__VREC_WORDS];
+  cl_int err = clEnqueueReadBuffer(ctx->queue, ctx->verify, CL_TRUE, 0, sizeof(cl_uint), rec, 0,
+                                   NULL, NULL);
+  if (err)
+    return lsk__fail_cl(ctx, err, "clEnqueueReadBuffer", " (verify record)");
+  int several = ctx->launches_unchecked > 1;
+  ctx->launches_unchecked = 0;
+  if (rec[0] == 0)
+    return LSK_OK;
+  err = clEnqueueReadBuffer(ctx->queue, ctx->verify, CL_TRUE, 0, sizeof rec, rec, 0, NULL, NULL);
+  cl_uint zero = 0;
+  if (!err)
+    err = clEnqueueFillBuffer(ctx->queue, ctx->verify, &zero, sizeof zero, 0, sizeof rec, 0, NULL,
+                              NULL);
+  if (err)
+    return lsk__fail_cl(ctx, err, "lsk_context_finish", " (verify record)");
+  char msg[LSK__VREC_MSG_BYTES];
+  memcpy(msg, rec + LSK__VREC_MSG, sizeof msg);
+  msg[sizeof msg - 1] = 0;
+  char values[160] = "";
+  size_t used = 0;
+  unsigned nv = rec[2] > 4 ? 4 : rec[2];
+  for (unsigned k = 0; k < nv; ++k) {
+    int64_t v = (int64_t)((uint64_t)rec[4 + 2 * k] | ((uint64_t)rec[5 + 2 * k] << 32));
+    used += (size_t)snprintf(values + used, sizeof values - used, "%s%lld", k ? ", " : " [",
+                             (long long)v);
+  }
+  if (nv)
+    snprintf(values + used, sizeof values - used, "]");
+  return lsk__fail(ctx, LSK_EVERIFY, "verify failed in %s '%s' at line %u: %s%s (%u failure%s)",
+                   several ? "one of the kernels since the last check, the last being" : "kernel",
+                   ctx->last_kernel, rec[1], msg, values, rec[0], rec[0] == 1 ? "" : "s");
+}
+
+int lsk_context_finish(lsk_context *ctx)
+{
+  if (!ctx)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_context_finish: ctx is NULL");
+  cl_int err = clFinish(ctx->queue);
+  if (err)
+    return lsk__fail_cl(ctx, err, "clFinish", "%s", "");
+  return lsk__verify_check(ctx);
+}

@@ -1,0 +1,305 @@
+/*
+ * device.c: enumerating devices over all platforms, their facts, and
+ * resolving a selector (LSK_DEVICE) to one of them.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#ifndef CL_DEVICE_WARP_SIZE_NV
+#define CL_DEVICE_WARP_SIZE_NV 0x4003
+#endif
+
+static void get_str(cl_device_id d, cl_device_info what, char *dst)
+{
+  dst[0] = 0;
+  if (clGetDeviceInfo(d, what, LSK_NAME_MAX, dst, NULL) != CL_SUCCESS)
+    dst[0] = 0;
+  dst[LSK_NAME_MAX - 1] = 0;
+}
+
+static void get_pstr(cl_platform_id p, cl_platform_info what, char *dst)
+{
+  dst[0] = 0;
+  if (clGetPlatformInfo(p, what, LSK_NAME_MAX, dst, NULL) != CL_SUCCESS)
+    dst[0] = 0;
+  dst[LSK_NAME_MAX - 1] = 0;
+}
+
+int lsk__device_info(cl_platform_id platform, cl_device_id d, lsk_device_info *info)
+{
+  memset(info, 0, sizeof *info);
+  get_pstr(platform, CL_PLATFORM_NAME, info->platform_name);
+  get_pstr(platform, CL_PLATFORM_VENDOR, info->platform_vendor);
+  get_pstr(platform, CL_PLATFORM_VERSION, info->platform_version);
+  get_str(d, CL_DEVICE_NAME, info->name);
+  get_str(d, CL_DEVICE_VENDOR, info->vendor);
+  get_str(d, CL_DEVICE_VERSION, info->version);
+  get_str(d, CL_DRIVER_VERSION, info->driver_version);
+  get_str(d, CL_DEVICE_OPENCL_C_VERSION, info->opencl_c_version);
+
+  cl_device_type type = 0;
+  cl_uint cu = 0, align_bits = 0, warp = 0;
+  cl_ulong local = 0, global = 0, maxalloc = 0;
+  size_t wg = 0;
+  cl_int err = clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+  if (!err)
+    err = clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL);
+  if (!err)
+    err = clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+  if (!err)
+    err = clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof info->max_work_item_sizes,
+                          info->max_work_item_sizes, NULL);
+  if (!err)
+    err = clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+  if (!err)
+    err = clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
+  if (!err)
+    err = clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof maxalloc, &maxalloc, NULL);
+  if (!err)
+    err = clGetDeviceInfo(d, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+  if (err)
+    return err;
+
+  char ext[8192] = "";
+  size_t n = 0;
+  if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &n) == CL_SUCCESS && n < sizeof ext)
+    clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL);
+  else if (n >= sizeof ext) {
+    char *big = malloc(n);
+    if (big && clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, n, big, NULL) == CL_SUCCESS) {
+      /* Keep only what we look for; the list is long on some drivers. */
+      snprintf(ext, sizeof ext, "%s%s%s", strstr(big, "cl_khr_fp64") ? " cl_khr_fp64" : "",
+               strstr(big, "cl_khr_int64_base_atomics") ? " cl_khr_int64_base_atomics" : "",
+               strstr(big, "cl_nv_device_attribute_query") ? " cl_nv_device_attribute_query"
+                                                           : "");
+    }
+    free(big);
+  }
+  cl_device_fp_config fp64 = 0;
+  clGetDeviceInfo(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
+  if (strstr(ext, "cl_nv_device_attribute_query") &&
+      clGetDeviceInfo(d, CL_DEVICE_WARP_SIZE_NV, sizeof warp, &warp, NULL) != CL_SUCCESS)
+    warp = 0;
+
+  info->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+  info->is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+  info->compute_units = cu;
+  info->max_work_group_size = wg;
+  info->local_mem_size = local;
+  info->global_mem_size = global;
+  info->max_alloc_size = maxalloc;
+  info->base_addr_align = align_bits / 8;
+  info->warp_size = warp;
+  info->has_fp64 = fp64 != 0 || strstr(ext, "cl_khr_fp64") != NULL;
+  info->has_int64_atomics = strstr(ext, "cl_khr_int64_base_atomics") != NULL;
+  return CL_SUCCESS;
+}
+
+/* All devices of all platforms, in ICD order. A platform whose
+ * clGetDeviceIDs fails (CL_DEVICE_NOT_FOUND: Mesa's Clover with no device)
+ * contributes nothing. */
+int lsk_device_list(lsk_device_info **out, size_t *count)
+{
+  if (!out || !count)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_device_list: %s is NULL", out ? "count" : "out");
+  *out = NULL;
+  *count = 0;
+  cl_uint np = 0;
+  cl_int err = clGetPlatformIDs(0, NULL, &np);
+  if (err == -1001 || (err == CL_SUCCESS && np == 0))
+    return lsk__fail(NULL, LSK_ENODEV,
+                     "lsk_device_list: no OpenCL platform found (install a driver, e.g. "
+                     "pocl-opencl-icd)");
+  if (err)
+    return lsk__fail_cl(NULL, err, "clGetPlatformIDs", "%s", "");
+  cl_platform_id *plats = calloc(np, sizeof *plats);
+  if (!plats)
+    return lsk__fail(NULL, LSK_ENOMEM, "lsk_device_list: out of memory");
+  err = clGetPlatformIDs(np, plats, NULL);
+  lsk_device_info *list = NULL;
+  size_t n = 0;
+  for (cl_uint p = 0; err == CL_SUCCESS && p < np; ++p) {
+    cl_uint nd = 0;
+    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) != CL_SUCCESS || nd == 0)
+      continue;
+    cl_device_id *devs = calloc(nd, sizeof *devs);
+    lsk_device_info *grown = devs ? realloc(list, (n + nd) * sizeof *list) : NULL;
+    if (!grown) {
+      free(devs);
+      free(list);
+      free(plats);
+      return lsk__fail(NULL, LSK_ENOMEM, "lsk_device_list: out of memory");
+    }
+    list = grown;
+    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, devs, NULL) == CL_SUCCESS) {
+      for (cl_uint d = 0; d < nd; ++d) {
+        if (lsk__device_info(plats[p], devs[d], &list[n]) != CL_SUCCESS)
+          continue;
+        list[n].index = (unsigned)n;
+        list[n].platform_index = p;
+        list[n].device_index = d;
+        ++n;
+      }
+    }
+    free(devs);
+  }
+  free(plats);
+  if (err) {
+    free(list);
+    return lsk__fail_cl(NULL, err, "clGetPlatformIDs", "%s", "");
+  }
+  if (n == 0) {
+    free(list);
+    return lsk__fail(NULL, LSK_ENODEV,
+                     "lsk_device_list: %u OpenCL platform(s) but no device (install a driver, "
+                     "e.g. pocl-opencl-icd)",
+                     np);
+  }
+  *out = list;
+  *count = n;
+  return LSK_OK;
+}
+
+void lsk_device_list_free(lsk_device_info *list) { free(list); }
+
+/* Case-insensitive substring. */
+static int contains(const char *hay, const char *needle)
+{
+  size_t nl = strlen(needle);
+  for (; *hay; ++hay) {
+    size_t i = 0;
+    while (i < nl && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+      ++i;
+    if (i == nl)
+      return 1;
+  }
+  return nl == 0;
+}
+
+/* A selector part that is all digits is an index. */
+static int parse_index(const char *s, size_t len, unsigned *v)
+{
+  if (len == 0 || len > 9)
+    return 0;
+  unsigned r = 0;
+  for (size_t i = 0; i < len; ++i) {
+    if (!isdigit((unsigned char)s[i]))
+      return 0;
+    r = r * 10 + (unsigned)(s[i] - '0');
+  }
+  *v = r;
+  return 1;
+}
+
+static int platform_matches(const lsk_device_info *d, const char *part)
+{
+  unsigned i;
+  if (parse_index(part, strlen(part), &i))
+    return d->platform_index == i;
+  return contains(d->platform_name, part) || contains(d->platform_vendor, part) ||
+         contains(d->platform_version, part);
+}
+
+static int device_matches(const lsk_device_info *d, const char *part)
+{
+  unsigned i;
+  if (parse_index(part, strlen(part), &i))
+    return d->device_index == i;
+  return contains(d->name, part) || contains(d->vendor, part);
+}
+
+static int list_devices_in_message(const char *selector, const char *origin,
+                                   const lsk_device_info *list, size_t n)
+{
+  char buf[3072];
+  size_t used = 0;
+  for (size_t i = 0; i < n && used < sizeof buf; ++i) {
+    int w = snprintf(buf + used, sizeof buf - used, "\n  %zu (%u:%u): %s / %s", i,
+                     list[i].platform_index, list[i].device_index, list[i].platform_name,
+                     list[i].name);
+    if (w < 0)
+      break;
+    used += (size_t)w;
+  }
+  return lsk__fail(NULL, LSK_ENODEV,
+                   "lsk_device_select: no such device: '%s'%s; the devices are (index "
+                   "(platform:device)):%s",
+                   selector, origin, buf);
+}
+
+int lsk_device_select(const char *selector, unsigned *index)
+{
+  if (!index)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_device_select: index is NULL");
+  const char *origin = "";
+  if (!selector || !*selector) {
+    selector = lsk__getenv("LSK_DEVICE");
+    origin = selector ? " (LSK_DEVICE)" : "";
+  }
+  lsk_device_info *list;
+  size_t n;
+  int rc = lsk_device_list(&list, &n);
+  if (rc)
+    return rc;
+  long found = -1;
+  if (!selector) {
+    for (size_t i = 0; i < n && found < 0; ++i)
+      if (list[i].is_gpu)
+        found = (long)i;
+    if (found < 0)
+      found = 0;
+  } else {
+    const char *colon = strchr(selector, ':');
+    unsigned flat;
+    if (!colon && parse_index(selector, strlen(selector), &flat)) {
+      if (flat < n)
+        found = (long)flat;
+    } else if (colon) {
+      size_t plen = (size_t)(colon - selector);
+      char part[LSK_NAME_MAX];
+      if (plen < sizeof part) {
+        memcpy(part, selector, plen);
+        part[plen] = 0;
+        for (size_t i = 0; i < n && found < 0; ++i)
+          if (platform_matches(&list[i], part) && device_matches(&list[i], colon + 1))
+            found = (long)i;
+      }
+    } else {
+      for (size_t i = 0; i < n && found < 0; ++i)
+        if (platform_matches(&list[i], selector) || device_matches(&list[i], selector))
+          found = (long)i;
+    }
+  }
+  if (found < 0) {
+    rc = list_devices_in_message(selector, origin, list, n);
+    lsk_device_list_free(list);
+    return rc;
+  }
+  *index = (unsigned)found;
+  lsk_device_list_free(list);
+  return LSK_OK;
+}
+
+int lsk__device_ids(const lsk_device_info *info, cl_platform_id *platform, cl_device_id *device)
+{
+  cl_uint np = 0, nd = 0;
+  cl_platform_id plats[64];
+  cl_int err = clGetPlatformIDs(64, plats, &np);
+  if (err)
+    return err;
+  if (info->platform_index >= np || info->platform_index >= 64)
+    return CL_INVALID_PLATFORM;
+  cl_device_id devs[64];
+  err = clGetDeviceIDs(plats[info->platform_index], CL_DEVICE_TYPE_ALL, 64, devs, &nd);
+  if (err)
+    return err;
+  if (info->device_index >= nd || info->device_index >= 64)
+    return CL_INVALID_DEVICE;
+  *platform = plats[info->platform_index];
+  *device = devs[info->device_index];
+  return CL_SUCCESS;
+}

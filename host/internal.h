@@ -1,0 +1,119 @@
+/*
+ * internal.h: shared internals of the host library. Not installed.
+ * Internal non-static names carry the lsk__ prefix.
+ */
+#ifndef LSK_INTERNAL_H
+#define LSK_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "lsk/lsk.h"
+
+/* Verify record, in uints; mirrors cl/lsk_verify.h. */
+#define LSK__VREC_WORDS 44
+#define LSK__VREC_MSG 12
+#define LSK__VREC_MSG_BYTES 128
+
+/* Largest block domain we accept: context variables and slot arithmetic are
+ * 32-bit on the device, and a bigger domain is a bug more often than not. */
+#define LSK__MAX_DOMAIN (1u << 24)
+
+struct lsk_context {
+  cl_context cl;
+  cl_device_id device;
+  cl_command_queue queue;
+  cl_mem verify;           /* LSK__VREC_WORDS uints, zeroed */
+  lsk_device_info info;
+  char *cache_dir;         /* NULL: no disk cache */
+  char *errmsg;            /* last detailed message, "" at start */
+  /* For verify messages: the kernels launched since the record was last
+   * checked; the record cannot say which one failed. */
+  char last_kernel[LSK_NAME_MAX];
+  unsigned launches_unchecked; /* 0 none, 1 one kernel, 2 several */
+};
+
+struct lsk_buffer {
+  lsk_context *ctx;
+  cl_mem mem;
+  size_t size;
+};
+
+/* One build of a program: one configuration on the context's device. */
+typedef struct lsk__build {
+  unsigned domain[3];
+  unsigned workers, simd;
+  cl_program program;
+  struct lsk__build *next;
+} lsk__build;
+
+typedef struct lsk__decl {
+  char *kernel;
+  unsigned domain[3];
+} lsk__decl;
+
+struct lsk_program {
+  lsk_context *ctx;
+  char *name;
+  char *source;          /* the user's source only */
+  char *options;         /* user build options, "" if none */
+  char *cache_dir;       /* NULL: none */
+  lsk__decl *decls;
+  size_t ndecls;
+  lsk__build *builds;
+  unsigned nbuilt;       /* builds from source or disk cache */
+};
+
+/* status.c: record a message on ctx (or the thread when ctx is NULL) and
+ * return status. fmt is printf-style; the function name goes first. */
+int lsk__fail(lsk_context *ctx, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* The same for an OpenCL failure: "<call>: CL_NAME (code)<detail>". */
+int lsk__fail_cl(lsk_context *ctx, cl_int err, const char *call, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Appends a long text (a build log) to the message just set. */
+void lsk__append(lsk_context *ctx, const char *text);
+
+/* A malloc'd printf; NULL on failure. */
+char *lsk__strdupf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+char *lsk__strdup(const char *s);
+
+/* context.c: read the verify record; LSK_EVERIFY and clear it if set. */
+int lsk__verify_check(lsk_context *ctx);
+
+/* env.c */
+const char *lsk__getenv(const char *name); /* NULL if unset or empty */
+
+/* device.c: fill info for one device. */
+int lsk__device_info(cl_platform_id platform, cl_device_id device, lsk_device_info *info);
+/* The OpenCL ids of a listed device (re-enumerated). */
+int lsk__device_ids(const lsk_device_info *info, cl_platform_id *platform, cl_device_id *device);
+
+/* program.c: build for a configuration (already resolved and checked). */
+int lsk__program_get_build(lsk_program *prog, const unsigned domain[3], unsigned workers,
+                           unsigned simd, lsk__build **out);
+const lsk__decl *lsk__program_decl(const lsk_program *prog, const char *kernel);
+char *lsk__scan_declarations(const char *source, lsk__decl **decls, size_t *ndecls);
+void lsk__free_declarations(lsk__decl *decls, size_t ndecls);
+
+/* cache.c: the on-disk binary cache. key is the full text that identifies a
+ * build; load returns a built program or NULL (entry missing or bad, in
+ * which case it was removed). store is best effort and atomic. */
+cl_program lsk__cache_load(lsk_context *ctx, const char *dir, const char *key);
+void lsk__cache_store(lsk_context *ctx, const char *dir, const char *key, cl_program program);
+uint64_t lsk__hash64(const void *data, size_t len, uint64_t seed);
+
+/* The device library source, embedded at build time (generated). */
+extern const char lsk__device_source[];
+
+#endif /* LSK_INTERNAL_H */

@@ -1,0 +1,548 @@
+/*
+ * kernel.c: kernels, the resolution of a launch into a build (domain,
+ * workers, simd), argument checks and the launch itself.
+ *
+ * The hot path of a repeated launch is: compare the launch with the last
+ * one, check the argument kinds against a table made at the first launch,
+ * set the arguments, enqueue. No device or kernel query happens there.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* What the kernel expects at one argument, from clGetKernelArgInfo. */
+typedef struct lsk__argspec {
+  enum { ARG_ANY, ARG_POINTER, ARG_LOCAL, ARG_SCALAR, ARG_OTHER } cls;
+  lsk_arg_kind scalar; /* for ARG_SCALAR */
+  size_t size;         /* for ARG_SCALAR */
+  char type[64];
+  char name[32];
+} lsk__argspec;
+
+/* The kernel in one build. */
+typedef struct lsk__kentry {
+  lsk__build *build;
+  cl_kernel kernel;
+  size_t wg_max;           /* CL_KERNEL_WORK_GROUP_SIZE */
+  cl_ulong local_static;   /* CL_KERNEL_LOCAL_MEM_SIZE before arguments */
+  cl_uint nargs;           /* including LSK_CTX */
+  lsk__argspec *args;      /* nargs entries; all ARG_ANY without arg info */
+  struct lsk__kentry *next;
+} lsk__kentry;
+
+struct lsk_kernel {
+  lsk_program *prog;
+  char *name;
+  int has_decl;
+  unsigned decl[3];
+  lsk__kentry *entries;
+  /* The last resolution, keyed by what the launch asked for. */
+  unsigned last_domain[3], last_req_workers, last_req_simd;
+  unsigned last_workers, last_simd;
+  lsk__kentry *last;
+};
+
+/* ------------------------------------------------------------------ */
+/* The automatic rule.                                                 */
+
+static unsigned round_up(unsigned v, unsigned m) { return (v + m - 1) / m * m; }
+static unsigned ceil_div(size_t a, size_t b) { return (unsigned)((a + b - 1) / b); }
+
+/* On CPU back-ends a worker should get one contiguous run per step (see
+ * docs/lockstep.md for the measurements); the run is capped so that context
+ * variables stay small, and a handful of workers keeps PoCL's work-group
+ * loop from running a single work-item. */
+#define LSK__CPU_WORKERS 8u
+#define LSK__CPU_MAX_SIMD 256u
+
+static void cpu_shape(size_t domain, size_t wmax, unsigned workers, unsigned *w, unsigned *s)
+{
+  if (!workers) {
+    unsigned want = ceil_div(domain, LSK__CPU_MAX_SIMD);
+    workers = want > LSK__CPU_WORKERS ? want : LSK__CPU_WORKERS;
+    if (workers > domain)
+      workers = (unsigned)domain;
+    if (workers > wmax)
+      workers = (unsigned)wmax;
+  }
+  unsigned simd = ceil_div(domain, workers);
+  *w = workers;
+  *s = simd > LSK__CPU_MAX_SIMD ? LSK__CPU_MAX_SIMD : simd;
+}
+
+void lsk_auto_shape(const lsk_device_info *dev, size_t domain, size_t kernel_max,
+                    unsigned *workers, unsigned *simd)
+{
+  unsigned w = 1, s = 1;
+  if (dev && domain) {
+    size_t wmax = dev->max_work_group_size ? dev->max_work_group_size : 1;
+    if (dev->max_work_item_sizes[0] && dev->max_work_item_sizes[0] < wmax)
+      wmax = dev->max_work_item_sizes[0];
+    if (kernel_max && kernel_max < wmax)
+      wmax = kernel_max;
+    if (dev->is_gpu) {
+      /* GPUs: one index per worker per step, whole warps. */
+      unsigned warp = dev->warp_size ? dev->warp_size : 32;
+      unsigned cap = wmax >= warp ? (unsigned)(wmax / warp * warp) : (unsigned)wmax;
+      w = domain > cap ? cap : round_up((unsigned)domain, warp);
+      if (w > cap)
+        w = cap;
+    } else {
+      cpu_shape(domain, wmax, 0, &w, &s);
+    }
+  }
+  if (workers)
+    *workers = w ? w : 1;
+  if (simd)
+    *simd = s ? s : 1;
+}
+
+/* Fill in what the launch left automatic. */
+static void resolve_shape(const lsk_device_info *dev, size_t domain, size_t kernel_max,
+                          unsigned req_w, unsigned req_s, unsigned *w, unsigned *s)
+{
+  if (!req_w && !req_s) {
+    lsk_auto_shape(dev, domain, kernel_max, w, s);
+    return;
+  }
+  if (req_w && req_s) {
+    *w = req_w;
+    *s = req_s;
+  } else if (req_w) {
+    *w = req_w;
+    if (dev->is_gpu)
+      *s = 1;
+    else
+      cpu_shape(domain, req_w, req_w, w, s);
+  } else {
+    /* simd given: enough workers to cover the domain in one step. */
+    size_t wmax = kernel_max ? kernel_max : dev->max_work_group_size;
+    unsigned want = ceil_div(domain, req_s);
+    if (dev->is_gpu)
+      want = round_up(want, dev->warp_size ? dev->warp_size : 32);
+    *w = want > wmax ? (unsigned)wmax : want;
+    *s = req_s;
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernels and their per-build entries.                               */
+
+int lsk_kernel_create(lsk_program *prog, const char *name, lsk_kernel **out)
+{
+  if (!out)
+    return lsk__fail(prog ? prog->ctx : NULL, LSK_EINVAL, "lsk_kernel_create: out is NULL");
+  *out = NULL;
+  if (!prog || !name || !*name)
+    return lsk__fail(prog ? prog->ctx : NULL, LSK_EINVAL, "lsk_kernel_create: %s",
+                     !prog ? "prog is NULL" : "name is NULL or empty");
+  lsk_kernel *k = calloc(1, sizeof *k);
+  if (!k || !(k->name = lsk__strdup(name))) {
+    free(k);
+    return lsk__fail(prog->ctx, LSK_ENOMEM, "lsk_kernel_create: out of memory");
+  }
+  k->prog = prog;
+  const lsk__decl *d = lsk__program_decl(prog, name);
+  if (d) {
+    k->has_decl = 1;
+    memcpy(k->decl, d->domain, sizeof k->decl);
+  }
+  *out = k;
+  return LSK_OK;
+}
+
+void lsk_kernel_destroy(lsk_kernel *k)
+{
+  if (!k)
+    return;
+  for (lsk__kentry *e = k->entries, *next; e; e = next) {
+    next = e->next;
+    clReleaseKernel(e->kernel);
+    free(e->args);
+    free(e);
+  }
+  free(k->name);
+  free(k);
+}
+
+int lsk_kernel_declared_domain(const lsk_kernel *k, unsigned domain[3])
+{
+  if (!k || !domain)
+    return 0;
+  for (int i = 0; i < 3; ++i)
+    domain[i] = k->has_decl ? k->decl[i] : 0;
+  return k->has_decl;
+}
+
+static void normalize_type(const char *in, char *out, size_t cap)
+{
+  static const struct { const char *from, *to; } alias[] = {
+      {"unsignedchar", "uchar"}, {"unsignedshort", "ushort"}, {"unsignedint", "uint"},
+      {"unsignedlong", "ulong"}, {"unsigned", "uint"}};
+  char tmp[64];
+  size_t n = 0;
+  for (const char *p = in; *p && n + 1 < sizeof tmp; ++p)
+    if (*p != ' ')
+      tmp[n++] = *p;
+  tmp[n] = 0;
+  for (size_t i = 0; i < sizeof alias / sizeof alias[0]; ++i)
+    if (strcmp(tmp, alias[i].from) == 0) {
+      snprintf(out, cap, "%s", alias[i].to);
+      return;
+    }
+  snprintf(out, cap, "%s", tmp);
+}
+
+static const struct {
+  const char *type;
+  lsk_arg_kind kind;
+  size_t size;
+} scalars[] = {{"char", LSK_ARG_KIND_CHAR, 1},     {"uchar", LSK_ARG_KIND_UCHAR, 1},
+               {"short", LSK_ARG_KIND_SHORT, 2},   {"ushort", LSK_ARG_KIND_USHORT, 2},
+               {"int", LSK_ARG_KIND_INT, 4},       {"uint", LSK_ARG_KIND_UINT, 4},
+               {"long", LSK_ARG_KIND_LONG, 8},     {"ulong", LSK_ARG_KIND_ULONG, 8},
+               {"float", LSK_ARG_KIND_FLOAT, 4},   {"double", LSK_ARG_KIND_DOUBLE, 8}};
+
+static const char *kind_name(lsk_arg_kind kind)
+{
+  static const char *const names[] = {
+      "?",           "LSK_ARG_BUFFER", "LSK_ARG_CHAR",  "LSK_ARG_UCHAR",
+      "LSK_ARG_SHORT", "LSK_ARG_USHORT", "LSK_ARG_INT", "LSK_ARG_UINT",
+      "LSK_ARG_LONG", "LSK_ARG_ULONG", "LSK_ARG_FLOAT", "LSK_ARG_DOUBLE",
+      "LSK_ARG_BYTES", "LSK_ARG_LOCAL", "LSK_ARG_DYN_LOCAL"};
+  return (kind >= 1 && kind <= LSK_ARG_KIND_DYN_LOCAL) ? names[kind] : "an unknown kind";
+}
+
+/* Reads the argument table; without arg info every argument is ARG_ANY. */
+static void read_arg_specs(lsk__kentry *e)
+{
+  for (cl_uint i = 0; i < e->nargs; ++i) {
+    lsk__argspec *a = &e->args[i];
+    cl_kernel_arg_address_qualifier aq;
+    char type[64] = "";
+    if (clGetKernelArgInfo(e->kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL) ||
+        clGetKernelArgInfo(e->kernel, i, CL_KERNEL_ARG_TYPE_NAME, sizeof type, type, NULL)) {
+      a->cls = ARG_ANY;
+      continue;
+    }
+    if (clGetKernelArgInfo(e->kernel, i, CL_KERNEL_ARG_NAME, sizeof a->name, a->name, NULL))
+      a->name[0] = 0;
+    a->name[sizeof a->name - 1] = 0;
+    type[sizeof type - 1] = 0;
+    normalize_type(type, a->type, sizeof a->type);
+    if (aq == CL_KERNEL_ARG_ADDRESS_LOCAL)
+      a->cls = ARG_LOCAL;
+    else if (aq == CL_KERNEL_ARG_ADDRESS_GLOBAL || aq == CL_KERNEL_ARG_ADDRESS_CONSTANT)
+      a->cls = ARG_POINTER;
+    else {
+      a->cls = ARG_OTHER;
+      for (size_t s = 0; s < sizeof scalars / sizeof scalars[0]; ++s)
+        if (strcmp(a->type, scalars[s].type) == 0) {
+          a->cls = ARG_SCALAR;
+          a->scalar = scalars[s].kind;
+          a->size = scalars[s].size;
+        }
+    }
+  }
+}
+
+static int no_such_kernel(lsk_kernel *k, cl_program program)
+{
+  char names[1024] = "";
+  clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL);
+  names[sizeof names - 1] = 0;
+  return lsk__fail(k->prog->ctx, LSK_ENOKERNEL,
+                   "lsk_kernel_launch: no kernel '%s' in program '%s' (it has: %s)", k->name,
+                   k->prog->name, names[0] ? names : "none");
+}
+
+static int get_entry(lsk_kernel *k, lsk__build *b, lsk__kentry **out)
+{
+  for (lsk__kentry *e = k->entries; e; e = e->next)
+    if (e->build == b) {
+      *out = e;
+      return LSK_OK;
+    }
+  lsk_context *ctx = k->prog->ctx;
+  cl_int err;
+  cl_kernel kern = clCreateKernel(b->program, k->name, &err);
+  if (err == CL_INVALID_KERNEL_NAME)
+    return no_such_kernel(k, b->program);
+  if (err)
+    return lsk__fail_cl(ctx, err, "clCreateKernel", " ('%s')", k->name);
+  lsk__kentry *e = calloc(1, sizeof *e);
+  if (!e) {
+    clReleaseKernel(kern);
+    return lsk__fail(ctx, LSK_ENOMEM, "lsk_kernel_launch: out of memory");
+  }
+  e->build = b;
+  e->kernel = kern;
+  err = clGetKernelWorkGroupInfo(kern, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof e->wg_max,
+                                 &e->wg_max, NULL);
+  if (!err)
+    err = clGetKernelWorkGroupInfo(kern, ctx->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                   sizeof e->local_static, &e->local_static, NULL);
+  if (!err)
+    err = clGetKernelInfo(kern, CL_KERNEL_NUM_ARGS, sizeof e->nargs, &e->nargs, NULL);
+  if (!err && !(e->args = calloc(e->nargs ? e->nargs : 1, sizeof *e->args)))
+    err = CL_OUT_OF_HOST_MEMORY;
+  if (err) {
+    clReleaseKernel(kern);
+    free(e);
+    return lsk__fail_cl(ctx, err, "clGetKernelWorkGroupInfo", " ('%s')", k->name);
+  }
+  read_arg_specs(e);
+  if (e->nargs == 0 || (e->args[0].cls != ARG_ANY && strcmp(e->args[0].name, "lsk__ctx") != 0)) {
+    clReleaseKernel(kern);
+    free(e->args);
+    free(e);
+    return lsk__fail(ctx, LSK_EARGS,
+                     "lsk_kernel_launch: kernel '%s' must take LSK_CTX as its first parameter",
+                     k->name);
+  }
+  e->next = k->entries;
+  k->entries = e;
+  *out = e;
+  return LSK_OK;
+}
+
+/* Resolves a launch to an entry and its workers and simd. */
+static int resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, lsk__kentry **out,
+                   unsigned *workers, unsigned *simd)
+{
+  lsk_context *ctx = k->prog->ctx;
+  unsigned dom[3] = {cfg->domain[0], cfg->domain[1] ? cfg->domain[1] : 1,
+                     cfg->domain[2] ? cfg->domain[2] : 1};
+  if (cfg->domain[0] == 0) {
+    if (cfg->domain[1] || cfg->domain[2])
+      return lsk__fail(ctx, LSK_EINVAL, "%s: kernel '%s': domain %ux%ux%u has a zero extent", fn,
+                       k->name, cfg->domain[0], cfg->domain[1], cfg->domain[2]);
+    if (!k->has_decl)
+      return lsk__fail(ctx, LSK_EDOMAIN,
+                       "%s: kernel '%s' declares no block domain and the launch gives none", fn,
+                       k->name);
+    memcpy(dom, k->decl, sizeof dom);
+  } else if (k->has_decl && memcmp(dom, k->decl, sizeof dom) != 0) {
+    return lsk__fail(ctx, LSK_EDOMAIN,
+                     "%s: kernel '%s' declares block domain %ux%ux%u; the launch asks for %ux%ux%u",
+                     fn, k->name, k->decl[0], k->decl[1], k->decl[2], dom[0], dom[1], dom[2]);
+  }
+  if (k->last && memcmp(dom, k->last_domain, sizeof dom) == 0 &&
+      cfg->workers == k->last_req_workers && cfg->simd == k->last_req_simd) {
+    *out = k->last;
+    *workers = k->last_workers;
+    *simd = k->last_simd;
+    return LSK_OK;
+  }
+  uint64_t size = (uint64_t)dom[0] * dom[1] * dom[2];
+  if (size > LSK__MAX_DOMAIN)
+    return lsk__fail(ctx, LSK_EDOMAIN,
+                     "%s: kernel '%s': block domain %ux%ux%u has %llu indices, more than %u", fn,
+                     k->name, dom[0], dom[1], dom[2], (unsigned long long)size, LSK__MAX_DOMAIN);
+  const lsk_device_info *dev = &ctx->info;
+  size_t dev_max = dev->max_work_group_size;
+  if (dev->max_work_item_sizes[0] && dev->max_work_item_sizes[0] < dev_max)
+    dev_max = dev->max_work_item_sizes[0];
+  if (cfg->workers > dev_max)
+    return lsk__fail(ctx, LSK_ELAUNCH, "%s: kernel '%s': %u workers exceed the %zu that %s allows",
+                     fn, k->name, cfg->workers, dev_max, dev->name);
+  if (cfg->simd > LSK__MAX_DOMAIN)
+    return lsk__fail(ctx, LSK_ELAUNCH, "%s: kernel '%s': simd %u exceeds %u", fn, k->name,
+                     cfg->simd, LSK__MAX_DOMAIN);
+  unsigned w, s;
+  size_t kernel_max = 0;
+  lsk__kentry *e = NULL;
+  /* At most twice: an automatic shape may have to shrink to the kernel's
+   * own limit, known only once it is built. */
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    resolve_shape(dev, (size_t)size, kernel_max, cfg->workers, cfg->simd, &w, &s);
+    lsk__build *b;
+    int rc = lsk__program_get_build(k->prog, dom, w, s, &b);
+    if (!rc)
+      rc = get_entry(k, b, &e);
+    if (rc)
+      return rc;
+    if (w <= e->wg_max)
+      break;
+    if (cfg->workers || attempt == 1)
+      return lsk__fail(ctx, LSK_ELAUNCH,
+                       "%s: kernel '%s': %u workers exceed its limit of %zu on %s "
+                       "(CL_KERNEL_WORK_GROUP_SIZE)",
+                       fn, k->name, w, e->wg_max, dev->name);
+    kernel_max = e->wg_max;
+  }
+  memcpy(k->last_domain, dom, sizeof dom);
+  k->last_req_workers = cfg->workers;
+  k->last_req_simd = cfg->simd;
+  k->last_workers = w;
+  k->last_simd = s;
+  k->last = e;
+  *out = e;
+  *workers = w;
+  *simd = s;
+  return LSK_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Launch.                                                             */
+
+static int check_and_set_args(lsk_kernel *k, lsk__kentry *e, const lsk_launch *cfg,
+                              const lsk_arg *args, size_t nargs)
+{
+  lsk_context *ctx = k->prog->ctx;
+  if (nargs + 1 != e->nargs)
+    return lsk__fail(ctx, LSK_EARGS,
+                     "lsk_kernel_launch: kernel '%s' takes %u argument%s after LSK_CTX; the "
+                     "launch gives %zu",
+                     k->name, e->nargs - 1, e->nargs == 2 ? "" : "s", nargs);
+  if (nargs && !args)
+    return lsk__fail(ctx, LSK_EINVAL, "lsk_kernel_launch: args is NULL");
+  uint64_t local = e->local_static;
+  cl_int err = clSetKernelArg(e->kernel, 0, sizeof(cl_mem), &ctx->verify);
+  for (size_t i = 0; i < nargs && !err; ++i) {
+    const lsk_arg *a = &args[i];
+    const lsk__argspec *spec = &e->args[i + 1];
+    int ok;
+    switch (spec->cls) {
+    case ARG_POINTER: ok = a->kind == LSK_ARG_KIND_BUFFER; break;
+    case ARG_LOCAL: ok = a->kind == LSK_ARG_KIND_LOCAL || a->kind == LSK_ARG_KIND_DYN_LOCAL; break;
+    case ARG_SCALAR:
+      ok = a->kind == spec->scalar || (a->kind == LSK_ARG_KIND_BYTES && a->size == spec->size);
+      break;
+    case ARG_OTHER:
+      ok = a->kind >= LSK_ARG_KIND_CHAR && a->kind <= LSK_ARG_KIND_BYTES;
+      break;
+    default: ok = a->kind >= LSK_ARG_KIND_BUFFER && a->kind <= LSK_ARG_KIND_DYN_LOCAL; break;
+    }
+    if (!ok)
+      return lsk__fail(ctx, LSK_EARGS,
+                       "lsk_kernel_launch: kernel '%s' argument %zu ('%s', %s%s) cannot take %s",
+                       k->name, i, spec->name, spec->cls == ARG_LOCAL ? "__local " : "",
+                       spec->type, kind_name(a->kind));
+    switch (a->kind) {
+    case LSK_ARG_KIND_BUFFER:
+      if (!a->v.buffer || a->v.buffer->ctx != ctx)
+        return lsk__fail(ctx, LSK_EINVAL, "lsk_kernel_launch: kernel '%s' argument %zu: %s",
+                         k->name, i,
+                         a->v.buffer ? "buffer of another context" : "buffer is NULL");
+      err = clSetKernelArg(e->kernel, (cl_uint)i + 1, sizeof(cl_mem), &a->v.buffer->mem);
+      break;
+    case LSK_ARG_KIND_LOCAL:
+    case LSK_ARG_KIND_DYN_LOCAL: {
+      size_t n = a->kind == LSK_ARG_KIND_LOCAL ? a->size : cfg->local_bytes;
+      if (n == 0)
+        return lsk__fail(ctx, LSK_EINVAL,
+                         "lsk_kernel_launch: kernel '%s' argument %zu: %s of 0 bytes", k->name, i,
+                         a->kind == LSK_ARG_KIND_LOCAL ? "LSK_ARG_LOCAL"
+                                                       : "LSK_ARG_DYN_LOCAL with local_bytes");
+      local += n;
+      err = clSetKernelArg(e->kernel, (cl_uint)i + 1, n, NULL);
+      break;
+    }
+    case LSK_ARG_KIND_BYTES:
+      if (!a->v.ptr || !a->size)
+        return lsk__fail(ctx, LSK_EINVAL,
+                         "lsk_kernel_launch: kernel '%s' argument %zu: LSK_ARG_BYTES of %s",
+                         k->name, i, a->v.ptr ? "0 bytes" : "NULL");
+      err = clSetKernelArg(e->kernel, (cl_uint)i + 1, a->size, a->v.ptr);
+      break;
+    default:
+      if (a->kind < LSK_ARG_KIND_CHAR || a->kind > LSK_ARG_KIND_DOUBLE)
+        return lsk__fail(ctx, LSK_EINVAL,
+                         "lsk_kernel_launch: kernel '%s' argument %zu: unknown kind %d", k->name,
+                         i, (int)a->kind);
+      err = clSetKernelArg(e->kernel, (cl_uint)i + 1, a->size, &a->v);
+      break;
+    }
+    if (err)
+      return lsk__fail_cl(ctx, err, "clSetKernelArg",
+                          " (kernel '%s' argument %zu, '%s', %s, given %s)", k->name, i,
+                          spec->name, spec->type, kind_name(a->kind));
+  }
+  if (err)
+    return lsk__fail_cl(ctx, err, "clSetKernelArg", " (kernel '%s', LSK_CTX)", k->name);
+  if (local > ctx->info.local_mem_size)
+    return lsk__fail(ctx, LSK_ELAUNCH,
+                     "lsk_kernel_launch: kernel '%s' needs %llu bytes of local memory; %s has %llu",
+                     k->name, (unsigned long long)local, ctx->info.name,
+                     (unsigned long long)ctx->info.local_mem_size);
+  return LSK_OK;
+}
+
+static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
+                  cl_event *event, const char *fn)
+{
+  if (event)
+    *event = NULL;
+  if (!k || !cfg)
+    return lsk__fail(k ? k->prog->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn,
+                     k ? "cfg" : "kernel");
+  lsk_context *ctx = k->prog->ctx;
+  size_t blocks[3] = {cfg->blocks[0], cfg->blocks[1] ? cfg->blocks[1] : 1,
+                      cfg->blocks[2] ? cfg->blocks[2] : 1};
+  if (blocks[0] == 0)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: kernel '%s': blocks[0] is 0", fn, k->name);
+  lsk__kentry *e;
+  unsigned w, s;
+  int rc = resolve(k, cfg, fn, &e, &w, &s);
+  if (rc)
+    return rc;
+  if (blocks[0] > (size_t)-1 / w || blocks[0] * w > ((size_t)1 << 40) || blocks[1] > (1u << 31) ||
+      blocks[2] > (1u << 31))
+    return lsk__fail(ctx, LSK_ELAUNCH, "%s: kernel '%s': grid %zux%zux%zu is too large", fn,
+                     k->name, blocks[0], blocks[1], blocks[2]);
+  if ((rc = check_and_set_args(k, e, cfg, args, nargs)))
+    return rc;
+  size_t global[3] = {blocks[0] * w, blocks[1], blocks[2]};
+  size_t local[3] = {w, 1, 1};
+  cl_uint dims = blocks[2] > 1 ? 3 : blocks[1] > 1 ? 2 : 1;
+  cl_int err = clEnqueueNDRangeKernel(ctx->queue, e->kernel, dims, NULL, global, local, 0, NULL,
+                                      event);
+  if (err)
+    return lsk__fail_cl(ctx, err, "clEnqueueNDRangeKernel",
+                        " (kernel '%s', %zux%zux%zu blocks of %u workers)", k->name, blocks[0],
+                        blocks[1], blocks[2], w);
+  /* 0: nothing launched since the last check, 1: one kernel, 2: several. */
+  if (ctx->launches_unchecked == 0 || strcmp(ctx->last_kernel, k->name) != 0) {
+    ctx->launches_unchecked = ctx->launches_unchecked ? 2 : 1;
+    snprintf(ctx->last_kernel, sizeof ctx->last_kernel, "%s", k->name);
+  }
+  return LSK_OK;
+}
+
+int lsk_kernel_launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
+                      cl_event *event)
+{
+  return launch(k, cfg, args, nargs, event, "lsk_kernel_launch");
+}
+
+int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs)
+{
+  int rc = launch(k, cfg, args, nargs, NULL, "lsk_kernel_run");
+  if (rc)
+    return rc;
+  return lsk_context_finish(k->prog->ctx);
+}
+
+int lsk_kernel_shape(lsk_kernel *k, const lsk_launch *cfg, unsigned *workers, unsigned *simd)
+{
+  if (!k || !cfg || !workers || !simd)
+    return lsk__fail(k ? k->prog->ctx : NULL, LSK_EINVAL, "lsk_kernel_shape: %s is NULL",
+                     !k ? "kernel" : !cfg ? "cfg" : !workers ? "workers" : "simd");
+  lsk__kentry *e;
+  return resolve(k, cfg, "lsk_kernel_shape", &e, workers, simd);
+}
+
+int lsk_program_build(lsk_program *prog, const char *kernel_name, const lsk_launch *cfg)
+{
+  lsk_kernel *k;
+  int rc = lsk_kernel_create(prog, kernel_name, &k);
+  if (rc)
+    return rc;
+  unsigned w, s;
+  rc = lsk_kernel_shape(k, cfg, &w, &s);
+  lsk_kernel_destroy(k);
+  return rc;
+}

@@ -1,0 +1,276 @@
+/*
+ * program.c: programs and their builds, one per lockstep configuration.
+ *
+ * The source that reaches the compiler is the embedded device library,
+ * then `#line 1 "<name>"`, then the user's source, so that diagnostics and
+ * __LINE__ (used by LSK_VERIFY) count the user's own lines.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static char *read_file(lsk_context *ctx, const char *path, int *rc)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    *rc = lsk__fail(ctx, LSK_EIO, "lsk_program_create_file: cannot open '%s'", path);
+    return NULL;
+  }
+  char *buf = NULL;
+  size_t len = 0, cap = 0;
+  for (;;) {
+    if (len + 4096 + 1 > cap) {
+      cap = cap ? cap * 2 : 8192;
+      char *grown = realloc(buf, cap);
+      if (!grown) {
+        free(buf);
+        fclose(f);
+        *rc = lsk__fail(ctx, LSK_ENOMEM, "lsk_program_create_file: out of memory");
+        return NULL;
+      }
+      buf = grown;
+    }
+    size_t got = fread(buf + len, 1, 4096, f);
+    len += got;
+    if (got < 4096)
+      break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(buf);
+    *rc = lsk__fail(ctx, LSK_EIO, "lsk_program_create_file: error reading '%s'", path);
+    return NULL;
+  }
+  buf[len] = 0;
+  return buf;
+}
+
+/* The name as it may appear inside #line "...": no quotes or backslashes. */
+static char *line_name(const char *name)
+{
+  char *s = lsk__strdup(name);
+  for (char *p = s; p && *p; ++p)
+    if (*p == '"' || *p == '\\' || *p == '\n')
+      *p = '_';
+  return s;
+}
+
+int lsk_program_create(lsk_context *ctx, const char *source, const lsk_program_options *opt,
+                       lsk_program **out)
+{
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create: out is NULL");
+  *out = NULL;
+  if (!ctx)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_program_create: ctx is NULL");
+  if (!source || !*source)
+    return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create: source is %s",
+                     source ? "empty" : "NULL");
+  lsk_program *p = calloc(1, sizeof *p);
+  if (!p)
+    return lsk__fail(ctx, LSK_ENOMEM, "lsk_program_create: out of memory");
+  p->ctx = ctx;
+  p->name = line_name(opt && opt->name ? opt->name : "source");
+  p->source = lsk__strdup(source);
+  p->options = lsk__strdup(opt && opt->build_options ? opt->build_options : "");
+  const char *dir = opt && opt->cache_dir ? opt->cache_dir : ctx->cache_dir;
+  if (dir && *dir)
+    p->cache_dir = lsk__strdup(dir);
+  if (!p->name || !p->source || !p->options || (dir && *dir && !p->cache_dir)) {
+    lsk_program_destroy(p);
+    return lsk__fail(ctx, LSK_ENOMEM, "lsk_program_create: out of memory");
+  }
+  char *why = lsk__scan_declarations(p->source, &p->decls, &p->ndecls);
+  if (why) {
+    int rc = lsk__fail(ctx, LSK_EINVAL, "lsk_program_create: %s:%s", p->name, why);
+    free(why);
+    lsk_program_destroy(p);
+    return rc;
+  }
+  *out = p;
+  return LSK_OK;
+}
+
+int lsk_program_create_file(lsk_context *ctx, const char *path, const lsk_program_options *opt,
+                            lsk_program **out)
+{
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create_file: out is NULL");
+  *out = NULL;
+  if (!ctx || !path)
+    return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create_file: %s is NULL",
+                     ctx ? "path" : "ctx");
+  int rc = LSK_OK;
+  char *src = read_file(ctx, path, &rc);
+  if (!src)
+    return rc;
+  lsk_program_options o = opt ? *opt : (lsk_program_options){0};
+  if (!o.name)
+    o.name = path;
+  rc = lsk_program_create(ctx, src, &o, out);
+  free(src);
+  return rc;
+}
+
+void lsk_program_destroy(lsk_program *prog)
+{
+  if (!prog)
+    return;
+  for (lsk__build *b = prog->builds, *next; b; b = next) {
+    next = b->next;
+    clReleaseProgram(b->program);
+    free(b);
+  }
+  lsk__free_declarations(prog->decls, prog->ndecls);
+  free(prog->name);
+  free(prog->source);
+  free(prog->options);
+  free(prog->cache_dir);
+  free(prog);
+}
+
+unsigned lsk_program_builds(const lsk_program *prog) { return prog ? prog->nbuilt : 0; }
+
+const lsk__decl *lsk__program_decl(const lsk_program *prog, const char *kernel)
+{
+  for (size_t i = 0; i < prog->ndecls; ++i)
+    if (strcmp(prog->decls[i].kernel, kernel) == 0)
+      return &prog->decls[i];
+  return NULL;
+}
+
+/* Appends, after a failed build's log, the user's source lines it names
+ * ("name:LINE:"), each once, so the message shows them even where the
+ * compiler's log does not quote them. */
+static void append_source_lines(lsk_program *prog, const char *log)
+{
+  char pat[LSK_NAME_MAX + 2];
+  snprintf(pat, sizeof pat, "%s:", prog->name);
+  unsigned seen[16];
+  size_t nseen = 0;
+  for (const char *p = log; nseen < 16 && (p = strstr(p, pat)) != NULL; p += strlen(pat)) {
+    unsigned line = (unsigned)strtoul(p + strlen(pat), NULL, 10);
+    int dup = line == 0;
+    for (size_t i = 0; i < nseen && !dup; ++i)
+      dup = seen[i] == line;
+    if (!dup)
+      seen[nseen++] = line;
+  }
+  if (nseen)
+    lsk__append(prog->ctx, "\nsource lines:");
+  for (size_t i = 0; i < nseen; ++i) {
+    const char *s = prog->source;
+    for (unsigned l = 1; l < seen[i] && s; ++l) {
+      s = strchr(s, '\n');
+      s = s ? s + 1 : NULL;
+    }
+    if (!s)
+      continue;
+    size_t len = strcspn(s, "\n");
+    char *text = lsk__strdupf("\n  %s:%u | %.*s", prog->name, seen[i], (int)(len > 200 ? 200 : len),
+                              s);
+    if (text)
+      lsk__append(prog->ctx, text);
+    free(text);
+  }
+}
+
+static int build_failed(lsk_program *prog, cl_program program, cl_int err, const char *opts)
+{
+  lsk_context *ctx = prog->ctx;
+  size_t n = 0;
+  char *log = NULL;
+  if (clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) ==
+          CL_SUCCESS &&
+      (log = malloc(n + 1)) != NULL) {
+    if (clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, n, log, NULL))
+      n = 0;
+    log[n] = 0;
+  }
+  lsk__fail_cl(ctx, err, "clBuildProgram", " building '%s' for %s with options '%s'; log:\n%s",
+               prog->name, ctx->info.name, opts, log ? log : "(no log)");
+  if (log)
+    append_source_lines(prog, log);
+  free(log);
+  return err == CL_BUILD_PROGRAM_FAILURE ? LSK_EBUILD : err;
+}
+
+/* The text that identifies a build for the disk cache. */
+static char *cache_key(const lsk_program *prog, const char *opts, const char *full)
+{
+  const lsk_device_info *d = &prog->ctx->info;
+  return lsk__strdupf("lsk %s\n%s\n%s\n%s\n%s\n%s\n%s\n%s", LSK_VERSION_STRING, d->platform_name,
+                      d->platform_version, d->name, d->version, d->driver_version, opts, full);
+}
+
+static int build(lsk_program *prog, lsk__build *b)
+{
+  lsk_context *ctx = prog->ctx;
+  int has_std = strstr(prog->options, "-cl-std=") != NULL;
+  char *opts = lsk__strdupf(
+      "%s-cl-kernel-arg-info -DLSK_DOMAIN_X=%u -DLSK_DOMAIN_Y=%u -DLSK_DOMAIN_Z=%u "
+      "-DLSK_DOMAIN_SIZE=%u -DLSK_WORKERS=%u -DLSK_SIMD=%u %s",
+      has_std ? "" : "-cl-std=CL1.2 ", b->domain[0], b->domain[1], b->domain[2],
+      b->domain[0] * b->domain[1] * b->domain[2], b->workers, b->simd, prog->options);
+  char *full = lsk__strdupf("%s\n#line 1 \"%s\"\n%s", lsk__device_source, prog->name, prog->source);
+  char *key = (opts && full && prog->cache_dir) ? cache_key(prog, opts, full) : NULL;
+  int rc = LSK_OK;
+  if (!opts || !full || (prog->cache_dir && !key)) {
+    rc = lsk__fail(ctx, LSK_ENOMEM, "lsk_program_build: out of memory");
+    goto build_out;
+  }
+  if (key && (b->program = lsk__cache_load(ctx, prog->cache_dir, key)) != NULL)
+    goto build_out;
+  cl_int err;
+  const char *srcs[1] = {full};
+  b->program = clCreateProgramWithSource(ctx->cl, 1, srcs, NULL, &err);
+  if (err) {
+    rc = lsk__fail_cl(ctx, err, "clCreateProgramWithSource", " ('%s')", prog->name);
+    goto build_out;
+  }
+  err = clBuildProgram(b->program, 1, &ctx->device, opts, NULL, NULL);
+  if (err) {
+    rc = build_failed(prog, b->program, err, opts);
+    clReleaseProgram(b->program);
+    b->program = NULL;
+    goto build_out;
+  }
+  if (key)
+    lsk__cache_store(ctx, prog->cache_dir, key, b->program);
+build_out:
+  if (!rc)
+    prog->nbuilt++;
+  free(key);
+  free(full);
+  free(opts);
+  return rc;
+}
+
+int lsk__program_get_build(lsk_program *prog, const unsigned domain[3], unsigned workers,
+                           unsigned simd, lsk__build **out)
+{
+  for (lsk__build *b = prog->builds; b; b = b->next)
+    if (memcmp(b->domain, domain, sizeof b->domain) == 0 && b->workers == workers &&
+        b->simd == simd) {
+      *out = b;
+      return LSK_OK;
+    }
+  lsk__build *b = calloc(1, sizeof *b);
+  if (!b)
+    return lsk__fail(prog->ctx, LSK_ENOMEM, "lsk_program_build: out of memory");
+  memcpy(b->domain, domain, sizeof b->domain);
+  b->workers = workers;
+  b->simd = simd;
+  int rc = build(prog, b);
+  if (rc) {
+    free(b);
+    return rc;
+  }
+  b->next = prog->builds;
+  prog->builds = b;
+  *out = b;
+  return LSK_OK;
+}

@@ -1,0 +1,170 @@
+/*
+ * status.c: status names and messages, and the per-context / per-thread
+ * detailed error message.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The OpenCL 1.2 core error codes, by name. */
+#define LSK__CL_ERRORS(XX)                                                     \
+  XX(CL_DEVICE_NOT_FOUND) XX(CL_DEVICE_NOT_AVAILABLE) XX(CL_COMPILER_NOT_AVAILABLE) \
+  XX(CL_MEM_OBJECT_ALLOCATION_FAILURE) XX(CL_OUT_OF_RESOURCES)                  \
+  XX(CL_OUT_OF_HOST_MEMORY) XX(CL_PROFILING_INFO_NOT_AVAILABLE)                 \
+  XX(CL_MEM_COPY_OVERLAP) XX(CL_IMAGE_FORMAT_MISMATCH)                          \
+  XX(CL_IMAGE_FORMAT_NOT_SUPPORTED) XX(CL_BUILD_PROGRAM_FAILURE) XX(CL_MAP_FAILURE) \
+  XX(CL_MISALIGNED_SUB_BUFFER_OFFSET) XX(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) \
+  XX(CL_COMPILE_PROGRAM_FAILURE) XX(CL_LINKER_NOT_AVAILABLE) XX(CL_LINK_PROGRAM_FAILURE) \
+  XX(CL_DEVICE_PARTITION_FAILED) XX(CL_KERNEL_ARG_INFO_NOT_AVAILABLE)           \
+  XX(CL_INVALID_VALUE) XX(CL_INVALID_DEVICE_TYPE) XX(CL_INVALID_PLATFORM)       \
+  XX(CL_INVALID_DEVICE) XX(CL_INVALID_CONTEXT) XX(CL_INVALID_QUEUE_PROPERTIES)  \
+  XX(CL_INVALID_COMMAND_QUEUE) XX(CL_INVALID_HOST_PTR) XX(CL_INVALID_MEM_OBJECT) \
+  XX(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR) XX(CL_INVALID_IMAGE_SIZE)              \
+  XX(CL_INVALID_SAMPLER) XX(CL_INVALID_BINARY) XX(CL_INVALID_BUILD_OPTIONS)     \
+  XX(CL_INVALID_PROGRAM) XX(CL_INVALID_PROGRAM_EXECUTABLE)                      \
+  XX(CL_INVALID_KERNEL_NAME) XX(CL_INVALID_KERNEL_DEFINITION) XX(CL_INVALID_KERNEL) \
+  XX(CL_INVALID_ARG_INDEX) XX(CL_INVALID_ARG_VALUE) XX(CL_INVALID_ARG_SIZE)     \
+  XX(CL_INVALID_KERNEL_ARGS) XX(CL_INVALID_WORK_DIMENSION)                      \
+  XX(CL_INVALID_WORK_GROUP_SIZE) XX(CL_INVALID_WORK_ITEM_SIZE)                  \
+  XX(CL_INVALID_GLOBAL_OFFSET) XX(CL_INVALID_EVENT_WAIT_LIST) XX(CL_INVALID_EVENT) \
+  XX(CL_INVALID_OPERATION) XX(CL_INVALID_GL_OBJECT) XX(CL_INVALID_BUFFER_SIZE)  \
+  XX(CL_INVALID_MIP_LEVEL) XX(CL_INVALID_GLOBAL_WORK_SIZE) XX(CL_INVALID_PROPERTY) \
+  XX(CL_INVALID_IMAGE_DESCRIPTOR) XX(CL_INVALID_COMPILER_OPTIONS)               \
+  XX(CL_INVALID_LINKER_OPTIONS) XX(CL_INVALID_DEVICE_PARTITION_COUNT)
+
+static const char *cl_name(int status)
+{
+  switch (status) {
+#define LSK__XX(code)                                                          \
+  case code:                                                                   \
+    return #code;
+    LSK__CL_ERRORS(LSK__XX)
+#undef LSK__XX
+  case -1001: /* what the ICD loader returns when it finds no platform */
+    return "CL_PLATFORM_NOT_FOUND_KHR";
+  default:
+    return NULL;
+  }
+}
+
+const char *lsk_status_name(int status)
+{
+  switch (status) {
+#define LSK__XX(name, value, msg)                                              \
+  case value:                                                                  \
+    return "LSK_" #name;
+    LSK_STATUS_MAP(LSK__XX)
+#undef LSK__XX
+  default:
+    break;
+  }
+  const char *n = cl_name(status);
+  return n ? n : "unknown";
+}
+
+char *lsk_status_name_r(int status, char *buf, size_t len)
+{
+  if (!buf || len == 0)
+    return buf;
+  const char *n = lsk_status_name(status);
+  if (strcmp(n, "unknown") == 0)
+    snprintf(buf, len, "unknown (%d)", status);
+  else
+    snprintf(buf, len, "%s", n);
+  return buf;
+}
+
+const char *lsk_strerror(int status)
+{
+  switch (status) {
+#define LSK__XX(name, value, msg)                                              \
+  case value:                                                                  \
+    return msg;
+    LSK_STATUS_MAP(LSK__XX)
+#undef LSK__XX
+  default:
+    break;
+  }
+  /* For OpenCL codes the name is the most useful message there is. */
+  const char *n = lsk_status_name(status);
+  return strcmp(n, "unknown") == 0 ? "unknown error" : n;
+}
+
+/* Messages without a context are kept per thread; a fixed buffer, so that
+ * nothing is left to free when a thread ends. */
+static _Thread_local char thread_msg[4096];
+
+static void set_message(lsk_context *ctx, char *msg)
+{
+  if (ctx) {
+    free(ctx->errmsg);
+    ctx->errmsg = msg;
+  } else {
+    snprintf(thread_msg, sizeof thread_msg, "%s", msg ? msg : "");
+    free(msg);
+  }
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n < 0)
+    return NULL;
+  char *s = malloc((size_t)n + 1);
+  if (s)
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+  return s;
+}
+
+char *lsk__strdupf(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = vformat(fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+char *lsk__strdup(const char *s) { return s ? lsk__strdupf("%s", s) : NULL; }
+
+int lsk__fail(lsk_context *ctx, int status, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  set_message(ctx, vformat(fmt, ap));
+  va_end(ap);
+  return status;
+}
+
+int lsk__fail_cl(lsk_context *ctx, cl_int err, const char *call, const char *fmt, ...)
+{
+  char name[48];
+  va_list ap;
+  va_start(ap, fmt);
+  char *detail = vformat(fmt, ap);
+  va_end(ap);
+  set_message(ctx, lsk__strdupf("%s: %s (%d)%s", call, lsk_status_name_r(err, name, sizeof name),
+                                (int)err, detail ? detail : ""));
+  free(detail);
+  return err;
+}
+
+void lsk__append(lsk_context *ctx, const char *text)
+{
+  const char *cur = lsk_context_errmsg(ctx);
+  set_message(ctx, lsk__strdupf("%s%s", cur, text));
+}
+
+const char *lsk_context_errmsg(const lsk_context *ctx)
+{
+  if (!ctx)
+    return thread_msg;
+  return ctx->errmsg ? ctx->errmsg : "";
+}
+
+const char *lsk_version(void) { return LSK_VERSION_STRING; }

@@ -1,0 +1,84 @@
+/*
+ * context.h: an lsk context is one device, its OpenCL context and one
+ * in-order command queue, the device-verify record that kernels write to,
+ * and the last error message.
+ *
+ * Thread-safety: a context and everything made from it (buffers, programs,
+ * kernels) may be used by one thread at a time. Different contexts may be
+ * used from different threads at once.
+ */
+#ifndef LSK_CONTEXT_H
+#define LSK_CONTEXT_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include "device.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lsk_context lsk_context;
+
+/* All zeros means the defaults. */
+typedef struct lsk_context_options {
+  /* A device selector (see lsk_device_select); NULL: LSK_DEVICE, else the
+   * first GPU, else the first device. */
+  const char *device;
+  /* Directory of the on-disk program binary cache. NULL: the LSK_CACHE_DIR
+   * environment variable; unset or empty: no disk cache. */
+  const char *cache_dir;
+  /* Non-zero: create the queue with CL_QUEUE_PROFILING_ENABLE. */
+  int profiling;
+} lsk_context_options;
+
+/*
+ * lsk_context_create: pick a device, make an OpenCL context and an in-order
+ * queue on it. opt may be NULL.
+ * Errors: LSK_EINVAL, LSK_ENODEV, LSK_ENOMEM, OpenCL codes. On failure *out
+ * is NULL and the message is the thread's (lsk_context_errmsg(NULL)).
+ */
+int lsk_context_create(const lsk_context_options *opt, lsk_context **out /* OUT */);
+
+/*
+ * lsk_context_wrap: use an existing OpenCL context, device and queue. lsk
+ * retains them and releases its references at destroy; it never releases
+ * the caller's. queue must belong to context and device. opt->device is
+ * ignored.
+ */
+int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
+                     const lsk_context_options *opt, lsk_context **out /* OUT */);
+
+/* lsk_context_destroy: waits for the queue, frees everything. NULL is a no-op.
+ * Programs, kernels and buffers of the context must be destroyed before. */
+void lsk_context_destroy(lsk_context *ctx);
+
+/*
+ * lsk_context_errmsg: the detailed message of the last failure on ctx, or,
+ * with ctx NULL, of the calling thread's last failure in a function that had
+ * no context. Never NULL; "" if there was none. Valid until the next call
+ * that fails on the same context or thread.
+ */
+const char *lsk_context_errmsg(const lsk_context *ctx);
+
+/* lsk_context_device: the facts of the context's device (never NULL). */
+const lsk_device_info *lsk_context_device(const lsk_context *ctx);
+
+/* Raw handles for interoperation; lsk keeps ownership. */
+cl_context lsk_context_cl(const lsk_context *ctx);
+cl_device_id lsk_context_cl_device(const lsk_context *ctx);
+cl_command_queue lsk_context_cl_queue(const lsk_context *ctx);
+
+/*
+ * lsk_context_finish: wait for all work on the queue, then check the device
+ * verify record. Returns LSK_EVERIFY (and clears the record) if a kernel
+ * recorded a failure since the last check; the message names the kernel, the
+ * line of the user's source, the message and the values.
+ */
+int lsk_context_finish(lsk_context *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LSK_CONTEXT_H */

@@ -1,0 +1,14 @@
+/*
+ * lsk.h: the one header users include. It only includes the others.
+ */
+#ifndef LSK_H
+#define LSK_H
+
+#include "lsk/version.h"
+#include "lsk/status.h"
+#include "lsk/device.h"
+#include "lsk/context.h"
+#include "lsk/buffer.h"
+#include "lsk/program.h"
+
+#endif /* LSK_H */

@@ -1,0 +1,186 @@
+/*
+ * program.h: lockstep programs, their kernels, and launches.
+ *
+ * A program is OpenCL C source written against the device library (cl/).
+ * It is built once per distinct lockstep configuration (block domain
+ * extents, workers, simd) and kept for the life of the program object; an
+ * optional on-disk cache keeps binaries across processes. The configuration
+ * reaches the source as -D defines: LSK_DOMAIN_X, LSK_DOMAIN_Y,
+ * LSK_DOMAIN_Z, LSK_DOMAIN_SIZE, LSK_WORKERS, LSK_SIMD.
+ *
+ * A kernel may declare its own block domain in the source, at file scope:
+ *     LSK_DECLARE_DOMAIN(name, X[, Y[, Z]]);
+ * with integer literals. The host reads it from the source; a launch of that
+ * kernel must then give no domain or the same one.
+ */
+#ifndef LSK_PROGRAM_H
+#define LSK_PROGRAM_H
+
+#include "buffer.h"
+#include "context.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lsk_program lsk_program;
+typedef struct lsk_kernel lsk_kernel;
+
+/* All zeros means the defaults. */
+typedef struct lsk_program_options {
+  /* Name used in messages and in the build log ("iota.cl"); NULL: "source",
+   * or the file's path for lsk_program_create_file. */
+  const char *name;
+  /* Extra options for the OpenCL compiler, appended after lsk's. */
+  const char *build_options;
+  /* Overrides the context's cache directory; "" disables the disk cache. */
+  const char *cache_dir;
+} lsk_program_options;
+
+/*
+ * lsk_program_create: keep a copy of source for building. Nothing is
+ * compiled yet: builds happen at the first launch of each configuration,
+ * or in lsk_program_build. Declared domains are read here.
+ * Errors: LSK_EINVAL (NULL, empty source, malformed LSK_DECLARE_DOMAIN),
+ * LSK_ENOMEM.
+ */
+int lsk_program_create(lsk_context *ctx, const char *source, const lsk_program_options *opt,
+                       lsk_program **out /* OUT */);
+/* As lsk_program_create, with the source read from path. Adds LSK_EIO. */
+int lsk_program_create_file(lsk_context *ctx, const char *path, const lsk_program_options *opt,
+                            lsk_program **out /* OUT */);
+/* NULL is a no-op. Kernels of the program must be destroyed before. */
+void lsk_program_destroy(lsk_program *prog);
+
+/* Number of builds made from source or loaded from the disk cache so far
+ * (for tests and the bench: a repeated configuration does not count). */
+unsigned lsk_program_builds(const lsk_program *prog);
+
+/* A launch shape. All zeros is not valid by itself: a domain must come from
+ * here or from the kernel's declaration, and blocks[0] must be >= 1. */
+typedef struct lsk_launch {
+  /* Block domain extents; 0 in domain[0] means: the kernel's declared one.
+   * domain[1] and domain[2] of 0 count as 1. */
+  unsigned domain[3];
+  /* Grid of blocks; blocks[1] and blocks[2] of 0 count as 1. */
+  size_t blocks[3];
+  /* Workers per block and indices per worker step; 0 means automatic
+   * (see docs/lockstep.md for the rule). The result of a correct kernel
+   * never depends on them. */
+  unsigned workers;
+  unsigned simd;
+  /* Bytes of dynamic local memory, given to the argument LSK_ARG_DYN_LOCAL. */
+  size_t local_bytes;
+} lsk_launch;
+
+/*
+ * lsk_program_build: build (or fetch) the configuration that a launch of
+ * kernel_name with cfg would use, without launching. Reports syntax errors
+ * early and moves build time out of a timed region.
+ */
+int lsk_program_build(lsk_program *prog, const char *kernel_name, const lsk_launch *cfg);
+
+/*
+ * lsk_kernel_create: a kernel of the program by name. The name is checked
+ * at the first build (LSK_ENOKERNEL then).
+ */
+int lsk_kernel_create(lsk_program *prog, const char *name, lsk_kernel **out /* OUT */);
+void lsk_kernel_destroy(lsk_kernel *k);
+
+/* The declared domain of the kernel, or zeros; returns 1 if it has one. */
+int lsk_kernel_declared_domain(const lsk_kernel *k, unsigned domain[3] /* OUT */);
+
+/* Kernel arguments. Build them with the LSK_ARG_* macros. */
+typedef enum lsk_arg_kind {
+  LSK_ARG_KIND_BUFFER = 1,
+  LSK_ARG_KIND_CHAR,
+  LSK_ARG_KIND_UCHAR,
+  LSK_ARG_KIND_SHORT,
+  LSK_ARG_KIND_USHORT,
+  LSK_ARG_KIND_INT,
+  LSK_ARG_KIND_UINT,
+  LSK_ARG_KIND_LONG,
+  LSK_ARG_KIND_ULONG,
+  LSK_ARG_KIND_FLOAT,
+  LSK_ARG_KIND_DOUBLE,
+  LSK_ARG_KIND_BYTES,     /* a struct or vector by value: ptr and size */
+  LSK_ARG_KIND_LOCAL,     /* __local memory of size bytes */
+  LSK_ARG_KIND_DYN_LOCAL, /* __local memory of the launch's local_bytes */
+} lsk_arg_kind;
+
+typedef struct lsk_arg {
+  lsk_arg_kind kind;
+  size_t size;
+  union {
+    lsk_buffer *buffer;
+    int8_t c;
+    uint8_t uc;
+    int16_t s;
+    uint16_t us;
+    int32_t i;
+    uint32_t u;
+    int64_t l;
+    uint64_t ul;
+    float f;
+    double d;
+    const void *ptr;
+  } v;
+} lsk_arg;
+
+#define LSK__ARG(k, sz, field, x) ((lsk_arg){.kind = (k), .size = (sz), .v.field = (x)})
+#define LSK_ARG_BUFFER(b) LSK__ARG(LSK_ARG_KIND_BUFFER, sizeof(cl_mem), buffer, (b))
+#define LSK_ARG_CHAR(x) LSK__ARG(LSK_ARG_KIND_CHAR, 1, c, (x))
+#define LSK_ARG_UCHAR(x) LSK__ARG(LSK_ARG_KIND_UCHAR, 1, uc, (x))
+#define LSK_ARG_SHORT(x) LSK__ARG(LSK_ARG_KIND_SHORT, 2, s, (x))
+#define LSK_ARG_USHORT(x) LSK__ARG(LSK_ARG_KIND_USHORT, 2, us, (x))
+#define LSK_ARG_INT(x) LSK__ARG(LSK_ARG_KIND_INT, 4, i, (x))
+#define LSK_ARG_UINT(x) LSK__ARG(LSK_ARG_KIND_UINT, 4, u, (x))
+#define LSK_ARG_LONG(x) LSK__ARG(LSK_ARG_KIND_LONG, 8, l, (x))
+#define LSK_ARG_ULONG(x) LSK__ARG(LSK_ARG_KIND_ULONG, 8, ul, (x))
+#define LSK_ARG_FLOAT(x) LSK__ARG(LSK_ARG_KIND_FLOAT, 4, f, (x))
+#define LSK_ARG_DOUBLE(x) LSK__ARG(LSK_ARG_KIND_DOUBLE, 8, d, (x))
+#define LSK_ARG_BYTES(p, n) LSK__ARG(LSK_ARG_KIND_BYTES, (n), ptr, (p))
+#define LSK_ARG_LOCAL(n) LSK__ARG(LSK_ARG_KIND_LOCAL, (n), ptr, NULL)
+#define LSK_ARG_DYN_LOCAL LSK__ARG(LSK_ARG_KIND_DYN_LOCAL, 0, ptr, NULL)
+
+/* LSK_ARGS(a, b, ...) expands to "array, count" for the launch calls. */
+#define LSK_ARGS(...)                                                        \
+  ((const lsk_arg[]){__VA_ARGS__}),                                          \
+      (sizeof((const lsk_arg[]){__VA_ARGS__}) / sizeof(lsk_arg))
+
+/*
+ * lsk_kernel_launch: enqueue the kernel asynchronously. args are the
+ * kernel's parameters after LSK_CTX, in order; their number must match, and
+ * where the implementation reports argument types, each kind must match
+ * (a buffer for a __global or __constant pointer, LSK_ARG_UINT for uint...).
+ * The first launch of a configuration builds it. event, if not NULL, gets an
+ * event the caller must release. A device verify failure is reported by a
+ * later lsk_context_finish or synchronous launch.
+ * Errors: LSK_EINVAL, LSK_EDOMAIN, LSK_ELAUNCH, LSK_EARGS, LSK_EBUILD,
+ * LSK_ENOKERNEL, OpenCL codes.
+ */
+int lsk_kernel_launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
+                      cl_event *event /* OUT, may be NULL */);
+
+/* lsk_kernel_run: launch, wait, then check the verify record (LSK_EVERIFY). */
+int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs);
+
+/*
+ * lsk_kernel_shape: the workers and simd a launch of k with cfg would use
+ * (resolving 0 = automatic), building the configuration if needed.
+ */
+int lsk_kernel_shape(lsk_kernel *k, const lsk_launch *cfg, unsigned *workers /* OUT */,
+                     unsigned *simd /* OUT */);
+
+/*
+ * lsk_auto_shape: the automatic rule on its own, without a kernel: the
+ * workers and simd chosen for a block domain of domain_size on dev, with
+ * kernel_max the kernel's CL_KERNEL_WORK_GROUP_SIZE (0: the device's max).
+ */
+void lsk_auto_shape(const lsk_device_info *dev, size_t domain_size, size_t kernel_max,
+                    unsigned *workers /* OUT */, unsigned *simd /* OUT */);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LSK_PROGRAM_H */

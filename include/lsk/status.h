@@ -1,0 +1,66 @@
+/*
+ * status.h: status codes and error messages.
+ *
+ * Every public lsk function returns an int status: LSK_OK (0) on success,
+ * a negative code on failure. OpenCL error codes (-1 ... -72, and the
+ * extension codes at -1000 and below) pass through unchanged; lsk's own
+ * codes live in the range -4000 ... -4099, clear of both.
+ *
+ * A detailed message for the last failure is kept per context (see
+ * lsk_context_errmsg) and, for functions that have no context, per thread.
+ */
+#ifndef LSK_STATUS_H
+#define LSK_STATUS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* XX(name, value, message). The one table for enum, names and messages. */
+#define LSK_STATUS_MAP(XX)                                                   \
+  XX(OK, 0, "success")                                                       \
+  XX(EINVAL, -4001, "invalid argument")                                      \
+  XX(ENOMEM, -4002, "out of host memory")                                    \
+  XX(ENODEV, -4003, "no such device")                                        \
+  XX(EBUILD, -4004, "program build failed")                                  \
+  XX(EVERIFY, -4005, "device verify failed")                                 \
+  XX(EDOMAIN, -4006, "block domain missing or in conflict")                  \
+  XX(ELAUNCH, -4007, "launch configuration not possible on this device")     \
+  XX(EARGS, -4008, "kernel arguments do not match the kernel")              \
+  XX(ENOKERNEL, -4009, "no such kernel in the program")                      \
+  XX(EIO, -4010, "file input or output failed")                              \
+  XX(ERANGE, -4011, "offset or size out of range")                           \
+  XX(ESTATE, -4012, "object in the wrong state for this call")
+
+typedef enum lsk_status {
+#define LSK__XX(name, value, msg) LSK_##name = value,
+  LSK_STATUS_MAP(LSK__XX)
+#undef LSK__XX
+} lsk_status;
+
+/*
+ * lsk_strerror: a fixed, static message for any status, lsk's own or an
+ * OpenCL code ("CL_INVALID_WORK_GROUP_SIZE"). Unknown codes give
+ * "unknown error". Never NULL, thread-safe.
+ */
+const char *lsk_strerror(int status);
+
+/*
+ * lsk_status_name: the symbolic name, "LSK_EINVAL" or "CL_OUT_OF_RESOURCES",
+ * or "unknown". Never NULL, thread-safe.
+ */
+const char *lsk_status_name(int status);
+
+/*
+ * lsk_status_name_r: like lsk_status_name, but an unknown code is written
+ * with its number ("unknown (-123)"). Writes at most len bytes including
+ * the terminating zero into buf and returns buf.
+ */
+char *lsk_status_name_r(int status, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LSK_STATUS_H */
