@@ -61,7 +61,7 @@ struct lsk_program {
   lsk__decl *decls;
   size_t ndecls;
   lsk__build *builds;
-  unsigned nbuilt;       /* builds from source or disk cache */
+  lsk_program_stats stats;
 };
 
 /* status.c: record a message on ctx (or the thread when ctx is NULL) and

@@ -132,7 +132,14 @@ void lsk_program_destroy(lsk_program *prog)
   free(prog);
 }
 
-unsigned lsk_program_builds(const lsk_program *prog) { return prog ? prog->nbuilt : 0; }
+int lsk_program_stats_get(const lsk_program *prog, lsk_program_stats *out)
+{
+  if (!prog || !out)
+    return lsk__fail(prog ? prog->ctx : NULL, LSK_EINVAL, "lsk_program_stats_get: %s is NULL",
+                     prog ? "out" : "prog");
+  *out = prog->stats;
+  return LSK_OK;
+}
 
 const lsk__decl *lsk__program_decl(const lsk_program *prog, const char *kernel)
 {
@@ -222,8 +229,10 @@ static int build(lsk_program *prog, lsk__build *b)
     rc = lsk__fail(ctx, LSK_ENOMEM, "lsk_program_build: out of memory");
     goto build_out;
   }
-  if (key && (b->program = lsk__cache_load(ctx, prog->cache_dir, key)) != NULL)
+  if (key && (b->program = lsk__cache_load(ctx, prog->cache_dir, key)) != NULL) {
+    prog->stats.cache_loads++;
     goto build_out;
+  }
   cl_int err;
   const char *srcs[1] = {full};
   b->program = clCreateProgramWithSource(ctx->cl, 1, srcs, NULL, &err);
@@ -238,11 +247,12 @@ static int build(lsk_program *prog, lsk__build *b)
     b->program = NULL;
     goto build_out;
   }
+  prog->stats.compiled++;
   if (key)
     lsk__cache_store(ctx, prog->cache_dir, key, b->program);
 build_out:
   if (!rc)
-    prog->nbuilt++;
+    prog->stats.configurations++;
   free(key);
   free(full);
   free(opts);

@@ -52,9 +52,13 @@ int lsk_program_create_file(lsk_context *ctx, const char *path, const lsk_progra
 /* NULL is a no-op. Kernels of the program must be destroyed before. */
 void lsk_program_destroy(lsk_program *prog);
 
-/* Number of builds made from source or loaded from the disk cache so far
- * (for tests and the bench: a repeated configuration does not count). */
-unsigned lsk_program_builds(const lsk_program *prog);
+/* What the program's builds cost so far (for tests and the bench). */
+typedef struct lsk_program_stats {
+  unsigned configurations; /* distinct configurations built and kept */
+  unsigned compiled;       /* of those, compiled from source */
+  unsigned cache_loads;    /* of those, loaded from the disk cache */
+} lsk_program_stats;
+int lsk_program_stats_get(const lsk_program *prog, lsk_program_stats *out /* OUT */);
 
 /* A launch shape. All zeros is not valid by itself: a domain must come from
  * here or from the kernel's declaration, and blocks[0] must be >= 1. */

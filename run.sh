@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# run.sh: set-up, build and run lsk on a Debian 12 machine.
+#
+#   ./run.sh demo [args]    install what is missing, build, run `lsk demo`
+#   ./run.sh test [args]    the same, then the whole test suite (ctest args)
+#   ./run.sh bench [args]   the same, then `lsk bench`
+#   ./run.sh build          install and build only
+#
+# Packages are installed with apt-get when missing (as root; otherwise the
+# missing list is printed). BUILD_DIR (default: build) and CMAKE_ARGS can be
+# set in the environment.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(cmake make gcc libc6-dev pkg-config ocl-icd-opencl-dev opencl-headers
+          pocl-opencl-icd check clinfo oclgrind mesa-opencl-icd)
+BUILD_DIR=${BUILD_DIR:-build}
+
+install_missing() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "run.sh: missing packages: ${missing[*]}" >&2
+    echo "run.sh: install them as root: apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "run.sh: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build() {
+  # shellcheck disable=SC2086
+  cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLSK_WERROR=ON ${CMAKE_ARGS:-} >/dev/null
+  cmake --build "$BUILD_DIR" -j "$(nproc)"
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  demo) install_missing; build; exec "$BUILD_DIR/host/cli/lsk" demo "$@" ;;
+  test) install_missing; build
+        exec ctest --test-dir "$BUILD_DIR" --output-on-failure "$@" ;;
+  bench) install_missing; build; exec "$BUILD_DIR/host/cli/lsk" bench "$@" ;;
+  build) install_missing; build ;;
+  *) echo "usage: ./run.sh demo|test|bench|build [args]" >&2; exit 2 ;;
+esac

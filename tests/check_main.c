@@ -1,0 +1,71 @@
+/*
+ * check_main.c: the one registry of test suites.
+ *   lsk_tests            run every suite
+ *   lsk_tests NAME...    run the named suites (ctest registers one each)
+ * Exit 0 if all pass, 1 if any fails, 77 if a suite needs a device and
+ * there is none.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static const struct {
+  const char *name;
+  Suite *(*make)(void);
+} suites[] = {
+    {"status", suite_status}, {"device", suite_device}, {"mapping", suite_mapping},
+    {"iota", suite_iota},     {"verify", suite_verify}, {"errors", suite_errors},
+    {"cache", suite_cache},   {"grind", suite_grind},
+};
+#define NSUITES (sizeof suites / sizeof suites[0])
+
+/* Whether there is a device, asked in a child process: OpenCL runtimes
+ * (PoCL's thread pool) do not survive a fork, and libcheck forks per test. */
+static int have_device(void)
+{
+  pid_t pid = fork();
+  if (pid == 0) {
+    lsk_device_info *list;
+    size_t n;
+    int rc = lsk_device_list(&list, &n);
+    if (rc == LSK_OK)
+      lsk_device_list_free(list);
+    else
+      fprintf(stderr, "%s\n", lsk_context_errmsg(NULL));
+    _exit(rc == LSK_OK ? 0 : 1);
+  }
+  int st = 0;
+  return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+int main(int argc, char **argv)
+{
+  int only_status = argc == 2 && strcmp(argv[1], "status") == 0;
+  if (!only_status && !have_device()) {
+    fprintf(stderr, "skipped: no OpenCL device\n");
+    return 77;
+  }
+  SRunner *sr = NULL;
+  for (size_t i = 0; i < NSUITES; ++i) {
+    int wanted = argc < 2;
+    for (int a = 1; a < argc; ++a)
+      wanted |= strcmp(argv[a], suites[i].name) == 0;
+    if (!wanted)
+      continue;
+    if (!sr)
+      sr = srunner_create(suites[i].make());
+    else
+      srunner_add_suite(sr, suites[i].make());
+  }
+  if (!sr) {
+    fprintf(stderr, "lsk_tests: no such suite: %s\n", argc > 1 ? argv[1] : "");
+    return 2;
+  }
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}

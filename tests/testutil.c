@@ -1,0 +1,48 @@
+/* testutil.c: helpers shared by the suites (see testutil.h). */
+#include <stdio.h>
+
+#include "testutil.h"
+
+lsk_context *tu_context(void)
+{
+  lsk_context *ctx = NULL;
+  int rc = lsk_context_create(NULL, &ctx);
+  if (rc == LSK_ENODEV) {
+    fprintf(stderr, "skipped: no OpenCL device: %s\n", lsk_context_errmsg(NULL));
+    exit(77);
+  }
+  ck_assert_msg(rc == LSK_OK, "lsk_context_create: %s: %s", lsk_status_name(rc),
+                lsk_context_errmsg(NULL));
+  return ctx;
+}
+
+lsk_program *tu_program(lsk_context *ctx, const char *name, const char *src)
+{
+  lsk_program *p = NULL;
+  TU_OK(ctx, lsk_program_create(ctx, src, &(lsk_program_options){.name = name}, &p));
+  return p;
+}
+
+lsk_kernel *tu_kernel(lsk_program *prog, const char *name)
+{
+  lsk_kernel *k = NULL;
+  TU_OK(NULL, lsk_kernel_create(prog, name, &k));
+  return k;
+}
+
+lsk_buffer *tu_zeros(lsk_context *ctx, size_t n)
+{
+  lsk_buffer *b = NULL;
+  unsigned zero = 0;
+  TU_OK(ctx, lsk_buffer_create(ctx, n * sizeof(unsigned), &b));
+  TU_OK(ctx, lsk_buffer_fill(b, &zero, sizeof zero, 0, n * sizeof(unsigned)));
+  return b;
+}
+
+unsigned *tu_read_uints(lsk_context *ctx, lsk_buffer *b, size_t n)
+{
+  unsigned *h = malloc(n * sizeof *h);
+  ck_assert_ptr_nonnull(h);
+  TU_OK(ctx, lsk_buffer_read(b, 0, h, n * sizeof *h));
+  return h;
+}

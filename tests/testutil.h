@@ -1,0 +1,59 @@
+/*
+ * testutil.h: helpers shared by the libcheck suites.
+ *
+ * Conventions: one file per concept, tests/check_<concept>.c, providing
+ * Suite *suite_<concept>(void); check_main.c is the registry. Device tests
+ * call tu_context(): with no OpenCL device the whole run exits 77 (ctest
+ * reports "skipped").
+ */
+#ifndef LSK_TESTUTIL_H
+#define LSK_TESTUTIL_H
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lsk/lsk.h"
+
+/* A context on the default device (LSK_DEVICE honoured), or exit 77. */
+lsk_context *tu_context(void);
+
+/* Asserts rc == LSK_OK, printing the context's message otherwise. */
+#define TU_OK(ctx, expr)                                                       \
+  do {                                                                         \
+    int tu_rc_ = (expr);                                                       \
+    ck_assert_msg(tu_rc_ == LSK_OK, "%s -> %s: %s", #expr, lsk_status_name(tu_rc_), \
+                  lsk_context_errmsg(ctx));                                    \
+  } while (0)
+
+/* Asserts that expr fails with status want and the message contains text. */
+#define TU_FAILS(ctx, expr, want, text)                                        \
+  do {                                                                         \
+    int tu_rc_ = (expr);                                                       \
+    ck_assert_msg(tu_rc_ == (want), "%s -> %s, wanted %s: %s", #expr,          \
+                  lsk_status_name(tu_rc_), lsk_status_name(want), lsk_context_errmsg(ctx)); \
+    ck_assert_msg(strstr(lsk_context_errmsg(ctx), (text)) != NULL,              \
+                  "message '%s' lacks '%s'", lsk_context_errmsg(ctx), (text));  \
+  } while (0)
+
+/* A program from source, and one kernel of it; both asserted to succeed. */
+lsk_program *tu_program(lsk_context *ctx, const char *name, const char *src);
+lsk_kernel *tu_kernel(lsk_program *prog, const char *name);
+
+/* A buffer of n uints, all zero. */
+lsk_buffer *tu_zeros(lsk_context *ctx, size_t n);
+
+/* Reads n uints back into a malloc'd array. */
+unsigned *tu_read_uints(lsk_context *ctx, lsk_buffer *b, size_t n);
+
+/* The suites. */
+Suite *suite_status(void);
+Suite *suite_device(void);
+Suite *suite_mapping(void);
+Suite *suite_iota(void);
+Suite *suite_verify(void);
+Suite *suite_errors(void);
+Suite *suite_cache(void);
+Suite *suite_grind(void);
+
+#endif /* LSK_TESTUTIL_H */
