@@ -41,11 +41,13 @@ LSK_INLINE uint3 lsk_domain_extent(void)
   return (uint3)(LSK_DOMAIN_X, LSK_DOMAIN_Y, LSK_DOMAIN_Z);
 }
 
-/* A linear domain index as (x, y, z), x fastest. */
+/* A linear domain index as (x, y, z), x fastest. Remainders are written
+ * as i - q*X: with both i / X and i % X the optimizer emits LLVM's
+ * `freeze`, which oclgrind 21.10's uninitialized-value checker rejects. */
 LSK_INLINE uint3 lsk_domain_nd(uint i)
 {
-  return (uint3)(i % LSK_DOMAIN_X, (i / LSK_DOMAIN_X) % LSK_DOMAIN_Y,
-                 i / (LSK_DOMAIN_X * LSK_DOMAIN_Y));
+  uint q = i / LSK_DOMAIN_X, z = q / LSK_DOMAIN_Y;
+  return (uint3)(i - q * LSK_DOMAIN_X, q - z * LSK_DOMAIN_Y, z);
 }
 
 /*

@@ -1,14 +1,138 @@
-/* check_grind.c: placeholder, being written. */
+/*
+ * check_grind.c: the lockstep kernels at small sizes, for oclgrind
+ * (tests/oclgrind.sh runs this suite under `oclgrind --data-races
+ * --uninitialized`); it also runs as an ordinary suite.
+ *
+ * Buffers are initialized with whole-buffer writes: oclgrind 21.10 counts
+ * neither clEnqueueFillBuffer nor a partial write as initializing memory.
+ */
 #include "testutil.h"
 
-START_TEST(test_grind_placeholder) { ck_assert_int_eq(lsk_strerror(0)[0], 's'); }
+#define N 200u
+
+static lsk_buffer *zeros(lsk_context *ctx, size_t n)
+{
+  lsk_buffer *b = NULL;
+  unsigned *z = calloc(n, sizeof *z);
+  ck_assert_ptr_nonnull(z);
+  TU_OK(ctx, lsk_buffer_create(ctx, n * sizeof *z, &b));
+  TU_OK(ctx, lsk_buffer_write(b, 0, z, n * sizeof *z));
+  free(z);
+  return b;
+}
+
+typedef struct grind_case {
+  const char *kernel;
+  unsigned domain[3];
+  size_t blocks[3];
+  unsigned workers, simd;
+  size_t local_bytes;
+} grind_case;
+
+START_TEST(test_grind_iota_family)
+{
+  static const grind_case cases[] = {
+      {"iota", {16}, {4}, 8, 4, 0},       {"iota", {16}, {3}, 4, 1, 0},
+      {"iota", {23}, {2, 2}, 8, 1, 0},    {"iota_local", {23}, {3}, 8, 4, 23 * 4},
+      {"iota_local", {23}, {4}, 1, 1, 23 * 4}, {"iota42", {0}, {2}, 8, 4, 0},
+      {"iota_nd", {7, 3, 2}, {3}, 8, 1, 0},
+  };
+  lsk_context *ctx = tu_context();
+  lsk_program *p = NULL;
+  TU_OK(ctx, lsk_program_create_file(ctx, LSK_TEST_DIR "/iota.cl", NULL, &p));
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    const grind_case *g = &cases[c];
+    lsk_kernel *k = tu_kernel(p, g->kernel);
+    lsk_buffer *data = zeros(ctx, N);
+    lsk_launch cfg = {.domain = {g->domain[0], g->domain[1], g->domain[2]},
+                      .blocks = {g->blocks[0], g->blocks[1], g->blocks[2]},
+                      .workers = g->workers,
+                      .simd = g->simd,
+                      .local_bytes = g->local_bytes};
+    if (g->local_bytes)
+      TU_OK(ctx, lsk_kernel_run(k, &cfg,
+                                LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N), LSK_ARG_DYN_LOCAL)));
+    else
+      TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N))));
+    unsigned *h = tu_read_uints(ctx, data, N);
+    for (unsigned i = 0; i < N; ++i)
+      ck_assert_msg(h[i] == i, "%s case %zu: data[%u] = %u", g->kernel, c, i, h[i]);
+    free(h);
+    lsk_buffer_destroy(data);
+    lsk_kernel_destroy(k);
+  }
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+static const char *src =
+    "LSK_KERNEL void sums(LSK_CTX, __global const uint *x, __global uint *out, uint n)\n"
+    "{\n"
+    "  LSK_SHARED(uint, part, LSK_WORKERS);\n"
+    "  LSK_VAR(uint, v);\n"
+    "  LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {\n"
+    "    uint acc = 0;\n"
+    "    LSK_FOREACH(it) {\n"
+    "      uint g = b * LSK_DOMAIN_SIZE + it.idx;\n"
+    "      LSK_VAR_AT(v, it) = g < n ? x[g] : 0;\n"
+    "    }\n"
+    "    LSK_FOREACH(it) { acc += 2 * LSK_VAR_AT(v, it); }\n"
+    "    part[lsk_worker()] = acc;\n"
+    "    lsk_sync();\n"
+    "    LSK_MASTER {\n"
+    "      uint s = 0;\n"
+    "      for (uint w = 0; w < LSK_WORKERS; ++w) s += part[w];\n"
+    "      out[b] = s;\n"
+    "    }\n"
+    "    lsk_sync();\n"
+    "  }\n"
+    "}\n";
+
+/* Context variables, local memory, master and sync together: per data
+ * block, twice the sum of x. */
+START_TEST(test_grind_block_sums)
+{
+  static const unsigned shapes[][2] = {{8, 2}, {4, 1}, {1, 4}, {16, 1}};
+  lsk_context *ctx = tu_context();
+  lsk_program *p = tu_program(ctx, "sums.cl", src);
+  lsk_kernel *k = tu_kernel(p, "sums");
+  unsigned x[N];
+  for (unsigned i = 0; i < N; ++i)
+    x[i] = i * 7 % 13;
+  const unsigned dom = 24, nb = (N + dom - 1) / dom;
+  for (size_t c = 0; c < sizeof shapes / sizeof shapes[0]; ++c) {
+    lsk_buffer *xb = NULL, *out = zeros(ctx, nb);
+    TU_OK(ctx, lsk_buffer_create(ctx, sizeof x, &xb));
+    TU_OK(ctx, lsk_buffer_write(xb, 0, x, sizeof x));
+    lsk_launch cfg = {.domain = {dom}, .blocks = {3}, .workers = shapes[c][0], .simd = shapes[c][1]};
+    TU_OK(ctx, lsk_kernel_run(k, &cfg,
+                              LSK_ARGS(LSK_ARG_BUFFER(xb), LSK_ARG_BUFFER(out), LSK_ARG_UINT(N))));
+    unsigned *h = tu_read_uints(ctx, out, nb);
+    for (unsigned b = 0; b < nb; ++b) {
+      unsigned want = 0;
+      for (unsigned i = b * dom; i < N && i < (b + 1) * dom; ++i)
+        want += 2 * x[i];
+      ck_assert_msg(h[b] == want, "W=%u S=%u block %u: %u, want %u", shapes[c][0], shapes[c][1], b,
+                    h[b], want);
+    }
+    free(h);
+    lsk_buffer_destroy(xb);
+    lsk_buffer_destroy(out);
+  }
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
 END_TEST
 
 Suite *suite_grind(void)
 {
   Suite *s = suite_create("grind");
   TCase *tc = tcase_create("core");
-  tcase_add_test(tc, test_grind_placeholder);
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, test_grind_iota_family);
+  tcase_add_test(tc, test_grind_block_sums);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1,14 +1,151 @@
-/* check_verify.c: placeholder, being written. */
+/*
+ * check_verify.c: device verify failures become LSK_EVERIFY on the host,
+ * with the kernel, the line of the user's source, the message and values.
+ */
+#include <stdio.h>
+
 #include "testutil.h"
 
-START_TEST(test_verify_placeholder) { ck_assert_int_eq(lsk_strerror(0)[0], 's'); }
+#define N 4096u
+
+/* The line of the first occurrence of needle in src, counted from 1. */
+static unsigned line_of(const char *src, const char *needle)
+{
+  const char *at = strstr(src, needle);
+  ck_assert_ptr_nonnull(at);
+  unsigned line = 1;
+  for (const char *p = src; p < at; ++p)
+    line += *p == '\n';
+  return line;
+}
+
+static char *read_text(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  ck_assert_ptr_nonnull(f);
+  static char buf[1 << 16];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  return buf;
+}
+
+/* data[5] = 1 before the iota: one failure at the line that invokes the
+ * check (IOTA_STORE, a macro, so __LINE__ is where it is used), with
+ * the values 5 and 1; every other element still equals its index. */
+START_TEST(test_verify_planted_failure)
+{
+  lsk_context *ctx = tu_context();
+  lsk_program *p = NULL;
+  TU_OK(ctx, lsk_program_create_file(ctx, LSK_TEST_DIR "/iota.cl", NULL, &p));
+  lsk_kernel *k = tu_kernel(p, "iota");
+  lsk_buffer *data = tu_zeros(ctx, N);
+  unsigned one = 1;
+  TU_OK(ctx, lsk_buffer_write(data, 5 * sizeof one, &one, sizeof one));
+  lsk_launch cfg = {.domain = {128}, .blocks = {8}};
+  int rc = lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N)));
+  ck_assert_int_eq(rc, LSK_EVERIFY);
+  const char *msg = lsk_context_errmsg(ctx);
+  char want[64];
+  snprintf(want, sizeof want, "at line %u:",
+           line_of(read_text(LSK_TEST_DIR "/iota.cl"), "      IOTA_STORE(g)"));
+  ck_assert_msg(strstr(msg, want), "'%s' lacks '%s'", msg, want);
+  ck_assert_msg(strstr(msg, "kernel 'iota'"), "%s", msg);
+  ck_assert_msg(strstr(msg, "target not zero [5, 1]"), "%s", msg);
+  ck_assert_msg(strstr(msg, "(1 failure)"), "%s", msg);
+  unsigned *h = tu_read_uints(ctx, data, N);
+  for (unsigned i = 0; i < N; ++i)
+    if (i != 5)
+      ck_assert_msg(h[i] == i, "data[%u] = %u", i, h[i]);
+  free(h);
+  /* The record is cleared: the next clean run succeeds. */
+  unsigned zero = 0;
+  TU_OK(ctx, lsk_buffer_fill(data, &zero, 4, 0, N * 4));
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N))));
+  lsk_buffer_destroy(data);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+static const char *src = "LSK_KERNEL void check(LSK_CTX, __global const int *v, uint n)\n"
+                         "{\n"
+                         "  LSK_FOREACH(it) {\n"
+                         "    if (it.idx < n) {\n"
+                         "      LSK_VERIFY(v[it.idx] >= 0, \"negative\", it.idx, v[it.idx], -7, (long)1 << 40);\n"
+                         "    }\n"
+                         "  }\n"
+                         "}\n"
+                         "LSK_KERNEL void plain(LSK_CTX, __global const int *v)\n"
+                         "{\n"
+                         "  LSK_MASTER { LSK_VERIFY(v[0] == 0, \"first is not zero\"); }\n"
+                         "}\n";
+
+/* Asynchronous launches: the failure is reported by lsk_context_finish,
+ * counted, with four values (negative and 64-bit); then cleared. */
+START_TEST(test_verify_async_and_values)
+{
+  lsk_context *ctx = tu_context();
+  lsk_program *p = tu_program(ctx, "check.cl", src);
+  lsk_kernel *k = tu_kernel(p, "check");
+  int host[64];
+  for (int i = 0; i < 64; ++i)
+    host[i] = (i == 9 || i == 17 || i == 40) ? -i : i;
+  lsk_buffer *v = NULL;
+  TU_OK(ctx, lsk_buffer_create(ctx, sizeof host, &v));
+  TU_OK(ctx, lsk_buffer_write(v, 0, host, sizeof host));
+  lsk_launch cfg = {.domain = {64}, .blocks = {1}, .workers = 8, .simd = 1};
+  TU_OK(ctx, lsk_kernel_launch(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(v), LSK_ARG_UINT(64)), NULL));
+  TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY, "(3 failures)");
+  const char *msg = lsk_context_errmsg(ctx);
+  ck_assert_msg(strstr(msg, "at line 5: negative ["), "%s", msg);
+  ck_assert_msg(strstr(msg, ", -7, 1099511627776]"), "%s", msg);
+  /* One of the three failing indices, with its own value. */
+  ck_assert_msg(strstr(msg, "[9, -9,") || strstr(msg, "[17, -17,") || strstr(msg, "[40, -40,"),
+                "%s", msg);
+  TU_OK(ctx, lsk_context_finish(ctx));
+  lsk_buffer_destroy(v);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* Two different kernels launched before the check: the message says it
+ * cannot tell which one; a check without values prints none. */
+START_TEST(test_verify_several_kernels)
+{
+  lsk_context *ctx = tu_context();
+  lsk_program *p = tu_program(ctx, "check.cl", src);
+  lsk_kernel *k = tu_kernel(p, "check"), *plain = tu_kernel(p, "plain");
+  int host[4] = {5, 1, 2, 3};
+  lsk_buffer *v = NULL;
+  TU_OK(ctx, lsk_buffer_create(ctx, sizeof host, &v));
+  TU_OK(ctx, lsk_buffer_write(v, 0, host, sizeof host));
+  lsk_launch cfg = {.domain = {4}, .blocks = {1}};
+  TU_OK(ctx, lsk_kernel_launch(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(v), LSK_ARG_UINT(4)), NULL));
+  TU_OK(ctx, lsk_kernel_launch(plain, &cfg, LSK_ARGS(LSK_ARG_BUFFER(v)), NULL));
+  TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY,
+           "one of the kernels since the last check, the last being 'plain' at line 11: first is "
+           "not zero (1 failure)");
+  TU_FAILS(ctx, lsk_kernel_run(plain, &cfg, LSK_ARGS(LSK_ARG_BUFFER(v))), LSK_EVERIFY,
+           "in kernel 'plain' at line 11: first is not zero (1 failure)");
+  lsk_buffer_destroy(v);
+  lsk_kernel_destroy(plain);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
 END_TEST
 
 Suite *suite_verify(void)
 {
   Suite *s = suite_create("verify");
   TCase *tc = tcase_create("core");
-  tcase_add_test(tc, test_verify_placeholder);
+  tcase_add_test(tc, test_verify_planted_failure);
+  tcase_add_test(tc, test_verify_async_and_values);
+  tcase_add_test(tc, test_verify_several_kernels);
   suite_add_tcase(s, tc);
   return s;
 }
