@@ -2,9 +2,16 @@
  * cli.h: the lsk command's subcommands. Each returns the exit status:
  * 0 success, 1 failure, 2 usage error; messages go to stderr as
  * "lsk: <cmd>: <msg>".
+ *
+ * main() removes the global option --device SEL from the arguments before a
+ * subcommand sees them and puts SEL in LSK_DEVICE, so the default device of
+ * every lsk call in the process is the chosen one.
  */
 #ifndef LSK_CLI_H
 #define LSK_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 #include "lsk/lsk.h"
 
@@ -19,6 +26,31 @@ int cli_fail(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/*
+ * cli_fail_lsk: reports a failed lsk call as "lsk: <cmd>: <what>: <message>"
+ * (what may be NULL), the message being lsk_context_errmsg(ctx) (ctx NULL:
+ * the thread's), or lsk_strerror(status) where that is empty. Returns 1.
+ */
+int cli_fail_lsk(const char *cmd, const lsk_context *ctx, int status, const char *what);
+
+/*
+ * cli_device_origin: where the device selection comes from: "--device",
+ * "LSK_DEVICE", or NULL when neither is set (the default rule: the first
+ * GPU, else the first device). *selector (if not NULL) gets the selector or
+ * NULL.
+ */
+const char *cli_device_origin(const char **selector /* OUT, may be NULL */);
+
+/*
+ * cli_context_open: lsk_context_create on the selected device. On failure
+ * it prints the library's message and a hint to run `lsk devices`, and
+ * returns 1 with *out NULL; 0 on success.
+ */
+int cli_context_open(const char *cmd, lsk_context **out /* OUT */);
+
+/* A byte count for people: "128 bytes", "256 KiB", "15.5 GiB"; returns buf. */
+const char *cli_fmt_bytes(uint64_t v, char *buf, size_t len);
 
 /* Monotonic time in seconds. */
 double cli_now(void);
