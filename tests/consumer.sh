@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# consumer.sh BUILD_DIR SOURCE_DIR: install lsk into a temporary prefix and
+# build tests/consumer/iota.c against it twice, through pkg-config and
+# through find_package(lsk); run both.
+set -euo pipefail
+build=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
+libdir=$(ls -d "$tmp"/prefix/lib*/ | head -n1)
+
+echo "== pkg-config"
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$tmp/iota-pc" "$src/tests/consumer/iota.c" \
+  $(pkg-config --cflags --libs lsk)
+LD_LIBRARY_PATH="$libdir" "$tmp/iota-pc"
+
+echo "== find_package(lsk)"
+cmake -S "$src/tests/consumer" -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+cmake --build "$tmp/cm" >/dev/null
+"$tmp/cm/iota"
+
+# The installed library needs no file of lsk's at run time.
+[ -z "$(find "$tmp/prefix" -name '*.cl')" ] || { echo "consumer.sh: .cl files installed?"; exit 1; }
