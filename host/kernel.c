@@ -348,9 +348,10 @@ static int resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, lsk__ke
   if (cfg->workers > dev_max)
     return lsk__fail(ctx, LSK_ELAUNCH, "%s: kernel '%s': %u workers exceed the %zu that %s allows",
                      fn, k->name, cfg->workers, dev_max, dev->name);
-  if (cfg->simd > LSK__MAX_DOMAIN)
-    return lsk__fail(ctx, LSK_ELAUNCH, "%s: kernel '%s': simd %u exceeds %u", fn, k->name,
-                     cfg->simd, LSK__MAX_DOMAIN);
+  /* Device index arithmetic is 32-bit: keep simd * workers well inside. */
+  if ((uint64_t)cfg->simd * (cfg->workers ? cfg->workers : 1) > (1u << 30))
+    return lsk__fail(ctx, LSK_ELAUNCH, "%s: kernel '%s': simd %u x %u workers exceeds 2^30", fn,
+                     k->name, cfg->simd, cfg->workers);
   unsigned w, s;
   size_t kernel_max = 0;
   lsk__kentry *e = NULL;
@@ -489,8 +490,10 @@ static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, siz
   int rc = resolve(k, cfg, fn, &e, &w, &s);
   if (rc)
     return rc;
-  if (blocks[0] > (size_t)-1 / w || blocks[0] * w > ((size_t)1 << 40) || blocks[1] > (1u << 31) ||
-      blocks[2] > (1u << 31))
+  /* lsk_block_idx() is a uint on the device: the grid must fit in 32 bits. */
+  if (blocks[0] > UINT32_MAX || blocks[1] > UINT32_MAX || blocks[2] > UINT32_MAX ||
+      (uint64_t)blocks[0] * blocks[1] * blocks[2] > UINT32_MAX ||
+      (uint64_t)blocks[0] * w > ((uint64_t)1 << 40))
     return lsk__fail(ctx, LSK_ELAUNCH, "%s: kernel '%s': grid %zux%zux%zu is too large", fn,
                      k->name, blocks[0], blocks[1], blocks[2]);
   if ((rc = check_and_set_args(k, e, cfg, args, nargs)))
