@@ -15,9 +15,7 @@
 #define LSK__VREC_MSG 12
 #define LSK__VREC_MSG_BYTES 128
 
-/* Largest block domain we accept: context variables and slot arithmetic are
- * 32-bit on the device, and a bigger domain is a bug more often than not. */
-#define LSK__MAX_DOMAIN (1u << 24)
+#define LSK__MAX_DOMAIN LSK_MAX_DOMAIN
 
 struct lsk_context {
   cl_context cl;

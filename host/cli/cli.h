@@ -52,6 +52,14 @@ int cli_context_open(const char *cmd, lsk_context **out /* OUT */);
 /* A byte count for people: "128 bytes", "256 KiB", "15.5 GiB"; returns buf. */
 const char *cli_fmt_bytes(uint64_t v, char *buf, size_t len);
 
+/* Prints "lsk: <cmd>: <msg>\n" (cmd may be NULL) and usage_text to
+ * stderr; returns 2, the exit status of a usage error. */
+int cli_usage(const char *cmd, const char *usage_text, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* Monotonic time in seconds. */
 double cli_now(void);
 

@@ -416,12 +416,9 @@ static int write_json(const bench *bn, const char *path)
   return fclose(f) ? cli_fail("bench", "error writing '%s'", path) : 0;
 }
 
-static int usage(void)
-{
-  fprintf(stderr, "usage: lsk bench [--quick] [--sweep] [--size LOG2] [--repeat N] [--domain D]\n"
-                  "                 [--workers W] [--simd S] [--blocks B] [--json FILE]\n");
-  return 2;
-}
+static const char usage_text[] =
+    "usage: lsk bench [--quick] [--sweep] [--size LOG2] [--repeat N] [--domain D]\n"
+    "                 [--workers W] [--simd S] [--blocks B] [--json FILE]\n";
 
 int cmd_bench(int argc, char **argv)
 {
@@ -450,7 +447,7 @@ int cmd_bench(int argc, char **argv)
     else if (strcmp(a, "--json") == 0 && v)
       json = argv[++i];
     else
-      return usage();
+      return cli_usage("bench", usage_text, "bad option or value '%s'", a);
   }
   if (bn.quick) {
     bn.log2n = bn.log2n < 16 ? bn.log2n : 16;

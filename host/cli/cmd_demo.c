@@ -344,25 +344,6 @@ static int parse_size(const char *v, unsigned *out)
   return 0;
 }
 
-/* "lsk: demo: <msg>" and the usage on stderr; returns 2. */
-static int usage_error(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-static int usage_error(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  fflush(stdout);
-  fprintf(stderr, "lsk: demo: ");
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  fputs(usage_text, stderr);
-  return 2;
-}
-
 int cmd_demo(int argc, char **argv)
 {
   demo d = {.n = DEFAULT_SIZE};
@@ -379,14 +360,16 @@ int cmd_demo(int argc, char **argv)
     if (strcmp(a, "--size") == 0 || strncmp(a, "--size=", 7) == 0) {
       const char *v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
       if (!v)
-        return usage_error("option '--size' needs a value such as 1048576 or 1M");
+        return cli_usage("demo", usage_text, "option '--size' needs a value such as 1048576 or 1M");
       if (parse_size(v, &d.n) != 0)
-        return usage_error("bad size '%s': expected a count from 1 to 1G (1073741824), "
-                           "optionally with k, M or G",
-                           v);
+        return cli_usage("demo", usage_text,
+                         "bad size '%s': expected a count from 1 to 1G (1073741824), "
+                         "optionally with k, M or G",
+                         v);
       continue;
     }
-    return usage_error("%s '%s'", a[0] == '-' ? "unknown option" : "unexpected argument", a);
+    return cli_usage("demo", usage_text, "%s '%s'",
+                     a[0] == '-' ? "unknown option" : "unexpected argument", a);
   }
 
   if (cli_context_open("demo", &d.ctx))

@@ -11,35 +11,12 @@
 
 #include "cli.h"
 
-/* The largest block domain a launch accepts (LSK__MAX_DOMAIN in the
- * library's host/internal.h). */
-#define MAX_DOMAIN (1u << 24)
-
 static const char *const usage_text =
     "usage: lsk [--device SEL] info [--domain X[xY[xZ]]]\n"
     "Prints the lsk version, the selected device, and the workers and simd that the\n"
     "automatic rule picks (workers = simd = 0 in lsk_launch) for a block domain of\n"
     "X*Y*Z indices; without --domain, for a table of domains.\n"
     "  --domain X[xY[xZ]]  block domain extents, each >= 1, at most 16777216 indices\n";
-
-/* "lsk: info: <msg>" and the usage on stderr; returns 2. */
-static int usage_error(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-static int usage_error(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  fflush(stdout);
-  fprintf(stderr, "lsk: info: ");
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  fputs(usage_text, stderr);
-  return 2;
-}
 
 /* "X[xY[xZ]]" into ext; 0 on success. */
 static int parse_domain(const char *s, unsigned ext[3])
@@ -52,11 +29,11 @@ static int parse_domain(const char *s, unsigned ext[3])
     char *end;
     errno = 0;
     unsigned long v = strtoul(s, &end, 10);
-    if (errno || v == 0 || v > MAX_DOMAIN)
+    if (errno || v == 0 || v > LSK_MAX_DOMAIN)
       return -1;
     ext[i] = (unsigned)v;
     size *= v;
-    if (size > MAX_DOMAIN)
+    if (size > LSK_MAX_DOMAIN)
       return -1;
     if (*end == 0)
       return 0;
@@ -97,14 +74,17 @@ int cmd_info(int argc, char **argv)
     if (strcmp(a, "--domain") == 0 || strncmp(a, "--domain=", 9) == 0) {
       const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
       if (!v)
-        return usage_error("option '--domain' needs a value such as 256 or 16x16");
+        return cli_usage("info", usage_text,
+                         "option '--domain' needs a value such as 256 or 16x16");
       if (parse_domain(v, ext) != 0)
-        return usage_error("bad block domain '%s': expected X, XxY or XxYxZ, each >= 1, "
-                           "at most 16777216 indices in all",
-                           v);
+        return cli_usage("info", usage_text,
+                         "bad block domain '%s': expected X, XxY or XxYxZ, each >= 1, "
+                         "at most 16777216 indices in all",
+                         v);
       continue;
     }
-    return usage_error("%s '%s'", a[0] == '-' ? "unknown option" : "unexpected argument", a);
+    return cli_usage("info", usage_text, "%s '%s'",
+                     a[0] == '-' ? "unknown option" : "unexpected argument", a);
   }
 
   lsk_context *ctx;

@@ -94,6 +94,19 @@ const char *cli_fmt_bytes(uint64_t v, char *buf, size_t len)
   return buf;
 }
 
+int cli_usage(const char *cmd, const char *usage_text, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  fflush(stdout);
+  fprintf(stderr, "lsk: %s%s", cmd ? cmd : "", cmd ? ": " : "");
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  fputs(usage_text, stderr);
+  return 2;
+}
+
 double cli_now(void)
 {
   struct timespec ts;
@@ -118,14 +131,6 @@ static void usage(FILE *f)
              "  -h, --help    print this text\n");
 }
 
-static int find_command(const char *name)
-{
-  for (size_t i = 0; i < NCOMMANDS; ++i)
-    if (strcmp(commands[i].name, name) == 0)
-      return (int)i;
-  return -1;
-}
-
 /* "lsk: <msg>" and the usage on stderr; returns 2. */
 static int usage_error(const char *fmt, ...)
 #if defined(__GNUC__)
@@ -142,6 +147,14 @@ static int usage_error(const char *fmt, ...)
   va_end(ap);
   usage(stderr);
   return 2;
+}
+
+static int find_command(const char *name)
+{
+  for (size_t i = 0; i < NCOMMANDS; ++i)
+    if (strcmp(commands[i].name, name) == 0)
+      return (int)i;
+  return -1;
 }
 
 int main(int argc, char **argv)

@@ -23,6 +23,10 @@
 extern "C" {
 #endif
 
+/* The largest block domain, in indices: context variables and slot
+ * arithmetic are 32-bit on the device. */
+#define LSK_MAX_DOMAIN (1u << 24)
+
 typedef struct lsk_program lsk_program;
 typedef struct lsk_kernel lsk_kernel;
 
