@@ -15,9 +15,10 @@ int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out)
   if (size == 0)
     return lsk__fail(ctx, LSK_EINVAL, "lsk_buffer_create: size is 0");
   if (size > ctx->info.max_alloc_size)
-    return lsk__fail(ctx, LSK_ERANGE,
-                     "lsk_buffer_create: size %zu exceeds the largest allocation of %s (%llu bytes)",
-                     size, ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
+    return lsk__fail(
+        ctx, LSK_ERANGE,
+        "lsk_buffer_create: size %zu exceeds the largest allocation of %s (%llu bytes)", size,
+        ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
   lsk_buffer *b = calloc(1, sizeof *b);
   if (!b)
     return lsk__fail(ctx, LSK_ENOMEM, "lsk_buffer_create: out of memory");
@@ -45,8 +46,8 @@ size_t lsk_buffer_size(const lsk_buffer *buf) { return buf ? buf->size : 0; }
 cl_mem lsk_buffer_cl(const lsk_buffer *buf) { return buf ? buf->mem : NULL; }
 
 /* The common checks: buffer, pointer, range. */
-static int check_range(const char *fn, lsk_buffer *buf, size_t offset, size_t size,
-                       const void *ptr, int need_ptr)
+static int check_range(const char *fn, lsk_buffer *buf, size_t offset, size_t size, const void *ptr,
+                       int need_ptr)
 {
   if (!buf)
     return lsk__fail(NULL, LSK_EINVAL, "%s: buf is NULL", fn);
@@ -64,8 +65,8 @@ int lsk_buffer_write(lsk_buffer *buf, size_t offset, const void *src, size_t siz
   int rc = check_range("lsk_buffer_write", buf, offset, size, src, 1);
   if (rc || size == 0)
     return rc;
-  cl_int err = clEnqueueWriteBuffer(buf->ctx->queue, buf->mem, CL_TRUE, offset, size, src, 0,
-                                    NULL, NULL);
+  cl_int err =
+      clEnqueueWriteBuffer(buf->ctx->queue, buf->mem, CL_TRUE, offset, size, src, 0, NULL, NULL);
   return err ? lsk__fail_cl(buf->ctx, err, "clEnqueueWriteBuffer", " (%zu bytes)", size) : LSK_OK;
 }
 
@@ -74,19 +75,19 @@ int lsk_buffer_read(lsk_buffer *buf, size_t offset, void *dst, size_t size)
   int rc = check_range("lsk_buffer_read", buf, offset, size, dst, 1);
   if (rc || size == 0)
     return rc;
-  cl_int err = clEnqueueReadBuffer(buf->ctx->queue, buf->mem, CL_TRUE, offset, size, dst, 0, NULL,
-                                   NULL);
+  cl_int err =
+      clEnqueueReadBuffer(buf->ctx->queue, buf->mem, CL_TRUE, offset, size, dst, 0, NULL, NULL);
   return err ? lsk__fail_cl(buf->ctx, err, "clEnqueueReadBuffer", " (%zu bytes)", size) : LSK_OK;
 }
 
 int lsk_buffer_fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
                     size_t size)
 {
+  if (buf && !pattern)
+    return lsk__fail(buf->ctx, LSK_EINVAL, "lsk_buffer_fill: pattern is NULL");
   int rc = check_range("lsk_buffer_fill", buf, offset, size, pattern, 1);
   if (rc)
     return rc;
-  if (!pattern)
-    return lsk__fail(buf->ctx, LSK_EINVAL, "lsk_buffer_fill: pattern is NULL");
   if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
     return lsk__fail(buf->ctx, LSK_EINVAL,
                      "lsk_buffer_fill: pattern_size %zu is not a power of two up to 128",

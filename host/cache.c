@@ -35,8 +35,7 @@ uint64_t lsk__hash64(const void *data, size_t len, uint64_t seed)
 
 static char *entry_path(const char *dir, const char *key)
 {
-  return lsk__strdupf("%s/%016llx.bin", dir,
-                      (unsigned long long)lsk__hash64(key, strlen(key), 1));
+  return lsk__strdupf("%s/%016llx.bin", dir, (unsigned long long)lsk__hash64(key, strlen(key), 1));
 }
 
 static int read_exact(FILE *f, void *dst, size_t n) { return fread(dst, 1, n, f) == n; }

@@ -18,8 +18,8 @@ static int finish_setup(lsk_context *c, const lsk_context_options *opt, lsk_cont
     rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
   cl_int err = CL_SUCCESS;
   if (!rc) {
-    c->verify = clCreateBuffer(c->cl, CL_MEM_READ_WRITE, LSK__VREC_WORDS * sizeof(cl_uint), NULL,
-                               &err);
+    c->verify =
+        clCreateBuffer(c->cl, CL_MEM_READ_WRITE, LSK__VREC_WORDS * sizeof(cl_uint), NULL, &err);
     if (err)
       rc = lsk__fail_cl(NULL, err, "clCreateBuffer", " (verify record of %s)", c->info.name);
   }
@@ -27,11 +27,9 @@ static int finish_setup(lsk_context *c, const lsk_context_options *opt, lsk_cont
     /* A write rather than a fill: oclgrind does not count filled memory
      * as initialized, and this runs once. */
     static const cl_uint zeros[LSK__VREC_WORDS];
-    err = clEnqueueWriteBuffer(c->queue, c->verify, CL_TRUE, 0, sizeof zeros, zeros, 0, NULL,
-                               NULL);
+    err = clEnqueueWriteBuffer(c->queue, c->verify, CL_TRUE, 0, sizeof zeros, zeros, 0, NULL, NULL);
     if (err)
-      rc = lsk__fail_cl(NULL, err, "clEnqueueWriteBuffer", " (verify record of %s)",
-                        c->info.name);
+      rc = lsk__fail_cl(NULL, err, "clEnqueueWriteBuffer", " (verify record of %s)", c->info.name);
   }
   if (rc) {
     lsk_context_destroy(c);
@@ -75,8 +73,8 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
     c->queue = clCreateCommandQueue(c->cl, c->device,
                                     (opt && opt->profiling) ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
   if (err) {
-    rc = lsk__fail_cl(NULL, err, c->cl ? "clCreateCommandQueue" : "clCreateContext",
-                      " (device %s)", c->info.name);
+    rc = lsk__fail_cl(NULL, err, c->cl ? "clCreateCommandQueue" : "clCreateContext", " (device %s)",
+                      c->info.name);
     lsk_context_destroy(c);
     return rc;
   }
@@ -91,7 +89,9 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
   *out = NULL;
   if (!context || !device || !queue)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_context_wrap: %s is NULL",
-                     !context ? "context" : !device ? "device" : "queue");
+                     !context  ? "context"
+                     : !device ? "device"
+                               : "queue");
   cl_context qctx = NULL;
   cl_device_id qdev = NULL;
   cl_platform_id platform = NULL;
@@ -103,8 +103,7 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
   if (err)
     return lsk__fail_cl(NULL, err, "lsk_context_wrap", " (querying the queue and device)");
   if (qctx != context || qdev != device)
-    return lsk__fail(NULL, LSK_EINVAL,
-                     "lsk_context_wrap: the queue belongs to another %s",
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_context_wrap: the queue belongs to another %s",
                      qctx != context ? "context" : "device");
   lsk_context *c = calloc(1, sizeof *c);
   if (!c)
@@ -113,6 +112,7 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
     free(c);
     return lsk__fail_cl(NULL, err, "lsk_context_wrap", " (device facts)");
   }
+  lsk__device_position(device, &c->info);
   clRetainContext(context);
   clRetainDevice(device);
   clRetainCommandQueue(queue);
@@ -154,8 +154,8 @@ cl_command_queue lsk_context_cl_queue(const lsk_context *ctx) { return ctx ? ctx
 int lsk__verify_check(lsk_context *ctx)
 {
   cl_uint rec[LSK__VREC_WORDS];
-  cl_int err = clEnqueueReadBuffer(ctx->queue, ctx->verify, CL_TRUE, 0, sizeof(cl_uint), rec, 0,
-                                   NULL, NULL);
+  cl_int err =
+      clEnqueueReadBuffer(ctx->queue, ctx->verify, CL_TRUE, 0, sizeof(cl_uint), rec, 0, NULL, NULL);
   if (err)
     return lsk__fail_cl(ctx, err, "clEnqueueReadBuffer", " (verify record)");
   int several = ctx->launches_unchecked > 1;

@@ -141,8 +141,7 @@ char *lsk__scan_declarations(const char *source, lsk__decl **decls, size_t *ndec
     if (!why && !grown)
       why = lsk__strdup("out of memory");
     if (why) {
-      err = lsk__strdupf("line %u: malformed LSK_DECLARE_DOMAIN: %s", line_of(text, p),
-                         why);
+      err = lsk__strdupf("%u: malformed LSK_DECLARE_DOMAIN: %s", line_of(text, p), why);
       free(why);
       free(d.kernel);
       break;

@@ -74,8 +74,7 @@ int lsk__device_info(cl_platform_id platform, cl_device_id d, lsk_device_info *i
       /* Keep only what we look for; the list is long on some drivers. */
       snprintf(ext, sizeof ext, "%s%s%s", strstr(big, "cl_khr_fp64") ? " cl_khr_fp64" : "",
                strstr(big, "cl_khr_int64_base_atomics") ? " cl_khr_int64_base_atomics" : "",
-               strstr(big, "cl_nv_device_attribute_query") ? " cl_nv_device_attribute_query"
-                                                           : "");
+               strstr(big, "cl_nv_device_attribute_query") ? " cl_nv_device_attribute_query" : "");
     }
     free(big);
   }
@@ -218,9 +217,9 @@ static int list_devices_in_message(const char *selector, const char *origin,
   char buf[3072];
   size_t used = 0;
   for (size_t i = 0; i < n && used < sizeof buf; ++i) {
-    int w = snprintf(buf + used, sizeof buf - used, "\n  %zu (%u:%u): %s / %s", i,
-                     list[i].platform_index, list[i].device_index, list[i].platform_name,
-                     list[i].name);
+    int w =
+        snprintf(buf + used, sizeof buf - used, "\n  %zu (%u:%u): %s / %s", i,
+                 list[i].platform_index, list[i].device_index, list[i].platform_name, list[i].name);
     if (w < 0)
       break;
     used += (size_t)w;
@@ -302,4 +301,26 @@ int lsk__device_ids(const lsk_device_info *info, cl_platform_id *platform, cl_de
   *platform = plats[info->platform_index];
   *device = devs[info->device_index];
   return CL_SUCCESS;
+}
+
+void lsk__device_position(cl_device_id device, lsk_device_info *info)
+{
+  cl_uint np = 0;
+  cl_platform_id plats[64];
+  unsigned flat = 0;
+  if (clGetPlatformIDs(64, plats, &np) != CL_SUCCESS)
+    return;
+  for (cl_uint p = 0; p < np && p < 64; ++p) {
+    cl_device_id devs[64];
+    cl_uint nd = 0;
+    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 64, devs, &nd) != CL_SUCCESS)
+      continue;
+    for (cl_uint d = 0; d < nd && d < 64; ++d, ++flat)
+      if (devs[d] == device) {
+        info->index = flat;
+        info->platform_index = p;
+        info->device_index = d;
+        return;
+      }
+  }
 }

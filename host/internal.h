@@ -94,6 +94,9 @@ const char *lsk__getenv(const char *name); /* NULL if unset or empty */
 
 /* device.c: fill info for one device. */
 int lsk__device_info(cl_platform_id platform, cl_device_id device, lsk_device_info *info);
+/* Fills index, platform_index and device_index of a device that was not
+ * found through the list (lsk_context_wrap); left 0 if it is not listed. */
+void lsk__device_position(cl_device_id device, lsk_device_info *info);
 /* The OpenCL ids of a listed device (re-enumerated). */
 int lsk__device_ids(const lsk_device_info *info, cl_platform_id *platform, cl_device_id *device);
 

@@ -25,10 +25,10 @@ typedef struct lsk__argspec {
 typedef struct lsk__kentry {
   lsk__build *build;
   cl_kernel kernel;
-  size_t wg_max;           /* CL_KERNEL_WORK_GROUP_SIZE */
-  cl_ulong local_static;   /* CL_KERNEL_LOCAL_MEM_SIZE before arguments */
-  cl_uint nargs;           /* including LSK_CTX */
-  lsk__argspec *args;      /* nargs entries; all ARG_ANY without arg info */
+  size_t wg_max;         /* CL_KERNEL_WORK_GROUP_SIZE */
+  cl_ulong local_static; /* CL_KERNEL_LOCAL_MEM_SIZE before arguments */
+  cl_uint nargs;         /* including LSK_CTX */
+  lsk__argspec *args;    /* nargs entries; all ARG_ANY without arg info */
   struct lsk__kentry *next;
 } lsk__kentry;
 
@@ -72,8 +72,8 @@ static void cpu_shape(size_t domain, size_t wmax, unsigned workers, unsigned *w,
   *s = simd > LSK__CPU_MAX_SIMD ? LSK__CPU_MAX_SIMD : simd;
 }
 
-void lsk_auto_shape(const lsk_device_info *dev, size_t domain, size_t kernel_max,
-                    unsigned *workers, unsigned *simd)
+void lsk_auto_shape(const lsk_device_info *dev, size_t domain, size_t kernel_max, unsigned *workers,
+                    unsigned *simd)
 {
   unsigned w = 1, s = 1;
   if (dev && domain) {
@@ -178,9 +178,13 @@ int lsk_kernel_declared_domain(const lsk_kernel *k, unsigned domain[3])
 
 static void normalize_type(const char *in, char *out, size_t cap)
 {
-  static const struct { const char *from, *to; } alias[] = {
-      {"unsignedchar", "uchar"}, {"unsignedshort", "ushort"}, {"unsignedint", "uint"},
-      {"unsignedlong", "ulong"}, {"unsigned", "uint"}};
+  static const struct {
+    const char *from, *to;
+  } alias[] = {{"unsignedchar", "uchar"},
+               {"unsignedshort", "ushort"},
+               {"unsignedint", "uint"},
+               {"unsignedlong", "ulong"},
+               {"unsigned", "uint"}};
   char tmp[64];
   size_t n = 0;
   for (const char *p = in; *p && n + 1 < sizeof tmp; ++p)
@@ -199,19 +203,29 @@ static const struct {
   const char *type;
   lsk_arg_kind kind;
   size_t size;
-} scalars[] = {{"char", LSK_ARG_KIND_CHAR, 1},     {"uchar", LSK_ARG_KIND_UCHAR, 1},
-               {"short", LSK_ARG_KIND_SHORT, 2},   {"ushort", LSK_ARG_KIND_USHORT, 2},
-               {"int", LSK_ARG_KIND_INT, 4},       {"uint", LSK_ARG_KIND_UINT, 4},
-               {"long", LSK_ARG_KIND_LONG, 8},     {"ulong", LSK_ARG_KIND_ULONG, 8},
-               {"float", LSK_ARG_KIND_FLOAT, 4},   {"double", LSK_ARG_KIND_DOUBLE, 8}};
+} scalars[] = {{"char", LSK_ARG_KIND_CHAR, 1},   {"uchar", LSK_ARG_KIND_UCHAR, 1},
+               {"short", LSK_ARG_KIND_SHORT, 2}, {"ushort", LSK_ARG_KIND_USHORT, 2},
+               {"int", LSK_ARG_KIND_INT, 4},     {"uint", LSK_ARG_KIND_UINT, 4},
+               {"long", LSK_ARG_KIND_LONG, 8},   {"ulong", LSK_ARG_KIND_ULONG, 8},
+               {"float", LSK_ARG_KIND_FLOAT, 4}, {"double", LSK_ARG_KIND_DOUBLE, 8}};
 
 static const char *kind_name(lsk_arg_kind kind)
 {
-  static const char *const names[] = {
-      "?",           "LSK_ARG_BUFFER", "LSK_ARG_CHAR",  "LSK_ARG_UCHAR",
-      "LSK_ARG_SHORT", "LSK_ARG_USHORT", "LSK_ARG_INT", "LSK_ARG_UINT",
-      "LSK_ARG_LONG", "LSK_ARG_ULONG", "LSK_ARG_FLOAT", "LSK_ARG_DOUBLE",
-      "LSK_ARG_BYTES", "LSK_ARG_LOCAL", "LSK_ARG_DYN_LOCAL"};
+  static const char *const names[] = {"?",
+                                      "LSK_ARG_BUFFER",
+                                      "LSK_ARG_CHAR",
+                                      "LSK_ARG_UCHAR",
+                                      "LSK_ARG_SHORT",
+                                      "LSK_ARG_USHORT",
+                                      "LSK_ARG_INT",
+                                      "LSK_ARG_UINT",
+                                      "LSK_ARG_LONG",
+                                      "LSK_ARG_ULONG",
+                                      "LSK_ARG_FLOAT",
+                                      "LSK_ARG_DOUBLE",
+                                      "LSK_ARG_BYTES",
+                                      "LSK_ARG_LOCAL",
+                                      "LSK_ARG_DYN_LOCAL"};
   return (kind >= 1 && kind <= LSK_ARG_KIND_DYN_LOCAL) ? names[kind] : "an unknown kind";
 }
 
@@ -248,17 +262,16 @@ static void read_arg_specs(lsk__kentry *e)
   }
 }
 
-static int no_such_kernel(lsk_kernel *k, cl_program program)
+static int no_such_kernel(lsk_kernel *k, cl_program program, const char *fn)
 {
   char names[1024] = "";
   clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL);
   names[sizeof names - 1] = 0;
-  return lsk__fail(k->prog->ctx, LSK_ENOKERNEL,
-                   "lsk_kernel_launch: no kernel '%s' in program '%s' (it has: %s)", k->name,
-                   k->prog->name, names[0] ? names : "none");
+  return lsk__fail(k->prog->ctx, LSK_ENOKERNEL, "%s: no kernel '%s' in program '%s' (it has: %s)",
+                   fn, k->name, k->prog->name, names[0] ? names : "none");
 }
 
-static int get_entry(lsk_kernel *k, lsk__build *b, lsk__kentry **out)
+static int get_entry(lsk_kernel *k, lsk__build *b, const char *fn, lsk__kentry **out)
 {
   for (lsk__kentry *e = k->entries; e; e = e->next)
     if (e->build == b) {
@@ -269,13 +282,13 @@ static int get_entry(lsk_kernel *k, lsk__build *b, lsk__kentry **out)
   cl_int err;
   cl_kernel kern = clCreateKernel(b->program, k->name, &err);
   if (err == CL_INVALID_KERNEL_NAME)
-    return no_such_kernel(k, b->program);
+    return no_such_kernel(k, b->program, fn);
   if (err)
     return lsk__fail_cl(ctx, err, "clCreateKernel", " ('%s')", k->name);
   lsk__kentry *e = calloc(1, sizeof *e);
   if (!e) {
     clReleaseKernel(kern);
-    return lsk__fail(ctx, LSK_ENOMEM, "lsk_kernel_launch: out of memory");
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
   }
   e->build = b;
   e->kernel = kern;
@@ -298,8 +311,7 @@ static int get_entry(lsk_kernel *k, lsk__build *b, lsk__kentry **out)
     clReleaseKernel(kern);
     free(e->args);
     free(e);
-    return lsk__fail(ctx, LSK_EARGS,
-                     "lsk_kernel_launch: kernel '%s' must take LSK_CTX as its first parameter",
+    return lsk__fail(ctx, LSK_EARGS, "%s: kernel '%s' must take LSK_CTX as its first parameter", fn,
                      k->name);
   }
   e->next = k->entries;
@@ -362,7 +374,7 @@ static int resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, lsk__ke
     lsk__build *b;
     int rc = lsk__program_get_build(k->prog, dom, w, s, &b);
     if (!rc)
-      rc = get_entry(k, b, &e);
+      rc = get_entry(k, b, fn, &e);
     if (rc)
       return rc;
     if (w <= e->wg_max)
@@ -390,16 +402,16 @@ static int resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, lsk__ke
 /* Launch.                                                             */
 
 static int check_and_set_args(lsk_kernel *k, lsk__kentry *e, const lsk_launch *cfg,
-                              const lsk_arg *args, size_t nargs)
+                              const lsk_arg *args, size_t nargs, const char *fn)
 {
   lsk_context *ctx = k->prog->ctx;
   if (nargs + 1 != e->nargs)
     return lsk__fail(ctx, LSK_EARGS,
-                     "lsk_kernel_launch: kernel '%s' takes %u argument%s after LSK_CTX; the "
+                     "%s: kernel '%s' takes %u argument%s after LSK_CTX; the "
                      "launch gives %zu",
-                     k->name, e->nargs - 1, e->nargs == 2 ? "" : "s", nargs);
+                     fn, k->name, e->nargs - 1, e->nargs == 2 ? "" : "s", nargs);
   if (nargs && !args)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_kernel_launch: args is NULL");
+    return lsk__fail(ctx, LSK_EINVAL, "%s: args is NULL", fn);
   uint64_t local = e->local_static;
   cl_int err = clSetKernelArg(e->kernel, 0, sizeof(cl_mem), &ctx->verify);
   for (size_t i = 0; i < nargs && !err; ++i) {
@@ -412,21 +424,17 @@ static int check_and_set_args(lsk_kernel *k, lsk__kentry *e, const lsk_launch *c
     case ARG_SCALAR:
       ok = a->kind == spec->scalar || (a->kind == LSK_ARG_KIND_BYTES && a->size == spec->size);
       break;
-    case ARG_OTHER:
-      ok = a->kind >= LSK_ARG_KIND_CHAR && a->kind <= LSK_ARG_KIND_BYTES;
-      break;
+    case ARG_OTHER: ok = a->kind >= LSK_ARG_KIND_CHAR && a->kind <= LSK_ARG_KIND_BYTES; break;
     default: ok = a->kind >= LSK_ARG_KIND_BUFFER && a->kind <= LSK_ARG_KIND_DYN_LOCAL; break;
     }
     if (!ok)
-      return lsk__fail(ctx, LSK_EARGS,
-                       "lsk_kernel_launch: kernel '%s' argument %zu ('%s', %s%s) cannot take %s",
-                       k->name, i, spec->name, spec->cls == ARG_LOCAL ? "__local " : "",
+      return lsk__fail(ctx, LSK_EARGS, "%s: kernel '%s' argument %zu ('%s', %s%s) cannot take %s",
+                       fn, k->name, i, spec->name, spec->cls == ARG_LOCAL ? "__local " : "",
                        spec->type, kind_name(a->kind));
     switch (a->kind) {
     case LSK_ARG_KIND_BUFFER:
       if (!a->v.buffer || a->v.buffer->ctx != ctx)
-        return lsk__fail(ctx, LSK_EINVAL, "lsk_kernel_launch: kernel '%s' argument %zu: %s",
-                         k->name, i,
+        return lsk__fail(ctx, LSK_EINVAL, "%s: kernel '%s' argument %zu: %s", fn, k->name, i,
                          a->v.buffer ? "buffer of another context" : "buffer is NULL");
       err = clSetKernelArg(e->kernel, (cl_uint)i + 1, sizeof(cl_mem), &a->v.buffer->mem);
       break;
@@ -434,40 +442,37 @@ static int check_and_set_args(lsk_kernel *k, lsk__kentry *e, const lsk_launch *c
     case LSK_ARG_KIND_DYN_LOCAL: {
       size_t n = a->kind == LSK_ARG_KIND_LOCAL ? a->size : cfg->local_bytes;
       if (n == 0)
-        return lsk__fail(ctx, LSK_EINVAL,
-                         "lsk_kernel_launch: kernel '%s' argument %zu: %s of 0 bytes", k->name, i,
-                         a->kind == LSK_ARG_KIND_LOCAL ? "LSK_ARG_LOCAL"
-                                                       : "LSK_ARG_DYN_LOCAL with local_bytes");
+        return lsk__fail(
+            ctx, LSK_EINVAL, "%s: kernel '%s' argument %zu: %s of 0 bytes", fn, k->name, i,
+            a->kind == LSK_ARG_KIND_LOCAL ? "LSK_ARG_LOCAL" : "LSK_ARG_DYN_LOCAL with local_bytes");
       local += n;
       err = clSetKernelArg(e->kernel, (cl_uint)i + 1, n, NULL);
       break;
     }
     case LSK_ARG_KIND_BYTES:
       if (!a->v.ptr || !a->size)
-        return lsk__fail(ctx, LSK_EINVAL,
-                         "lsk_kernel_launch: kernel '%s' argument %zu: LSK_ARG_BYTES of %s",
+        return lsk__fail(ctx, LSK_EINVAL, "%s: kernel '%s' argument %zu: LSK_ARG_BYTES of %s", fn,
                          k->name, i, a->v.ptr ? "0 bytes" : "NULL");
       err = clSetKernelArg(e->kernel, (cl_uint)i + 1, a->size, a->v.ptr);
       break;
     default:
       if (a->kind < LSK_ARG_KIND_CHAR || a->kind > LSK_ARG_KIND_DOUBLE)
-        return lsk__fail(ctx, LSK_EINVAL,
-                         "lsk_kernel_launch: kernel '%s' argument %zu: unknown kind %d", k->name,
-                         i, (int)a->kind);
+        return lsk__fail(ctx, LSK_EINVAL, "%s: kernel '%s' argument %zu: unknown kind %d", fn,
+                         k->name, i, (int)a->kind);
       err = clSetKernelArg(e->kernel, (cl_uint)i + 1, a->size, &a->v);
       break;
     }
     if (err)
       return lsk__fail_cl(ctx, err, "clSetKernelArg",
-                          " (kernel '%s' argument %zu, '%s', %s, given %s)", k->name, i,
-                          spec->name, spec->type, kind_name(a->kind));
+                          " (kernel '%s' argument %zu, '%s', %s, given %s)", k->name, i, spec->name,
+                          spec->type, kind_name(a->kind));
   }
   if (err)
     return lsk__fail_cl(ctx, err, "clSetKernelArg", " (kernel '%s', LSK_CTX)", k->name);
   if (local > ctx->info.local_mem_size)
     return lsk__fail(ctx, LSK_ELAUNCH,
-                     "lsk_kernel_launch: kernel '%s' needs %llu bytes of local memory; %s has %llu",
-                     k->name, (unsigned long long)local, ctx->info.name,
+                     "%s: kernel '%s' needs %llu bytes of local memory; %s has %llu", fn, k->name,
+                     (unsigned long long)local, ctx->info.name,
                      (unsigned long long)ctx->info.local_mem_size);
   return LSK_OK;
 }
@@ -496,13 +501,13 @@ static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, siz
       (uint64_t)blocks[0] * w > ((uint64_t)1 << 40))
     return lsk__fail(ctx, LSK_ELAUNCH, "%s: kernel '%s': grid %zux%zux%zu is too large", fn,
                      k->name, blocks[0], blocks[1], blocks[2]);
-  if ((rc = check_and_set_args(k, e, cfg, args, nargs)))
+  if ((rc = check_and_set_args(k, e, cfg, args, nargs, fn)))
     return rc;
   size_t global[3] = {blocks[0] * w, blocks[1], blocks[2]};
   size_t local[3] = {w, 1, 1};
   cl_uint dims = blocks[2] > 1 ? 3 : blocks[1] > 1 ? 2 : 1;
-  cl_int err = clEnqueueNDRangeKernel(ctx->queue, e->kernel, dims, NULL, global, local, 0, NULL,
-                                      event);
+  cl_int err =
+      clEnqueueNDRangeKernel(ctx->queue, e->kernel, dims, NULL, global, local, 0, NULL, event);
   if (err)
     return lsk__fail_cl(ctx, err, "clEnqueueNDRangeKernel",
                         " (kernel '%s', %zux%zux%zu blocks of %u workers)", k->name, blocks[0],
@@ -533,7 +538,10 @@ int lsk_kernel_shape(lsk_kernel *k, const lsk_launch *cfg, unsigned *workers, un
 {
   if (!k || !cfg || !workers || !simd)
     return lsk__fail(k ? k->prog->ctx : NULL, LSK_EINVAL, "lsk_kernel_shape: %s is NULL",
-                     !k ? "kernel" : !cfg ? "cfg" : !workers ? "workers" : "simd");
+                     !k         ? "kernel"
+                     : !cfg     ? "cfg"
+                     : !workers ? "workers"
+                                : "simd");
   lsk__kentry *e;
   return resolve(k, cfg, "lsk_kernel_shape", &e, workers, simd);
 }

@@ -101,8 +101,7 @@ int lsk_program_create_file(lsk_context *ctx, const char *path, const lsk_progra
     return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create_file: out is NULL");
   *out = NULL;
   if (!ctx || !path)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create_file: %s is NULL",
-                     ctx ? "path" : "ctx");
+    return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create_file: %s is NULL", ctx ? "path" : "ctx");
   int rc = LSK_OK;
   char *src = read_file(ctx, path, &rc);
   if (!src)
@@ -177,8 +176,8 @@ static void append_source_lines(lsk_program *prog, const char *log)
     if (!s)
       continue;
     size_t len = strcspn(s, "\n");
-    char *text = lsk__strdupf("\n  %s:%u | %.*s", prog->name, seen[i], (int)(len > 200 ? 200 : len),
-                              s);
+    char *text =
+        lsk__strdupf("\n  %s:%u | %.*s", prog->name, seen[i], (int)(len > 200 ? 200 : len), s);
     if (text)
       lsk__append(prog->ctx, text);
     free(text);
@@ -217,11 +216,11 @@ static int build(lsk_program *prog, lsk__build *b)
 {
   lsk_context *ctx = prog->ctx;
   int has_std = strstr(prog->options, "-cl-std=") != NULL;
-  char *opts = lsk__strdupf(
-      "%s-cl-kernel-arg-info -DLSK_DOMAIN_X=%u -DLSK_DOMAIN_Y=%u -DLSK_DOMAIN_Z=%u "
-      "-DLSK_DOMAIN_SIZE=%u -DLSK_WORKERS=%u -DLSK_SIMD=%u %s",
-      has_std ? "" : "-cl-std=CL1.2 ", b->domain[0], b->domain[1], b->domain[2],
-      b->domain[0] * b->domain[1] * b->domain[2], b->workers, b->simd, prog->options);
+  char *opts =
+      lsk__strdupf("%s-cl-kernel-arg-info -DLSK_DOMAIN_X=%u -DLSK_DOMAIN_Y=%u -DLSK_DOMAIN_Z=%u "
+                   "-DLSK_DOMAIN_SIZE=%u -DLSK_WORKERS=%u -DLSK_SIMD=%u %s",
+                   has_std ? "" : "-cl-std=CL1.2 ", b->domain[0], b->domain[1], b->domain[2],
+                   b->domain[0] * b->domain[1] * b->domain[2], b->workers, b->simd, prog->options);
   char *full = lsk__strdupf("%s\n#line 1 \"%s\"\n%s", lsk__device_source, prog->name, prog->source);
   char *key = (opts && full && prog->cache_dir) ? cache_key(prog, opts, full) : NULL;
   int rc = LSK_OK;

@@ -1,14 +1,626 @@
-/* check_cache.c: placeholder, being written. */
+/*
+ * check_cache.c: the on-disk cache of program binaries. Each test works in
+ * a fresh temporary directory (mkdtemp) and removes it at the end; a
+ * fixture removes whatever a failed test left.
+ *
+ * The kernel's result depends on the block domain, so a binary loaded for
+ * the wrong configuration gives a wrong result, not just a wrong count.
+ */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "testutil.h"
 
-START_TEST(test_cache_placeholder) { ck_assert_int_eq(lsk_strerror(0)[0], 's'); }
+static const char *fill_src = "LSK_KERNEL void fill(LSK_CTX, __global uint *data, uint n)\n"
+                              "{\n"
+                              "  LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {\n"
+                              "    LSK_FOREACH(it) {\n"
+                              "      uint g = b * LSK_DOMAIN_SIZE + it.idx;\n"
+                              "      if (g < n)\n"
+                              "        data[g] = 5u * g + LSK_DOMAIN_SIZE + SALT;\n"
+                              "    }\n"
+                              "  }\n"
+                              "}\n"
+                              "LSK_KERNEL void twice(LSK_CTX, __global uint *data, uint n)\n"
+                              "{\n"
+                              "  LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {\n"
+                              "    LSK_FOREACH(it) {\n"
+                              "      uint g = b * LSK_DOMAIN_SIZE + it.idx;\n"
+                              "      if (g < n)\n"
+                              "        data[g] *= 2u;\n"
+                              "    }\n"
+                              "  }\n"
+                              "}\n";
+
+enum { N = 777 };
+
+/* ------------------------------------------------------------------ */
+/* The temporary directory                                             */
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  return remove(path);
+}
+
+/* One directory per test case, made and removed by an unchecked fixture,
+ * which runs in the runner's process: a failed assertion ends the test's
+ * process at once (_exit), and what it left is still removed. The tests
+ * make their own directories inside it. */
+static char base_dir[1024];
+
+static void base_setup(void)
+{
+  const char *tmp = getenv("TMPDIR");
+  snprintf(base_dir, sizeof base_dir, "%s/lsk-cache-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(base_dir)) {
+    perror(base_dir);
+    exit(1);
+  }
+}
+
+static void base_teardown(void)
+{
+  if (base_dir[0])
+    nftw(base_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+  base_dir[0] = 0;
+}
+
+static void make_tmpdir(char *dir, size_t cap)
+{
+  ck_assert_msg(base_dir[0] != 0, "no base directory");
+  snprintf(dir, cap, "%s/t-XXXXXX", base_dir);
+  ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp %s failed", dir);
+}
+
+static void remove_tree(const char *dir)
+{
+  ck_assert_int_eq(nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+}
+
+/* Entries of dir whose name ends with suffix (NULL: all but . and ..) or,
+ * with contains, has it anywhere. The first match's path goes to first. */
+static int count_entries(const char *dir, const char *suffix, const char *contains, char *first,
+                         size_t cap)
+{
+  DIR *d = opendir(dir);
+  if (!d)
+    return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    const char *name = e->d_name;
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+      continue;
+    size_t len = strlen(name);
+    if (suffix && (len < strlen(suffix) || strcmp(name + len - strlen(suffix), suffix) != 0))
+      continue;
+    if (contains && !strstr(name, contains))
+      continue;
+    if (n++ == 0 && first)
+      snprintf(first, cap, "%s/%s", dir, name);
+  }
+  closedir(d);
+  return n;
+}
+
+static int count_bins(const char *dir) { return count_entries(dir, ".bin", NULL, NULL, 0); }
+
+static void assert_no_tmp(const char *dir)
+{
+  char name[4096] = "";
+  int n = count_entries(dir, NULL, ".tmp.", name, sizeof name);
+  ck_assert_msg(n == 0, "%d temporary file(s) left in %s, e.g. %s", n, dir, name);
+}
+
+/* The one .bin file of dir. */
+static void the_bin(const char *dir, char *path, size_t cap)
+{
+  int n = count_entries(dir, ".bin", NULL, path, cap);
+  ck_assert_msg(n == 1, "%d .bin files in %s, wanted 1", n, dir);
+}
+
+static off_t file_size(const char *path)
+{
+  struct stat st;
+  ck_assert_int_eq(stat(path, &st), 0);
+  return st.st_size;
+}
+
+/* ------------------------------------------------------------------ */
+/* Programs                                                            */
+
+static lsk_context *cache_context(const char *dir)
+{
+  lsk_context *ctx = NULL;
+  int rc = lsk_context_create(&(lsk_context_options){.cache_dir = dir}, &ctx);
+  if (rc == LSK_ENODEV) {
+    fprintf(stderr, "skipped: no OpenCL device: %s\n", lsk_context_errmsg(NULL));
+    exit(77);
+  }
+  ck_assert_msg(rc == LSK_OK, "lsk_context_create: %s: %s", lsk_status_name(rc),
+                lsk_context_errmsg(NULL));
+  return ctx;
+}
+
+static lsk_program *fill_program(lsk_context *ctx, const lsk_program_options *opt)
+{
+  lsk_program_options o = opt ? *opt : (lsk_program_options){0};
+  if (!o.name)
+    o.name = "fill.cl";
+  if (!o.build_options)
+    o.build_options = "-DSALT=11";
+  lsk_program *p = NULL;
+  TU_OK(ctx, lsk_program_create(ctx, fill_src, &o, &p));
+  return p;
+}
+
+/* Runs fill with the domain and checks the result (salt 11 unless the
+ * options say otherwise). */
+static void run_fill(lsk_context *ctx, lsk_program *p, unsigned domain, unsigned salt)
+{
+  lsk_kernel *k = tu_kernel(p, "fill");
+  lsk_buffer *b = tu_zeros(ctx, N);
+  lsk_launch cfg = {.domain = {domain}, .blocks = {3}};
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(N))));
+  unsigned *h = tu_read_uints(ctx, b, N);
+  for (unsigned i = 0; i < N; ++i)
+    ck_assert_msg(h[i] == 5u * i + domain + salt, "data[%u] = %u, wanted %u (domain %u)", i, h[i],
+                  5u * i + domain + salt, domain);
+  free(h);
+  lsk_buffer_destroy(b);
+  lsk_kernel_destroy(k);
+}
+
+static lsk_program_stats stats(lsk_program *p)
+{
+  lsk_program_stats st;
+  memset(&st, 0xff, sizeof st);
+  TU_OK(NULL, lsk_program_stats_get(p, &st));
+  return st;
+}
+
+#define ASSERT_STATS(p, conf, comp, loads)                                                         \
+  do {                                                                                             \
+    lsk_program_stats st_ = stats(p);                                                              \
+    ck_assert_msg(                                                                                 \
+        st_.configurations == (conf) && st_.compiled == (comp) && st_.cache_loads == (loads),      \
+        "stats: %u configurations, %u compiled, %u loaded; wanted %u, %u, %u", st_.configurations, \
+        st_.compiled, st_.cache_loads, (unsigned)(conf), (unsigned)(comp), (unsigned)(loads));     \
+  } while (0)
+
+/* A fresh program of fill run once with domain: its stats and result. */
+static void fresh_run(lsk_context *ctx, unsigned domain, unsigned comp, unsigned loads)
+{
+  lsk_program *p = fill_program(ctx, NULL);
+  ASSERT_STATS(p, 0, 0, 0); /* nothing is built at create */
+  run_fill(ctx, p, domain, 11);
+  ASSERT_STATS(p, 1, comp, loads);
+  lsk_program_destroy(p);
+}
+
+/* ------------------------------------------------------------------ */
+
+START_TEST(test_cache_first_build_compiles)
+{
+  char dir[4096];
+  make_tmpdir(dir, sizeof dir);
+  lsk_context *ctx = cache_context(dir);
+  ck_assert_int_eq(count_bins(dir), 0);
+  fresh_run(ctx, 64, 1, 0);
+  ck_assert_int_eq(count_bins(dir), 1);
+  ck_assert_int_eq(count_entries(dir, NULL, NULL, NULL, 0), 1); /* nothing else either */
+  char bin[4096];
+  the_bin(dir, bin, sizeof bin);
+  ck_assert_int_gt(file_size(bin), 0);
+  assert_no_tmp(dir);
+  lsk_context_destroy(ctx);
+  remove_tree(dir);
+}
+END_TEST
+
+START_TEST(test_cache_second_program_loads)
+{
+  char dir[4096];
+  make_tmpdir(dir, sizeof dir);
+  lsk_context *ctx = cache_context(dir);
+  fresh_run(ctx, 64, 1, 0);
+  fresh_run(ctx, 64, 0, 1);
+  fresh_run(ctx, 64, 0, 1);
+  ck_assert_int_eq(count_bins(dir), 1);
+  lsk_context_destroy(ctx);
+
+  /* Another context on the same directory. */
+  ctx = cache_context(dir);
+  fresh_run(ctx, 64, 0, 1);
+  lsk_context_destroy(ctx);
+  ck_assert_int_eq(count_bins(dir), 1);
+  assert_no_tmp(dir);
+  remove_tree(dir);
+}
+END_TEST
+
+/* Across processes, which is what the disk cache is for: a child process
+ * builds, the parent loads. The test process has not touched OpenCL yet,
+ * so the child may (OpenCL runtimes do not survive a fork). */
+START_TEST(test_cache_shared_across_processes)
+{
+  const char *ckfork = getenv("CK_FORK");
+  if (ckfork && strcmp(ckfork, "no") == 0) {
+    fprintf(stderr, "test_cache_shared_across_processes: CK_FORK=no, not checked\n");
+    return;
+  }
+  char dir[4096];
+  make_tmpdir(dir, sizeof dir);
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    lsk_context *ctx = NULL;
+    lsk_program *p = NULL;
+    int rc = lsk_context_create(&(lsk_context_options){.cache_dir = dir}, &ctx);
+    if (!rc)
+      rc = lsk_program_create(
+          ctx, fill_src, &(lsk_program_options){.name = "fill.cl", .build_options = "-DSALT=11"},
+          &p);
+    if (!rc)
+      rc = lsk_program_build(p, "fill", &(lsk_launch){.domain = {128}, .blocks = {1}});
+    lsk_program_destroy(p);
+    lsk_context_destroy(ctx);
+    _exit(rc ? 1 : 0);
+  }
+  int st = 0;
+  ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+  ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child's build failed");
+  ck_assert_int_eq(count_bins(dir), 1);
+
+  lsk_context *ctx = cache_context(dir);
+  fresh_run(ctx, 128, 0, 1);
+  lsk_context_destroy(ctx);
+  remove_tree(dir);
+}
+END_TEST
+
+START_TEST(test_cache_other_configuration_compiles)
+{
+  char dir[4096];
+  make_tmpdir(dir, sizeof dir);
+  lsk_context *ctx = cache_context(dir);
+  fresh_run(ctx, 64, 1, 0);
+  fresh_run(ctx, 128, 1, 0);
+  ck_assert_int_eq(count_bins(dir), 2);
+  fresh_run(ctx, 32, 1, 0);
+  ck_assert_int_eq(count_bins(dir), 3);
+
+  /* One program with all three: each loaded, each right. */
+  lsk_program *p = fill_program(ctx, NULL);
+  run_fill(ctx, p, 32, 11);
+  run_fill(ctx, p, 64, 11);
+  run_fill(ctx, p, 128, 11);
+  ASSERT_STATS(p, 3, 0, 3);
+  lsk_program_destroy(p);
+
+  /* Explicit workers are another configuration too. */
+  p = fill_program(ctx, NULL);
+  lsk_launch cfg = {.domain = {64}, .blocks = {1}, .workers = 2, .simd = 32};
+  TU_OK(ctx, lsk_program_build(p, "fill", &cfg));
+  lsk_kernel *k = tu_kernel(p, "fill");
+  unsigned w = 0, s = 0;
+  TU_OK(ctx, lsk_kernel_shape(k, &cfg, &w, &s));
+  ck_assert_uint_eq(w, 2);
+  ck_assert_uint_eq(s, 32);
+  lsk_kernel_destroy(k);
+  ASSERT_STATS(p, 1, 1, 0);
+  lsk_program_destroy(p);
+  ck_assert_int_eq(count_bins(dir), 4);
+  assert_no_tmp(dir);
+  lsk_context_destroy(ctx);
+  remove_tree(dir);
+}
+END_TEST
+
+/* Build options and the source are part of the key. */
+START_TEST(test_cache_key_covers_options_and_source)
+{
+  char dir[4096];
+  make_tmpdir(dir, sizeof dir);
+  lsk_context *ctx = cache_context(dir);
+  fresh_run(ctx, 64, 1, 0);
+  lsk_program *p = fill_program(ctx, &(lsk_program_options){.build_options = "-DSALT=12"});
+  run_fill(ctx, p, 64, 12);
+  ASSERT_STATS(p, 1, 1, 0);
+  lsk_program_destroy(p);
+  ck_assert_int_eq(count_bins(dir), 2);
+
+  /* The same kernel text with one more line. */
+  size_t len = strlen(fill_src);
+  char *src = malloc(len + 32);
+  ck_assert_ptr_nonnull(src);
+  snprintf(src, len + 32, "%s// changed\n", fill_src);
+  p = NULL;
+  TU_OK(ctx,
+        lsk_program_create(
+            ctx, src, &(lsk_program_options){.name = "fill.cl", .build_options = "-DSALT=11"}, &p));
+  run_fill(ctx, p, 64, 11);
+  ASSERT_STATS(p, 1, 1, 0);
+  lsk_program_destroy(p);
+  free(src);
+  ck_assert_int_eq(count_bins(dir), 3);
+  lsk_context_destroy(ctx);
+  remove_tree(dir);
+}
+END_TEST
+
+/* Damage the one entry with damage(), then: the next program compiles and
+ * is right, the entry is rewritten whole, and the one after loads it. */
+static void check_damaged(void (*damage)(const char *path, off_t size), const char *what)
+{
+  char dir[4096], bin[4096];
+  make_tmpdir(dir, sizeof dir);
+  lsk_context *ctx = cache_context(dir);
+  fresh_run(ctx, 64, 1, 0);
+  the_bin(dir, bin, sizeof bin);
+  off_t size = file_size(bin);
+  damage(bin, size);
+
+  lsk_program *p = fill_program(ctx, NULL);
+  run_fill(ctx, p, 64, 11);
+  lsk_program_stats st = stats(p);
+  ck_assert_msg(st.compiled == 1 && st.cache_loads == 0 && st.configurations == 1,
+                "%s entry: %u compiled, %u loaded; wanted 1 compiled, 0 loaded", what, st.compiled,
+                st.cache_loads);
+  lsk_program_destroy(p);
+
+  char again[4096];
+  the_bin(dir, again, sizeof again);
+  ck_assert_str_eq(again, bin);
+  ck_assert_msg(file_size(bin) == size, "%s entry rewritten with %lld bytes, first had %lld", what,
+                (long long)file_size(bin), (long long)size);
+  fresh_run(ctx, 64, 0, 1);
+  assert_no_tmp(dir);
+  lsk_context_destroy(ctx);
+  remove_tree(dir);
+}
+
+static void write_garbage(const char *path, off_t size)
+{
+  FILE *f = fopen(path, "wb");
+  ck_assert_ptr_nonnull(f);
+  for (off_t i = 0; i < size; ++i)
+    fputc((int)((i * 131 + 7) & 0xff), f);
+  ck_assert_int_eq(fclose(f), 0);
+}
+
+static void truncate_half(const char *path, off_t size)
+{
+  ck_assert_int_eq(truncate(path, size / 2), 0);
+}
+
+/* One byte in the middle (inside the binary) flipped: same size, same
+ * header, only the checksum can tell. */
+static void flip_byte(const char *path, off_t size)
+{
+  FILE *f = fopen(path, "r+b");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_int_eq(fseeko(f, size / 2, SEEK_SET), 0);
+  int c = fgetc(f);
+  ck_assert_int_ne(c, EOF);
+  ck_assert_int_eq(fseeko(f, size / 2, SEEK_SET), 0);
+  fputc(c ^ 0x5a, f);
+  ck_assert_int_eq(fclose(f), 0);
+}
+
+static void append_byte(const char *path, off_t size)
+{
+  (void)size;
+  FILE *f = fopen(path, "ab");
+  ck_assert_ptr_nonnull(f);
+  fputc('x', f);
+  ck_assert_int_eq(fclose(f), 0);
+}
+
+static void make_empty(const char *path, off_t size)
+{
+  (void)size;
+  ck_assert_int_eq(truncate(path, 0), 0);
+}
+
+START_TEST(test_cache_corrupt_entry_garbage) { check_damaged(write_garbage, "garbage"); }
+END_TEST
+
+START_TEST(test_cache_corrupt_entry_truncated) { check_damaged(truncate_half, "truncated"); }
+END_TEST
+
+START_TEST(test_cache_corrupt_entry_flipped_byte) { check_damaged(flip_byte, "flipped byte"); }
+END_TEST
+
+START_TEST(test_cache_corrupt_entry_trailing_byte) { check_damaged(append_byte, "trailing"); }
+END_TEST
+
+START_TEST(test_cache_corrupt_entry_empty) { check_damaged(make_empty, "empty"); }
+END_TEST
+
+START_TEST(test_cache_same_configuration_builds_once)
+{
+  char dir[4096];
+  make_tmpdir(dir, sizeof dir);
+  lsk_context *ctx = cache_context(dir);
+  lsk_program *p = fill_program(ctx, NULL);
+  run_fill(ctx, p, 64, 11);
+  run_fill(ctx, p, 64, 11);
+  ASSERT_STATS(p, 1, 1, 0);
+  /* Build ahead, shape, launch again, and another kernel of the program:
+   * all the same configuration. */
+  lsk_launch cfg = {.domain = {64}, .blocks = {3}};
+  TU_OK(ctx, lsk_program_build(p, "fill", &cfg));
+  TU_OK(ctx, lsk_program_build(p, "twice", &cfg));
+  lsk_kernel *k = tu_kernel(p, "twice");
+  lsk_buffer *b = tu_zeros(ctx, N);
+  unsigned w = 0, s = 0;
+  TU_OK(ctx, lsk_kernel_shape(k, &cfg, &w, &s));
+  for (int i = 0; i < 3; ++i)
+    TU_OK(ctx, lsk_kernel_launch(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(N)), NULL));
+  TU_OK(ctx, lsk_context_finish(ctx));
+  ASSERT_STATS(p, 1, 1, 0);
+  lsk_buffer_destroy(b);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  ck_assert_int_eq(count_bins(dir), 1);
+
+  /* The same without a disk cache. */
+  p = fill_program(ctx, &(lsk_program_options){.cache_dir = ""});
+  run_fill(ctx, p, 64, 11);
+  run_fill(ctx, p, 64, 11);
+  ASSERT_STATS(p, 1, 1, 0);
+  run_fill(ctx, p, 16, 11);
+  ASSERT_STATS(p, 2, 2, 0);
+  lsk_program_destroy(p);
+  ck_assert_int_eq(count_bins(dir), 1);
+  assert_no_tmp(dir);
+  lsk_context_destroy(ctx);
+  remove_tree(dir);
+}
+END_TEST
+
+/* The program's cache_dir overrides the context's; "" turns it off. */
+START_TEST(test_cache_program_option_overrides)
+{
+  char a[4096], b[4096];
+  make_tmpdir(a, sizeof a);
+  make_tmpdir(b, sizeof b);
+  lsk_context *ctx = cache_context(a);
+  lsk_program *p = fill_program(ctx, &(lsk_program_options){.cache_dir = b});
+  run_fill(ctx, p, 64, 11);
+  ASSERT_STATS(p, 1, 1, 0);
+  lsk_program_destroy(p);
+  ck_assert_int_eq(count_bins(a), 0);
+  ck_assert_int_eq(count_bins(b), 1);
+  p = fill_program(ctx, &(lsk_program_options){.cache_dir = b});
+  run_fill(ctx, p, 64, 11);
+  ASSERT_STATS(p, 1, 0, 1);
+  lsk_program_destroy(p);
+
+  for (int i = 0; i < 2; ++i) {
+    p = fill_program(ctx, &(lsk_program_options){.cache_dir = ""});
+    run_fill(ctx, p, 32, 11);
+    ASSERT_STATS(p, 1, 1, 0);
+    lsk_program_destroy(p);
+  }
+  ck_assert_int_eq(count_bins(a), 0);
+  ck_assert_int_eq(count_bins(b), 1);
+  lsk_context_destroy(ctx);
+
+  /* A context without a cache and a program with one. */
+  ctx = cache_context(NULL);
+  p = fill_program(ctx, &(lsk_program_options){.cache_dir = a});
+  run_fill(ctx, p, 64, 11);
+  lsk_program_destroy(p);
+  ck_assert_int_eq(count_bins(a), 1);
+  lsk_context_destroy(ctx);
+  remove_tree(a);
+  remove_tree(b);
+}
+END_TEST
+
+START_TEST(test_cache_env_dir)
+{
+  char dir[4096];
+  make_tmpdir(dir, sizeof dir);
+  ck_assert_int_eq(setenv("LSK_CACHE_DIR", dir, 1), 0);
+  lsk_context *ctx = tu_context();
+  fresh_run(ctx, 64, 1, 0);
+  fresh_run(ctx, 64, 0, 1);
+  lsk_context_destroy(ctx);
+  ck_assert_int_eq(count_bins(dir), 1);
+  /* Set but empty: no cache. */
+  ck_assert_int_eq(setenv("LSK_CACHE_DIR", "", 1), 0);
+  ctx = tu_context();
+  fresh_run(ctx, 64, 1, 0);
+  lsk_context_destroy(ctx);
+  unsetenv("LSK_CACHE_DIR");
+  remove_tree(dir);
+}
+END_TEST
+
+/* A cache directory that does not exist yet is made, parents included. */
+START_TEST(test_cache_creates_directory)
+{
+  char dir[4096], sub[4200];
+  make_tmpdir(dir, sizeof dir);
+  snprintf(sub, sizeof sub, "%s/a/b/", dir);
+  lsk_context *ctx = cache_context(sub);
+  fresh_run(ctx, 64, 1, 0);
+  fresh_run(ctx, 64, 0, 1);
+  lsk_context_destroy(ctx);
+  ck_assert_int_eq(count_bins(sub), 1);
+  assert_no_tmp(sub);
+  remove_tree(dir);
+}
+END_TEST
+
+/* A cache directory that cannot be made (a path under a regular file):
+ * builds still work, from source each time. */
+START_TEST(test_cache_unwritable_dir)
+{
+  char dir[4096], file[4200], bad[4300];
+  make_tmpdir(dir, sizeof dir);
+  snprintf(file, sizeof file, "%s/plain-file", dir);
+  FILE *f = fopen(file, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("not a directory\n", f);
+  ck_assert_int_eq(fclose(f), 0);
+  snprintf(bad, sizeof bad, "%s/cache", file);
+
+  lsk_context *ctx = cache_context(bad);
+  fresh_run(ctx, 64, 1, 0);
+  fresh_run(ctx, 64, 1, 0);
+  lsk_program *p = fill_program(ctx, NULL);
+  TU_OK(ctx, lsk_program_build(p, "fill", &(lsk_launch){.domain = {32}, .blocks = {1}}));
+  ASSERT_STATS(p, 1, 1, 0);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+
+  /* The file itself as the directory. */
+  ctx = cache_context(file);
+  fresh_run(ctx, 64, 1, 0);
+  lsk_context_destroy(ctx);
+
+  ck_assert_int_eq(count_entries(dir, NULL, NULL, NULL, 0), 1);
+  ck_assert_int_eq(file_size(file), (off_t)strlen("not a directory\n"));
+  remove_tree(dir);
+}
 END_TEST
 
 Suite *suite_cache(void)
 {
   Suite *s = suite_create("cache");
   TCase *tc = tcase_create("core");
-  tcase_add_test(tc, test_cache_placeholder);
+  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+  tcase_add_test(tc, test_cache_first_build_compiles);
+  tcase_add_test(tc, test_cache_second_program_loads);
+  tcase_add_test(tc, test_cache_shared_across_processes);
+  tcase_add_test(tc, test_cache_other_configuration_compiles);
+  tcase_add_test(tc, test_cache_key_covers_options_and_source);
+  tcase_add_test(tc, test_cache_same_configuration_builds_once);
+  tcase_add_test(tc, test_cache_program_option_overrides);
+  tcase_add_test(tc, test_cache_env_dir);
+  tcase_add_test(tc, test_cache_creates_directory);
+  tcase_add_test(tc, test_cache_unwritable_dir);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("corrupt");
+  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+  tcase_add_test(tc, test_cache_corrupt_entry_garbage);
+  tcase_add_test(tc, test_cache_corrupt_entry_truncated);
+  tcase_add_test(tc, test_cache_corrupt_entry_flipped_byte);
+  tcase_add_test(tc, test_cache_corrupt_entry_trailing_byte);
+  tcase_add_test(tc, test_cache_corrupt_entry_empty);
   suite_add_tcase(s, tc);
   return s;
 }

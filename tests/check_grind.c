@@ -32,9 +32,12 @@ typedef struct grind_case {
 START_TEST(test_grind_iota_family)
 {
   static const grind_case cases[] = {
-      {"iota", {16}, {4}, 8, 4, 0},       {"iota", {16}, {3}, 4, 1, 0},
-      {"iota", {23}, {2, 2}, 8, 1, 0},    {"iota_local", {23}, {3}, 8, 4, 23 * 4},
-      {"iota_local", {23}, {4}, 1, 1, 23 * 4}, {"iota42", {0}, {2}, 8, 4, 0},
+      {"iota", {16}, {4}, 8, 4, 0},
+      {"iota", {16}, {3}, 4, 1, 0},
+      {"iota", {23}, {2, 2}, 8, 1, 0},
+      {"iota_local", {23}, {3}, 8, 4, 23 * 4},
+      {"iota_local", {23}, {4}, 1, 1, 23 * 4},
+      {"iota42", {0}, {2}, 8, 4, 0},
       {"iota_nd", {7, 3, 2}, {3}, 8, 1, 0},
   };
   lsk_context *ctx = tu_context();
@@ -50,8 +53,8 @@ START_TEST(test_grind_iota_family)
                       .simd = g->simd,
                       .local_bytes = g->local_bytes};
     if (g->local_bytes)
-      TU_OK(ctx, lsk_kernel_run(k, &cfg,
-                                LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N), LSK_ARG_DYN_LOCAL)));
+      TU_OK(ctx, lsk_kernel_run(
+                     k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N), LSK_ARG_DYN_LOCAL)));
     else
       TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N))));
     unsigned *h = tu_read_uints(ctx, data, N);
@@ -105,7 +108,8 @@ START_TEST(test_grind_block_sums)
     lsk_buffer *xb = NULL, *out = zeros(ctx, nb);
     TU_OK(ctx, lsk_buffer_create(ctx, sizeof x, &xb));
     TU_OK(ctx, lsk_buffer_write(xb, 0, x, sizeof x));
-    lsk_launch cfg = {.domain = {dom}, .blocks = {3}, .workers = shapes[c][0], .simd = shapes[c][1]};
+    lsk_launch cfg = {
+        .domain = {dom}, .blocks = {3}, .workers = shapes[c][0], .simd = shapes[c][1]};
     TU_OK(ctx, lsk_kernel_run(k, &cfg,
                               LSK_ARGS(LSK_ARG_BUFFER(xb), LSK_ARG_BUFFER(out), LSK_ARG_UINT(N))));
     unsigned *h = tu_read_uints(ctx, out, nb);

@@ -39,9 +39,9 @@ static void run_case(const iota_case *c)
                         .simd = simds[si],
                         .local_bytes = c->local_bytes};
       if (c->local_bytes)
-        TU_OK(ctx, lsk_kernel_run(k, &cfg,
-                                  LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N),
-                                           LSK_ARG_DYN_LOCAL)));
+        TU_OK(ctx,
+              lsk_kernel_run(k, &cfg,
+                             LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N), LSK_ARG_DYN_LOCAL)));
       else
         TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N))));
       unsigned *h = tu_read_uints(ctx, data, N);
@@ -89,22 +89,13 @@ START_TEST(test_iota_domain_from_buffer)
 }
 END_TEST
 
-START_TEST(test_iota_declared_domain_42)
-{
-  run_case(&(iota_case){"iota42", {0}, {10}, 0});
-}
+START_TEST(test_iota_declared_domain_42) { run_case(&(iota_case){"iota42", {0}, {10}, 0}); }
 END_TEST
 
-START_TEST(test_iota_nd_domain_42)
-{
-  run_case(&(iota_case){"iota_nd", {7, 3, 2}, {11}, 0});
-}
+START_TEST(test_iota_nd_domain_42) { run_case(&(iota_case){"iota_nd", {7, 3, 2}, {11}, 0}); }
 END_TEST
 
-START_TEST(test_iota_grid_3x2)
-{
-  run_case(&(iota_case){"iota", {64}, {3, 2}, 0});
-}
+START_TEST(test_iota_grid_3x2) { run_case(&(iota_case){"iota", {64}, {3, 2}, 0}); }
 END_TEST
 
 Suite *suite_iota(void)

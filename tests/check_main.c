@@ -22,7 +22,8 @@ static const struct {
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 
-/* Whether there is a device, asked in a child process: OpenCL runtimes
+/* 0 if there is a device, 77 if there is none, 1 if listing failed; asked
+ * in a child process: OpenCL runtimes
  * (PoCL's thread pool) do not survive a fork, and libcheck forks per test. */
 static int have_device(void)
 {
@@ -35,18 +36,25 @@ static int have_device(void)
       lsk_device_list_free(list);
     else
       fprintf(stderr, "%s\n", lsk_context_errmsg(NULL));
-    _exit(rc == LSK_OK ? 0 : 1);
+    _exit(rc == LSK_OK ? 0 : rc == LSK_ENODEV ? 77 : 1);
   }
   int st = 0;
-  return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+  if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+    return 1;
+  return WEXITSTATUS(st);
 }
 
 int main(int argc, char **argv)
 {
   int only_status = argc == 2 && strcmp(argv[1], "status") == 0;
-  if (!only_status && !have_device()) {
+  int dev = only_status ? 0 : have_device();
+  if (dev == 77) {
     fprintf(stderr, "skipped: no OpenCL device\n");
     return 77;
+  }
+  if (dev) {
+    fprintf(stderr, "lsk_tests: listing the devices failed (see above)\n");
+    return 1;
   }
   SRunner *sr = NULL;
   for (size_t i = 0; i < NSUITES; ++i) {

@@ -69,9 +69,9 @@ static void observe(lsk_context *ctx, lsk_kernel *k, unsigned n, unsigned w, uns
   TU_OK(ctx, lsk_buffer_fill(owner, &ff, 4, 0, 64 * 4));
   TU_OK(ctx, lsk_buffer_fill(slot, &ff, 4, 0, 64 * 4));
   lsk_launch cfg = {.domain = {n}, .blocks = {1}, .workers = w, .simd = s};
-  TU_OK(ctx, lsk_kernel_run(k, &cfg,
-                            LSK_ARGS(LSK_ARG_BUFFER(owner), LSK_ARG_BUFFER(slot),
-                                     LSK_ARG_BUFFER(execs))));
+  TU_OK(ctx,
+        lsk_kernel_run(
+            k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(owner), LSK_ARG_BUFFER(slot), LSK_ARG_BUFFER(execs))));
   TU_OK(ctx, lsk_buffer_read(owner, 0, o->owner, sizeof o->owner));
   TU_OK(ctx, lsk_buffer_read(slot, 0, o->slot, sizeof o->slot));
   TU_OK(ctx, lsk_buffer_read(execs, 0, o->execs, sizeof o->execs));
@@ -119,8 +119,8 @@ END_TEST
 /* More shapes against the host-side rule. */
 START_TEST(test_mapping_rule)
 {
-  static const unsigned shapes[][3] = {{1, 1, 1},  {13, 2, 3}, {64, 8, 8}, {33, 8, 4},
-                                       {50, 7, 5}, {64, 64, 1}, {5, 1, 8}, {40, 3, 16}};
+  static const unsigned shapes[][3] = {{1, 1, 1},  {13, 2, 3},  {64, 8, 8}, {33, 8, 4},
+                                       {50, 7, 5}, {64, 64, 1}, {5, 1, 8},  {40, 3, 16}};
   lsk_context *ctx = tu_context();
   lsk_program *p = tu_program(ctx, "mapping.cl", src);
   lsk_kernel *k = tu_kernel(p, "observe");
@@ -131,11 +131,11 @@ START_TEST(test_mapping_rule)
     reference(n, w, s, r.owner, r.slot, r.execs);
     for (unsigned i = 0; i < n; ++i)
       ck_assert_msg(o.owner[i] == r.owner[i] && o.slot[i] == r.slot[i],
-                    "n=%u W=%u S=%u index %u: owner %u slot %u, want %u %u", n, w, s, i,
-                    o.owner[i], o.slot[i], r.owner[i], r.slot[i]);
+                    "n=%u W=%u S=%u index %u: owner %u slot %u, want %u %u", n, w, s, i, o.owner[i],
+                    o.slot[i], r.owner[i], r.slot[i]);
     for (unsigned i = 0; i < w; ++i)
-      ck_assert_msg(o.execs[i] == r.execs[i], "n=%u W=%u S=%u worker %u: %u executions, want %u",
-                    n, w, s, i, o.execs[i], r.execs[i]);
+      ck_assert_msg(o.execs[i] == r.execs[i], "n=%u W=%u S=%u worker %u: %u executions, want %u", n,
+                    w, s, i, o.execs[i], r.execs[i]);
   }
   lsk_kernel_destroy(k);
   lsk_program_destroy(p);

@@ -47,8 +47,8 @@ START_TEST(test_verify_planted_failure)
   ck_assert_int_eq(rc, LSK_EVERIFY);
   const char *msg = lsk_context_errmsg(ctx);
   char want[64];
-  snprintf(want, sizeof want, "at line %u:",
-           line_of(read_text(LSK_TEST_DIR "/iota.cl"), "      IOTA_STORE(g)"));
+  snprintf(want, sizeof want,
+           "at line %u:", line_of(read_text(LSK_TEST_DIR "/iota.cl"), "      IOTA_STORE(g)"));
   ck_assert_msg(strstr(msg, want), "'%s' lacks '%s'", msg, want);
   ck_assert_msg(strstr(msg, "kernel 'iota'"), "%s", msg);
   ck_assert_msg(strstr(msg, "target not zero [5, 1]"), "%s", msg);
@@ -69,18 +69,19 @@ START_TEST(test_verify_planted_failure)
 }
 END_TEST
 
-static const char *src = "LSK_KERNEL void check(LSK_CTX, __global const int *v, uint n)\n"
-                         "{\n"
-                         "  LSK_FOREACH(it) {\n"
-                         "    if (it.idx < n) {\n"
-                         "      LSK_VERIFY(v[it.idx] >= 0, \"negative\", it.idx, v[it.idx], -7, (long)1 << 40);\n"
-                         "    }\n"
-                         "  }\n"
-                         "}\n"
-                         "LSK_KERNEL void plain(LSK_CTX, __global const int *v)\n"
-                         "{\n"
-                         "  LSK_MASTER { LSK_VERIFY(v[0] == 0, \"first is not zero\"); }\n"
-                         "}\n";
+static const char *src =
+    "LSK_KERNEL void check(LSK_CTX, __global const int *v, uint n)\n"
+    "{\n"
+    "  LSK_FOREACH(it) {\n"
+    "    if (it.idx < n) {\n"
+    "      LSK_VERIFY(v[it.idx] >= 0, \"negative\", it.idx, v[it.idx], -7, (long)1 << 40);\n"
+    "    }\n"
+    "  }\n"
+    "}\n"
+    "LSK_KERNEL void plain(LSK_CTX, __global const int *v)\n"
+    "{\n"
+    "  LSK_MASTER { LSK_VERIFY(v[0] == 0, \"first is not zero\"); }\n"
+    "}\n";
 
 /* Asynchronous launches: the failure is reported by lsk_context_finish,
  * counted, with four values (negative and 64-bit); then cleared. */

@@ -31,8 +31,7 @@ extern "C" {
   XX(EARGS, -4008, "kernel arguments do not match the kernel")              \
   XX(ENOKERNEL, -4009, "no such kernel in the program")                      \
   XX(EIO, -4010, "file input or output failed")                              \
-  XX(ERANGE, -4011, "offset or size out of range")                           \
-  XX(ESTATE, -4012, "object in the wrong state for this call")
+  XX(ERANGE, -4011, "offset or size out of range")
 
 typedef enum lsk_status {
 #define LSK__XX(name, value, msg) LSK_##name = value,
