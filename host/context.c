@@ -8,6 +8,29 @@
 
 #include "internal.h"
 
+/* The preferred work-group multiple, from an empty kernel; 0 if the probe
+ * fails (it is a hint, not a requirement). */
+static size_t probe_multiple(lsk_context *c)
+{
+  static const char *src = "__kernel void lsk__probe(void) {}";
+  size_t multiple = 0;
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(c->cl, 1, &src, NULL, &err);
+  if (err)
+    return 0;
+  if (clBuildProgram(p, 1, &c->device, "", NULL, NULL) == CL_SUCCESS) {
+    cl_kernel k = clCreateKernel(p, "lsk__probe", &err);
+    if (!err) {
+      if (clGetKernelWorkGroupInfo(k, c->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                   sizeof multiple, &multiple, NULL))
+        multiple = 0;
+      clReleaseKernel(k);
+    }
+  }
+  clReleaseProgram(p);
+  return multiple;
+}
+
 /* Shared tail of create and wrap: options, the verify record. On failure
  * the context is destroyed and the message moved to the thread. */
 static int finish_setup(lsk_context *c, const lsk_context_options *opt, lsk_context **out)
@@ -35,6 +58,7 @@ static int finish_setup(lsk_context *c, const lsk_context_options *opt, lsk_cont
     lsk_context_destroy(c);
     return rc;
   }
+  c->info.preferred_multiple = probe_multiple(c);
   *out = c;
   return LSK_OK;
 }

@@ -57,6 +57,15 @@ static unsigned ceil_div(size_t a, size_t b) { return (unsigned)((a + b - 1) / b
 #define LSK__CPU_WORKERS 8u
 #define LSK__CPU_MAX_SIMD 256u
 
+/* The GPU's scheduling unit: NVIDIA's warp size, else the preferred
+ * work-group multiple, else 32. */
+static unsigned gpu_warp(const lsk_device_info *dev)
+{
+  if (dev->warp_size)
+    return dev->warp_size;
+  return dev->preferred_multiple ? (unsigned)dev->preferred_multiple : 32;
+}
+
 static void cpu_shape(size_t domain, size_t wmax, unsigned workers, unsigned *w, unsigned *s)
 {
   if (!workers) {
@@ -84,7 +93,7 @@ void lsk_auto_shape(const lsk_device_info *dev, size_t domain, size_t kernel_max
       wmax = kernel_max;
     if (dev->is_gpu) {
       /* GPUs: one index per worker per step, whole warps. */
-      unsigned warp = dev->warp_size ? dev->warp_size : 32;
+      unsigned warp = gpu_warp(dev);
       unsigned cap = wmax >= warp ? (unsigned)(wmax / warp * warp) : (unsigned)wmax;
       w = domain > cap ? cap : round_up((unsigned)domain, warp);
       if (w > cap)
@@ -121,7 +130,7 @@ static void resolve_shape(const lsk_device_info *dev, size_t domain, size_t kern
     size_t wmax = kernel_max ? kernel_max : dev->max_work_group_size;
     unsigned want = ceil_div(domain, req_s);
     if (dev->is_gpu)
-      want = round_up(want, dev->warp_size ? dev->warp_size : 32);
+      want = round_up(want, gpu_warp(dev));
     *w = want > wmax ? (unsigned)wmax : want;
     *s = req_s;
   }

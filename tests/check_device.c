@@ -431,6 +431,24 @@ START_TEST(test_device_context_facts)
   ck_assert_ptr_eq(qctx, lsk_context_cl(ctx));
   ck_assert_ptr_eq(qdev, dev);
   ck_assert_str_eq(lsk_context_errmsg(ctx), "");
+  /* The preferred multiple, against an empty kernel built by hand; the
+   * list, which has no context, leaves it 0. */
+  const char *src = "__kernel void probe(void) {}";
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(qctx, 1, &src, NULL, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  ck_assert_int_eq(clBuildProgram(p, 1, &dev, "", NULL, NULL), CL_SUCCESS);
+  cl_kernel k = clCreateKernel(p, "probe", &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  size_t multiple = 0;
+  ck_assert_int_eq(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                            sizeof multiple, &multiple, NULL),
+                   CL_SUCCESS);
+  ck_assert_uint_gt(multiple, 0);
+  ck_assert_uint_eq(d->preferred_multiple, multiple);
+  ck_assert_uint_eq(list[0].preferred_multiple, 0);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
   TU_OK(ctx, lsk_context_finish(ctx));
   lsk_context_destroy(ctx);
   lsk_context_destroy(NULL); /* a no-op */

@@ -69,6 +69,13 @@ static void print_device(const lsk_device_info *d, int selected)
   printf("    %-18s %u bytes\n", "base alignment", d->base_addr_align);
   if (d->warp_size)
     printf("    %-18s %u\n", "warp size", d->warp_size);
+  /* A kernel property: ask a context on this device for it. */
+  char sel[16];
+  snprintf(sel, sizeof sel, "%u", d->index);
+  lsk_context *ctx = NULL;
+  if (lsk_context_create(&(lsk_context_options){.device = sel}, &ctx) == LSK_OK)
+    printf("    %-18s %zu\n", "preferred multiple", lsk_context_device(ctx)->preferred_multiple);
+  lsk_context_destroy(ctx);
   printf("    %-18s %s\n", "fp64", d->has_fp64 ? "yes" : "no");
   printf("    %-18s %s\n", "64-bit atomics", d->has_int64_atomics ? "yes" : "no");
 }

@@ -108,8 +108,10 @@ int cmd_info(int argc, char **argv)
     printf("selected  by %s%s%s\n", origin, origin[0] == '-' ? " " : "=", sel);
   else
     printf("selected  by default (the first GPU, else the first device)\n");
-  printf("limits    max work-group %zu, local memory %s, largest allocation %s\n",
-         d->max_work_group_size, cli_fmt_bytes(d->local_mem_size, b1, sizeof b1),
+  printf("limits    max work-group %zu (preferred multiple %zu), local memory %s, largest "
+         "allocation %s\n",
+         d->max_work_group_size, d->preferred_multiple,
+         cli_fmt_bytes(d->local_mem_size, b1, sizeof b1),
          cli_fmt_bytes(d->max_alloc_size, b2, sizeof b2));
   if (cache && *cache)
     printf("cache     program binaries in LSK_CACHE_DIR=%s\n", cache);
