@@ -81,8 +81,8 @@ cl_program lsk__cache_load(lsk_context *ctx, const char *dir, const char *key)
   return prog;
 }
 
-/* mkdir -p for the cache directory. */
-static int make_dirs(const char *dir)
+/* mkdir -p for the cache directory (and the tune directory). */
+int lsk__make_dirs(const char *dir)
 {
   char *d = lsk__strdup(dir);
   if (!d)
@@ -113,7 +113,7 @@ void lsk__cache_store(lsk_context *ctx, const char *dir, const char *key, cl_pro
   static unsigned counter;
   char *tmp = path ? lsk__strdupf("%s.tmp.%ld.%u", path, (long)getpid(), counter++) : NULL;
   if (!bin || !tmp || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) ||
-      make_dirs(dir))
+      lsk__make_dirs(dir))
     goto store_out;
   FILE *f = fopen(tmp, "wb");
   if (!f)

@@ -39,6 +39,8 @@ static int finish_setup(lsk_context *c, const lsk_context_options *opt, lsk_cont
   int rc = LSK_OK;
   if (dir && *dir && !(c->cache_dir = lsk__strdup(dir)))
     rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
+  if (!rc && lsk__tune_dir_init(opt ? opt->tune_dir : NULL, &c->tune_dir))
+    rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
   cl_int err = CL_SUCCESS;
   if (!rc) {
     c->verify =
@@ -161,6 +163,7 @@ void lsk_context_destroy(lsk_context *ctx)
   if (ctx->device)
     clReleaseDevice(ctx->device);
   free(ctx->cache_dir);
+  free(ctx->tune_dir);
   free(ctx->errmsg);
   free(ctx);
 }

@@ -21,10 +21,11 @@ struct lsk_context {
   cl_context cl;
   cl_device_id device;
   cl_command_queue queue;
-  cl_mem verify;           /* LSK__VREC_WORDS uints, zeroed */
+  cl_mem verify; /* LSK__VREC_WORDS uints, zeroed */
   lsk_device_info info;
-  char *cache_dir;         /* NULL: no disk cache */
-  char *errmsg;            /* last detailed message, "" at start */
+  char *cache_dir; /* NULL: no disk cache */
+  char *tune_dir;  /* NULL: no stored tune choices */
+  char *errmsg;    /* last detailed message, "" at start */
   /* For verify messages: the kernels launched since the record was last
    * checked; the record cannot say which one failed. */
   char last_kernel[LSK_NAME_MAX];
@@ -53,9 +54,9 @@ typedef struct lsk__decl {
 struct lsk_program {
   lsk_context *ctx;
   char *name;
-  char *source;          /* the user's source only */
-  char *options;         /* user build options, "" if none */
-  char *cache_dir;       /* NULL: none */
+  char *source;    /* the user's source only */
+  char *options;   /* user build options, "" if none */
+  char *cache_dir; /* NULL: none */
   lsk__decl *decls;
   size_t ndecls;
   lsk__build *builds;
@@ -91,6 +92,9 @@ int lsk__verify_check(lsk_context *ctx);
 
 /* env.c */
 const char *lsk__getenv(const char *name); /* NULL if unset or empty */
+/* A boolean variable: True, true, T or 1 is 1, any other value 0, unset or
+ * empty def. */
+int lsk__getenv_bool(const char *name, int def);
 
 /* device.c: fill info for one device. */
 int lsk__device_info(cl_platform_id platform, cl_device_id device, lsk_device_info *info);
@@ -113,6 +117,34 @@ void lsk__free_declarations(lsk__decl *decls, size_t ndecls);
 cl_program lsk__cache_load(lsk_context *ctx, const char *dir, const char *key);
 void lsk__cache_store(lsk_context *ctx, const char *dir, const char *key, cl_program program);
 uint64_t lsk__hash64(const void *data, size_t len, uint64_t seed);
+/* mkdir -p; 0 on success. */
+int lsk__make_dirs(const char *dir);
+
+/* kernel.c, for tune.c. */
+/* The launch's block domain (or the kernel's declared one), checked. */
+int lsk__kernel_domain(lsk_kernel *k, const lsk_launch *cfg, const char *fn, unsigned dom[3]);
+/* The automatic rule's shape for dom, stored choices aside, building it;
+ * *wg_max gets the kernel's CL_KERNEL_WORK_GROUP_SIZE in that build. */
+int lsk__kernel_rule_shape(lsk_kernel *k, const unsigned dom[3], const char *fn, unsigned *w,
+                           unsigned *s, size_t *wg_max);
+/* The stored choice for dom as the kernel keeps it (read from the tune
+ * directory at the first ask); 1 if there is one. */
+int lsk__kernel_tuned(lsk_kernel *k, const unsigned dom[3], unsigned *w, unsigned *s);
+/* Replaces the kept choice for dom (w = 0: none) and forgets the last
+ * resolution, so that the next automatic launch sees it. */
+void lsk__kernel_set_tuned(lsk_kernel *k, const unsigned dom[3], unsigned w, unsigned s);
+lsk_program *lsk__kernel_program(const lsk_kernel *k);
+const char *lsk__kernel_name(const lsk_kernel *k);
+
+/* tune.c */
+/* The tune directory for a context: opt ("" none), else the environment.
+ * *dir is malloc'd or NULL; returns LSK_ENOMEM or LSK_OK. */
+int lsk__tune_dir_init(const char *opt, char **dir);
+/* Reads the stored choice of (kernel, dom) of prog from dir; 1 if there is
+ * a well-formed one. Never fails otherwise: a missing or corrupt file is
+ * no choice. */
+int lsk__tune_load(const lsk_program *prog, const char *dir, const char *kernel,
+                   const unsigned dom[3], unsigned *w, unsigned *s);
 
 /* The device library source, embedded at build time (generated). */
 extern const char lsk__device_source[];

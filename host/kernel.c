@@ -4,7 +4,9 @@
  *
  * The hot path of a repeated launch is: compare the launch with the last
  * one, check the argument kinds against a table made at the first launch,
- * set the arguments, enqueue. No device or kernel query happens there.
+ * set the arguments, enqueue. No device or kernel query happens there, and
+ * no file is read: a choice stored by lsk_tune is read once per domain and
+ * kept in the kernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,12 +34,20 @@ typedef struct lsk__kentry {
   struct lsk__kentry *next;
 } lsk__kentry;
 
+/* A stored tune choice for one domain, as read (workers 0: none). */
+typedef struct lsk__tuned {
+  unsigned domain[3];
+  unsigned workers, simd;
+  struct lsk__tuned *next;
+} lsk__tuned;
+
 struct lsk_kernel {
   lsk_program *prog;
   char *name;
   int has_decl;
   unsigned decl[3];
   lsk__kentry *entries;
+  lsk__tuned *tuned;
   /* The last resolution, keyed by what the launch asked for. */
   unsigned last_domain[3], last_req_workers, last_req_simd;
   unsigned last_workers, last_simd;
@@ -171,6 +181,10 @@ void lsk_kernel_destroy(lsk_kernel *k)
     clReleaseKernel(e->kernel);
     free(e->args);
     free(e);
+  }
+  for (lsk__tuned *t = k->tuned, *next; t; t = next) {
+    next = t->next;
+    free(t);
   }
   free(k->name);
   free(k);
@@ -329,13 +343,14 @@ static int get_entry(lsk_kernel *k, lsk__build *b, const char *fn, lsk__kentry *
   return LSK_OK;
 }
 
-/* Resolves a launch to an entry and its workers and simd. */
-static int resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, lsk__kentry **out,
-                   unsigned *workers, unsigned *simd)
+/* The launch's domain, or the declared one, checked against the
+ * declaration. */
+static int resolve_domain(lsk_kernel *k, const lsk_launch *cfg, const char *fn, unsigned dom[3])
 {
   lsk_context *ctx = k->prog->ctx;
-  unsigned dom[3] = {cfg->domain[0], cfg->domain[1] ? cfg->domain[1] : 1,
-                     cfg->domain[2] ? cfg->domain[2] : 1};
+  dom[0] = cfg->domain[0];
+  dom[1] = cfg->domain[1] ? cfg->domain[1] : 1;
+  dom[2] = cfg->domain[2] ? cfg->domain[2] : 1;
   if (cfg->domain[0] == 0) {
     if (cfg->domain[1] || cfg->domain[2])
       return lsk__fail(ctx, LSK_EINVAL, "%s: kernel '%s': domain %ux%ux%u has a zero extent", fn,
@@ -344,13 +359,94 @@ static int resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, lsk__ke
       return lsk__fail(ctx, LSK_EDOMAIN,
                        "%s: kernel '%s' declares no block domain and the launch gives none", fn,
                        k->name);
-    memcpy(dom, k->decl, sizeof dom);
-  } else if (k->has_decl && memcmp(dom, k->decl, sizeof dom) != 0) {
+    memcpy(dom, k->decl, sizeof k->decl);
+  } else if (k->has_decl && memcmp(dom, k->decl, sizeof k->decl) != 0) {
     return lsk__fail(ctx, LSK_EDOMAIN,
                      "%s: kernel '%s' declares block domain %ux%ux%u; the launch asks for %ux%ux%u",
                      fn, k->name, k->decl[0], k->decl[1], k->decl[2], dom[0], dom[1], dom[2]);
   }
-  if (k->last && memcmp(dom, k->last_domain, sizeof dom) == 0 &&
+  uint64_t size = (uint64_t)dom[0] * dom[1] * dom[2];
+  if (size > LSK__MAX_DOMAIN)
+    return lsk__fail(ctx, LSK_EDOMAIN,
+                     "%s: kernel '%s': block domain %ux%ux%u has %llu indices, more than %u", fn,
+                     k->name, dom[0], dom[1], dom[2], (unsigned long long)size, LSK__MAX_DOMAIN);
+  return LSK_OK;
+}
+
+int lsk__kernel_tuned(lsk_kernel *k, const unsigned dom[3], unsigned *w, unsigned *s)
+{
+  lsk_context *ctx = k->prog->ctx;
+  if (!ctx->tune_dir)
+    return 0;
+  lsk__tuned *t = k->tuned;
+  while (t && memcmp(t->domain, dom, sizeof t->domain) != 0)
+    t = t->next;
+  if (!t) {
+    unsigned tw = 0, ts = 0;
+    if (!lsk__tune_load(k->prog, ctx->tune_dir, k->name, dom, &tw, &ts))
+      tw = ts = 0;
+    /* Without memory the answer is just not kept: asked again next time. */
+    if ((t = calloc(1, sizeof *t)) == NULL) {
+      *w = tw;
+      *s = ts;
+      return tw != 0;
+    }
+    memcpy(t->domain, dom, sizeof t->domain);
+    t->workers = tw;
+    t->simd = ts;
+    t->next = k->tuned;
+    k->tuned = t;
+  }
+  *w = t->workers;
+  *s = t->simd;
+  return t->workers != 0;
+}
+
+void lsk__kernel_set_tuned(lsk_kernel *k, const unsigned dom[3], unsigned w, unsigned s)
+{
+  lsk__tuned *t = k->tuned;
+  while (t && memcmp(t->domain, dom, sizeof t->domain) != 0)
+    t = t->next;
+  if (!t && (t = calloc(1, sizeof *t)) != NULL) {
+    memcpy(t->domain, dom, sizeof t->domain);
+    t->next = k->tuned;
+    k->tuned = t;
+  }
+  if (t) {
+    t->workers = w;
+    t->simd = w ? s : 0;
+  }
+  k->last = NULL;
+}
+
+lsk_program *lsk__kernel_program(const lsk_kernel *k) { return k->prog; }
+const char *lsk__kernel_name(const lsk_kernel *k) { return k->name; }
+
+int lsk__kernel_domain(lsk_kernel *k, const lsk_launch *cfg, const char *fn, unsigned dom[3])
+{
+  return resolve_domain(k, cfg, fn, dom);
+}
+
+/* The device's limit on workers per block. */
+static size_t device_max_workers(const lsk_device_info *dev)
+{
+  size_t dev_max = dev->max_work_group_size;
+  if (dev->max_work_item_sizes[0] && dev->max_work_item_sizes[0] < dev_max)
+    dev_max = dev->max_work_item_sizes[0];
+  return dev_max;
+}
+
+/* Resolves a launch to an entry and its workers and simd. With use_tuned, an
+ * automatic launch takes the stored choice if the kernel can run it. */
+static int resolve_ex(lsk_kernel *k, const lsk_launch *cfg, const char *fn, int use_tuned,
+                      lsk__kentry **out, unsigned *workers, unsigned *simd)
+{
+  lsk_context *ctx = k->prog->ctx;
+  unsigned dom[3];
+  int rc = resolve_domain(k, cfg, fn, dom);
+  if (rc)
+    return rc;
+  if (use_tuned && k->last && memcmp(dom, k->last_domain, sizeof dom) == 0 &&
       cfg->workers == k->last_req_workers && cfg->simd == k->last_req_simd) {
     *out = k->last;
     *workers = k->last_workers;
@@ -358,14 +454,8 @@ static int resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, lsk__ke
     return LSK_OK;
   }
   uint64_t size = (uint64_t)dom[0] * dom[1] * dom[2];
-  if (size > LSK__MAX_DOMAIN)
-    return lsk__fail(ctx, LSK_EDOMAIN,
-                     "%s: kernel '%s': block domain %ux%ux%u has %llu indices, more than %u", fn,
-                     k->name, dom[0], dom[1], dom[2], (unsigned long long)size, LSK__MAX_DOMAIN);
   const lsk_device_info *dev = &ctx->info;
-  size_t dev_max = dev->max_work_group_size;
-  if (dev->max_work_item_sizes[0] && dev->max_work_item_sizes[0] < dev_max)
-    dev_max = dev->max_work_item_sizes[0];
+  size_t dev_max = device_max_workers(dev);
   if (cfg->workers > dev_max)
     return lsk__fail(ctx, LSK_ELAUNCH, "%s: kernel '%s': %u workers exceed the %zu that %s allows",
                      fn, k->name, cfg->workers, dev_max, dev->name);
@@ -373,27 +463,47 @@ static int resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, lsk__ke
   if ((uint64_t)cfg->simd * (cfg->workers ? cfg->workers : 1) > (1u << 30))
     return lsk__fail(ctx, LSK_ELAUNCH, "%s: kernel '%s': simd %u x %u workers exceeds 2^30", fn,
                      k->name, cfg->simd, cfg->workers);
-  unsigned w, s;
+  unsigned w, s, tw = 0, ts = 0;
+  /* A stored choice outside the device's limits is ignored. */
+  if (use_tuned && !cfg->workers && !cfg->simd && lsk__kernel_tuned(k, dom, &tw, &ts) &&
+      (tw > dev_max || (uint64_t)tw * ts > (1u << 30)))
+    tw = 0;
   size_t kernel_max = 0;
   lsk__kentry *e = NULL;
-  /* At most twice: an automatic shape may have to shrink to the kernel's
-   * own limit, known only once it is built. */
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    resolve_shape(dev, (size_t)size, kernel_max, cfg->workers, cfg->simd, &w, &s);
+  /* At most three builds: a stored choice may exceed the kernel's own limit
+   * (then the rule applies), and an automatic shape may have to shrink to
+   * that limit, known only once it is built. */
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    if (tw) {
+      w = tw;
+      s = ts;
+    } else {
+      resolve_shape(dev, (size_t)size, kernel_max, cfg->workers, cfg->simd, &w, &s);
+    }
     lsk__build *b;
-    int rc = lsk__program_get_build(k->prog, dom, w, s, &b);
+    rc = lsk__program_get_build(k->prog, dom, w, s, &b);
     if (!rc)
       rc = get_entry(k, b, fn, &e);
     if (rc)
       return rc;
     if (w <= e->wg_max)
       break;
-    if (cfg->workers || attempt == 1)
+    if (tw) {
+      tw = 0;
+      continue;
+    }
+    if (cfg->workers || kernel_max)
       return lsk__fail(ctx, LSK_ELAUNCH,
                        "%s: kernel '%s': %u workers exceed its limit of %zu on %s "
                        "(CL_KERNEL_WORK_GROUP_SIZE)",
                        fn, k->name, w, e->wg_max, dev->name);
     kernel_max = e->wg_max;
+  }
+  if (!use_tuned) {
+    *out = e;
+    *workers = w;
+    *simd = s;
+    return LSK_OK;
   }
   memcpy(k->last_domain, dom, sizeof dom);
   k->last_req_workers = cfg->workers;
@@ -405,6 +515,23 @@ static int resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, lsk__ke
   *workers = w;
   *simd = s;
   return LSK_OK;
+}
+
+static int resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, lsk__kentry **out,
+                   unsigned *workers, unsigned *simd)
+{
+  return resolve_ex(k, cfg, fn, 1, out, workers, simd);
+}
+
+int lsk__kernel_rule_shape(lsk_kernel *k, const unsigned dom[3], const char *fn, unsigned *w,
+                           unsigned *s, size_t *wg_max)
+{
+  lsk_launch cfg = {.domain = {dom[0], dom[1], dom[2]}, .blocks = {1}};
+  lsk__kentry *e;
+  int rc = resolve_ex(k, &cfg, fn, 0, &e, w, s);
+  if (!rc)
+    *wg_max = e->wg_max;
+  return rc;
 }
 
 /* ------------------------------------------------------------------ */

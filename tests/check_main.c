@@ -18,7 +18,7 @@ static const struct {
 } suites[] = {
     {"status", suite_status}, {"device", suite_device}, {"mapping", suite_mapping},
     {"iota", suite_iota},     {"verify", suite_verify}, {"errors", suite_errors},
-    {"cache", suite_cache},   {"grind", suite_grind},
+    {"cache", suite_cache},   {"grind", suite_grind},   {"tune", suite_tune},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

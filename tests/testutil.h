@@ -55,5 +55,6 @@ Suite *suite_verify(void);
 Suite *suite_errors(void);
 Suite *suite_cache(void);
 Suite *suite_grind(void);
+Suite *suite_tune(void);
 
 #endif /* LSK_TESTUTIL_H */

@@ -31,6 +31,10 @@ typedef struct lsk_context_options {
   const char *cache_dir;
   /* Non-zero: create the queue with CL_QUEUE_PROFILING_ENABLE. */
   int profiling;
+  /* Directory of the choices stored by lsk_tune (see tune.h). NULL: the
+   * environment (LSK_TUNE, LSK_TUNE_DIR, XDG_CACHE_HOME, HOME); "": automatic
+   * launches use no stored choice and lsk_tune stores none. */
+  const char *tune_dir;
 } lsk_context_options;
 
 /*

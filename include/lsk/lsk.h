@@ -10,5 +10,6 @@
 #include "lsk/context.h"
 #include "lsk/buffer.h"
 #include "lsk/program.h"
+#include "lsk/tune.h"
 
 #endif /* LSK_H */
