@@ -19,6 +19,7 @@ int cmd_devices(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 /* Prints "lsk: <cmd>: <msg>\n" to stderr; returns 1. */
 int cli_fail(const char *cmd, const char *fmt, ...)
@@ -48,6 +49,10 @@ const char *cli_device_origin(const char **selector /* OUT, may be NULL */);
  * returns 1 with *out NULL; 0 on success.
  */
 int cli_context_open(const char *cmd, lsk_context **out /* OUT */);
+/* The same with options (opt may be NULL); their device is replaced by
+ * the selection. */
+int cli_context_open_opt(const char *cmd, const lsk_context_options *opt,
+                         lsk_context **out /* OUT */);
 
 /* A byte count for people: "128 bytes", "256 KiB", "15.5 GiB"; returns buf. */
 const char *cli_fmt_bytes(uint64_t v, char *buf, size_t len);

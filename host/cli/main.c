@@ -22,6 +22,7 @@ static const struct {
     {"info", cmd_info, "lsk version, the selected device, and the automatic workers and simd"},
     {"demo", cmd_demo, "a short tour of lockstep kernels on the device, checked against C"},
     {"bench", cmd_bench, "time lockstep kernels on the device"},
+    {"tune", cmd_tune, "find the fastest workers and simd of the bench kernels, and keep them"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -59,9 +60,15 @@ const char *cli_device_origin(const char **selector)
 
 int cli_context_open(const char *cmd, lsk_context **out)
 {
+  return cli_context_open_opt(cmd, NULL, out);
+}
+
+int cli_context_open_opt(const char *cmd, const lsk_context_options *base, lsk_context **out)
+{
   /* The selector is passed explicitly, so that a bad --device is not
    * reported as coming from LSK_DEVICE. */
-  lsk_context_options opt = {.device = device_option};
+  lsk_context_options opt = base ? *base : (lsk_context_options){0};
+  opt.device = device_option;
   int rc = lsk_context_create(&opt, out);
   if (!rc)
     return 0;
