@@ -6,8 +6,9 @@ set -u
 oclgrind=$1 tests=$2
 log=$(mktemp) out=$(mktemp)
 trap 'rm -f "$log" "$out"' EXIT
-# No fork: oclgrind's runtime lives in this one process.
-CK_FORK=no "$oclgrind" --data-races --uninitialized --log "$log" "$tests" grind >"$out" 2>&1
+# No fork: oclgrind's runtime lives in this one process. Its simulator is
+# the only device there, whatever LSK_DEVICE says for the other tests.
+CK_FORK=no LSK_DEVICE='' "$oclgrind" --data-races --uninitialized --log "$log" "$tests" grind >"$out" 2>&1
 rc=$?
 cat "$out"
 # Fatal errors (an instruction the checker does not support) go to stderr.
