@@ -7,8 +7,9 @@
 #   ./run.sh build          install and build only
 #
 # Packages are installed with apt-get when missing (as root; otherwise the
-# missing list is printed). BUILD_DIR (default: build) and CMAKE_ARGS can be
-# set in the environment.
+# missing list is printed); NO_INSTALL=1 skips that and builds with what is
+# there (a machine without network: see docs/nvidia.md). BUILD_DIR (default:
+# build) and CMAKE_ARGS can be set in the environment.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -17,6 +18,7 @@ PACKAGES=(cmake make gcc libc6-dev pkg-config ocl-icd-opencl-dev opencl-headers
 BUILD_DIR=${BUILD_DIR:-build}
 
 install_missing() {
+  [ "${NO_INSTALL:-0}" = 1 ] && return 0
   local missing=()
   for p in "${PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
