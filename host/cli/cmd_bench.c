@@ -400,8 +400,9 @@ static int case_launch(bench *bn)
 
 /* ---------------------------------------------------------------- */
 /* Build cost: a cold build, the same configuration again in the      */
-/* same process, and a new process with and without lsk's disk cache, */
-/* each with the driver's own kernel cache on and off.                */
+/* same process, a cold build that also stores into lsk's disk cache, */
+/* and a new process with and without that cache, each with the       */
+/* driver's own kernel cache on and off.                              */
 
 /* What one child reports. */
 typedef struct build_report {
@@ -570,21 +571,32 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
   return remove(path);
 }
 
-/* One round with the driver's cache on or off: three children. */
-static int build_round(bench *bn, const char *base, unsigned round, int driver_on, result *same,
-                       result *disk, result *nodisk)
+/* The rows of one driver-cache setting. */
+typedef struct build_rows {
+  result *same, *store, *disk, *nodisk;
+} build_rows;
+
+/* One round with the driver's cache on or off, four children: source A
+ * built cold without lsk's disk cache (the reference), source B built cold
+ * into an empty disk cache, B again in a new process (loaded from it), and
+ * A again in a new process without it (only the driver's cache can help). */
+static int build_round(bench *bn, const char *base, unsigned round, int driver_on,
+                       const build_rows *rows)
 {
-  char nonce[64], lsk_dir[1100], drv_dir[1100];
+  char nonce_a[64], nonce_b[64], lsk_dir[1100], drv_dir[1100];
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
-  snprintf(nonce, sizeof nonce, "%ld-%u-%d-%ld", (long)getpid(), round, driver_on,
+  snprintf(nonce_a, sizeof nonce_a, "%ld-%u-%d-%ld-a", (long)getpid(), round, driver_on,
+           (long)ts.tv_nsec);
+  snprintf(nonce_b, sizeof nonce_b, "%ld-%u-%d-%ld-b", (long)getpid(), round, driver_on,
            (long)ts.tv_nsec);
   snprintf(lsk_dir, sizeof lsk_dir, "%s/lsk-%u-%d", base, round, driver_on);
   snprintf(drv_dir, sizeof drv_dir, "%s/driver-%u-%d", base, round, driver_on);
-  build_report cold, warm, fresh;
-  if (run_build_child(nonce, bn->domain, lsk_dir, drv_dir, driver_on, &cold) ||
-      run_build_child(nonce, bn->domain, lsk_dir, drv_dir, driver_on, &warm) ||
-      run_build_child(nonce, bn->domain, "", drv_dir, driver_on, &fresh))
+  build_report cold, store, warm, fresh;
+  if (run_build_child(nonce_a, bn->domain, "", drv_dir, driver_on, &cold) ||
+      run_build_child(nonce_b, bn->domain, lsk_dir, drv_dir, driver_on, &store) ||
+      run_build_child(nonce_b, bn->domain, lsk_dir, drv_dir, driver_on, &warm) ||
+      run_build_child(nonce_a, bn->domain, "", drv_dir, driver_on, &fresh))
     return 1;
   /* What each child must have done for its time to mean what the table
    * says. */
@@ -592,6 +604,9 @@ static int build_round(bench *bn, const char *base, unsigned round, int driver_o
     return cli_fail("bench",
                     "cold build: %u compiled, %u loaded, %u configurations; wanted 1, 0, 1",
                     cold.compiled, cold.cache_loads, cold.configurations);
+  if (store.compiled != 1 || store.cache_loads != 0)
+    return cli_fail("bench", "cold build into the disk cache: %u compiled, %u loaded",
+                    store.compiled, store.cache_loads);
   if (warm.compiled != 0 || warm.cache_loads != 1)
     return cli_fail("bench",
                     "new process with the disk cache compiled %u and loaded %u; wanted "
@@ -600,15 +615,17 @@ static int build_round(bench *bn, const char *base, unsigned round, int driver_o
   if (fresh.compiled != 1 || fresh.cache_loads != 0)
     return cli_fail("bench", "new process without the disk cache: %u compiled, %u loaded",
                     fresh.compiled, fresh.cache_loads);
-  add(&same->lsk, cold.second);
-  add(&disk->lsk, warm.build);
-  add(&disk->lsk_first, warm.first_run);
-  add(&nodisk->lsk, fresh.build);
-  add(&nodisk->lsk_first, fresh.first_run);
-  result *rows[] = {same, disk, nodisk};
-  for (int i = 0; i < 3; ++i) {
-    add(&rows[i]->ref, cold.build);
-    add(&rows[i]->ref_first, cold.first_run);
+  add(&rows->same->lsk, cold.second);
+  add(&rows->store->lsk, store.build);
+  add(&rows->store->lsk_first, store.first_run);
+  add(&rows->disk->lsk, warm.build);
+  add(&rows->disk->lsk_first, warm.first_run);
+  add(&rows->nodisk->lsk, fresh.build);
+  add(&rows->nodisk->lsk_first, fresh.first_run);
+  result *all[] = {rows->same, rows->store, rows->disk, rows->nodisk};
+  for (int i = 0; i < 4; ++i) {
+    add(&all[i]->ref, cold.build);
+    add(&all[i]->ref_first, cold.first_run);
   }
   return 0;
 }
@@ -629,23 +646,25 @@ static int case_build(bench *bn)
   unsigned rounds = bn->quick ? 1 : (bn->repeat < 5 ? bn->repeat : 5);
   int rc = 0;
   for (int on = 1; on >= 0 && !rc; --on) {
-    char what[64], tag[32], l[3][64];
+    char what[64], tag[32], l[4][64];
     snprintf(tag, sizeof tag, "%s cache %s", drv, on ? "on" : "off");
     snprintf(what, sizeof what, "cold build, %s", tag);
     const char *state = on ? "on" : "off";
     snprintf(l[0], sizeof l[0], "build again vs cold (%s %s)", drv, state);
-    snprintf(l[1], sizeof l[1], "lsk cache vs cold (%s %s)", drv, state);
-    snprintf(l[2], sizeof l[2], "no lsk cache vs cold (%s %s)", drv, state);
-    result *same = new_result(bn, KIND_BUILD, "build: same config again", what, l[0], "ms", 0);
-    result *disk = new_result(bn, KIND_BUILD, "build: new process, lsk cache", what, l[1], "ms", 0);
-    result *nodisk =
-        new_result(bn, KIND_BUILD, "build: new process, no lsk cache", what, l[2], "ms", 0);
-    if (!same || !disk || !nodisk)
+    snprintf(l[1], sizeof l[1], "cold + lsk store vs cold (%s %s)", drv, state);
+    snprintf(l[2], sizeof l[2], "lsk cache vs cold (%s %s)", drv, state);
+    snprintf(l[3], sizeof l[3], "no lsk cache vs cold (%s %s)", drv, state);
+    build_rows rows = {
+        new_result(bn, KIND_BUILD, "build: same config again", what, l[0], "ms", 0),
+        new_result(bn, KIND_BUILD, "build: cold, into lsk cache", what, l[1], "ms", 0),
+        new_result(bn, KIND_BUILD, "build: new process, lsk cache", what, l[2], "ms", 0),
+        new_result(bn, KIND_BUILD, "build: new process, no lsk cache", what, l[3], "ms", 0)};
+    if (!rows.same || !rows.store || !rows.disk || !rows.nodisk)
       rc = cli_fail("bench", "out of memory");
     for (unsigned r = 0; r < rounds && !rc; ++r) {
       snprintf(what, sizeof what, "build cost (%s)", tag);
       progress(bn, what, r, rounds);
-      rc = build_round(bn, base, r, on, same, disk, nodisk);
+      rc = build_round(bn, base, r, on, &rows);
     }
     progress(bn, what, rounds, rounds);
   }
