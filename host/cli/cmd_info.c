@@ -117,6 +117,12 @@ int cmd_info(int argc, char **argv)
     printf("cache     program binaries in LSK_CACHE_DIR=%s\n", cache);
   else
     printf("cache     off (set LSK_CACHE_DIR to keep program binaries across runs)\n");
+  if (lsk_tune_dir(ctx))
+    printf("tune      shapes stored by 'lsk tune' in %s come before the rule below "
+           "(LSK_TUNE=0: off)\n",
+           lsk_tune_dir(ctx));
+  else
+    printf("tune      off: automatic launches use the rule below only\n");
 
   printf("\nautomatic shape (lsk_auto_shape; a kernel's own work-group limit can lower "
          "workers):\n");
