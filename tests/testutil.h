@@ -55,5 +55,7 @@ Suite *suite_verify(void);
 Suite *suite_errors(void);
 Suite *suite_cache(void);
 Suite *suite_grind(void);
+Suite *suite_layout(void);
+Suite *suite_soa(void);
 
 #endif /* LSK_TESTUTIL_H */

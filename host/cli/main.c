@@ -22,6 +22,7 @@ static const struct {
     {"info", cmd_info, "lsk version, the selected device, and the automatic workers and simd"},
     {"demo", cmd_demo, "a short tour of lockstep kernels on the device, checked against C"},
     {"bench", cmd_bench, "time lockstep kernels on the device"},
+    {"layout", cmd_layout, "print an SoA layout file's bytes, or its generated OpenCL C or C"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

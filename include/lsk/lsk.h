@@ -10,5 +10,7 @@
 #include "lsk/context.h"
 #include "lsk/buffer.h"
 #include "lsk/program.h"
+#include "lsk/layout.h"
+#include "lsk/soa.h"
 
 #endif /* LSK_H */
