@@ -15,16 +15,7 @@
 
 #include "testutil.h"
 
-#define PARTS_MEMBERS(COLUMN, MATRIX, SCALAR)                                                      \
-  COLUMN(double, a)                                                                                \
-  COLUMN(float, b)                                                                                 \
-  MATRIX(float, 3, 3, m)                                                                           \
-  MATRIX(double, 3, 1, v)                                                                          \
-  COLUMN(double2, w)                                                                               \
-  COLUMN(uint, id)                                                                                 \
-  SCALAR(double, s)                                                                                \
-  COLUMN(double, out)
-LSK_SOA_DEFINE(parts, 128, PARTS_MEMBERS)
+#include "parts.h"
 
 /* The same members as an array of structs. */
 typedef struct part_aos {
@@ -41,30 +32,6 @@ static const lsk_aos_field aos_fields[] = {
     {"a", offsetof(part_aos, a)}, {"b", offsetof(part_aos, b)},    {"m", offsetof(part_aos, m)},
     {"v", offsetof(part_aos, v)}, {"w", offsetof(part_aos, w)},    {"id", offsetof(part_aos, id)},
     {"s", offsetof(part_aos, s)}, {"out", offsetof(part_aos, out)}};
-
-static void fill(parts *p, size_t n)
-{
-  for (size_t i = 0; i < n; ++i) {
-    p->a[i] = 0.5 + (double)(i % 97);
-    p->b[i] = (float)(i % 13) - 6.0f;
-    for (int k = 0; k < 9; ++k)
-      p->m[i + k * p->m_stride] = (float)((i * 7 + (size_t)k) % 23);
-    for (int k = 0; k < 3; ++k)
-      p->v[i + k * p->v_stride] = (double)k * 0.25 + (double)(i % 5);
-    p->w[i].s[0] = (double)(i % 11);
-    p->w[i].s[1] = -(double)(i % 3);
-    p->id[i] = (cl_uint)(i * 3);
-    p->out[i] = -1;
-  }
-  p->s[0] = 1.5;
-}
-
-/* The kernel's formula in plain C, from the same host arrays. */
-static double reference(const parts *p, size_t i)
-{
-  return p->a[i] * p->b[i] + (double)(p->m[i + 6 * p->m_stride] - p->m[i + 2 * p->m_stride]) +
-         p->v[i + p->v_stride] * p->w[i].s[0] + p->w[i].s[1] * p->s[0] + (double)p->id[i];
-}
 
 static char *read_all(const char *path)
 {
@@ -133,7 +100,7 @@ START_TEST(test_soa_round_trip)
     parts h;
     TU_OK(NULL, parts_bind(&h, lsk_soa_host(soa, 0), n));
     for (size_t s = 0; s < (n > 100 ? 2 : 4); ++s) {
-      fill(&h, n);
+      parts_fill(&h, n);
       TU_OK(f.ctx, lsk_soa_upload(soa));
       lsk_launch cfg = {.domain = {256},
                         .blocks = {(n + 255) / 256 < 64 ? (n + 255) / 256 : 64},
@@ -142,7 +109,7 @@ START_TEST(test_soa_round_trip)
       run(&f, k, soa, 0, &cfg, NULL, 0);
       TU_OK(f.ctx, lsk_soa_download(soa));
       for (size_t i = 0; i < n; ++i) {
-        double want = reference(&h, i);
+        double want = parts_reference(&h, i);
         ck_assert_msg(fabs(h.out[i] - want) <= 1e-12 * (1 + fabs(want)),
                       "n=%zu W=%u S=%u: out[%zu] = %.17g, want %.17g", n, shapes[s][0],
                       shapes[s][1], i, h.out[i], want);
@@ -168,7 +135,7 @@ START_TEST(test_soa_device_range_check)
   TU_OK(f.ctx, lsk_soa_create(f.ctx, 1, (const lsk_layout *const[]){f.layout}, &n, &soa));
   parts h = {0};
   TU_OK(NULL, parts_bind(&h, lsk_soa_host(soa, 0), n));
-  fill(&h, n);
+  parts_fill(&h, n);
   TU_OK(f.ctx, lsk_soa_upload(soa));
   lsk_buffer *got = NULL;
   TU_OK(f.ctx, lsk_buffer_create(f.ctx, sizeof(double), &got));
@@ -250,14 +217,14 @@ START_TEST(test_soa_parts_copy_aos)
   parts p0 = {0}, p1 = {0};
   TU_OK(NULL, parts_bind(&p0, lsk_soa_host(soa, 0), 17));
   TU_OK(NULL, parts_bind(&p1, lsk_soa_host(soa, 1), 40));
-  fill(&p0, 17);
-  fill(&p1, 40);
+  parts_fill(&p0, 17);
+  parts_fill(&p1, 40);
   TU_OK(f.ctx, lsk_soa_upload(soa));
   lsk_launch cfg = {.domain = {64}, .blocks = {1}};
   run(&f, k, soa, 1, &cfg, NULL, 0);
   TU_OK(f.ctx, lsk_soa_download(soa));
   for (size_t i = 0; i < 40; ++i)
-    ck_assert(fabs(p1.out[i] - reference(&p1, i)) <= 1e-12 * (1 + fabs(p1.out[i])));
+    ck_assert(fabs(p1.out[i] - parts_reference(&p1, i)) <= 1e-12 * (1 + fabs(p1.out[i])));
   for (size_t i = 0; i < 17; ++i)
     ck_assert(p0.out[i] == -1);
 
@@ -320,7 +287,7 @@ START_TEST(test_soa_const_view)
   TU_OK(f.ctx, lsk_soa_create(f.ctx, 1, (const lsk_layout *const[]){f.layout}, &n, &soa));
   parts h = {0};
   TU_OK(NULL, parts_bind(&h, lsk_soa_host(soa, 0), n));
-  fill(&h, n);
+  parts_fill(&h, n);
   TU_OK(f.ctx, lsk_soa_upload(soa));
   lsk_buffer *total = NULL;
   TU_OK(f.ctx, lsk_buffer_create(f.ctx, sizeof(double), &total));
