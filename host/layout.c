@@ -294,27 +294,8 @@ int lsk_layout_find(const lsk_layout *l, const char *name, size_t *index)
                    name);
 }
 
-int lsk_layout_size(const lsk_layout *l, size_t n, size_t *bytes)
-{
-  if (!l || !bytes)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_size: %s is NULL", l ? "bytes" : "layout");
-  int overflow = 0;
-  size_t total = 0, data;
-  for (size_t k = 0; k < l->count && !overflow; ++k) {
-    size_t s = member_size(l, &l->members[k], n, &data, &overflow);
-    if (total > SIZE_MAX - s)
-      overflow = 1;
-    total += s;
-  }
-  if (overflow)
-    return lsk__fail(NULL, LSK_ERANGE,
-                     "lsk_layout_size: layout '%s' with %zu elements does not fit in size_t",
-                     l->name, n);
-  *bytes = total;
-  return LSK_OK;
-}
-
-/* The size without messages, for the search below; SIZE_MAX on overflow. */
+/* The size, or SIZE_MAX on overflow (no real layout is that big: sizes
+ * are multiples of the alignment). */
 static size_t quiet_size(const lsk_layout *l, size_t n)
 {
   int overflow = 0;
@@ -326,6 +307,19 @@ static size_t quiet_size(const lsk_layout *l, size_t n)
     total += s;
   }
   return overflow ? SIZE_MAX : total;
+}
+
+int lsk_layout_size(const lsk_layout *l, size_t n, size_t *bytes)
+{
+  if (!l || !bytes)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_size: %s is NULL", l ? "bytes" : "layout");
+  size_t total = quiet_size(l, n);
+  if (total == SIZE_MAX)
+    return lsk__fail(NULL, LSK_ERANGE,
+                     "lsk_layout_size: layout '%s' with %zu elements does not fit in size_t",
+                     l->name, n);
+  *bytes = total;
+  return LSK_OK;
 }
 
 size_t lsk_layout_max_elements(const lsk_layout *l, size_t max_bytes)
