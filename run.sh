@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(cmake make gcc libc6-dev pkg-config ocl-icd-opencl-dev opencl-headers
-          pocl-opencl-icd check clinfo oclgrind mesa-opencl-icd)
+          pocl-opencl-icd check clinfo oclgrind mesa-opencl-icd llvm-15)
 BUILD_DIR=${BUILD_DIR:-build}
 
 install_missing() {

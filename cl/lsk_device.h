@@ -10,4 +10,5 @@
 #include "lsk_foreach.h"
 #include "lsk_var.h"
 #include "lsk_verify.h"
+#include "lsk_soa.h"
 #endif /* LSK_DEVICE_H */

@@ -55,6 +55,7 @@ struct lsk_program {
   lsk_context *ctx;
   char *name;
   char *source;    /* the user's source only */
+  char *prelude;   /* generated code before it, "" if none */
   char *options;   /* user build options, "" if none */
   char *cache_dir; /* NULL: none */
   lsk__decl *decls;

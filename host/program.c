@@ -76,10 +76,11 @@ int lsk_program_create(lsk_context *ctx, const char *source, const lsk_program_o
   p->name = line_name(opt && opt->name ? opt->name : "source");
   p->source = lsk__strdup(source);
   p->options = lsk__strdup(opt && opt->build_options ? opt->build_options : "");
+  p->prelude = lsk__strdup(opt && opt->prelude ? opt->prelude : "");
   const char *dir = opt && opt->cache_dir ? opt->cache_dir : ctx->cache_dir;
   if (dir && *dir)
     p->cache_dir = lsk__strdup(dir);
-  if (!p->name || !p->source || !p->options || (dir && *dir && !p->cache_dir)) {
+  if (!p->name || !p->source || !p->options || !p->prelude || (dir && *dir && !p->cache_dir)) {
     lsk_program_destroy(p);
     return lsk__fail(ctx, LSK_ENOMEM, "lsk_program_create: out of memory");
   }
@@ -127,6 +128,7 @@ void lsk_program_destroy(lsk_program *prog)
   free(prog->name);
   free(prog->source);
   free(prog->options);
+  free(prog->prelude);
   free(prog->cache_dir);
   free(prog);
 }
@@ -221,7 +223,9 @@ static int build(lsk_program *prog, lsk__build *b)
                    "-DLSK_DOMAIN_SIZE=%u -DLSK_WORKERS=%u -DLSK_SIMD=%u %s",
                    has_std ? "" : "-cl-std=CL1.2 ", b->domain[0], b->domain[1], b->domain[2],
                    b->domain[0] * b->domain[1] * b->domain[2], b->workers, b->simd, prog->options);
-  char *full = lsk__strdupf("%s\n#line 1 \"%s\"\n%s", lsk__device_source, prog->name, prog->source);
+  char *full = lsk__strdupf("%s\n#line 1 \"%s.prelude\"\n%s\n#line 1 \"%s\"\n%s",
+                            lsk__device_source, prog->name, prog->prelude, prog->name,
+                            prog->source);
   char *key = (opts && full && prog->cache_dir) ? cache_key(prog, opts, full) : NULL;
   int rc = LSK_OK;
   if (!opts || !full || (prog->cache_dir && !key)) {

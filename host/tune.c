@@ -59,7 +59,9 @@ const char *lsk_tune_dir(const lsk_context *ctx) { return ctx ? ctx->tune_dir : 
 static char *tune_key(const lsk_program *prog, const char *kernel, const unsigned dom[3])
 {
   const lsk_device_info *d = &prog->ctx->info;
-  uint64_t src = lsk__hash64(prog->source, strlen(prog->source), 4);
+  /* The prelude (generated SoA views) is part of what is built. */
+  uint64_t src = lsk__hash64(prog->source, strlen(prog->source), 4) ^
+                 lsk__hash64(prog->prelude, strlen(prog->prelude), 5);
   return lsk__strdupf("lsk %s\n%s\n%s\n%s\n%s\n%s\nsource %016llx\noptions %s\nkernel %s\n"
                       "domain %ux%ux%u",
                       LSK_VERSION_STRING, d->platform_name, d->platform_version, d->name,

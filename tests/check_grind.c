@@ -6,6 +6,10 @@
  * Buffers are initialized with whole-buffer writes: oclgrind 21.10 counts
  * neither clEnqueueFillBuffer nor a partial write as initializing memory.
  */
+#include <math.h>
+#include <stdio.h>
+
+#include "parts.h"
 #include "testutil.h"
 
 #define N 200u
@@ -130,6 +134,51 @@ START_TEST(test_grind_block_sums)
 }
 END_TEST
 
+/* Generated SoA accessors, range checks compiled in, at a small size. */
+START_TEST(test_grind_soa_views)
+{
+  lsk_context *ctx = tu_context();
+  lsk_layout *l = NULL;
+  char *cl = NULL;
+  TU_OK(NULL, parts_describe(&l));
+  TU_OK(NULL, lsk_layout_emit_cl(l, NULL, &cl));
+  FILE *f = fopen(LSK_TEST_DIR "/soa_kernels.cl", "rb");
+  ck_assert_ptr_nonnull(f);
+  static char src[1 << 16];
+  src[fread(src, 1, sizeof src - 1, f)] = 0;
+  fclose(f);
+  lsk_program *p = NULL;
+  TU_OK(ctx, lsk_program_create(ctx, src,
+                                &(lsk_program_options){.name = "soa_kernels.cl",
+                                                       .prelude = cl,
+                                                       .build_options = "-DPARTS_CHECK=1"},
+                                &p));
+  lsk_kernel *k = tu_kernel(p, "compute");
+  size_t n = 37;
+  lsk_soa *soa = NULL;
+  TU_OK(ctx, lsk_soa_create(ctx, 1, (const lsk_layout *const[]){l}, &n, &soa));
+  parts h = {0};
+  TU_OK(NULL, parts_bind(&h, lsk_soa_host(soa, 0), n));
+  parts_fill(&h, n);
+  TU_OK(ctx, lsk_soa_upload(soa));
+  lsk_arg args[16];
+  size_t na = 0;
+  TU_OK(ctx, lsk_soa_args(soa, 0, NULL, args, 16, &na));
+  lsk_launch cfg = {.domain = {16}, .blocks = {2}, .workers = 4, .simd = 2};
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na));
+  TU_OK(ctx, lsk_soa_download(soa));
+  for (size_t i = 0; i < n; ++i)
+    ck_assert_msg(fabs(h.out[i] - parts_reference(&h, i)) <= 1e-12 * (1 + fabs(h.out[i])),
+                  "out[%zu] = %g", i, h.out[i]);
+  lsk_soa_destroy(soa);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_free(cl);
+  lsk_layout_destroy(l);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_grind(void)
 {
   Suite *s = suite_create("grind");
@@ -137,6 +186,7 @@ Suite *suite_grind(void)
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, test_grind_iota_family);
   tcase_add_test(tc, test_grind_block_sums);
+  tcase_add_test(tc, test_grind_soa_views);
   suite_add_tcase(s, tc);
   return s;
 }

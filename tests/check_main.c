@@ -19,6 +19,7 @@ static const struct {
     {"status", suite_status}, {"device", suite_device}, {"mapping", suite_mapping},
     {"iota", suite_iota},     {"verify", suite_verify}, {"errors", suite_errors},
     {"cache", suite_cache},   {"grind", suite_grind},   {"tune", suite_tune},
+    {"layout", suite_layout}, {"soa", suite_soa},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 
@@ -46,7 +47,8 @@ static int have_device(void)
 
 int main(int argc, char **argv)
 {
-  int only_status = argc == 2 && strcmp(argv[1], "status") == 0;
+  /* Suites that need no device. */
+  int only_status = argc == 2 && (strcmp(argv[1], "status") == 0 || strcmp(argv[1], "layout") == 0);
   int dev = only_status ? 0 : have_device();
   if (dev == 77) {
     fprintf(stderr, "skipped: no OpenCL device\n");

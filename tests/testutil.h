@@ -56,5 +56,7 @@ Suite *suite_errors(void);
 Suite *suite_cache(void);
 Suite *suite_grind(void);
 Suite *suite_tune(void);
+Suite *suite_layout(void);
+Suite *suite_soa(void);
 
 #endif /* LSK_TESTUTIL_H */

@@ -20,6 +20,7 @@ int cmd_info(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_layout(int argc, char **argv);
 
 /* Prints "lsk: <cmd>: <msg>\n" to stderr; returns 1. */
 int cli_fail(const char *cmd, const char *fmt, ...)

@@ -23,6 +23,7 @@ static const struct {
     {"demo", cmd_demo, "a short tour of lockstep kernels on the device, checked against C"},
     {"bench", cmd_bench, "time lockstep kernels on the device"},
     {"tune", cmd_tune, "find the fastest workers and simd of the bench kernels, and keep them"},
+    {"layout", cmd_layout, "print an SoA layout file's bytes, or its generated OpenCL C or C"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -11,5 +11,7 @@
 #include "lsk/buffer.h"
 #include "lsk/program.h"
 #include "lsk/tune.h"
+#include "lsk/layout.h"
+#include "lsk/soa.h"
 
 #endif /* LSK_H */

@@ -39,6 +39,10 @@ typedef struct lsk_program_options {
   const char *build_options;
   /* Overrides the context's cache directory; "" disables the disk cache. */
   const char *cache_dir;
+  /* Source put between the device library and the user's source, such as
+   * code generated from SoA layouts (lsk_layout_emit_cl); the user's line
+   * numbers are kept. NULL: none. */
+  const char *prelude;
 } lsk_program_options;
 
 /*

@@ -1,0 +1,22 @@
+/*
+ * lsk_soa.h: what code generated from SoA layouts (lsk layout --emit-cl,
+ * lsk_layout_emit_cl) needs on the device.
+ */
+#ifndef LSK_SOA_H
+#define LSK_SOA_H
+
+/* Range check of a generated accessor: 1 if i < n, else records a verify
+ * failure naming layout.member with the index (as signed, so -1 reads -1)
+ * and the size, and returns 0 so that the access does not happen. */
+LSK_INLINE int lsk__soa_in(__global uint *ctx, uint i, uint n, __constant char *what)
+{
+  if (i < n)
+    return 1;
+  lsk__verify_fail(ctx, __LINE__, what, 2, (long)(int)i, (long)n, 0, 0);
+  return 0;
+}
+
+/* ceil(x / a) * a for a power of two a: the layout byte rule. */
+LSK_INLINE ulong lsk__soa_align(ulong x, ulong a) { return (x + a - 1) & ~(a - 1); }
+
+#endif /* LSK_SOA_H */

@@ -1,0 +1,377 @@
+/*
+ * layout_emit.c: OpenCL C and host C generated from a layout. The shapes
+ * of the generated code are documented in docs/soa.md.
+ *
+ * Device side: a kernel takes a view as one restrict pointer per member, all
+ * bound to the same buffer, plus the layout's byte offset in the buffer and
+ * the element count. Kernel parameters are where OpenCL compilers honour
+ * restrict (LLVM's noalias), and members are disjoint ranges of the buffer,
+ * so the promise holds. Offsets are recomputed on the device from n with
+ * the same rule as the host.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout_internal.h"
+
+typedef struct emit {
+  const lsk_layout *l;
+  const char *view; /* view name */
+  char upper[72];   /* view name in capitals, for macros */
+  int *sel;         /* sel[i]: member i is in the view */
+  size_t nsel;
+  lsk__sb sb;
+} emit;
+
+static int select_members(emit *e, const lsk_layout *l, const lsk_emit_options *opt,
+                          const char *fn);
+
+/* Checks the arguments and prepares e; on failure nothing is left to free. */
+static int setup(emit *e, const lsk_layout *l, const lsk_emit_options *opt, char **text,
+                 const char *fn)
+{
+  memset(e, 0, sizeof *e);
+  if (!text)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: text is NULL", fn);
+  *text = NULL;
+  int rc = select_members(e, l, opt, fn);
+  if (rc) {
+    free(e->sel);
+    e->sel = NULL;
+  }
+  return rc;
+}
+
+static int select_members(emit *e, const lsk_layout *l, const lsk_emit_options *opt, const char *fn)
+{
+  if (!l)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: layout is NULL", fn);
+  e->l = l;
+  e->view = opt && opt->view_name ? opt->view_name : l->name;
+  const char *why = lsk__bad_identifier(e->view);
+  if (why)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: view name '%s' %s", fn, e->view, why);
+  size_t i = 0;
+  for (; e->view[i] && i + 1 < sizeof e->upper; ++i)
+    e->upper[i] = (char)toupper((unsigned char)e->view[i]);
+  e->upper[i] = 0;
+  if (!(e->sel = calloc(l->count ? l->count : 1, sizeof *e->sel)))
+    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
+  const char *list = opt ? opt->members : NULL;
+  if (!list) {
+    for (size_t k = 0; k < l->count; ++k)
+      e->sel[k] = 1;
+    e->nsel = l->count;
+  }
+  while (list && *list) {
+    size_t len = strcspn(list, ", ");
+    size_t k = 0;
+    for (; k < l->count; ++k)
+      if (strlen(l->members[k].name) == len && strncmp(l->members[k].name, list, len) == 0)
+        break;
+    if (len && k == l->count)
+      return lsk__fail(NULL, LSK_EINVAL, "%s: layout '%s' has no member '%.*s'", fn, l->name,
+                       (int)len, list);
+    if (len && e->sel[k])
+      return lsk__fail(NULL, LSK_EINVAL, "%s: member '%s' named twice in the view", fn,
+                       l->members[k].name);
+    if (len) {
+      e->sel[k] = 1;
+      e->nsel++;
+    }
+    list += len;
+    list += strspn(list, ", ");
+  }
+  if (e->nsel == 0)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: a view of layout '%s' needs at least one member", fn,
+                     l->name);
+  return LSK_OK;
+}
+
+/* The byte size of member m for n (an expression in n, device or host). */
+static void size_expr(emit *e, const lsk__member *m, const char *align_fn, const char *ntype)
+{
+  size_t a = e->l->align;
+  if (m->kind == LSK_MEMBER_SCALAR)
+    lsk__sb_printf(&e->sb, "((void)n, %zu)", (m->type_size + a - 1) / a * a);
+  else
+    lsk__sb_printf(&e->sb, "%u * %s((%s)n * %zu, %zu)", m->rows * m->cols, align_fn, ntype,
+                   m->type_size, a);
+}
+
+/* The list of the view's members' parameters/arguments. */
+static void each_selected(emit *e, const char *fmt_col, const char *sep)
+{
+  int first = 1;
+  for (size_t k = 0; k < e->l->count; ++k) {
+    if (!e->sel[k])
+      continue;
+    const lsk__member *m = &e->l->members[k];
+    if (!first)
+      lsk__sb_printf(&e->sb, "%s", sep);
+    first = 0;
+    /* fmt_col uses %1$s-like order: type, view, member, upper. */
+    const char *p = fmt_col;
+    while (*p) {
+      if (p[0] == '@' && p[1]) {
+        const char *val = p[1] == 'T'   ? m->type
+                          : p[1] == 'V' ? e->view
+                          : p[1] == 'M' ? m->name
+                          : p[1] == 'U' ? e->upper
+                                        : "";
+        lsk__sb_printf(&e->sb, "%s", val);
+        p += 2;
+      } else {
+        lsk__sb_printf(&e->sb, "%c", *p++);
+      }
+    }
+  }
+}
+
+static void emit_offsets(emit *e, const char *qual, const char *align_fn, const char *ntype,
+                         const char *rtype)
+{
+  lsk__sb *sb = &e->sb;
+  for (size_t k = 0; k < e->l->count; ++k) {
+    const lsk__member *m = &e->l->members[k];
+    lsk__sb_printf(sb, "%s %s %s__size_%s(%s n) { return ", qual, rtype, e->view, m->name, ntype);
+    size_expr(e, m, align_fn, ntype);
+    lsk__sb_printf(sb, "; }\n");
+    lsk__sb_printf(sb, "%s %s %s_offset_%s(%s n) { return ", qual, rtype, e->view, m->name, ntype);
+    if (k == 0)
+      lsk__sb_printf(sb, "((void)n, 0)");
+    else
+      lsk__sb_printf(sb, "%s_offset_%s(n) + %s__size_%s(n)", e->view, e->l->members[k - 1].name,
+                     e->view, e->l->members[k - 1].name);
+    lsk__sb_printf(sb, "; }\n");
+  }
+  lsk__sb_printf(sb, "%s %s %s_bytes(%s n) { return ", qual, rtype, e->view, ntype);
+  if (e->l->count == 0)
+    lsk__sb_printf(sb, "0");
+  else
+    lsk__sb_printf(sb, "%s_offset_%s(n) + %s__size_%s(n)", e->view,
+                   e->l->members[e->l->count - 1].name, e->view,
+                   e->l->members[e->l->count - 1].name);
+  lsk__sb_printf(sb, "; }\n");
+}
+
+/* The view struct and its constructor, for the mutable (cq = "") or the
+ * const (cq = "const ") flavour. */
+static void emit_cl_view(emit *e, const char *cq, const char *suffix)
+{
+  lsk__sb *sb = &e->sb;
+  const char *V = e->view, *U = e->upper, *L = e->l->name;
+  lsk__sb_printf(sb, "\ntypedef struct %s%s_view {\n", V, suffix);
+  for (size_t k = 0; k < e->l->count; ++k) {
+    const lsk__member *m = &e->l->members[k];
+    if (!e->sel[k])
+      continue;
+    lsk__sb_printf(sb, "  __global %s%s *%s__R %s;\n", cq, m->type, U, m->name);
+    if (m->kind == LSK_MEMBER_MATRIX)
+      lsk__sb_printf(sb, "  uint lsk__stride_%s;\n", m->name);
+  }
+  lsk__sb_printf(sb, "  uint lsk__n;\n  __global uint *lsk__ctx;\n} %s%s_view;\n\n", V, suffix);
+  lsk__sb_printf(sb, "LSK_INLINE %s%s_view %s%s_view_make(", V, suffix, V, suffix);
+  each_selected(e, cq[0] ? "__global const @T *lsk__p_@M" : "__global @T *lsk__p_@M", ", ");
+  lsk__sb_printf(sb, ", ulong base, uint n, __global uint *ctx)\n{\n  %s%s_view lsk__v;\n", V,
+                 suffix);
+  for (size_t k = 0; k < e->l->count; ++k) {
+    const lsk__member *m = &e->l->members[k];
+    if (!e->sel[k])
+      continue;
+    lsk__sb_printf(sb,
+                   "  lsk__v.%s = (__global %s%s *)((__global %suchar *)lsk__p_%s + base + "
+                   "%s_offset_%s(n));\n",
+                   m->name, cq, m->type, cq, m->name, V, m->name);
+    if (m->kind == LSK_MEMBER_MATRIX)
+      lsk__sb_printf(sb, "  lsk__v.lsk__stride_%s = (uint)(%s__size_%s(n) / %u / %zu);\n", m->name,
+                     V, m->name, m->rows * m->cols, m->type_size);
+  }
+  lsk__sb_printf(sb, "  lsk__v.lsk__n = n;\n  lsk__v.lsk__ctx = ctx;\n  return lsk__v;\n}\n");
+  lsk__sb_printf(sb, "#define %s%s_VIEW(p) %s%s_view_make(", U, cq[0] ? "_CONST" : "", V, suffix);
+  each_selected(e, "p##_@M", ", ");
+  lsk__sb_printf(sb, ", p##_base, p##_n, LSK_CTX_FWD)\n\n");
+
+  /* Accessors. */
+  for (size_t k = 0; k < e->l->count; ++k) {
+    const lsk__member *m = &e->l->members[k];
+    if (!e->sel[k])
+      continue;
+    const char *T = m->type, *M = m->name;
+    char fn[160];
+    snprintf(fn, sizeof fn, "%s%s_%s", V, suffix, M);
+    if (m->kind == LSK_MEMBER_SCALAR) {
+      lsk__sb_printf(sb, "LSK_INLINE %s %s(%s%s_view v) { return v.%s[0]; }\n", T, fn, V, suffix,
+                     M);
+      if (!cq[0])
+        lsk__sb_printf(sb, "LSK_INLINE void %s_set_%s(%s_view v, %s x) { v.%s[0] = x; }\n", V, M, V,
+                       T, M);
+    } else if (m->kind == LSK_MEMBER_COLUMN) {
+      lsk__sb_printf(sb,
+                     "LSK_INLINE %s %s(%s%s_view v, uint i)\n{\n  return %s__IN(v, i, \"%s.%s\") ? "
+                     "v.%s[i] : (%s)0;\n}\n",
+                     T, fn, V, suffix, U, L, M, M, T);
+      if (!cq[0])
+        lsk__sb_printf(sb,
+                       "LSK_INLINE void %s_set_%s(%s_view v, uint i, %s x)\n{\n  if (%s__IN(v, i, "
+                       "\"%s.%s\"))\n    v.%s[i] = x;\n}\n",
+                       V, M, V, T, U, L, M, M);
+    } else {
+      lsk__sb_printf(
+          sb,
+          "LSK_INLINE %s %s(%s%s_view v, uint i, uint r, uint c)\n{\n  return %s__IN(v, i, "
+          "\"%s.%s\") && %s__INC(v, r, %u, c, %u, \"%s.%s\") ? v.%s[i + (r + c * %u) * "
+          "v.lsk__stride_%s] : (%s)0;\n}\n",
+          T, fn, V, suffix, U, L, M, U, m->rows, m->cols, L, M, M, m->rows, M, T);
+      if (!cq[0])
+        lsk__sb_printf(
+            sb,
+            "LSK_INLINE void %s_set_%s(%s_view v, uint i, uint r, uint c, %s x)\n{\n  if "
+            "(%s__IN(v, i, \"%s.%s\") && %s__INC(v, r, %u, c, %u, \"%s.%s\"))\n    "
+            "v.%s[i + (r + c * %u) * v.lsk__stride_%s] = x;\n}\n",
+            V, M, V, T, U, L, M, U, m->rows, m->cols, L, M, M, m->rows, M);
+    }
+  }
+}
+
+int lsk_layout_emit_cl(const lsk_layout *l, const lsk_emit_options *opt, char **text)
+{
+  static const char fn[] = "lsk_layout_emit_cl";
+  emit e;
+  int rc = setup(&e, l, opt, text, fn);
+  if (rc)
+    return rc;
+  lsk__sb *sb = &e.sb;
+  const char *V = e.view, *U = e.upper;
+  lsk__sb_printf(sb, "/* Generated by lsk %s from layout '%s' (alignment %zu): view '%s' of ",
+                 LSK_VERSION_STRING, l->name, l->align, V);
+  each_selected(&e, "@M", ", ");
+  lsk__sb_printf(sb, ". Do not edit. */\n#ifndef LSK_VIEW_%s\n#define LSK_VIEW_%s\n", U, U);
+  lsk__sb_printf(sb,
+                 "/* -D%s_CHECK=1: accessors check indices (LSK_VERIFY); -D%s_RESTRICT=0: no "
+                 "restrict. */\n#ifndef %s_CHECK\n#define %s_CHECK 0\n#endif\n#ifndef "
+                 "%s_RESTRICT\n#define %s_RESTRICT 1\n#endif\n#if %s_RESTRICT\n#define %s__R "
+                 "restrict\n#else\n#define %s__R\n#endif\n",
+                 U, U, U, U, U, U, U, U, U);
+  lsk__sb_printf(
+      sb,
+      "#if %s_CHECK\n#define %s__IN(v, i, what) lsk__soa_in((v).lsk__ctx, (i), "
+      "(v).lsk__n, what)\n#define %s__INC(v, r, R, c, C, what) (lsk__soa_in((v).lsk__ctx, "
+      "(r), (R), what \" row\") && lsk__soa_in((v).lsk__ctx, (c), (C), what \" "
+      "column\"))\n#else\n#define %s__IN(v, i, what) 1\n#define %s__INC(v, r, R, c, C, "
+      "what) 1\n#endif\n\n",
+      U, U, U, U, U);
+  lsk__sb_printf(sb, "/* Byte sizes and offsets for n elements (the host's rule). */\n");
+  emit_offsets(&e, "LSK_INLINE", "lsk__soa_align", "ulong", "ulong");
+  lsk__sb_printf(sb,
+                 "\n/* Kernel parameters of a view called p: one pointer per member, all to the "
+                 "same buffer, the layout's byte offset in it and the element count. */\n");
+  lsk__sb_printf(sb, "#define %s_PARAMS(p) ", U);
+  each_selected(&e, "__global @T *@U__R p##_@M", ", ");
+  lsk__sb_printf(sb, ", ulong p##_base, uint p##_n\n#define %s_CONST_PARAMS(p) ", U);
+  each_selected(&e, "__global const @T *@U__R p##_@M", ", ");
+  lsk__sb_printf(sb, ", ulong p##_base, uint p##_n\n");
+  emit_cl_view(&e, "", "");
+  emit_cl_view(&e, "const ", "_const");
+  lsk__sb_printf(sb, "#endif /* LSK_VIEW_%s */\n", U);
+  (void)V;
+  free(e.sel);
+  return lsk__sb_finish(sb, text, fn);
+}
+
+int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **text)
+{
+  static const char fn[] = "lsk_layout_emit_c";
+  emit e;
+  int rc = setup(&e, l, opt, text, fn);
+  if (rc)
+    return rc;
+  lsk__sb *sb = &e.sb;
+  const char *V = e.view, *U = e.upper, *L = l->name;
+  lsk__sb_printf(sb,
+                 "/* Generated by lsk %s from layout '%s' (alignment %zu): host view '%s'. Do "
+                 "not edit. */\n#ifndef LSK_HOST_VIEW_%s\n#define LSK_HOST_VIEW_%s\n#include "
+                 "<lsk/lsk.h>\n#include <stdint.h>\n\n",
+                 LSK_VERSION_STRING, L, l->align, V, U, U);
+  lsk__sb_printf(sb, "#define %s_ALIGN %zu\n", U, l->align);
+  lsk__sb_printf(sb,
+                 "static inline size_t %s__align(size_t x, size_t a) { return x > SIZE_MAX - a "
+                 "? SIZE_MAX : (x + a - 1) / a * a; }\n",
+                 V);
+  /* Sizes saturate at SIZE_MAX: a caller checks for it before allocating. */
+  char align_fn[80];
+  snprintf(align_fn, sizeof align_fn, "%s__align", V);
+  emit_offsets(&e, "static inline", align_fn, "size_t", "size_t");
+  lsk__sb_printf(sb, "\ntypedef struct %s_host {\n", V);
+  for (size_t k = 0; k < l->count; ++k) {
+    const lsk__member *m = &l->members[k];
+    if (!e.sel[k])
+      continue;
+    lsk__sb_printf(sb, "  cl_%s *%s;\n", m->type, m->name);
+    if (m->kind == LSK_MEMBER_MATRIX)
+      lsk__sb_printf(sb, "  size_t lsk_stride_%s;\n", m->name);
+  }
+  lsk__sb_printf(sb, "  size_t lsk_n;\n} %s_host;\n\n", V);
+  lsk__sb_printf(sb,
+                 "/* Points the view at mem, which holds the layout for n elements and is "
+                 "aligned to %zu bytes. */\nstatic inline int %s_bind(%s_host *v, void *mem, "
+                 "size_t n)\n{\n  if (!v || !mem || (uintptr_t)mem %% %zu)\n    return "
+                 "lsk_soa_misaligned(\"%s\", mem, %zu);\n  unsigned char *b = (unsigned char "
+                 "*)mem;\n",
+                 l->align, V, V, l->align, L, l->align);
+  for (size_t k = 0; k < l->count; ++k) {
+    const lsk__member *m = &l->members[k];
+    if (!e.sel[k])
+      continue;
+    lsk__sb_printf(sb, "  v->%s = (cl_%s *)(b + %s_offset_%s(n));\n", m->name, m->type, V, m->name);
+    if (m->kind == LSK_MEMBER_MATRIX)
+      lsk__sb_printf(sb, "  v->lsk_stride_%s = %s__size_%s(n) / %u / %zu;\n", m->name, V, m->name,
+                     m->rows * m->cols, m->type_size);
+  }
+  lsk__sb_printf(sb, "  v->lsk_n = n;\n  return LSK_OK;\n}\n\n");
+  for (size_t k = 0; k < l->count; ++k) {
+    const lsk__member *m = &l->members[k];
+    if (!e.sel[k])
+      continue;
+    const char *T = m->type, *M = m->name;
+    if (m->kind == LSK_MEMBER_SCALAR) {
+      lsk__sb_printf(sb, "static inline cl_%s %s_%s(const %s_host *v) { return v->%s[0]; }\n", T, V,
+                     M, V, M);
+      lsk__sb_printf(sb, "static inline void %s_set_%s(%s_host *v, cl_%s x) { v->%s[0] = x; }\n", V,
+                     M, V, T, M);
+    } else if (m->kind == LSK_MEMBER_COLUMN) {
+      lsk__sb_printf(sb,
+                     "static inline int %s_get_%s(const %s_host *v, size_t i, cl_%s *out)\n{\n"
+                     "  if (i >= v->lsk_n)\n    return lsk_soa_range_error(\"%s\", \"%s\", i, "
+                     "v->lsk_n);\n  *out = v->%s[i];\n  return LSK_OK;\n}\n",
+                     V, M, V, T, L, M, M);
+      lsk__sb_printf(sb,
+                     "static inline int %s_set_%s(%s_host *v, size_t i, cl_%s x)\n{\n  if (i >= "
+                     "v->lsk_n)\n    return lsk_soa_range_error(\"%s\", \"%s\", i, v->lsk_n);\n"
+                     "  v->%s[i] = x;\n  return LSK_OK;\n}\n",
+                     V, M, V, T, L, M, M);
+    } else {
+      /* Component (r, c) of element i; r and c out of range count as i. */
+      lsk__sb_printf(sb,
+                     "static inline int %s_get_%s(const %s_host *v, size_t i, unsigned r, "
+                     "unsigned c, cl_%s *out)\n{\n  if (i >= v->lsk_n || r >= %uu || c >= %uu)\n"
+                     "    return lsk_soa_range_error(\"%s\", \"%s\", i, v->lsk_n);\n  *out = "
+                     "v->%s[i + (r + c * %uu) * v->lsk_stride_%s];\n  return LSK_OK;\n}\n",
+                     V, M, V, T, m->rows, m->cols, L, M, M, m->rows, M);
+      lsk__sb_printf(sb,
+                     "static inline int %s_set_%s(%s_host *v, size_t i, unsigned r, unsigned c, "
+                     "cl_%s x)\n{\n  if (i >= v->lsk_n || r >= %uu || c >= %uu)\n    return "
+                     "lsk_soa_range_error(\"%s\", \"%s\", i, v->lsk_n);\n  v->%s[i + (r + c * "
+                     "%uu) * v->lsk_stride_%s] = x;\n  return LSK_OK;\n}\n",
+                     V, M, V, T, m->rows, m->cols, L, M, M, m->rows, M);
+    }
+  }
+  lsk__sb_printf(sb, "\n/* Kernel arguments for %s_PARAMS(p): buffer, byte offset, count. */\n", U);
+  lsk__sb_printf(sb, "#define %s_ARGS(buf, base, n) ", U);
+  each_selected(&e, "LSK_ARG_BUFFER(buf)", ", ");
+  lsk__sb_printf(sb, ", LSK_ARG_ULONG(base), LSK_ARG_UINT(n)\n#endif /* LSK_HOST_VIEW_%s */\n", U);
+  free(e.sel);
+  return lsk__sb_finish(sb, text, fn);
+}

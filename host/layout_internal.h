@@ -1,0 +1,43 @@
+/*
+ * layout_internal.h: what layout.c, layout_parse.c and layout_emit.c share.
+ */
+#ifndef LSK_LAYOUT_INTERNAL_H
+#define LSK_LAYOUT_INTERNAL_H
+
+#include "internal.h"
+#include "lsk/layout.h"
+
+typedef struct lsk__member {
+  char *name;
+  char *type;
+  lsk_member_kind kind;
+  unsigned rows, cols;
+  size_t type_size;
+  int scalar_type;
+} lsk__member;
+
+struct lsk_layout {
+  char *name;
+  size_t align;
+  lsk__member *members;
+  size_t count;
+};
+
+size_t lsk__type_size(const char *type, int *scalar);
+const char *lsk__bad_identifier(const char *name);
+
+/* A growing string; on allocation failure it stops and remembers. */
+typedef struct lsk__sb {
+  char *buf;
+  size_t len, cap;
+  int failed;
+} lsk__sb;
+int lsk__sb_printf(lsk__sb *sb, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Hands the text over, or frees it and fails with LSK_ENOMEM. */
+int lsk__sb_finish(lsk__sb *sb, char **text, const char *fn);
+
+#endif /* LSK_LAYOUT_INTERNAL_H */

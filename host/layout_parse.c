@@ -1,0 +1,184 @@
+/*
+ * layout_parse.c: the layout text format (see lsk_layout_parse):
+ *   layout NAME [align A]
+ *   column TYPE NAME
+ *   matrix TYPE ROWS COLS NAME
+ *   scalar TYPE NAME
+ * Every error names the file and line.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout_internal.h"
+
+#define MAX_TOKENS 8
+
+/* Splits a line (modified in place) at blanks; stops at '#'. */
+static int tokenize(char *line, char **tok)
+{
+  int n = 0;
+  for (char *p = line; *p && *p != '#';) {
+    while (*p == ' ' || *p == '\t' || *p == '\r')
+      *p++ = 0;
+    if (!*p || *p == '#')
+      break;
+    if (n == MAX_TOKENS)
+      return -1;
+    tok[n++] = p;
+    while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '#')
+      ++p;
+    if (*p == '#')
+      *p = 0;
+  }
+  return n;
+}
+
+static int parse_uint(const char *s, unsigned long max, unsigned long *v)
+{
+  if (!isdigit((unsigned char)*s))
+    return 0;
+  char *end;
+  *v = strtoul(s, &end, 10);
+  return *end == 0 && *v <= max;
+}
+
+/* Restates the thread's last message (from a builder call) as
+ * "file:line: <message without the function name>". */
+static int at_line(int rc, const char *file, unsigned lineno)
+{
+  const char *msg = lsk_context_errmsg(NULL);
+  const char *colon = strstr(msg, ": ");
+  char *copy = lsk__strdup(colon ? colon + 2 : msg);
+  rc = lsk__fail(NULL, rc, "%s:%u: %s", file, lineno, copy ? copy : "error");
+  free(copy);
+  return rc;
+}
+
+int lsk_layout_parse(const char *text, const char *file, lsk_layout **out)
+{
+  if (!out)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_parse: out is NULL");
+  *out = NULL;
+  if (!text)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_parse: text is NULL");
+  if (!file)
+    file = "layout";
+  char *copy = lsk__strdup(text);
+  if (!copy)
+    return lsk__fail(NULL, LSK_ENOMEM, "lsk_layout_parse: out of memory");
+  lsk_layout *l = NULL;
+  int rc = LSK_OK;
+  unsigned lineno = 0;
+  char *save = copy;
+  for (char *line = copy; line && !rc; line = save) {
+    char *nl = strchr(line, '\n');
+    save = nl ? nl + 1 : NULL;
+    if (nl)
+      *nl = 0;
+    ++lineno;
+    char *tok[MAX_TOKENS];
+    int n = tokenize(line, tok);
+    if (n == 0)
+      continue;
+    if (n < 0) {
+      rc = lsk__fail(NULL, LSK_EINVAL, "%s:%u: too many words", file, lineno);
+      break;
+    }
+    const char *kw = tok[0];
+    if (!l) {
+      unsigned long align = 0;
+      if (strcmp(kw, "layout") != 0)
+        rc = lsk__fail(NULL, LSK_EINVAL, "%s:%u: expected 'layout NAME' first, found '%s'", file,
+                       lineno, kw);
+      else if (!(n == 2 || (n == 4 && strcmp(tok[2], "align") == 0 &&
+                            parse_uint(tok[3], 1ul << 20, &align) && align > 0)))
+        rc = lsk__fail(NULL, LSK_EINVAL,
+                       "%s:%u: expected 'layout NAME [align A]' with A from 1 "
+                       "to 1048576",
+                       file, lineno);
+      else if ((rc = lsk_layout_create(tok[1], align, &l)))
+        rc = at_line(rc, file, lineno);
+      continue;
+    }
+    if (strcmp(kw, "column") == 0 || strcmp(kw, "scalar") == 0) {
+      if (n != 3) {
+        rc = lsk__fail(NULL, LSK_EINVAL, "%s:%u: expected '%s TYPE NAME'", file, lineno, kw);
+        break;
+      }
+      rc = kw[0] == 'c' ? lsk_layout_add_column(l, tok[1], tok[2])
+                        : lsk_layout_add_scalar(l, tok[1], tok[2]);
+    } else if (strcmp(kw, "matrix") == 0) {
+      unsigned long r, c;
+      if (n != 5 || !parse_uint(tok[2], 64, &r) || !parse_uint(tok[3], 64, &c)) {
+        rc = lsk__fail(NULL, LSK_EINVAL,
+                       "%s:%u: expected 'matrix TYPE ROWS COLS NAME' with ROWS and COLS from 1 to "
+                       "64",
+                       file, lineno);
+        break;
+      }
+      rc = lsk_layout_add_matrix(l, tok[1], (unsigned)r, (unsigned)c, tok[4]);
+    } else if (strcmp(kw, "layout") == 0) {
+      rc = lsk__fail(NULL, LSK_EINVAL, "%s:%u: a second 'layout' line", file, lineno);
+      break;
+    } else {
+      rc = lsk__fail(NULL, LSK_EINVAL,
+                     "%s:%u: unknown keyword '%s' (layout, column, matrix or scalar)", file, lineno,
+                     kw);
+      break;
+    }
+    if (rc)
+      rc = at_line(rc, file, lineno);
+  }
+  free(copy);
+  if (!rc && !l)
+    rc = lsk__fail(NULL, LSK_EINVAL, "%s: no 'layout NAME' line", file);
+  if (rc) {
+    lsk_layout_destroy(l);
+    return rc;
+  }
+  *out = l;
+  return LSK_OK;
+}
+
+int lsk_layout_load(const char *path, lsk_layout **out)
+{
+  if (!out || !path)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_load: %s is NULL", path ? "out" : "path");
+  *out = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return lsk__fail(NULL, LSK_EIO, "lsk_layout_load: cannot open '%s'", path);
+  char *buf = NULL;
+  size_t len = 0;
+  int rc = LSK_OK;
+  for (;;) {
+    char *grown = realloc(buf, len + 4097);
+    if (!grown) {
+      rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_layout_load: out of memory");
+      break;
+    }
+    buf = grown;
+    size_t got = fread(buf + len, 1, 4096, f);
+    len += got;
+    if (got < 4096)
+      break;
+    if (len > (1u << 20)) {
+      rc = lsk__fail(NULL, LSK_EINVAL, "lsk_layout_load: '%s' is larger than 1 MiB", path);
+      break;
+    }
+  }
+  if (!rc && ferror(f))
+    rc = lsk__fail(NULL, LSK_EIO, "lsk_layout_load: error reading '%s'", path);
+  fclose(f);
+  if (!rc) {
+    buf[len] = 0;
+    if (strlen(buf) != len)
+      rc = lsk__fail(NULL, LSK_EINVAL, "lsk_layout_load: '%s' contains a NUL byte", path);
+    else
+      rc = lsk_layout_parse(buf, path, out);
+  }
+  free(buf);
+  return rc;
+}

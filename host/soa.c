@@ -1,0 +1,268 @@
+/*
+ * soa.c: SoA allocations on host and device, copies, array-of-structs
+ * conversion, and the kernel arguments of generated views.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout_internal.h"
+#include "lsk/soa.h"
+
+typedef struct part {
+  const lsk_layout *layout;
+  size_t count, base;
+} part;
+
+struct lsk_soa {
+  lsk_context *ctx;
+  size_t k, bytes, align;
+  part *parts;
+  unsigned char *host;
+  lsk_buffer *buf;
+};
+
+int lsk_soa_range_error(const char *layout, const char *member, size_t index, size_t n)
+{
+  return lsk__fail(NULL, LSK_ERANGE, "%s.%s: index %zu out of range (size %zu)",
+                   layout ? layout : "?", member ? member : "?", index, n);
+}
+
+int lsk_soa_misaligned(const char *layout, const void *ptr, size_t align)
+{
+  if (!ptr)
+    return lsk__fail(NULL, LSK_EINVAL, "layout '%s': NULL memory", layout ? layout : "?");
+  return lsk__fail(NULL, LSK_EINVAL,
+                   "layout '%s': memory at %p is not aligned to %zu bytes (%zu past a boundary)",
+                   layout ? layout : "?", ptr, align, (size_t)((uintptr_t)ptr % align));
+}
+
+int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
+                   const size_t *counts, lsk_soa **out)
+{
+  static const char fn[] = "lsk_soa_create";
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  *out = NULL;
+  if (!ctx || !layouts || !counts || k == 0)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: %s", fn,
+                     !ctx     ? "ctx is NULL"
+                     : k == 0 ? "no layouts"
+                              : "layouts or counts is NULL");
+  lsk_soa *s = calloc(1, sizeof *s);
+  if (!s || !(s->parts = calloc(k, sizeof *s->parts))) {
+    free(s);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  }
+  s->ctx = ctx;
+  s->k = k;
+  s->align = ctx->info.base_addr_align > 16 ? ctx->info.base_addr_align : 16;
+  int rc = LSK_OK;
+  for (size_t j = 0; j < k && !rc; ++j) {
+    size_t bytes, a = layouts[j] ? layouts[j]->align : 1;
+    if (!layouts[j])
+      rc = lsk__fail(ctx, LSK_EINVAL, "%s: layouts[%zu] is NULL", fn, j);
+    else if (counts[j] > UINT32_MAX)
+      rc = lsk__fail(ctx, LSK_ERANGE, "%s: layout '%s': %zu elements (kernels index with 32 bits)",
+                     fn, layouts[j]->name, counts[j]);
+    else if (lsk_layout_size(layouts[j], counts[j], &bytes))
+      rc = lsk__fail(ctx, LSK_ERANGE, "%s: %s", fn, lsk_context_errmsg(NULL));
+    else {
+      /* nextByte: the next part starts at the next multiple of its alignment. */
+      size_t base = (s->bytes + a - 1) / a * a;
+      if (base < s->bytes || base > SIZE_MAX - bytes)
+        rc = lsk__fail(ctx, LSK_ERANGE, "%s: total size overflows", fn);
+      s->parts[j] = (part){layouts[j], counts[j], base};
+      s->bytes = base + bytes;
+      s->align = a > s->align ? a : s->align;
+    }
+  }
+  size_t alloc = s->bytes ? (s->bytes + s->align - 1) / s->align * s->align : s->align;
+  if (!rc && !(s->host = aligned_alloc(s->align, alloc)))
+    rc = lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory for %zu bytes", fn, alloc);
+  if (!rc) {
+    memset(s->host, 0, alloc);
+    rc = lsk_buffer_create(ctx, alloc, &s->buf);
+  }
+  if (!rc)
+    rc = lsk_soa_upload(s);
+  if (rc) {
+    lsk_soa_destroy(s);
+    return rc;
+  }
+  *out = s;
+  return LSK_OK;
+}
+
+void lsk_soa_destroy(lsk_soa *s)
+{
+  if (!s)
+    return;
+  lsk_buffer_destroy(s->buf);
+  free(s->host);
+  free(s->parts);
+  free(s);
+}
+
+size_t lsk_soa_parts(const lsk_soa *s) { return s ? s->k : 0; }
+void *lsk_soa_host(const lsk_soa *s, size_t j)
+{
+  return s && j < s->k ? s->host + s->parts[j].base : NULL;
+}
+size_t lsk_soa_count(const lsk_soa *s, size_t j) { return s && j < s->k ? s->parts[j].count : 0; }
+size_t lsk_soa_base(const lsk_soa *s, size_t j) { return s && j < s->k ? s->parts[j].base : 0; }
+size_t lsk_soa_bytes(const lsk_soa *s) { return s ? s->bytes : 0; }
+lsk_buffer *lsk_soa_buffer(const lsk_soa *s) { return s ? s->buf : NULL; }
+
+int lsk_soa_upload(lsk_soa *s)
+{
+  if (!s)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_soa_upload: soa is NULL");
+  return s->bytes ? lsk_buffer_write(s->buf, 0, s->host, s->bytes) : LSK_OK;
+}
+
+int lsk_soa_download(lsk_soa *s)
+{
+  if (!s)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_soa_download: soa is NULL");
+  return s->bytes ? lsk_buffer_read(s->buf, 0, s->host, s->bytes) : LSK_OK;
+}
+
+/* Member info of part j by name; LSK_EINVAL naming what is missing. */
+static int member_of(const lsk_soa *s, size_t j, const char *name, lsk_member_info *m,
+                     const char *fn)
+{
+  size_t idx;
+  const lsk_layout *l = s->parts[j].layout;
+  if (lsk_layout_find(l, name, &idx))
+    return lsk__fail(s->ctx, LSK_EINVAL, "%s: layout '%s' has no member '%s'", fn, l->name, name);
+  return lsk_layout_member(l, idx, s->parts[j].count, m);
+}
+
+int lsk_soa_copy(lsk_soa *dst, size_t dj, const lsk_soa *src, size_t sj)
+{
+  static const char fn[] = "lsk_soa_copy";
+  if (!dst || !src || dj >= dst->k || sj >= src->k)
+    return lsk__fail(dst ? dst->ctx : NULL, LSK_EINVAL, "%s: %s", fn,
+                     !dst || !src ? "NULL soa" : "no such part");
+  const lsk_layout *sl = src->parts[sj].layout;
+  size_t n = src->parts[sj].count;
+  if (dst->parts[dj].count < n)
+    return lsk__fail(dst->ctx, LSK_ERANGE, "%s: target '%s' holds %zu elements, source '%s' %zu",
+                     fn, dst->parts[dj].layout->name, dst->parts[dj].count, sl->name, n);
+  for (size_t i = 0; i < sl->count; ++i) {
+    lsk_member_info sm, dm;
+    lsk_layout_member(sl, i, n, &sm);
+    int rc = member_of(dst, dj, sm.name, &dm, fn);
+    if (rc)
+      return rc;
+    if (strcmp(sm.type, dm.type) || sm.kind != dm.kind || sm.rows != dm.rows || sm.cols != dm.cols)
+      return lsk__fail(dst->ctx, LSK_EINVAL,
+                       "%s: member '%s' is %s %ux%u in '%s' but %s %ux%u in "
+                       "'%s'",
+                       fn, sm.name, sm.type, sm.rows, sm.cols, sl->name, dm.type, dm.rows, dm.cols,
+                       dst->parts[dj].layout->name);
+    const unsigned char *from = src->host + src->parts[sj].base + sm.offset;
+    unsigned char *to = dst->host + dst->parts[dj].base + dm.offset;
+    size_t comps = (size_t)sm.rows * sm.cols;
+    size_t bytes = sm.kind == LSK_MEMBER_SCALAR ? sm.type_size : n * sm.type_size;
+    for (size_t c = 0; c < comps; ++c)
+      memcpy(to + c * (dm.size / comps), from + c * (sm.size / comps), bytes);
+  }
+  return LSK_OK;
+}
+
+/* Shared walk of from_aos and to_aos. */
+static int aos(const lsk_soa *s, size_t j, unsigned char *aos_mem, size_t count, size_t struct_size,
+               const lsk_aos_field *fields, size_t nfields, int to_soa, const char *fn)
+{
+  if (!s || j >= s->k || !aos_mem || (!fields && nfields))
+    return lsk__fail(s ? s->ctx : NULL, LSK_EINVAL, "%s: %s", fn,
+                     !s          ? "soa is NULL"
+                     : j >= s->k ? "no such part"
+                                 : "NULL array or fields");
+  if (count > s->parts[j].count)
+    return lsk__fail(s->ctx, LSK_ERANGE, "%s: %zu structs for '%s' of %zu elements", fn, count,
+                     s->parts[j].layout->name, s->parts[j].count);
+  for (size_t f = 0; f < nfields; ++f) {
+    lsk_member_info m;
+    int rc = member_of(s, j, fields[f].member ? fields[f].member : "(null)", &m, fn);
+    if (rc)
+      return rc;
+    size_t comps = (size_t)m.rows * m.cols, per = m.size / comps;
+    if (fields[f].offset + comps * m.type_size > struct_size)
+      return lsk__fail(s->ctx, LSK_EINVAL,
+                       "%s: field '%s' at offset %zu overruns the %zu-byte "
+                       "struct",
+                       fn, m.name, fields[f].offset, struct_size);
+    unsigned char *col = s->host + s->parts[j].base + m.offset;
+    if (m.kind == LSK_MEMBER_SCALAR) {
+      if (count) {
+        if (to_soa)
+          memcpy(col, aos_mem + fields[f].offset, m.type_size);
+        else
+          for (size_t i = 0; i < count; ++i)
+            memcpy(aos_mem + i * struct_size + fields[f].offset, col, m.type_size);
+      }
+      continue;
+    }
+    for (size_t i = 0; i < count; ++i)
+      for (size_t c = 0; c < comps; ++c) {
+        unsigned char *a = aos_mem + i * struct_size + fields[f].offset + c * m.type_size;
+        unsigned char *b = col + c * per + i * m.type_size;
+        if (to_soa)
+          memcpy(b, a, m.type_size);
+        else
+          memcpy(a, b, m.type_size);
+      }
+  }
+  return LSK_OK;
+}
+
+int lsk_soa_from_aos(lsk_soa *s, size_t j, const void *aos_mem, size_t count, size_t struct_size,
+                     const lsk_aos_field *fields, size_t nfields)
+{
+  /* The array is only read in this direction. */
+  return aos(s, j, (unsigned char *)(uintptr_t)aos_mem, count, struct_size, fields, nfields, 1,
+             "lsk_soa_from_aos");
+}
+
+int lsk_soa_to_aos(const lsk_soa *s, size_t j, void *aos_mem, size_t count, size_t struct_size,
+                   const lsk_aos_field *fields, size_t nfields)
+{
+  return aos(s, j, aos_mem, count, struct_size, fields, nfields, 0, "lsk_soa_to_aos");
+}
+
+int lsk_soa_args(const lsk_soa *s, size_t j, const lsk_emit_options *opt, lsk_arg *args, size_t cap,
+                 size_t *count)
+{
+  static const char fn[] = "lsk_soa_args";
+  if (!s || j >= s->k || !count || (!args && cap))
+    return lsk__fail(s ? s->ctx : NULL, LSK_EINVAL, "%s: %s", fn,
+                     !s          ? "soa is NULL"
+                     : j >= s->k ? "no such part"
+                                 : "NULL count or args");
+  const lsk_layout *l = s->parts[j].layout;
+  size_t n = 0;
+  const char *list = opt ? opt->members : NULL;
+  for (size_t i = 0; i < l->count; ++i) {
+    int in = !list;
+    for (const char *p = list; p && *p && !in;) {
+      size_t len = strcspn(p, ", ");
+      in = len == strlen(l->members[i].name) && strncmp(p, l->members[i].name, len) == 0;
+      p += len;
+      p += strspn(p, ", ");
+    }
+    if (in && n < cap)
+      args[n] = LSK_ARG_BUFFER(s->buf);
+    n += in;
+  }
+  if (n < cap)
+    args[n] = LSK_ARG_ULONG((uint64_t)s->parts[j].base);
+  if (n + 1 < cap)
+    args[n + 1] = LSK_ARG_UINT((uint32_t)s->parts[j].count);
+  *count = n + 2;
+  return *count <= cap ? LSK_OK
+                       : lsk__fail(s->ctx, LSK_ERANGE, "%s: %zu arguments needed, room for %zu", fn,
+                                   *count, cap);
+}

@@ -1,0 +1,136 @@
+/*
+ * layout.h: structure-of-arrays layouts, described once, with byte-exact
+ * sizes (the rule of CMSSW's SoA templates), a CMSSW-style dump, and
+ * generated OpenCL C and host C accessors.
+ *
+ * Byte rule, with alignment A (a power of two, default 128) and n elements,
+ * align(x) = ceil(x / A) * A:
+ *   column of T                 align(n * sizeof(T))
+ *   matrix R x C of scalar T    R * C * align(n * sizeof(T)); component k
+ *                               (k = row + col * R, column-major as Eigen)
+ *                               of element i is at column + i + k * stride,
+ *                               stride = align(n * sizeof(T)) / sizeof(T)
+ *   scalar T                    align(sizeof(T)), whatever n
+ * Members follow in declaration order; the layout's size is the sum.
+ *
+ * Types are OpenCL's names: char uchar short ushort int uint long ulong
+ * float double, and their vectors (float2, double4, ..., n = 2, 3, 4, 8, 16;
+ * a 3-vector takes the room of a 4-vector, as in OpenCL). Matrix members
+ * take scalar types only.
+ *
+ * Layouts are plain host objects: no device, no context. Functions that
+ * fail set the calling thread's message (lsk_context_errmsg(NULL)).
+ */
+#ifndef LSK_LAYOUT_H
+#define LSK_LAYOUT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LSK_LAYOUT_DEFAULT_ALIGN 128
+
+typedef struct lsk_layout lsk_layout;
+
+typedef enum lsk_member_kind {
+  LSK_MEMBER_COLUMN = 1,
+  LSK_MEMBER_MATRIX,
+  LSK_MEMBER_SCALAR
+} lsk_member_kind;
+
+/* What lsk_layout_member reports; offsets and sizes for a given n. */
+typedef struct lsk_member_info {
+  const char *name; /* owned by the layout */
+  const char *type; /* OpenCL type name, owned by the layout */
+  lsk_member_kind kind;
+  unsigned rows, cols; /* 1 x 1 except for matrices (vectors: cols 1) */
+  size_t type_size;    /* sizeof the type in bytes */
+  size_t offset;       /* from the layout's start */
+  size_t size;         /* bytes including padding */
+  size_t padding;      /* of size: bytes after the data (per component) */
+  size_t stride;       /* matrices: elements of T between components */
+} lsk_member_info;
+
+/* An empty layout called name (a C identifier, not an OpenCL keyword);
+ * align 0 means 128. Errors: LSK_EINVAL (bad name, align not a power of
+ * two), LSK_ENOMEM. */
+int lsk_layout_create(const char *name, size_t align, lsk_layout **out /* OUT */);
+void lsk_layout_destroy(lsk_layout *layout);
+
+/* Adding members. Names must be C identifiers, not OpenCL keywords, and
+ * unique in the layout; type an OpenCL scalar or vector name. Errors:
+ * LSK_EINVAL with the member and the reason. */
+int lsk_layout_add_column(lsk_layout *layout, const char *type, const char *name);
+int lsk_layout_add_matrix(lsk_layout *layout, const char *type, unsigned rows, unsigned cols,
+                          const char *name);
+int lsk_layout_add_scalar(lsk_layout *layout, const char *type, const char *name);
+
+/*
+ * lsk_layout_parse: a layout from text, one member per line:
+ *     layout NAME [align A]      (first)
+ *     column TYPE NAME
+ *     matrix TYPE ROWS COLS NAME (COLS = 1: a vector)
+ *     scalar TYPE NAME
+ * with # comments and blank lines. file names the text in messages
+ * ("file:line: ..."). lsk_layout_load reads a file (LSK_EIO).
+ */
+int lsk_layout_parse(const char *text, const char *file, lsk_layout **out /* OUT */);
+int lsk_layout_load(const char *path, lsk_layout **out /* OUT */);
+
+/* Changes the alignment (a power of two, at least the largest member type;
+ * 0 means 128). LSK_EINVAL otherwise. */
+int lsk_layout_set_align(lsk_layout *layout, size_t align);
+
+const char *lsk_layout_name(const lsk_layout *layout);
+size_t lsk_layout_align(const lsk_layout *layout);
+size_t lsk_layout_member_count(const lsk_layout *layout);
+
+/* Member i (in declaration order) for n elements. LSK_ERANGE if i is out of
+ * range or a size overflows size_t. */
+int lsk_layout_member(const lsk_layout *layout, size_t i, size_t n, lsk_member_info *out /* OUT */);
+/* Index of the member called name, or LSK_EINVAL. */
+int lsk_layout_find(const lsk_layout *layout, const char *name, size_t *index /* OUT */);
+
+/* Bytes for n elements; LSK_ERANGE (not a wrapped value) on overflow. */
+int lsk_layout_size(const lsk_layout *layout, size_t n, size_t *bytes /* OUT */);
+/* The largest n whose size fits in max_bytes (0: in size_t). */
+size_t lsk_layout_max_elements(const lsk_layout *layout, size_t max_bytes);
+
+/*
+ * lsk_layout_describe: the CMSSW-style dump for n elements, e.g.
+ *   Column x at offset 0 has size 256 and padding 0
+ *   Eigen value a at offset 768 has dimension (3 x 1) and per column size 256 and padding 0
+ *   Scalar description at offset 3776 has size 8 and padding 56
+ *   Final offset = 3904 computeDataSize(...): 3904
+ * *text is malloc'd; free it with lsk_free.
+ */
+int lsk_layout_describe(const lsk_layout *layout, size_t n, char **text /* OUT */);
+
+/* Options of generated code; all zeros means the defaults. */
+typedef struct lsk_emit_options {
+  /* Members of a view of a subset, comma-separated ("x,y,cov"); NULL: all. */
+  const char *members;
+  /* Name of the generated view type and functions; NULL: the layout's. */
+  const char *view_name;
+} lsk_emit_options;
+
+/*
+ * lsk_layout_emit_cl: OpenCL C for kernels (see docs/soa.md): a mutable and
+ * a const view type, parameters and view construction macros, accessor
+ * functions, and the -D switches NAME_CHECK (range checking, default 0) and
+ * NAME_RESTRICT (default 1). lsk_layout_emit_c: the host C equivalent.
+ * *text is malloc'd; free it with lsk_free.
+ */
+int lsk_layout_emit_cl(const lsk_layout *layout, const lsk_emit_options *opt,
+                       char **text /* OUT */);
+int lsk_layout_emit_c(const lsk_layout *layout, const lsk_emit_options *opt, char **text /* OUT */);
+
+/* Frees text returned by lsk. NULL is a no-op. */
+void lsk_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LSK_LAYOUT_H */

@@ -1,0 +1,428 @@
+/*
+ * check_soa.c: SoA layouts on the device. A layout written once in C
+ * (LSK_SOA_DEFINE) gives host accessors and, through its runtime
+ * description, the OpenCL C of the kernels; results are compared with a
+ * plain C computation. Also: range checks on device and host, several
+ * layouts in one allocation, deep copies, array-of-structs conversion, and
+ * the 16-byte access of double2 columns in PoCL's LLVM IR.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "testutil.h"
+
+#include "parts.h"
+
+/* The same members as an array of structs. */
+typedef struct part_aos {
+  double a;
+  float b;
+  float m[9];
+  double v[3];
+  cl_double2 w;
+  cl_uint id;
+  double s, out;
+} part_aos;
+
+static const lsk_aos_field aos_fields[] = {
+    {"a", offsetof(part_aos, a)}, {"b", offsetof(part_aos, b)},    {"m", offsetof(part_aos, m)},
+    {"v", offsetof(part_aos, v)}, {"w", offsetof(part_aos, w)},    {"id", offsetof(part_aos, id)},
+    {"s", offsetof(part_aos, s)}, {"out", offsetof(part_aos, out)}};
+
+static char *read_all(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  ck_assert_msg(f != NULL, "cannot open %s", path);
+  static char buf[1 << 16];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  return buf;
+}
+
+typedef struct fixture {
+  lsk_context *ctx;
+  lsk_layout *layout;
+  char *cl;
+  lsk_program *prog;
+} fixture;
+
+static void setup(fixture *f, const char *build_options)
+{
+  f->ctx = tu_context();
+  TU_OK(NULL, parts_describe(&f->layout));
+  TU_OK(NULL, lsk_layout_emit_cl(f->layout, NULL, &f->cl));
+  TU_OK(f->ctx, lsk_program_create(f->ctx, read_all(LSK_TEST_DIR "/soa_kernels.cl"),
+                                   &(lsk_program_options){.name = "soa_kernels.cl",
+                                                          .prelude = f->cl,
+                                                          .build_options = build_options},
+                                   &f->prog));
+}
+
+static void teardown(fixture *f)
+{
+  lsk_program_destroy(f->prog);
+  lsk_free(f->cl);
+  lsk_layout_destroy(f->layout);
+  lsk_context_destroy(f->ctx);
+}
+
+static void run(fixture *f, lsk_kernel *k, lsk_soa *soa, size_t part, const lsk_launch *cfg,
+                const lsk_arg *extra, size_t nextra)
+{
+  lsk_arg args[16];
+  size_t n = 0;
+  TU_OK(f->ctx, lsk_soa_args(soa, part, NULL, args, 16, &n));
+  ck_assert_uint_eq(n, 8 + 2);
+  for (size_t i = 0; i < nextra; ++i)
+    args[n++] = extra[i];
+  TU_OK(f->ctx, lsk_kernel_run(k, cfg, args, n));
+}
+
+/* Host fill, device compute through the generated accessors, host compare,
+ * for several shapes and counts that are multiples of nothing. */
+START_TEST(test_soa_round_trip)
+{
+  static const size_t counts[] = {1, 17, 1000003};
+  static const unsigned shapes[][2] = {{0, 0}, {8, 4}, {32, 1}, {1, 16}};
+  fixture f;
+  setup(&f, NULL);
+  lsk_kernel *k = tu_kernel(f.prog, "compute");
+  for (size_t c = 0; c < 3; ++c) {
+    size_t n = counts[c];
+    lsk_soa *soa = NULL;
+    TU_OK(f.ctx, lsk_soa_create(f.ctx, 1, (const lsk_layout *const[]){f.layout}, &n, &soa));
+    ck_assert_uint_eq(lsk_soa_bytes(soa), parts_bytes(n));
+    parts h;
+    TU_OK(NULL, parts_bind(&h, lsk_soa_host(soa, 0), n));
+    for (size_t s = 0; s < (n > 100 ? 2 : 4); ++s) {
+      parts_fill(&h, n);
+      TU_OK(f.ctx, lsk_soa_upload(soa));
+      lsk_launch cfg = {.domain = {256},
+                        .blocks = {(n + 255) / 256 < 64 ? (n + 255) / 256 : 64},
+                        .workers = shapes[s][0],
+                        .simd = shapes[s][1]};
+      run(&f, k, soa, 0, &cfg, NULL, 0);
+      TU_OK(f.ctx, lsk_soa_download(soa));
+      for (size_t i = 0; i < n; ++i) {
+        double want = parts_reference(&h, i);
+        ck_assert_msg(fabs(h.out[i] - want) <= 1e-12 * (1 + fabs(want)),
+                      "n=%zu W=%u S=%u: out[%zu] = %.17g, want %.17g", n, shapes[s][0],
+                      shapes[s][1], i, h.out[i], want);
+        ck_assert_msg(h.m[i + 4 * h.m_stride] == (float)i, "m(1,1) of %zu", i);
+      }
+    }
+    lsk_soa_destroy(soa);
+  }
+  lsk_kernel_destroy(k);
+  teardown(&f);
+}
+END_TEST
+
+/* Range checking on: index n and -1 raise the verify error naming layout,
+ * member, index and size, and nothing is written. Off: no check code. */
+START_TEST(test_soa_device_range_check)
+{
+  fixture f;
+  setup(&f, "-DPARTS_CHECK=1");
+  lsk_kernel *k = tu_kernel(f.prog, "out_of_range");
+  size_t n = 17;
+  lsk_soa *soa = NULL;
+  TU_OK(f.ctx, lsk_soa_create(f.ctx, 1, (const lsk_layout *const[]){f.layout}, &n, &soa));
+  parts h = {0};
+  TU_OK(NULL, parts_bind(&h, lsk_soa_host(soa, 0), n));
+  parts_fill(&h, n);
+  TU_OK(f.ctx, lsk_soa_upload(soa));
+  lsk_buffer *got = NULL;
+  TU_OK(f.ctx, lsk_buffer_create(f.ctx, sizeof(double), &got));
+  double sentinel = 1234.5;
+  static const int bad[] = {17, -1};
+  for (int c = 0; c < 2; ++c) {
+    TU_OK(f.ctx, lsk_buffer_write(got, 0, &sentinel, sizeof sentinel));
+    lsk_arg args[16];
+    size_t na = 0;
+    TU_OK(f.ctx, lsk_soa_args(soa, 0, NULL, args, 16, &na));
+    args[na++] = LSK_ARG_INT(bad[c]);
+    args[na++] = LSK_ARG_BUFFER(got);
+    lsk_launch cfg = {.domain = {1}, .blocks = {1}};
+    int rc = lsk_kernel_run(k, &cfg, args, na);
+    ck_assert_int_eq(rc, LSK_EVERIFY);
+    char want[64];
+    snprintf(want, sizeof want, "parts.a [%d, 17] (3 failures)", bad[c]);
+    ck_assert_msg(strstr(lsk_context_errmsg(f.ctx), want), "'%s' lacks '%s'",
+                  lsk_context_errmsg(f.ctx), want);
+    double g;
+    TU_OK(f.ctx, lsk_buffer_read(got, 0, &g, sizeof g));
+    ck_assert_msg(g == 0.0, "the failed read returns 0, got %g", g);
+    /* Nothing was written: the whole allocation is as uploaded. */
+    unsigned char *before = malloc(lsk_soa_bytes(soa));
+    memcpy(before, lsk_soa_host(soa, 0), lsk_soa_bytes(soa));
+    TU_OK(f.ctx, lsk_soa_download(soa));
+    ck_assert_int_eq(memcmp(before, lsk_soa_host(soa, 0), lsk_soa_bytes(soa)), 0);
+    free(before);
+  }
+  lsk_buffer_destroy(got);
+  lsk_soa_destroy(soa);
+  lsk_kernel_destroy(k);
+  teardown(&f);
+}
+END_TEST
+
+/* Host accessors: typed, checked forms give LSK_ERANGE with a message. */
+START_TEST(test_soa_host_accessors)
+{
+  size_t n = 5;
+  void *mem = aligned_alloc(128, parts_bytes(n));
+  parts h = {0};
+  TU_OK(NULL, parts_bind(&h, mem, n));
+  double d = 0;
+  TU_OK(NULL, LSK_SOA_SET(&h, a, 4, 2.5));
+  TU_OK(NULL, LSK_SOA_GET(&h, a, 4, &d));
+  ck_assert(d == 2.5);
+  TU_FAILS(NULL, LSK_SOA_GET(&h, a, 5, &d), LSK_ERANGE, "a: index 5 out of range (size 5)");
+  TU_FAILS(NULL, LSK_SOA_SET(&h, b, (size_t)-1, 1.0f), LSK_ERANGE, "b: index");
+  /* A buffer not aligned to A is refused, naming the layout. */
+  TU_FAILS(NULL, parts_bind(&h, (char *)mem + 8, n), LSK_EINVAL, "layout 'parts': memory at");
+  free(mem);
+  /* The compile-time and runtime rules agree for many n. */
+  lsk_layout *l = NULL;
+  TU_OK(NULL, parts_describe(&l));
+  for (size_t k = 0; k < 300; k += 7) {
+    size_t bytes;
+    TU_OK(NULL, lsk_layout_size(l, k, &bytes));
+    ck_assert_uint_eq(bytes, parts_bytes(k));
+  }
+  ck_assert_uint_eq(parts_bytes(SIZE_MAX / 2), SIZE_MAX);
+  lsk_layout_destroy(l);
+}
+END_TEST
+
+/* Two layouts in one allocation (nextByte), the second one's kernel leaves
+ * the first untouched; deep copies; array-of-structs in and out. */
+START_TEST(test_soa_parts_copy_aos)
+{
+  fixture f;
+  setup(&f, NULL);
+  lsk_kernel *k = tu_kernel(f.prog, "compute");
+  size_t counts[2] = {17, 40};
+  lsk_soa *soa = NULL;
+  TU_OK(f.ctx,
+        lsk_soa_create(f.ctx, 2, (const lsk_layout *const[]){f.layout, f.layout}, counts, &soa));
+  ck_assert_uint_eq(lsk_soa_base(soa, 1), parts_bytes(17));
+  ck_assert_uint_eq(lsk_soa_bytes(soa), parts_bytes(17) + parts_bytes(40));
+  parts p0 = {0}, p1 = {0};
+  TU_OK(NULL, parts_bind(&p0, lsk_soa_host(soa, 0), 17));
+  TU_OK(NULL, parts_bind(&p1, lsk_soa_host(soa, 1), 40));
+  parts_fill(&p0, 17);
+  parts_fill(&p1, 40);
+  TU_OK(f.ctx, lsk_soa_upload(soa));
+  lsk_launch cfg = {.domain = {64}, .blocks = {1}};
+  run(&f, k, soa, 1, &cfg, NULL, 0);
+  TU_OK(f.ctx, lsk_soa_download(soa));
+  for (size_t i = 0; i < 40; ++i)
+    ck_assert(fabs(p1.out[i] - parts_reference(&p1, i)) <= 1e-12 * (1 + fabs(p1.out[i])));
+  for (size_t i = 0; i < 17; ++i)
+    ck_assert(p0.out[i] == -1);
+
+  /* AoS out of part 1, into a fresh soa, and back: equal. */
+  part_aos *rows = calloc(40, sizeof *rows);
+  TU_OK(f.ctx, lsk_soa_to_aos(soa, 1, rows, 40, sizeof *rows, aos_fields, 8));
+  ck_assert(rows[39].a == p1.a[39] && rows[39].m[4] == 39.0f &&
+            rows[3].v[2] == p1.v[3 + 2 * p1.v_stride]);
+  ck_assert(rows[5].s == 1.5 && rows[7].w.s[1] == p1.w[7].s[1]);
+  size_t n2 = 64;
+  lsk_soa *other = NULL;
+  TU_OK(f.ctx, lsk_soa_create(f.ctx, 1, (const lsk_layout *const[]){f.layout}, &n2, &other));
+  TU_OK(f.ctx, lsk_soa_from_aos(other, 0, rows, 40, sizeof *rows, aos_fields, 8));
+  parts q = {0};
+  TU_OK(NULL, parts_bind(&q, lsk_soa_host(other, 0), 64));
+  for (size_t i = 0; i < 40; ++i) {
+    ck_assert(q.a[i] == p1.a[i] && q.id[i] == p1.id[i] && q.out[i] == p1.out[i]);
+    for (int c = 0; c < 9; ++c)
+      ck_assert(q.m[i + c * q.m_stride] == p1.m[i + c * p1.m_stride]);
+  }
+  TU_FAILS(f.ctx, lsk_soa_from_aos(other, 0, rows, 65, sizeof *rows, aos_fields, 8), LSK_ERANGE,
+           "65 structs");
+  TU_FAILS(f.ctx,
+           lsk_soa_from_aos(other, 0, rows, 1, sizeof *rows, (lsk_aos_field[]){{"nope", 0}}, 1),
+           LSK_EINVAL, "no member 'nope'");
+
+  /* Deep copy into a bigger target works; into a smaller one it does not. */
+  TU_OK(f.ctx, lsk_soa_copy(other, 0, soa, 0));
+  for (size_t i = 0; i < 17; ++i)
+    ck_assert(q.a[i] == p0.a[i] && q.v[i + 2 * q.v_stride] == p0.v[i + 2 * p0.v_stride]);
+  TU_FAILS(f.ctx, lsk_soa_copy(soa, 0, other, 0), LSK_ERANGE, "holds 17 elements");
+  /* A layout with fewer members copies into this one; the other way fails. */
+  lsk_layout *sub = NULL;
+  TU_OK(NULL, lsk_layout_create("sub", 128, &sub));
+  TU_OK(NULL, lsk_layout_add_column(sub, "double", "a"));
+  TU_OK(NULL, lsk_layout_add_column(sub, "double", "extra"));
+  size_t ns = 10;
+  lsk_soa *subsoa = NULL;
+  TU_OK(f.ctx, lsk_soa_create(f.ctx, 1, (const lsk_layout *const[]){sub}, &ns, &subsoa));
+  TU_FAILS(f.ctx, lsk_soa_copy(other, 0, subsoa, 0), LSK_EINVAL, "no member 'extra'");
+  TU_FAILS(f.ctx, lsk_soa_copy(subsoa, 0, other, 0), LSK_ERANGE, "holds 10");
+  lsk_soa_destroy(subsoa);
+  lsk_layout_destroy(sub);
+  free(rows);
+  lsk_soa_destroy(other);
+  lsk_soa_destroy(soa);
+  lsk_kernel_destroy(k);
+  teardown(&f);
+}
+END_TEST
+
+/* The const view reads what the host wrote. */
+START_TEST(test_soa_const_view)
+{
+  fixture f;
+  setup(&f, NULL);
+  lsk_kernel *k = tu_kernel(f.prog, "sum_a");
+  size_t n = 100;
+  lsk_soa *soa = NULL;
+  TU_OK(f.ctx, lsk_soa_create(f.ctx, 1, (const lsk_layout *const[]){f.layout}, &n, &soa));
+  parts h = {0};
+  TU_OK(NULL, parts_bind(&h, lsk_soa_host(soa, 0), n));
+  parts_fill(&h, n);
+  TU_OK(f.ctx, lsk_soa_upload(soa));
+  lsk_buffer *total = NULL;
+  TU_OK(f.ctx, lsk_buffer_create(f.ctx, sizeof(double), &total));
+  lsk_launch cfg = {.domain = {8}, .blocks = {1}};
+  run(&f, k, soa, 0, &cfg, (lsk_arg[]){LSK_ARG_BUFFER(total)}, 1);
+  double got, want = 0;
+  TU_OK(f.ctx, lsk_buffer_read(total, 0, &got, sizeof got));
+  for (size_t i = 0; i < n; ++i)
+    want += h.a[i];
+  ck_assert(got == want);
+  lsk_buffer_destroy(total);
+  lsk_soa_destroy(soa);
+  lsk_kernel_destroy(k);
+  teardown(&f);
+}
+END_TEST
+
+/* Finds the first file called name below dir; path gets it. */
+static int find_file(const char *dir, const char *name, char *path, size_t cap)
+{
+  DIR *d = opendir(dir);
+  if (!d)
+    return 0;
+  struct dirent *e;
+  int found = 0;
+  while (!found && (e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.')
+      continue;
+    char sub[1024];
+    snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+    struct stat st;
+    if (stat(sub, &st) != 0)
+      continue;
+    if (S_ISDIR(st.st_mode))
+      found = find_file(sub, name, path, cap);
+    else if (strcmp(e->d_name, name) == 0) {
+      snprintf(path, cap, "%s", sub);
+      found = 1;
+    }
+  }
+  closedir(d);
+  return found;
+}
+
+/* The body of function fn in LLVM IR text (from "define" to "}"). */
+static char *ir_function(const char *ir, const char *fn)
+{
+  char pat[128];
+  snprintf(pat, sizeof pat, "@%s(", fn);
+  const char *at = strstr(ir, pat);
+  ck_assert_msg(at != NULL, "no function %s in the IR", fn);
+  const char *end = strstr(at, "\n}\n");
+  ck_assert_ptr_nonnull(end);
+  size_t len = (size_t)(end - at);
+  char *body = malloc(len + 1);
+  memcpy(body, at, len);
+  body[len] = 0;
+  return body;
+}
+
+/* A double2 column loads as one 16-byte access; a struct of two doubles
+ * aligned to 8 loads as two 8-byte ones. Read in the LLVM IR that PoCL
+ * keeps with POCL_LEAVE_KERNEL_COMPILER_TEMP_FILES, through llvm-dis-15. */
+START_TEST(test_soa_double2_loads_16_bytes)
+{
+  char dir[] = "/tmp/lsk-ir-XXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  setenv("POCL_LEAVE_KERNEL_COMPILER_TEMP_FILES", "1", 1);
+  setenv("POCL_CACHE_DIR", dir, 1);
+  lsk_context *ctx = tu_context();
+  if (!strstr(lsk_context_device(ctx)->platform_vendor, "pocl")) {
+    lsk_context_destroy(ctx);
+    fprintf(stderr, "test_soa_double2_loads_16_bytes: not PoCL, nothing to inspect\n");
+    return;
+  }
+  lsk_layout *l = NULL;
+  char *cl = NULL;
+  TU_OK(NULL, lsk_layout_parse("layout cplx\ncolumn double2 z\n", "cplx", &l));
+  TU_OK(NULL, lsk_layout_emit_cl(l, NULL, &cl));
+  const char *src =
+      "typedef struct __attribute__((aligned(8))) { double re, im; } cplx8;\n"
+      "LSK_KERNEL void soa_load(LSK_CTX, CPLX_CONST_PARAMS(c), __global double *out)\n"
+      "{\n"
+      "  cplx_const_view v = CPLX_CONST_VIEW(c);\n"
+      "  LSK_FOREACH(it) { double2 z = cplx_const_z(v, it.idx); out[it.idx] = z.x * z.y; }\n"
+      "}\n"
+      "LSK_KERNEL void aos_load(LSK_CTX, __global const cplx8 *in, __global double *out)\n"
+      "{\n"
+      "  LSK_FOREACH(it) { cplx8 z = in[it.idx]; out[it.idx] = z.re * z.im; }\n"
+      "}\n";
+  lsk_program *p = NULL;
+  TU_OK(ctx,
+        lsk_program_create(ctx, src, &(lsk_program_options){.name = "ir.cl", .prelude = cl}, &p));
+  TU_OK(ctx, lsk_program_build(p, "soa_load", &(lsk_launch){.domain = {64}, .blocks = {1}}));
+  char bc[1024], cmd[1200];
+  ck_assert_msg(find_file(dir, "program.bc", bc, sizeof bc), "PoCL left no program.bc in %s", dir);
+  snprintf(cmd, sizeof cmd, "llvm-dis-15 -o - '%s'", bc);
+  FILE *pipe = popen(cmd, "r");
+  ck_assert_ptr_nonnull(pipe);
+  size_t cap = 1 << 22, len = 0;
+  char *ir = malloc(cap);
+  size_t got;
+  while ((got = fread(ir + len, 1, cap - 1 - len, pipe)) > 0)
+    len += got;
+  ir[len] = 0;
+  ck_assert_msg(pclose(pipe) == 0 && len > 0, "llvm-dis-15 failed (package llvm-15)");
+  char *soa = ir_function(ir, "soa_load"), *aos = ir_function(ir, "aos_load");
+  ck_assert_msg(strstr(soa, "load <2 x double>") && strstr(soa, "align 16"),
+                "soa_load has no 16-byte <2 x double> load:\n%s", soa);
+  ck_assert_msg(!strstr(aos, "load <2 x double>") && strstr(aos, "load double") &&
+                    strstr(aos, "align 8"),
+                "aos_load should load two doubles with align 8:\n%s", aos);
+  free(soa);
+  free(aos);
+  free(ir);
+  lsk_program_destroy(p);
+  lsk_free(cl);
+  lsk_layout_destroy(l);
+  lsk_context_destroy(ctx);
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+Suite *suite_soa(void)
+{
+  Suite *s = suite_create("soa");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, test_soa_round_trip);
+  tcase_add_test(tc, test_soa_device_range_check);
+  tcase_add_test(tc, test_soa_host_accessors);
+  tcase_add_test(tc, test_soa_parts_copy_aos);
+  tcase_add_test(tc, test_soa_const_view);
+  tcase_add_test(tc, test_soa_double2_loads_16_bytes);
+  suite_add_tcase(s, tc);
+  return s;
+}

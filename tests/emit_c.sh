@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# emit_c.sh LSK SRC BUILD: the host C and OpenCL C that `lsk layout` generates
+# for docs/examples/hits.layout compile cleanly: the C with -Wall -Wextra
+# -Wpedantic -Werror against lsk's headers, the OpenCL C is checked by the
+# soa suite's kernels.
+set -euo pipefail
+lsk=$1 src=$2 build=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$lsk" layout "$src/docs/examples/hits.layout" --emit-c > "$tmp/hits.h"
+"$lsk" layout "$src/docs/examples/hits.layout" --emit-c --members x,cov --view hxy > "$tmp/hxy.h"
+cat > "$tmp/use.c" <<'C'
+#include <stdlib.h>
+#include "hits.h"
+#include "hxy.h"
+int main(void)
+{
+  size_t n = 1000;
+  void *mem = aligned_alloc(HITS_ALIGN, hits_bytes(n));
+  hits_host h;
+  hxy_host s;
+  cl_float x = 0, c = 0;
+  int rc = hits_bind(&h, mem, n) || hxy_bind(&s, mem, n) || hits_set_x(&h, 999, 2.5f) ||
+           hits_set_cov(&h, 3, 2, 1, 7.0f) || hxy_get_x(&s, 999, &x) || hxy_get_cov(&s, 3, 2, 1, &c);
+  int bad = hits_get_x(&h, 1000, &x) != LSK_ERANGE || hits_bind(&h, (char *)mem + 4, n) != LSK_EINVAL;
+  free(mem);
+  return rc || bad || x != 2.5f || c != 7.0f;
+}
+C
+cc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$src/include" -I"$build/include" -I"$tmp" \
+  -o "$tmp/use" "$tmp/use.c" "$build/liblsk.a" -lOpenCL
+"$tmp/use"
+echo "emit_c.sh: generated host C compiles and works"
