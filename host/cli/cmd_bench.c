@@ -25,7 +25,7 @@
 #include <omp.h>
 #endif
 
-#include "cli.h"
+#include "bench.h"
 
 extern const char cli_bench_source[];
 
@@ -39,65 +39,33 @@ static const char *raw_source =
     "}\n"
     "__kernel void raw_empty(void) {}\n";
 
-#define MAX_REPEAT 64
-
-typedef struct samples {
-  double v[MAX_REPEAT];
-  unsigned n;
-} samples;
-
-/* How a row reads: a rate (device time, bytes moved), a per-launch host
- * cost, or a build time with the first run after it. */
-typedef enum kind { KIND_RATE, KIND_LAUNCH, KIND_BUILD } kind;
-
-typedef struct result {
-  kind kind;
-  char name[64], ref_name[64];
-  char label[64]; /* short, for the plot */
-  const char *unit;
-  double work; /* bytes or items per run, for the rate */
-  samples lsk, ref;
-  samples lsk_first, ref_first; /* KIND_BUILD: the first run after the build */
-  struct result *next;
-} result;
-
-typedef struct bench {
-  lsk_context *ctx;
-  lsk_program *prog;
-  cl_program raw;
-  unsigned log2n, repeat, domain, workers, simd;
-  size_t blocks;
-  int quick, progress;
-  result *results, **tail;
-} bench;
-
 static int cmp_double(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
-static double best(const samples *s)
+double bench_best(const samples *s)
 {
   double b = s->v[0];
   for (unsigned i = 1; i < s->n; ++i)
     b = s->v[i] < b ? s->v[i] : b;
   return b;
 }
-static double median(const samples *s)
+double bench_median(const samples *s)
 {
   double t[MAX_REPEAT];
   memcpy(t, s->v, s->n * sizeof t[0]);
   qsort(t, s->n, sizeof t[0], cmp_double);
   return s->n % 2 ? t[s->n / 2] : 0.5 * (t[s->n / 2 - 1] + t[s->n / 2]);
 }
-static void add(samples *s, double v)
+void bench_add(samples *s, double v)
 {
   if (s->n < MAX_REPEAT)
     s->v[s->n++] = v;
 }
 
 /* Device time of a finished event, in seconds. */
-static double event_time(cl_event e)
+double bench_event_time(cl_event e)
 {
   cl_ulong t0 = 0, t1 = 0;
   clWaitForEvents(1, &e);
@@ -107,7 +75,7 @@ static double event_time(cl_event e)
   return 1e-9 * (double)(t1 - t0);
 }
 
-static void progress(bench *b, const char *what, unsigned i, unsigned n)
+void bench_progress(bench *b, const char *what, unsigned i, unsigned n)
 {
   if (b->progress)
     fprintf(stderr, "\r  %-40s %3u/%u", what, i, n);
@@ -115,8 +83,8 @@ static void progress(bench *b, const char *what, unsigned i, unsigned n)
     fprintf(stderr, "\r%60s\r", "");
 }
 
-static result *new_result(bench *b, kind kind, const char *name, const char *ref_name,
-                          const char *label, const char *unit, double work)
+result *bench_new_result(bench *b, kind kind, const char *name, const char *ref_name,
+                         const char *label, const char *unit, double work)
 {
   result *r = calloc(1, sizeof *r);
   if (!r)
@@ -135,15 +103,7 @@ static result *new_result(bench *b, kind kind, const char *name, const char *ref
 /* ---------------------------------------------------------------- */
 /* Triad: a = b + s*c over 2^log2n doubles.                          */
 
-typedef struct triad {
-  size_t n;
-  double *a, *b, *c;
-  lsk_buffer *da, *db, *dc;
-  lsk_kernel *k;
-  cl_kernel raw;
-} triad;
-
-static int triad_check(bench *bn, triad *t, const char *who)
+int bench_triad_check(bench *bn, triad *t, const char *who)
 {
   double *got = malloc(t->n * sizeof *got);
   if (!got || lsk_buffer_read(t->da, 0, got, t->n * sizeof *got)) {
@@ -168,7 +128,7 @@ static int triad_lsk(triad *t, const lsk_launch *cfg, cl_event *ev)
                            ev);
 }
 
-static int triad_raw(bench *bn, triad *t, cl_event *ev)
+int bench_triad_raw(bench *bn, triad *t, cl_event *ev)
 {
   size_t global = t->n;
   return clEnqueueNDRangeKernel(lsk_context_cl_queue(bn->ctx), t->raw, 1, NULL, &global, NULL, 0,
@@ -187,7 +147,7 @@ static double triad_c(triad *t)
   return cli_now() - t0;
 }
 
-static lsk_launch triad_launch(const bench *bn, size_t n, unsigned domain, unsigned w, unsigned s)
+lsk_launch bench_triad_launch(const bench *bn, size_t n, unsigned domain, unsigned w, unsigned s)
 {
   size_t data_blocks = (n + domain - 1) / domain;
   size_t blocks = bn->blocks ? bn->blocks : data_blocks;
@@ -197,7 +157,7 @@ static lsk_launch triad_launch(const bench *bn, size_t n, unsigned domain, unsig
                       .simd = s};
 }
 
-static int triad_setup(bench *bn, triad *t)
+int bench_triad_setup(bench *bn, triad *t)
 {
   t->n = (size_t)1 << bn->log2n;
   size_t bytes = t->n * sizeof(double);
@@ -232,7 +192,7 @@ static int triad_setup(bench *bn, triad *t)
   return err ? cli_fail("bench", "raw triad: %s", lsk_status_name(err)) : 0;
 }
 
-static void triad_teardown(triad *t)
+void bench_triad_teardown(triad *t)
 {
   lsk_kernel_destroy(t->k);
   if (t->raw)
@@ -253,52 +213,52 @@ static int triad_measure(bench *bn, triad *t, const lsk_launch *cfg, samples *ls
   /* Check both results, then warm up (first launches build and compile). */
   if (triad_lsk(t, cfg, NULL) || lsk_context_finish(bn->ctx))
     return cli_fail("bench", "triad: %s", lsk_context_errmsg(bn->ctx));
-  if (triad_check(bn, t, "lsk") || triad_raw(bn, t, NULL) ||
-      clFinish(lsk_context_cl_queue(bn->ctx)) || triad_check(bn, t, "raw OpenCL"))
+  if (bench_triad_check(bn, t, "lsk") || bench_triad_raw(bn, t, NULL) ||
+      clFinish(lsk_context_cl_queue(bn->ctx)) || bench_triad_check(bn, t, "raw OpenCL"))
     return 1;
   for (unsigned i = 0; i < 2; ++i) {
     triad_lsk(t, cfg, NULL);
-    triad_raw(bn, t, NULL);
+    bench_triad_raw(bn, t, NULL);
   }
   clFinish(lsk_context_cl_queue(bn->ctx));
   /* The order rotates each round, so that no contender always runs right
    * after another (after the C run, PoCL's threads have to wake up). */
   for (unsigned r = 0; r < bn->repeat; ++r) {
-    progress(bn, label, r, bn->repeat);
+    bench_progress(bn, label, r, bn->repeat);
     for (unsigned j = 0; j < 3; ++j) {
       unsigned who = (r + j) % 3;
       if (who == 0 && triad_lsk(t, cfg, &ev))
         return cli_fail("bench", "triad: %s", lsk_context_errmsg(bn->ctx));
       if (who == 0)
-        add(lsk, event_time(ev));
-      if (who == 1 && triad_raw(bn, t, &ev))
+        bench_add(lsk, bench_event_time(ev));
+      if (who == 1 && bench_triad_raw(bn, t, &ev))
         return cli_fail("bench", "raw triad failed");
       if (who == 1)
-        add(raw, event_time(ev));
+        bench_add(raw, bench_event_time(ev));
       if (who == 2 && c)
-        add(c, triad_c(t));
+        bench_add(c, triad_c(t));
     }
   }
-  progress(bn, label, bn->repeat, bn->repeat);
+  bench_progress(bn, label, bn->repeat, bn->repeat);
   return 0;
 }
 
 static int case_triad(bench *bn)
 {
   triad t = {0};
-  int rc = triad_setup(bn, &t);
+  int rc = bench_triad_setup(bn, &t);
   if (rc) {
-    triad_teardown(&t);
+    bench_triad_teardown(&t);
     return rc;
   }
   double bytes = 3.0 * sizeof(double) * (double)t.n;
-  lsk_launch cfg = triad_launch(bn, t.n, bn->domain, bn->workers, bn->simd);
+  lsk_launch cfg = bench_triad_launch(bn, t.n, bn->domain, bn->workers, bn->simd);
   /* The shape the launches use, and where it comes from. */
   unsigned w, s, sw, ss;
   int stored = 0;
   if (lsk_kernel_shape(t.k, &cfg, &w, &s) ||
       (!bn->workers && !bn->simd && lsk_tune_stored(t.k, &cfg, &stored, &sw, &ss))) {
-    triad_teardown(&t);
+    bench_triad_teardown(&t);
     return cli_fail("bench", "triad: %s", lsk_context_errmsg(bn->ctx));
   }
   char name[64];
@@ -306,8 +266,9 @@ static int case_triad(bench *bn)
            bn->workers || bn->simd ? "given"
            : stored                ? "tuned"
                                    : "auto");
-  result *raw = new_result(bn, KIND_RATE, name, "raw OpenCL", "triad vs raw OpenCL", "GB/s", bytes);
-  result *c = new_result(bn, KIND_RATE, name, "C OpenMP", "triad vs C OpenMP", "GB/s", bytes);
+  result *raw =
+      bench_new_result(bn, KIND_RATE, name, "raw OpenCL", "triad vs raw OpenCL", "GB/s", bytes);
+  result *c = bench_new_result(bn, KIND_RATE, name, "C OpenMP", "triad vs C OpenMP", "GB/s", bytes);
   rc = !raw || !c ? 1 : triad_measure(bn, &t, &cfg, &raw->lsk, &raw->ref, &c->ref, "triad");
   if (!rc) {
     c->lsk = raw->lsk;
@@ -317,7 +278,7 @@ static int case_triad(bench *bn)
     if (rc)
       cli_fail("bench", "C triad disagrees");
   }
-  triad_teardown(&t);
+  bench_triad_teardown(&t);
   return rc;
 }
 
@@ -327,7 +288,7 @@ static int case_sweep(bench *bn)
 {
   static const unsigned domains[] = {256, 1024, 4096}, workers[] = {1, 2, 4, 8, 16, 32, 64, 256};
   triad t = {0};
-  int rc = triad_setup(bn, &t);
+  int rc = bench_triad_setup(bn, &t);
   printf("%-8s %-8s %-6s %10s %10s %7s\n", "domain", "workers", "simd", "lsk GB/s", "raw GB/s",
          "ratio");
   double bytes = 3.0 * sizeof(double) * (double)t.n;
@@ -343,17 +304,18 @@ static int case_sweep(bench *bn)
         if ((s > 0 && simds[s] <= simds[s - 1]) || (s == 3 && simds[3] == 16))
           continue;
         samples l = {{0}, 0}, r = {{0}, 0};
-        lsk_launch cfg = triad_launch(bn, t.n, domains[d], W, simds[s]);
+        lsk_launch cfg = bench_triad_launch(bn, t.n, domains[d], W, simds[s]);
         rc = triad_measure(bn, &t, &cfg, &l, &r, NULL, "sweep");
         if (!rc)
           printf("%-8u %-8u %-6u %10.1f %10.1f %7.2f%s\n", domains[d], W, simds[s],
-                 bytes / best(&l) * 1e-9, bytes / best(&r) * 1e-9, best(&r) / best(&l),
+                 bytes / bench_best(&l) * 1e-9, bytes / bench_best(&r) * 1e-9,
+                 bench_best(&r) / bench_best(&l),
                  (W == aw && simds[s] == as) ? "  <- automatic" : "");
         fflush(stdout);
       }
     }
   }
-  triad_teardown(&t);
+  bench_triad_teardown(&t);
   return rc;
 }
 
@@ -368,8 +330,9 @@ static int case_launch(bench *bn)
   cl_kernel raw = clCreateKernel(bn->raw, "raw_empty", &err);
   if (err || lsk_kernel_create(bn->prog, "empty", &k))
     return cli_fail("bench", "empty kernels: %s", lsk_context_errmsg(bn->ctx));
-  result *r = new_result(bn, KIND_LAUNCH, "launch, empty kernel", "raw clEnqueueNDRangeKernel",
-                         "launch vs raw enqueue", "us/launch", 0);
+  result *r =
+      bench_new_result(bn, KIND_LAUNCH, "launch, empty kernel", "raw clEnqueueNDRangeKernel",
+                       "launch vs raw enqueue", "us/launch", 0);
   cl_command_queue q = lsk_context_cl_queue(bn->ctx);
   lsk_launch cfg = {.domain = {1}, .blocks = {1}, .workers = 1, .simd = 1};
   size_t one = 1;
@@ -377,7 +340,7 @@ static int case_launch(bench *bn)
            clEnqueueNDRangeKernel(q, raw, 1, NULL, &one, &one, 0, NULL, NULL) || clFinish(q);
   unsigned rounds = bn->quick ? 2 : 5;
   for (unsigned round = 0; !rc && round < rounds; ++round) {
-    progress(bn, "launch overhead", round, rounds);
+    bench_progress(bn, "launch overhead", round, rounds);
     double t0 = cli_now();
     for (unsigned i = 0; i < count && !rc; ++i)
       rc = lsk_kernel_launch(k, &cfg, NULL, 0, NULL);
@@ -387,10 +350,10 @@ static int case_launch(bench *bn)
       rc = clEnqueueNDRangeKernel(q, raw, 1, NULL, &one, &one, 0, NULL, NULL);
     rc = rc || clFinish(q);
     double t2 = cli_now();
-    add(&r->lsk, (t1 - t0) / count * 1e6);
-    add(&r->ref, (t2 - t1) / count * 1e6);
+    bench_add(&r->lsk, (t1 - t0) / count * 1e6);
+    bench_add(&r->ref, (t2 - t1) / count * 1e6);
   }
-  progress(bn, "launch overhead", rounds, rounds);
+  bench_progress(bn, "launch overhead", rounds, rounds);
   if (rc)
     cli_fail("bench", "launch overhead: %s", lsk_context_errmsg(bn->ctx));
   lsk_kernel_destroy(k);
@@ -615,17 +578,17 @@ static int build_round(bench *bn, const char *base, unsigned round, int driver_o
   if (fresh.compiled != 1 || fresh.cache_loads != 0)
     return cli_fail("bench", "new process without the disk cache: %u compiled, %u loaded",
                     fresh.compiled, fresh.cache_loads);
-  add(&rows->same->lsk, cold.second);
-  add(&rows->store->lsk, store.build);
-  add(&rows->store->lsk_first, store.first_run);
-  add(&rows->disk->lsk, warm.build);
-  add(&rows->disk->lsk_first, warm.first_run);
-  add(&rows->nodisk->lsk, fresh.build);
-  add(&rows->nodisk->lsk_first, fresh.first_run);
+  bench_add(&rows->same->lsk, cold.second);
+  bench_add(&rows->store->lsk, store.build);
+  bench_add(&rows->store->lsk_first, store.first_run);
+  bench_add(&rows->disk->lsk, warm.build);
+  bench_add(&rows->disk->lsk_first, warm.first_run);
+  bench_add(&rows->nodisk->lsk, fresh.build);
+  bench_add(&rows->nodisk->lsk_first, fresh.first_run);
   result *all[] = {rows->same, rows->store, rows->disk, rows->nodisk};
   for (int i = 0; i < 4; ++i) {
-    add(&all[i]->ref, cold.build);
-    add(&all[i]->ref_first, cold.first_run);
+    bench_add(&all[i]->ref, cold.build);
+    bench_add(&all[i]->ref_first, cold.first_run);
   }
   return 0;
 }
@@ -655,18 +618,18 @@ static int case_build(bench *bn)
     snprintf(l[2], sizeof l[2], "lsk cache vs cold (%s %s)", drv, state);
     snprintf(l[3], sizeof l[3], "no lsk cache vs cold (%s %s)", drv, state);
     build_rows rows = {
-        new_result(bn, KIND_BUILD, "build: same config again", what, l[0], "ms", 0),
-        new_result(bn, KIND_BUILD, "build: cold, into lsk cache", what, l[1], "ms", 0),
-        new_result(bn, KIND_BUILD, "build: new process, lsk cache", what, l[2], "ms", 0),
-        new_result(bn, KIND_BUILD, "build: new process, no lsk cache", what, l[3], "ms", 0)};
+        bench_new_result(bn, KIND_BUILD, "build: same config again", what, l[0], "ms", 0),
+        bench_new_result(bn, KIND_BUILD, "build: cold, into lsk cache", what, l[1], "ms", 0),
+        bench_new_result(bn, KIND_BUILD, "build: new process, lsk cache", what, l[2], "ms", 0),
+        bench_new_result(bn, KIND_BUILD, "build: new process, no lsk cache", what, l[3], "ms", 0)};
     if (!rows.same || !rows.store || !rows.disk || !rows.nodisk)
       rc = cli_fail("bench", "out of memory");
     for (unsigned r = 0; r < rounds && !rc; ++r) {
       snprintf(what, sizeof what, "build cost (%s)", tag);
-      progress(bn, what, r, rounds);
+      bench_progress(bn, what, r, rounds);
       rc = build_round(bn, base, r, on, &rows);
     }
-    progress(bn, what, rounds, rounds);
+    bench_progress(bn, what, rounds, rounds);
   }
   nftw(base, remove_one, 16, FTW_DEPTH | FTW_PHYS);
   return rc;
@@ -681,7 +644,8 @@ static void print_table(const bench *bn)
   for (const result *r = bn->results; r; r = r->next) {
     if (!r->lsk.n)
       continue;
-    double lb = best(&r->lsk), rb = best(&r->ref), lm = median(&r->lsk), rm = median(&r->ref);
+    double lb = bench_best(&r->lsk), rb = bench_best(&r->ref), lm = bench_median(&r->lsk),
+           rm = bench_median(&r->ref);
     switch (r->kind) {
     case KIND_RATE:
       printf("%-34s %-28s %8.3f ms %8.3f ms %9.3f %9.3f  %.1f %s\n", r->name, r->ref_name, lb * 1e3,
@@ -695,8 +659,8 @@ static void print_table(const bench *bn)
       printf("%-34s %-28s %8.3f ms %8.1f ms %9.4g %9.4g  ", r->name, r->ref_name, lb * 1e3,
              rb * 1e3, rb / lb, rm / lm);
       if (r->lsk_first.n)
-        printf("first run %.1f ms (cold: %.1f ms)\n", best(&r->lsk_first) * 1e3,
-               best(&r->ref_first) * 1e3);
+        printf("first run %.1f ms (cold: %.1f ms)\n", bench_best(&r->lsk_first) * 1e3,
+               bench_best(&r->ref_first) * 1e3);
       else
         printf("\n");
       break;
@@ -841,7 +805,8 @@ static int write_plot(const bench *bn, const char *png)
   for (const result *r = bn->results; r; r = r->next) {
     if (!r->lsk.n || !r->ref.n)
       continue;
-    double rb = best(&r->ref) / best(&r->lsk), rm = median(&r->ref) / median(&r->lsk);
+    double rb = bench_best(&r->ref) / bench_best(&r->lsk),
+           rm = bench_median(&r->ref) / bench_median(&r->lsk);
     fputc('"', f);
     for (const char *p = r->label; *p; ++p)
       if (*p != '"')
@@ -943,7 +908,8 @@ int cmd_bench(int argc, char **argv)
   if (!rc && sweep)
     rc = case_sweep(&bn);
   if (!rc && !sweep)
-    rc = case_triad(&bn) || case_launch(&bn) || (!no_build && case_build(&bn));
+    rc = case_triad(&bn) || bench_case_soa(&bn) || case_launch(&bn) ||
+         (!no_build && case_build(&bn));
   if (!rc && !sweep)
     print_table(&bn);
   if (!rc && json)
