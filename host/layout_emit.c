@@ -17,83 +17,130 @@
 #include "layout_internal.h"
 
 typedef struct emit {
-  const lsk_layout *l;
+  size_t k; /* layouts in the view */
+  const lsk_layout *const *ls;
+  int **sel;        /* sel[j][i]: member i of layout j is in the view */
   const char *view; /* view name */
   char upper[72];   /* view name in capitals, for macros */
-  int *sel;         /* sel[i]: member i is in the view */
-  size_t nsel;
   lsk__sb sb;
 } emit;
 
-static int select_members(emit *e, const lsk_layout *l, const lsk_emit_options *opt,
-                          const char *fn);
+static void release(emit *e)
+{
+  for (size_t j = 0; e->sel && j < e->k; ++j)
+    free(e->sel[j]);
+  free(e->sel);
+  e->sel = NULL;
+}
+
+/* Marks the members of layout j named in list (comma-separated; NULL: all). */
+static int select_members(emit *e, size_t j, const char *list, const char *fn)
+{
+  const lsk_layout *l = e->ls[j];
+  if (!(e->sel[j] = calloc(l->count ? l->count : 1, sizeof **e->sel)))
+    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
+  for (size_t i = 0; !list && i < l->count; ++i)
+    e->sel[j][i] = 1;
+  while (list && *list) {
+    size_t len = strcspn(list, ", ");
+    size_t i = 0;
+    for (; i < l->count; ++i)
+      if (strlen(l->members[i].name) == len && strncmp(l->members[i].name, list, len) == 0)
+        break;
+    if (len && i == l->count)
+      return lsk__fail(NULL, LSK_EINVAL, "%s: layout '%s' has no member '%.*s'", fn, l->name,
+                       (int)len, list);
+    if (len && e->sel[j][i])
+      return lsk__fail(NULL, LSK_EINVAL, "%s: member '%s' named twice in the view", fn,
+                       l->members[i].name);
+    if (len)
+      e->sel[j][i] = 1;
+    list += len;
+    list += strspn(list, ", ");
+  }
+  return LSK_OK;
+}
 
 /* Checks the arguments and prepares e; on failure nothing is left to free. */
-static int setup(emit *e, const lsk_layout *l, const lsk_emit_options *opt, char **text,
-                 const char *fn)
+static int setup(emit *e, const char *view, size_t k, const lsk_layout *const *ls,
+                 const char *const *members, char **text, const char *fn)
 {
   memset(e, 0, sizeof *e);
   if (!text)
     return lsk__fail(NULL, LSK_EINVAL, "%s: text is NULL", fn);
   *text = NULL;
-  int rc = select_members(e, l, opt, fn);
-  if (rc) {
-    free(e->sel);
-    e->sel = NULL;
-  }
-  return rc;
-}
-
-static int select_members(emit *e, const lsk_layout *l, const lsk_emit_options *opt, const char *fn)
-{
-  if (!l)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: layout is NULL", fn);
-  e->l = l;
-  e->view = opt && opt->view_name ? opt->view_name : l->name;
+  if (k == 0 || !ls)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: no layout", fn);
+  for (size_t j = 0; j < k; ++j)
+    if (!ls[j])
+      return lsk__fail(NULL, LSK_EINVAL, "%s: layout%s is NULL", fn, k > 1 ? "s[j]" : "");
+  e->k = k;
+  e->ls = ls;
+  e->view = view ? view : ls[0]->name;
   const char *why = lsk__bad_identifier(e->view);
   if (why)
     return lsk__fail(NULL, LSK_EINVAL, "%s: view name '%s' %s", fn, e->view, why);
-  size_t i = 0;
-  for (; e->view[i] && i + 1 < sizeof e->upper; ++i)
-    e->upper[i] = (char)toupper((unsigned char)e->view[i]);
-  e->upper[i] = 0;
-  if (!(e->sel = calloc(l->count ? l->count : 1, sizeof *e->sel)))
+  size_t c = 0;
+  for (; e->view[c] && c + 1 < sizeof e->upper; ++c)
+    e->upper[c] = (char)toupper((unsigned char)e->view[c]);
+  e->upper[c] = 0;
+  if (!(e->sel = calloc(k, sizeof *e->sel)))
     return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
-  const char *list = opt ? opt->members : NULL;
-  if (!list) {
-    for (size_t k = 0; k < l->count; ++k)
-      e->sel[k] = 1;
-    e->nsel = l->count;
-  }
-  while (list && *list) {
-    size_t len = strcspn(list, ", ");
-    size_t k = 0;
-    for (; k < l->count; ++k)
-      if (strlen(l->members[k].name) == len && strncmp(l->members[k].name, list, len) == 0)
-        break;
-    if (len && k == l->count)
-      return lsk__fail(NULL, LSK_EINVAL, "%s: layout '%s' has no member '%.*s'", fn, l->name,
-                       (int)len, list);
-    if (len && e->sel[k])
-      return lsk__fail(NULL, LSK_EINVAL, "%s: member '%s' named twice in the view", fn,
-                       l->members[k].name);
-    if (len) {
-      e->sel[k] = 1;
-      e->nsel++;
+  int rc = LSK_OK;
+  size_t nsel = 0;
+  for (size_t j = 0; j < k && !rc; ++j) {
+    for (size_t jj = 0; jj < j && !rc; ++jj)
+      if (strcmp(ls[j]->name, ls[jj]->name) == 0)
+        rc = lsk__fail(NULL, LSK_EINVAL, "%s: layout '%s' appears twice in the view", fn,
+                       ls[j]->name);
+    if (!rc)
+      rc = select_members(e, j, members ? members[j] : NULL, fn);
+    /* Member names must be unique across the view's layouts. */
+    for (size_t i = 0; !rc && i < ls[j]->count; ++i) {
+      if (!e->sel[j][i])
+        continue;
+      ++nsel;
+      for (size_t jj = 0; jj < j && !rc; ++jj)
+        for (size_t ii = 0; ii < ls[jj]->count && !rc; ++ii)
+          if (e->sel[jj][ii] && strcmp(ls[j]->members[i].name, ls[jj]->members[ii].name) == 0)
+            rc = lsk__fail(NULL, LSK_EINVAL,
+                           "%s: member '%s' is in layouts '%s' and '%s'; a view needs unique "
+                           "names (make two views, or select one)",
+                           fn, ls[j]->members[i].name, ls[jj]->name, ls[j]->name);
     }
-    list += len;
-    list += strspn(list, ", ");
   }
-  if (e->nsel == 0)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: a view of layout '%s' needs at least one member", fn,
-                     l->name);
-  return LSK_OK;
+  if (!rc && nsel == 0)
+    rc = lsk__fail(NULL, LSK_EINVAL, "%s: a view of layout '%s' needs at least one member", fn,
+                   ls[0]->name);
+  if (rc)
+    release(e);
+  return rc;
+}
+
+/* The prefix of layout j's offset functions: the view's name for a view of
+ * one layout, view_layout for views of several. */
+static void prefix(const emit *e, size_t j, char *out, size_t cap)
+{
+  if (e->k == 1)
+    snprintf(out, cap, "%s", e->view);
+  else
+    snprintf(out, cap, "%s_%s", e->view, e->ls[j]->name);
+}
+
+/* The name of layout j's byte offset: "base" or "base_L". */
+static void base_name(const emit *e, size_t j, char *out, size_t cap)
+{
+  if (e->k == 1)
+    snprintf(out, cap, "base");
+  else
+    snprintf(out, cap, "base_%s", e->ls[j]->name);
 }
 
 /* The byte size of member m for n (an expression in n, device or host). */
-static void size_expr(emit *e, const lsk__member *m, const char *align_fn, const char *ntype)
+static void size_expr(emit *e, const lsk_layout *l, const lsk__member *m, const char *align_fn,
+                      const char *ntype)
 {
-  size_t a = e->l->align;
+  size_t a = l->align;
   if (m->kind == LSK_MEMBER_SCALAR)
     lsk__sb_printf(&e->sb, "((void)n, %zu)", (m->type_size + a - 1) / a * a);
   else
@@ -101,32 +148,44 @@ static void size_expr(emit *e, const lsk__member *m, const char *align_fn, const
                    m->type_size, a);
 }
 
-/* The list of the view's members' parameters/arguments. */
-static void each_selected(emit *e, const char *fmt_col, const char *sep)
+/* Prints fmt once per member of the view, with sep between: @T type, @M
+ * member, @U view in capitals, @B the member's layout's base name. */
+static void each_selected(emit *e, const char *fmt, const char *sep)
 {
   int first = 1;
-  for (size_t k = 0; k < e->l->count; ++k) {
-    if (!e->sel[k])
-      continue;
-    const lsk__member *m = &e->l->members[k];
-    if (!first)
-      lsk__sb_printf(&e->sb, "%s", sep);
-    first = 0;
-    /* fmt_col uses %1$s-like order: type, view, member, upper. */
-    const char *p = fmt_col;
-    while (*p) {
-      if (p[0] == '@' && p[1]) {
-        const char *val = p[1] == 'T'   ? m->type
-                          : p[1] == 'V' ? e->view
-                          : p[1] == 'M' ? m->name
-                          : p[1] == 'U' ? e->upper
-                                        : "";
-        lsk__sb_printf(&e->sb, "%s", val);
-        p += 2;
-      } else {
-        lsk__sb_printf(&e->sb, "%c", *p++);
+  for (size_t j = 0; j < e->k; ++j)
+    for (size_t i = 0; i < e->ls[j]->count; ++i) {
+      if (!e->sel[j][i])
+        continue;
+      const lsk__member *m = &e->ls[j]->members[i];
+      char base[96];
+      base_name(e, j, base, sizeof base);
+      if (!first)
+        lsk__sb_printf(&e->sb, "%s", sep);
+      first = 0;
+      for (const char *p = fmt; *p;) {
+        if (p[0] == '@' && p[1]) {
+          const char *val = p[1] == 'T'   ? m->type
+                            : p[1] == 'M' ? m->name
+                            : p[1] == 'U' ? e->upper
+                            : p[1] == 'B' ? base
+                                          : "";
+          lsk__sb_printf(&e->sb, "%s", val);
+          p += 2;
+        } else {
+          lsk__sb_printf(&e->sb, "%c", *p++);
+        }
       }
     }
+}
+
+/* The bases of the view's layouts, as "<pre>base<post>" pieces. */
+static void each_base(emit *e, const char *pre, const char *post, const char *sep)
+{
+  for (size_t j = 0; j < e->k; ++j) {
+    char base[96];
+    base_name(e, j, base, sizeof base);
+    lsk__sb_printf(&e->sb, "%s%s%s%s", j ? sep : "", pre, base, post);
   }
 }
 
@@ -134,120 +193,132 @@ static void emit_offsets(emit *e, const char *qual, const char *align_fn, const 
                          const char *rtype)
 {
   lsk__sb *sb = &e->sb;
-  for (size_t k = 0; k < e->l->count; ++k) {
-    const lsk__member *m = &e->l->members[k];
-    lsk__sb_printf(sb, "%s %s %s__size_%s(%s n) { return ", qual, rtype, e->view, m->name, ntype);
-    size_expr(e, m, align_fn, ntype);
-    lsk__sb_printf(sb, "; }\n");
-    lsk__sb_printf(sb, "%s %s %s_offset_%s(%s n) { return ", qual, rtype, e->view, m->name, ntype);
-    if (k == 0)
+  for (size_t j = 0; j < e->k; ++j) {
+    const lsk_layout *l = e->ls[j];
+    char P[128];
+    prefix(e, j, P, sizeof P);
+    for (size_t k = 0; k < l->count; ++k) {
+      const lsk__member *m = &l->members[k];
+      lsk__sb_printf(sb, "%s %s %s__size_%s(%s n) { return ", qual, rtype, P, m->name, ntype);
+      size_expr(e, l, m, align_fn, ntype);
+      lsk__sb_printf(sb, "; }\n");
+      lsk__sb_printf(sb, "%s %s %s_offset_%s(%s n) { return ", qual, rtype, P, m->name, ntype);
+      if (k == 0)
+        lsk__sb_printf(sb, "((void)n, 0)");
+      else
+        lsk__sb_printf(sb, "%s_offset_%s(n) + %s__size_%s(n)", P, l->members[k - 1].name, P,
+                       l->members[k - 1].name);
+      lsk__sb_printf(sb, "; }\n");
+    }
+    lsk__sb_printf(sb, "%s %s %s_bytes(%s n) { return ", qual, rtype, P, ntype);
+    if (l->count == 0)
       lsk__sb_printf(sb, "((void)n, 0)");
     else
-      lsk__sb_printf(sb, "%s_offset_%s(n) + %s__size_%s(n)", e->view, e->l->members[k - 1].name,
-                     e->view, e->l->members[k - 1].name);
+      lsk__sb_printf(sb, "%s_offset_%s(n) + %s__size_%s(n)", P, l->members[l->count - 1].name, P,
+                     l->members[l->count - 1].name);
     lsk__sb_printf(sb, "; }\n");
   }
-  lsk__sb_printf(sb, "%s %s %s_bytes(%s n) { return ", qual, rtype, e->view, ntype);
-  if (e->l->count == 0)
-    lsk__sb_printf(sb, "0");
-  else
-    lsk__sb_printf(sb, "%s_offset_%s(n) + %s__size_%s(n)", e->view,
-                   e->l->members[e->l->count - 1].name, e->view,
-                   e->l->members[e->l->count - 1].name);
-  lsk__sb_printf(sb, "; }\n");
 }
 
-/* The view struct and its constructor, for the mutable (cq = "") or the
- * const (cq = "const ") flavour. */
+/* The view struct, its constructor and accessors, for the mutable (cq = "")
+ * or the const (cq = "const ") flavour. */
 static void emit_cl_view(emit *e, const char *cq, const char *suffix)
 {
   lsk__sb *sb = &e->sb;
-  const char *V = e->view, *U = e->upper, *L = e->l->name;
+  const char *V = e->view, *U = e->upper;
   lsk__sb_printf(sb, "\ntypedef struct %s%s_view {\n", V, suffix);
-  for (size_t k = 0; k < e->l->count; ++k) {
-    const lsk__member *m = &e->l->members[k];
-    if (!e->sel[k])
-      continue;
-    lsk__sb_printf(sb, "  __global %s%s *%s__R %s;\n", cq, m->type, U, m->name);
-    if (m->kind == LSK_MEMBER_MATRIX)
-      lsk__sb_printf(sb, "  uint lsk__stride_%s;\n", m->name);
-  }
+  for (size_t j = 0; j < e->k; ++j)
+    for (size_t k = 0; k < e->ls[j]->count; ++k) {
+      const lsk__member *m = &e->ls[j]->members[k];
+      if (!e->sel[j][k])
+        continue;
+      lsk__sb_printf(sb, "  __global %s%s *%s__R %s;\n", cq, m->type, U, m->name);
+      if (m->kind == LSK_MEMBER_MATRIX)
+        lsk__sb_printf(sb, "  uint lsk__stride_%s;\n", m->name);
+    }
   lsk__sb_printf(sb, "  uint lsk__n;\n  __global uint *lsk__ctx;\n} %s%s_view;\n\n", V, suffix);
   lsk__sb_printf(sb, "LSK_INLINE %s%s_view %s%s_view_make(", V, suffix, V, suffix);
   each_selected(e, cq[0] ? "__global const @T *lsk__p_@M" : "__global @T *lsk__p_@M", ", ");
-  lsk__sb_printf(sb, ", ulong base, uint n, __global uint *ctx)\n{\n  %s%s_view lsk__v;\n", V,
-                 suffix);
-  for (size_t k = 0; k < e->l->count; ++k) {
-    const lsk__member *m = &e->l->members[k];
-    if (!e->sel[k])
-      continue;
-    lsk__sb_printf(sb,
-                   "  lsk__v.%s = (__global %s%s *)((__global %suchar *)lsk__p_%s + base + "
-                   "%s_offset_%s(n));\n",
-                   m->name, cq, m->type, cq, m->name, V, m->name);
-    if (m->kind == LSK_MEMBER_MATRIX)
-      lsk__sb_printf(sb, "  lsk__v.lsk__stride_%s = (uint)(%s__size_%s(n) / %u / %zu);\n", m->name,
-                     V, m->name, m->rows * m->cols, m->type_size);
+  lsk__sb_printf(sb, ", ");
+  each_base(e, "ulong ", "", ", ");
+  lsk__sb_printf(sb, ", uint n, __global uint *ctx)\n{\n  %s%s_view lsk__v;\n", V, suffix);
+  for (size_t j = 0; j < e->k; ++j) {
+    char P[128], base[96];
+    prefix(e, j, P, sizeof P);
+    base_name(e, j, base, sizeof base);
+    for (size_t k = 0; k < e->ls[j]->count; ++k) {
+      const lsk__member *m = &e->ls[j]->members[k];
+      if (!e->sel[j][k])
+        continue;
+      lsk__sb_printf(sb,
+                     "  lsk__v.%s = (__global %s%s *)((__global %suchar *)lsk__p_%s + %s + "
+                     "%s_offset_%s(n));\n",
+                     m->name, cq, m->type, cq, m->name, base, P, m->name);
+      if (m->kind == LSK_MEMBER_MATRIX)
+        lsk__sb_printf(sb, "  lsk__v.lsk__stride_%s = (uint)(%s__size_%s(n) / %u / %zu);\n",
+                       m->name, P, m->name, m->rows * m->cols, m->type_size);
+    }
   }
   lsk__sb_printf(sb, "  lsk__v.lsk__n = n;\n  lsk__v.lsk__ctx = ctx;\n  return lsk__v;\n}\n");
   lsk__sb_printf(sb, "#define %s%s_VIEW(p) %s%s_view_make(", U, cq[0] ? "_CONST" : "", V, suffix);
   each_selected(e, "p##_@M", ", ");
-  lsk__sb_printf(sb, ", p##_base, p##_n, LSK_CTX_FWD)\n\n");
+  lsk__sb_printf(sb, ", ");
+  each_base(e, "p##_", "", ", ");
+  lsk__sb_printf(sb, ", p##_n, LSK_CTX_FWD)\n\n");
 
   /* Accessors. */
-  for (size_t k = 0; k < e->l->count; ++k) {
-    const lsk__member *m = &e->l->members[k];
-    if (!e->sel[k])
-      continue;
-    const char *T = m->type, *M = m->name;
-    char fn[160];
-    snprintf(fn, sizeof fn, "%s%s_%s", V, suffix, M);
-    if (m->kind == LSK_MEMBER_SCALAR) {
-      lsk__sb_printf(sb, "LSK_INLINE %s %s(%s%s_view v) { return v.%s[0]; }\n", T, fn, V, suffix,
-                     M);
-      if (!cq[0])
-        lsk__sb_printf(sb, "LSK_INLINE void %s_set_%s(%s_view v, %s x) { v.%s[0] = x; }\n", V, M, V,
-                       T, M);
-    } else if (m->kind == LSK_MEMBER_COLUMN) {
-      lsk__sb_printf(sb,
-                     "LSK_INLINE %s %s(%s%s_view v, uint i)\n{\n  return %s__IN(v, i, \"%s.%s\") ? "
-                     "v.%s[i] : (%s)0;\n}\n",
-                     T, fn, V, suffix, U, L, M, M, T);
-      if (!cq[0])
+  for (size_t j = 0; j < e->k; ++j) {
+    const char *L = e->ls[j]->name;
+    for (size_t k = 0; k < e->ls[j]->count; ++k) {
+      const lsk__member *m = &e->ls[j]->members[k];
+      if (!e->sel[j][k])
+        continue;
+      const char *T = m->type, *M = m->name;
+      char fn[160];
+      snprintf(fn, sizeof fn, "%s%s_%s", V, suffix, M);
+      if (m->kind == LSK_MEMBER_SCALAR) {
+        lsk__sb_printf(sb, "LSK_INLINE %s %s(%s%s_view v) { return v.%s[0]; }\n", T, fn, V, suffix,
+                       M);
+        if (!cq[0])
+          lsk__sb_printf(sb, "LSK_INLINE void %s_set_%s(%s_view v, %s x) { v.%s[0] = x; }\n", V, M,
+                         V, T, M);
+      } else if (m->kind == LSK_MEMBER_COLUMN) {
         lsk__sb_printf(sb,
-                       "LSK_INLINE void %s_set_%s(%s_view v, uint i, %s x)\n{\n  if (%s__IN(v, i, "
-                       "\"%s.%s\"))\n    v.%s[i] = x;\n}\n",
-                       V, M, V, T, U, L, M, M);
-    } else {
-      lsk__sb_printf(
-          sb,
-          "LSK_INLINE %s %s(%s%s_view v, uint i, uint r, uint c)\n{\n  return %s__IN(v, i, "
-          "\"%s.%s\") && %s__INC(v, r, %u, c, %u, \"%s.%s\") ? v.%s[i + (r + c * %u) * "
-          "v.lsk__stride_%s] : (%s)0;\n}\n",
-          T, fn, V, suffix, U, L, M, U, m->rows, m->cols, L, M, M, m->rows, M, T);
-      if (!cq[0])
-        lsk__sb_printf(
-            sb,
-            "LSK_INLINE void %s_set_%s(%s_view v, uint i, uint r, uint c, %s x)\n{\n  if "
-            "(%s__IN(v, i, \"%s.%s\") && %s__INC(v, r, %u, c, %u, \"%s.%s\"))\n    "
-            "v.%s[i + (r + c * %u) * v.lsk__stride_%s] = x;\n}\n",
-            V, M, V, T, U, L, M, U, m->rows, m->cols, L, M, M, m->rows, M);
+                       "LSK_INLINE %s %s(%s%s_view v, uint i)\n{\n  return %s__IN(v, i, "
+                       "\"%s.%s\") ? v.%s[i] : (%s)0;\n}\n",
+                       T, fn, V, suffix, U, L, M, M, T);
+        if (!cq[0])
+          lsk__sb_printf(sb,
+                         "LSK_INLINE void %s_set_%s(%s_view v, uint i, %s x)\n{\n  if (%s__IN(v, "
+                         "i, \"%s.%s\"))\n    v.%s[i] = x;\n}\n",
+                         V, M, V, T, U, L, M, M);
+      } else {
+        lsk__sb_printf(sb,
+                       "LSK_INLINE %s %s(%s%s_view v, uint i, uint r, uint c)\n{\n  return "
+                       "%s__IN(v, i, \"%s.%s\") && %s__INC(v, r, %u, c, %u, \"%s.%s\") ? v.%s[i "
+                       "+ (r + c * %u) * v.lsk__stride_%s] : (%s)0;\n}\n",
+                       T, fn, V, suffix, U, L, M, U, m->rows, m->cols, L, M, M, m->rows, M, T);
+        if (!cq[0])
+          lsk__sb_printf(sb,
+                         "LSK_INLINE void %s_set_%s(%s_view v, uint i, uint r, uint c, %s "
+                         "x)\n{\n  if (%s__IN(v, i, \"%s.%s\") && %s__INC(v, r, %u, c, %u, "
+                         "\"%s.%s\"))\n    v.%s[i + (r + c * %u) * v.lsk__stride_%s] = x;\n}\n",
+                         V, M, V, T, U, L, M, U, m->rows, m->cols, L, M, M, m->rows, M);
+      }
     }
   }
 }
 
-int lsk_layout_emit_cl(const lsk_layout *l, const lsk_emit_options *opt, char **text)
+static int emit_cl(emit *e, char **text, const char *fn)
 {
-  static const char fn[] = "lsk_layout_emit_cl";
-  emit e;
-  int rc = setup(&e, l, opt, text, fn);
-  if (rc)
-    return rc;
-  lsk__sb *sb = &e.sb;
-  const char *V = e.view, *U = e.upper;
-  lsk__sb_printf(sb, "/* Generated by lsk %s from layout '%s' (alignment %zu): view '%s' of ",
-                 LSK_VERSION_STRING, l->name, l->align, V);
-  each_selected(&e, "@M", ", ");
+  lsk__sb *sb = &e->sb;
+  const char *U = e->upper;
+  lsk__sb_printf(sb, "/* Generated by lsk %s: view '%s' of ", LSK_VERSION_STRING, e->view);
+  for (size_t j = 0; j < e->k; ++j)
+    lsk__sb_printf(sb, "%slayout '%s' (alignment %zu)", j ? ", " : "", e->ls[j]->name,
+                   e->ls[j]->align);
+  lsk__sb_printf(sb, ": ");
+  each_selected(e, "@M", ", ");
   lsk__sb_printf(sb, ". Do not edit. */\n#ifndef LSK_VIEW_%s\n#define LSK_VIEW_%s\n", U, U);
   lsk__sb_printf(sb,
                  "/* -D%s_CHECK=1: accessors check indices (LSK_VERIFY); -D%s_RESTRICT=0: no "
@@ -255,37 +326,60 @@ int lsk_layout_emit_cl(const lsk_layout *l, const lsk_emit_options *opt, char **
                  "%s_RESTRICT\n#define %s_RESTRICT 1\n#endif\n#if %s_RESTRICT\n#define %s__R "
                  "restrict\n#else\n#define %s__R\n#endif\n",
                  U, U, U, U, U, U, U, U, U);
-  lsk__sb_printf(
-      sb,
-      "#if %s_CHECK\n#define %s__IN(v, i, what) lsk__soa_in((v).lsk__ctx, (i), "
-      "(v).lsk__n, what)\n#define %s__INC(v, r, R, c, C, what) (lsk__soa_in((v).lsk__ctx, "
-      "(r), (R), what \" row\") && lsk__soa_in((v).lsk__ctx, (c), (C), what \" "
-      "column\"))\n#else\n#define %s__IN(v, i, what) 1\n#define %s__INC(v, r, R, c, C, "
-      "what) 1\n#endif\n\n",
-      U, U, U, U, U);
-  lsk__sb_printf(sb, "/* Byte sizes and offsets for n elements (the host's rule). */\n");
-  emit_offsets(&e, "LSK_INLINE", "lsk__soa_align", "ulong", "ulong");
   lsk__sb_printf(sb,
-                 "\n/* Kernel parameters of a view called p: one pointer per member, all to the "
-                 "same buffer, the layout's byte offset in it and the element count. */\n");
+                 "#if %s_CHECK\n#define %s__IN(v, i, what) lsk__soa_in((v).lsk__ctx, (i), "
+                 "(v).lsk__n, what)\n#define %s__INC(v, r, R, c, C, what) "
+                 "(lsk__soa_in((v).lsk__ctx, (r), (R), what \" row\") && "
+                 "lsk__soa_in((v).lsk__ctx, (c), (C), what \" column\"))\n#else\n#define "
+                 "%s__IN(v, i, what) 1\n#define %s__INC(v, r, R, c, C, what) 1\n#endif\n\n",
+                 U, U, U, U, U);
+  lsk__sb_printf(sb, "/* Byte sizes and offsets for n elements (the host's rule). */\n");
+  emit_offsets(e, "LSK_INLINE", "lsk__soa_align", "ulong", "ulong");
+  lsk__sb_printf(sb, "\n/* Kernel parameters of a view called p: one pointer per member, all "
+                     "to the same buffer, the byte offset of each layout in it and the element "
+                     "count. */\n");
   lsk__sb_printf(sb, "#define %s_PARAMS(p) ", U);
-  each_selected(&e, "__global @T *@U__R p##_@M", ", ");
-  lsk__sb_printf(sb, ", ulong p##_base, uint p##_n\n#define %s_CONST_PARAMS(p) ", U);
-  each_selected(&e, "__global const @T *@U__R p##_@M", ", ");
-  lsk__sb_printf(sb, ", ulong p##_base, uint p##_n\n");
-  emit_cl_view(&e, "", "");
-  emit_cl_view(&e, "const ", "_const");
+  each_selected(e, "__global @T *@U__R p##_@M", ", ");
+  lsk__sb_printf(sb, ", ");
+  each_base(e, "ulong p##_", "", ", ");
+  lsk__sb_printf(sb, ", uint p##_n\n#define %s_CONST_PARAMS(p) ", U);
+  each_selected(e, "__global const @T *@U__R p##_@M", ", ");
+  lsk__sb_printf(sb, ", ");
+  each_base(e, "ulong p##_", "", ", ");
+  lsk__sb_printf(sb, ", uint p##_n\n");
+  emit_cl_view(e, "", "");
+  emit_cl_view(e, "const ", "_const");
   lsk__sb_printf(sb, "#endif /* LSK_VIEW_%s */\n", U);
-  (void)V;
-  free(e.sel);
+  release(e);
   return lsk__sb_finish(sb, text, fn);
+}
+
+int lsk_layout_emit_cl(const lsk_layout *l, const lsk_emit_options *opt, char **text)
+{
+  static const char fn[] = "lsk_layout_emit_cl";
+  emit e;
+  const char *members[1] = {opt ? opt->members : NULL};
+  int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, fn);
+  return rc ? rc : emit_cl(&e, text, fn);
+}
+
+int lsk_layout_emit_view_cl(const char *view_name, size_t k, const lsk_layout *const *layouts,
+                            const char *const *members, char **text)
+{
+  static const char fn[] = "lsk_layout_emit_view_cl";
+  if (!view_name)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: view_name is NULL", fn);
+  emit e;
+  int rc = setup(&e, view_name, k, layouts, members, text, fn);
+  return rc ? rc : emit_cl(&e, text, fn);
 }
 
 int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **text)
 {
   static const char fn[] = "lsk_layout_emit_c";
   emit e;
-  int rc = setup(&e, l, opt, text, fn);
+  const char *members[1] = {opt ? opt->members : NULL};
+  int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, fn);
   if (rc)
     return rc;
   lsk__sb *sb = &e.sb;
@@ -307,7 +401,7 @@ int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **t
   lsk__sb_printf(sb, "\ntypedef struct %s_host {\n", V);
   for (size_t k = 0; k < l->count; ++k) {
     const lsk__member *m = &l->members[k];
-    if (!e.sel[k])
+    if (!e.sel[0][k])
       continue;
     lsk__sb_printf(sb, "  cl_%s *%s;\n", m->type, m->name);
     if (m->kind == LSK_MEMBER_MATRIX)
@@ -323,7 +417,7 @@ int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **t
                  l->align, V, V, l->align, L, l->align);
   for (size_t k = 0; k < l->count; ++k) {
     const lsk__member *m = &l->members[k];
-    if (!e.sel[k])
+    if (!e.sel[0][k])
       continue;
     lsk__sb_printf(sb, "  v->%s = (cl_%s *)(b + %s_offset_%s(n));\n", m->name, m->type, V, m->name);
     if (m->kind == LSK_MEMBER_MATRIX)
@@ -333,7 +427,7 @@ int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **t
   lsk__sb_printf(sb, "  v->lsk_n = n;\n  return LSK_OK;\n}\n\n");
   for (size_t k = 0; k < l->count; ++k) {
     const lsk__member *m = &l->members[k];
-    if (!e.sel[k])
+    if (!e.sel[0][k])
       continue;
     const char *T = m->type, *M = m->name;
     if (m->kind == LSK_MEMBER_SCALAR) {
@@ -372,6 +466,6 @@ int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **t
   lsk__sb_printf(sb, "#define %s_ARGS(buf, base, n) ", U);
   each_selected(&e, "LSK_ARG_BUFFER(buf)", ", ");
   lsk__sb_printf(sb, ", LSK_ARG_ULONG(base), LSK_ARG_UINT(n)\n#endif /* LSK_HOST_VIEW_%s */\n", U);
-  free(e.sel);
+  release(&e);
   return lsk__sb_finish(sb, text, fn);
 }

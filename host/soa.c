@@ -233,36 +233,62 @@ int lsk_soa_to_aos(const lsk_soa *s, size_t j, void *aos_mem, size_t count, size
   return aos(s, j, aos_mem, count, struct_size, fields, nfields, 0, "lsk_soa_to_aos");
 }
 
-int lsk_soa_args(const lsk_soa *s, size_t j, const lsk_emit_options *opt, lsk_arg *args, size_t cap,
-                 size_t *count)
+/* Whether name is in the comma-separated list (NULL: every name is). */
+static int listed(const char *list, const char *name)
 {
-  static const char fn[] = "lsk_soa_args";
-  if (!s || j >= s->k || !count || (!args && cap))
-    return lsk__fail(s ? s->ctx : NULL, LSK_EINVAL, "%s: %s", fn,
-                     !s          ? "soa is NULL"
-                     : j >= s->k ? "no such part"
-                                 : "NULL count or args");
-  const lsk_layout *l = s->parts[j].layout;
-  size_t n = 0;
-  const char *list = opt ? opt->members : NULL;
-  for (size_t i = 0; i < l->count; ++i) {
-    int in = !list;
-    for (const char *p = list; p && *p && !in;) {
-      size_t len = strcspn(p, ", ");
-      in = len == strlen(l->members[i].name) && strncmp(p, l->members[i].name, len) == 0;
-      p += len;
-      p += strspn(p, ", ");
-    }
-    if (in && n < cap)
-      args[n] = LSK_ARG_BUFFER(s->buf);
-    n += in;
+  if (!list)
+    return 1;
+  while (*list) {
+    size_t len = strcspn(list, ", ");
+    if (len == strlen(name) && strncmp(list, name, len) == 0)
+      return 1;
+    list += len;
+    list += strspn(list, ", ");
   }
+  return 0;
+}
+
+int lsk_soa_view_args(const lsk_soa *s, size_t k, const size_t *parts, const char *const *members,
+                      lsk_arg *args, size_t cap, size_t *count)
+{
+  static const char fn[] = "lsk_soa_view_args";
+  if (!s || !parts || k == 0 || !count || (!args && cap))
+    return lsk__fail(s ? s->ctx : NULL, LSK_EINVAL, "%s: %s", fn,
+                     !s                 ? "soa is NULL"
+                     : k == 0 || !parts ? "no parts"
+                                        : "NULL count or args");
+  size_t n = 0;
+  for (size_t j = 0; j < k; ++j) {
+    if (parts[j] >= s->k)
+      return lsk__fail(s->ctx, LSK_EINVAL, "%s: no part %zu (the soa has %zu)", fn, parts[j], s->k);
+    const part *p = &s->parts[parts[j]], *p0 = &s->parts[parts[0]];
+    if (p->count != p0->count)
+      return lsk__fail(s->ctx, LSK_EINVAL,
+                       "%s: a view needs equal lengths: part %zu ('%s') has %zu elements, part "
+                       "%zu ('%s') %zu",
+                       fn, parts[0], p0->layout->name, p0->count, parts[j], p->layout->name,
+                       p->count);
+    for (size_t i = 0; i < p->layout->count; ++i) {
+      int in = listed(members ? members[j] : NULL, p->layout->members[i].name);
+      if (in && n < cap)
+        args[n] = LSK_ARG_BUFFER(s->buf);
+      n += in;
+    }
+  }
+  for (size_t j = 0; j < k; ++j, ++n)
+    if (n < cap)
+      args[n] = LSK_ARG_ULONG((uint64_t)s->parts[parts[j]].base);
   if (n < cap)
-    args[n] = LSK_ARG_ULONG((uint64_t)s->parts[j].base);
-  if (n + 1 < cap)
-    args[n + 1] = LSK_ARG_UINT((uint32_t)s->parts[j].count);
-  *count = n + 2;
+    args[n] = LSK_ARG_UINT((uint32_t)s->parts[parts[0]].count);
+  *count = n + 1;
   return *count <= cap ? LSK_OK
                        : lsk__fail(s->ctx, LSK_ERANGE, "%s: %zu arguments needed, room for %zu", fn,
                                    *count, cap);
+}
+
+int lsk_soa_args(const lsk_soa *s, size_t j, const lsk_emit_options *opt, lsk_arg *args, size_t cap,
+                 size_t *count)
+{
+  const char *members[1] = {opt ? opt->members : NULL};
+  return lsk_soa_view_args(s, 1, &j, members, args, cap, count);
 }

@@ -51,16 +51,19 @@ typedef struct fixture {
   lsk_program *prog;
 } fixture;
 
+/* Built with -Werror: the generated code must compile without warnings. */
 static void setup(fixture *f, const char *build_options)
 {
+  char opts[256];
+  snprintf(opts, sizeof opts, "-Werror %s", build_options ? build_options : "");
   f->ctx = tu_context();
   TU_OK(NULL, parts_describe(&f->layout));
   TU_OK(NULL, lsk_layout_emit_cl(f->layout, NULL, &f->cl));
-  TU_OK(f->ctx, lsk_program_create(f->ctx, read_all(LSK_TEST_DIR "/soa_kernels.cl"),
-                                   &(lsk_program_options){.name = "soa_kernels.cl",
-                                                          .prelude = f->cl,
-                                                          .build_options = build_options},
-                                   &f->prog));
+  TU_OK(f->ctx,
+        lsk_program_create(f->ctx, read_all(LSK_TEST_DIR "/soa_kernels.cl"),
+                           &(lsk_program_options){
+                               .name = "soa_kernels.cl", .prelude = f->cl, .build_options = opts},
+                           &f->prog));
 }
 
 static void teardown(fixture *f)
@@ -305,6 +308,92 @@ START_TEST(test_soa_const_view)
 }
 END_TEST
 
+/* A view over two layouts of equal length in one allocation; parts of
+ * different lengths are refused, and so are clashing member names. */
+START_TEST(test_soa_view_of_two_layouts)
+{
+  lsk_context *ctx = tu_context();
+  lsk_layout *hits = NULL, *clus = NULL;
+  TU_OK(NULL, lsk_layout_parse("layout hits\ncolumn float x\ncolumn float y\ncolumn int skip\n",
+                               "hits", &hits));
+  TU_OK(NULL, lsk_layout_parse("layout clus align 64\nmatrix float 2 1 q\ncolumn double charge\n",
+                               "clus", &clus));
+  const lsk_layout *both[2] = {hits, clus};
+  const char *members[2] = {"x,y", NULL};
+  char *cl = NULL;
+  TU_OK(NULL, lsk_layout_emit_view_cl("hc", 2, both, members, &cl));
+  const char *src = "LSK_KERNEL void merged(LSK_CTX, HC_PARAMS(h))\n"
+                    "{\n"
+                    "  hc_view v = HC_VIEW(h);\n"
+                    "  LSK_FOREACH(it) {\n"
+                    "    if (it.idx < h_n)\n"
+                    "      hc_set_charge(v, it.idx, hc_x(v, it.idx) + hc_y(v, it.idx) + "
+                    "hc_q(v, it.idx, 1, 0));\n"
+                    "  }\n"
+                    "}\n";
+  lsk_program *p = NULL;
+  TU_OK(ctx, lsk_program_create(ctx, src,
+                                &(lsk_program_options){
+                                    .name = "merged.cl", .prelude = cl, .build_options = "-Werror"},
+                                &p));
+  lsk_kernel *k = tu_kernel(p, "merged");
+  size_t counts[3] = {50, 49, 50};
+  const lsk_layout *parts3[3] = {hits, clus, clus};
+  lsk_soa *soa = NULL;
+  TU_OK(ctx, lsk_soa_create(ctx, 3, parts3, counts, &soa));
+  lsk_member_info mx, my, mq, mc;
+  TU_OK(NULL, lsk_layout_member(hits, 0, 50, &mx));
+  TU_OK(NULL, lsk_layout_member(hits, 1, 50, &my));
+  TU_OK(NULL, lsk_layout_member(clus, 0, 50, &mq));
+  TU_OK(NULL, lsk_layout_member(clus, 1, 50, &mc));
+  unsigned char *h0 = lsk_soa_host(soa, 0), *h2 = lsk_soa_host(soa, 2);
+  float *x = (float *)(h0 + mx.offset), *y = (float *)(h0 + my.offset);
+  float *q1 = (float *)(h2 + mq.offset) + mq.stride; /* component (1, 0) */
+  for (size_t i = 0; i < 50; ++i) {
+    x[i] = (float)i;
+    y[i] = 0.5f * (float)i;
+    q1[i] = 100.0f;
+  }
+  TU_OK(ctx, lsk_soa_upload(soa));
+  lsk_arg args[16];
+  size_t na = 0;
+  /* Parts 0 and 1 differ in length: refused. */
+  TU_FAILS(ctx, lsk_soa_view_args(soa, 2, (size_t[]){0, 1}, members, args, 16, &na), LSK_EINVAL,
+           "a view needs equal lengths: part 0 ('hits') has 50 elements, part 1 ('clus') 49");
+  TU_OK(ctx, lsk_soa_view_args(soa, 2, (size_t[]){0, 2}, members, args, 16, &na));
+  ck_assert_uint_eq(na, 2 + 2 + 2 + 1);
+  lsk_launch cfg = {.domain = {64}, .blocks = {1}};
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na));
+  TU_OK(ctx, lsk_soa_download(soa));
+  double *charge = (double *)(h2 + mc.offset);
+  for (size_t i = 0; i < 50; ++i)
+    ck_assert_msg(charge[i] == 1.5 * (double)i + 100.0, "charge[%zu] = %g", i, charge[i]);
+  /* The part in between was not touched. */
+  double *other = (double *)((unsigned char *)lsk_soa_host(soa, 1) + mc.offset);
+  for (size_t i = 0; i < 49; ++i)
+    ck_assert(other[i] == 0.0);
+  /* Clashing names, a layout twice. */
+  char *bad = NULL;
+  TU_FAILS(NULL,
+           lsk_layout_emit_view_cl("hh", 2, (const lsk_layout *const[]){hits, hits}, NULL, &bad),
+           LSK_EINVAL, "layout 'hits' appears twice");
+  lsk_layout *clash = NULL;
+  TU_OK(NULL, lsk_layout_parse("layout clash\ncolumn float x\n", "clash", &clash));
+  TU_FAILS(NULL,
+           lsk_layout_emit_view_cl("hx", 2, (const lsk_layout *const[]){hits, clash}, NULL, &bad),
+           LSK_EINVAL, "member 'x' is in layouts 'hits' and 'clash'");
+  ck_assert_ptr_null(bad);
+  lsk_layout_destroy(clash);
+  lsk_soa_destroy(soa);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_free(cl);
+  lsk_layout_destroy(hits);
+  lsk_layout_destroy(clus);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 /* Finds the first file called name below dir; path gets it. */
 static int find_file(const char *dir, const char *name, char *path, size_t cap)
 {
@@ -422,6 +511,7 @@ Suite *suite_soa(void)
   tcase_add_test(tc, test_soa_host_accessors);
   tcase_add_test(tc, test_soa_parts_copy_aos);
   tcase_add_test(tc, test_soa_const_view);
+  tcase_add_test(tc, test_soa_view_of_two_layouts);
   tcase_add_test(tc, test_soa_double2_loads_16_bytes);
   suite_add_tcase(s, tc);
   return s;

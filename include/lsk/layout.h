@@ -127,6 +127,17 @@ int lsk_layout_emit_cl(const lsk_layout *layout, const lsk_emit_options *opt,
                        char **text /* OUT */);
 int lsk_layout_emit_c(const lsk_layout *layout, const lsk_emit_options *opt, char **text /* OUT */);
 
+/*
+ * lsk_layout_emit_view_cl: one view over members of k layouts of the same
+ * element count, laid out in one buffer (the parts of an lsk_soa): members[j]
+ * selects layout j's members (comma-separated; NULL: all). Member names must
+ * be unique across the layouts. The parameters take one byte offset per
+ * layout (p_base_LAYOUT) and one count; lsk_soa_view_args fills them and
+ * refuses parts of different lengths.
+ */
+int lsk_layout_emit_view_cl(const char *view_name, size_t k, const lsk_layout *const *layouts,
+                            const char *const *members, char **text /* OUT */);
+
 /* Frees text returned by lsk. NULL is a no-op. */
 void lsk_free(void *p);
 
