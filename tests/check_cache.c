@@ -8,7 +8,6 @@
  */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -43,34 +42,18 @@ enum { N = 777 };
 /* ------------------------------------------------------------------ */
 /* The temporary directory                                             */
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-  (void)st;
-  (void)flag;
-  (void)ftw;
-  return remove(path);
-}
-
 /* One directory per test case, made and removed by an unchecked fixture,
  * which runs in the runner's process: a failed assertion ends the test's
  * process at once (_exit), and what it left is still removed. The tests
  * make their own directories inside it. */
 static char base_dir[1024];
 
-static void base_setup(void)
-{
-  const char *tmp = getenv("TMPDIR");
-  snprintf(base_dir, sizeof base_dir, "%s/lsk-cache-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(base_dir)) {
-    perror(base_dir);
-    exit(1);
-  }
-}
+static void base_setup(void) { tu_tempdir(base_dir, sizeof base_dir, "cache"); }
 
 static void base_teardown(void)
 {
   if (base_dir[0])
-    nftw(base_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    tu_remove_tree(base_dir);
   base_dir[0] = 0;
 }
 
@@ -81,10 +64,7 @@ static void make_tmpdir(char *dir, size_t cap)
   ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp %s failed", dir);
 }
 
-static void remove_tree(const char *dir)
-{
-  ck_assert_int_eq(nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS), 0);
-}
+static void remove_tree(const char *dir) { ck_assert_int_eq(tu_remove_tree(dir), 0); }
 
 /* Entries of dir whose name ends with suffix (NULL: all but . and ..) or,
  * with contains, has it anywhere. The first match's path goes to first. */

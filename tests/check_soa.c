@@ -442,8 +442,8 @@ static char *ir_function(const char *ir, const char *fn)
  * keeps with POCL_LEAVE_KERNEL_COMPILER_TEMP_FILES, through llvm-dis-15. */
 START_TEST(test_soa_double2_loads_16_bytes)
 {
-  char dir[] = "/tmp/lsk-ir-XXXXXX";
-  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char dir[512];
+  tu_tempdir(dir, sizeof dir, "ir");
   setenv("POCL_LEAVE_KERNEL_COMPILER_TEMP_FILES", "1", 1);
   setenv("POCL_CACHE_DIR", dir, 1);
   lsk_context *ctx = tu_context();
@@ -496,8 +496,7 @@ START_TEST(test_soa_double2_loads_16_bytes)
   lsk_free(cl);
   lsk_layout_destroy(l);
   lsk_context_destroy(ctx);
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  ck_assert_int_eq(system(cmd), 0);
+  ck_assert_int_eq(tu_remove_tree(dir), 0);
 }
 END_TEST
 

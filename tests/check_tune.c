@@ -9,7 +9,6 @@
  */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -51,28 +50,12 @@ static const lsk_tune_shape few[] = {{1, 1}, {2, 8}, {4, 1}, {4, 4}};
 
 static char base_dir[1024];
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-  (void)st;
-  (void)flag;
-  (void)ftw;
-  return remove(path);
-}
-
-static void base_setup(void)
-{
-  const char *tmp = getenv("TMPDIR");
-  snprintf(base_dir, sizeof base_dir, "%s/lsk-tune-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(base_dir)) {
-    perror(base_dir);
-    exit(1);
-  }
-}
+static void base_setup(void) { tu_tempdir(base_dir, sizeof base_dir, "tune"); }
 
 static void base_teardown(void)
 {
   if (base_dir[0])
-    nftw(base_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    tu_remove_tree(base_dir);
   base_dir[0] = 0;
 }
 

@@ -1,4 +1,6 @@
 /* testutil.c: helpers shared by the suites (see testutil.h). */
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
 #include <stdio.h>
 
 #include "testutil.h"
@@ -46,3 +48,23 @@ unsigned *tu_read_uints(lsk_context *ctx, lsk_buffer *b, size_t n)
   TU_OK(ctx, lsk_buffer_read(b, 0, h, n * sizeof *h));
   return h;
 }
+
+void tu_tempdir(char *dir, size_t cap, const char *tag)
+{
+  const char *tmp = getenv("TMPDIR");
+  snprintf(dir, cap, "%s/lsk-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", tag);
+  if (!mkdtemp(dir)) {
+    perror(dir);
+    exit(1);
+  }
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  return remove(path);
+}
+
+int tu_remove_tree(const char *dir) { return nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS); }

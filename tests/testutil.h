@@ -19,21 +19,21 @@
 lsk_context *tu_context(void);
 
 /* Asserts rc == LSK_OK, printing the context's message otherwise. */
-#define TU_OK(ctx, expr)                                                       \
-  do {                                                                         \
-    int tu_rc_ = (expr);                                                       \
-    ck_assert_msg(tu_rc_ == LSK_OK, "%s -> %s: %s", #expr, lsk_status_name(tu_rc_), \
-                  lsk_context_errmsg(ctx));                                    \
+#define TU_OK(ctx, expr)                                                                           \
+  do {                                                                                             \
+    int tu_rc_ = (expr);                                                                           \
+    ck_assert_msg(tu_rc_ == LSK_OK, "%s -> %s: %s", #expr, lsk_status_name(tu_rc_),                \
+                  lsk_context_errmsg(ctx));                                                        \
   } while (0)
 
 /* Asserts that expr fails with status want and the message contains text. */
-#define TU_FAILS(ctx, expr, want, text)                                        \
-  do {                                                                         \
-    int tu_rc_ = (expr);                                                       \
-    ck_assert_msg(tu_rc_ == (want), "%s -> %s, wanted %s: %s", #expr,          \
-                  lsk_status_name(tu_rc_), lsk_status_name(want), lsk_context_errmsg(ctx)); \
-    ck_assert_msg(strstr(lsk_context_errmsg(ctx), (text)) != NULL,              \
-                  "message '%s' lacks '%s'", lsk_context_errmsg(ctx), (text));  \
+#define TU_FAILS(ctx, expr, want, text)                                                            \
+  do {                                                                                             \
+    int tu_rc_ = (expr);                                                                           \
+    ck_assert_msg(tu_rc_ == (want), "%s -> %s, wanted %s: %s", #expr, lsk_status_name(tu_rc_),     \
+                  lsk_status_name(want), lsk_context_errmsg(ctx));                                 \
+    ck_assert_msg(strstr(lsk_context_errmsg(ctx), (text)) != NULL, "message '%s' lacks '%s'",      \
+                  lsk_context_errmsg(ctx), (text));                                                \
   } while (0)
 
 /* A program from source, and one kernel of it; both asserted to succeed. */
@@ -45,6 +45,11 @@ lsk_buffer *tu_zeros(lsk_context *ctx, size_t n);
 
 /* Reads n uints back into a malloc'd array. */
 unsigned *tu_read_uints(lsk_context *ctx, lsk_buffer *b, size_t n);
+
+/* A fresh directory $TMPDIR/lsk-<tag>-XXXXXX (or under /tmp) in dir, or
+ * exit(1); and removing a directory tree (0 on success). */
+void tu_tempdir(char *dir, size_t cap, const char *tag);
+int tu_remove_tree(const char *dir);
 
 /* The suites. */
 Suite *suite_status(void);
