@@ -74,6 +74,17 @@ static void teardown(fixture *f)
   lsk_context_destroy(f->ctx);
 }
 
+/* An soa of one part of n elements, bound to h, filled and uploaded. */
+static lsk_soa *filled_soa(fixture *f, size_t n, parts *h)
+{
+  lsk_soa *soa = NULL;
+  TU_OK(f->ctx, lsk_soa_create(f->ctx, 1, (const lsk_layout *const[]){f->layout}, &n, &soa));
+  TU_OK(NULL, parts_bind(h, lsk_soa_host(soa, 0), n));
+  parts_fill(h, n);
+  TU_OK(f->ctx, lsk_soa_upload(soa));
+  return soa;
+}
+
 static void run(fixture *f, lsk_kernel *k, lsk_soa *soa, size_t part, const lsk_launch *cfg,
                 const lsk_arg *extra, size_t nextra)
 {
@@ -134,12 +145,8 @@ START_TEST(test_soa_device_range_check)
   setup(&f, "-DPARTS_CHECK=1");
   lsk_kernel *k = tu_kernel(f.prog, "out_of_range");
   size_t n = 17;
-  lsk_soa *soa = NULL;
-  TU_OK(f.ctx, lsk_soa_create(f.ctx, 1, (const lsk_layout *const[]){f.layout}, &n, &soa));
   parts h = {0};
-  TU_OK(NULL, parts_bind(&h, lsk_soa_host(soa, 0), n));
-  parts_fill(&h, n);
-  TU_OK(f.ctx, lsk_soa_upload(soa));
+  lsk_soa *soa = filled_soa(&f, n, &h);
   lsk_buffer *got = NULL;
   TU_OK(f.ctx, lsk_buffer_create(f.ctx, sizeof(double), &got));
   double sentinel = 1234.5;
@@ -286,12 +293,8 @@ START_TEST(test_soa_const_view)
   setup(&f, NULL);
   lsk_kernel *k = tu_kernel(f.prog, "sum_a");
   size_t n = 100;
-  lsk_soa *soa = NULL;
-  TU_OK(f.ctx, lsk_soa_create(f.ctx, 1, (const lsk_layout *const[]){f.layout}, &n, &soa));
   parts h = {0};
-  TU_OK(NULL, parts_bind(&h, lsk_soa_host(soa, 0), n));
-  parts_fill(&h, n);
-  TU_OK(f.ctx, lsk_soa_upload(soa));
+  lsk_soa *soa = filled_soa(&f, n, &h);
   lsk_buffer *total = NULL;
   TU_OK(f.ctx, lsk_buffer_create(f.ctx, sizeof(double), &total));
   lsk_launch cfg = {.domain = {8}, .blocks = {1}};
