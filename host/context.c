@@ -70,21 +70,21 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
   if (!out)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_context_create: out is NULL");
   *out = NULL;
-  unsigned index;
-  int rc = lsk_device_select(opt ? opt->device : NULL, &index);
-  if (rc)
-    return rc;
+  /* One enumeration serves both the selection and the device's facts. */
+  unsigned index = 0;
   lsk_device_info *list;
   size_t n;
-  if ((rc = lsk_device_list(&list, &n)))
-    return rc;
-  lsk_context *c = calloc(1, sizeof *c);
-  if (!c) {
-    lsk_device_list_free(list);
-    return lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
-  }
-  c->info = list[index < n ? index : 0];
+  int rc = lsk_device_list(&list, &n);
+  if (!rc)
+    rc = lsk__device_select_in(list, n, opt ? opt->device : NULL, &index);
+  lsk_context *c = rc ? NULL : calloc(1, sizeof *c);
+  if (!rc && !c)
+    rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
+  if (c)
+    c->info = list[index];
   lsk_device_list_free(list);
+  if (rc)
+    return rc;
 
   cl_platform_id platform;
   cl_int err = lsk__device_ids(&c->info, &platform, &c->device);

@@ -230,20 +230,14 @@ static int list_devices_in_message(const char *selector, const char *origin,
                    selector, origin, buf);
 }
 
-int lsk_device_select(const char *selector, unsigned *index)
+int lsk__device_select_in(const lsk_device_info *list, size_t n, const char *selector,
+                          unsigned *index)
 {
-  if (!index)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_device_select: index is NULL");
   const char *origin = "";
   if (!selector || !*selector) {
     selector = lsk__getenv("LSK_DEVICE");
     origin = selector ? " (LSK_DEVICE)" : "";
   }
-  lsk_device_info *list;
-  size_t n;
-  int rc = lsk_device_list(&list, &n);
-  if (rc)
-    return rc;
   long found = -1;
   if (!selector) {
     for (size_t i = 0; i < n && found < 0; ++i)
@@ -273,14 +267,23 @@ int lsk_device_select(const char *selector, unsigned *index)
           found = (long)i;
     }
   }
-  if (found < 0) {
-    rc = list_devices_in_message(selector, origin, list, n);
-    lsk_device_list_free(list);
-    return rc;
-  }
+  if (found < 0)
+    return list_devices_in_message(selector, origin, list, n);
   *index = (unsigned)found;
-  lsk_device_list_free(list);
   return LSK_OK;
+}
+
+int lsk_device_select(const char *selector, unsigned *index)
+{
+  if (!index)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_device_select: index is NULL");
+  lsk_device_info *list;
+  size_t n;
+  int rc = lsk_device_list(&list, &n);
+  if (!rc)
+    rc = lsk__device_select_in(list, n, selector, index);
+  lsk_device_list_free(list);
+  return rc;
 }
 
 int lsk__device_ids(const lsk_device_info *info, cl_platform_id *platform, cl_device_id *device)

@@ -91,6 +91,11 @@ char *lsk__strdup(const char *s);
 /* context.c: read the verify record; LSK_EVERIFY and clear it if set. */
 int lsk__verify_check(lsk_context *ctx);
 
+/* file.c: the whole text file at path, NUL-terminated, malloc'd; NULL with
+ * *rc set (LSK_EIO, LSK_ENOMEM, LSK_EINVAL for a NUL byte or more than max
+ * bytes, max 0: no limit) and the message naming fn and path. */
+char *lsk__read_file(lsk_context *ctx, const char *path, size_t max, const char *fn, int *rc);
+
 /* env.c */
 const char *lsk__getenv(const char *name); /* NULL if unset or empty */
 /* A boolean variable: True, true, T or 1 is 1, any other value 0, unset or
@@ -102,6 +107,9 @@ int lsk__device_info(cl_platform_id platform, cl_device_id device, lsk_device_in
 /* Fills index, platform_index and device_index of a device that was not
  * found through the list (lsk_context_wrap); left 0 if it is not listed. */
 void lsk__device_position(cl_device_id device, lsk_device_info *info);
+/* lsk_device_select over a list already made. */
+int lsk__device_select_in(const lsk_device_info *list, size_t n, const char *selector,
+                          unsigned *index);
 /* The OpenCL ids of a listed device (re-enumerated). */
 int lsk__device_ids(const lsk_device_info *info, cl_platform_id *platform, cl_device_id *device);
 

@@ -147,38 +147,10 @@ int lsk_layout_load(const char *path, lsk_layout **out)
   if (!out || !path)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_load: %s is NULL", path ? "out" : "path");
   *out = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return lsk__fail(NULL, LSK_EIO, "lsk_layout_load: cannot open '%s'", path);
-  char *buf = NULL;
-  size_t len = 0;
-  int rc = LSK_OK;
-  for (;;) {
-    char *grown = realloc(buf, len + 4097);
-    if (!grown) {
-      rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_layout_load: out of memory");
-      break;
-    }
-    buf = grown;
-    size_t got = fread(buf + len, 1, 4096, f);
-    len += got;
-    if (got < 4096)
-      break;
-    if (len > (1u << 20)) {
-      rc = lsk__fail(NULL, LSK_EINVAL, "lsk_layout_load: '%s' is larger than 1 MiB", path);
-      break;
-    }
-  }
-  if (!rc && ferror(f))
-    rc = lsk__fail(NULL, LSK_EIO, "lsk_layout_load: error reading '%s'", path);
-  fclose(f);
-  if (!rc) {
-    buf[len] = 0;
-    if (strlen(buf) != len)
-      rc = lsk__fail(NULL, LSK_EINVAL, "lsk_layout_load: '%s' contains a NUL byte", path);
-    else
-      rc = lsk_layout_parse(buf, path, out);
-  }
-  free(buf);
+  int rc;
+  char *text = lsk__read_file(NULL, path, 1u << 20, "lsk_layout_load", &rc);
+  if (text)
+    rc = lsk_layout_parse(text, path, out);
+  free(text);
   return rc;
 }

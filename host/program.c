@@ -11,43 +11,6 @@
 
 #include "internal.h"
 
-static char *read_file(lsk_context *ctx, const char *path, int *rc)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    *rc = lsk__fail(ctx, LSK_EIO, "lsk_program_create_file: cannot open '%s'", path);
-    return NULL;
-  }
-  char *buf = NULL;
-  size_t len = 0, cap = 0;
-  for (;;) {
-    if (len + 4096 + 1 > cap) {
-      cap = cap ? cap * 2 : 8192;
-      char *grown = realloc(buf, cap);
-      if (!grown) {
-        free(buf);
-        fclose(f);
-        *rc = lsk__fail(ctx, LSK_ENOMEM, "lsk_program_create_file: out of memory");
-        return NULL;
-      }
-      buf = grown;
-    }
-    size_t got = fread(buf + len, 1, 4096, f);
-    len += got;
-    if (got < 4096)
-      break;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    free(buf);
-    *rc = lsk__fail(ctx, LSK_EIO, "lsk_program_create_file: error reading '%s'", path);
-    return NULL;
-  }
-  buf[len] = 0;
-  return buf;
-}
-
 /* The name as it may appear inside #line "...": no quotes or backslashes. */
 static char *line_name(const char *name)
 {
@@ -104,7 +67,7 @@ int lsk_program_create_file(lsk_context *ctx, const char *path, const lsk_progra
   if (!ctx || !path)
     return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create_file: %s is NULL", ctx ? "path" : "ctx");
   int rc = LSK_OK;
-  char *src = read_file(ctx, path, &rc);
+  char *src = lsk__read_file(ctx, path, 0, "lsk_program_create_file", &rc);
   if (!src)
     return rc;
   lsk_program_options o = opt ? *opt : (lsk_program_options){0};
@@ -223,9 +186,9 @@ static int build(lsk_program *prog, lsk__build *b)
                    "-DLSK_DOMAIN_SIZE=%u -DLSK_WORKERS=%u -DLSK_SIMD=%u %s",
                    has_std ? "" : "-cl-std=CL1.2 ", b->domain[0], b->domain[1], b->domain[2],
                    b->domain[0] * b->domain[1] * b->domain[2], b->workers, b->simd, prog->options);
-  char *full = lsk__strdupf("%s\n#line 1 \"%s.prelude\"\n%s\n#line 1 \"%s\"\n%s",
-                            lsk__device_source, prog->name, prog->prelude, prog->name,
-                            prog->source);
+  char *full =
+      lsk__strdupf("%s\n#line 1 \"%s.prelude\"\n%s\n#line 1 \"%s\"\n%s", lsk__device_source,
+                   prog->name, prog->prelude, prog->name, prog->source);
   char *key = (opts && full && prog->cache_dir) ? cache_key(prog, opts, full) : NULL;
   int rc = LSK_OK;
   if (!opts || !full || (prog->cache_dir && !key)) {
