@@ -28,6 +28,17 @@
 #error "lsk: workers, simd and domain size must be at least 1"
 #endif
 
+/* Optional device features, enabled where the compiler reports them, with
+ * one lsk name each so that kernels can test for them. */
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define LSK_HAS_FP64 1
+#endif
+#if defined(cl_khr_int64_base_atomics)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define LSK_HAS_INT64_ATOMICS 1
+#endif
+
 /* Helpers are static inline: OpenCL C 1.2 allows static functions, and
  * plain C99 inline gives no external definition if the compiler declines to
  * inline. */

@@ -10,5 +10,7 @@
 #include "lsk_foreach.h"
 #include "lsk_var.h"
 #include "lsk_verify.h"
+#include "lsk_atomic.h"
+#include "lsk_block.h"
 #include "lsk_soa.h"
 #endif /* LSK_DEVICE_H */
