@@ -51,6 +51,8 @@ LSK_INLINE void lsk__lsync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
 /* A worker's slot of ForEach step `step` and lane k, and its index. */
 #define LSK__SLOT(step, k) ((step) * LSK_SIMD + (k))
 #define LSK__INDEX(step, k) ((step) * LSK__STRIDE + lsk_worker() * LSK_SIMD + (k))
+/* Whether that index is in [0, n): always in the full steps. */
+#define LSK__IN(step, k, n) ((step) < LSK__FULL(n) || LSK__INDEX(step, k) < (n))
 
 #define LSK_BLOCK_DEFINE(NAME, T, OP, ID)                                    \
   /* Tree over the workers' values: log2(workers) barriers. */                \
@@ -97,7 +99,7 @@ LSK_INLINE void lsk__lsync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
     T acc = (T)(ID);                                                           \
     for (uint step = 0; step < LSK__STEPS(n); ++step)                          \
       for (uint k = 0; k < LSK_SIMD; ++k)                                      \
-        if (LSK__INDEX(step, k) < n)                                           \
+        if (LSK__IN(step, k, n))                                           \
           acc = OP(acc, var[LSK__SLOT(step, k)]);                              \
     return lsk_block_reduce_##NAME##_##T(s, acc);                                            \
   }                                                                            \
@@ -109,7 +111,7 @@ LSK_INLINE void lsk__lsync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
     for (uint step = 0; step < LSK__STEPS(n); ++step) {                        \
       T run = (T)(ID);                                                         \
       for (uint k = 0; k < LSK_SIMD; ++k)                                      \
-        if (LSK__INDEX(step, k) < n) {                                         \
+        if (LSK__IN(step, k, n)) {                                         \
           T x = var[LSK__SLOT(step, k)];                                       \
           T next = OP(run, x);                                                 \
           var[LSK__SLOT(step, k)] = inclusive ? next : run;                    \
@@ -118,7 +120,7 @@ LSK_INLINE void lsk__lsync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
       T tot;                                                                   \
       T pre = OP(carry, lsk_block_scan_##NAME##_##T(s, run, &tot));                          \
       for (uint k = 0; k < LSK_SIMD; ++k)                                      \
-        if (LSK__INDEX(step, k) < n)                                           \
+        if (LSK__IN(step, k, n))                                           \
           var[LSK__SLOT(step, k)] = OP(pre, var[LSK__SLOT(step, k)]);          \
       carry = OP(carry, tot);                                                  \
     }                                                                          \

@@ -152,10 +152,11 @@ void lsk_context_destroy(lsk_context *ctx)
 {
   if (!ctx)
     return;
-  if (ctx->queue) {
+  if (ctx->queue)
     clFinish(ctx->queue);
+  lsk__lib_free(ctx);
+  if (ctx->queue)
     clReleaseCommandQueue(ctx->queue);
-  }
   if (ctx->verify)
     clReleaseMemObject(ctx->verify);
   if (ctx->cl)

@@ -17,6 +17,19 @@
 
 #define LSK__MAX_DOMAIN LSK_MAX_DOMAIN
 
+/* The kernel library's programs, one per file of kernels/ (the CMake list
+ * LSK_KERNEL_FAMILIES must name the same files). */
+#define LSK__LIB_MAP(XX) XX(REDUCE, reduce) XX(SCAN, scan)
+typedef enum lsk__lib {
+#define XX(ID, name) LSK__LIB_##ID,
+  LSK__LIB_MAP(XX)
+#undef XX
+      LSK__LIB_COUNT
+} lsk__lib;
+typedef struct lsk__libkernel lsk__libkernel;
+/* Temporary buffers of the algorithms, per context. */
+#define LSK__SCRATCH_SLOTS 4
+
 struct lsk_context {
   cl_context cl;
   cl_device_id device;
@@ -30,6 +43,10 @@ struct lsk_context {
    * checked; the record cannot say which one failed. */
   char last_kernel[LSK_NAME_MAX];
   unsigned launches_unchecked; /* 0 none, 1 one kernel, 2 several */
+  /* The kernel library, built on first use (algo.c). */
+  lsk_program *lib[LSK__LIB_COUNT];
+  lsk__libkernel *lib_kernels;
+  lsk_buffer *scratch[LSK__SCRATCH_SLOTS];
 };
 
 struct lsk_buffer {
@@ -154,6 +171,34 @@ int lsk__tune_dir_init(const char *opt, char **dir);
  * no choice. */
 int lsk__tune_load(const lsk_program *prog, const char *dir, const char *kernel,
                    const unsigned dom[3], unsigned *w, unsigned *s);
+
+/* algo.c: the kernel library's shared parts. */
+/* The kernel name of family, made and kept by the context on first use. */
+int lsk__lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_kernel **out);
+/* Temporary buffer slot of at least bytes, kept by the context. Reuse is
+ * safe because the queue is in order. */
+int lsk__scratch(lsk_context *ctx, unsigned slot, size_t bytes, lsk_buffer **out);
+/* Frees the library's programs, kernels and buffers (context destroy). */
+void lsk__lib_free(lsk_context *ctx);
+/* Checks that buf holds elements [offset, offset + n) of elem bytes and
+ * that offset + n fits 32 bits (kernels index with uint). */
+int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const lsk_buffer *buf,
+                    size_t offset, size_t n, size_t elem);
+/* A device-wide pass over n elements: tiles of `tile` elements (the block
+ * domain), blocks of per_block consecutive tiles each. */
+typedef struct lsk__plan {
+  unsigned tile, workers, simd;
+  size_t tiles, blocks, per_block;
+} lsk__plan;
+int lsk__algo_plan(lsk_context *ctx, const char *fn, size_t n, const lsk_algo_options *opt,
+                   lsk__plan *p);
+/* reduce.c: "add", "min", "max" (kernel name parts); NULL for a bad op. */
+const char *lsk__op_name(lsk_op op);
+/* LSK_EINVAL unless type is in allowed (a mask of 1 << type) and, for
+ * double, the device has fp64. */
+int lsk__check_type(lsk_context *ctx, const char *fn, lsk_type type, unsigned allowed);
+/* The launch of the plan's kernels with the given number of blocks. */
+lsk_launch lsk__plan_launch(const lsk__plan *p, size_t blocks);
 
 /* The device library source, embedded at build time (generated). */
 extern const char lsk__device_source[];

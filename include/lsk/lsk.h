@@ -13,5 +13,8 @@
 #include "lsk/tune.h"
 #include "lsk/layout.h"
 #include "lsk/soa.h"
+#include "lsk/algo.h"
+#include "lsk/reduce.h"
+#include "lsk/scan.h"
 
 #endif /* LSK_H */

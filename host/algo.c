@@ -1,0 +1,185 @@
+/*
+ * algo.c: what the kernel library's algorithms share: the programs of
+ * kernels/ (built on first use, kept by the context), the context's
+ * temporary buffers, argument checks, and the plan of a device-wide pass
+ * (tile, blocks, tiles per block).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+size_t lsk_type_size(lsk_type type)
+{
+  switch (type) {
+  case LSK_TYPE_INT:
+  case LSK_TYPE_UINT:
+  case LSK_TYPE_FLOAT:
+    return 4;
+  case LSK_TYPE_LONG:
+  case LSK_TYPE_ULONG:
+  case LSK_TYPE_DOUBLE:
+    return 8;
+  }
+  return 0;
+}
+
+const char *lsk_type_name(lsk_type type)
+{
+  static const char *const names[] = {"?", "int", "uint", "long", "ulong", "float", "double"};
+  return lsk_type_size(type) ? names[type] : names[0];
+}
+
+/* The embedded sources of kernels/, one per family (generated). */
+#define XX(ID, name) extern const char lsk__kernels_##name[];
+LSK__LIB_MAP(XX)
+#undef XX
+
+static const struct {
+  const char *file;
+  const char *source;
+} families[LSK__LIB_COUNT] = {
+#define XX(ID, name) {"kernels/" #name ".cl", lsk__kernels_##name},
+    LSK__LIB_MAP(XX)
+#undef XX
+};
+
+/* A library kernel kept by the context. */
+struct lsk__libkernel {
+  lsk__lib family;
+  char name[64];
+  lsk_kernel *kernel;
+  struct lsk__libkernel *next;
+};
+
+int lsk__lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_kernel **out)
+{
+  for (lsk__libkernel *e = ctx->lib_kernels; e; e = e->next)
+    if (e->family == family && strcmp(e->name, name) == 0) {
+      *out = e->kernel;
+      return LSK_OK;
+    }
+  int rc = LSK_OK;
+  if (!ctx->lib[family]) {
+    lsk_program_options po = {.name = families[family].file};
+    rc = lsk_program_create(ctx, families[family].source, &po, &ctx->lib[family]);
+    if (rc)
+      return rc;
+  }
+  lsk__libkernel *e = calloc(1, sizeof *e);
+  if (!e || strlen(name) >= sizeof e->name) {
+    free(e);
+    return lsk__fail(ctx, e ? LSK_EINVAL : LSK_ENOMEM, "lsk: library kernel '%s': %s", name,
+                     e ? "name too long" : "out of memory");
+  }
+  if ((rc = lsk_kernel_create(ctx->lib[family], name, &e->kernel))) {
+    free(e);
+    return rc;
+  }
+  e->family = family;
+  strcpy(e->name, name);
+  e->next = ctx->lib_kernels;
+  ctx->lib_kernels = e;
+  *out = e->kernel;
+  return LSK_OK;
+}
+
+int lsk__scratch(lsk_context *ctx, unsigned slot, size_t bytes, lsk_buffer **out)
+{
+  lsk_buffer **b = &ctx->scratch[slot];
+  if (bytes == 0)
+    bytes = 1;
+  if (*b && lsk_buffer_size(*b) >= bytes) {
+    *out = *b;
+    return LSK_OK;
+  }
+  /* Releasing is safe with work still queued: OpenCL keeps the memory until
+   * the commands that use it are done. Grow by half again to avoid
+   * reallocating on every slightly larger call. */
+  size_t want = bytes + bytes / 2;
+  if (want > ctx->info.max_alloc_size)
+    want = bytes;
+  lsk_buffer_destroy(*b);
+  *b = NULL;
+  int rc = lsk_buffer_create(ctx, want, b);
+  if (rc)
+    return rc;
+  *out = *b;
+  return LSK_OK;
+}
+
+void lsk__lib_free(lsk_context *ctx)
+{
+  for (lsk__libkernel *e = ctx->lib_kernels, *next; e; e = next) {
+    next = e->next;
+    lsk_kernel_destroy(e->kernel);
+    free(e);
+  }
+  ctx->lib_kernels = NULL;
+  for (int i = 0; i < LSK__LIB_COUNT; ++i) {
+    lsk_program_destroy(ctx->lib[i]);
+    ctx->lib[i] = NULL;
+  }
+  for (int i = 0; i < LSK__SCRATCH_SLOTS; ++i) {
+    lsk_buffer_destroy(ctx->scratch[i]);
+    ctx->scratch[i] = NULL;
+  }
+}
+
+int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const lsk_buffer *buf,
+                    size_t offset, size_t n, size_t elem)
+{
+  if (!buf)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: %s is NULL", fn, what);
+  if (buf->ctx != ctx)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: %s belongs to another context", fn, what);
+  if (offset > UINT32_MAX || n > UINT32_MAX - offset)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: %s: offset %zu + count %zu exceeds 2^32 - 1 elements", fn, what, offset,
+                     n);
+  if ((offset + n) * elem > buf->size)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: %s: elements [%zu, %zu) of %zu bytes exceed the buffer's %zu bytes", fn,
+                     what, offset, offset + n, elem, buf->size);
+  return LSK_OK;
+}
+
+/* Elements per tile by default: on CPUs, 8 workers of 256 contiguous
+ * indices (the automatic rule's best case, docs/lockstep.md); on GPUs,
+ * 8 steps of 256 workers. */
+#define LSK__TILE 2048u
+
+int lsk__algo_plan(lsk_context *ctx, const char *fn, size_t n, const lsk_algo_options *opt,
+                   lsk__plan *p)
+{
+  lsk_algo_options o = opt ? *opt : (lsk_algo_options){0};
+  if (o.tile > LSK_MAX_DOMAIN)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: tile %u exceeds LSK_MAX_DOMAIN (%u)", fn, o.tile,
+                     LSK_MAX_DOMAIN);
+  memset(p, 0, sizeof *p);
+  p->tile = o.tile ? o.tile : LSK__TILE;
+  p->workers = o.workers;
+  p->simd = o.simd;
+  p->tiles = (n + p->tile - 1) / p->tile;
+  size_t cus = ctx->info.compute_units ? ctx->info.compute_units : 1;
+  size_t blocks = o.blocks ? o.blocks : cus * (ctx->info.is_gpu ? 8 : 16);
+  if (blocks > p->tiles)
+    blocks = p->tiles;
+  if (blocks == 0)
+    blocks = 1;
+  /* Whole tiles per block, and no block without a tile. */
+  p->per_block = (p->tiles + blocks - 1) / blocks;
+  if (p->per_block == 0)
+    p->per_block = 1;
+  p->blocks = (p->tiles + p->per_block - 1) / p->per_block;
+  if (p->blocks == 0)
+    p->blocks = 1;
+  return LSK_OK;
+}
+
+lsk_launch lsk__plan_launch(const lsk__plan *p, size_t blocks)
+{
+  lsk_launch l = {.domain = {p->tile}, .blocks = {blocks}, .workers = p->workers,
+                  .simd = p->simd};
+  return l;
+}
