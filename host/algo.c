@@ -14,12 +14,10 @@ size_t lsk_type_size(lsk_type type)
   switch (type) {
   case LSK_TYPE_INT:
   case LSK_TYPE_UINT:
-  case LSK_TYPE_FLOAT:
-    return 4;
+  case LSK_TYPE_FLOAT: return 4;
   case LSK_TYPE_LONG:
   case LSK_TYPE_ULONG:
-  case LSK_TYPE_DOUBLE:
-    return 8;
+  case LSK_TYPE_DOUBLE: return 8;
   }
   return 0;
 }
@@ -134,9 +132,8 @@ int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const ls
   if (buf->ctx != ctx)
     return lsk__fail(ctx, LSK_EINVAL, "%s: %s belongs to another context", fn, what);
   if (offset > UINT32_MAX || n > UINT32_MAX - offset)
-    return lsk__fail(ctx, LSK_ERANGE,
-                     "%s: %s: offset %zu + count %zu exceeds 2^32 - 1 elements", fn, what, offset,
-                     n);
+    return lsk__fail(ctx, LSK_ERANGE, "%s: %s: offset %zu + count %zu exceeds 2^32 - 1 elements",
+                     fn, what, offset, n);
   if ((offset + n) * elem > buf->size)
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: %s: elements [%zu, %zu) of %zu bytes exceed the buffer's %zu bytes", fn,
@@ -179,7 +176,6 @@ int lsk__algo_plan(lsk_context *ctx, const char *fn, size_t n, const lsk_algo_op
 
 lsk_launch lsk__plan_launch(const lsk__plan *p, size_t blocks)
 {
-  lsk_launch l = {.domain = {p->tile}, .blocks = {blocks}, .workers = p->workers,
-                  .simd = p->simd};
+  lsk_launch l = {.domain = {p->tile}, .blocks = {blocks}, .workers = p->workers, .simd = p->simd};
   return l;
 }

@@ -10,12 +10,9 @@
 const char *lsk__op_name(lsk_op op)
 {
   switch (op) {
-  case LSK_OP_SUM:
-    return "add";
-  case LSK_OP_MIN:
-    return "min";
-  case LSK_OP_MAX:
-    return "max";
+  case LSK_OP_SUM: return "add";
+  case LSK_OP_MIN: return "min";
+  case LSK_OP_MAX: return "max";
   }
   return NULL;
 }
@@ -31,8 +28,8 @@ int lsk__check_type(lsk_context *ctx, const char *fn, lsk_type type, unsigned al
 }
 
 #define ALL_TYPES                                                                                  \
-  ((1u << LSK_TYPE_INT) | (1u << LSK_TYPE_UINT) | (1u << LSK_TYPE_LONG) |                          \
-   (1u << LSK_TYPE_ULONG) | (1u << LSK_TYPE_FLOAT) | (1u << LSK_TYPE_DOUBLE))
+  ((1u << LSK_TYPE_INT) | (1u << LSK_TYPE_UINT) | (1u << LSK_TYPE_LONG) | (1u << LSK_TYPE_ULONG) | \
+   (1u << LSK_TYPE_FLOAT) | (1u << LSK_TYPE_DOUBLE))
 
 static int launch(lsk_kernel *k, const lsk__plan *p, size_t blocks, lsk_buffer *in, size_t base,
                   size_t n, size_t per_block, lsk_buffer *out, size_t out_index)
@@ -83,8 +80,8 @@ int lsk_reduce_to(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, si
   return reduce_to(ctx, "lsk_reduce_to", type, op, in, offset, n, out, out_index, opt);
 }
 
-int lsk_reduce(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_t offset,
-               size_t n, void *result, const lsk_algo_options *opt)
+int lsk_reduce(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_t offset, size_t n,
+               void *result, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_reduce";
   if (!ctx)

@@ -23,9 +23,8 @@ static int scan_launch(lsk_kernel *k, const lsk__plan *p, size_t blocks, lsk_buf
       NULL);
 }
 
-int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in,
-             size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,
-             const lsk_algo_options *opt)
+int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in, size_t in_offset,
+             lsk_buffer *out, size_t out_offset, size_t n, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_scan";
   if (!ctx)

@@ -63,5 +63,7 @@ Suite *suite_grind(void);
 Suite *suite_tune(void);
 Suite *suite_layout(void);
 Suite *suite_soa(void);
+Suite *suite_reduce(void);
+Suite *suite_scan(void);
 
 #endif /* LSK_TESTUTIL_H */

@@ -21,8 +21,8 @@ extern "C" {
  * options), LSK_ERANGE (the range exceeds the buffer or 2^32 - 1 elements),
  * LSK_EVERIFY, and those of launches and transfers.
  */
-int lsk_reduce(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_t offset,
-               size_t n, void *result /* OUT */, const lsk_algo_options *opt);
+int lsk_reduce(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_t offset, size_t n,
+               void *result /* OUT */, const lsk_algo_options *opt);
 
 /*
  * lsk_reduce_to: the same, without waiting: the result goes to element

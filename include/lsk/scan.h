@@ -23,9 +23,8 @@ typedef enum lsk_scan_kind {
  * Errors: LSK_EINVAL (NULL, other types, bad kind, overlap, bad options),
  * LSK_ERANGE, and those of launches.
  */
-int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in,
-             size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,
-             const lsk_algo_options *opt);
+int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in, size_t in_offset,
+             lsk_buffer *out, size_t out_offset, size_t n, const lsk_algo_options *opt);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,184 @@
+/*
+ * check_scan.c: device-wide prefix sums against plain C, for int, uint
+ * (wrapping) and float (integer values whose prefix sums are exact, and
+ * arbitrary values within the documented bound), inclusive and exclusive,
+ * in place and not, sizes 0, 1, 7, 1000, 2^20 + 3 and one large case,
+ * several launch shapes including one worker.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "testutil.h"
+
+static const lsk_algo_options shapes[] = {
+    {0},
+    {.workers = 1},
+    {.workers = 3, .simd = 5, .tile = 1000},
+    {.workers = 12, .simd = 1, .tile = 100, .blocks = 7},
+    {.workers = 1, .simd = 1, .tile = 64, .blocks = 3},
+};
+#define NSHAPES (sizeof shapes / sizeof shapes[0])
+static const size_t sizes[] = {0, 1, 7, 1000, (1u << 20) + 3};
+#define NSIZES (sizeof sizes / sizeof sizes[0])
+
+static uint64_t rng_state;
+static uint32_t rng(void)
+{
+  rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+  return (uint32_t)(rng_state >> 33);
+}
+
+/* n elements of 4 bytes: ints, uints, or floats (integers in [-8, 8] when
+ * exact, else in [0.5, 1.5)). */
+static uint32_t *make_data(lsk_type t, size_t n, int exact)
+{
+  uint32_t *p = malloc(n * 4 + 4);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t r = rng();
+    if (t == LSK_TYPE_FLOAT) {
+      float f = exact ? (float)((int)(r % 17) - 8) : (float)(r % 1000000) / 1e6f + 0.5f;
+      memcpy(&p[i], &f, 4);
+    } else
+      p[i] = r;
+  }
+  return p;
+}
+
+/* Checks out against the C prefix sums of in (wrapping for integers; long
+ * double for floats, exactly or within height * u * prefix of |x|). */
+static void check_prefix(lsk_type t, int inclusive, const uint32_t *in, const uint32_t *out,
+                         size_t n, int exact, size_t tile)
+{
+  uint32_t run = 0;
+  long double frun = 0, fabs_run = 0;
+  long double h = (long double)2 * tile + 64 + (long double)n / (long double)tile;
+  for (size_t i = 0; i < n; ++i) {
+    if (t == LSK_TYPE_FLOAT) {
+      float x, got;
+      memcpy(&x, &in[i], 4);
+      memcpy(&got, &out[i], 4);
+      if (inclusive) {
+        frun += x;
+        fabs_run += fabsl((long double)x);
+      }
+      long double err = fabsl((long double)got - frun);
+      long double bound = exact ? 0 : h * (FLT_EPSILON / 2) * fabs_run;
+      ck_assert_msg(err <= bound, "float %s scan of %zu: [%zu] = %g, want %Lg (bound %Lg)",
+                    inclusive ? "inclusive" : "exclusive", n, i, got, frun, bound);
+      if (!inclusive) {
+        frun += x;
+        fabs_run += fabsl((long double)x);
+      }
+    } else {
+      if (inclusive)
+        run += in[i];
+      ck_assert_msg(out[i] == run, "%s %s scan of %zu: [%zu] = %u, want %u", lsk_type_name(t),
+                    inclusive ? "inclusive" : "exclusive", n, i, out[i], run);
+      if (!inclusive)
+        run += in[i];
+    }
+  }
+}
+
+static void check_one(lsk_context *ctx, lsk_type t, int inclusive, size_t n,
+                      const lsk_algo_options *o, int exact, int in_place)
+{
+  uint32_t *data = make_data(t, n, exact);
+  lsk_buffer *in, *out;
+  /* The input sits at offset 5, the output at 2; in place both at 5. */
+  TU_OK(ctx, lsk_buffer_create(ctx, (n + 8) * 4, &in));
+  TU_OK(ctx, lsk_buffer_create(ctx, (n + 8) * 4, &out));
+  uint32_t *pad = malloc((n + 8) * 4);
+  memset(pad, 0xa5, (n + 8) * 4);
+  memcpy(pad + 5, data, n * 4);
+  TU_OK(ctx, lsk_buffer_write(in, 0, pad, (n + 8) * 4));
+  memset(pad, 0xa5, (n + 8) * 4);
+  TU_OK(ctx, lsk_buffer_write(out, 0, pad, (n + 8) * 4));
+  lsk_buffer *dst = in_place ? in : out;
+  size_t at = in_place ? 5 : 2;
+  TU_OK(ctx, lsk_scan(ctx, t, inclusive ? LSK_SCAN_INCLUSIVE : LSK_SCAN_EXCLUSIVE, in, 5, dst, at,
+                      n, o));
+  TU_OK(ctx, lsk_context_finish(ctx));
+  uint32_t *got = malloc((n + 8) * 4);
+  TU_OK(ctx, lsk_buffer_read(dst, 0, got, (n + 8) * 4));
+  check_prefix(t, inclusive, data, got + at, n, exact, o->tile ? o->tile : 2048);
+  /* Nothing outside the range was written. */
+  for (size_t i = 0; i < n + 8; ++i)
+    if (i < at || i >= at + n)
+      ck_assert_msg(got[i] == 0xa5a5a5a5u, "element %zu outside the range changed", i);
+  free(got);
+  free(pad);
+  free(data);
+  lsk_buffer_destroy(in);
+  lsk_buffer_destroy(out);
+}
+
+static const lsk_type types[] = {LSK_TYPE_INT, LSK_TYPE_UINT, LSK_TYPE_FLOAT};
+
+START_TEST(test_scan_matches_c)
+{
+  lsk_context *ctx = tu_context();
+  rng_state = 1234 + (uint64_t)_i;
+  const lsk_algo_options *o = &shapes[_i];
+  for (size_t ti = 0; ti < 3; ++ti)
+    for (int incl = 0; incl < 2; ++incl)
+      for (size_t si = 0; si < NSIZES; ++si)
+        check_one(ctx, types[ti], incl, sizes[si], o, 1, (si + (size_t)incl) % 2);
+  for (size_t si = 0; si < NSIZES; ++si)
+    check_one(ctx, LSK_TYPE_FLOAT, 1, sizes[si], o, 0, 0);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(test_scan_large)
+{
+  lsk_context *ctx = tu_context();
+  rng_state = 99;
+  check_one(ctx, LSK_TYPE_UINT, 0, ((size_t)1 << 25) + 11, &shapes[0], 1, 1);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(test_scan_bad_input)
+{
+  lsk_context *ctx = tu_context(), *other = tu_context();
+  lsk_buffer *a = tu_zeros(ctx, 16), *foreign = tu_zeros(other, 16);
+  TU_FAILS(NULL, lsk_scan(NULL, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, a, 0, 4, NULL), LSK_EINVAL,
+           "lsk_scan: ctx is NULL");
+  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_LONG, LSK_SCAN_EXCLUSIVE, a, 0, a, 0, 4, NULL), LSK_EINVAL,
+           "lsk_scan: type 3 is not supported");
+  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, (lsk_scan_kind)2, a, 0, a, 0, 4, NULL), LSK_EINVAL,
+           "lsk_scan: kind 2 is not");
+  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, NULL, 0, a, 0, 4, NULL),
+           LSK_EINVAL, "lsk_scan: in is NULL");
+  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, NULL, 0, 4, NULL),
+           LSK_EINVAL, "lsk_scan: out is NULL");
+  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, foreign, 0, 4, NULL),
+           LSK_EINVAL, "lsk_scan: out belongs to another context");
+  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, a, 13, 4, NULL), LSK_ERANGE,
+           "lsk_scan: out: elements [13, 17) of 4 bytes exceed the buffer's 64 bytes");
+  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, a, 2, 4, NULL), LSK_EINVAL,
+           "lsk_scan: in [0, 4) and out [2, 6) overlap");
+  /* Overlap is fine across buffers, and in place. */
+  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, a, 4, 4, NULL));
+  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 3, a, 3, 4, NULL));
+  TU_OK(ctx, lsk_context_finish(ctx));
+  lsk_buffer_destroy(a);
+  lsk_buffer_destroy(foreign);
+  lsk_context_destroy(other);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+Suite *suite_scan(void)
+{
+  Suite *s = suite_create("scan");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 600);
+  tcase_add_loop_test(tc, test_scan_matches_c, 0, NSHAPES);
+  tcase_add_test(tc, test_scan_large);
+  tcase_add_test(tc, test_scan_bad_input);
+  suite_add_tcase(s, tc);
+  return s;
+}
