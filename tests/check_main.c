@@ -22,6 +22,7 @@ static const struct {
     {"layout", suite_layout}, {"soa", suite_soa},
     {"reduce", suite_reduce},
     {"scan", suite_scan},
+    {"grind_algo", suite_grind_algo},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

@@ -65,5 +65,6 @@ Suite *suite_layout(void);
 Suite *suite_soa(void);
 Suite *suite_reduce(void);
 Suite *suite_scan(void);
+Suite *suite_grind_algo(void);
 
 #endif /* LSK_TESTUTIL_H */

@@ -1,0 +1,82 @@
+/*
+ * check_grind_algo.c: the kernel library's kernels at small sizes, for
+ * tests/oclgrind.sh (races, uninitialized reads, out-of-range accesses);
+ * it also runs as an ordinary suite. Sizes and tiles are chosen so that
+ * every pass runs with several blocks and a partial last tile.
+ */
+#include <stdint.h>
+
+#include "testutil.h"
+
+static const lsk_algo_options small = {.tile = 64, .blocks = 3};
+
+START_TEST(test_grind_reduce)
+{
+  lsk_context *ctx = tu_context();
+  enum { N = 300 };
+  uint32_t h[N];
+  float f[N];
+  uint32_t sum = 0;
+  float mx = -1;
+  for (uint32_t i = 0; i < N; ++i) {
+    h[i] = i * 2654435761u;
+    sum += h[i];
+    f[i] = (float)((i * 37) % 101);
+    mx = f[i] > mx ? f[i] : mx;
+  }
+  lsk_buffer *a, *b;
+  TU_OK(ctx, lsk_buffer_create(ctx, sizeof h, &a));
+  TU_OK(ctx, lsk_buffer_create(ctx, sizeof f, &b));
+  TU_OK(ctx, lsk_buffer_write(a, 0, h, sizeof h));
+  TU_OK(ctx, lsk_buffer_write(b, 0, f, sizeof f));
+  uint32_t got = 0;
+  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, a, 0, N, &got, &small));
+  ck_assert_uint_eq(got, sum);
+  float fgot = 0;
+  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_FLOAT, LSK_OP_MAX, b, 1, N - 1, &fgot, &small));
+  ck_assert(fgot == mx);
+  lsk_buffer_destroy(a);
+  lsk_buffer_destroy(b);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(test_grind_scan)
+{
+  lsk_context *ctx = tu_context();
+  enum { N = 300 };
+  uint32_t h[N], out[N];
+  for (uint32_t i = 0; i < N; ++i)
+    h[i] = i % 7 + 1;
+  lsk_buffer *a, *b;
+  TU_OK(ctx, lsk_buffer_create(ctx, sizeof h, &a));
+  TU_OK(ctx, lsk_buffer_create(ctx, sizeof h, &b));
+  TU_OK(ctx, lsk_buffer_write(a, 0, h, sizeof h));
+  TU_OK(ctx, lsk_buffer_write(b, 0, h, sizeof h));
+  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, b, 0, N, &small));
+  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_INCLUSIVE, a, 0, a, 0, N, &small));
+  TU_OK(ctx, lsk_context_finish(ctx));
+  uint32_t run = 0, incl[N];
+  TU_OK(ctx, lsk_buffer_read(b, 0, out, sizeof out));
+  TU_OK(ctx, lsk_buffer_read(a, 0, incl, sizeof incl));
+  for (int i = 0; i < N; ++i) {
+    ck_assert_uint_eq(out[i], run);
+    run += h[i];
+    ck_assert_uint_eq(incl[i], run);
+  }
+  lsk_buffer_destroy(a);
+  lsk_buffer_destroy(b);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+Suite *suite_grind_algo(void)
+{
+  Suite *s = suite_create("grind_algo");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, test_grind_reduce);
+  tcase_add_test(tc, test_grind_scan);
+  suite_add_tcase(s, tc);
+  return s;
+}
