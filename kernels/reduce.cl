@@ -4,6 +4,11 @@
  * pass 2: one block folds those values. No block waits for another: the
  * host orders the passes.
  *
+ * The barrier at the end of each tile is for CPU back-ends: PoCL runs the
+ * code between two barriers one work-item after the other, so without it
+ * worker 0 would read its part of every tile before worker 1 starts, and
+ * the block's reads would stop being contiguous.
+ *
  * Each worker keeps one accumulator per slot (a context variable), so the
  * tile loop has no dependency between indices: on CPUs it vectorizes like
  * a copy, on GPUs it issues independent loads. The accumulators are folded
@@ -34,6 +39,7 @@
         uint left = n - t * LSK_DOMAIN_SIZE;                                   \
         LSK_FOREACH(it) if (it.idx < left) LSK_VAR_AT(acc, it) = OP(LSK_VAR_AT(acc, it), tile[it.idx]); \
       }                                                                        \
+      lsk_sync();                                                              \
     }                                                                          \
     T r = lsk_block_reduce_var_##OPN##_##T(scratch, acc, LSK_DOMAIN_SIZE);     \
     LSK_MASTER out[out_index + lsk_block_idx()] = r;                           \

@@ -39,6 +39,7 @@
         LSK_FOREACH(it) if (it.idx < left) dst[it.idx] = carry + LSK_VAR_AT(v, it); \
       }                                                                        \
       carry += total;                                                          \
+      lsk_sync();                                                              \
     }                                                                          \
   }
 

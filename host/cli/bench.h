@@ -69,4 +69,8 @@ lsk_launch bench_triad_launch(const bench *bn, size_t n, unsigned domain, unsign
  * of structs, against the raw triad. */
 int bench_case_soa(bench *bn);
 
+/* bench_algo.c: the kernel library's reduce and scan. */
+int bench_case_reduce(bench *bn);
+int bench_case_scan(bench *bn);
+
 #endif /* LSK_BENCH_H */

@@ -908,8 +908,8 @@ int cmd_bench(int argc, char **argv)
   if (!rc && sweep)
     rc = case_sweep(&bn);
   if (!rc && !sweep)
-    rc = case_triad(&bn) || bench_case_soa(&bn) || case_launch(&bn) ||
-         (!no_build && case_build(&bn));
+    rc = case_triad(&bn) || bench_case_soa(&bn) || bench_case_reduce(&bn) || bench_case_scan(&bn) ||
+         case_launch(&bn) || (!no_build && case_build(&bn));
   if (!rc && !sweep)
     print_table(&bn);
   if (!rc && json)
