@@ -8,8 +8,16 @@
  * lsk_scan_T(in, base, n, per_block, out, out_base, carries, use_carries,
  * inclusive): block b scans tiles [b * per_block, (b + 1) * per_block) of
  * in[base + i], i < n, into out[out_base + i], starting from carries[b]
- * when use_carries, else 0. out may be in (the same elements): each tile
- * is read before it is written, by the same block.
+ * when use_carries, else 0. out may be in (the same elements): each index
+ * is read before it is written, by the worker that writes it.
+ *
+ * Per step of a tile, each worker sums its simd lanes, the block scans the
+ * workers' sums (lsk_block_scan_add_T), and each worker writes its lanes'
+ * prefixes, reading its lanes a second time: they are in its cache, and a
+ * context variable holding them would cost more on CPU back-ends, where it
+ * lives in memory across the scan's barriers. The barrier at the end of
+ * each tile keeps the block's reads contiguous on CPU back-ends (see
+ * reduce.cl).
  */
 #define LSK__SCAN_KERNEL(T)                                                    \
   LSK_KERNEL void lsk_scan_##T(LSK_CTX, __global const T *in, uint base, uint n, uint per_block, \
@@ -17,7 +25,6 @@
                                uint use_carries, uint inclusive)               \
   {                                                                            \
     LSK_BLOCK_SCRATCH(T, scratch);                                             \
-    LSK_VAR(T, v);                                                             \
     uint b = lsk_block_idx();                                                  \
     T carry = use_carries ? carries[b] : (T)0;                                 \
     uint first = b * per_block;                                                \
@@ -27,18 +34,35 @@
       __global const T *src = in + base + t * LSK_DOMAIN_SIZE;                 \
       __global T *dst = out + out_base + t * LSK_DOMAIN_SIZE;                  \
       uint left = t < full ? LSK_DOMAIN_SIZE : n - t * LSK_DOMAIN_SIZE;        \
-      if (t < full) {                                                          \
-        LSK_FOREACH(it) LSK_VAR_AT(v, it) = src[it.idx];                       \
-      } else {                                                                 \
-        LSK_FOREACH(it) LSK_VAR_AT(v, it) = it.idx < left ? src[it.idx] : (T)0; \
+      for (uint step = 0; step < LSK__STEPS(LSK_DOMAIN_SIZE); ++step) {        \
+        uint i0 = LSK__INDEX(step, 0);                                         \
+        T run = 0;                                                             \
+        if (i0 + LSK_SIMD <= left) {                                           \
+          for (uint k = 0; k < LSK_SIMD; ++k)                                  \
+            run += src[i0 + k];                                                \
+        } else {                                                               \
+          for (uint k = 0; k < LSK_SIMD; ++k)                                  \
+            if (i0 + k < left)                                                 \
+              run += src[i0 + k];                                              \
+        }                                                                      \
+        T total;                                                               \
+        T pre = carry + lsk_block_scan_add_##T(scratch, run, &total);          \
+        if (i0 + LSK_SIMD <= left) {                                           \
+          for (uint k = 0; k < LSK_SIMD; ++k) {                                \
+            T x = src[i0 + k];                                                 \
+            dst[i0 + k] = inclusive ? pre + x : pre;                           \
+            pre += x;                                                          \
+          }                                                                    \
+        } else {                                                               \
+          for (uint k = 0; k < LSK_SIMD; ++k)                                  \
+            if (i0 + k < left) {                                               \
+              T x = src[i0 + k];                                               \
+              dst[i0 + k] = inclusive ? pre + x : pre;                         \
+              pre += x;                                                        \
+            }                                                                  \
+        }                                                                      \
+        carry += total;                                                        \
       }                                                                        \
-      T total = lsk_block_scan_var_add_##T(scratch, v, LSK_DOMAIN_SIZE, inclusive); \
-      if (t < full) {                                                          \
-        LSK_FOREACH(it) dst[it.idx] = carry + LSK_VAR_AT(v, it);               \
-      } else {                                                                 \
-        LSK_FOREACH(it) if (it.idx < left) dst[it.idx] = carry + LSK_VAR_AT(v, it); \
-      }                                                                        \
-      carry += total;                                                          \
       lsk_sync();                                                              \
     }                                                                          \
   }
