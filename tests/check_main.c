@@ -20,6 +20,8 @@ static const struct {
     {"iota", suite_iota},     {"verify", suite_verify}, {"errors", suite_errors},
     {"cache", suite_cache},   {"grind", suite_grind},   {"tune", suite_tune},
     {"layout", suite_layout}, {"soa", suite_soa},
+    {"compact", suite_compact}, {"grind_compact", suite_grind_compact},
+    {"vector", suite_vector}, {"grind_vector", suite_grind_vector},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

@@ -63,5 +63,9 @@ Suite *suite_grind(void);
 Suite *suite_tune(void);
 Suite *suite_layout(void);
 Suite *suite_soa(void);
+Suite *suite_compact(void);
+Suite *suite_grind_compact(void);
+Suite *suite_vector(void);
+Suite *suite_grind_vector(void);
 
 #endif /* LSK_TESTUTIL_H */
