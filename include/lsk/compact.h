@@ -11,7 +11,8 @@
  *   SoA rows (opt->layout a layout called NAME):
  *     int lsk_select(uint i, NAME_const_view v, ulong arg)
  *
- * returning nonzero if element (row) i is selected. T is opt->data_type
+ * returning nonzero if element (row) i is selected; LSK_COMPACT_IN names
+ * the second parameter's type in either case. T is opt->data_type
  * ("uint", a struct the source declares...; default void). For SoA the
  * generated views of the layout (lsk_layout_emit_cl, docs/soa.md) come
  * before the source, so the predicate reads v with NAME_const_M(v, i...).
