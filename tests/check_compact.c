@@ -155,6 +155,9 @@ START_TEST(test_compact_density_capacity_large)
   static const size_t caps[] = {0, 1, 250, 499};
   for (size_t k = 0; k < 4; ++k)
     check_one(ctx, c, x, data, n, 50, caps[k], &shapes[3], "capacity");
+  /* More blocks than the automatic plan uses (the counts grow) and than a
+   * tile holds (the scan of the counts takes several tiles). */
+  check_one(ctx, c, x, data, n, 50, n, &(lsk_algo_options){.tile = 8, .blocks = 125}, "blocks");
   free(x);
   lsk_buffer_destroy(data);
   n = (1u << 24) + 7;
@@ -405,6 +408,35 @@ START_TEST(test_compact_build_errors)
 }
 END_TEST
 
+/* A range-checked view read out of range by the predicate: the device's
+ * verify record reaches the host as LSK_EVERIFY, naming the member. */
+START_TEST(test_compact_verify)
+{
+  static const char *src = "int lsk_select(uint i, rows_const_view v, ulong arg)\n"
+                           "{\n"
+                           "  return rows_const_id(v, i + (uint)arg) != 0;\n"
+                           "}\n";
+  lsk_context *ctx = tu_context();
+  lsk_layout *l = NULL;
+  TU_OK(NULL, rows_describe(&l));
+  lsk_compactor *c = NULL;
+  TU_OK(ctx, lsk_compactor_create(
+                 ctx, src, &(lsk_compactor_options){.layout = l, .build_options = "-DROWS_CHECK=1"},
+                 &c));
+  size_t n = 100, count = 0;
+  lsk_soa *s = NULL;
+  TU_OK(ctx, lsk_soa_create(ctx, 2, (const lsk_layout *const[]){l, l}, (size_t[]){n, n}, &s));
+  TU_OK(ctx, lsk_compact_rows(c, s, 0, s, 1, 0, &count, NULL));
+  ck_assert_uint_eq(count, 0); /* ids are all 0 */
+  TU_FAILS(ctx, lsk_compact_rows(c, s, 0, s, 1, 1, &count, NULL), LSK_EVERIFY,
+           "rows.id [100, 100]");
+  lsk_soa_destroy(s);
+  lsk_compactor_destroy(c);
+  lsk_layout_destroy(l);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 START_TEST(test_compact_argument_errors)
 {
   lsk_context *ctx = tu_context();
@@ -540,6 +572,7 @@ Suite *suite_compact(void)
   tcase_add_test(tc, test_compact_rows);
   tcase_add_test(tc, test_compact_soa_indices);
   tcase_add_test(tc, test_compact_build_errors);
+  tcase_add_test(tc, test_compact_verify);
   tcase_add_test(tc, test_compact_argument_errors);
   suite_add_tcase(s, tc);
   suite_add_tcase(s, grind_tcase());
