@@ -23,6 +23,8 @@ static const struct {
     {"reduce", suite_reduce},
     {"scan", suite_scan},
     {"grind_algo", suite_grind_algo},
+    {"compact", suite_compact}, {"grind_compact", suite_grind_compact},
+    {"vector", suite_vector}, {"grind_vector", suite_grind_vector},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

@@ -66,5 +66,9 @@ Suite *suite_soa(void);
 Suite *suite_reduce(void);
 Suite *suite_scan(void);
 Suite *suite_grind_algo(void);
+Suite *suite_compact(void);
+Suite *suite_grind_compact(void);
+Suite *suite_vector(void);
+Suite *suite_grind_vector(void);
 
 #endif /* LSK_TESTUTIL_H */

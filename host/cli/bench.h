@@ -68,6 +68,8 @@ lsk_launch bench_triad_launch(const bench *bn, size_t n, unsigned domain, unsign
 /* bench_soa.c: the triad through generated SoA views, and through an array
  * of structs, against the raw triad. */
 int bench_case_soa(bench *bn);
+/* bench_compact.c: compaction of 2^log2n uints, half selected, against C. */
+int bench_case_compact(bench *bn);
 
 /* bench_algo.c: the kernel library's reduce and scan. */
 int bench_case_reduce(bench *bn);

@@ -16,5 +16,7 @@
 #include "lsk/algo.h"
 #include "lsk/reduce.h"
 #include "lsk/scan.h"
+#include "lsk/compact.h"
+#include "lsk/vector.h"
 
 #endif /* LSK_H */

@@ -1,0 +1,480 @@
+/*
+ * compact.c: stable stream compaction by a user predicate. A compactor is
+ * one lsk program: a generated prelude (the input type; for SoA the
+ * layout's views and a row copy), the user's source, then
+ * kernels/compact.cl, so the user's line numbers are the program's. The
+ * passes are those of scan.c with the predicate's flags as the values.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "lsk/compact.h"
+
+/* kernels/compact.cl, embedded like the other families (LSK__LIB_MAP); it
+ * is built per compactor, never as a library program of its own. */
+extern const char lsk__kernels_compact[];
+
+struct lsk_compactor {
+  lsk_context *ctx;
+  const lsk_layout *layout; /* NULL: plain buffer */
+  lsk_program *prog;
+  lsk_kernel *count, *scan, *indices, *rows;
+  lsk_buffer *counts; /* per-block counts, then their prefix; grown */
+  lsk_buffer *total;  /* one uint: the count of the waiting variants */
+};
+
+/* A growing string; on failure it is freed and stays NULL. */
+typedef struct sbuf {
+  char *s;
+  size_t len, cap;
+} sbuf;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void
+put(sbuf *b, const char *fmt, ...)
+{
+  if (!b->s && b->cap)
+    return; /* already failed */
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0 || b->len + (size_t)n + 1 > b->cap) {
+    size_t cap = n < 0 ? 0 : (b->len + (size_t)n + 1) * 2;
+    char *s = cap ? realloc(b->s, cap) : NULL;
+    if (!s) {
+      free(b->s);
+      b->s = NULL;
+      b->cap = 1;
+      return;
+    }
+    b->s = s;
+    b->cap = cap;
+  }
+  va_start(ap, fmt);
+  vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+  va_end(ap);
+  b->len += (size_t)n;
+}
+
+/* The prelude of an SoA compactor: the layout's views, the names that
+ * compact.cl uses, and a copy of one row (columns and every matrix
+ * component; scalars are not rows). */
+static char *soa_prelude(const lsk_layout *l)
+{
+  char *views = NULL;
+  if (lsk_layout_emit_cl(l, NULL, &views))
+    return NULL;
+  const char *v = lsk_layout_name(l);
+  char up[80];
+  size_t k = 0;
+  for (; v[k] && k + 1 < sizeof up; ++k)
+    up[k] = (char)toupper((unsigned char)v[k]);
+  up[k] = 0;
+  sbuf b = {0};
+  put(&b, "%s\n#define LSK_COMPACT_SOA 1\n#define LSK_COMPACT_IN %s_const_view\n", views, v);
+  put(&b, "#define LSK_COMPACT_SRC_PARAMS(p) %s_CONST_PARAMS(p)\n", up);
+  put(&b, "#define LSK_COMPACT_SRC_VIEW(p) %s_CONST_VIEW(p)\n", up);
+  put(&b, "#define LSK_COMPACT_DST_T %s_view\n", v);
+  put(&b, "#define LSK_COMPACT_DST_PARAMS(p) %s_PARAMS(p)\n", up);
+  put(&b, "#define LSK_COMPACT_DST_VIEW(p) %s_VIEW(p)\n", up);
+  put(&b, "LSK_INLINE void lsk__compact_copy_row(%s_const_view s, uint i, %s_view d, uint j)\n{\n",
+      v, v);
+  for (size_t m = 0; m < lsk_layout_member_count(l); ++m) {
+    lsk_member_info mi;
+    lsk_layout_member(l, m, 0, &mi);
+    if (mi.kind == LSK_MEMBER_COLUMN)
+      put(&b, "  %s_set_%s(d, j, %s_const_%s(s, i));\n", v, mi.name, v, mi.name);
+    else if (mi.kind == LSK_MEMBER_MATRIX)
+      put(&b,
+          "  for (uint c = 0; c < %u; ++c)\n    for (uint r = 0; r < %u; ++r)\n"
+          "      %s_set_%s(d, j, r, c, %s_const_%s(s, i, r, c));\n",
+          mi.cols, mi.rows, v, mi.name, v, mi.name);
+  }
+  put(&b, "  (void)s; (void)i; (void)d; (void)j;\n}\n");
+  lsk_free(views);
+  return b.s;
+}
+
+/* An OpenCL C type name: words of letters, digits and underscores. */
+static int type_name_ok(const char *t)
+{
+  if (!*t)
+    return 0;
+  for (; *t; ++t)
+    if (!isalnum((unsigned char)*t) && *t != '_' && *t != ' ')
+      return 0;
+  return 1;
+}
+
+/*
+ * The per-block counts for `blocks` blocks, written whole once: oclgrind
+ * 21.10 takes words that kernels write in a buffer created right after
+ * another was released for uninitialized unless the host wrote them first.
+ * The write waits, so the buffer is made at creation for the blocks the
+ * automatic plan can use, and only options that ask for more blocks grow it.
+ */
+static int counts_buffer(lsk_compactor *c, size_t blocks)
+{
+  uint32_t *zero = calloc(blocks, sizeof *zero);
+  if (!zero)
+    return lsk__fail(c->ctx, LSK_ENOMEM, "lsk_compactor: out of memory");
+  /* Work still queued on the old buffer keeps it alive (OpenCL). */
+  lsk_buffer_destroy(c->counts);
+  c->counts = NULL;
+  int rc = lsk_buffer_create(c->ctx, blocks * sizeof *zero, &c->counts);
+  if (!rc)
+    rc = lsk_buffer_write(c->counts, 0, zero, blocks * sizeof *zero);
+  free(zero);
+  return rc;
+}
+
+int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compactor_options *opt,
+                         lsk_compactor **out)
+{
+  static const char fn[] = "lsk_compactor_create";
+  if (!ctx)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  *out = NULL;
+  if (!source)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: source is NULL", fn);
+  lsk_compactor_options o = opt ? *opt : (lsk_compactor_options){0};
+  if (!strstr(source, "lsk_select"))
+    return lsk__fail(ctx, LSK_EINVAL,
+                     "%s: the source defines no lsk_select (int lsk_select(uint i, "
+                     "LSK_COMPACT_IN in, ulong arg), see lsk/compact.h)",
+                     fn);
+  if (o.layout && o.data_type)
+    return lsk__fail(ctx, LSK_EINVAL,
+                     "%s: data_type '%s' is for plain buffers; an SoA predicate gets the view of "
+                     "layout '%s'",
+                     fn, o.data_type, lsk_layout_name(o.layout));
+  if (o.data_type && !type_name_ok(o.data_type))
+    return lsk__fail(ctx, LSK_EINVAL, "%s: data_type '%s' is not an OpenCL C type name", fn,
+                     o.data_type);
+  lsk_compactor *c = calloc(1, sizeof *c);
+  char *prelude = !c         ? NULL
+                  : o.layout ? soa_prelude(o.layout)
+                             : lsk__strdupf("#define LSK_COMPACT_DATA_T %s\n#define "
+                                            "LSK_COMPACT_IN __global const LSK_COMPACT_DATA_T *\n",
+                                            o.data_type ? o.data_type : "void");
+  char *full = lsk__strdupf("%s\n%s", source, lsk__kernels_compact);
+  if (!c || !prelude || !full) {
+    free(c);
+    free(prelude);
+    free(full);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  }
+  c->ctx = ctx;
+  c->layout = o.layout;
+  lsk_program_options po = {
+      .name = o.name ? o.name : "predicate", .build_options = o.build_options, .prelude = prelude};
+  int rc = lsk_program_create(ctx, full, &po, &c->prog);
+  free(prelude);
+  free(full);
+  /* The automatic configuration now: a bad predicate fails here. */
+  lsk__plan p;
+  if (!rc)
+    rc = lsk__algo_plan(ctx, fn, 1, NULL, &p);
+  lsk_launch l = lsk__plan_launch(&p, 1);
+  if (!rc)
+    rc = lsk_program_build(c->prog, "lsk_compact_indices", &l);
+  if (!rc && !(rc = lsk_kernel_create(c->prog, "lsk_compact_count", &c->count)) &&
+      !(rc = lsk_kernel_create(c->prog, "lsk_compact_scan", &c->scan)) &&
+      !(rc = lsk_kernel_create(c->prog, "lsk_compact_indices", &c->indices)) && c->layout)
+    rc = lsk_kernel_create(c->prog, "lsk_compact_rows", &c->rows);
+  /* Whole-buffer writes: the buffers are defined from the start. */
+  uint32_t zero = 0;
+  if (!rc && !(rc = lsk_buffer_create(ctx, sizeof zero, &c->total)))
+    rc = lsk_buffer_write(c->total, 0, &zero, sizeof zero);
+  /* The automatic plan's largest number of blocks (algo.c). */
+  size_t cus = ctx->info.compute_units ? ctx->info.compute_units : 1;
+  if (!rc)
+    rc = counts_buffer(c, cus * 16);
+  if (rc) {
+    lsk_compactor_destroy(c);
+    return rc;
+  }
+  *out = c;
+  return LSK_OK;
+}
+
+void lsk_compactor_destroy(lsk_compactor *c)
+{
+  if (!c)
+    return;
+  lsk_kernel_destroy(c->count);
+  lsk_kernel_destroy(c->scan);
+  lsk_kernel_destroy(c->indices);
+  lsk_kernel_destroy(c->rows);
+  lsk_program_destroy(c->prog);
+  lsk_buffer_destroy(c->counts);
+  lsk_buffer_destroy(c->total);
+  free(c);
+}
+
+/* One compaction: in[0, nin) are the input's kernel arguments, outs[0,
+ * nout) those of the output (index or rows kernel). */
+static int run(lsk_compactor *c, const char *fn, lsk_kernel *last, const lsk_arg *in, size_t nin,
+               size_t n, uint64_t arg, const lsk_arg *outs, size_t nout, lsk_buffer *count_buf,
+               size_t count_index, const lsk_algo_options *opt)
+{
+  lsk_context *ctx = c->ctx;
+  lsk__plan p;
+  int rc = lsk__algo_plan(ctx, fn, n, opt, &p);
+  if (rc)
+    return rc;
+  if (p.blocks > 1 && lsk_buffer_size(c->counts) < p.blocks * sizeof(uint32_t) &&
+      (rc = counts_buffer(c, p.blocks)))
+    return rc;
+  lsk_arg *a = malloc((nin + nout + 8) * sizeof *a);
+  if (!a)
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  memcpy(a, in, nin * sizeof *a);
+  size_t k = nin;
+  a[k++] = LSK_ARG_ULONG(arg);
+  a[k++] = LSK_ARG_UINT((uint32_t)n);
+  a[k++] = LSK_ARG_UINT((uint32_t)p.per_block);
+  if (p.blocks > 1) {
+    lsk_launch l = lsk__plan_launch(&p, p.blocks);
+    a[k] = LSK_ARG_BUFFER(c->counts);
+    rc = lsk_kernel_launch(c->count, &l, a, k + 1, NULL);
+    l = lsk__plan_launch(&p, 1);
+    if (!rc)
+      rc = lsk_kernel_launch(
+          c->scan, &l, LSK_ARGS(LSK_ARG_BUFFER(c->counts), LSK_ARG_UINT((uint32_t)p.blocks)), NULL);
+  }
+  a[k++] = LSK_ARG_BUFFER(c->counts);
+  a[k++] = LSK_ARG_UINT(p.blocks > 1);
+  memcpy(a + k, outs, nout * sizeof *a);
+  k += nout;
+  a[k++] = LSK_ARG_BUFFER(count_buf);
+  a[k++] = LSK_ARG_UINT((uint32_t)count_index);
+  lsk_launch l = lsk__plan_launch(&p, p.blocks);
+  if (!rc)
+    rc = lsk_kernel_launch(last, &l, a, k, NULL);
+  free(a);
+  return rc;
+}
+
+/* The count of a waiting variant: read back, then device verify. */
+static int wait_count(lsk_compactor *c, int rc, size_t *count)
+{
+  uint32_t got = 0;
+  if (!rc)
+    rc = lsk_buffer_read(c->total, 0, &got, sizeof got);
+  if (!rc)
+    rc = lsk__verify_check(c->ctx);
+  *count = rc ? 0 : got;
+  return rc;
+}
+
+/* Checks shared by the calls: compactor kind, count buffer, options. */
+static int check_common(lsk_compactor *c, const char *fn, int soa, size_t *count,
+                        lsk_buffer *count_buf, size_t count_index)
+{
+  if (!c)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: compactor is NULL", fn);
+  if (soa && !c->layout)
+    return lsk__fail(c->ctx, LSK_EINVAL,
+                     "%s: the compactor reads a plain buffer (it was created without a layout)",
+                     fn);
+  if (!soa && c->layout)
+    return lsk__fail(c->ctx, LSK_EINVAL, "%s: the compactor reads SoA parts of layout '%s'", fn,
+                     lsk_layout_name(c->layout));
+  if (count_buf)
+    return lsk__check_span(c->ctx, fn, "count_buf", count_buf, count_index, 1, sizeof(uint32_t));
+  if (!count)
+    return lsk__fail(c->ctx, LSK_EINVAL, "%s: count is NULL", fn);
+  return LSK_OK;
+}
+
+/* The index output: out span, and no overlap with the count or the input. */
+static int check_out(lsk_compactor *c, const char *fn, const lsk_buffer *input, lsk_buffer *out,
+                     size_t out_offset, size_t capacity, lsk_buffer *count_buf, size_t count_index)
+{
+  int rc = lsk__check_span(c->ctx, fn, "out", out, out_offset, capacity, sizeof(uint32_t));
+  if (rc)
+    return rc;
+  if (input && out == input)
+    return lsk__fail(c->ctx, LSK_EINVAL,
+                     "%s: out is the input's buffer (blocks write it while others read)", fn);
+  if (count_buf && count_buf == input)
+    return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is the input's buffer", fn);
+  if (count_buf == out && count_index >= out_offset && count_index - out_offset < capacity)
+    return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_index %zu is inside out [%zu, %zu)", fn,
+                     count_index, out_offset, out_offset + capacity);
+  return LSK_OK;
+}
+
+static int compact_buffer(lsk_compactor *c, const char *fn, lsk_buffer *data, size_t n,
+                          uint64_t arg, lsk_buffer *out, size_t out_offset, size_t capacity,
+                          lsk_buffer *count_buf, size_t count_index, const lsk_algo_options *opt)
+{
+  int rc;
+  if (data && (rc = lsk__check_span(c->ctx, fn, "data", data, 0, 0, 1)))
+    return rc;
+  if (n > UINT32_MAX)
+    return lsk__fail(c->ctx, LSK_ERANGE, "%s: n %zu exceeds 2^32 - 1 elements", fn, n);
+  if ((rc = check_out(c, fn, data, out, out_offset, capacity, count_buf, count_index)))
+    return rc;
+  /* A predicate that ignores its data still needs a pointer argument (one
+   * that run() does not replace). */
+  lsk_arg in = LSK_ARG_BUFFER(data ? data : c->total);
+  lsk_arg outs[3] = {LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)out_offset),
+                     LSK_ARG_UINT((uint32_t)capacity)};
+  return run(c, fn, c->indices, &in, 1, n, arg, outs, 3, count_buf, count_index, opt);
+}
+
+int lsk_compact_to(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, lsk_buffer *out,
+                   size_t out_offset, size_t capacity, lsk_buffer *count_buf, size_t count_index,
+                   const lsk_algo_options *opt)
+{
+  static const char fn[] = "lsk_compact_to";
+  if (c && !count_buf)
+    return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
+  int rc = check_common(c, fn, 0, NULL, count_buf, count_index);
+  return rc ? rc
+            : compact_buffer(c, fn, data, n, arg, out, out_offset, capacity, count_buf, count_index,
+                             opt);
+}
+
+int lsk_compact(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, lsk_buffer *out,
+                size_t out_offset, size_t capacity, size_t *count, const lsk_algo_options *opt)
+{
+  static const char fn[] = "lsk_compact";
+  int rc = check_common(c, fn, 0, count, NULL, 0);
+  if (rc)
+    return rc;
+  rc = compact_buffer(c, fn, data, n, arg, out, out_offset, capacity, c->total, 0, opt);
+  return wait_count(c, rc, count);
+}
+
+/* The kernel arguments of the view of part j (args malloc'd), after
+ * checking that the part's bytes, by the compactor's layout, fit. */
+static int part_args(lsk_compactor *c, const char *fn, const char *what, const lsk_soa *s, size_t j,
+                     lsk_arg **args, size_t *nargs)
+{
+  *args = NULL;
+  if (!s)
+    return lsk__fail(c->ctx, LSK_EINVAL, "%s: %s is NULL", fn, what);
+  if (lsk_soa_buffer(s)->ctx != c->ctx)
+    return lsk__fail(c->ctx, LSK_EINVAL, "%s: %s belongs to another context", fn, what);
+  if (j >= lsk_soa_parts(s))
+    return lsk__fail(c->ctx, LSK_EINVAL, "%s: %s has no part %zu (it has %zu)", fn, what, j,
+                     lsk_soa_parts(s));
+  size_t bytes = 0;
+  if (lsk_layout_size(c->layout, lsk_soa_count(s, j), &bytes) ||
+      lsk_soa_base(s, j) + bytes > lsk_soa_bytes(s))
+    return lsk__fail(c->ctx, LSK_EINVAL,
+                     "%s: %s part %zu (%zu elements at byte %zu) is not of layout '%s' (%zu "
+                     "bytes past the allocation's %zu)",
+                     fn, what, j, lsk_soa_count(s, j), lsk_soa_base(s, j),
+                     lsk_layout_name(c->layout), bytes, lsk_soa_bytes(s));
+  size_t cap = lsk_layout_member_count(c->layout) + 2;
+  if (!(*args = malloc(cap * sizeof **args)))
+    return lsk__fail(c->ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  int rc = lsk_soa_args(s, j, NULL, *args, cap, nargs);
+  if (rc) {
+    free(*args);
+    *args = NULL;
+  }
+  return rc;
+}
+
+static int compact_soa(lsk_compactor *c, const char *fn, const lsk_soa *src, size_t part,
+                       uint64_t arg, lsk_buffer *out, size_t out_offset, size_t capacity,
+                       lsk_buffer *count_buf, size_t count_index, const lsk_algo_options *opt)
+{
+  lsk_arg *in;
+  size_t nin;
+  int rc = part_args(c, fn, "src", src, part, &in, &nin);
+  if (rc)
+    return rc;
+  rc = check_out(c, fn, lsk_soa_buffer(src), out, out_offset, capacity, count_buf, count_index);
+  lsk_arg outs[3] = {LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)out_offset),
+                     LSK_ARG_UINT((uint32_t)capacity)};
+  if (!rc)
+    rc = run(c, fn, c->indices, in, nin, lsk_soa_count(src, part), arg, outs, 3, count_buf,
+             count_index, opt);
+  free(in);
+  return rc;
+}
+
+int lsk_compact_soa_to(lsk_compactor *c, const lsk_soa *src, size_t part, uint64_t arg,
+                       lsk_buffer *out, size_t out_offset, size_t capacity, lsk_buffer *count_buf,
+                       size_t count_index, const lsk_algo_options *opt)
+{
+  static const char fn[] = "lsk_compact_soa_to";
+  if (c && !count_buf)
+    return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
+  int rc = check_common(c, fn, 1, NULL, count_buf, count_index);
+  return rc ? rc
+            : compact_soa(c, fn, src, part, arg, out, out_offset, capacity, count_buf, count_index,
+                          opt);
+}
+
+int lsk_compact_soa(lsk_compactor *c, const lsk_soa *src, size_t part, uint64_t arg,
+                    lsk_buffer *out, size_t out_offset, size_t capacity, size_t *count,
+                    const lsk_algo_options *opt)
+{
+  static const char fn[] = "lsk_compact_soa";
+  int rc = check_common(c, fn, 1, count, NULL, 0);
+  if (rc)
+    return rc;
+  rc = compact_soa(c, fn, src, part, arg, out, out_offset, capacity, c->total, 0, opt);
+  return wait_count(c, rc, count);
+}
+
+static int rows(lsk_compactor *c, const char *fn, const lsk_soa *src, size_t sj, lsk_soa *dst,
+                size_t dj, uint64_t arg, lsk_buffer *count_buf, size_t count_index,
+                const lsk_algo_options *opt)
+{
+  lsk_arg *in = NULL, *outs = NULL;
+  size_t nin = 0, nout = 0;
+  int rc = part_args(c, fn, "src", src, sj, &in, &nin);
+  if (!rc)
+    rc = part_args(c, fn, "dst", dst, dj, &outs, &nout);
+  if (!rc && src == dst && sj == dj)
+    rc = lsk__fail(c->ctx, LSK_EINVAL,
+                   "%s: dst part %zu is the src part (rows would be overwritten while read)", fn,
+                   dj);
+  if (!rc && (count_buf == lsk_soa_buffer(src) || count_buf == lsk_soa_buffer(dst)))
+    rc = lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is a soa's buffer", fn);
+  if (!rc)
+    rc = run(c, fn, c->rows, in, nin, lsk_soa_count(src, sj), arg, outs, nout, count_buf,
+             count_index, opt);
+  free(in);
+  free(outs);
+  return rc;
+}
+
+int lsk_compact_rows_to(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa *dst, size_t dj,
+                        uint64_t arg, lsk_buffer *count_buf, size_t count_index,
+                        const lsk_algo_options *opt)
+{
+  static const char fn[] = "lsk_compact_rows_to";
+  if (c && !count_buf)
+    return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
+  int rc = check_common(c, fn, 1, NULL, count_buf, count_index);
+  return rc ? rc : rows(c, fn, src, sj, dst, dj, arg, count_buf, count_index, opt);
+}
+
+int lsk_compact_rows(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa *dst, size_t dj,
+                     uint64_t arg, size_t *count, const lsk_algo_options *opt)
+{
+  static const char fn[] = "lsk_compact_rows";
+  int rc = check_common(c, fn, 1, count, NULL, 0);
+  if (rc)
+    return rc;
+  rc = rows(c, fn, src, sj, dst, dj, arg, c->total, 0, opt);
+  return wait_count(c, rc, count);
+}

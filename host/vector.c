@@ -1,0 +1,127 @@
+/*
+ * vector.c: the host side of the fixed-capacity device vector: a data
+ * buffer and a uint count that kernels append to (cl/lsk_vector.h).
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+#include "lsk/vector.h"
+
+struct lsk_vector {
+  lsk_context *ctx;
+  size_t elem_size, capacity;
+  lsk_buffer *data, *count;
+};
+
+int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_vector **out)
+{
+  static const char fn[] = "lsk_vector_create";
+  if (!ctx)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  *out = NULL;
+  if (elem_size == 0)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: elem_size is 0", fn);
+  if (capacity > LSK_VECTOR_MAX_CAPACITY)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: capacity %zu exceeds LSK_VECTOR_MAX_CAPACITY (%u: the count is a uint)",
+                     fn, capacity, LSK_VECTOR_MAX_CAPACITY);
+  if (capacity > SIZE_MAX / elem_size)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: %zu elements of %zu bytes overflow size_t", fn, capacity,
+                     elem_size);
+  lsk_vector *v = calloc(1, sizeof *v);
+  if (!v)
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  v->ctx = ctx;
+  v->elem_size = elem_size;
+  v->capacity = capacity;
+  /* A buffer cannot be empty: capacity 0 still gets one element. The count
+   * is written whole, so it is defined from the start (oclgrind). */
+  uint32_t zero = 0;
+  int rc = lsk_buffer_create(ctx, (capacity ? capacity : 1) * elem_size, &v->data);
+  if (!rc)
+    rc = lsk_buffer_create(ctx, sizeof zero, &v->count);
+  if (!rc)
+    rc = lsk_buffer_write(v->count, 0, &zero, sizeof zero);
+  if (rc) {
+    lsk_vector_destroy(v);
+    return rc;
+  }
+  *out = v;
+  return LSK_OK;
+}
+
+void lsk_vector_destroy(lsk_vector *v)
+{
+  if (!v)
+    return;
+  lsk_buffer_destroy(v->data);
+  lsk_buffer_destroy(v->count);
+  free(v);
+}
+
+int lsk_vector_clear(lsk_vector *v)
+{
+  if (!v)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_vector_clear: vector is NULL");
+  uint32_t zero = 0;
+  return lsk_buffer_fill(v->count, &zero, sizeof zero, 0, sizeof zero);
+}
+
+/* The raw count after the queue is done, and earlier device verify failures. */
+static int read_count(lsk_vector *v, uint32_t *count)
+{
+  int rc = lsk_buffer_read(v->count, 0, count, sizeof *count);
+  return rc ? rc : lsk__verify_check(v->ctx);
+}
+
+int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)
+{
+  static const char fn[] = "lsk_vector_size";
+  if (!v || !size)
+    return lsk__fail(v ? v->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn, v ? "size" : "vector");
+  uint32_t count = 0;
+  int rc = read_count(v, &count);
+  if (rc)
+    return rc;
+  *size = count < v->capacity ? count : v->capacity;
+  if (overflow)
+    *overflow = count > v->capacity ? count - v->capacity : 0;
+  return LSK_OK;
+}
+
+int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n)
+{
+  static const char fn[] = "lsk_vector_read";
+  if (!v || !n)
+    return lsk__fail(v ? v->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn, v ? "n" : "vector");
+  *n = 0;
+  if (!dst && max)
+    return lsk__fail(v->ctx, LSK_EINVAL, "%s: dst is NULL with max %zu", fn, max);
+  size_t size;
+  int rc = lsk_vector_size(v, &size, NULL);
+  if (rc)
+    return rc;
+  size = size < max ? size : max;
+  if (size && (rc = lsk_buffer_read(v->data, 0, dst, size * v->elem_size)))
+    return rc;
+  *n = size;
+  return LSK_OK;
+}
+
+size_t lsk_vector_capacity(const lsk_vector *v) { return v ? v->capacity : 0; }
+size_t lsk_vector_elem_size(const lsk_vector *v) { return v ? v->elem_size : 0; }
+lsk_buffer *lsk_vector_data(const lsk_vector *v) { return v ? v->data : NULL; }
+lsk_buffer *lsk_vector_count(const lsk_vector *v) { return v ? v->count : NULL; }
+
+int lsk_vector_args(const lsk_vector *v, lsk_arg args[3])
+{
+  if (!v || !args)
+    return lsk__fail(v ? v->ctx : NULL, LSK_EINVAL, "lsk_vector_args: %s is NULL",
+                     v ? "args" : "vector");
+  args[0] = LSK_ARG_BUFFER(v->data);
+  args[1] = LSK_ARG_BUFFER(v->count);
+  args[2] = LSK_ARG_UINT((uint32_t)v->capacity);
+  return LSK_OK;
+}

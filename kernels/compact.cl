@@ -1,0 +1,137 @@
+/*
+ * compact.cl: stable stream compaction by a user predicate (host:
+ * host/compact.c, reference: include/lsk/compact.h). Unlike the other
+ * families this file is never built alone: each compactor builds it after
+ * its user's source, which defines
+ *     int lsk_select(uint i, LSK_COMPACT_IN in, ulong arg)
+ * and a prelude that the host generates: for a plain buffer it defines
+ * LSK_COMPACT_DATA_T and LSK_COMPACT_IN; for SoA rows the layout's views,
+ * LSK_COMPACT_SOA, LSK_COMPACT_IN (the const view), the LSK_COMPACT_SRC_* /
+ * LSK_COMPACT_DST_* names and lsk__compact_copy_row.
+ *
+ * Reduce-then-scan with the predicate's flags as the values, three passes
+ * ordered by the host, no block waiting for another:
+ *   lsk_compact_count    block b counts the selected indices of its run of
+ *                        per_block consecutive tiles into counts[b];
+ *   lsk_compact_scan     one block scans counts in place (exclusive);
+ *   lsk_compact_indices  block b evaluates the predicate again per tile,
+ *   / lsk_compact_rows   scans the flags in the block and writes index i (or
+ *                        row i) to slot carry + prefix; the carry starts at
+ *                        counts[b]. Slots at or past the capacity are not
+ *                        written; the last block writes the total count.
+ * With one block the host runs only the last pass, from a carry of 0.
+ */
+
+/* The input's parameters and what the predicate gets (LSK_COMPACT_IN,
+ * defined by the prelude). */
+#ifdef LSK_COMPACT_SOA
+#define LSK__CIN_PARAMS LSK_COMPACT_SRC_PARAMS(src)
+#define LSK__CIN_OPEN LSK_COMPACT_IN lsk__in = LSK_COMPACT_SRC_VIEW(src)
+#else
+#define LSK__CIN_PARAMS __global const LSK_COMPACT_DATA_T *data
+#define LSK__CIN_OPEN LSK_COMPACT_IN lsk__in = data
+#endif
+
+#define LSK__SELECTED(i) (lsk_select((i), lsk__in, arg) != 0)
+
+/* The tiles of block b: [first, end), per_block of them, below n. */
+#define LSK__COMPACT_TILES(b, n, per_block)                                                        \
+  uint full = (n) / LSK_DOMAIN_SIZE;                                                               \
+  uint first = (b) * (per_block);                                                                  \
+  uint end = min(first + (per_block), full + ((n) - full * LSK_DOMAIN_SIZE != 0))
+
+LSK_KERNEL void lsk_compact_count(LSK_CTX, LSK__CIN_PARAMS, ulong arg, uint n, uint per_block,
+                                  __global uint *counts)
+{
+  LSK_BLOCK_SCRATCH(uint, scratch);
+  LSK__CIN_OPEN;
+  uint b = lsk_block_idx();
+  LSK__COMPACT_TILES(b, n, per_block);
+  uint c = 0;
+  for (uint t = first; t < end; ++t) {
+    uint base = t * LSK_DOMAIN_SIZE;
+    if (t < full) {
+      LSK_FOREACH(it) c += LSK__SELECTED(base + it.idx);
+    } else {
+      uint left = n - base;
+      LSK_FOREACH(it) if (it.idx < left) c += LSK__SELECTED(base + it.idx);
+    }
+  }
+  uint total = lsk_block_reduce_add_uint(scratch, c);
+  LSK_MASTER counts[b] = total;
+}
+
+/* One block: counts[0, nblocks) becomes its exclusive prefix sum. */
+LSK_KERNEL void lsk_compact_scan(LSK_CTX, __global uint *counts, uint nblocks)
+{
+  LSK_BLOCK_SCRATCH(uint, scratch);
+  LSK_VAR(uint, v);
+  uint carry = 0;
+  for (uint base = 0; base < nblocks; base += LSK_DOMAIN_SIZE) {
+    uint left = nblocks - base;
+    LSK_FOREACH(it) LSK_VAR_AT(v, it) = it.idx < left ? counts[base + it.idx] : 0u;
+    uint total = lsk_block_scan_var_add_uint(scratch, v, LSK_DOMAIN_SIZE, 0);
+    LSK_FOREACH(it) if (it.idx < left) counts[base + it.idx] = carry + LSK_VAR_AT(v, it);
+    carry += total;
+  }
+}
+
+/*
+ * The last pass, shared by both outputs: per tile, sel holds the flags and
+ * pos their exclusive prefix in the block; WRITE(i, slot) stores one
+ * selected index. A flag is a uchar: it is private memory per slot, next to
+ * the uint prefix.
+ */
+#define LSK__COMPACT_SCATTER(WRITE, cap)                                                           \
+  LSK_BLOCK_SCRATCH(uint, scratch);                                                                \
+  LSK_VAR(uint, pos);                                                                              \
+  LSK_VAR(uchar, sel);                                                                             \
+  uint b = lsk_block_idx();                                                                        \
+  uint carry = use_carries ? carries[b] : 0u;                                                      \
+  LSK__COMPACT_TILES(b, n, per_block);                                                             \
+  for (uint t = first; t < end; ++t) {                                                             \
+    uint base = t * LSK_DOMAIN_SIZE;                                                               \
+    if (t < full) {                                                                                \
+      LSK_FOREACH(it) LSK_VAR_AT(sel, it) = LSK__SELECTED(base + it.idx);                          \
+    } else {                                                                                       \
+      uint left = n - base;                                                                        \
+      LSK_FOREACH(it) LSK_VAR_AT(sel, it) = it.idx < left && LSK__SELECTED(base + it.idx);         \
+    }                                                                                              \
+    LSK_FOREACH(it) LSK_VAR_AT(pos, it) = LSK_VAR_AT(sel, it);                                     \
+    uint total = lsk_block_scan_var_add_uint(scratch, pos, LSK_DOMAIN_SIZE, 0);                    \
+    LSK_FOREACH(it)                                                                                \
+    {                                                                                              \
+      uint slot = carry + LSK_VAR_AT(pos, it);                                                     \
+      if (LSK_VAR_AT(sel, it) && slot < (cap))                                                     \
+        WRITE(base + it.idx, slot);                                                                \
+    }                                                                                              \
+    carry += total;                                                                                \
+  }                                                                                                \
+  if (b == lsk_grid_size() - 1)                                                                    \
+    LSK_MASTER count[count_index] = carry
+
+#define LSK__WRITE_INDEX(i, slot) out[out_base + (slot)] = (i)
+
+LSK_KERNEL void lsk_compact_indices(LSK_CTX, LSK__CIN_PARAMS, ulong arg, uint n, uint per_block,
+                                    __global const uint *carries, uint use_carries,
+                                    __global uint *out, uint out_base, uint cap,
+                                    __global uint *count, uint count_index)
+{
+  LSK__CIN_OPEN;
+  LSK__COMPACT_SCATTER(LSK__WRITE_INDEX, cap);
+}
+
+#ifdef LSK_COMPACT_SOA
+#define LSK__WRITE_ROW(i, slot) lsk__compact_copy_row(lsk__in, (i), lsk__out, (slot))
+
+/* The destination part's element count is the capacity. */
+LSK_KERNEL void lsk_compact_rows(LSK_CTX, LSK__CIN_PARAMS, ulong arg, uint n, uint per_block,
+                                 __global const uint *carries, uint use_carries,
+                                 LSK_COMPACT_DST_PARAMS(dst), __global uint *count,
+                                 uint count_index)
+{
+  LSK__CIN_OPEN;
+  LSK_COMPACT_DST_T lsk__out = LSK_COMPACT_DST_VIEW(dst);
+  LSK__COMPACT_SCATTER(LSK__WRITE_ROW, dst_n);
+}
+#endif
