@@ -169,7 +169,8 @@ static void check_one(lsk_context *ctx, lsk_type t, lsk_op op, size_t n, const l
 static const lsk_type types[] = {LSK_TYPE_INT,   LSK_TYPE_UINT,  LSK_TYPE_LONG,
                                  LSK_TYPE_ULONG, LSK_TYPE_FLOAT, LSK_TYPE_DOUBLE};
 
-/* Every type and operation, every size, every shape. */
+/* Every type and operation on the automatic shape; on the others, which
+ * cost a build each, one operation per type. */
 START_TEST(test_reduce_matches_c)
 {
   lsk_context *ctx = tu_context();
@@ -180,8 +181,9 @@ START_TEST(test_reduce_matches_c)
     if (types[ti] == LSK_TYPE_DOUBLE && !fp64)
       continue;
     for (lsk_op op = LSK_OP_SUM; op <= LSK_OP_MAX; ++op)
-      for (size_t si = 0; si < NSIZES; ++si)
-        check_one(ctx, types[ti], op, sizes[si], o, 1);
+      if (_i == 0 || op == (lsk_op)(LSK_OP_SUM + ti % 3))
+        for (size_t si = 0; si < NSIZES; ++si)
+          check_one(ctx, types[ti], op, sizes[si], o, 1);
     if (types[ti] == LSK_TYPE_FLOAT || types[ti] == LSK_TYPE_DOUBLE)
       for (size_t si = 0; si < NSIZES; ++si)
         check_one(ctx, types[ti], LSK_OP_SUM, sizes[si], o, 0);
