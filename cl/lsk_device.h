@@ -12,5 +12,7 @@
 #include "lsk_verify.h"
 #include "lsk_atomic.h"
 #include "lsk_block.h"
+#include "lsk_pool.h"
+#include "lsk_list.h"
 #include "lsk_soa.h"
 #endif /* LSK_DEVICE_H */

@@ -63,5 +63,6 @@ Suite *suite_grind(void);
 Suite *suite_tune(void);
 Suite *suite_layout(void);
 Suite *suite_soa(void);
+Suite *suite_pool(void);
 
 #endif /* LSK_TESTUTIL_H */

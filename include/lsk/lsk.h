@@ -16,5 +16,7 @@
 #include "lsk/algo.h"
 #include "lsk/reduce.h"
 #include "lsk/scan.h"
+#include "lsk/pool.h"
+#include "lsk/chunklist.h"
 
 #endif /* LSK_H */
