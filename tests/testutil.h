@@ -64,5 +64,6 @@ Suite *suite_tune(void);
 Suite *suite_layout(void);
 Suite *suite_soa(void);
 Suite *suite_pool(void);
+Suite *suite_chunklist(void);
 
 #endif /* LSK_TESTUTIL_H */
