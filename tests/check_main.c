@@ -20,7 +20,9 @@ static const struct {
     {"iota", suite_iota},     {"verify", suite_verify}, {"errors", suite_errors},
     {"cache", suite_cache},   {"grind", suite_grind},   {"tune", suite_tune},
     {"layout", suite_layout}, {"soa", suite_soa},
-    {"pool", suite_pool}, {"chunklist", suite_chunklist},
+    /* clang-format off */
+    {"pool", suite_pool}, {"chunklist", suite_chunklist}, {"pic", suite_pic},
+    /* clang-format on */
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

@@ -65,5 +65,6 @@ Suite *suite_layout(void);
 Suite *suite_soa(void);
 Suite *suite_pool(void);
 Suite *suite_chunklist(void);
+Suite *suite_pic(void);
 
 #endif /* LSK_TESTUTIL_H */

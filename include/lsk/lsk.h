@@ -18,5 +18,6 @@
 #include "lsk/scan.h"
 #include "lsk/pool.h"
 #include "lsk/chunklist.h"
+#include "lsk/pic.h"
 
 #endif /* LSK_H */
