@@ -21,14 +21,15 @@
   COLUMN(int, y)                                                                                   \
   COLUMN(int, vx)                                                                                  \
   COLUMN(int, vy)
-    LSK_SOA_DEFINE(pframe, 128, PFRAME_MEMBERS)
+LSK_SOA_DEFINE(pframe, 128, PFRAME_MEMBERS)
 
 #define COLS 5 /* columns of the buckets; the exchange adds dest */
 #define CTL_WORDS 32
 #define CTL_LEFT 1
+#define CTL_COMPACTED 2
 #define TILE 256u
 
-        extern const char lsk__pic_source[];
+extern const char lsk__pic_source[];
 
 struct lsk_pic {
   lsk_context *ctx;
@@ -306,7 +307,7 @@ int lsk_pic_read(lsk_pic *pic, lsk_particle *p, uint32_t *cell, size_t cap, lsk_
       !(rc = lsk_buffer_read(pic->count, 0, count, cells * 4)) &&
       !(rc = lsk_buffer_read(pic->ctl, 0, ctl, sizeof ctl)))
     rc = lsk_pool_read_cells(pic->pool, 0, cap_f, frames);
-  lsk_pic_stats st = {.left = ctl[CTL_LEFT], .grows = pic->grows};
+  lsk_pic_stats st = {.left = ctl[CTL_LEFT], .compacted = ctl[CTL_COMPACTED], .grows = pic->grows};
   size_t fs = pic->fs;
   for (size_t c = 0; !rc && c < cells; ++c) {
     size_t k = 0, in_cell = 0;

@@ -26,6 +26,7 @@
  */
 #define PIC_EX_COUNT 0 /* ctl: exchange length this step */
 #define PIC_LEFT 1     /* ctl: the last step's */
+#define PIC_COMPACTED 2 /* ctl: lists compacted, in all steps */
 #define PIC_COLS 5     /* id, x, y, vx, vy; the exchange adds dest */
 
 LSK_INLINE int pic_wrap(int v, int w) { return v < 0 ? v + w : v >= w ? v - w : v; }
@@ -173,8 +174,9 @@ LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global uint *head, __gl
      * an if around a collective: PoCL 3.1 crashes on two call sites of
      * lsk_block_scan_var and miscompiles a collective in a uniform if.
      */
-    uint pos = 0, wbase = 0, wf = head[c], placed = 0;
-    for (uint pass = nf * F >= 2 * n + 2 * F ? 0 : 1; pass < 2; ++pass) {
+    uint pos = 0, wbase = 0, wf = head[c], placed = 0, sparse = nf * F >= 2 * n + 2 * F;
+    LSK_MASTER if (sparse) atomic_inc(&ctl[PIC_COMPACTED]);
+    for (uint pass = sparse ? 0 : 1; pass < 2; ++pass) {
       for (uint f = head[c]; f != LSK_POOL_INVALID; f = lsk_frame_next(pool, f)) {
         pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
         LSK_FOREACH(it) {

@@ -22,6 +22,7 @@ static const struct {
     {"layout", suite_layout}, {"soa", suite_soa},
     /* clang-format off */
     {"pool", suite_pool}, {"chunklist", suite_chunklist}, {"pic", suite_pic},
+    {"pool_grind", suite_pool_grind},
     /* clang-format on */
 };
 #define NSUITES (sizeof suites / sizeof suites[0])

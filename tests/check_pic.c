@@ -10,7 +10,7 @@
 #include "pic_check.h"
 
 static void run(unsigned gx, unsigned gy, size_t n, unsigned fs, size_t frames, unsigned spread,
-                unsigned steps, unsigned seed)
+                unsigned steps, unsigned seed, int compacts)
 {
   lsk_context *ctx = tu_context();
   lsk_particle *p = malloc(n * sizeof *p), *got = malloc(n * sizeof *p),
@@ -35,6 +35,8 @@ static void run(unsigned gx, unsigned gy, size_t n, unsigned fs, size_t frames, 
   }
   /* The runs are built to make the pool grow and frames come and go. */
   ck_assert_uint_gt(st.grows, 0);
+  if (compacts)
+    ck_assert_uint_gt(st.compacted, 0);
   ck_assert_uint_gt(most, least);
   ck_assert_uint_gt(st.pool.gcs, steps);
   lsk_pic_destroy(pic);
@@ -47,11 +49,12 @@ static void run(unsigned gx, unsigned gy, size_t n, unsigned fs, size_t frames, 
 }
 
 /* 30 cells, 50 particles per cell on average in frames of 16. */
-START_TEST(test_pic_100_steps_invariants) { run(6, 5, 1500, 16, 8, 6, 100, 2024u); }
+START_TEST(test_pic_100_steps_invariants) { run(6, 5, 1500, 16, 8, 6, 100, 2024u, 0); }
 END_TEST
 
-/* Everything starts in the first column of 8 cells and spreads over 64. */
-START_TEST(test_pic_spreading_recycles_frames) { run(8, 8, 1000, 8, 4, 1, 100, 77u); }
+/* Everything starts in the first column of 8 cells and spreads over 64:
+ * those lists thin out and are compacted. */
+START_TEST(test_pic_spreading_recycles_frames) { run(8, 8, 1000, 8, 4, 1, 100, 77u, 1); }
 END_TEST
 
 START_TEST(test_pic_bad_arguments)

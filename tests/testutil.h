@@ -66,5 +66,6 @@ Suite *suite_soa(void);
 Suite *suite_pool(void);
 Suite *suite_chunklist(void);
 Suite *suite_pic(void);
+Suite *suite_pool_grind(void);
 
 #endif /* LSK_TESTUTIL_H */

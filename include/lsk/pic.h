@@ -70,6 +70,7 @@ typedef struct lsk_pic_stats {
   size_t particles; /* found in the frames */
   size_t frames;    /* linked into the cells' lists */
   size_t left;      /* particles that left their cell in the last step */
+  size_t compacted; /* lists compacted (less than half full), in all steps */
   size_t grows;     /* times the pool grew */
   lsk_pool_usage pool;
 } lsk_pic_stats;
