@@ -91,15 +91,12 @@ LSK_INLINE __global uchar *lsk_list_append(__global uint *pool, __global uint *l
  * Scratch: LSK_BLOCK_SCRATCH(uint).
  * @attention every worker, uniform control flow; includes barriers.
  */
-LSK_INLINE uint lsk_list_append_var(__local uint *s, __global uint *pool, __global uint *list,
+LSK__COLLECTIVE uint lsk_list_append_var(__local uint *s, __global uint *pool, __global uint *list,
                                     const uint *want, __global uchar **at, uint n, uint *count)
 {
-  uint total, pre = lsk_block_scan_add_uint(s, lsk__pool_count_var(want, n), &total);
-  if (lsk_worker() == 0)
-    s[0] = total ? atomic_add((volatile __global uint *)list + LSK__LIST_LEN, total) : 0u;
-  lsk__lsync();
-  uint base = s[0];
-  lsk__lsync();
+  uint base, total;
+  uint e = lsk__pool_append(s, (volatile __global uint *)list + LSK__LIST_LEN,
+                            lsk__pool_count_var(want, n), &base, &total);
   *count = total;
   uint log2 = list[LSK__LIST_LOG2], mask = (1u << log2) - 1u;
   uint c0 = base >> log2, c1 = (base + total - 1u) >> log2;
@@ -107,7 +104,7 @@ LSK_INLINE uint lsk_list_append_var(__local uint *s, __global uint *pool, __glob
    * of the range's first element. The end chunks' cells go through local
    * memory (another block may have made them); the middle ones only this
    * block touches, so after the barrier a plain read finds them. */
-  uint e = base + pre;
+  uint mine = e;
   for (uint step = 0; step < LSK__STEPS(n); ++step)
     for (uint j = 0; j < LSK_SIMD; ++j)
       if (LSK__IN(step, j, n) && want[LSK__SLOT(step, j)] != 0) {
@@ -125,7 +122,7 @@ LSK_INLINE uint lsk_list_append_var(__local uint *s, __global uint *pool, __glob
         ++e;
       }
   lsk_sync();
-  e = base + pre;
+  e = mine;
   for (uint step = 0; step < LSK__STEPS(n); ++step)
     for (uint j = 0; j < LSK_SIMD; ++j)
       if (LSK__IN(step, j, n)) {

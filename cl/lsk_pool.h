@@ -32,6 +32,28 @@
 
 #define LSK_POOL_INVALID 0xffffffffu
 
+/* The block collectives here are always inlined: PoCL 3.1 (LLVM 15)
+ * crashes compiling a kernel that calls a function holding
+ * lsk_block_append or lsk_block_scan_var from two places unless each such
+ * function is forced inline where it is called. */
+#define LSK__COLLECTIVE __attribute__((always_inline)) LSK_INLINE
+
+/* lsk_block_append's work, forced inline for the same reason: the block's
+ * items go to *count + base, one atomic for the block; returns this
+ * worker's first slot, and the block's first in *first, its count in
+ * *total. */
+LSK__COLLECTIVE uint lsk__pool_append(__local uint *s, volatile __global uint *count, uint n,
+                                      uint *first, uint *total)
+{
+  uint pre = lsk_block_scan_add_uint(s, n, total);
+  if (lsk_worker() == 0)
+    s[0] = *total ? atomic_add(count, *total) : 0u;
+  lsk__lsync();
+  *first = s[0];
+  lsk__lsync();
+  return *first + pre;
+}
+
 /* Header words; host/pool.c mirrors them. */
 #define LSK__POOL_CURSOR 0     /* allocations asked since the last GC (atomic) */
 #define LSK__POOL_FREE_LEN 1   /* free list length at the last GC */
@@ -48,6 +70,8 @@
 #define LSK__POOL_FRAME_SIZE 12 /* frames: elements per frame; 0 for a plain pool */
 #define LSK__POOL_FRAME_HEAD 13 /* frames: words of the frame header */
 #define LSK__POOL_HEADER_WORDS 32
+/* Cells of this many words or more are zero-filled a block per cell. */
+#define LSK__POOL_LARGE_WORDS 64
 
 LSK_INLINE uint lsk_pool_capacity(__global const uint *pool) { return pool[LSK__POOL_CAPACITY]; }
 
@@ -124,11 +148,12 @@ LSK_INLINE uint lsk__pool_count_var(const uint *flag, uint n)
  * (LSK_VAR_N) and may be the same one. One global atomic for the block.
  * @attention every worker, uniform control flow; includes barriers.
  */
-LSK_INLINE void lsk_pool_alloc_var(__local uint *s, __global uint *pool, const uint *want,
+LSK__COLLECTIVE void lsk_pool_alloc_var(__local uint *s, __global uint *pool, const uint *want,
                                    uint *cell, uint n)
 {
-  uint c = lsk_block_append(s, (volatile __global uint *)pool + LSK__POOL_CURSOR,
-                            lsk__pool_count_var(want, n));
+  uint first, total;
+  uint c = lsk__pool_append(s, (volatile __global uint *)pool + LSK__POOL_CURSOR,
+                            lsk__pool_count_var(want, n), &first, &total);
   for (uint step = 0; step < LSK__STEPS(n); ++step)
     for (uint j = 0; j < LSK_SIMD; ++j)
       if (LSK__IN(step, j, n)) {
@@ -143,7 +168,7 @@ LSK_INLINE void lsk_pool_alloc_var(__local uint *s, __global uint *pool, const u
  * over [0, n). One global atomic for the block.
  * @attention every worker, uniform control flow; includes barriers.
  */
-LSK_INLINE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, const uint *cell,
+LSK__COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, const uint *cell,
                                      uint n)
 {
   uint k = 0, cap = pool[LSK__POOL_CAPACITY];
@@ -151,7 +176,9 @@ LSK_INLINE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, const
     for (uint j = 0; j < LSK_SIMD; ++j)
       if (LSK__IN(step, j, n) && cell[LSK__SLOT(step, j)] < cap)
         ++k;
-  uint r = lsk_block_append(s, (volatile __global uint *)pool + LSK__POOL_RECYCLED, k);
+  uint first, total;
+  uint r = lsk__pool_append(s, (volatile __global uint *)pool + LSK__POOL_RECYCLED, k, &first,
+                            &total);
   for (uint step = 0; step < LSK__STEPS(n); ++step)
     for (uint j = 0; j < LSK_SIMD; ++j)
       if (LSK__IN(step, j, n)) {

@@ -248,8 +248,9 @@ int lsk__pool_gc(lsk_pool *p)
 {
   int rc = launch(p, "lsk_pool_gc_gather", GC_TILE, lsk__pool_blocks(p->ctx, p->capacity, GC_TILE));
   if (!rc)
-    rc = launch(p, "lsk_pool_gc_recycle", GC_TILE,
-                lsk__pool_blocks(p->ctx, p->capacity * p->cell_words, GC_TILE));
+    rc = launch(p, "lsk_pool_gc_recycle", GC_TILE, lsk__pool_blocks(p->ctx, p->capacity, GC_TILE));
+  if (!rc && p->cell_words >= LSK__POOL_LARGE_WORDS)
+    rc = launch(p, "lsk_pool_gc_zero_large", GC_TILE, lsk__pool_blocks(p->ctx, p->capacity, 1));
   if (!rc)
     rc = launch(p, "lsk_pool_gc_finish", 1, 1);
   return rc;

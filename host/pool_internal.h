@@ -24,7 +24,8 @@ enum {
   LSK__POOL_GCS,
   LSK__POOL_FRAME_SIZE,
   LSK__POOL_FRAME_HEAD,
-  LSK__POOL_HEADER_WORDS = 32
+  LSK__POOL_HEADER_WORDS = 32,
+  LSK__POOL_LARGE_WORDS = 64 /* zero-filled a block per cell */
 };
 
 struct lsk_pool {

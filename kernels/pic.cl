@@ -109,6 +109,7 @@ LSK_KERNEL void pic_bucket(LSK_CTX, __global const uint *ex, __global const uint
           bk[k * cap + p] = ex[k * cap + e];
       }
     }
+    lsk_sync(); /* PoCL: all work-items take the data block together */
   }
 }
 
@@ -140,6 +141,7 @@ LSK_KERNEL void pic_frames(LSK_CTX, __global uint *pool, __global uint *head,
         }
       }
     }
+    lsk_sync(); /* PoCL: all work-items take the data block together */
   }
 }
 

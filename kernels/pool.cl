@@ -7,7 +7,8 @@
  * the last one writes it, so no block ever waits for another:
  *   1. gather:  the unused part of the free list moves to its front;
  *   2. recycle: the recycled indices are appended to the free list, and
- *               their cells zero-filled;
+ *               their cells zero-filled (large cells by a kernel of their
+ *               own, a block per cell);
  *   3. finish:  one work-item updates the header (free list length, data
  *               list start, cursor and recycled count reset) and reports
  *               misuse through LSK_VERIFY.
@@ -17,6 +18,12 @@
  * u holes at the front with the last u entries [n - u, n) (as Taichi's
  * gc_parallel_0 does). Both are plain parallel copies between disjoint
  * ranges.
+ *
+ * Every grid-strided loop here ends with a barrier: PoCL runs a work-group
+ * as a loop over its work-items, and without a barrier in the loop each
+ * work-item would walk the whole grid alone, with a stride (DESIGN.md
+ * section 4 measured 3 to 9% of the speed); with it, all work-items take
+ * one data block together.
  */
 
 /* What the last user kernel used, from the header. */
@@ -52,33 +59,50 @@ LSK_KERNEL void lsk_pool_gc_gather(LSK_CTX, __global uint *pool)
       if (i < n)
         fl[i] = fl[src + i];
     }
+    lsk_sync();
   }
 }
 
+/* The recycled indices join the free list; cells under
+ * LSK__POOL_LARGE_WORDS are zero-filled here too, one recycled cell per
+ * index with its words in a loop (no division per word). */
 LSK_KERNEL void lsk_pool_gc_recycle(LSK_CTX, __global uint *pool)
 {
   lsk__gc g = lsk__gc_state(pool);
   __global uint *fl = pool + pool[LSK__POOL_FREE_OFF] + g.rem;
   __global const uint *rl = pool + pool[LSK__POOL_REC_OFF];
+  __global uint *cells = pool + pool[LSK__POOL_CELLS_OFF];
+  uint cw = pool[LSK__POOL_CELL_WORDS], small = cw < LSK__POOL_LARGE_WORDS;
   LSK_BLOCKS(b, (g.nrec + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {
     LSK_FOREACH(it) {
       uint i = b * LSK_DOMAIN_SIZE + it.idx;
-      if (i < g.nrec)
-        fl[i] = rl[i];
-    }
-  }
-  /* Zero-fill, flattened over (recycled cell, word): small cells keep
-   * every worker busy. The host keeps the pool under 2^32 words. */
-  uint cw = pool[LSK__POOL_CELL_WORDS], words = g.nrec * cw;
-  __global uint *cells = pool + pool[LSK__POOL_CELLS_OFF];
-  LSK_BLOCKS(b, (words + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {
-    LSK_FOREACH(it) {
-      uint e = b * LSK_DOMAIN_SIZE + it.idx;
-      if (e < words) {
-        uint r = e / cw;
-        cells[rl[r] * cw + (e - r * cw)] = 0;
+      if (i < g.nrec) {
+        uint cell = rl[i];
+        fl[i] = cell;
+        if (small) {
+          __global uint *c = cells + (ulong)cell * cw;
+          for (uint w = 0; w < cw; ++w)
+            c[w] = 0;
+        }
       }
     }
+    lsk_sync();
+  }
+}
+
+/* Larger cells: one cell per data block, a ForEach over its words
+ * (contiguous; coalesced on GPUs). */
+LSK_KERNEL void lsk_pool_gc_zero_large(LSK_CTX, __global uint *pool)
+{
+  lsk__gc g = lsk__gc_state(pool);
+  __global const uint *rl = pool + pool[LSK__POOL_REC_OFF];
+  __global uint *cells = pool + pool[LSK__POOL_CELLS_OFF];
+  uint cw = pool[LSK__POOL_CELL_WORDS];
+  LSK_BLOCKS(r, g.nrec) {
+    __global uint *c = cells + (ulong)rl[r] * cw;
+    for (uint w0 = 0; w0 < cw; w0 += LSK_DOMAIN_SIZE)
+      LSK_FOREACH(it) if (w0 + it.idx < cw) c[w0 + it.idx] = 0;
+    lsk_sync();
   }
 }
 
@@ -119,6 +143,7 @@ LSK_KERNEL void lsk_list_clear(LSK_CTX, __global uint *pool, __global uint *list
         table[c] = LSK_POOL_INVALID;
       }
     }
+    lsk_sync();
   }
   LSK_MASTER if (lsk_block_idx() == 0)
   {
