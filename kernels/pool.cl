@@ -2,9 +2,10 @@
  * pool.cl: the pool's garbage collection and the chunked list's clear
  * (cl/lsk_pool.h, cl/lsk_list.h; host/pool.c and host/chunklist.c run them).
  *
- * The GC is three kernels that the host enqueues in order between user
- * kernels; each reads the header as the last user kernel left it, and only
- * the last one writes it, so no block ever waits for another:
+ * The GC is three steps (four kernels for large cells) that the host
+ * enqueues in order between user kernels; each reads the header as the
+ * last user kernel left it, and only the last one writes it, so no block
+ * ever waits for another:
  *   1. gather:  the unused part of the free list moves to its front;
  *   2. recycle: the recycled indices are appended to the free list, and
  *               their cells zero-filled (large cells by a kernel of their

@@ -104,7 +104,7 @@ typedef struct lsk_pool_usage {
 int lsk_pool_usage_get(lsk_pool *pool, lsk_pool_usage *out /* OUT */);
 
 /*
- * lsk_pool_gc: enqueues the GC (three kernels): the free list keeps its
+ * lsk_pool_gc: enqueues the GC (three or four kernels): the free list keeps its
  * unused cells and gains the recycled ones, which are zero-filled; the
  * cursor and the recycled list are reset; a shortfall is added to
  * `refused`. Asynchronous. Bad recycles since the last GC make the GC's
