@@ -41,8 +41,14 @@
 
 /* Helpers are static inline: OpenCL C 1.2 allows static functions, and
  * plain C99 inline gives no external definition if the compiler declines to
- * inline. */
+ * inline. Forced, where the compiler is clang: PoCL 3.1's LLVM 15 crashes in
+ * its inliner when a kernel calls a collective with barriers (such as
+ * lsk_block_append) from two places and leaves the inlining to it. */
+#ifdef __clang__
+#define LSK_INLINE static inline __attribute__((always_inline))
+#else
 #define LSK_INLINE static inline
+#endif
 
 /*
  * LSK_KERNEL: the qualifier of every lsk kernel. It fixes the work-group

@@ -13,5 +13,7 @@
 #include "lsk_atomic.h"
 #include "lsk_block.h"
 #include "lsk_vector.h"
+#include "lsk_pool.h"
+#include "lsk_list.h"
 #include "lsk_soa.h"
 #endif /* LSK_DEVICE_H */

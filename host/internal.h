@@ -19,8 +19,9 @@
 
 /* The kernel library's programs, one per file of kernels/ (the CMake list
  * LSK_KERNEL_FAMILIES must name the same files). */
-#define LSK__LIB_MAP(XX) XX(REDUCE, reduce) XX(SCAN, scan) \
-  XX(COMPACT, compact) /* built per compactor only (compact.c) */
+/* compact is built per compactor only, with the user's predicate (compact.c). */
+#define LSK__LIB_MAP(XX)                                                                           \
+  XX(REDUCE, reduce) XX(SCAN, scan) XX(COMPACT, compact) XX(POOL, pool)
 typedef enum lsk__lib {
 #define XX(ID, name) LSK__LIB_##ID,
   LSK__LIB_MAP(XX)

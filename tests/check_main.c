@@ -25,6 +25,8 @@ static const struct {
     {"grind_algo", suite_grind_algo},
     {"compact", suite_compact}, {"grind_compact", suite_grind_compact},
     {"vector", suite_vector}, {"grind_vector", suite_grind_vector},
+    {"pool", suite_pool}, {"chunklist", suite_chunklist}, {"pic", suite_pic},
+    {"pool_grind", suite_pool_grind},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

@@ -70,5 +70,9 @@ Suite *suite_compact(void);
 Suite *suite_grind_compact(void);
 Suite *suite_vector(void);
 Suite *suite_grind_vector(void);
+Suite *suite_pool(void);
+Suite *suite_chunklist(void);
+Suite *suite_pic(void);
+Suite *suite_pool_grind(void);
 
 #endif /* LSK_TESTUTIL_H */

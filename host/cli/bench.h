@@ -75,4 +75,7 @@ int bench_case_compact(bench *bn);
 int bench_case_reduce(bench *bn);
 int bench_case_scan(bench *bn);
 
+/* bench_pool.c: pool allocation and the binning step against plain C. */
+int bench_case_pool(bench *bn);
+
 #endif /* LSK_BENCH_H */

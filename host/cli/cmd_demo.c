@@ -347,6 +347,8 @@ static int parse_size(const char *v, unsigned *out)
 int cmd_demo(int argc, char **argv)
 {
   demo d = {.n = DEFAULT_SIZE};
+  if (argc > 1 && strcmp(argv[1], "pic") == 0)
+    return cmd_demo_pic(argc - 1, argv + 1); /* cmd_pic.c */
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {

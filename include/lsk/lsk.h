@@ -18,5 +18,8 @@
 #include "lsk/scan.h"
 #include "lsk/compact.h"
 #include "lsk/vector.h"
+#include "lsk/pool.h"
+#include "lsk/chunklist.h"
+#include "lsk/pic.h"
 
 #endif /* LSK_H */

@@ -1,0 +1,227 @@
+/*
+ * lsk_pool.h: device-side dynamic memory: a pool of fixed-size cells in one
+ * buffer, and frames (cells that hold an SoA chunk of a layout).
+ *
+ * A pool is one __global uint buffer (lsk_pool_buffer on the host): a
+ * header, the free list, the recycled list, then the cells. A cell is named
+ * by its uint index; LSK_POOL_INVALID names none. Semantics (DESIGN.md
+ * section 3, after Taichi's sparse runtime):
+ *   - lsk_pool_alloc takes a cursor with one atomic add. Cursor values below
+ *     the free list's length reuse freed cells, the next ones take fresh
+ *     cells from the data list (never used before), and past those the pool
+ *     is exhausted: the call returns LSK_POOL_INVALID and the cursor keeps
+ *     counting, so the host learns the shortfall (lsk_pool_usage_get).
+ *   - lsk_pool_recycle appends the index to the recycled list. The cell is
+ *     not reused before the host runs the GC (lsk_pool_gc), which moves the
+ *     recycled indices to the free list and zero-fills those cells.
+ * So an allocated cell always reads as zeros, a kernel never sees a cell
+ * come back to life while it runs, and nothing waits for anything: every
+ * operation is one atomic add and plain loads and stores (no locks; OpenCL
+ * guarantees no forward progress between work-items, so there could be none).
+ *
+ * The free list's length and the data list's start are read, never written,
+ * while user kernels run (only the GC's kernels change them), so reading
+ * them needs no atomics.
+ *
+ * All functions may be called by any work-item, in any control flow, except
+ * the _var ones (block collectives: every worker, uniform control flow, a
+ * LSK_BLOCK_SCRATCH(uint) scratch; they include barriers).
+ */
+#ifndef LSK_POOL_H
+#define LSK_POOL_H
+
+#define LSK_POOL_INVALID 0xffffffffu
+
+/* The block collectives here are always inlined: PoCL 3.1 (LLVM 15)
+ * crashes compiling a kernel that calls a function holding
+ * lsk_block_append or lsk_block_scan_var from two places unless each such
+ * function is forced inline where it is called. */
+#define LSK__COLLECTIVE __attribute__((always_inline)) LSK_INLINE
+
+/* lsk_block_append's work, forced inline for the same reason: the block's
+ * items go to *count + base, one atomic for the block; returns this
+ * worker's first slot, and the block's first in *first, its count in
+ * *total. */
+LSK__COLLECTIVE uint lsk__pool_append(__local uint *s, volatile __global uint *count, uint n,
+                                      uint *first, uint *total)
+{
+  uint pre = lsk_block_scan_add_uint(s, n, total);
+  if (lsk_worker() == 0)
+    s[0] = *total ? atomic_add(count, *total) : 0u;
+  lsk__lsync();
+  *first = s[0];
+  lsk__lsync();
+  return *first + pre;
+}
+
+/* Header words; host/pool.c mirrors them. */
+#define LSK__POOL_CURSOR 0     /* allocations asked since the last GC (atomic) */
+#define LSK__POOL_FREE_LEN 1   /* free list length at the last GC */
+#define LSK__POOL_FRESH 2      /* first cell of the data list at the last GC */
+#define LSK__POOL_CAPACITY 3   /* cells */
+#define LSK__POOL_RECYCLED 4   /* recycles since the last GC (atomic; may pass capacity) */
+#define LSK__POOL_CELL_WORDS 5 /* uints from one cell to the next */
+#define LSK__POOL_FREE_OFF 6   /* word offsets of the lists and the cells */
+#define LSK__POOL_REC_OFF 7
+#define LSK__POOL_CELLS_OFF 8
+#define LSK__POOL_REFUSED 9     /* refused allocations before the last GC (sticky, saturates) */
+#define LSK__POOL_MISUSE 10     /* bad recycles: index out of range, recycled list full */
+#define LSK__POOL_GCS 11        /* GCs run */
+#define LSK__POOL_FRAME_SIZE 12 /* frames: elements per frame; 0 for a plain pool */
+#define LSK__POOL_FRAME_HEAD 13 /* frames: words of the frame header */
+#define LSK__POOL_HEADER_WORDS 32
+/* Cells of this many words or more are zero-filled a block per cell. */
+#define LSK__POOL_LARGE_WORDS 64
+
+LSK_INLINE uint lsk_pool_capacity(__global const uint *pool) { return pool[LSK__POOL_CAPACITY]; }
+
+/* The cell that cursor value c stands for: the free list first, then the
+ * data list, then none. */
+LSK_INLINE uint lsk__pool_take(__global const uint *pool, uint c)
+{
+  uint nfree = pool[LSK__POOL_FREE_LEN];
+  if (c < nfree)
+    return pool[pool[LSK__POOL_FREE_OFF] + c];
+  uint fresh = pool[LSK__POOL_FRESH];
+  return c - nfree < pool[LSK__POOL_CAPACITY] - fresh ? fresh + (c - nfree) : LSK_POOL_INVALID;
+}
+
+/* lsk_pool_alloc: a zero-filled cell, or LSK_POOL_INVALID when the pool is
+ * exhausted (counted for the host). One global atomic. */
+LSK_INLINE uint lsk_pool_alloc(__global uint *pool)
+{
+  return lsk__pool_take(pool, atomic_inc((volatile __global uint *)pool + LSK__POOL_CURSOR));
+}
+
+/* Records cell in the recycled list, if it fits (it does unless a cell is
+ * recycled twice); anything else is counted as misuse, which the GC turns
+ * into a verify failure. */
+LSK_INLINE void lsk__pool_put(__global uint *pool, uint slot, uint cell)
+{
+  uint cap = pool[LSK__POOL_CAPACITY];
+  if (slot < cap && cell < cap)
+    pool[pool[LSK__POOL_REC_OFF] + slot] = cell;
+  else
+    atomic_inc((volatile __global uint *)pool + LSK__POOL_MISUSE);
+}
+
+/* lsk_pool_recycle: give cell back; it becomes free at the next GC.
+ * LSK_POOL_INVALID is ignored (as free(NULL)). One global atomic. */
+LSK_INLINE void lsk_pool_recycle(__global uint *pool, uint cell)
+{
+  if (cell == LSK_POOL_INVALID)
+    return;
+  if (cell >= pool[LSK__POOL_CAPACITY]) {
+    atomic_inc((volatile __global uint *)pool + LSK__POOL_MISUSE);
+    return;
+  }
+  lsk__pool_put(pool, atomic_inc((volatile __global uint *)pool + LSK__POOL_RECYCLED), cell);
+}
+
+/* Where a cell is: its byte offset in the pool buffer, and a pointer. */
+LSK_INLINE ulong lsk_pool_cell_offset(__global const uint *pool, uint cell)
+{
+  return 4 * ((ulong)pool[LSK__POOL_CELLS_OFF] + (ulong)cell * pool[LSK__POOL_CELL_WORDS]);
+}
+LSK_INLINE __global uint *lsk_pool_cell(__global uint *pool, uint cell)
+{
+  return pool + pool[LSK__POOL_CELLS_OFF] + (ulong)cell * pool[LSK__POOL_CELL_WORDS];
+}
+
+/* The number of this worker's indices of a ForEach over [0, n) that have
+ * flag[slot] != 0 (flag a context variable over n). */
+LSK_INLINE uint lsk__pool_count_var(const uint *flag, uint n)
+{
+  uint k = 0;
+  for (uint step = 0; step < LSK__STEPS(n); ++step)
+    for (uint j = 0; j < LSK_SIMD; ++j)
+      if (LSK__IN(step, j, n) && flag[LSK__SLOT(step, j)] != 0)
+        ++k;
+  return k;
+}
+
+/*
+ * lsk_pool_alloc_var(s, pool, want, cell, n): block-batched allocation. For
+ * every index of a ForEach over [0, n) with want[slot] != 0, cell[slot]
+ * gets a cell (or LSK_POOL_INVALID when the pool is exhausted); the other
+ * slots get LSK_POOL_INVALID. want and cell are context variables over n
+ * (LSK_VAR_N) and may be the same one. One global atomic for the block.
+ * @attention every worker, uniform control flow; includes barriers.
+ */
+LSK__COLLECTIVE void lsk_pool_alloc_var(__local uint *s, __global uint *pool, const uint *want,
+                                   uint *cell, uint n)
+{
+  uint first, total;
+  uint c = lsk__pool_append(s, (volatile __global uint *)pool + LSK__POOL_CURSOR,
+                            lsk__pool_count_var(want, n), &first, &total);
+  for (uint step = 0; step < LSK__STEPS(n); ++step)
+    for (uint j = 0; j < LSK_SIMD; ++j)
+      if (LSK__IN(step, j, n)) {
+        uint slot = LSK__SLOT(step, j);
+        cell[slot] = want[slot] != 0 ? lsk__pool_take(pool, c++) : LSK_POOL_INVALID;
+      }
+}
+
+/*
+ * lsk_pool_recycle_var(s, pool, cell, n): block-batched recycle of every
+ * cell[slot] that is not LSK_POOL_INVALID, for the indices of a ForEach
+ * over [0, n). One global atomic for the block.
+ * @attention every worker, uniform control flow; includes barriers.
+ */
+LSK__COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, const uint *cell,
+                                     uint n)
+{
+  uint k = 0, cap = pool[LSK__POOL_CAPACITY];
+  for (uint step = 0; step < LSK__STEPS(n); ++step)
+    for (uint j = 0; j < LSK_SIMD; ++j)
+      if (LSK__IN(step, j, n) && cell[LSK__SLOT(step, j)] < cap)
+        ++k;
+  uint first, total;
+  uint r = lsk__pool_append(s, (volatile __global uint *)pool + LSK__POOL_RECYCLED, k, &first,
+                            &total);
+  for (uint step = 0; step < LSK__STEPS(n); ++step)
+    for (uint j = 0; j < LSK_SIMD; ++j)
+      if (LSK__IN(step, j, n)) {
+        uint x = cell[LSK__SLOT(step, j)];
+        if (x < cap)
+          lsk__pool_put(pool, r++, x);
+        else if (x != LSK_POOL_INVALID)
+          atomic_inc((volatile __global uint *)pool + LSK__POOL_MISUSE);
+      }
+}
+
+/*
+ * Frames: in a pool made by lsk_pool_create_frames, each cell is a frame: a
+ * header of a few words, then an SoA chunk of lsk_frame_size elements of
+ * the pool's layout, aligned to the layout's alignment. Build the
+ * generated view of frame f with the pool buffer as every member pointer
+ * and lsk_frame_base(pool, f) as the base:
+ *     NAME_view v = NAME_view_make(P, P, ..., lsk_frame_base(pool, f),
+ *                                  lsk_frame_size(pool), LSK_CTX_FWD);
+ * with P = (__global void *)pool. Frames link into lists through the
+ * header's next word, which stores next + 1 so that a fresh, zero-filled
+ * frame ends a list (lsk_frame_next gives LSK_POOL_INVALID).
+ */
+#define LSK_FRAME_NEXT 0  /* next frame + 1 */
+#define LSK_FRAME_COUNT 1 /* free for the user: e.g. occupied slots */
+#define LSK_FRAME_USER 2  /* free for the user */
+
+LSK_INLINE uint lsk_frame_size(__global const uint *pool) { return pool[LSK__POOL_FRAME_SIZE]; }
+LSK_INLINE ulong lsk_frame_base(__global const uint *pool, uint f)
+{
+  return lsk_pool_cell_offset(pool, f) + 4 * (ulong)pool[LSK__POOL_FRAME_HEAD];
+}
+LSK_INLINE __global uint *lsk_frame_header(__global uint *pool, uint f)
+{
+  return lsk_pool_cell(pool, f);
+}
+LSK_INLINE uint lsk_frame_next(__global uint *pool, uint f)
+{
+  return lsk_pool_cell(pool, f)[LSK_FRAME_NEXT] - 1u;
+}
+LSK_INLINE void lsk_frame_set_next(__global uint *pool, uint f, uint next)
+{
+  lsk_pool_cell(pool, f)[LSK_FRAME_NEXT] = next + 1u;
+}
+
+#endif /* LSK_POOL_H */

@@ -1,0 +1,177 @@
+/*
+ * chunklist.c: chunked lists (include/lsk/chunklist.h, cl/lsk_list.h):
+ * the list buffer (header and chunk table), usage, read-back and clear.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lsk/chunklist.h"
+#include "pool_internal.h"
+
+/* Header words: mirrors cl/lsk_list.h. */
+enum { LIST_LEN, LIST_LOG2, LIST_ELEM_BYTES, LIST_CHUNKS, LIST_LOST, LIST_HEADER_WORDS = 16 };
+
+struct lsk_list {
+  lsk_pool *pool;
+  lsk_buffer *buf;
+  size_t elem_bytes, chunk, chunks;
+  unsigned log2;
+};
+
+int lsk_list_create(lsk_pool *pool, size_t elem_bytes, size_t chunk, size_t max_length,
+                    lsk_list **out)
+{
+  static const char fn[] = "lsk_list_create";
+  lsk_context *ctx = pool ? pool->ctx : NULL;
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  *out = NULL;
+  if (!pool)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
+  if (elem_bytes == 0 || elem_bytes % 4)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: elem_bytes %zu: must be a positive multiple of 4", fn,
+                     elem_bytes);
+  if (chunk == 0 || (chunk & (chunk - 1)))
+    return lsk__fail(ctx, LSK_EINVAL, "%s: chunk %zu: must be a power of two", fn, chunk);
+  if (chunk > pool->cell_words * 4 / elem_bytes)
+    return lsk__fail(ctx, LSK_EINVAL,
+                     "%s: a chunk of %zu elements of %zu bytes does not fit the pool's cells of "
+                     "%zu bytes",
+                     fn, chunk, elem_bytes, pool->cell_words * 4);
+  if (max_length == 0 || max_length > UINT32_MAX)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: max_length %zu: must be from 1 to 2^32 - 1", fn,
+                     max_length);
+  size_t chunks = (max_length + chunk - 1) / chunk, words = LIST_HEADER_WORDS + chunks;
+  if (words * 4 > ctx->info.max_alloc_size)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: a table of %zu chunks exceeds the device's largest "
+                     "allocation",
+                     fn, chunks);
+  lsk_list *l = calloc(1, sizeof *l);
+  uint32_t *image = l ? malloc(words * 4) : NULL;
+  if (!image) {
+    free(l);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+  }
+  l->pool = pool;
+  l->elem_bytes = elem_bytes;
+  l->chunk = chunk;
+  l->chunks = chunks;
+  while ((size_t)1 << l->log2 < chunk)
+    ++l->log2;
+  memset(image, 0, LIST_HEADER_WORDS * 4);
+  image[LIST_LOG2] = l->log2;
+  image[LIST_ELEM_BYTES] = (uint32_t)elem_bytes;
+  image[LIST_CHUNKS] = (uint32_t)chunks;
+  memset(image + LIST_HEADER_WORDS, 0xff, chunks * 4);
+  int rc = lsk_buffer_create(ctx, words * 4, &l->buf);
+  if (!rc)
+    rc = lsk_buffer_write(l->buf, 0, image, words * 4);
+  free(image);
+  if (rc) {
+    lsk_list_destroy(l);
+    return rc;
+  }
+  *out = l;
+  return LSK_OK;
+}
+
+void lsk_list_destroy(lsk_list *list)
+{
+  if (!list)
+    return;
+  lsk_buffer_destroy(list->buf);
+  free(list);
+}
+
+lsk_buffer *lsk_list_buffer(const lsk_list *list) { return list ? list->buf : NULL; }
+
+/* Header and table, after the queued work; *words malloc'd. */
+static int read_all(lsk_list *l, const char *fn, uint32_t **words)
+{
+  size_t n = LIST_HEADER_WORDS + l->chunks;
+  *words = malloc(n * 4);
+  if (!*words)
+    return lsk__fail(l->pool->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+  int rc = lsk_context_finish(l->pool->ctx);
+  if (!rc)
+    rc = lsk_buffer_read(l->buf, 0, *words, n * 4);
+  if (rc) {
+    free(*words);
+    *words = NULL;
+  }
+  return rc;
+}
+
+int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out)
+{
+  static const char fn[] = "lsk_list_usage_get";
+  if (!list)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: list is NULL", fn);
+  if (!out)
+    return lsk__fail(list->pool->ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  uint32_t *w;
+  int rc = read_all(list, fn, &w);
+  if (rc)
+    return rc;
+  memset(out, 0, sizeof *out);
+  out->length = w[LIST_LEN];
+  out->max_length = list->chunks * list->chunk;
+  out->lost = w[LIST_LOST];
+  for (size_t c = 0; c < list->chunks; ++c)
+    out->chunks += w[LIST_HEADER_WORDS + c] != LSK_POOL_INVALID;
+  free(w);
+  return LSK_OK;
+}
+
+int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
+{
+  static const char fn[] = "lsk_list_read";
+  if (!list)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: list is NULL", fn);
+  lsk_context *ctx = list->pool->ctx;
+  if (!dst && count)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: dst is NULL", fn);
+  uint32_t *w;
+  int rc = read_all(list, fn, &w);
+  if (rc)
+    return rc;
+  size_t len = w[LIST_LEN];
+  if (first > len || count > len - first)
+    rc = lsk__fail(ctx, LSK_ERANGE, "%s: elements [%zu, %zu) pass the length %zu", fn, first,
+                   first + count, len);
+  /* One read per chunk the range touches. */
+  unsigned char *out = dst;
+  for (size_t i = first; !rc && i < first + count;) {
+    size_t c = i >> list->log2, pos = i & (list->chunk - 1);
+    size_t k = list->chunk - pos < first + count - i ? list->chunk - pos : first + count - i;
+    uint32_t cell = c < list->chunks ? w[LIST_HEADER_WORDS + c] : LSK_POOL_INVALID;
+    if (cell == LSK_POOL_INVALID || cell >= list->pool->capacity)
+      rc = lsk__fail(ctx, LSK_ERANGE,
+                     "%s: element %zu has no storage (lost: the pool was "
+                     "exhausted or the list full when it was appended)",
+                     fn, i);
+    else
+      rc = lsk_buffer_read(lsk_pool_buffer(list->pool),
+                           lsk_pool_cell_offset(list->pool, cell) + pos * list->elem_bytes,
+                           out + (i - first) * list->elem_bytes, k * list->elem_bytes);
+    i += k;
+  }
+  free(w);
+  return rc;
+}
+
+int lsk_list_clear(lsk_list *list)
+{
+  if (!list)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_list_clear: list is NULL");
+  lsk_context *ctx = list->pool->ctx;
+  lsk_kernel *k;
+  int rc = lsk__lib_kernel(ctx, LSK__LIB_POOL, "lsk_list_clear", &k);
+  if (rc)
+    return rc;
+  lsk_launch l = {.domain = {256}, .blocks = {lsk__pool_blocks(ctx, list->chunks, 256)}};
+  return lsk_kernel_launch(
+      k, &l, LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(list->pool)), LSK_ARG_BUFFER(list->buf)),
+      NULL);
+}

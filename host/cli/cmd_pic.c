@@ -1,0 +1,215 @@
+/*
+ * cmd_pic.c: `lsk demo pic`, the particle-in-cell binning example on
+ * frames (include/lsk/pic.h): particles in frames per cell of a periodic
+ * 2-D grid, moved for a number of steps; after each checked step the
+ * device's state is compared with the plain C reference step's: no
+ * particle lost or duplicated, each in the cell its position says, the
+ * pool's live cells equal to the frames in use, every cell holding the
+ * same particles as the reference's. Exit 1 on any difference.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *const usage_text =
+    "usage: lsk [--device SEL] demo pic [--grid GXxGY] [--particles N] [--frame F]\n"
+    "                                   [--steps S] [--check-every K] [--seed X]\n"
+    "Particles in frames per cell of a periodic 2-D grid (frames from a device pool);\n"
+    "each step moves them, migrates those that leave their cell, compacts each cell's\n"
+    "frames, recycles empty ones and runs the pool's GC. Checked against plain C.\n"
+    "  --grid GXxGY      grid of cells (default 64x64)\n"
+    "  --particles N     particles (default 262144; suffixes k, M)\n"
+    "  --frame F         particles per frame, a power of two from 8 to 4096 (default 128)\n"
+    "  --steps S         steps (default 100)\n"
+    "  --check-every K   compare with the reference every K steps (default 1; 0: only\n"
+    "                    at the end); the reference steps every step regardless\n"
+    "  --seed X          seed of the initial particles (default 1)\n";
+
+typedef struct pic_run {
+  lsk_context *ctx;
+  lsk_pic *pic;
+  unsigned gx, gy;
+  size_t n;
+  lsk_particle *ref, *got, *binned;
+  uint32_t *cell, *start;
+} pic_run;
+
+static int cmp_id(const void *a, const void *b)
+{
+  uint32_t x = ((const lsk_particle *)a)->id, y = ((const lsk_particle *)b)->id;
+  return (x > y) - (x < y);
+}
+
+/* Random particles with ids 1..n, speeds up to a quarter cell per step
+ * and one in ten up to two cells. */
+static void make(lsk_particle *p, size_t n, unsigned gx, unsigned gy, unsigned seed)
+{
+  uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
+  for (size_t i = 0; i < n; ++i) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t a = (uint32_t)(s >> 32), b = (uint32_t)s;
+    int v = (a & 0xff) < 26 ? 2 * LSK_PIC_UNIT : LSK_PIC_UNIT / 4;
+    p[i].id = (uint32_t)i + 1;
+    p[i].x = (int32_t)(a % ((uint32_t)gx * LSK_PIC_UNIT));
+    p[i].y = (int32_t)(b % ((uint32_t)gy * LSK_PIC_UNIT));
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    p[i].vx = (int32_t)((uint32_t)(s >> 33) % (2u * (uint32_t)v + 1)) - v;
+    p[i].vy = (int32_t)((uint32_t)s % (2u * (uint32_t)v + 1)) - v;
+  }
+}
+
+/* The invariants and the comparison; returns 0 or prints what differs. */
+static int check(pic_run *r, unsigned step, lsk_pic_stats *st)
+{
+  int rc = lsk_pic_read(r->pic, r->got, r->cell, r->n, st);
+  if (rc)
+    return cli_fail_lsk("demo pic", r->ctx, rc, "reading the frames");
+  if (st->particles != r->n)
+    return cli_fail("demo pic", "step %u: %zu particles in the frames, want %zu", step,
+                    st->particles, r->n);
+  if (st->pool.live != st->frames)
+    return cli_fail("demo pic", "step %u: the pool has %zu live cells, the lists %zu frames", step,
+                    st->pool.live, st->frames);
+  for (size_t c = 0; c < (size_t)r->gx * r->gy; ++c) {
+    size_t a = r->start[c], k = r->start[c + 1] - a;
+    qsort(r->got + a, k, sizeof *r->got, cmp_id);
+    qsort(r->binned + a, k, sizeof *r->binned, cmp_id);
+    for (size_t i = a; i < a + k; ++i) {
+      const lsk_particle *g = &r->got[i];
+      uint32_t at = (uint32_t)(g->y / LSK_PIC_UNIT) * r->gx + (uint32_t)(g->x / LSK_PIC_UNIT);
+      if (r->cell[i] != c || at != c)
+        return cli_fail("demo pic", "step %u: particle %u at %d,%d is in cell %u", step, g->id,
+                        g->x, g->y, r->cell[i]);
+      if (memcmp(g, &r->binned[i], sizeof *g))
+        return cli_fail("demo pic", "step %u, cell %zu: particle %u differs from the C reference",
+                        step, c, g->id);
+    }
+  }
+  /* Sorted ids must be 1..n: nothing lost, nothing doubled. */
+  qsort(r->got, r->n, sizeof *r->got, cmp_id);
+  for (size_t i = 0; i < r->n; ++i)
+    if (r->got[i].id != i + 1)
+      return cli_fail("demo pic", "step %u: particle %zu lost or doubled", step, i + 1);
+  return 0;
+}
+
+static int parse_count(const char *v, size_t *out)
+{
+  char *end;
+  unsigned long long x = strtoull(v, &end, 10);
+  if (*end == 'k' || *end == 'K')
+    x <<= 10, ++end;
+  else if (*end == 'M')
+    x <<= 20, ++end;
+  if (*end || x == 0 || x > (1ull << 31))
+    return -1;
+  *out = (size_t)x;
+  return 0;
+}
+
+static int run(pic_run *r, unsigned fs, unsigned steps, unsigned every)
+{
+  const lsk_device_info *d = lsk_context_device(r->ctx);
+  double t0 = cli_now();
+  int rc = lsk_pic_create(r->ctx, r->gx, r->gy, r->ref, r->n, &(lsk_pic_options){.frame_size = fs},
+                          &r->pic);
+  if (rc)
+    return cli_fail_lsk("demo pic", r->ctx, rc, NULL);
+  printf("lsk %s demo pic on %s: %zu particles, %ux%u cells, frames of %u (set up in %.0f ms)\n",
+         lsk_version(), d->name, r->n, r->gx, r->gy, fs, 1e3 * (cli_now() - t0));
+  printf("%6s %10s %8s %8s %8s %12s %12s  %s\n", "step", "left cell", "frames", "pool", "grows",
+         "device ms", "C ms", "check");
+  double dev = 0, ref = 0;
+  lsk_pic_stats st = {0};
+  for (unsigned s = 1; s <= steps; ++s) {
+    double a = cli_now();
+    if ((rc = lsk_pic_step(r->pic)) || (rc = lsk_context_finish(r->ctx)))
+      return cli_fail_lsk("demo pic", r->ctx, rc, "step");
+    double b = cli_now();
+    lsk_pic_reference_step(r->gx, r->gy, r->ref, r->n, r->binned, r->start);
+    double c = cli_now();
+    if (s > 1 || steps == 1) { /* the first step builds the kernels */
+      dev += b - a;
+      ref += c - b;
+    }
+    int checked = (every && s % every == 0) || s == steps;
+    if (checked && check(r, s, &st))
+      return 1;
+    if (checked && (s == steps || s <= 3 || s % (steps / 10 ? steps / 10 : 1) == 0))
+      printf("%6u %10zu %8zu %8zu %8zu %12.3f %12.3f  ok\n", s, st.left, st.frames,
+             st.pool.capacity, st.grows, 1e3 * (b - a), 1e3 * (c - b));
+  }
+  unsigned timed = steps > 1 ? steps - 1 : 1;
+  printf("\nsteps 2 to %u: device %.3f ms per step (%.1f M particles/s), C reference %.3f ms "
+         "(%.1f M particles/s); wall clock, one wait per step\n",
+         steps, 1e3 * dev / timed, (double)r->n * timed / dev / 1e6, 1e3 * ref / timed,
+         (double)r->n * timed / ref / 1e6);
+  return 0;
+}
+
+int cmd_demo_pic(int argc, char **argv)
+{
+  pic_run r = {.gx = 64, .gy = 64, .n = 262144};
+  unsigned fs = 128, steps = 100, every = 1, seed = 1;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      fputs(usage_text, stdout);
+      return 0;
+    }
+    if (!v)
+      return cli_usage("demo pic", usage_text, "%s '%s'",
+                       a[0] == '-' ? "option needs a value or is unknown:" : "unexpected argument",
+                       a);
+    ++i;
+    char *end;
+    unsigned long x = strtoul(v, &end, 10);
+    if (strcmp(a, "--grid") == 0) {
+      unsigned long y = *end == 'x' ? strtoul(end + 1, &end, 10) : 0;
+      if (*end || x == 0 || y == 0 || x > LSK_PIC_MAX_EXTENT || y > LSK_PIC_MAX_EXTENT)
+        return cli_usage("demo pic", usage_text, "bad grid '%s': expected GXxGY such as 64x64", v);
+      r.gx = (unsigned)x;
+      r.gy = (unsigned)y;
+    } else if (strcmp(a, "--particles") == 0) {
+      if (parse_count(v, &r.n))
+        return cli_usage("demo pic", usage_text, "bad particle count '%s'", v);
+    } else if (*end || (x == 0 && strcmp(a, "--check-every") != 0) || x > 1000000) {
+      return cli_usage("demo pic", usage_text, "bad value '%s' for %s", v, a);
+    } else if (strcmp(a, "--frame") == 0) {
+      fs = (unsigned)x;
+    } else if (strcmp(a, "--steps") == 0) {
+      steps = (unsigned)x;
+    } else if (strcmp(a, "--check-every") == 0) {
+      every = (unsigned)x;
+    } else if (strcmp(a, "--seed") == 0) {
+      seed = (unsigned)x;
+    } else {
+      return cli_usage("demo pic", usage_text, "unknown option '%s'", a);
+    }
+  }
+  size_t cells = (size_t)r.gx * r.gy;
+  r.ref = malloc(r.n * sizeof *r.ref);
+  r.got = malloc(r.n * sizeof *r.got);
+  r.binned = malloc(r.n * sizeof *r.binned);
+  r.cell = malloc(r.n * sizeof *r.cell);
+  r.start = malloc((cells + 1) * sizeof *r.start);
+  int rc = 0;
+  if (!r.ref || !r.got || !r.binned || !r.cell || !r.start)
+    rc = cli_fail("demo pic", "out of host memory for %zu particles", r.n);
+  if (!rc && cli_context_open("demo pic", &r.ctx))
+    rc = 1;
+  if (!rc) {
+    make(r.ref, r.n, r.gx, r.gy, seed);
+    rc = run(&r, fs, steps, every);
+  }
+  lsk_pic_destroy(r.pic);
+  lsk_context_destroy(r.ctx);
+  free(r.ref);
+  free(r.got);
+  free(r.binned);
+  free(r.cell);
+  free(r.start);
+  return rc;
+}

@@ -1,0 +1,358 @@
+/*
+ * pool.c: pools of fixed-size cells for device-side allocation (include/lsk/
+ * pool.h, cl/lsk_pool.h): the buffer's layout, creation, the GC (kernels/
+ * pool.cl), growth, usage and read-back.
+ *
+ * Buffer layout, in uints: a header of LSK__POOL_HEADER_WORDS, the free
+ * list and the recycled list (capacity entries each, rounded up to 32),
+ * then the cells, starting at a multiple of the cell alignment. Every
+ * offset fits 32 bits, so device code indexes with uint.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pool_internal.h"
+
+#define MAX_WORDS 0xffffffffu
+/* The GC kernels' block domain. */
+#define GC_TILE 256u
+
+static size_t round_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+size_t lsk__pool_blocks(const lsk_context *ctx, size_t n, unsigned tile)
+{
+  size_t cus = ctx->info.compute_units ? ctx->info.compute_units : 1;
+  size_t most = cus * (ctx->info.is_gpu ? 8 : 4), blocks = (n + tile - 1) / tile;
+  return blocks < 1 ? 1 : blocks > most ? most : blocks;
+}
+
+/* Offsets for capacity cells of cell_bytes at align; LSK_ERANGE if the
+ * buffer would pass 2^32 - 1 words or the device's largest allocation. */
+static int plan(lsk_context *ctx, const char *fn, size_t capacity, size_t cell_bytes, lsk_pool *p)
+{
+  size_t cw = round_up(cell_bytes, p->align) / 4;
+  size_t lists = round_up(capacity, 32);
+  p->capacity = capacity;
+  p->cell_words = cw;
+  p->free_off = LSK__POOL_HEADER_WORDS;
+  p->rec_off = p->free_off + lists;
+  p->cells_off = round_up(p->rec_off + lists, p->align / 4);
+  if (capacity >= MAX_WORDS || cw > (MAX_WORDS - p->cells_off) / capacity)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: %zu cells of %zu bytes: the pool would pass 2^32 - 1 words (16 GiB)", fn,
+                     capacity, cw * 4);
+  p->words = p->cells_off + capacity * cw;
+  if (p->words * 4 > ctx->info.max_alloc_size)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: %zu cells of %zu bytes need %zu bytes, more than the device's largest "
+                     "allocation (%llu)",
+                     fn, capacity, cw * 4, p->words * 4,
+                     (unsigned long long)ctx->info.max_alloc_size);
+  return LSK_OK;
+}
+
+static void header(const lsk_pool *p, uint32_t *h)
+{
+  h[LSK__POOL_CAPACITY] = (uint32_t)p->capacity;
+  h[LSK__POOL_CELL_WORDS] = (uint32_t)p->cell_words;
+  h[LSK__POOL_FREE_OFF] = (uint32_t)p->free_off;
+  h[LSK__POOL_REC_OFF] = (uint32_t)p->rec_off;
+  h[LSK__POOL_CELLS_OFF] = (uint32_t)p->cells_off;
+  h[LSK__POOL_FRAME_SIZE] = p->frame_size;
+  h[LSK__POOL_FRAME_HEAD] = (uint32_t)p->frame_head_words;
+}
+
+/* A whole-buffer write (oclgrind counts no partial write or fill as
+ * initializing memory). */
+static int make_buffer(lsk_pool *p, const uint32_t *image, lsk_buffer **out)
+{
+  int rc = lsk_buffer_create(p->ctx, p->words * 4, out);
+  if (!rc && (rc = lsk_buffer_write(*out, 0, image, p->words * 4))) {
+    lsk_buffer_destroy(*out);
+    *out = NULL;
+  }
+  return rc;
+}
+
+static int create(lsk_context *ctx, const char *fn, size_t cell_bytes, size_t capacity,
+                  lsk_pool *tmpl, lsk_pool **out)
+{
+  int rc = plan(ctx, fn, capacity, cell_bytes, tmpl);
+  if (rc)
+    return rc;
+  lsk_pool *p = malloc(sizeof *p);
+  uint32_t *image = p ? calloc(tmpl->words, 4) : NULL;
+  if (!image) {
+    free(p);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory for %zu bytes", fn, tmpl->words * 4);
+  }
+  *p = *tmpl;
+  header(p, image);
+  if ((rc = make_buffer(p, image, &p->buf)))
+    free(p);
+  else
+    *out = p;
+  free(image);
+  return rc;
+}
+
+static int check_common(lsk_context *ctx, const char *fn, size_t capacity, lsk_pool **out)
+{
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  *out = NULL;
+  if (!ctx)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
+  if (capacity == 0)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: capacity is 0: a pool needs at least one cell", fn);
+  return LSK_OK;
+}
+
+/* The largest cell alignment: the device's base address alignment. */
+static size_t max_align(const lsk_context *ctx)
+{
+  return ctx->info.base_addr_align > 128 ? ctx->info.base_addr_align : 128;
+}
+
+int lsk_pool_create(lsk_context *ctx, size_t cell_bytes, size_t capacity,
+                    const lsk_pool_options *opt, lsk_pool **out)
+{
+  static const char fn[] = "lsk_pool_create";
+  int rc = check_common(ctx, fn, capacity, out);
+  if (rc)
+    return rc;
+  size_t align = opt && opt->align ? opt->align : 4;
+  if (cell_bytes == 0)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: cell_bytes is 0", fn);
+  if (align < 4 || (align & (align - 1)) || align > max_align(ctx))
+    return lsk__fail(ctx, LSK_EINVAL,
+                     "%s: align %zu: must be a power of two from 4 to %zu (the device's base "
+                     "address alignment)",
+                     fn, align, max_align(ctx));
+  lsk_pool t = {.ctx = ctx, .align = align};
+  return create(ctx, fn, cell_bytes, capacity, &t, out);
+}
+
+int lsk_pool_create_frames(lsk_context *ctx, const lsk_layout *layout, unsigned frame_size,
+                           size_t capacity, lsk_pool **out)
+{
+  static const char fn[] = "lsk_pool_create_frames";
+  int rc = check_common(ctx, fn, capacity, out);
+  if (rc)
+    return rc;
+  if (!layout)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: layout is NULL", fn);
+  if (frame_size == 0 || (frame_size & (frame_size - 1)) || frame_size > LSK_MAX_DOMAIN)
+    return lsk__fail(ctx, LSK_EINVAL,
+                     "%s: frame size %u: must be a power of two from 1 to LSK_MAX_DOMAIN (%u)", fn,
+                     frame_size, LSK_MAX_DOMAIN);
+  size_t align = lsk_layout_align(layout), soa = 0;
+  if (align < 4)
+    align = 4;
+  if (align > max_align(ctx))
+    return lsk__fail(ctx, LSK_EINVAL,
+                     "%s: layout '%s' aligns to %zu bytes, more than the device's %zu", fn,
+                     lsk_layout_name(layout), align, max_align(ctx));
+  if (lsk_layout_size(layout, frame_size, &soa))
+    return lsk__fail(ctx, LSK_ERANGE, "%s: %s", fn, lsk_context_errmsg(NULL));
+  /* The header: the next link, a count and two user words, rounded up so
+   * that the SoA chunk after it is aligned. */
+  size_t head = round_up(16, align);
+  if (soa > SIZE_MAX - head)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: frame size overflows", fn);
+  lsk_pool t = {.ctx = ctx,
+                .align = align,
+                .layout = layout,
+                .frame_size = frame_size,
+                .frame_head_words = head / 4};
+  return create(ctx, fn, head + soa, capacity, &t, out);
+}
+
+void lsk_pool_destroy(lsk_pool *pool)
+{
+  if (!pool)
+    return;
+  lsk_buffer_destroy(pool->buf);
+  free(pool);
+}
+
+lsk_buffer *lsk_pool_buffer(const lsk_pool *pool) { return pool ? pool->buf : NULL; }
+size_t lsk_pool_capacity(const lsk_pool *pool) { return pool ? pool->capacity : 0; }
+size_t lsk_pool_cell_stride(const lsk_pool *pool) { return pool ? pool->cell_words * 4 : 0; }
+size_t lsk_pool_cell_offset(const lsk_pool *pool, uint32_t cell)
+{
+  return pool ? (pool->cells_off + (size_t)cell * pool->cell_words) * 4 : 0;
+}
+unsigned lsk_pool_frame_size(const lsk_pool *pool) { return pool ? pool->frame_size : 0; }
+size_t lsk_pool_frame_base(const lsk_pool *pool, uint32_t f)
+{
+  return pool ? lsk_pool_cell_offset(pool, f) + pool->frame_head_words * 4 : 0;
+}
+
+/* The header, after the queued work. */
+static int read_header(lsk_pool *p, uint32_t *h)
+{
+  int rc = lsk_context_finish(p->ctx);
+  return rc ? rc : lsk_buffer_read(p->buf, 0, h, LSK__POOL_HEADER_WORDS * 4);
+}
+
+/* The same arithmetic as kernels/pool.cl's lsk__gc_state. */
+static void usage_of(const uint32_t *h, lsk_pool_usage *u)
+{
+  size_t cap = h[LSK__POOL_CAPACITY], nfree = h[LSK__POOL_FREE_LEN], fresh = h[LSK__POOL_FRESH];
+  size_t cursor = h[LSK__POOL_CURSOR], avail = nfree + (cap - fresh);
+  size_t used = cursor < nfree ? cursor : nfree;
+  size_t taken = cursor < avail ? cursor : avail;
+  size_t recycled = h[LSK__POOL_RECYCLED] < cap ? h[LSK__POOL_RECYCLED] : cap;
+  memset(u, 0, sizeof *u);
+  u->capacity = cap;
+  u->high_water = fresh + (taken - used);
+  u->free = nfree - used;
+  u->fresh = cap - u->high_water;
+  u->allocated = taken;
+  u->shortfall = cursor - taken;
+  u->refused = (uint64_t)h[LSK__POOL_REFUSED] + u->shortfall;
+  u->misuse = h[LSK__POOL_MISUSE];
+  u->gcs = h[LSK__POOL_GCS];
+  u->exhausted = u->shortfall > 0;
+  /* Recycles past the free list's room can only be cells recycled twice. */
+  size_t room = cap > u->free + u->fresh ? cap - u->free - u->fresh : 0;
+  u->recycled = recycled < room ? recycled : room;
+  u->live = room - u->recycled;
+}
+
+int lsk_pool_usage_get(lsk_pool *pool, lsk_pool_usage *out)
+{
+  if (!pool)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_pool_usage_get: pool is NULL");
+  if (!out)
+    return lsk__fail(pool->ctx, LSK_EINVAL, "lsk_pool_usage_get: out is NULL");
+  uint32_t h[LSK__POOL_HEADER_WORDS];
+  int rc = read_header(pool, h);
+  if (!rc)
+    usage_of(h, out);
+  return rc;
+}
+
+static int launch(lsk_pool *p, const char *name, unsigned domain, size_t blocks)
+{
+  lsk_kernel *k;
+  int rc = lsk__lib_kernel(p->ctx, LSK__LIB_POOL, name, &k);
+  if (rc)
+    return rc;
+  lsk_launch l = {.domain = {domain}, .blocks = {blocks}};
+  return lsk_kernel_launch(k, &l, LSK_ARGS(LSK_ARG_BUFFER(p->buf)), NULL);
+}
+
+int lsk__pool_gc(lsk_pool *p)
+{
+  int rc = launch(p, "lsk_pool_gc_gather", GC_TILE, lsk__pool_blocks(p->ctx, p->capacity, GC_TILE));
+  if (!rc)
+    rc = launch(p, "lsk_pool_gc_recycle", GC_TILE, lsk__pool_blocks(p->ctx, p->capacity, GC_TILE));
+  if (!rc && p->cell_words >= LSK__POOL_LARGE_WORDS)
+    rc = launch(p, "lsk_pool_gc_zero_large", GC_TILE, lsk__pool_blocks(p->ctx, p->capacity, 1));
+  if (!rc)
+    rc = launch(p, "lsk_pool_gc_finish", 1, 1);
+  return rc;
+}
+
+int lsk_pool_gc(lsk_pool *pool)
+{
+  if (!pool)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_pool_gc: pool is NULL");
+  return lsk__pool_gc(pool);
+}
+
+int lsk_pool_grow(lsk_pool *pool, size_t capacity)
+{
+  static const char fn[] = "lsk_pool_grow";
+  if (!pool)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
+  lsk_context *ctx = pool->ctx;
+  if (capacity <= pool->capacity)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: capacity %zu: must be more than the current %zu", fn,
+                     capacity, pool->capacity);
+  lsk_pool next = *pool;
+  int rc = plan(ctx, fn, capacity, pool->cell_words * 4, &next);
+  if (rc || (rc = lsk__pool_gc(pool)) || (rc = lsk_context_finish(ctx)))
+    return rc;
+  uint32_t *old = malloc(pool->words * 4), *image = old ? calloc(next.words, 4) : NULL;
+  if (!image) {
+    free(old);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory for %zu bytes", fn,
+                     (pool->words + next.words) * 4);
+  }
+  /* After the GC the recycled list is empty and the cursor 0: the header's
+   * counts, the free list and the cells are all there is. */
+  lsk_buffer *buf = NULL;
+  if (!(rc = lsk_buffer_read(pool->buf, 0, old, pool->words * 4))) {
+    memcpy(image, old, LSK__POOL_HEADER_WORDS * 4);
+    header(&next, image);
+    memcpy(image + next.free_off, old + pool->free_off, old[LSK__POOL_FREE_LEN] * 4);
+    memcpy(image + next.cells_off, old + pool->cells_off, pool->capacity * pool->cell_words * 4);
+    rc = make_buffer(&next, image, &buf);
+  }
+  free(old);
+  free(image);
+  if (rc)
+    return rc;
+  lsk_buffer_destroy(pool->buf);
+  next.buf = buf;
+  *pool = next;
+  return LSK_OK;
+}
+
+/* Reads `count` uints at word `at` into dst (up to cap), after the queue. */
+static int read_list(lsk_pool *p, const char *fn, size_t at, size_t count, uint32_t *dst,
+                     size_t cap, size_t *n)
+{
+  if (!n || (!dst && cap))
+    return lsk__fail(p->ctx, LSK_EINVAL, "%s: %s is NULL", fn, n ? "dst" : "n");
+  *n = count;
+  size_t k = count < cap ? count : cap;
+  return k ? lsk_buffer_read(p->buf, at * 4, dst, k * 4) : LSK_OK;
+}
+
+int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
+{
+  static const char fn[] = "lsk_pool_read_free";
+  if (!pool)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
+  uint32_t h[LSK__POOL_HEADER_WORDS];
+  int rc = read_header(pool, h);
+  if (rc)
+    return rc;
+  size_t nfree = h[LSK__POOL_FREE_LEN];
+  size_t used = h[LSK__POOL_CURSOR] < nfree ? h[LSK__POOL_CURSOR] : nfree;
+  return read_list(pool, fn, pool->free_off + used, nfree - used, dst, cap, n);
+}
+
+int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
+{
+  static const char fn[] = "lsk_pool_read_recycled";
+  if (!pool)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
+  uint32_t h[LSK__POOL_HEADER_WORDS];
+  int rc = read_header(pool, h);
+  if (rc)
+    return rc;
+  size_t r = h[LSK__POOL_RECYCLED] < pool->capacity ? h[LSK__POOL_RECYCLED] : pool->capacity;
+  return read_list(pool, fn, pool->rec_off, r, dst, cap, n);
+}
+
+int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst)
+{
+  static const char fn[] = "lsk_pool_read_cells";
+  if (!pool)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
+  if (!dst && count)
+    return lsk__fail(pool->ctx, LSK_EINVAL, "%s: dst is NULL", fn);
+  if (first > pool->capacity || count > pool->capacity - first)
+    return lsk__fail(pool->ctx, LSK_ERANGE, "%s: cells [%zu, %zu) exceed the capacity %zu", fn,
+                     first, first + count, pool->capacity);
+  int rc = lsk_context_finish(pool->ctx);
+  if (rc || !count)
+    return rc;
+  return lsk_buffer_read(pool->buf, lsk_pool_cell_offset(pool, (uint32_t)first), dst,
+                         count * pool->cell_words * 4);
+}
