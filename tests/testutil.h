@@ -63,5 +63,10 @@ Suite *suite_grind(void);
 Suite *suite_tune(void);
 Suite *suite_layout(void);
 Suite *suite_soa(void);
+Suite *suite_block(void);
+
+/* check_block.c: the block collectives at one small shape, for the grind
+ * suite. */
+void block_grind_case(void);
 
 #endif /* LSK_TESTUTIL_H */
