@@ -17,7 +17,8 @@
  *   reduce_var                      R + 2 (built-in ops, or one step);
  *                                   steps * (R + 2) (LSK_BLOCK_DEFINE ops)
  *   scan_var                        steps * (R + 2)
- * where steps = ceil(n / (W * simd)), the ForEach steps over n.
+ * where steps = ceil(n / (W * simd)), the ForEach steps over n. With one
+ * worker there are none.
  *
  * Worker-level functions combine one value per worker in worker order:
  *   T lsk_block_reduce_OP_T(s, v)          every worker gets the total
@@ -43,9 +44,11 @@
  * commute (values are always combined in domain order). T must be one
  * token (uint2, or a typedef'd struct); identity is an expression of type
  * T, or one that converts to it. The collectives give op only plain values
- * (variables, array elements), so a macro that evaluates an argument twice
- * is fine; one of them is never a collective's call, whose barriers all
- * workers must reach exactly once.
+ * (variables, array elements), never a call, so a macro that evaluates an
+ * argument twice is fine.
+ *
+ * Helpers of your own that contain a barrier or call a collective: declare
+ * them LSK_COLLECTIVE (below).
  */
 #ifndef LSK_BLOCK_H
 #define LSK_BLOCK_H

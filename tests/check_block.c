@@ -1,27 +1,21 @@
 /*
- * check_block.c: the block collectives (cl/lsk_block.h) and the atomics and
- * appends (cl/lsk_atomic.h), each against a plain C reference on fixed-seed
- * random data. The kernels are tests/block.cl, one program built once per
- * shape; the shapes cover one worker, one lane, idle workers, workers that
- * are not a power of two, several ForEach steps, and domains of 1, 7 and
- * 1000. Domain-level results are checked exactly against the domain-order
- * reference, so they cannot depend on the shape; float data is
+ * check_block.c: the block collectives (cl/lsk_block.h), each against a
+ * plain C reference on fixed-seed random data; appends and atomics are in
+ * check_block_atomic.c. The kernels are tests/block.cl, one program built
+ * once per shape; the shapes cover one worker, one lane, idle workers,
+ * workers that are not a power of two, several ForEach steps, and domains
+ * of 1, 7 and 1000. Domain-level results are checked exactly against the
+ * domain-order reference, so they cannot depend on the shape; float data is
  * integer-valued so that sums are exact.
  */
 #include <inttypes.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 
-#include "testutil.h"
+#include "check_block.h"
 
-/* A shape; the collectives of every type run on those marked all (each
- * kernel costs PoCL a compile per shape), those of uint on every shape. */
-typedef struct shape {
-  unsigned domain, workers, simd, all;
-} shape;
-
-static const shape shapes[] = {
+/* The shapes (see check_block.h) and the shared helpers. */
+const bt_shape bt_shapes[] = {
     {1, 1, 1, 1},      {1, 4, 1, 0},      /* domain 1, three idle workers */
     {7, 1, 1, 0},                         /* one worker, seven steps */
     {7, 3, 2, 1},                         /* two steps, the last partial */
@@ -29,43 +23,35 @@ static const shape shapes[] = {
     {1000, 64, 1, 0},                     /* 16 steps of one lane: the GPU mapping */
     {1000, 8, 125, 0}, {1000, 256, 4, 1}, /* one step: the CPU rule's shape; 256 workers */
 };
-#define NSHAPES (sizeof shapes / sizeof shapes[0])
-#define FOR_SHAPES(s) for (const shape *s = shapes; s < shapes + NSHAPES; ++s)
+const size_t bt_nshapes = sizeof bt_shapes / sizeof bt_shapes[0];
 
-/* splitmix64, seeded by the shape and a per-test salt. */
-static uint64_t next(uint64_t *r)
+uint64_t bt_next(uint64_t *r)
 {
   uint64_t z = (*r += 0x9e3779b97f4a7c15u);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
   return z ^ (z >> 31);
 }
-static uint64_t seed(const shape *s, unsigned salt)
+uint64_t bt_seed(const bt_shape *s, unsigned salt)
 {
   return (uint64_t)salt << 48 ^ (uint64_t)s->domain << 24 ^ s->workers << 12 ^ s->simd;
 }
 
-/* The context and block.cl, and running one of its kernels on a shape. */
-typedef struct tb {
-  lsk_context *ctx;
-  lsk_program *p;
-} tb;
-
-static tb tb_open(void)
+bt bt_open(void)
 {
-  tb t = {tu_context(), NULL};
+  bt t = {tu_context(), NULL};
   TU_OK(t.ctx, lsk_program_create_file(t.ctx, LSK_TEST_DIR "/block.cl", NULL, &t.p));
   return t;
 }
 
-static void tb_close(tb *t)
+void bt_close(bt *t)
 {
   lsk_program_destroy(t->p);
   lsk_context_destroy(t->ctx);
 }
 
-static void run(tb *t, const char *name, const shape *s, size_t blocks, const lsk_arg *args,
-                size_t nargs)
+void bt_run(bt *t, const char *name, const bt_shape *s, size_t blocks, const lsk_arg *args,
+            size_t nargs)
 {
   lsk_kernel *k = tu_kernel(t->p, name);
   lsk_launch cfg = {
@@ -74,9 +60,7 @@ static void run(tb *t, const char *name, const shape *s, size_t blocks, const ls
   lsk_kernel_destroy(k);
 }
 
-/* A buffer holding a copy of host data, or zeros when data is NULL; written
- * whole (oclgrind counts neither fills nor partial writes). */
-static lsk_buffer *buf(tb *t, const void *data, size_t bytes)
+lsk_buffer *bt_buf(bt *t, const void *data, size_t bytes)
 {
   lsk_buffer *b = NULL;
   void *z = data ? NULL : calloc(1, bytes);
@@ -86,7 +70,7 @@ static lsk_buffer *buf(tb *t, const void *data, size_t bytes)
   return b;
 }
 
-static void *get(tb *t, lsk_buffer *b, size_t bytes)
+void *bt_get(bt *t, lsk_buffer *b, size_t bytes)
 {
   void *h = malloc(bytes);
   ck_assert_ptr_nonnull(h);
@@ -95,12 +79,11 @@ static void *get(tb *t, lsk_buffer *b, size_t bytes)
   return h;
 }
 
-/* Whether this build has doubles, and double atomics, by its own defines. */
-static void features(tb *t, const shape *s, int *fp64, int *datomics)
+void bt_features(bt *t, const bt_shape *s, int *fp64, int *datomics)
 {
-  lsk_buffer *b = buf(t, NULL, 2 * sizeof(uint32_t));
-  run(t, "features", s, 1, LSK_ARGS(LSK_ARG_BUFFER(b)));
-  uint32_t *f = get(t, b, 2 * sizeof *f);
+  lsk_buffer *b = bt_buf(t, NULL, 2 * sizeof(uint32_t));
+  bt_run(t, "features", s, 1, LSK_ARGS(LSK_ARG_BUFFER(b)));
+  uint32_t *f = bt_get(t, b, 2 * sizeof *f);
   *fp64 = (int)f[0];
   *datomics = (int)f[1];
   free(f);
@@ -130,12 +113,12 @@ ADD_FLT(double, double)
 
 /* Integers: any bits. Floats: integers in [-1000, 1000], so that the sums
  * over a block (at most 10^6) are exact. */
-static int32_t gen_int(uint64_t *r) { return (int32_t)(uint32_t)next(r); }
-static uint32_t gen_uint(uint64_t *r) { return (uint32_t)next(r); }
-static int64_t gen_long(uint64_t *r) { return (int64_t)next(r); }
-static uint64_t gen_ulong(uint64_t *r) { return next(r); }
-static float gen_float(uint64_t *r) { return (float)((int)(next(r) % 2001) - 1000); }
-static double gen_double(uint64_t *r) { return (double)((int)(next(r) % 2001) - 1000); }
+static int32_t gen_int(uint64_t *r) { return (int32_t)(uint32_t)bt_next(r); }
+static uint32_t gen_uint(uint64_t *r) { return (uint32_t)bt_next(r); }
+static int64_t gen_long(uint64_t *r) { return (int64_t)bt_next(r); }
+static uint64_t gen_ulong(uint64_t *r) { return bt_next(r); }
+static float gen_float(uint64_t *r) { return (float)((int)(bt_next(r) % 2001) - 1000); }
+static double gen_double(uint64_t *r) { return (double)((int)(bt_next(r) % 2001) - 1000); }
 
 static const char *op_names[] = {"add", "min", "max"};
 
@@ -153,17 +136,17 @@ static const char *op_names[] = {"add", "min", "max"};
     return op == 1 ? (b < a ? b : a) : op == 2 ? (a < b ? b : a) : add_##T(a, b, ov);              \
   }                                                                                                \
   static C id_##T(int op) { return op == 1 ? MINID : op == 2 ? MAXID : 0; }                        \
-  static int check_worker_##T(tb *t, const shape *s)                                               \
+  static int check_worker_##T(bt *t, const bt_shape *s)                                            \
   {                                                                                                \
     const unsigned W = s->workers, nb = 4, n = nb * W;                                             \
     C *in = malloc(n * sizeof *in);                                                                \
-    uint64_t rng = seed(s, 1);                                                                     \
+    uint64_t rng = bt_seed(s, 1);                                                                  \
     for (unsigned i = 0; i < n; ++i)                                                               \
       in[i] = gen_##T(&rng);                                                                       \
-    lsk_buffer *bi = buf(t, in, n * sizeof *in), *bo = buf(t, NULL, 10 * n * sizeof *in);          \
-    run(t, "worker_" #T, s, nb, LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo)));                 \
+    lsk_buffer *bi = bt_buf(t, in, n * sizeof *in), *bo = bt_buf(t, NULL, 10 * n * sizeof *in);    \
+    bt_run(t, "worker_" #T, s, nb, LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo)));              \
     lsk_buffer_destroy(bi);                                                                        \
-    C *o = get(t, bo, 10 * n * sizeof *o), tot[3], pre[3], want[10];                               \
+    C *o = bt_get(t, bo, 10 * n * sizeof *o), tot[3], pre[3], want[10];                            \
     int ov = 0;                                                                                    \
     for (unsigned b = 0; b < nb; ++b) {                                                            \
       for (int op = 0; op < NOPS; ++op) {                                                          \
@@ -191,19 +174,19 @@ static const char *op_names[] = {"add", "min", "max"};
     free(in);                                                                                      \
     return ov;                                                                                     \
   }                                                                                                \
-  static int check_var_##T(tb *t, const shape *s, unsigned nb)                                     \
+  static int check_var_##T(bt *t, const bt_shape *s, unsigned nb)                                  \
   {                                                                                                \
     const unsigned D = s->domain, n = nb * D;                                                      \
     C *in = malloc(n * sizeof *in);                                                                \
-    uint64_t rng = seed(s, 2);                                                                     \
+    uint64_t rng = bt_seed(s, 2);                                                                  \
     for (unsigned i = 0; i < n; ++i)                                                               \
       in[i] = gen_##T(&rng);                                                                       \
-    lsk_buffer *bi = buf(t, in, n * sizeof *in), *bo = buf(t, NULL, 6 * n * sizeof *in);           \
-    lsk_buffer *bt = buf(t, NULL, 9 * nb * sizeof *in);                                            \
-    run(t, "var_" #T, s, nb,                                                                       \
-        LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo), LSK_ARG_BUFFER(bt)));                     \
+    lsk_buffer *bi = bt_buf(t, in, n * sizeof *in), *bo = bt_buf(t, NULL, 6 * n * sizeof *in);     \
+    lsk_buffer *bt = bt_buf(t, NULL, 9 * nb * sizeof *in);                                         \
+    bt_run(t, "var_" #T, s, nb,                                                                    \
+           LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo), LSK_ARG_BUFFER(bt)));                  \
     lsk_buffer_destroy(bi);                                                                        \
-    C *o = get(t, bo, 6 * n * sizeof *o), *tt = get(t, bt, 9 * nb * sizeof *tt);                   \
+    C *o = bt_get(t, bo, 6 * n * sizeof *o), *tt = bt_get(t, bt, 9 * nb * sizeof *tt);             \
     int ov = 0;                                                                                    \
     for (unsigned b = 0; b < nb; ++b)                                                              \
       for (int j = 0; j < 2 * NOPS; ++j) {                                                         \
@@ -244,10 +227,10 @@ TYPE_CHECKS(double, double, "%g", INFINITY, -INFINITY, 1)
  * somewhere (random 32- and 64-bit data). */
 START_TEST(test_block_worker_collectives)
 {
-  tb t = tb_open();
+  bt t = bt_open();
   int fp64 = 0, datomics, wrapped[4] = {0};
-  features(&t, &shapes[0], &fp64, &datomics);
-  FOR_SHAPES(s)
+  bt_features(&t, &bt_shapes[0], &fp64, &datomics);
+  BT_FOR_SHAPES(s)
   {
     wrapped[1] |= check_worker_uint(&t, s);
     if (!s->all)
@@ -263,17 +246,17 @@ START_TEST(test_block_worker_collectives)
     printf("test_block_worker_collectives: no fp64 on this device: double not checked\n");
   for (int i = 0; i < 4; ++i)
     ck_assert_msg(wrapped[i], "type %d: no add wrapped around: the data does not test it", i);
-  tb_close(&t);
+  bt_close(&t);
 }
 END_TEST
 
 /* reduce_var and scan_var over the block domain, the same way. */
 START_TEST(test_block_var_collectives)
 {
-  tb t = tb_open();
+  bt t = bt_open();
   int fp64 = 0, datomics, wrapped[4] = {0};
-  features(&t, &shapes[0], &fp64, &datomics);
-  FOR_SHAPES(s)
+  bt_features(&t, &bt_shapes[0], &fp64, &datomics);
+  BT_FOR_SHAPES(s)
   {
     wrapped[1] |= check_var_uint(&t, s, 3);
     if (!s->all)
@@ -289,7 +272,7 @@ START_TEST(test_block_var_collectives)
     printf("test_block_var_collectives: no fp64 on this device: double not checked\n");
   for (int i = 0; i < 4; ++i)
     ck_assert_msg(wrapped[i], "type %d: no add wrapped around: the data does not test it", i);
-  tb_close(&t);
+  bt_close(&t);
 }
 END_TEST
 
@@ -306,18 +289,19 @@ static int same(affine f, affine g) { return f.a == g.a && f.b == g.b; }
  * worker and domain order, on every shape (most take several steps). */
 START_TEST(test_block_define_keeps_order)
 {
-  tb t = tb_open();
+  bt t = bt_open();
   const affine id = {1, 0};
-  FOR_SHAPES(s)
+  BT_FOR_SHAPES(s)
   {
     const unsigned W = s->workers, D = s->domain, nb = 3, n = nb * (W > D ? W : D);
     affine *in = malloc(n * sizeof *in);
-    uint64_t rng = seed(s, 3);
+    uint64_t rng = bt_seed(s, 3);
     for (unsigned i = 0; i < n; ++i)
-      in[i] = (affine){(uint32_t)next(&rng) | 1u, (uint32_t)next(&rng)};
-    lsk_buffer *bi = buf(&t, in, n * sizeof *in), *bo = buf(&t, NULL, 3 * nb * W * sizeof *in);
-    run(&t, "worker_affine", s, nb, LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo)));
-    affine *o = get(&t, bo, 3 * nb * W * sizeof *o);
+      in[i] = (affine){(uint32_t)bt_next(&rng) | 1u, (uint32_t)bt_next(&rng)};
+    lsk_buffer *bi = bt_buf(&t, in, n * sizeof *in),
+               *bo = bt_buf(&t, NULL, 3 * nb * W * sizeof *in);
+    bt_run(&t, "worker_affine", s, nb, LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo)));
+    affine *o = bt_get(&t, bo, 3 * nb * W * sizeof *o);
     for (unsigned b = 0; b < nb; ++b) {
       affine tot = id, pre = id;
       for (unsigned w = 0; w < W; ++w)
@@ -330,12 +314,12 @@ START_TEST(test_block_define_keeps_order)
       }
     }
     free(o);
-    bo = buf(&t, NULL, 2 * nb * D * sizeof *in);
-    lsk_buffer *bt = buf(&t, NULL, 3 * nb * sizeof *in);
-    run(&t, "var_affine", s, nb,
-        LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo), LSK_ARG_BUFFER(bt)));
-    o = get(&t, bo, 2 * nb * D * sizeof *o);
-    affine *tt = get(&t, bt, 3 * nb * sizeof *tt);
+    bo = bt_buf(&t, NULL, 2 * nb * D * sizeof *in);
+    lsk_buffer *bt = bt_buf(&t, NULL, 3 * nb * sizeof *in);
+    bt_run(&t, "var_affine", s, nb,
+           LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo), LSK_ARG_BUFFER(bt)));
+    o = bt_get(&t, bo, 2 * nb * D * sizeof *o);
+    affine *tt = bt_get(&t, bt, 3 * nb * sizeof *tt);
     for (unsigned b = 0; b < nb; ++b) {
       affine run = id;
       for (unsigned i = 0; i < D; ++i) {
@@ -356,7 +340,7 @@ START_TEST(test_block_define_keeps_order)
     free(in);
     lsk_buffer_destroy(bi);
   }
-  tb_close(&t);
+  bt_close(&t);
 }
 END_TEST
 
@@ -364,16 +348,16 @@ END_TEST
  * halves set; every worker must get the answer. */
 START_TEST(test_block_predicates)
 {
-  tb t = tb_open();
-  FOR_SHAPES(s)
+  bt t = bt_open();
+  BT_FOR_SHAPES(s)
   {
     const unsigned W = s->workers, nb = 6, n = nb * W;
     uint32_t *in = malloc(n * sizeof *in);
-    uint64_t rng = seed(s, 4);
+    uint64_t rng = bt_seed(s, 4);
     for (unsigned b = 0; b < nb; ++b) {
-      unsigned one = (unsigned)(next(&rng) % W);
+      unsigned one = (unsigned)(bt_next(&rng) % W);
       for (unsigned w = 0; w < W; ++w) {
-        uint32_t r = (uint32_t)next(&rng) | 1u; /* a true that is not just 1 */
+        uint32_t r = (uint32_t)bt_next(&rng) | 1u; /* a true that is not just 1 */
         in[b * W + w] = b == 0   ? 0
                         : b == 1 ? (w == one ? r : 0)
                         : b == 2 ? (w == one ? 0 : r)
@@ -381,10 +365,10 @@ START_TEST(test_block_predicates)
                                  : (r >> 1 & 1) * r;
       }
     }
-    lsk_buffer *bi = buf(&t, in, n * sizeof *in), *bo = buf(&t, NULL, 3 * n * sizeof *in);
-    run(&t, "preds", s, nb, LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo)));
+    lsk_buffer *bi = bt_buf(&t, in, n * sizeof *in), *bo = bt_buf(&t, NULL, 3 * n * sizeof *in);
+    bt_run(&t, "preds", s, nb, LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo)));
     lsk_buffer_destroy(bi);
-    uint32_t *o = get(&t, bo, 3 * n * sizeof *o);
+    uint32_t *o = bt_get(&t, bo, 3 * n * sizeof *o);
     for (unsigned b = 0; b < nb; ++b) {
       uint32_t count = 0;
       for (unsigned w = 0; w < W; ++w)
@@ -399,201 +383,7 @@ START_TEST(test_block_predicates)
     free(o);
     free(in);
   }
-  tb_close(&t);
-}
-END_TEST
-
-/*
- * kernel (append_block or append_each) on nb blocks, each worker asking for
- * 0..5 items, into cap slots: total + 3 when fits, else about half the
- * total. The count must end at the total (the host's overflow is count -
- * cap); each slot below min(cap, total) must be stored exactly once, the
- * others never; the stored items must be distinct requested ones (so, when
- * all fit, exactly the requested ones); append_block must keep each block's
- * items together, in worker order.
- */
-static void check_append(tb *t, const shape *s, const char *kernel, unsigned nb, int fits)
-{
-  const unsigned W = s->workers, n = nb * W, block = strcmp(kernel, "append_block") == 0;
-  uint32_t *req = malloc(n * sizeof *req), *first = malloc(n * sizeof *first), total = 0;
-  uint64_t rng = seed(s, 5);
-  for (unsigned i = 0; i < n; ++i) {
-    first[i] = i % W ? first[i - 1] + req[i - 1] : 0;
-    req[i] = (uint32_t)(next(&rng) % 6);
-    total += req[i];
-  }
-  const uint32_t cap = fits ? total + 3 : total / 2 + 1, stored = cap < total ? cap : total;
-  lsk_buffer *br = buf(t, req, n * sizeof *req), *bc = buf(t, NULL, sizeof(uint32_t));
-  lsk_buffer *bi = buf(t, NULL, cap * sizeof(uint32_t)), *bh = buf(t, NULL, cap * sizeof(uint32_t));
-  run(t, kernel, s, nb,
-      LSK_ARGS(LSK_ARG_BUFFER(br), LSK_ARG_BUFFER(bc), LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bh),
-               LSK_ARG_UINT(cap)));
-  lsk_buffer_destroy(br);
-  uint32_t *count = get(t, bc, sizeof *count), *items = get(t, bi, cap * sizeof *items);
-  uint32_t *hits = get(t, bh, cap * sizeof *hits);
-  ck_assert_msg(*count == total, "%s W=%u cap %u: count %u, want %u", kernel, W, cap, *count,
-                total);
-  unsigned char *seen = calloc(n * 6, 1);
-  int64_t *base = malloc(nb * sizeof *base);
-  for (unsigned b = 0; b < nb; ++b)
-    base[b] = -1;
-  for (uint32_t slot = 0; slot < cap; ++slot) {
-    ck_assert_msg(hits[slot] == (slot < stored), "%s W=%u cap %u total %u: slot %u stored %u times",
-                  kernel, W, cap, total, slot, hits[slot]);
-    if (slot >= stored)
-      continue;
-    uint32_t i = items[slot] >> 8, j = items[slot] & 255;
-    ck_assert_msg(i < n && j < req[i] && !seen[i * 6 + j],
-                  "%s W=%u: slot %u holds %#x: not a requested item, or a second copy", kernel, W,
-                  slot, items[slot]);
-    seen[i * 6 + j] = 1;
-    if (block) {
-      int64_t at = (int64_t)slot - first[i] - j, *bb = &base[i / W];
-      ck_assert_msg(*bb < 0 || *bb == at,
-                    "append_block W=%u: block %u's items are not together "
-                    "in worker order (slot %u)",
-                    W, i / W, slot);
-      *bb = at;
-    }
-  }
-  free(base);
-  free(seen);
-  free(hits);
-  free(items);
-  free(count);
-  free(first);
-  free(req);
-}
-
-START_TEST(test_block_append_overflow)
-{
-  tb t = tb_open();
-  FOR_SHAPES(s)
-  {
-    check_append(&t, s, "append_block", 64, 0);
-    check_append(&t, s, "append_each", 64, 0);
-  }
-  tb_close(&t);
-}
-END_TEST
-
-START_TEST(test_block_append_fits)
-{
-  tb t = tb_open();
-  FOR_SHAPES(s)
-  {
-    check_append(&t, s, "append_block", 64, 1);
-    check_append(&t, s, "append_each", 64, 1);
-  }
-  tb_close(&t);
-}
-END_TEST
-
-/*
- * Float atomics from every worker of nb blocks, 4 values each, integers in
- * [-50, 50] (every partial sum is exact): global add, min, max and their
- * local versions per block; and a global counter of adds of 1, whose
- * returned old values must be 0 .. N-1, each once.
- */
-#define ATOMICS_M 4
-static void check_atomics_float(tb *t, const shape *s, unsigned nb)
-{
-  const unsigned W = s->workers, n = nb * W * ATOMICS_M;
-  float *in = malloc(n * sizeof *in), g[4] = {0, INFINITY, -INFINITY, 0};
-  uint64_t rng = seed(s, 6);
-  for (unsigned i = 0; i < n; ++i)
-    in[i] = (float)((int)(next(&rng) % 101) - 50);
-  lsk_buffer *bi = buf(t, in, n * sizeof *in), *bg = buf(t, g, sizeof g);
-  lsk_buffer *bb = buf(t, NULL, 3 * nb * sizeof *in), *br = buf(t, NULL, n * sizeof *in);
-  run(t, "atomics_float", s, nb,
-      LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bg), LSK_ARG_BUFFER(bb), LSK_ARG_BUFFER(br)));
-  lsk_buffer_destroy(bi);
-  float *gg = get(t, bg, sizeof g), *blk = get(t, bb, 3 * nb * sizeof *blk);
-  float *ret = get(t, br, n * sizeof *ret), all[3] = {0, INFINITY, -INFINITY};
-  for (unsigned b = 0; b < nb; ++b) {
-    float want[3] = {0, INFINITY, -INFINITY};
-    for (unsigned i = b * W * ATOMICS_M; i < (b + 1) * W * ATOMICS_M; ++i) {
-      want[0] += in[i];
-      want[1] = fminf(want[1], in[i]);
-      want[2] = fmaxf(want[2], in[i]);
-    }
-    for (int j = 0; j < 3; ++j)
-      ck_assert_msg(blk[b * 3 + j] == want[j], "local atomic %s_float W=%u block %u: %g, want %g",
-                    op_names[j], W, b, blk[b * 3 + j], want[j]);
-    all[0] += want[0];
-    all[1] = fminf(all[1], want[1]);
-    all[2] = fmaxf(all[2], want[2]);
-  }
-  for (int j = 0; j < 3; ++j)
-    ck_assert_msg(gg[j] == all[j], "atomic %s_float W=%u, %u blocks: %g, want %g", op_names[j], W,
-                  nb, gg[j], all[j]);
-  ck_assert_msg(gg[3] == (float)n, "counter: %g, want %u", gg[3], n);
-  unsigned char *seen = calloc(n, 1);
-  for (unsigned i = 0; i < n; ++i) {
-    ck_assert_msg(ret[i] >= 0 && ret[i] < n && ret[i] == floorf(ret[i]) && !seen[(unsigned)ret[i]],
-                  "W=%u: add %u returned %g: not a fresh old value", W, i, ret[i]);
-    seen[(unsigned)ret[i]] = 1;
-  }
-  free(seen);
-  free(ret);
-  free(blk);
-  free(gg);
-  free(in);
-}
-
-START_TEST(test_block_atomic_float)
-{
-  tb t = tb_open();
-  FOR_SHAPES(s)
-  check_atomics_float(&t, s, 64);
-  tb_close(&t);
-}
-END_TEST
-
-/* The double atomics where the device has them, integers in [-10^6, 10^6]. */
-START_TEST(test_block_atomic_double)
-{
-  tb t = tb_open();
-  int fp64, datomics;
-  features(&t, &shapes[0], &fp64, &datomics);
-  if (!datomics) {
-    printf("test_block_atomic_double: skipped: no cl_khr_int64_base_atomics and fp64 here\n");
-    tb_close(&t);
-    return;
-  }
-  FOR_SHAPES(s)
-  {
-    const unsigned W = s->workers, nb = 64, n = nb * W * ATOMICS_M;
-    double *in = malloc(n * sizeof *in), g[4] = {0, INFINITY, -INFINITY, 0};
-    double want[4] = {0, INFINITY, -INFINITY, n};
-    uint64_t rng = seed(s, 7);
-    for (unsigned i = 0; i < n; ++i) {
-      in[i] = (double)((int)(next(&rng) % 2000001) - 1000000);
-      want[0] += in[i];
-      want[1] = fmin(want[1], in[i]);
-      want[2] = fmax(want[2], in[i]);
-    }
-    lsk_buffer *bi = buf(&t, in, n * sizeof *in), *bg = buf(&t, g, sizeof g);
-    lsk_buffer *br = buf(&t, NULL, n * sizeof *in);
-    run(&t, "atomics_double", s, nb,
-        LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bg), LSK_ARG_BUFFER(br)));
-    lsk_buffer_destroy(bi);
-    double *gg = get(&t, bg, sizeof g), *ret = get(&t, br, n * sizeof *ret);
-    for (int j = 0; j < 4; ++j)
-      ck_assert_msg(gg[j] == want[j], "atomic %s_double W=%u: %g, want %g",
-                    j < 3 ? op_names[j] : "counter", W, gg[j], want[j]);
-    unsigned char *seen = calloc(n, 1);
-    for (unsigned i = 0; i < n; ++i) {
-      ck_assert_msg(ret[i] >= 0 && ret[i] < n && ret[i] == floor(ret[i]) && !seen[(unsigned)ret[i]],
-                    "W=%u: add %u returned %g: not a fresh old value", W, i, ret[i]);
-      seen[(unsigned)ret[i]] = 1;
-    }
-    free(seen);
-    free(ret);
-    free(gg);
-    free(in);
-  }
-  tb_close(&t);
+  bt_close(&t);
 }
 END_TEST
 
@@ -601,14 +391,14 @@ END_TEST
  * the float atomics at one small shape of two steps, the last partial. */
 void block_grind_case(void)
 {
-  static const shape s = {7, 3, 2, 1};
-  tb t = tb_open();
+  static const bt_shape s = {7, 3, 2, 1};
+  bt t = bt_open();
   check_var_uint(&t, &s, 2);
   check_var_float(&t, &s, 2);
-  check_append(&t, &s, "append_block", 4, 0);
-  check_append(&t, &s, "append_each", 3, 1);
-  check_atomics_float(&t, &s, 3);
-  tb_close(&t);
+  bt_check_append(&t, &s, "append_block", 4, 0);
+  bt_check_append(&t, &s, "append_each", 3, 1);
+  bt_check_atomics_float(&t, &s, 3);
+  bt_close(&t);
 }
 
 Suite *suite_block(void)
@@ -619,10 +409,7 @@ Suite *suite_block(void)
   tcase_add_test(tc, test_block_var_collectives);
   tcase_add_test(tc, test_block_define_keeps_order);
   tcase_add_test(tc, test_block_predicates);
-  tcase_add_test(tc, test_block_append_overflow);
-  tcase_add_test(tc, test_block_append_fits);
-  tcase_add_test(tc, test_block_atomic_float);
-  tcase_add_test(tc, test_block_atomic_double);
+  bt_add_atomic_tests(tc);
   suite_add_tcase(s, tc);
   return s;
 }
