@@ -13,24 +13,33 @@
 #ifndef LSK_ATOMIC_H
 #define LSK_ATOMIC_H
 
-/* One CAS loop per (name, address space, type, its bits, cas, op). */
-#define LSK__ATOMIC_CAS(name, AS, T, U, as_T, as_U, cas, OP)                   \
-  LSK_INLINE T name(volatile AS T *p, T v)                                     \
-  {                                                                            \
-    volatile AS U *q = (volatile AS U *)p;                                     \
-    U old = *q;                                                                \
-    for (;;) {                                                                 \
-      U want = as_U(OP(as_T(old), v));                                         \
-      U seen = cas(q, old, want);                                              \
-      if (seen == old)                                                         \
-        return as_T(old);                                                      \
-      old = seen;                                                              \
-    }                                                                          \
+/* One CAS loop per (name, address space, type, its bits, cas, op). The
+ * loop never reads *p plainly, which would race with the other work-items'
+ * CAS (oclgrind reports it): its first CAS guesses the bits of +0.0, the
+ * usual start of a sum, and when the guess is wrong it returns the current
+ * value to retry with. */
+#define LSK__ATOMIC_CAS(name, AS, T, U, as_T, as_U, cas, OP)                                       \
+  LSK_INLINE T name(volatile AS T *p, T v)                                                         \
+  {                                                                                                \
+    volatile AS U *q = (volatile AS U *)p;                                                         \
+    U old = 0;                                                                                     \
+    for (;;) {                                                                                     \
+      U want = as_U(OP(as_T(old), v));                                                             \
+      U seen = cas(q, old, want);                                                                  \
+      if (seen == old)                                                                             \
+        return as_T(old);                                                                          \
+      old = seen;                                                                                  \
+    }                                                                                              \
   }
 
+/* The operations, for scalars of any type. Comparisons rather than the
+ * built-in min and max: OpenCL C leaves min/max of floats undefined for
+ * infinite arguments, and the identities of min and max are infinities.
+ * @attention min and max evaluate an argument twice: pass plain values,
+ * never a call (a collective called twice, or on some workers, breaks). */
 #define lsk__op_add(a, b) ((a) + (b))
-#define lsk__op_min(a, b) min((a), (b))
-#define lsk__op_max(a, b) max((a), (b))
+#define lsk__op_min(a, b) ((b) < (a) ? (b) : (a))
+#define lsk__op_max(a, b) ((a) < (b) ? (b) : (a))
 
 LSK__ATOMIC_CAS(lsk_atomic_add_float, __global, float, uint, as_float, as_uint, atomic_cmpxchg,
                 lsk__op_add)
@@ -38,12 +47,12 @@ LSK__ATOMIC_CAS(lsk_atomic_min_float, __global, float, uint, as_float, as_uint, 
                 lsk__op_min)
 LSK__ATOMIC_CAS(lsk_atomic_max_float, __global, float, uint, as_float, as_uint, atomic_cmpxchg,
                 lsk__op_max)
-LSK__ATOMIC_CAS(lsk_atomic_add_float_local, __local, float, uint, as_float, as_uint,
-                atomic_cmpxchg, lsk__op_add)
-LSK__ATOMIC_CAS(lsk_atomic_min_float_local, __local, float, uint, as_float, as_uint,
-                atomic_cmpxchg, lsk__op_min)
-LSK__ATOMIC_CAS(lsk_atomic_max_float_local, __local, float, uint, as_float, as_uint,
-                atomic_cmpxchg, lsk__op_max)
+LSK__ATOMIC_CAS(lsk_atomic_add_float_local, __local, float, uint, as_float, as_uint, atomic_cmpxchg,
+                lsk__op_add)
+LSK__ATOMIC_CAS(lsk_atomic_min_float_local, __local, float, uint, as_float, as_uint, atomic_cmpxchg,
+                lsk__op_min)
+LSK__ATOMIC_CAS(lsk_atomic_max_float_local, __local, float, uint, as_float, as_uint, atomic_cmpxchg,
+                lsk__op_max)
 
 #if defined(LSK_HAS_INT64_ATOMICS) && defined(LSK_HAS_FP64)
 LSK__ATOMIC_CAS(lsk_atomic_add_double, __global, double, ulong, as_double, as_ulong, atom_cmpxchg,

@@ -5,11 +5,20 @@
  *
  * Every collective:
  *   - must be called by every worker of the block, in uniform control flow
- *     (it contains barriers: local memory fences only);
+ *     and with the same n (it contains barriers: local memory fences only);
  *   - takes a scratch area of local memory declared at kernel scope with
  *     LSK_BLOCK_SCRATCH(T, name), of the collective's type T;
  *   - returns with the scratch free for the next collective (it ends with a
  *     barrier), so one scratch serves a sequence of calls.
+ * With W workers, R = ceil(log2 W) rounds; barriers per call:
+ *   reduce, scan, count, any, all   R + 2
+ *   bcast                           2
+ *   append                          R + 4
+ *   reduce_var                      R + 2 (built-in ops, or one step);
+ *                                   steps * (R + 2) (LSK_BLOCK_DEFINE ops)
+ *   scan_var                        steps * (R + 2)
+ * where steps = ceil(n / (W * simd)), the ForEach steps over n. With one
+ * worker there are none.
  *
  * Worker-level functions combine one value per worker in worker order:
  *   T lsk_block_reduce_OP_T(s, v)          every worker gets the total
@@ -22,145 +31,201 @@
  *   T lsk_block_scan_var_OP_T(s, var, n, inclusive)   in place; returns
  *                                          the block's total
  * OP is add, min or max; T is int, uint, long, ulong, float, and double
- * where the device has it (LSK_HAS_FP64). Integer adds wrap around; float
- * adds are done in a fixed order for a given (workers, simd), so results
- * are reproducible but may differ in the last bits between shapes.
+ * where the device has it (LSK_HAS_FP64). Integer adds wrap around (signed
+ * ones too: they are done on the unsigned bits). Float adds are done in a
+ * fixed order for a given (workers, simd), so results are reproducible but
+ * may differ in the last bits between shapes. Float min and max with a NaN
+ * input give an unspecified result.
  *
  * Other operations: LSK_BLOCK_DEFINE(NAME, T, op, identity), at file scope,
  * defines the four functions lsk_block_reduce_NAME_T, lsk_block_scan_NAME_T,
  * lsk_block_reduce_var_NAME_T and lsk_block_scan_var_NAME_T for an
  * associative op(a, b): a function or a function-like macro; it need not
- * commute (values are always combined in domain order).
+ * commute (values are always combined in domain order). T must be one
+ * token (uint2, or a typedef'd struct); identity is an expression of type
+ * T, or one that converts to it. The collectives give op only plain values
+ * (variables, array elements), never a call, so a macro that evaluates an
+ * argument twice is fine.
+ *
+ * Helpers of your own that contain a barrier or call a collective: declare
+ * them LSK_COLLECTIVE (below).
  */
 #ifndef LSK_BLOCK_H
 #define LSK_BLOCK_H
 
-/* Elements of a collective's scratch: double buffering for the scan. */
+/* Elements of a collective's scratch: double buffering for the tree and the
+ * scan. */
 #define LSK_BLOCK_SCRATCH_SIZE (2 * LSK_WORKERS)
 #define LSK_BLOCK_SCRATCH(T, name) __local T name[LSK_BLOCK_SCRATCH_SIZE]
 
-/* The smallest power of two >= LSK_WORKERS, for the reduction tree. */
-#define LSK__P2A(x) ((x) | ((x) >> 1))
-#define LSK__P2B(x) (LSK__P2A(x) | (LSK__P2A(x) >> 2))
-#define LSK__P2C(x) (LSK__P2B(x) | (LSK__P2B(x) >> 4))
-#define LSK__P2D(x) (LSK__P2C(x) | (LSK__P2C(x) >> 8))
-#define LSK__POW2_WORKERS ((LSK__P2D(LSK_WORKERS - 1u) | (LSK__P2D(LSK_WORKERS - 1u) >> 16)) + 1u)
+/*
+ * LSK_COLLECTIVE: the qualifier of a helper function that contains a
+ * barrier or calls a collective. PoCL turns a work-group into loops between
+ * barriers and must see every barrier in the kernel itself: a helper that
+ * LLVM declines to inline (a static inline one called twice, say) makes
+ * PoCL 3.1's kernel compiler crash. So such helpers are always inlined.
+ */
+#define LSK_COLLECTIVE LSK_INLINE __attribute__((always_inline))
 
-LSK_INLINE void lsk__lsync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
+/* The collectives' barrier. One worker has no one to wait for: no barrier
+ * then (PoCL 3.1 also fails an assertion on some barriers in branches when
+ * a work-group has one work-item). */
+LSK_COLLECTIVE void lsk__lsync(void)
+{
+  if (LSK_WORKERS > 1)
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
 
 /* A worker's slot of ForEach step `step` and lane k, and its index. */
-#define LSK__SLOT(step, k) ((step) * LSK_SIMD + (k))
-#define LSK__INDEX(step, k) ((step) * LSK__STRIDE + lsk_worker() * LSK_SIMD + (k))
+#define LSK__SLOT(step, k) ((step)*LSK_SIMD + (k))
+#define LSK__INDEX(step, k) ((step)*LSK__STRIDE + lsk_worker() * LSK_SIMD + (k))
 /* Whether that index is in [0, n): always in the full steps. */
 #define LSK__IN(step, k, n) ((step) < LSK__FULL(n) || LSK__INDEX(step, k) < (n))
 
-#define LSK_BLOCK_DEFINE(NAME, T, OP, ID)                                    \
-  /* Tree over the workers' values: log2(workers) barriers. */                \
-  LSK_INLINE T lsk_block_reduce_##NAME##_##T(__local T *s, T v)                              \
-  {                                                                            \
-    uint w = lsk_worker();                                                     \
-    s[w] = v;                                                                  \
-    lsk__lsync();                                                              \
-    for (uint h = LSK__POW2_WORKERS / 2; h > 0; h >>= 1) {                     \
-      if (w < h && w + h < LSK_WORKERS)                                        \
-        s[w] = OP(s[w], s[w + h]);                                             \
-      lsk__lsync();                                                            \
-    }                                                                          \
-    T r = s[0];                                                                \
-    lsk__lsync();                                                              \
-    return r;                                                                  \
-  }                                                                            \
-  /* Hillis-Steele over the workers, double-buffered: one barrier a round. */ \
-  LSK_INLINE T lsk_block_scan_##NAME##_##T(__local T *s, T v, T *total)                      \
-  {                                                                            \
-    uint w = lsk_worker();                                                     \
-    __local T *a = s, *b = s + LSK_WORKERS, *t;                                \
-    a[w] = v;                                                                  \
-    lsk__lsync();                                                              \
-    for (uint d = 1; d < LSK_WORKERS; d <<= 1) {                               \
-      T x = a[w];                                                              \
-      if (w >= d)                                                              \
-        x = OP(a[w - d], x);                                                   \
-      b[w] = x;                                                                \
-      lsk__lsync();                                                            \
-      t = a;                                                                   \
-      a = b;                                                                   \
-      b = t;                                                                   \
-    }                                                                          \
-    T excl = w ? a[w - 1] : (T)(ID);                                           \
-    T tot = a[LSK_WORKERS - 1];                                                \
-    lsk__lsync();                                                              \
-    if (total)                                                                 \
-      *total = tot;                                                            \
-    return excl;                                                               \
-  }                                                                            \
-  LSK_INLINE T lsk_block_reduce_var_##NAME##_##T(__local T *s, T *var, uint n)               \
-  {                                                                            \
-    T acc = (T)(ID);                                                           \
-    for (uint step = 0; step < LSK__STEPS(n); ++step)                          \
-      for (uint k = 0; k < LSK_SIMD; ++k)                                      \
-        if (LSK__IN(step, k, n))                                           \
-          acc = OP(acc, var[LSK__SLOT(step, k)]);                              \
-    return lsk_block_reduce_##NAME##_##T(s, acc);                                            \
-  }                                                                            \
-  /* Per step: each worker scans its simd lanes, the block scans the       \
-   * workers' sums, and a carry runs from step to step. */                     \
-  LSK_INLINE T lsk_block_scan_var_##NAME##_##T(__local T *s, T *var, uint n, int inclusive)  \
-  {                                                                            \
-    T carry = (T)(ID);                                                         \
-    for (uint step = 0; step < LSK__STEPS(n); ++step) {                        \
-      T run = (T)(ID);                                                         \
-      for (uint k = 0; k < LSK_SIMD; ++k)                                      \
-        if (LSK__IN(step, k, n)) {                                         \
-          T x = var[LSK__SLOT(step, k)];                                       \
-          T next = OP(run, x);                                                 \
-          var[LSK__SLOT(step, k)] = inclusive ? next : run;                    \
-          run = next;                                                          \
-        }                                                                      \
-      T tot;                                                                   \
-      T pre = OP(carry, lsk_block_scan_##NAME##_##T(s, run, &tot));                          \
-      for (uint k = 0; k < LSK_SIMD; ++k)                                      \
-        if (LSK__IN(step, k, n))                                           \
-          var[LSK__SLOT(step, k)] = OP(pre, var[LSK__SLOT(step, k)]);          \
-      carry = OP(carry, tot);                                                  \
-    }                                                                          \
-    return carry;                                                              \
+/*
+ * COMMUTES (1 for the built-in operations) lets reduce_var fold each
+ * worker's slots of all steps first and combine the workers once; otherwise
+ * it combines the workers step by step, which keeps domain order.
+ */
+#define LSK__BLOCK_DEFINE(NAME, T, OP, ID, COMMUTES)                                               \
+  /* Pairwise tree, double-buffered: round r combines neighbours (2w,                              \
+   * 2w+1) into w, so the order is kept and the active workers stay                                \
+   * contiguous; ceil(log2 W) rounds, one barrier each. */                                         \
+  LSK_COLLECTIVE T lsk_block_reduce_##NAME##_##T(__local T *s, T v)                                \
+  {                                                                                                \
+    uint w = lsk_worker();                                                                         \
+    __local T *a = s, *b = s + LSK_WORKERS, *t;                                                    \
+    a[w] = v;                                                                                      \
+    lsk__lsync();                                                                                  \
+    for (uint m = LSK_WORKERS; m > 1; m = (m + 1) / 2) {                                           \
+      if (w < m / 2)                                                                               \
+        b[w] = OP(a[2 * w], a[2 * w + 1]);                                                         \
+      else if (2 * w + 1 == m)                                                                     \
+        b[w] = a[2 * w];                                                                           \
+      lsk__lsync();                                                                                \
+      t = a;                                                                                       \
+      a = b;                                                                                       \
+      b = t;                                                                                       \
+    }                                                                                              \
+    T r = a[0];                                                                                    \
+    lsk__lsync();                                                                                  \
+    return r;                                                                                      \
+  }                                                                                                \
+  /* Hillis-Steele over the workers, double-buffered: one barrier a round. */                      \
+  LSK_COLLECTIVE T lsk_block_scan_##NAME##_##T(__local T *s, T v, T *total)                        \
+  {                                                                                                \
+    uint w = lsk_worker();                                                                         \
+    __local T *a = s, *b = s + LSK_WORKERS, *t;                                                    \
+    a[w] = v;                                                                                      \
+    lsk__lsync();                                                                                  \
+    for (uint d = 1; d < LSK_WORKERS; d <<= 1) {                                                   \
+      T x = a[w];                                                                                  \
+      if (w >= d)                                                                                  \
+        x = OP(a[w - d], x);                                                                       \
+      b[w] = x;                                                                                    \
+      lsk__lsync();                                                                                \
+      t = a;                                                                                       \
+      a = b;                                                                                       \
+      b = t;                                                                                       \
+    }                                                                                              \
+    T excl = ID;                                                                                   \
+    if (w)                                                                                         \
+      excl = a[w - 1];                                                                             \
+    T tot = a[LSK_WORKERS - 1];                                                                    \
+    lsk__lsync();                                                                                  \
+    if (total)                                                                                     \
+      *total = tot;                                                                                \
+    return excl;                                                                                   \
+  }                                                                                                \
+  LSK_COLLECTIVE T lsk_block_reduce_var_##NAME##_##T(__local T *s, T *var, uint n)                 \
+  {                                                                                                \
+    T carry = ID;                                                                                  \
+    if ((COMMUTES) || LSK__STEPS(n) <= 1) {                                                        \
+      for (uint step = 0; step < LSK__STEPS(n); ++step)                                            \
+        for (uint k = 0; k < LSK_SIMD; ++k)                                                        \
+          if (LSK__IN(step, k, n))                                                                 \
+            carry = OP(carry, var[LSK__SLOT(step, k)]);                                            \
+      return lsk_block_reduce_##NAME##_##T(s, carry);                                              \
+    }                                                                                              \
+    for (uint step = 0; step < LSK__STEPS(n); ++step) {                                            \
+      T run = ID;                                                                                  \
+      for (uint k = 0; k < LSK_SIMD; ++k)                                                          \
+        if (LSK__IN(step, k, n))                                                                   \
+          run = OP(run, var[LSK__SLOT(step, k)]);                                                  \
+      T all = lsk_block_reduce_##NAME##_##T(s, run);                                               \
+      carry = OP(carry, all);                                                                      \
+    }                                                                                              \
+    return carry;                                                                                  \
+  }                                                                                                \
+  /* Per step: each worker scans its simd lanes, the block scans the                               \
+   * workers' sums, and a carry runs from step to step. */                                         \
+  LSK_COLLECTIVE T lsk_block_scan_var_##NAME##_##T(__local T *s, T *var, uint n, int inclusive)    \
+  {                                                                                                \
+    T carry = ID;                                                                                  \
+    for (uint step = 0; step < LSK__STEPS(n); ++step) {                                            \
+      T run = ID;                                                                                  \
+      for (uint k = 0; k < LSK_SIMD; ++k)                                                          \
+        if (LSK__IN(step, k, n)) {                                                                 \
+          T x = var[LSK__SLOT(step, k)];                                                           \
+          T next = OP(run, x);                                                                     \
+          var[LSK__SLOT(step, k)] = inclusive ? next : run;                                        \
+          run = next;                                                                              \
+        }                                                                                          \
+      T tot;                                                                                       \
+      T pre = lsk_block_scan_##NAME##_##T(s, run, &tot);                                           \
+      pre = OP(carry, pre);                                                                        \
+      for (uint k = 0; k < LSK_SIMD; ++k)                                                          \
+        if (LSK__IN(step, k, n))                                                                   \
+          var[LSK__SLOT(step, k)] = OP(pre, var[LSK__SLOT(step, k)]);                              \
+      carry = OP(carry, tot);                                                                      \
+    }                                                                                              \
+    return carry;                                                                                  \
   }
+
+#define LSK_BLOCK_DEFINE(NAME, T, OP, ID) LSK__BLOCK_DEFINE(NAME, T, OP, ID, 0)
+
+/* Signed adds on the unsigned bits: they wrap, where a signed overflow
+ * would be undefined behaviour. */
+#define lsk__add_int(a, b) as_int(as_uint(a) + as_uint(b))
+#define lsk__add_long(a, b) as_long(as_ulong(a) + as_ulong(b))
 
 /* The built-in operations. */
-#define LSK__BLOCK_OPS(T, MINID, MAXID)                                        \
-  LSK_BLOCK_DEFINE(add, T, lsk__op_add, 0)                                     \
-  LSK_BLOCK_DEFINE(min, T, lsk__op_min, MINID)                                 \
-  LSK_BLOCK_DEFINE(max, T, lsk__op_max, MAXID)                                 \
-  LSK_INLINE T lsk_block_bcast_##T(__local T *s, T v)                          \
-  {                                                                            \
-    if (lsk_worker() == 0)                                                     \
-      s[0] = v;                                                                \
-    lsk__lsync();                                                              \
-    T r = s[0];                                                                \
-    lsk__lsync();                                                              \
-    return r;                                                                  \
+#define LSK__BLOCK_OPS(T, ADD, MINID, MAXID)                                                       \
+  LSK__BLOCK_DEFINE(add, T, ADD, 0, 1)                                                             \
+  LSK__BLOCK_DEFINE(min, T, lsk__op_min, MINID, 1)                                                 \
+  LSK__BLOCK_DEFINE(max, T, lsk__op_max, MAXID, 1)                                                 \
+  LSK_COLLECTIVE T lsk_block_bcast_##T(__local T *s, T v)                                          \
+  {                                                                                                \
+    if (lsk_worker() == 0)                                                                         \
+      s[0] = v;                                                                                    \
+    lsk__lsync();                                                                                  \
+    T r = s[0];                                                                                    \
+    lsk__lsync();                                                                                  \
+    return r;                                                                                      \
   }
 
-LSK__BLOCK_OPS(int, INT_MAX, INT_MIN)
-LSK__BLOCK_OPS(uint, UINT_MAX, 0)
-LSK__BLOCK_OPS(long, LONG_MAX, LONG_MIN)
-LSK__BLOCK_OPS(ulong, ULONG_MAX, 0)
-LSK__BLOCK_OPS(float, INFINITY, -INFINITY)
+LSK__BLOCK_OPS(int, lsk__add_int, INT_MAX, INT_MIN)
+LSK__BLOCK_OPS(uint, lsk__op_add, UINT_MAX, 0)
+LSK__BLOCK_OPS(long, lsk__add_long, LONG_MAX, LONG_MIN)
+LSK__BLOCK_OPS(ulong, lsk__op_add, ULONG_MAX, 0)
+LSK__BLOCK_OPS(float, lsk__op_add, INFINITY, -INFINITY)
 #ifdef LSK_HAS_FP64
-LSK__BLOCK_OPS(double, (double)INFINITY, -(double)INFINITY)
+LSK__BLOCK_OPS(double, lsk__op_add, (double)INFINITY, -(double)INFINITY)
 #endif
 
 /*
  * Predicates over the workers: how many workers have pred true, whether
  * any or all do. A barrier that also counts. Scratch: LSK_BLOCK_SCRATCH(uint).
  */
-LSK_INLINE uint lsk_block_count(__local uint *s, int pred)
+LSK_COLLECTIVE uint lsk_block_count(__local uint *s, int pred)
 {
   return lsk_block_reduce_add_uint(s, pred ? 1u : 0u);
 }
-LSK_INLINE int lsk_block_any(__local uint *s, int pred) { return lsk_block_count(s, pred) != 0; }
-LSK_INLINE int lsk_block_all(__local uint *s, int pred)
+LSK_COLLECTIVE int lsk_block_any(__local uint *s, int pred)
+{
+  return lsk_block_count(s, pred) != 0;
+}
+LSK_COLLECTIVE int lsk_block_all(__local uint *s, int pred)
 {
   return lsk_block_count(s, pred) == LSK_WORKERS;
 }
@@ -174,7 +239,7 @@ LSK_INLINE int lsk_block_all(__local uint *s, int pred)
  * with lsk_append, the count grows past the capacity so the host sees how
  * many did not fit. Scratch: LSK_BLOCK_SCRATCH(uint).
  */
-LSK_INLINE uint lsk_block_append(__local uint *s, volatile __global uint *count, uint n)
+LSK_COLLECTIVE uint lsk_block_append(__local uint *s, volatile __global uint *count, uint n)
 {
   uint total;
   uint pre = lsk_block_scan_add_uint(s, n, &total);

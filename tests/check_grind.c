@@ -179,6 +179,10 @@ START_TEST(test_grind_soa_views)
 }
 END_TEST
 
+/* The block collectives, appends and float atomics (check_block.c). */
+START_TEST(test_grind_block_collectives) { block_grind_case(); }
+END_TEST
+
 Suite *suite_grind(void)
 {
   Suite *s = suite_create("grind");
@@ -187,6 +191,7 @@ Suite *suite_grind(void)
   tcase_add_test(tc, test_grind_iota_family);
   tcase_add_test(tc, test_grind_block_sums);
   tcase_add_test(tc, test_grind_soa_views);
+  tcase_add_test(tc, test_grind_block_collectives);
   suite_add_tcase(s, tc);
   return s;
 }

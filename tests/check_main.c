@@ -27,6 +27,7 @@ static const struct {
     {"vector", suite_vector}, {"grind_vector", suite_grind_vector},
     {"pool", suite_pool}, {"chunklist", suite_chunklist}, {"pic", suite_pic},
     {"pool_grind", suite_pool_grind},
+    {"block", suite_block},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

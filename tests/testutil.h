@@ -74,5 +74,10 @@ Suite *suite_pool(void);
 Suite *suite_chunklist(void);
 Suite *suite_pic(void);
 Suite *suite_pool_grind(void);
+Suite *suite_block(void);
+
+/* check_block.c: the block collectives at one small shape, for the grind
+ * suite. */
+void block_grind_case(void);
 
 #endif /* LSK_TESTUTIL_H */

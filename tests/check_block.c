@@ -1,0 +1,415 @@
+/*
+ * check_block.c: the block collectives (cl/lsk_block.h), each against a
+ * plain C reference on fixed-seed random data; appends and atomics are in
+ * check_block_atomic.c. The kernels are tests/block.cl, one program built
+ * once per shape; the shapes cover one worker, one lane, idle workers,
+ * workers that are not a power of two, several ForEach steps, and domains
+ * of 1, 7 and 1000. Domain-level results are checked exactly against the
+ * domain-order reference, so they cannot depend on the shape; float data is
+ * integer-valued so that sums are exact.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "check_block.h"
+
+/* The shapes (see check_block.h) and the shared helpers. */
+const bt_shape bt_shapes[] = {
+    {1, 1, 1, 1},      {1, 4, 1, 0},      /* domain 1, three idle workers */
+    {7, 1, 1, 0},                         /* one worker, seven steps */
+    {7, 3, 2, 1},                         /* two steps, the last partial */
+    {1000, 5, 7, 0},   {1000, 12, 16, 1}, /* 29 and 6 steps */
+    {1000, 64, 1, 0},                     /* 16 steps of one lane: the GPU mapping */
+    {1000, 8, 125, 0}, {1000, 256, 4, 1}, /* one step: the CPU rule's shape; 256 workers */
+};
+const size_t bt_nshapes = sizeof bt_shapes / sizeof bt_shapes[0];
+
+uint64_t bt_next(uint64_t *r)
+{
+  uint64_t z = (*r += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+uint64_t bt_seed(const bt_shape *s, unsigned salt)
+{
+  return (uint64_t)salt << 48 ^ (uint64_t)s->domain << 24 ^ s->workers << 12 ^ s->simd;
+}
+
+bt bt_open(void)
+{
+  bt t = {tu_context(), NULL};
+  TU_OK(t.ctx, lsk_program_create_file(t.ctx, LSK_TEST_DIR "/block.cl", NULL, &t.p));
+  return t;
+}
+
+void bt_close(bt *t)
+{
+  lsk_program_destroy(t->p);
+  lsk_context_destroy(t->ctx);
+}
+
+void bt_run(bt *t, const char *name, const bt_shape *s, size_t blocks, const lsk_arg *args,
+            size_t nargs)
+{
+  lsk_kernel *k = tu_kernel(t->p, name);
+  lsk_launch cfg = {
+      .domain = {s->domain}, .blocks = {blocks}, .workers = s->workers, .simd = s->simd};
+  TU_OK(t->ctx, lsk_kernel_run(k, &cfg, args, nargs));
+  lsk_kernel_destroy(k);
+}
+
+lsk_buffer *bt_buf(bt *t, const void *data, size_t bytes)
+{
+  lsk_buffer *b = NULL;
+  void *z = data ? NULL : calloc(1, bytes);
+  TU_OK(t->ctx, lsk_buffer_create(t->ctx, bytes, &b));
+  TU_OK(t->ctx, lsk_buffer_write(b, 0, data ? data : z, bytes));
+  free(z);
+  return b;
+}
+
+void *bt_get(bt *t, lsk_buffer *b, size_t bytes)
+{
+  void *h = malloc(bytes);
+  ck_assert_ptr_nonnull(h);
+  TU_OK(t->ctx, lsk_buffer_read(b, 0, h, bytes));
+  lsk_buffer_destroy(b);
+  return h;
+}
+
+void bt_features(bt *t, const bt_shape *s, int *fp64, int *datomics)
+{
+  lsk_buffer *b = bt_buf(t, NULL, 2 * sizeof(uint32_t));
+  bt_run(t, "features", s, 1, LSK_ARGS(LSK_ARG_BUFFER(b)));
+  uint32_t *f = bt_get(t, b, 2 * sizeof *f);
+  *fp64 = (int)f[0];
+  *datomics = (int)f[1];
+  free(f);
+}
+
+/* The reference operations: 0 add (integers wrap; *ov notes that one did),
+ * 1 min, 2 max, with their identities. */
+#define ADD_INT(T, C)                                                                              \
+  static C add_##T(C a, C b, int *ov)                                                              \
+  {                                                                                                \
+    C r;                                                                                           \
+    *ov |= __builtin_add_overflow(a, b, &r);                                                       \
+    return r;                                                                                      \
+  }
+#define ADD_FLT(T, C)                                                                              \
+  static C add_##T(C a, C b, int *ov)                                                              \
+  {                                                                                                \
+    (void)ov;                                                                                      \
+    return a + b;                                                                                  \
+  }
+ADD_INT(int, int32_t)
+ADD_INT(uint, uint32_t)
+ADD_INT(long, int64_t)
+ADD_INT(ulong, uint64_t)
+ADD_FLT(float, float)
+ADD_FLT(double, double)
+
+/* Integers: any bits. Floats: integers in [-1000, 1000], so that the sums
+ * over a block (at most 10^6) are exact. */
+static int32_t gen_int(uint64_t *r) { return (int32_t)(uint32_t)bt_next(r); }
+static uint32_t gen_uint(uint64_t *r) { return (uint32_t)bt_next(r); }
+static int64_t gen_long(uint64_t *r) { return (int64_t)bt_next(r); }
+static uint64_t gen_ulong(uint64_t *r) { return bt_next(r); }
+static float gen_float(uint64_t *r) { return (float)((int)(bt_next(r) % 2001) - 1000); }
+static double gen_double(uint64_t *r) { return (double)((int)(bt_next(r) % 2001) - 1000); }
+
+static const char *op_names[] = {"add", "min", "max"};
+
+/*
+ * Per type: check_worker_T runs worker_T on 4 blocks and checks reduce,
+ * scan (exclusive and total) and bcast for every worker; check_var_T runs
+ * var_T on nb blocks and checks reduce_var and scan_var (inclusive and
+ * exclusive, and their totals) for every index. Both check add, and min
+ * and max when NOPS is 3 (block.cl compiles them for uint and float only),
+ * and report whether an integer add wrapped in the reference.
+ */
+#define TYPE_CHECKS(T, C, F, MINID, MAXID, NOPS)                                                   \
+  static C op_##T(int op, C a, C b, int *ov)                                                       \
+  {                                                                                                \
+    return op == 1 ? (b < a ? b : a) : op == 2 ? (a < b ? b : a) : add_##T(a, b, ov);              \
+  }                                                                                                \
+  static C id_##T(int op) { return op == 1 ? MINID : op == 2 ? MAXID : 0; }                        \
+  static int check_worker_##T(bt *t, const bt_shape *s)                                            \
+  {                                                                                                \
+    const unsigned W = s->workers, nb = 4, n = nb * W;                                             \
+    C *in = malloc(n * sizeof *in);                                                                \
+    uint64_t rng = bt_seed(s, 1);                                                                  \
+    for (unsigned i = 0; i < n; ++i)                                                               \
+      in[i] = gen_##T(&rng);                                                                       \
+    lsk_buffer *bi = bt_buf(t, in, n * sizeof *in), *bo = bt_buf(t, NULL, 10 * n * sizeof *in);    \
+    bt_run(t, "worker_" #T, s, nb, LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo)));              \
+    lsk_buffer_destroy(bi);                                                                        \
+    C *o = bt_get(t, bo, 10 * n * sizeof *o), tot[3], pre[3], want[10];                            \
+    int ov = 0;                                                                                    \
+    for (unsigned b = 0; b < nb; ++b) {                                                            \
+      for (int op = 0; op < NOPS; ++op) {                                                          \
+        tot[op] = id_##T(op);                                                                      \
+        for (unsigned w = 0; w < W; ++w)                                                           \
+          tot[op] = op_##T(op, tot[op], in[b * W + w], &ov);                                       \
+        pre[op] = id_##T(op);                                                                      \
+      }                                                                                            \
+      for (unsigned w = 0; w < W; ++w) {                                                           \
+        for (int op = 0; op < NOPS; ++op) {                                                        \
+          want[op] = tot[op];                                                                      \
+          want[3 + 2 * op] = pre[op];                                                              \
+          want[4 + 2 * op] = tot[op];                                                              \
+          pre[op] = op_##T(op, pre[op], in[b * W + w], &ov);                                       \
+        }                                                                                          \
+        want[9] = in[b * W];                                                                       \
+        for (int j = 0; j < 10; ++j)                                                               \
+          if (NOPS > 1 || j == 0 || j == 3 || j == 4 || j == 9)                                    \
+            ck_assert_msg(o[(b * W + w) * 10 + j] == want[j],                                      \
+                          "worker_" #T " W=%u block %u worker %u output %d: " F ", want " F, W, b, \
+                          w, j, o[(b * W + w) * 10 + j], want[j]);                                 \
+      }                                                                                            \
+    }                                                                                              \
+    free(o);                                                                                       \
+    free(in);                                                                                      \
+    return ov;                                                                                     \
+  }                                                                                                \
+  static int check_var_##T(bt *t, const bt_shape *s, unsigned nb)                                  \
+  {                                                                                                \
+    const unsigned D = s->domain, n = nb * D;                                                      \
+    C *in = malloc(n * sizeof *in);                                                                \
+    uint64_t rng = bt_seed(s, 2);                                                                  \
+    for (unsigned i = 0; i < n; ++i)                                                               \
+      in[i] = gen_##T(&rng);                                                                       \
+    lsk_buffer *bi = bt_buf(t, in, n * sizeof *in), *bo = bt_buf(t, NULL, 6 * n * sizeof *in);     \
+    lsk_buffer *bt = bt_buf(t, NULL, 9 * nb * sizeof *in);                                         \
+    bt_run(t, "var_" #T, s, nb,                                                                    \
+           LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo), LSK_ARG_BUFFER(bt)));                  \
+    lsk_buffer_destroy(bi);                                                                        \
+    C *o = bt_get(t, bo, 6 * n * sizeof *o), *tt = bt_get(t, bt, 9 * nb * sizeof *tt);             \
+    int ov = 0;                                                                                    \
+    for (unsigned b = 0; b < nb; ++b)                                                              \
+      for (int j = 0; j < 2 * NOPS; ++j) {                                                         \
+        int op = j / 2, incl = (j & 1) == 0;                                                       \
+        C run = id_##T(op), prev;                                                                  \
+        for (unsigned i = 0; i < D; ++i) {                                                         \
+          prev = run;                                                                              \
+          run = op_##T(op, run, in[b * D + i], &ov);                                               \
+          C got = o[(b * 6 + j) * D + i], want = incl ? run : prev;                                \
+          ck_assert_msg(got == want,                                                               \
+                        "scan_var_%s_" #T " (%s) D=%u W=%u S=%u block %u index %u: " F             \
+                        ", want " F,                                                               \
+                        op_names[op], incl ? "inclusive" : "exclusive", D, s->workers, s->simd, b, \
+                        i, got, want);                                                             \
+        }                                                                                          \
+        ck_assert_msg(tt[b * 9 + 3 + j] == run,                                                    \
+                      "scan_var_%s_" #T " D=%u W=%u S=%u block %u total: " F ", want " F,          \
+                      op_names[op], D, s->workers, s->simd, b, tt[b * 9 + 3 + j], run);            \
+        ck_assert_msg(tt[b * 9 + op] == run,                                                       \
+                      "reduce_var_%s_" #T " D=%u W=%u S=%u block %u: " F ", want " F,              \
+                      op_names[op], D, s->workers, s->simd, b, tt[b * 9 + op], run);               \
+      }                                                                                            \
+    free(o);                                                                                       \
+    free(tt);                                                                                      \
+    free(in);                                                                                      \
+    return ov;                                                                                     \
+  }
+
+TYPE_CHECKS(int, int32_t, "%" PRId32, INT32_MAX, INT32_MIN, 1)
+TYPE_CHECKS(uint, uint32_t, "%" PRIu32, UINT32_MAX, 0, 3)
+TYPE_CHECKS(long, int64_t, "%" PRId64, INT64_MAX, INT64_MIN, 1)
+TYPE_CHECKS(ulong, uint64_t, "%" PRIu64, UINT64_MAX, 0, 1)
+TYPE_CHECKS(float, float, "%g", INFINITY, -INFINITY, 3)
+TYPE_CHECKS(double, double, "%g", INFINITY, -INFINITY, 1)
+
+/* Every worker-level collective, on every shape for uint, on the shapes
+ * marked all for the other types. The integer adds must have wrapped
+ * somewhere (random 32- and 64-bit data). */
+START_TEST(test_block_worker_collectives)
+{
+  bt t = bt_open();
+  int fp64 = 0, datomics, wrapped[4] = {0};
+  bt_features(&t, &bt_shapes[0], &fp64, &datomics);
+  BT_FOR_SHAPES(s)
+  {
+    wrapped[1] |= check_worker_uint(&t, s);
+    if (!s->all)
+      continue;
+    wrapped[0] |= check_worker_int(&t, s);
+    wrapped[2] |= check_worker_long(&t, s);
+    wrapped[3] |= check_worker_ulong(&t, s);
+    check_worker_float(&t, s);
+    if (fp64)
+      check_worker_double(&t, s);
+  }
+  if (!fp64)
+    printf("test_block_worker_collectives: no fp64 on this device: double not checked\n");
+  for (int i = 0; i < 4; ++i)
+    ck_assert_msg(wrapped[i], "type %d: no add wrapped around: the data does not test it", i);
+  bt_close(&t);
+}
+END_TEST
+
+/* reduce_var and scan_var over the block domain, the same way. */
+START_TEST(test_block_var_collectives)
+{
+  bt t = bt_open();
+  int fp64 = 0, datomics, wrapped[4] = {0};
+  bt_features(&t, &bt_shapes[0], &fp64, &datomics);
+  BT_FOR_SHAPES(s)
+  {
+    wrapped[1] |= check_var_uint(&t, s, 3);
+    if (!s->all)
+      continue;
+    wrapped[0] |= check_var_int(&t, s, 3);
+    wrapped[2] |= check_var_long(&t, s, 3);
+    wrapped[3] |= check_var_ulong(&t, s, 3);
+    check_var_float(&t, s, 3);
+    if (fp64)
+      check_var_double(&t, s, 3);
+  }
+  if (!fp64)
+    printf("test_block_var_collectives: no fp64 on this device: double not checked\n");
+  for (int i = 0; i < 4; ++i)
+    ck_assert_msg(wrapped[i], "type %d: no add wrapped around: the data does not test it", i);
+  bt_close(&t);
+}
+END_TEST
+
+/* Affine maps x -> a*x + b over uint, (a, b); "f, then g". Odd a, so that
+ * no product of a's vanishes and every element counts. */
+typedef struct affine {
+  uint32_t a, b;
+} affine;
+static affine then(affine f, affine g) { return (affine){g.a * f.a, g.a * f.b + g.b}; }
+static int same(affine f, affine g) { return f.a == g.a && f.b == g.b; }
+
+/* LSK_BLOCK_DEFINE with a non-commutative operation: worker-level reduce
+ * and scan, and reduce_var and scan_var, against the composition in
+ * worker and domain order, on every shape (most take several steps). */
+START_TEST(test_block_define_keeps_order)
+{
+  bt t = bt_open();
+  const affine id = {1, 0};
+  BT_FOR_SHAPES(s)
+  {
+    const unsigned W = s->workers, D = s->domain, nb = 3, n = nb * (W > D ? W : D);
+    affine *in = malloc(n * sizeof *in);
+    uint64_t rng = bt_seed(s, 3);
+    for (unsigned i = 0; i < n; ++i)
+      in[i] = (affine){(uint32_t)bt_next(&rng) | 1u, (uint32_t)bt_next(&rng)};
+    lsk_buffer *bi = bt_buf(&t, in, n * sizeof *in),
+               *bo = bt_buf(&t, NULL, 3 * nb * W * sizeof *in);
+    bt_run(&t, "worker_affine", s, nb, LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo)));
+    affine *o = bt_get(&t, bo, 3 * nb * W * sizeof *o);
+    for (unsigned b = 0; b < nb; ++b) {
+      affine tot = id, pre = id;
+      for (unsigned w = 0; w < W; ++w)
+        tot = then(tot, in[b * W + w]);
+      for (unsigned w = 0; w < W; pre = then(pre, in[b * W + w]), ++w) {
+        const affine *g = &o[(b * W + w) * 3];
+        ck_assert_msg(same(g[0], tot) && same(g[1], pre) && same(g[2], tot),
+                      "affine W=%u block %u worker %u: reduce, scan or total out of order", W, b,
+                      w);
+      }
+    }
+    free(o);
+    bo = bt_buf(&t, NULL, 2 * nb * D * sizeof *in);
+    lsk_buffer *bt = bt_buf(&t, NULL, 3 * nb * sizeof *in);
+    bt_run(&t, "var_affine", s, nb,
+           LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo), LSK_ARG_BUFFER(bt)));
+    o = bt_get(&t, bo, 2 * nb * D * sizeof *o);
+    affine *tt = bt_get(&t, bt, 3 * nb * sizeof *tt);
+    for (unsigned b = 0; b < nb; ++b) {
+      affine run = id;
+      for (unsigned i = 0; i < D; ++i) {
+        ck_assert_msg(same(o[(b * 2 + 1) * D + i], run),
+                      "affine exclusive scan_var D=%u W=%u S=%u block %u index %u", D, W, s->simd,
+                      b, i);
+        run = then(run, in[b * D + i]);
+        ck_assert_msg(same(o[b * 2 * D + i], run),
+                      "affine inclusive scan_var D=%u W=%u S=%u block %u index %u", D, W, s->simd,
+                      b, i);
+      }
+      for (int j = 0; j < 3; ++j)
+        ck_assert_msg(same(tt[b * 3 + j], run), "affine %s D=%u W=%u S=%u block %u",
+                      j ? "scan_var total" : "reduce_var", D, W, s->simd, b);
+    }
+    free(o);
+    free(tt);
+    free(in);
+    lsk_buffer_destroy(bi);
+  }
+  bt_close(&t);
+}
+END_TEST
+
+/* count, any, all: blocks with no worker, one, all but one, all, and random
+ * halves set; every worker must get the answer. */
+START_TEST(test_block_predicates)
+{
+  bt t = bt_open();
+  BT_FOR_SHAPES(s)
+  {
+    const unsigned W = s->workers, nb = 6, n = nb * W;
+    uint32_t *in = malloc(n * sizeof *in);
+    uint64_t rng = bt_seed(s, 4);
+    for (unsigned b = 0; b < nb; ++b) {
+      unsigned one = (unsigned)(bt_next(&rng) % W);
+      for (unsigned w = 0; w < W; ++w) {
+        uint32_t r = (uint32_t)bt_next(&rng) | 1u; /* a true that is not just 1 */
+        in[b * W + w] = b == 0   ? 0
+                        : b == 1 ? (w == one ? r : 0)
+                        : b == 2 ? (w == one ? 0 : r)
+                        : b == 3 ? r
+                                 : (r >> 1 & 1) * r;
+      }
+    }
+    lsk_buffer *bi = bt_buf(&t, in, n * sizeof *in), *bo = bt_buf(&t, NULL, 3 * n * sizeof *in);
+    bt_run(&t, "preds", s, nb, LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo)));
+    lsk_buffer_destroy(bi);
+    uint32_t *o = bt_get(&t, bo, 3 * n * sizeof *o);
+    for (unsigned b = 0; b < nb; ++b) {
+      uint32_t count = 0;
+      for (unsigned w = 0; w < W; ++w)
+        count += in[b * W + w] != 0;
+      for (unsigned w = 0; w < W; ++w) {
+        const uint32_t *g = &o[(b * W + w) * 3];
+        ck_assert_msg(g[0] == count && g[1] == (count > 0) && g[2] == (count == W),
+                      "W=%u block %u worker %u: count %u any %u all %u, want %u of %u", W, b, w,
+                      g[0], g[1], g[2], count, W);
+      }
+    }
+    free(o);
+    free(in);
+  }
+  bt_close(&t);
+}
+END_TEST
+
+/* For the grind suite (oclgrind): scan_var and reduce_var, both appends and
+ * the float atomics at one small shape of two steps, the last partial. */
+void block_grind_case(void)
+{
+  static const bt_shape s = {7, 3, 2, 1};
+  bt t = bt_open();
+  check_var_uint(&t, &s, 2);
+  check_var_float(&t, &s, 2);
+  bt_check_append(&t, &s, "append_block", 4, 0);
+  bt_check_append(&t, &s, "append_each", 3, 1);
+  bt_check_atomics_float(&t, &s, 3);
+  bt_close(&t);
+}
+
+Suite *suite_block(void)
+{
+  Suite *s = suite_create("block");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, test_block_worker_collectives);
+  tcase_add_test(tc, test_block_var_collectives);
+  tcase_add_test(tc, test_block_define_keeps_order);
+  tcase_add_test(tc, test_block_predicates);
+  bt_add_atomic_tests(tc);
+  suite_add_tcase(s, tc);
+  return s;
+}
