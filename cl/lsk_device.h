@@ -12,5 +12,6 @@
 #include "lsk_verify.h"
 #include "lsk_atomic.h"
 #include "lsk_block.h"
+#include "lsk_assoc.h"
 #include "lsk_soa.h"
 #endif /* LSK_DEVICE_H */

@@ -19,7 +19,8 @@
 
 /* The kernel library's programs, one per file of kernels/ (the CMake list
  * LSK_KERNEL_FAMILIES must name the same files). */
-#define LSK__LIB_MAP(XX) XX(REDUCE, reduce) XX(SCAN, scan)
+#define LSK__LIB_MAP(XX) XX(REDUCE, reduce) XX(SCAN, scan) \
+  XX(ASSOC, assoc)
 typedef enum lsk__lib {
 #define XX(ID, name) LSK__LIB_##ID,
   LSK__LIB_MAP(XX)

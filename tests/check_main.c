@@ -20,6 +20,7 @@ static const struct {
     {"iota", suite_iota},     {"verify", suite_verify}, {"errors", suite_errors},
     {"cache", suite_cache},   {"grind", suite_grind},   {"tune", suite_tune},
     {"layout", suite_layout}, {"soa", suite_soa},
+    {"assoc", suite_assoc},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

@@ -63,5 +63,8 @@ Suite *suite_grind(void);
 Suite *suite_tune(void);
 Suite *suite_layout(void);
 Suite *suite_soa(void);
+Suite *suite_assoc(void);
+/* The association's small cases, also run in the grind suite. */
+TCase *tcase_assoc_grind(void);
 
 #endif /* LSK_TESTUTIL_H */

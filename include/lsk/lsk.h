@@ -16,5 +16,6 @@
 #include "lsk/algo.h"
 #include "lsk/reduce.h"
 #include "lsk/scan.h"
+#include "lsk/assoc.h"
 
 #endif /* LSK_H */
