@@ -34,7 +34,7 @@ static uint32_t *random_keys(size_t n, uint32_t nkeys, int skips, uint32_t seed)
   for (size_t i = 0; i < n; ++i) {
     uint32_t r = next(&s);
     if (skips && (r & 7) == 0)
-      k[i] = (r & 8) ? 0xffffffffu : nkeys + (next(&s) & 1023);
+      k[i] = (r & 8) ? 0xffffffffu : nkeys + (next(&s) & 3);
     else
       k[i] = next(&s) % nkeys;
   }
