@@ -68,5 +68,7 @@ lsk_launch bench_triad_launch(const bench *bn, size_t n, unsigned domain, unsign
 /* bench_soa.c: the triad through generated SoA views, and through an array
  * of structs, against the raw triad. */
 int bench_case_soa(bench *bn);
+/* bench_assoc.c: lsk_assoc_build against a single-threaded C count-then-fill. */
+int bench_case_assoc(bench *bn);
 
 #endif /* LSK_BENCH_H */
