@@ -59,23 +59,38 @@ LSK_KERNEL void lsk_assoc_count(LSK_CTX, __global const uint *restrict keys, uin
 
 /* lsk_assoc_fill(keys, base, n, per_block, offsets, counts, content,
  * nkeys): content[offsets[k] + atomic_dec(&counts[k]) - 1] = i for every
- * i < n whose key k = keys[base + i] is below nkeys. */
+ * i < n whose key k = keys[base + i] is below nkeys.
+ *
+ * A tile takes its slots first (a context variable), then stores: on CPUs
+ * an atomic is a full fence, and a store miss between two of them stalls
+ * until it completes; stores issued together overlap their misses (PoCL,
+ * 2^24 elements into 2^16 keys: the fill in about 0.55 of the time of
+ * atomic and store side by side). No slot is 0xffffffff: the capacity is
+ * at most 2^28. */
 LSK_KERNEL void lsk_assoc_fill(LSK_CTX, __global const uint *restrict keys, uint base, uint n,
                                uint per_block, __global const uint *restrict offsets,
                                volatile __global uint *counts, __global uint *restrict content,
                                uint nkeys)
 {
+  LSK_VAR(uint, slot);
   LSK__ASSOC_TILES(n, per_block);
   for (uint t = first; t < end; ++t) {
     uint at = t * LSK_DOMAIN_SIZE;
     __global const uint *tile = keys + base + at;
     uint left = t < full ? LSK_DOMAIN_SIZE : n - at;
     LSK_FOREACH(it) {
+      uint s = 0xffffffffu;
       if (it.idx < left) {
         uint k = tile[it.idx];
         if (k < nkeys)
-          content[offsets[k] + atomic_dec(&counts[k]) - 1u] = at + it.idx;
+          s = offsets[k] + atomic_dec(&counts[k]) - 1u;
       }
+      LSK_VAR_AT(slot, it) = s;
+    }
+    LSK_FOREACH(it) {
+      uint s = LSK_VAR_AT(slot, it);
+      if (s != 0xffffffffu)
+        content[s] = at + it.idx;
     }
   }
 }
