@@ -15,5 +15,6 @@
 #include "lsk_vector.h"
 #include "lsk_pool.h"
 #include "lsk_list.h"
+#include "lsk_assoc.h"
 #include "lsk_soa.h"
 #endif /* LSK_DEVICE_H */

@@ -193,5 +193,6 @@ Suite *suite_grind(void)
   tcase_add_test(tc, test_grind_soa_views);
   tcase_add_test(tc, test_grind_block_collectives);
   suite_add_tcase(s, tc);
+  suite_add_tcase(s, tcase_assoc_grind());
   return s;
 }

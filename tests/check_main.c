@@ -28,6 +28,7 @@ static const struct {
     {"pool", suite_pool}, {"chunklist", suite_chunklist}, {"pic", suite_pic},
     {"pool_grind", suite_pool_grind},
     {"block", suite_block},
+    {"assoc", suite_assoc},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

@@ -79,5 +79,8 @@ Suite *suite_block(void);
 /* check_block.c: the block collectives at one small shape, for the grind
  * suite. */
 void block_grind_case(void);
+Suite *suite_assoc(void);
+/* The association's small cases, also run in the grind suite. */
+TCase *tcase_assoc_grind(void);
 
 #endif /* LSK_TESTUTIL_H */

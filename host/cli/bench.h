@@ -78,4 +78,7 @@ int bench_case_scan(bench *bn);
 /* bench_pool.c: pool allocation and the binning step against plain C. */
 int bench_case_pool(bench *bn);
 
+/* bench_assoc.c: lsk_assoc_build against a single-threaded C count-then-fill. */
+int bench_case_assoc(bench *bn);
+
 #endif /* LSK_BENCH_H */

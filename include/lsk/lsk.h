@@ -21,5 +21,6 @@
 #include "lsk/pool.h"
 #include "lsk/chunklist.h"
 #include "lsk/pic.h"
+#include "lsk/assoc.h"
 
 #endif /* LSK_H */

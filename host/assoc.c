@@ -1,0 +1,241 @@
+/*
+ * assoc.c: the one-to-many association (include/lsk/assoc.h): its own
+ * device buffers, and a build as four passes on the context's queue:
+ * zero the counts (only when the last build did not leave them at zero),
+ * count (kernels/assoc.cl), scan the counts into offsets (lsk_scan), fill.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct lsk_assoc {
+  lsk_context *ctx;
+  uint32_t nkeys;
+  size_t capacity;
+  lsk_algo_options algo;
+  lsk_buffer *counts;  /* nkeys + 1 uints; zero between builds */
+  lsk_buffer *offsets; /* nkeys + 1 uints */
+  lsk_buffer *content; /* capacity uints, at least 1 */
+  /* The counts may not be zero: new, or the last build stopped between
+   * its count and its fill (an enqueue failed). */
+  int counts_dirty;
+  size_t n; /* elements of the last build */
+  /* The offsets read back for lsk_assoc_range; valid until a build. */
+  uint32_t *host_offsets;
+  int host_valid;
+};
+
+/* The capacity limits: lsk's, then the device's largest buffer. */
+static int check_capacity(lsk_context *ctx, const char *fn, size_t capacity)
+{
+  if (capacity > LSK_ASSOC_MAX_ELEMENTS)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: capacity %zu exceeds 2^28 elements", fn, capacity);
+  if ((uint64_t)capacity * 4 > ctx->info.max_alloc_size)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: capacity %zu needs %zu bytes, more than the device's largest buffer "
+                     "(%llu bytes)",
+                     fn, capacity, capacity * 4, (unsigned long long)ctx->info.max_alloc_size);
+  return LSK_OK;
+}
+
+/* x[0, n) = 0 on the device, with whole-buffer kernel writes (oclgrind
+ * does not count clEnqueueFillBuffer as initializing). */
+static int zero(lsk_assoc *a, const char *fn, lsk_buffer *x, size_t n)
+{
+  lsk__plan p;
+  lsk_kernel *k;
+  int rc = lsk__algo_plan(a->ctx, fn, n, &a->algo, &p);
+  if (!rc)
+    rc = lsk__lib_kernel(a->ctx, LSK__LIB_ASSOC, "lsk_assoc_zero", &k);
+  if (rc)
+    return rc;
+  lsk_launch l = lsk__plan_launch(&p, p.blocks);
+  return lsk_kernel_launch(
+      k, &l,
+      LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)p.per_block)),
+      NULL);
+}
+
+int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_assoc_options *opt,
+                     lsk_assoc **out)
+{
+  static const char fn[] = "lsk_assoc_create";
+  if (!ctx)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  *out = NULL;
+  if (nkeys == 0)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: nkeys is 0", fn);
+  if (nkeys > LSK_ASSOC_MAX_KEYS)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: nkeys %zu exceeds 2^24", fn, nkeys);
+  int rc = check_capacity(ctx, fn, capacity);
+  lsk__plan p;
+  if (rc || (rc = lsk__algo_plan(ctx, fn, 0, opt ? &opt->algo : NULL, &p)))
+    return rc;
+  lsk_assoc *a = calloc(1, sizeof *a);
+  if (!a)
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  a->ctx = ctx;
+  a->nkeys = (uint32_t)nkeys;
+  a->capacity = capacity;
+  a->algo = opt ? opt->algo : (lsk_algo_options){0};
+  a->counts_dirty = 1;
+  size_t bytes = (nkeys + 1) * sizeof(uint32_t);
+  rc = lsk_buffer_create(ctx, bytes, &a->counts);
+  if (!rc)
+    rc = lsk_buffer_create(ctx, bytes, &a->offsets);
+  if (!rc)
+    rc = lsk_buffer_create(ctx, (capacity ? capacity : 1) * sizeof(uint32_t), &a->content);
+  /* Empty until the first build: every range [0, 0). */
+  if (!rc)
+    rc = zero(a, fn, a->offsets, nkeys + 1);
+  if (rc) {
+    lsk_assoc_destroy(a);
+    return rc;
+  }
+  *out = a;
+  return LSK_OK;
+}
+
+void lsk_assoc_destroy(lsk_assoc *a)
+{
+  if (!a)
+    return;
+  lsk_buffer_destroy(a->counts);
+  lsk_buffer_destroy(a->offsets);
+  lsk_buffer_destroy(a->content);
+  free(a->host_offsets);
+  free(a);
+}
+
+int lsk_assoc_reserve(lsk_assoc *a, size_t capacity)
+{
+  static const char fn[] = "lsk_assoc_reserve";
+  if (!a)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: a is NULL", fn);
+  int rc = check_capacity(a->ctx, fn, capacity);
+  if (rc || capacity <= a->capacity)
+    return rc;
+  lsk_buffer *b;
+  if ((rc = lsk_buffer_create(a->ctx, capacity * sizeof(uint32_t), &b)))
+    return rc;
+  /* Safe with work queued: OpenCL keeps the old memory until it is done.
+   * The offsets still describe the old content, which is gone: empty the
+   * association rather than leave ranges over undefined memory. */
+  lsk_buffer_destroy(a->content);
+  a->content = b;
+  a->capacity = capacity;
+  a->n = 0;
+  a->host_valid = 0;
+  return zero(a, fn, a->offsets, (size_t)a->nkeys + 1);
+}
+
+/* The count pass, or the fill pass, over the build's elements. */
+static int pass(lsk_assoc *a, const char *fn, int fill, lsk_buffer *keys, size_t offset, size_t n)
+{
+  lsk__plan p;
+  lsk_kernel *k;
+  int rc = lsk__algo_plan(a->ctx, fn, n, &a->algo, &p);
+  if (!rc)
+    rc = lsk__lib_kernel(a->ctx, LSK__LIB_ASSOC, fill ? "lsk_assoc_fill" : "lsk_assoc_count", &k);
+  if (rc)
+    return rc;
+  lsk_launch l = lsk__plan_launch(&p, p.blocks);
+  lsk_arg head[] = {LSK_ARG_BUFFER(keys), LSK_ARG_UINT((uint32_t)offset), LSK_ARG_UINT((uint32_t)n),
+                    LSK_ARG_UINT((uint32_t)p.per_block)};
+  if (!fill)
+    return lsk_kernel_launch(k, &l,
+                             LSK_ARGS(head[0], head[1], head[2], head[3], LSK_ARG_BUFFER(a->counts),
+                                      LSK_ARG_UINT(a->nkeys)),
+                             NULL);
+  return lsk_kernel_launch(k, &l,
+                           LSK_ARGS(head[0], head[1], head[2], head[3], LSK_ARG_BUFFER(a->offsets),
+                                    LSK_ARG_BUFFER(a->counts), LSK_ARG_BUFFER(a->content),
+                                    LSK_ARG_UINT(a->nkeys)),
+                           NULL);
+}
+
+int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
+{
+  static const char fn[] = "lsk_assoc_build";
+  if (!a)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: a is NULL", fn);
+  lsk_context *ctx = a->ctx;
+  int rc = lsk__check_span(ctx, fn, "keys", keys, offset, n, sizeof(uint32_t));
+  if (rc)
+    return rc;
+  if (keys == a->counts || keys == a->offsets || keys == a->content)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: keys is one of the association's own buffers", fn);
+  if (n > a->capacity)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: n %zu exceeds the capacity of %zu elements (see lsk_assoc_reserve)", fn,
+                     n, a->capacity);
+  a->host_valid = 0;
+  a->n = 0;
+  size_t nc = (size_t)a->nkeys + 1;
+  if (a->counts_dirty && (rc = zero(a, fn, a->counts, nc)))
+    return rc;
+  a->counts_dirty = 1;
+  /* counts[nkeys] is never counted, so the exclusive scan's last offset is
+   * the number stored. n = 0 still scans: the offsets become all zero. */
+  if ((n && (rc = pass(a, fn, 0, keys, offset, n))) ||
+      (rc = lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a->counts, 0, a->offsets, 0, nc,
+                     &a->algo)) ||
+      (n && (rc = pass(a, fn, 1, keys, offset, n))))
+    return rc;
+  a->counts_dirty = 0;
+  a->n = n;
+  return LSK_OK;
+}
+
+int lsk_assoc_range(lsk_assoc *a, size_t key, size_t *begin, size_t *end)
+{
+  static const char fn[] = "lsk_assoc_range";
+  if (!a)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: a is NULL", fn);
+  if (!begin || !end)
+    return lsk__fail(a->ctx, LSK_EINVAL, "%s: %s is NULL", fn, begin ? "end" : "begin");
+  if (key >= a->nkeys)
+    return lsk__fail(a->ctx, LSK_ERANGE, "%s: key %zu is not below nkeys %u", fn, key,
+                     (unsigned)a->nkeys);
+  size_t nc = (size_t)a->nkeys + 1;
+  if (!a->host_valid) {
+    if (!a->host_offsets && !(a->host_offsets = malloc(nc * sizeof(uint32_t))))
+      return lsk__fail(a->ctx, LSK_ENOMEM, "%s: out of memory for %zu offsets", fn, nc);
+    int rc = lsk_buffer_read(a->offsets, 0, a->host_offsets, nc * sizeof(uint32_t));
+    if (rc)
+      return rc;
+    a->host_valid = 1;
+  }
+  *begin = a->host_offsets[key];
+  *end = a->host_offsets[key + 1];
+  return LSK_OK;
+}
+
+int lsk_assoc_size(lsk_assoc *a, size_t *stored, size_t *skipped)
+{
+  static const char fn[] = "lsk_assoc_size";
+  if (!a)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: a is NULL", fn);
+  uint32_t total = 0;
+  int rc = LSK_OK;
+  if (a->host_valid)
+    total = a->host_offsets[a->nkeys];
+  else
+    rc = lsk_buffer_read(a->offsets, (size_t)a->nkeys * sizeof total, &total, sizeof total);
+  if (rc)
+    return rc;
+  /* Every element is either stored or skipped. */
+  if (stored)
+    *stored = total;
+  if (skipped)
+    *skipped = a->n > total ? a->n - total : 0;
+  return LSK_OK;
+}
+
+lsk_buffer *lsk_assoc_offsets(const lsk_assoc *a) { return a ? a->offsets : NULL; }
+lsk_buffer *lsk_assoc_content(const lsk_assoc *a) { return a ? a->content : NULL; }
+size_t lsk_assoc_nkeys(const lsk_assoc *a) { return a ? a->nkeys : 0; }
+size_t lsk_assoc_capacity(const lsk_assoc *a) { return a ? a->capacity : 0; }
