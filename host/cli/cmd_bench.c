@@ -838,10 +838,27 @@ static int write_plot(const bench *bn, const char *png)
   return 0;
 }
 
+/* Whether case name is in the comma-separated list only (NULL: all). */
+static int want(const char *only, const char *name)
+{
+  if (!only)
+    return 1;
+  size_t len = strlen(name);
+  for (const char *p = only; *p;) {
+    const char *end = strchr(p, ',');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (n == len && strncmp(p, name, n) == 0)
+      return 1;
+    p += n + (end != NULL);
+  }
+  return 0;
+}
+
 static const char usage_text[] =
     "usage: lsk bench [--quick] [--sweep] [--size LOG2] [--repeat N] [--domain D]\n"
     "                 [--workers W] [--simd S] [--blocks B] [--json FILE] [--plot FILE.png]\n"
-    "                 [--no-build]\n";
+    "                 [--no-build] [--only CASE,...]\n"
+    "cases: triad soa reduce scan compact assoc pool launch build\n";
 
 int cmd_bench(int argc, char **argv)
 {
@@ -849,6 +866,7 @@ int cmd_bench(int argc, char **argv)
   bn.tail = &bn.results;
   const char *json = NULL, *plot = NULL;
   int sweep = 0, no_build = 0;
+  const char *only = NULL;
   /* A child of the build-cost case (see case_build). */
   if (argc == 4 && strcmp(argv[1], BUILD_CHILD_FLAG) == 0 && atoi(argv[3]) >= 1)
     return build_child(argv[2], (unsigned)atoi(argv[3]));
@@ -879,6 +897,8 @@ int cmd_bench(int argc, char **argv)
       plot = argv[++i];
     else if (strcmp(a, "--no-build") == 0)
       no_build = 1;
+    else if (strcmp(a, "--only") == 0 && v)
+      only = argv[++i];
     else
       return cli_usage("bench", usage_text, "bad option or value '%s'", a);
   }
@@ -908,8 +928,14 @@ int cmd_bench(int argc, char **argv)
   if (!rc && sweep)
     rc = case_sweep(&bn);
   if (!rc && !sweep)
-    rc = case_triad(&bn) || bench_case_soa(&bn) || bench_case_reduce(&bn) || bench_case_scan(&bn) ||
-         case_launch(&bn) || (!no_build && case_build(&bn));
+    rc = (want(only, "triad") && case_triad(&bn)) || (want(only, "soa") && bench_case_soa(&bn)) ||
+         (want(only, "reduce") && bench_case_reduce(&bn)) ||
+         (want(only, "scan") && bench_case_scan(&bn)) ||
+         (want(only, "compact") && bench_case_compact(&bn)) ||
+         (want(only, "assoc") && bench_case_assoc(&bn)) ||
+         (want(only, "pool") && bench_case_pool(&bn)) ||
+         (want(only, "launch") && case_launch(&bn)) ||
+         (!no_build && want(only, "build") && case_build(&bn));
   if (!rc && !sweep)
     print_table(&bn);
   if (!rc && json)
