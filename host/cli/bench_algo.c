@@ -1,10 +1,10 @@
 /*
  * bench_algo.c: the kernel library's reduce and scan in `lsk bench`.
  *   - reduce of 2^log2n doubles: lsk_reduce against a hand-written raw
- *     OpenCL reduction (each group reads its chunk with a barrier per
- *     round, the best raw variant on PoCL in DESIGN.md section 4, then a
- *     local tree; the host adds the groups' sums) and against C OpenMP
- *     `parallel for simd reduction(+)`;
+ *     OpenCL reduction (each work-item folds a contiguous run, the pattern
+ *     CPU back-ends like best, DESIGN.md section 4; then a local tree; the
+ *     host adds the groups' sums) and against C OpenMP `parallel for simd
+ *     reduction(+)`;
  *   - exclusive scan of 2^log2n uints: lsk_scan, whose bytes per second
  *     (8 per element: a read and a write) are compared with the raw
  *     triad's in the same run, and against a single-threaded C scan.
@@ -26,13 +26,12 @@ static const char *raw_reduce_source =
     "                         __global double *partial, __local double *s)\n"
     "{\n"
     "  uint l = get_local_id(0), L = get_local_size(0), g = get_group_id(0);\n"
-    "  uint begin = g * chunk, end = min(begin + chunk, n);\n"
+    "  uint each = (chunk + L - 1) / L;\n"
+    "  uint begin = g * chunk + l * each;\n"
+    "  uint end = min(min(begin + each, g * chunk + chunk), n);\n"
     "  double acc = 0;\n"
-    "  for (uint i = begin; i < end; i += L) {\n"
-    "    if (i + l < end)\n"
-    "      acc += x[i + l];\n"
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "  }\n"
+    "  for (uint i = begin; i < end; ++i)\n"
+    "    acc += x[i];\n"
     "  s[l] = acc;\n"
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  for (uint h = L / 2; h > 0; h >>= 1) {\n"
@@ -133,7 +132,7 @@ int bench_case_reduce(bench *bn)
     printf("reduce: skipped, the device has no double precision\n");
     return 0;
   }
-  reduce_state s = {.bn = bn, .n = (size_t)1 << bn->log2n, .local = 256};
+  reduce_state s = {.bn = bn, .n = (size_t)1 << bn->log2n, .local = 64};
   const lsk_device_info *d = lsk_context_device(bn->ctx);
   if (d->max_work_group_size < s.local)
     s.local = d->max_work_group_size;
