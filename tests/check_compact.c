@@ -23,11 +23,7 @@ static const char *pred_src = "int lsk_select(uint i, __global const uint *d, ul
                               "  return d[i] % 100u < (uint)arg;\n"
                               "}\n";
 
-static uint32_t rng_next(uint64_t *s)
-{
-  *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-  return (uint32_t)(*s >> 33);
-}
+#define rng_next tu_rng
 
 static unsigned *random_uints(size_t n, uint64_t seed)
 {
@@ -117,11 +113,10 @@ static const lsk_algo_options shapes[] = {
 
 START_TEST(test_compact_sizes_and_shapes)
 {
-  static const size_t sizes[] = {0, 1, 7, 1000, (1u << 20) + 3};
   lsk_context *ctx = tu_context();
   lsk_compactor *c = plain_compactor(ctx);
-  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
-    size_t n = sizes[s];
+  for (size_t s = 0; s < TU_NSIZES; ++s) {
+    size_t n = tu_sizes[s];
     unsigned *x = random_uints(n, 1234 + s);
     lsk_buffer *data = upload(ctx, x, n);
     for (size_t h = 0; h < NSHAPES; ++h) {

@@ -12,22 +12,11 @@
 
 #include "testutil.h"
 
-static const lsk_algo_options shapes[] = {
-    {0},
-    {.workers = 1},
-    {.workers = 3, .simd = 5, .tile = 1000},
-    {.workers = 12, .simd = 1, .tile = 100, .blocks = 7},
-    {.workers = 1, .simd = 1, .tile = 64, .blocks = 3},
-};
-#define NSHAPES (sizeof shapes / sizeof shapes[0])
-static const size_t sizes[] = {0, 1, 7, 1000, (1u << 20) + 3};
-#define NSIZES (sizeof sizes / sizeof sizes[0])
-
 static uint64_t rng_state;
 static uint64_t rng(void)
 {
-  rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-  return rng_state >> 11;
+  uint64_t hi = tu_rng(&rng_state);
+  return hi << 21 ^ tu_rng(&rng_state);
 }
 
 /* Random data of type t; floats are integers in [-8, 8] when exact. */
@@ -175,18 +164,18 @@ START_TEST(test_reduce_matches_c)
 {
   lsk_context *ctx = tu_context();
   rng_state = 42 + (uint64_t)_i;
-  const lsk_algo_options *o = &shapes[_i];
+  const lsk_algo_options *o = &tu_shapes[_i];
   int fp64 = lsk_context_device(ctx)->has_fp64;
   for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ++ti) {
     if (types[ti] == LSK_TYPE_DOUBLE && !fp64)
       continue;
     for (lsk_op op = LSK_OP_SUM; op <= LSK_OP_MAX; ++op)
       if (_i == 0 || op == (lsk_op)(LSK_OP_SUM + ti % 3))
-        for (size_t si = 0; si < NSIZES; ++si)
-          check_one(ctx, types[ti], op, sizes[si], o, 1);
+        for (size_t si = 0; si < TU_NSIZES; ++si)
+          check_one(ctx, types[ti], op, tu_sizes[si], o, 1);
     if (types[ti] == LSK_TYPE_FLOAT || types[ti] == LSK_TYPE_DOUBLE)
-      for (size_t si = 0; si < NSIZES; ++si)
-        check_one(ctx, types[ti], LSK_OP_SUM, sizes[si], o, 0);
+      for (size_t si = 0; si < TU_NSIZES; ++si)
+        check_one(ctx, types[ti], LSK_OP_SUM, tu_sizes[si], o, 0);
   }
   lsk_context_destroy(ctx);
 }
@@ -199,8 +188,8 @@ START_TEST(test_reduce_large_and_async)
   lsk_context *ctx = tu_context();
   rng_state = 7;
   size_t n = (size_t)1 << 25;
-  check_one(ctx, LSK_TYPE_UINT, LSK_OP_SUM, n, &shapes[0], 1);
-  check_one(ctx, LSK_TYPE_FLOAT, LSK_OP_MAX, n, &shapes[0], 0);
+  check_one(ctx, LSK_TYPE_UINT, LSK_OP_SUM, n, &tu_shapes[0], 1);
+  check_one(ctx, LSK_TYPE_FLOAT, LSK_OP_MAX, n, &tu_shapes[0], 0);
   uint32_t *data = make_data(LSK_TYPE_UINT, 5000, 1);
   lsk_buffer *in, *out;
   TU_OK(ctx, lsk_buffer_create(ctx, 5000 * 4, &in));
@@ -271,7 +260,7 @@ Suite *suite_reduce(void)
   Suite *s = suite_create("reduce");
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 600);
-  tcase_add_loop_test(tc, test_reduce_matches_c, 0, NSHAPES);
+  tcase_add_loop_test(tc, test_reduce_matches_c, 0, TU_NSHAPES);
   tcase_add_test(tc, test_reduce_large_and_async);
   tcase_add_test(tc, test_reduce_bad_input);
   suite_add_tcase(s, tc);

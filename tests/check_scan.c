@@ -11,23 +11,8 @@
 
 #include "testutil.h"
 
-static const lsk_algo_options shapes[] = {
-    {0},
-    {.workers = 1},
-    {.workers = 3, .simd = 5, .tile = 1000},
-    {.workers = 12, .simd = 1, .tile = 100, .blocks = 7},
-    {.workers = 1, .simd = 1, .tile = 64, .blocks = 3},
-};
-#define NSHAPES (sizeof shapes / sizeof shapes[0])
-static const size_t sizes[] = {0, 1, 7, 1000, (1u << 20) + 3};
-#define NSIZES (sizeof sizes / sizeof sizes[0])
-
 static uint64_t rng_state;
-static uint32_t rng(void)
-{
-  rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-  return (uint32_t)(rng_state >> 33);
-}
+static uint32_t rng(void) { return tu_rng(&rng_state); }
 
 /* n elements of 4 bytes: ints, uints, or floats (integers in [-8, 8] when
  * exact, else in [0.5, 1.5)). */
@@ -125,13 +110,13 @@ START_TEST(test_scan_matches_c)
 {
   lsk_context *ctx = tu_context();
   rng_state = 1234 + (uint64_t)_i;
-  const lsk_algo_options *o = &shapes[_i];
+  const lsk_algo_options *o = &tu_shapes[_i];
   for (size_t ti = 0; ti < 3; ++ti)
     for (int incl = 0; incl < 2; ++incl)
-      for (size_t si = 0; si < NSIZES; ++si)
-        check_one(ctx, types[ti], incl, sizes[si], o, 1, (si + (size_t)incl) % 2);
-  for (size_t si = 0; si < NSIZES; ++si)
-    check_one(ctx, LSK_TYPE_FLOAT, 1, sizes[si], o, 0, 0);
+      for (size_t si = 0; si < TU_NSIZES; ++si)
+        check_one(ctx, types[ti], incl, tu_sizes[si], o, 1, (si + (size_t)incl) % 2);
+  for (size_t si = 0; si < TU_NSIZES; ++si)
+    check_one(ctx, LSK_TYPE_FLOAT, 1, tu_sizes[si], o, 0, 0);
   lsk_context_destroy(ctx);
 }
 END_TEST
@@ -140,7 +125,7 @@ START_TEST(test_scan_large)
 {
   lsk_context *ctx = tu_context();
   rng_state = 99;
-  check_one(ctx, LSK_TYPE_UINT, 0, ((size_t)1 << 25) + 11, &shapes[0], 1, 1);
+  check_one(ctx, LSK_TYPE_UINT, 0, ((size_t)1 << 25) + 11, &tu_shapes[0], 1, 1);
   lsk_context_destroy(ctx);
 }
 END_TEST
@@ -181,7 +166,7 @@ Suite *suite_scan(void)
   Suite *s = suite_create("scan");
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 600);
-  tcase_add_loop_test(tc, test_scan_matches_c, 0, NSHAPES);
+  tcase_add_loop_test(tc, test_scan_matches_c, 0, TU_NSHAPES);
   tcase_add_test(tc, test_scan_large);
   tcase_add_test(tc, test_scan_bad_input);
   suite_add_tcase(s, tc);

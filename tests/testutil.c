@@ -68,3 +68,19 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 }
 
 int tu_remove_tree(const char *dir) { return nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS); }
+
+uint32_t tu_rng(uint64_t *state)
+{
+  *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+  return (uint32_t)(*state >> 33);
+}
+
+const size_t tu_sizes[TU_NSIZES] = {0, 1, 7, 1000, (1u << 20) + 3};
+
+const lsk_algo_options tu_shapes[TU_NSHAPES] = {
+    {0},
+    {.workers = 1},
+    {.workers = 3, .simd = 5, .tile = 1000},
+    {.workers = 12, .simd = 1, .tile = 100, .blocks = 7},
+    {.workers = 1, .simd = 1, .tile = 64, .blocks = 3},
+};

@@ -10,6 +10,7 @@
 #define LSK_TESTUTIL_H
 
 #include <check.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,19 @@ unsigned *tu_read_uints(lsk_context *ctx, lsk_buffer *b, size_t n);
  * exit(1); and removing a directory tree (0 on success). */
 void tu_tempdir(char *dir, size_t cap, const char *tag);
 int tu_remove_tree(const char *dir);
+
+/* A fixed-seed generator (64-bit LCG): the next 32 random bits. */
+uint32_t tu_rng(uint64_t *state);
+
+/* The sizes every algorithm is checked at: 0, 1, 7, 1000, 2^20 + 3. */
+#define TU_NSIZES 5
+extern const size_t tu_sizes[TU_NSIZES];
+
+/* Launch shapes of the device-wide algorithms: automatic; one worker;
+ * multi-step with odd workers and simd; one index per worker with several
+ * tiles per block; one worker of simd 1. */
+#define TU_NSHAPES 5
+extern const lsk_algo_options tu_shapes[TU_NSHAPES];
 
 /* The suites. */
 Suite *suite_status(void);
