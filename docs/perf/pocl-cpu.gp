@@ -18,28 +18,28 @@ set ylabel 'ratio (log scale)'
 set bmargin 10
 set lmargin 22
 $data << EOD
-"triad vs raw OpenCL" 0.989509 0.987063
-"triad vs C OpenMP" 1.0541 1.00793
-"SoA views vs raw" 1.03959 1.04694
-"SoA placement" 0.825976 0.824357
-"AoS vs SoA" 0.33795 0.339326
-"reduce vs raw OpenCL" 1.43067 1.27911
-"reduce vs C OpenMP" 0.880695 0.773604
-"scan vs triad bytes/s" 0.385462 0.340148
-"scan vs C 1 thread" 2.1607 1.93421
-"compact vs C" 0.757456 0.729309
-"assoc vs C 1 thread" 0.911485 0.858563
-"pool alloc+recycle (block)" 0.348837 0.389238
-"pool alloc+recycle (item)" 0.0335255 0.0231515
-"pic step" 0.549259 0.528325
-"launch vs raw enqueue" 0.730688 0.900991
-"build again vs cold (PoCL on)" 34719.8 34223.9
-"cold + lsk store vs cold (PoCL on)" 1.13554 1.11902
-"lsk cache vs cold (PoCL on)" 103.422 98.4771
-"no lsk cache vs cold (PoCL on)" 4.68803 4.69226
-"build again vs cold (PoCL off)" 34642.1 35319.2
-"cold + lsk store vs cold (PoCL off)" 0.561068 0.547363
-"lsk cache vs cold (PoCL off)" 44.9691 38.6626
-"no lsk cache vs cold (PoCL off)" 1.01224 0.951442
+"triad vs raw OpenCL" 0.977594 0.975708
+"triad vs C OpenMP" 1.01292 0.990804
+"SoA views vs raw" 1.09314 1.00789
+"SoA placement" 0.593828 0.803461
+"AoS vs SoA" 0.27223 0.297849
+"reduce vs raw OpenCL" 1.34504 1.25076
+"reduce vs C OpenMP" 0.813981 0.747454
+"scan vs triad bytes/s" 0.521371 0.409158
+"scan vs C 1 thread" 2.09072 1.39986
+"compact vs C" 0.988395 0.620287
+"assoc vs C 1 thread" 0.896524 0.838388
+"pool alloc+recycle (block)" 0.365313 0.325547
+"pool alloc+recycle (item)" 0.0410876 0.0327445
+"pic step" 0.453363 0.437499
+"launch vs raw enqueue" 0.879934 0.767018
+"build again vs cold (PoCL on)" 35870.7 35943.3
+"cold + lsk store vs cold (PoCL on)" 1.00529 0.940568
+"lsk cache vs cold (PoCL on)" 96.1908 72.6882
+"no lsk cache vs cold (PoCL on)" 4.40643 3.34439
+"build again vs cold (PoCL off)" 38141.8 34581.5
+"cold + lsk store vs cold (PoCL off)" 0.559952 0.547606
+"lsk cache vs cold (PoCL off)" 39.8824 38.0558
+"no lsk cache vs cold (PoCL off)" 1.02379 0.943817
 EOD
 plot $data using 2:xtic(1) title 'best', '' using 3 title 'median', 1 with lines lc 'black' dt 2 notitle
