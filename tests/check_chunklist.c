@@ -169,11 +169,14 @@ START_TEST(test_chunklist_exhaustion_counted_and_recovered)
   lsk_list_usage lu;
   TU_OK(f.ctx, lsk_list_usage_get(list, &lu));
   ck_assert_uint_eq(lu.length, f.nwant);
-  ck_assert_uint_eq(lu.chunks, 10);
-  ck_assert_uint_ge(lu.lost, f.nwant - 10 * CHUNK);
-  ck_assert_uint_eq(lu.lost, missed);
+  /* Every cell went to a chunk, or to an appender that lost the race to
+   * make the same chunk and recycled it: how many depends on timing. */
   lsk_pool_usage pu;
   TU_OK(f.ctx, lsk_pool_usage_get(pool, &pu));
+  ck_assert_uint_ge(lu.chunks, 1);
+  ck_assert_uint_eq(lu.chunks + pu.recycled, 10);
+  ck_assert_uint_ge(lu.lost, f.nwant - lu.chunks * CHUNK);
+  ck_assert_uint_eq(lu.lost, missed);
   ck_assert_int_eq(pu.exhausted, 1);
   unsigned *all = malloc(f.nwant * 8);
   ck_assert_ptr_nonnull(all);

@@ -18,28 +18,28 @@ set ylabel 'ratio (log scale)'
 set bmargin 10
 set lmargin 22
 $data << EOD
-"triad vs raw OpenCL" 0.977594 0.975708
-"triad vs C OpenMP" 1.01292 0.990804
-"SoA views vs raw" 1.09314 1.00789
-"SoA placement" 0.593828 0.803461
-"AoS vs SoA" 0.27223 0.297849
-"reduce vs raw OpenCL" 1.34504 1.25076
-"reduce vs C OpenMP" 0.813981 0.747454
-"scan vs triad bytes/s" 0.521371 0.409158
-"scan vs C 1 thread" 2.09072 1.39986
-"compact vs C" 0.988395 0.620287
-"assoc vs C 1 thread" 0.896524 0.838388
-"pool alloc+recycle (block)" 0.365313 0.325547
-"pool alloc+recycle (item)" 0.0410876 0.0327445
-"pic step" 0.453363 0.437499
-"launch vs raw enqueue" 0.879934 0.767018
-"build again vs cold (PoCL on)" 35870.7 35943.3
-"cold + lsk store vs cold (PoCL on)" 1.00529 0.940568
-"lsk cache vs cold (PoCL on)" 96.1908 72.6882
-"no lsk cache vs cold (PoCL on)" 4.40643 3.34439
-"build again vs cold (PoCL off)" 38141.8 34581.5
-"cold + lsk store vs cold (PoCL off)" 0.559952 0.547606
-"lsk cache vs cold (PoCL off)" 39.8824 38.0558
-"no lsk cache vs cold (PoCL off)" 1.02379 0.943817
+"triad vs raw OpenCL" 1.02903 0.99892
+"triad vs C OpenMP" 1.0263 1.03201
+"SoA views vs raw" 1.02602 1.01201
+"SoA placement" 0.858686 0.835999
+"AoS vs SoA" 0.337972 0.353233
+"reduce vs raw OpenCL" 1.31876 1.04488
+"reduce vs C OpenMP" 0.845952 0.680422
+"scan vs triad bytes/s" 0.551134 0.437893
+"scan vs C 1 thread" 2.01321 1.3353
+"compact vs C" 0.61428 0.584999
+"assoc vs C 1 thread" 0.914936 0.807007
+"pool alloc+recycle (block)" 0.375551 0.317994
+"pool alloc+recycle (item)" 0.0334373 0.0298098
+"pic step" 0.534878 0.448475
+"launch vs raw enqueue" 1.1038 0.818433
+"build again vs cold (PoCL on)" 39854.3 40446.3
+"cold + lsk store vs cold (PoCL on)" 1.05583 1.01132
+"lsk cache vs cold (PoCL on)" 102.435 76.3255
+"no lsk cache vs cold (PoCL on)" 3.83938 3.5614
+"build again vs cold (PoCL off)" 32530.2 32932.3
+"cold + lsk store vs cold (PoCL off)" 0.599179 0.570955
+"lsk cache vs cold (PoCL off)" 37.0869 37.5763
+"no lsk cache vs cold (PoCL off)" 1.00431 0.942456
 EOD
 plot $data using 2:xtic(1) title 'best', '' using 3 title 'median', 1 with lines lc 'black' dt 2 notitle
