@@ -38,7 +38,7 @@
 #define LSK__COMPACT_TILES(b, n, per_block)                                                        \
   uint full = (n) / LSK_DOMAIN_SIZE;                                                               \
   uint first = (b) * (per_block);                                                                  \
-  uint end = min(first + (per_block), full + ((n) - full * LSK_DOMAIN_SIZE != 0))
+  uint end = min(first + (per_block), full + ((n)-full * LSK_DOMAIN_SIZE != 0))
 
 LSK_KERNEL void lsk_compact_count(LSK_CTX, LSK__CIN_PARAMS, ulong arg, uint n, uint per_block,
                                   __global uint *counts)
@@ -56,6 +56,7 @@ LSK_KERNEL void lsk_compact_count(LSK_CTX, LSK__CIN_PARAMS, ulong arg, uint n, u
       uint left = n - base;
       LSK_FOREACH(it) if (it.idx < left) c += LSK__SELECTED(base + it.idx);
     }
+    lsk_sync(); /* keeps the block's reads contiguous on PoCL (reduce.cl) */
   }
   uint total = lsk_block_reduce_add_uint(scratch, c);
   LSK_MASTER counts[b] = total;
@@ -77,40 +78,63 @@ LSK_KERNEL void lsk_compact_scan(LSK_CTX, __global uint *counts, uint nblocks)
 }
 
 /*
- * The last pass, shared by both outputs: per tile, sel holds the flags and
- * pos their exclusive prefix in the block; WRITE(i, slot) stores one
- * selected index. A flag is a uchar: it is private memory per slot, next to
- * the uint prefix.
+ * The last pass, shared by both outputs. Per step of a tile, each worker
+ * counts the selected indices of its lanes, the block scans the workers'
+ * counts, and each worker evaluates its lanes again and writes the selected
+ * ones from its prefix on: WRITE(base, i0, slot, c, left, cap) writes the c
+ * selected ones of indices base + i0 + k, k < LSK_SIMD, i0 + k < left, to
+ * slots from slot on, below cap (the bound is checked per lane: a clamped
+ * lane count becomes a saturating subtraction, which oclgrind 21.10 cannot
+ * run). No flags are kept in
+ * context variables: on CPU back-ends those live in memory across the
+ * scan's barriers, and a second evaluation of the predicate is cheaper.
  */
 #define LSK__COMPACT_SCATTER(WRITE, cap)                                                           \
   LSK_BLOCK_SCRATCH(uint, scratch);                                                                \
-  LSK_VAR(uint, pos);                                                                              \
-  LSK_VAR(uchar, sel);                                                                             \
   uint b = lsk_block_idx();                                                                        \
   uint carry = use_carries ? carries[b] : 0u;                                                      \
   LSK__COMPACT_TILES(b, n, per_block);                                                             \
   for (uint t = first; t < end; ++t) {                                                             \
     uint base = t * LSK_DOMAIN_SIZE;                                                               \
-    if (t < full) {                                                                                \
-      LSK_FOREACH(it) LSK_VAR_AT(sel, it) = LSK__SELECTED(base + it.idx);                          \
-    } else {                                                                                       \
-      uint left = n - base;                                                                        \
-      LSK_FOREACH(it) LSK_VAR_AT(sel, it) = it.idx < left && LSK__SELECTED(base + it.idx);         \
+    uint left = t < full ? LSK_DOMAIN_SIZE : n - base;                                             \
+    for (uint step = 0; step < LSK__STEPS(LSK_DOMAIN_SIZE); ++step) {                              \
+      uint i0 = LSK__INDEX(step, 0);                                                               \
+      uint c = 0;                                                                                  \
+      if (i0 + LSK_SIMD <= left) {                                                                 \
+        for (uint k = 0; k < LSK_SIMD; ++k)                                                        \
+          c += LSK__SELECTED(base + i0 + k);                                                       \
+      } else {                                                                                     \
+        for (uint k = 0; k < LSK_SIMD; ++k)                                                        \
+          if (i0 + k < left)                                                                       \
+            c += LSK__SELECTED(base + i0 + k);                                                     \
+      }                                                                                            \
+      uint total;                                                                                  \
+      uint slot = carry + lsk_block_scan_add_uint(scratch, c, &total);                             \
+      WRITE(base, i0, slot, c, left, cap);                                  \
+      carry += total;                                                                              \
     }                                                                                              \
-    LSK_FOREACH(it) LSK_VAR_AT(pos, it) = LSK_VAR_AT(sel, it);                                     \
-    uint total = lsk_block_scan_var_add_uint(scratch, pos, LSK_DOMAIN_SIZE, 0);                    \
-    LSK_FOREACH(it)                                                                                \
-    {                                                                                              \
-      uint slot = carry + LSK_VAR_AT(pos, it);                                                     \
-      if (LSK_VAR_AT(sel, it) && slot < (cap))                                                     \
-        WRITE(base + it.idx, slot);                                                                \
-    }                                                                                              \
-    carry += total;                                                                                \
+    lsk_sync();                                                                                    \
   }                                                                                                \
   if (b == lsk_grid_size() - 1)                                                                    \
-    LSK_MASTER count[count_index] = carry
+  LSK_MASTER count[count_index] = carry
 
-#define LSK__WRITE_INDEX(i, slot) out[out_base + (slot)] = (i)
+/* Indices, without a branch on the predicate (half selected at random
+ * would mispredict every other lane): every lane stores its index at the
+ * current slot and the slot moves on only when it is selected, so a later
+ * selected lane overwrites an unselected one. The stores stay below the
+ * worker's last slot (slot + c), so no other worker's slots are touched. */
+#define LSK__WRITE_INDEX(base, i0, slot, c, left, cap)                                                  \
+  {                                                                                                \
+    uint lim = min((slot) + (c), (cap));                                                           \
+    uint at = (slot);                                                                              \
+    for (uint k = 0; k < LSK_SIMD; ++k)                                                            \
+      if ((i0) + k < (left)) {                                                                     \
+        uint i = (base) + (i0) + k;                                                                \
+        if (at < lim)                                                                              \
+          out[out_base + at] = i;                                                                  \
+        at += LSK__SELECTED(i);                                                                    \
+      }                                                                                            \
+  }
 
 LSK_KERNEL void lsk_compact_indices(LSK_CTX, LSK__CIN_PARAMS, ulong arg, uint n, uint per_block,
                                     __global const uint *carries, uint use_carries,
@@ -122,7 +146,16 @@ LSK_KERNEL void lsk_compact_indices(LSK_CTX, LSK__CIN_PARAMS, ulong arg, uint n,
 }
 
 #ifdef LSK_COMPACT_SOA
-#define LSK__WRITE_ROW(i, slot) lsk__compact_copy_row(lsk__in, (i), lsk__out, (slot))
+#define LSK__WRITE_ROW(base, i0, slot, c, left, cap)                                                    \
+  {                                                                                                \
+    uint at = (slot);                                                                              \
+    for (uint k = 0; k < LSK_SIMD; ++k)                                                            \
+      if ((i0) + k < (left) && LSK__SELECTED((base) + (i0) + k)) {                                 \
+        if (at < (cap))                                                                            \
+          lsk__compact_copy_row(lsk__in, (base) + (i0) + k, lsk__out, at);                         \
+        ++at;                                                                                      \
+      }                                                                                            \
+  }
 
 /* The destination part's element count is the capacity. */
 LSK_KERNEL void lsk_compact_rows(LSK_CTX, LSK__CIN_PARAMS, ulong arg, uint n, uint per_block,
