@@ -75,6 +75,10 @@ int bench_case_compact(bench *bn);
 int bench_case_reduce(bench *bn);
 int bench_case_scan(bench *bn);
 
+/* bench_peer.c: lsk's float reduce and scan against Boost.Compute's, run
+ * by the optional lsk-peer-boost next to this program (skipped without). */
+int bench_case_boost(bench *bn);
+
 /* bench_pool.c: pool allocation and the binning step against plain C. */
 int bench_case_pool(bench *bn);
 

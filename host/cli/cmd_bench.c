@@ -858,7 +858,7 @@ static const char usage_text[] =
     "usage: lsk bench [--quick] [--sweep] [--size LOG2] [--repeat N] [--domain D]\n"
     "                 [--workers W] [--simd S] [--blocks B] [--json FILE] [--plot FILE.png]\n"
     "                 [--no-build] [--only CASE,...]\n"
-    "cases: triad soa reduce scan compact assoc pool launch build\n";
+    "cases: triad soa reduce scan boost compact assoc pool launch build\n";
 
 int cmd_bench(int argc, char **argv)
 {
@@ -931,6 +931,7 @@ int cmd_bench(int argc, char **argv)
     rc = (want(only, "triad") && case_triad(&bn)) || (want(only, "soa") && bench_case_soa(&bn)) ||
          (want(only, "reduce") && bench_case_reduce(&bn)) ||
          (want(only, "scan") && bench_case_scan(&bn)) ||
+         (want(only, "boost") && bench_case_boost(&bn)) ||
          (want(only, "compact") && bench_case_compact(&bn)) ||
          (want(only, "assoc") && bench_case_assoc(&bn)) ||
          (want(only, "pool") && bench_case_pool(&bn)) ||
