@@ -54,8 +54,10 @@ LSK_KERNEL void lsk_pool_gc_gather(LSK_CTX, __global uint *pool)
   uint n = g.rem < g.used ? g.rem : g.used;
   uint src = g.rem < g.used ? g.used : g.nfree - g.used;
   __global uint *fl = pool + pool[LSK__POOL_FREE_OFF];
-  LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {
-    LSK_FOREACH(it) {
+  LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE)
+  {
+    LSK_FOREACH(it)
+    {
       uint i = b * LSK_DOMAIN_SIZE + it.idx;
       if (i < n)
         fl[i] = fl[src + i];
@@ -74,16 +76,26 @@ LSK_KERNEL void lsk_pool_gc_recycle(LSK_CTX, __global uint *pool)
   __global const uint *rl = pool + pool[LSK__POOL_REC_OFF];
   __global uint *cells = pool + pool[LSK__POOL_CELLS_OFF];
   uint cw = pool[LSK__POOL_CELL_WORDS], small = cw < LSK__POOL_LARGE_WORDS;
-  LSK_BLOCKS(b, (g.nrec + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {
-    LSK_FOREACH(it) {
-      uint i = b * LSK_DOMAIN_SIZE + it.idx;
-      if (i < g.nrec) {
-        uint cell = rl[i];
-        fl[i] = cell;
-        if (small) {
-          __global uint *c = cells + (ulong)cell * cw;
-          for (uint w = 0; w < cw; ++w)
-            c[w] = 0;
+  LSK_BLOCKS(b, (g.nrec + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE)
+  {
+    uint i0 = b * LSK_DOMAIN_SIZE;
+    if (i0 + LSK_DOMAIN_SIZE <= g.nrec && cw == 1) {
+      /* The common whole tile of one-word cells: the copy is contiguous
+       * (it vectorizes), the zero-fill a scatter without an inner loop. */
+      LSK_FOREACH(it) fl[i0 + it.idx] = rl[i0 + it.idx];
+      LSK_FOREACH(it) cells[rl[i0 + it.idx]] = 0;
+    } else {
+      LSK_FOREACH(it)
+      {
+        uint i = i0 + it.idx;
+        if (i < g.nrec) {
+          uint cell = rl[i];
+          fl[i] = cell;
+          if (small) {
+            __global uint *c = cells + (ulong)cell * cw;
+            for (uint w = 0; w < cw; ++w)
+              c[w] = 0;
+          }
         }
       }
     }
@@ -99,7 +111,8 @@ LSK_KERNEL void lsk_pool_gc_zero_large(LSK_CTX, __global uint *pool)
   __global const uint *rl = pool + pool[LSK__POOL_REC_OFF];
   __global uint *cells = pool + pool[LSK__POOL_CELLS_OFF];
   uint cw = pool[LSK__POOL_CELL_WORDS];
-  LSK_BLOCKS(r, g.nrec) {
+  LSK_BLOCKS(r, g.nrec)
+  {
     __global uint *c = cells + (ulong)rl[r] * cw;
     for (uint w0 = 0; w0 < cw; w0 += LSK_DOMAIN_SIZE)
       LSK_FOREACH(it) if (w0 + it.idx < cw) c[w0 + it.idx] = 0;
@@ -127,7 +140,8 @@ LSK_KERNEL void lsk_pool_gc_finish(LSK_CTX, __global uint *pool)
     pool[LSK__POOL_RECYCLED] = 0;
     pool[LSK__POOL_MISUSE] = 0;
     pool[LSK__POOL_GCS] += 1;
-    LSK_VERIFY(misuse == 0, "lsk_pool: bad recycles (index out of range or recycled twice)", misuse, recycled);
+    LSK_VERIFY(misuse == 0, "lsk_pool: bad recycles (index out of range or recycled twice)", misuse,
+               recycled);
   }
 }
 
@@ -136,8 +150,10 @@ LSK_KERNEL void lsk_list_clear(LSK_CTX, __global uint *pool, __global uint *list
 {
   uint chunks = list[LSK__LIST_CHUNKS];
   __global uint *table = list + LSK__LIST_HEADER_WORDS;
-  LSK_BLOCKS(b, (chunks + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {
-    LSK_FOREACH(it) {
+  LSK_BLOCKS(b, (chunks + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE)
+  {
+    LSK_FOREACH(it)
+    {
       uint c = b * LSK_DOMAIN_SIZE + it.idx;
       if (c < chunks && table[c] != LSK_POOL_INVALID) {
         lsk_pool_recycle(pool, table[c]);
