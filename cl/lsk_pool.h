@@ -55,11 +55,16 @@ LSK__COLLECTIVE uint lsk__pool_append(__local uint *s, volatile __global uint *c
 }
 
 /* Header words; host/pool.c mirrors them. */
-#define LSK__POOL_CURSOR 0     /* allocations asked since the last GC (atomic) */
+/* The two counters that every allocation or recycle hits with an atomic
+ * each have a cache line of their own: in one line with each other and
+ * with the words that every allocation reads, each atomic would take the
+ * line away from the other cores (PoCL, two cores: the item row of
+ * `lsk bench` from 0.03-0.04 of single-thread C to 0.04-0.10, noisy). */
+#define LSK__POOL_CURSOR 16    /* allocations asked since the last GC (atomic) */
 #define LSK__POOL_FREE_LEN 1   /* free list length at the last GC */
 #define LSK__POOL_FRESH 2      /* first cell of the data list at the last GC */
 #define LSK__POOL_CAPACITY 3   /* cells */
-#define LSK__POOL_RECYCLED 4   /* recycles since the last GC (atomic; may pass capacity) */
+#define LSK__POOL_RECYCLED 32  /* recycles since the last GC (atomic; may pass capacity) */
 #define LSK__POOL_CELL_WORDS 5 /* uints from one cell to the next */
 #define LSK__POOL_FREE_OFF 6   /* word offsets of the lists and the cells */
 #define LSK__POOL_REC_OFF 7
@@ -69,7 +74,7 @@ LSK__COLLECTIVE uint lsk__pool_append(__local uint *s, volatile __global uint *c
 #define LSK__POOL_GCS 11        /* GCs run */
 #define LSK__POOL_FRAME_SIZE 12 /* frames: elements per frame; 0 for a plain pool */
 #define LSK__POOL_FRAME_HEAD 13 /* frames: words of the frame header */
-#define LSK__POOL_HEADER_WORDS 32
+#define LSK__POOL_HEADER_WORDS 48
 /* Cells of this many words or more are zero-filled a block per cell. */
 #define LSK__POOL_LARGE_WORDS 64
 

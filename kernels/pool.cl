@@ -9,7 +9,8 @@
  *   1. gather:  the unused part of the free list moves to its front;
  *   2. recycle: the recycled indices are appended to the free list, and
  *               their cells zero-filled (large cells by a kernel of their
- *               own, a block per cell);
+ *               own, a block per cell); when nothing of the free list is
+ *               left, nothing is copied: finish swaps the two lists' places;
  *   3. finish:  one work-item updates the header (free list length, data
  *               list start, cursor and recycled count reset) and reports
  *               misuse through LSK_VERIFY.
@@ -81,8 +82,10 @@ LSK_KERNEL void lsk_pool_gc_recycle(LSK_CTX, __global uint *pool)
     uint i0 = b * LSK_DOMAIN_SIZE;
     if (i0 + LSK_DOMAIN_SIZE <= g.nrec && cw == 1) {
       /* The common whole tile of one-word cells: the copy is contiguous
-       * (it vectorizes), the zero-fill a scatter without an inner loop. */
-      LSK_FOREACH(it) fl[i0 + it.idx] = rl[i0 + it.idx];
+       * (it vectorizes), the zero-fill a scatter without an inner loop.
+       * With no free entry left, the lists swap places instead (finish). */
+      if (g.rem != 0)
+        LSK_FOREACH(it) fl[i0 + it.idx] = rl[i0 + it.idx];
       LSK_FOREACH(it) cells[rl[i0 + it.idx]] = 0;
     } else {
       LSK_FOREACH(it)
@@ -90,7 +93,8 @@ LSK_KERNEL void lsk_pool_gc_recycle(LSK_CTX, __global uint *pool)
         uint i = i0 + it.idx;
         if (i < g.nrec) {
           uint cell = rl[i];
-          fl[i] = cell;
+          if (g.rem != 0)
+            fl[i] = cell;
           if (small) {
             __global uint *c = cells + (ulong)cell * cw;
             for (uint w = 0; w < cw; ++w)
@@ -135,6 +139,14 @@ LSK_KERNEL void lsk_pool_gc_finish(LSK_CTX, __global uint *pool)
       pool[LSK__POOL_REFUSED] = refused + min(more, 0xffffffffu - refused);
     }
     pool[LSK__POOL_FREE_LEN] = g.rem + g.nrec;
+    if (g.rem == 0) {
+      /* Nothing of the free list is left: the recycled list, in place, is
+       * the new free list (gc_recycle copied nothing), and the old free
+       * list's room takes the next recycles. Both have capacity entries. */
+      uint f = pool[LSK__POOL_FREE_OFF];
+      pool[LSK__POOL_FREE_OFF] = pool[LSK__POOL_REC_OFF];
+      pool[LSK__POOL_REC_OFF] = f;
+    }
     pool[LSK__POOL_FRESH] += g.fresh_used;
     pool[LSK__POOL_CURSOR] = 0;
     pool[LSK__POOL_RECYCLED] = 0;
