@@ -38,6 +38,7 @@ struct lsk_pic {
   lsk_kernel *move, *bucket, *frames, *fill;
   lsk_pool *pool;
   lsk_buffer *head, *count, *stay, *incoming, *offs, *ex, *bk, *ctl;
+  lsk_buffer *nfr; /* frames per cell, from pic_frames for pic_fill */
   unsigned gx, gy, fs;
   size_t n, cells, grows;
 };
@@ -64,8 +65,8 @@ void lsk_pic_destroy(lsk_pic *pic)
   lsk_kernel_destroy(pic->fill);
   lsk_program_destroy(pic->prog);
   lsk_pool_destroy(pic->pool);
-  lsk_buffer *b[] = {pic->head, pic->count, pic->stay, pic->incoming,
-                     pic->offs, pic->ex,    pic->bk,   pic->ctl};
+  lsk_buffer *b[] = {pic->head, pic->count, pic->stay, pic->incoming, pic->offs,
+                     pic->ex,   pic->bk,    pic->ctl,  pic->nfr};
   for (size_t i = 0; i < sizeof b / sizeof b[0]; ++i)
     lsk_buffer_destroy(b[i]);
   lsk_layout_destroy(pic->layout);
@@ -114,6 +115,8 @@ static int setup(lsk_pic *p, const lsk_particle *q)
   if (!w)
     return lsk__fail(p->ctx, LSK_ENOMEM, "lsk_pic_create: out of host memory");
   int rc = buffer_of(p->ctx, w, cells, &p->stay);
+  if (!rc)
+    rc = buffer_of(p->ctx, w, cells, &p->nfr);
   if (!rc)
     rc = buffer_of(p->ctx, w, cells, &p->count);
   if (!rc)
@@ -178,7 +181,7 @@ static int frames(lsk_pic *p)
                                LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(p->pool)),
                                         LSK_ARG_BUFFER(p->head), LSK_ARG_BUFFER(p->stay),
                                         LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->incoming),
-                                        LSK_ARG_UINT((uint32_t)p->cells)),
+                                        LSK_ARG_BUFFER(p->nfr), LSK_ARG_UINT((uint32_t)p->cells)),
                                NULL);
     if (!rc)
       rc = lsk_pool_usage_get(p->pool, &u);
@@ -213,8 +216,9 @@ static int insert(lsk_pic *p)
     rc = lsk_kernel_launch(p->fill, &lc,
                            LSK_ARGS(LSK_ARG_BUFFER(pool), LSK_ARG_BUFFER(p->head),
                                     LSK_ARG_BUFFER(p->count), LSK_ARG_BUFFER(p->stay),
-                                    LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->bk),
-                                    LSK_ARG_BUFFER(p->ctl), LSK_ARG_UINT(cap), LSK_ARG_UINT(nc)),
+                                    LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->nfr),
+                                    LSK_ARG_BUFFER(p->bk), LSK_ARG_BUFFER(p->ctl),
+                                    LSK_ARG_UINT(cap), LSK_ARG_UINT(nc)),
                            NULL);
   if (!rc)
     rc = lsk__pool_gc(p->pool);

@@ -46,7 +46,6 @@ LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global const uint *head
 {
   LSK_BLOCK_SCRATCH(uint, s);
   LSK_VAR(uint, dest); /* a leaver's new cell, else LSK_POOL_INVALID */
-  LSK_VAR(uint, rank); /* a leaver's place among its new cell's incoming */
   const int w = (int)(gx << 16), h = (int)(gy << 16);
   LSK_VERIFY(lsk_frame_size(pool) == LSK_DOMAIN_SIZE, "pic: domain is not the frame size");
   LSK_BLOCKS(c, gx * gy)
@@ -55,39 +54,43 @@ LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global const uint *head
     for (uint f = head[c]; f != LSK_POOL_INVALID; f = lsk_frame_next(pool, f)) {
       pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
       uint mine = 0;
+      /* Every slot moves, empty ones too: no branch on the data, so the
+       * loop vectorizes. An empty slot's stale values are a valid
+       * position and velocity (a former particle's, or zeros), stay one,
+       * and are never read as a particle. */
       LSK_FOREACH(it)
       {
         uint i = it.idx;
-        LSK_VAR_AT(dest, it) = LSK_POOL_INVALID;
-        if (pframe_id(v, i) != 0) {
-          int x = pic_wrap(pframe_x(v, i) + pframe_vx(v, i), w);
-          int y = pic_wrap(pframe_y(v, i) + pframe_vy(v, i), h);
-          uint d = ((uint)y >> 16) * gx + ((uint)x >> 16);
-          pframe_set_x(v, i, x);
-          pframe_set_y(v, i, y);
-          if (d != c) {
-            LSK_VAR_AT(dest, it) = d;
-            LSK_VAR_AT(rank, it) = atomic_inc(&incoming[d]);
-            ++mine;
-          }
-        }
+        int x = pic_wrap(pframe_x(v, i) + pframe_vx(v, i), w);
+        int y = pic_wrap(pframe_y(v, i) + pframe_vy(v, i), h);
+        uint d = ((uint)y >> 16) * gx + ((uint)x >> 16);
+        pframe_set_x(v, i, x);
+        pframe_set_y(v, i, y);
+        uint leave = pframe_id(v, i) != 0 && d != c;
+        LSK_VAR_AT(dest, it) = leave ? d : LSK_POOL_INVALID;
+        mine += leave;
       }
       uint e = lsk_block_append(s, (volatile __global uint *)ctl + PIC_EX_COUNT, mine);
+      /* The view again rather than kept across the barrier (PoCL would
+       * keep a copy per work-item in memory). The count's atomic gives
+       * the leaver its rank among the destination's incoming. */
+      pframe_view u = pic_frame(pool, f, LSK_CTX_FWD);
       LSK_FOREACH(it)
       {
         uint i = it.idx, d = LSK_VAR_AT(dest, it);
         if (d != LSK_POOL_INVALID) {
           LSK_VERIFY(e < cap, "pic: exchange overflow", e, cap);
+          uint rank = atomic_inc(&incoming[d]);
           if (e < cap) {
-            ex[e] = pframe_id(v, i);
-            ex[cap + e] = (uint)pframe_x(v, i);
-            ex[2 * cap + e] = (uint)pframe_y(v, i);
-            ex[3 * cap + e] = (uint)pframe_vx(v, i);
-            ex[4 * cap + e] = (uint)pframe_vy(v, i);
+            ex[e] = pframe_id(u, i);
+            ex[cap + e] = (uint)pframe_x(u, i);
+            ex[2 * cap + e] = (uint)pframe_y(u, i);
+            ex[3 * cap + e] = (uint)pframe_vx(u, i);
+            ex[4 * cap + e] = (uint)pframe_vy(u, i);
             ex[5 * cap + e] = d;
-            ex[6 * cap + e] = LSK_VAR_AT(rank, it);
+            ex[6 * cap + e] = rank;
           }
-          pframe_set_id(v, i, 0);
+          pframe_set_id(u, i, 0);
           ++e;
         }
       }
@@ -125,7 +128,7 @@ LSK_KERNEL void pic_bucket(LSK_CTX, __global const uint *ex, __global const uint
  * counts (already scanned into offs) are zeroed for the next step. */
 LSK_KERNEL void pic_frames(LSK_CTX, __global uint *pool, __global uint *head,
                            __global const uint *stay, __global const uint *offs,
-                           __global uint *incoming, uint ncells)
+                           __global uint *incoming, __global uint *nfr, uint ncells)
 {
   uint fs = lsk_frame_size(pool);
   LSK_BLOCKS(b, (ncells + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE)
@@ -151,6 +154,7 @@ LSK_KERNEL void pic_frames(LSK_CTX, __global uint *pool, __global uint *head,
             lsk_frame_set_next(pool, tail, f);
           tail = f;
         }
+        nfr[c] = have; /* pic_fill needs no walk to count them */
       }
     }
     lsk_sync(); /* PoCL: all work-items take the data block together */
@@ -159,7 +163,8 @@ LSK_KERNEL void pic_frames(LSK_CTX, __global uint *pool, __global uint *head,
 
 LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global uint *head, __global uint *count,
                          __global const uint *stay, __global const uint *offs,
-                         __global const uint *bk, __global uint *ctl, uint cap, uint ncells)
+                         __global const uint *nfr, __global const uint *bk, __global uint *ctl,
+                         uint cap, uint ncells)
 {
   LSK_BLOCK_SCRATCH(uint, s);
   LSK_VAR(uint, pre); /* a flag, then its exclusive prefix in the frame */
@@ -172,9 +177,7 @@ LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global uint *head, __gl
   LSK_BLOCKS(c, ncells)
   {
     uint in0 = offs[c], nin = offs[c + 1] - in0, keep = stay[c], n = keep + nin;
-    uint nf = 0;
-    for (uint f = head[c]; f != LSK_POOL_INVALID; f = lsk_frame_next(pool, f))
-      ++nf;
+    uint nf = nfr[c]; /* from pic_frames: a walk here would wait on each frame */
     /*
      * Two passes over the frames, each a block scan per frame:
      *   0 (only for a list less than half full) compaction: the occupied
