@@ -58,8 +58,7 @@ LSK__COLLECTIVE uint lsk__pool_append(__local uint *s, volatile __global uint *c
 /* The two counters that every allocation or recycle hits with an atomic
  * each have a cache line of their own: in one line with each other and
  * with the words that every allocation reads, each atomic would take the
- * line away from the other cores (PoCL, two cores: the item row of
- * `lsk bench` from 0.03-0.04 of single-thread C to 0.04-0.10, noisy). */
+ * line away from the other cores (docs/dynamic-memory.md, Performance). */
 #define LSK__POOL_CURSOR 16    /* allocations asked since the last GC (atomic) */
 #define LSK__POOL_FREE_LEN 1   /* free list length at the last GC */
 #define LSK__POOL_FRESH 2      /* first cell of the data list at the last GC */
