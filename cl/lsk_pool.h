@@ -55,11 +55,15 @@ LSK__COLLECTIVE uint lsk__pool_append(__local uint *s, volatile __global uint *c
 }
 
 /* Header words; host/pool.c mirrors them. */
-#define LSK__POOL_CURSOR 0     /* allocations asked since the last GC (atomic) */
+/* The two counters that every allocation or recycle hits with an atomic
+ * each have a cache line of their own: in one line with each other and
+ * with the words that every allocation reads, each atomic would take the
+ * line away from the other cores (docs/dynamic-memory.md, Performance). */
+#define LSK__POOL_CURSOR 16    /* allocations asked since the last GC (atomic) */
 #define LSK__POOL_FREE_LEN 1   /* free list length at the last GC */
 #define LSK__POOL_FRESH 2      /* first cell of the data list at the last GC */
 #define LSK__POOL_CAPACITY 3   /* cells */
-#define LSK__POOL_RECYCLED 4   /* recycles since the last GC (atomic; may pass capacity) */
+#define LSK__POOL_RECYCLED 32  /* recycles since the last GC (atomic; may pass capacity) */
 #define LSK__POOL_CELL_WORDS 5 /* uints from one cell to the next */
 #define LSK__POOL_FREE_OFF 6   /* word offsets of the lists and the cells */
 #define LSK__POOL_REC_OFF 7
@@ -69,7 +73,7 @@ LSK__COLLECTIVE uint lsk__pool_append(__local uint *s, volatile __global uint *c
 #define LSK__POOL_GCS 11        /* GCs run */
 #define LSK__POOL_FRAME_SIZE 12 /* frames: elements per frame; 0 for a plain pool */
 #define LSK__POOL_FRAME_HEAD 13 /* frames: words of the frame header */
-#define LSK__POOL_HEADER_WORDS 32
+#define LSK__POOL_HEADER_WORDS 48
 /* Cells of this many words or more are zero-filled a block per cell. */
 #define LSK__POOL_LARGE_WORDS 64
 
@@ -118,7 +122,14 @@ LSK_INLINE void lsk_pool_recycle(__global uint *pool, uint cell)
   lsk__pool_put(pool, atomic_inc((volatile __global uint *)pool + LSK__POOL_RECYCLED), cell);
 }
 
-/* Where a cell is: its byte offset in the pool buffer, and a pointer. */
+/* Where a cell is: its byte offset in the pool buffer, and a pointer. To
+ * address many cells, take lsk_pool_cell(pool, 0) and lsk_pool_cell_words
+ * once: a store to a cell may otherwise make the compiler read the header
+ * again for the next one. */
+LSK_INLINE uint lsk_pool_cell_words(__global const uint *pool)
+{
+  return pool[LSK__POOL_CELL_WORDS];
+}
 LSK_INLINE ulong lsk_pool_cell_offset(__global const uint *pool, uint cell)
 {
   return 4 * ((ulong)pool[LSK__POOL_CELLS_OFF] + (ulong)cell * pool[LSK__POOL_CELL_WORDS]);
@@ -140,6 +151,14 @@ LSK_INLINE uint lsk__pool_count_var(const uint *flag, uint n)
   return k;
 }
 
+/* The number of this worker's indices of a ForEach over [0, n): its slots
+ * in range, which are always the first ones. */
+LSK_INLINE uint lsk__pool_in_count(uint n)
+{
+  uint full = LSK__FULL(n) * LSK_SIMD, done = LSK__FULL(n) * LSK__STRIDE + lsk_worker() * LSK_SIMD;
+  return full + (n > done ? min(n - done, (uint)LSK_SIMD) : 0u);
+}
+
 /*
  * lsk_pool_alloc_var(s, pool, want, cell, n): block-batched allocation. For
  * every index of a ForEach over [0, n) with want[slot] != 0, cell[slot]
@@ -149,17 +168,36 @@ LSK_INLINE uint lsk__pool_count_var(const uint *flag, uint n)
  * @attention every worker, uniform control flow; includes barriers.
  */
 LSK__COLLECTIVE void lsk_pool_alloc_var(__local uint *s, __global uint *pool, const uint *want,
-                                   uint *cell, uint n)
+                                        uint *cell, uint n)
 {
-  uint first, total;
-  uint c = lsk__pool_append(s, (volatile __global uint *)pool + LSK__POOL_CURSOR,
-                            lsk__pool_count_var(want, n), &first, &total);
-  for (uint step = 0; step < LSK__STEPS(n); ++step)
-    for (uint j = 0; j < LSK_SIMD; ++j)
-      if (LSK__IN(step, j, n)) {
-        uint slot = LSK__SLOT(step, j);
-        cell[slot] = want[slot] != 0 ? lsk__pool_take(pool, c++) : LSK_POOL_INVALID;
-      }
+  uint first, total, k = lsk__pool_count_var(want, n);
+  uint c =
+      lsk__pool_append(s, (volatile __global uint *)pool + LSK__POOL_CURSOR, k, &first, &total);
+  /* The header once, in registers: PoCL flattens address spaces, so every
+   * store to cell[] would otherwise make the compiler read it again. */
+  uint nfree = pool[LSK__POOL_FREE_LEN], fresh = pool[LSK__POOL_FRESH];
+  uint left = pool[LSK__POOL_CAPACITY] - fresh;
+  __global const uint *fl = pool + pool[LSK__POOL_FREE_OFF];
+  /* Every slot of this worker wants a cell (the slots in range are a
+   * prefix), and all come from one list: a plain copy, which vectorizes. */
+  if (k == lsk__pool_in_count(n) && c + k <= nfree) {
+    for (uint i = 0; i < k; ++i)
+      cell[i] = fl[c + i];
+  } else if (k == lsk__pool_in_count(n) && c >= nfree && c - nfree + k <= left) {
+    for (uint i = 0; i < k; ++i)
+      cell[i] = fresh + (c - nfree) + i;
+  } else {
+    for (uint step = 0; step < LSK__STEPS(n); ++step)
+      for (uint j = 0; j < LSK_SIMD; ++j)
+        if (LSK__IN(step, j, n)) {
+          uint slot = LSK__SLOT(step, j), x = LSK_POOL_INVALID;
+          if (want[slot] != 0) {
+            x = c < nfree ? fl[c] : c - nfree < left ? fresh + (c - nfree) : LSK_POOL_INVALID;
+            ++c;
+          }
+          cell[slot] = x;
+        }
+  }
 }
 
 /*
@@ -169,7 +207,7 @@ LSK__COLLECTIVE void lsk_pool_alloc_var(__local uint *s, __global uint *pool, co
  * @attention every worker, uniform control flow; includes barriers.
  */
 LSK__COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, const uint *cell,
-                                     uint n)
+                                          uint n)
 {
   uint k = 0, cap = pool[LSK__POOL_CAPACITY];
   for (uint step = 0; step < LSK__STEPS(n); ++step)
@@ -177,17 +215,33 @@ LSK__COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, 
       if (LSK__IN(step, j, n) && cell[LSK__SLOT(step, j)] < cap)
         ++k;
   uint first, total;
-  uint r = lsk__pool_append(s, (volatile __global uint *)pool + LSK__POOL_RECYCLED, k, &first,
-                            &total);
+  uint r =
+      lsk__pool_append(s, (volatile __global uint *)pool + LSK__POOL_RECYCLED, k, &first, &total);
+  /* As in lsk_pool_alloc_var: the header in registers, and a plain copy
+   * when every slot holds a cell and they all fit. */
+  __global uint *rl = pool + pool[LSK__POOL_REC_OFF];
+  if (k == lsk__pool_in_count(n) && r + k <= cap) {
+    for (uint i = 0; i < k; ++i)
+      rl[r + i] = cell[i];
+    return;
+  }
+  uint bad = 0;
   for (uint step = 0; step < LSK__STEPS(n); ++step)
     for (uint j = 0; j < LSK_SIMD; ++j)
       if (LSK__IN(step, j, n)) {
         uint x = cell[LSK__SLOT(step, j)];
-        if (x < cap)
-          lsk__pool_put(pool, r++, x);
-        else if (x != LSK_POOL_INVALID)
-          atomic_inc((volatile __global uint *)pool + LSK__POOL_MISUSE);
+        if (x < cap) {
+          if (r < cap)
+            rl[r] = x;
+          else
+            ++bad;
+          ++r;
+        } else if (x != LSK_POOL_INVALID) {
+          ++bad;
+        }
       }
+  if (bad)
+    atomic_add((volatile __global uint *)pool + LSK__POOL_MISUSE, bad);
 }
 
 /*

@@ -23,7 +23,7 @@
   COLUMN(int, vy)
 LSK_SOA_DEFINE(pframe, 128, PFRAME_MEMBERS)
 
-#define COLS 5 /* columns of the buckets; the exchange adds dest */
+#define COLS 5 /* columns of the buckets; the exchange adds dest and rank */
 #define CTL_WORDS 32
 #define CTL_LEFT 1
 #define CTL_COMPACTED 2
@@ -38,6 +38,7 @@ struct lsk_pic {
   lsk_kernel *move, *bucket, *frames, *fill;
   lsk_pool *pool;
   lsk_buffer *head, *count, *stay, *incoming, *offs, *ex, *bk, *ctl;
+  lsk_buffer *nfr; /* frames per cell, from pic_frames for pic_fill */
   unsigned gx, gy, fs;
   size_t n, cells, grows;
 };
@@ -64,8 +65,8 @@ void lsk_pic_destroy(lsk_pic *pic)
   lsk_kernel_destroy(pic->fill);
   lsk_program_destroy(pic->prog);
   lsk_pool_destroy(pic->pool);
-  lsk_buffer *b[] = {pic->head, pic->count, pic->stay, pic->incoming,
-                     pic->offs, pic->ex,    pic->bk,   pic->ctl};
+  lsk_buffer *b[] = {pic->head, pic->count, pic->stay, pic->incoming, pic->offs,
+                     pic->ex,   pic->bk,    pic->ctl,  pic->nfr};
   for (size_t i = 0; i < sizeof b / sizeof b[0]; ++i)
     lsk_buffer_destroy(b[i]);
   lsk_layout_destroy(pic->layout);
@@ -108,20 +109,30 @@ static int build(lsk_pic *p)
  * them in frames. */
 static int setup(lsk_pic *p, const lsk_particle *q)
 {
-  size_t n = p->n, cells = p->cells, big = (COLS + 1) * n;
+  size_t n = p->n, cells = p->cells, big = (COLS + 2) * n;
   big = big > cells + 1 ? big : cells + 1;
   uint32_t *w = calloc(big, 4);
   if (!w)
     return lsk__fail(p->ctx, LSK_ENOMEM, "lsk_pic_create: out of host memory");
   int rc = buffer_of(p->ctx, w, cells, &p->stay);
   if (!rc)
+    rc = buffer_of(p->ctx, w, cells, &p->nfr);
+  if (!rc)
     rc = buffer_of(p->ctx, w, cells, &p->count);
   if (!rc)
     rc = buffer_of(p->ctx, w, cells + 1, &p->offs);
   if (!rc)
     rc = buffer_of(p->ctx, w, COLS * n, &p->bk);
+  /* Each particle's rank among its cell's incoming (pic_bucket places it
+   * at the cell's offset plus its rank), and the counts, in one loop. */
+  uint32_t *per = calloc(cells + 1, 4);
+  if (!per) {
+    free(w);
+    return lsk__fail(p->ctx, LSK_ENOMEM, "lsk_pic_create: out of host memory");
+  }
   for (size_t i = 0; i < n; ++i) {
     uint32_t c = cell_of(&q[i], p->gx);
+    w[6 * n + i] = per[c]++;
     w[i] = q[i].id;
     w[n + i] = (uint32_t)q[i].x;
     w[2 * n + i] = (uint32_t)q[i].y;
@@ -130,12 +141,10 @@ static int setup(lsk_pic *p, const lsk_particle *q)
     w[5 * n + i] = c;
   }
   if (!rc)
-    rc = buffer_of(p->ctx, w, (COLS + 1) * n, &p->ex);
-  memset(w, 0, (cells + 1) * 4);
-  for (size_t i = 0; i < n; ++i)
-    ++w[cell_of(&q[i], p->gx)];
+    rc = buffer_of(p->ctx, w, (COLS + 2) * n, &p->ex);
   if (!rc)
-    rc = buffer_of(p->ctx, w, cells + 1, &p->incoming);
+    rc = buffer_of(p->ctx, per, cells + 1, &p->incoming);
+  free(per);
   memset(w, 0, CTL_WORDS * 4);
   w[0] = (uint32_t)n;
   if (!rc)
@@ -171,7 +180,8 @@ static int frames(lsk_pic *p)
     int rc = lsk_kernel_launch(p->frames, &l,
                                LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(p->pool)),
                                         LSK_ARG_BUFFER(p->head), LSK_ARG_BUFFER(p->stay),
-                                        LSK_ARG_BUFFER(p->offs), LSK_ARG_UINT((uint32_t)p->cells)),
+                                        LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->incoming),
+                                        LSK_ARG_BUFFER(p->nfr), LSK_ARG_UINT((uint32_t)p->cells)),
                                NULL);
     if (!rc)
       rc = lsk_pool_usage_get(p->pool, &u);
@@ -196,8 +206,8 @@ static int insert(lsk_pic *p)
   if (!rc)
     rc = lsk_kernel_launch(p->bucket, &lb,
                            LSK_ARGS(LSK_ARG_BUFFER(p->ex), LSK_ARG_BUFFER(p->ctl),
-                                    LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->incoming),
-                                    LSK_ARG_BUFFER(p->bk), LSK_ARG_UINT(cap)),
+                                    LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->bk),
+                                    LSK_ARG_UINT(cap)),
                            NULL);
   if (!rc)
     rc = frames(p);
@@ -206,8 +216,9 @@ static int insert(lsk_pic *p)
     rc = lsk_kernel_launch(p->fill, &lc,
                            LSK_ARGS(LSK_ARG_BUFFER(pool), LSK_ARG_BUFFER(p->head),
                                     LSK_ARG_BUFFER(p->count), LSK_ARG_BUFFER(p->stay),
-                                    LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->bk),
-                                    LSK_ARG_BUFFER(p->ctl), LSK_ARG_UINT(cap), LSK_ARG_UINT(nc)),
+                                    LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->nfr),
+                                    LSK_ARG_BUFFER(p->bk), LSK_ARG_BUFFER(p->ctl),
+                                    LSK_ARG_UINT(cap), LSK_ARG_UINT(nc)),
                            NULL);
   if (!rc)
     rc = lsk__pool_gc(p->pool);

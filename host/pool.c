@@ -14,8 +14,12 @@
 #include "pool_internal.h"
 
 #define MAX_WORDS 0xffffffffu
-/* The GC kernels' block domain. */
-#define GC_TILE 256u
+/* The GC kernels' block domain: large tiles, as PoCL pays for every data
+ * block (a barrier, and its work-item loops restarting); 256 ran the GC of
+ * 2^22 one-word cells at about half the speed of 2048. Large cells are
+ * zero-filled one per data block, so their tile is smaller. */
+#define GC_TILE 2048u
+#define LARGE_TILE 256u
 
 static size_t round_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 
@@ -250,7 +254,7 @@ int lsk__pool_gc(lsk_pool *p)
   if (!rc)
     rc = launch(p, "lsk_pool_gc_recycle", GC_TILE, lsk__pool_blocks(p->ctx, p->capacity, GC_TILE));
   if (!rc && p->cell_words >= LSK__POOL_LARGE_WORDS)
-    rc = launch(p, "lsk_pool_gc_zero_large", GC_TILE, lsk__pool_blocks(p->ctx, p->capacity, 1));
+    rc = launch(p, "lsk_pool_gc_zero_large", LARGE_TILE, lsk__pool_blocks(p->ctx, p->capacity, 1));
   if (!rc)
     rc = launch(p, "lsk_pool_gc_finish", 1, 1);
   return rc;
@@ -288,7 +292,8 @@ int lsk_pool_grow(lsk_pool *pool, size_t capacity)
   if (!(rc = lsk_buffer_read(pool->buf, 0, old, pool->words * 4))) {
     memcpy(image, old, LSK__POOL_HEADER_WORDS * 4);
     header(&next, image);
-    memcpy(image + next.free_off, old + pool->free_off, old[LSK__POOL_FREE_LEN] * 4);
+    /* The free list is where the header says (the GC swaps the lists). */
+    memcpy(image + next.free_off, old + old[LSK__POOL_FREE_OFF], old[LSK__POOL_FREE_LEN] * 4);
     memcpy(image + next.cells_off, old + pool->cells_off, pool->capacity * pool->cell_words * 4);
     rc = make_buffer(&next, image, &buf);
   }
@@ -324,7 +329,7 @@ int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
     return rc;
   size_t nfree = h[LSK__POOL_FREE_LEN];
   size_t used = h[LSK__POOL_CURSOR] < nfree ? h[LSK__POOL_CURSOR] : nfree;
-  return read_list(pool, fn, pool->free_off + used, nfree - used, dst, cap, n);
+  return read_list(pool, fn, h[LSK__POOL_FREE_OFF] + used, nfree - used, dst, cap, n);
 }
 
 int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
@@ -337,7 +342,7 @@ int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
   if (rc)
     return rc;
   size_t r = h[LSK__POOL_RECYCLED] < pool->capacity ? h[LSK__POOL_RECYCLED] : pool->capacity;
-  return read_list(pool, fn, pool->rec_off, r, dst, cap, n);
+  return read_list(pool, fn, h[LSK__POOL_REC_OFF], r, dst, cap, n);
 }
 
 int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst)

@@ -10,12 +10,10 @@
 
 /* Header words: mirrors cl/lsk_pool.h. */
 enum {
-  LSK__POOL_CURSOR,
-  LSK__POOL_FREE_LEN,
+  LSK__POOL_FREE_LEN = 1,
   LSK__POOL_FRESH,
   LSK__POOL_CAPACITY,
-  LSK__POOL_RECYCLED,
-  LSK__POOL_CELL_WORDS,
+  LSK__POOL_CELL_WORDS = 5,
   LSK__POOL_FREE_OFF,
   LSK__POOL_REC_OFF,
   LSK__POOL_CELLS_OFF,
@@ -24,7 +22,9 @@ enum {
   LSK__POOL_GCS,
   LSK__POOL_FRAME_SIZE,
   LSK__POOL_FRAME_HEAD,
-  LSK__POOL_HEADER_WORDS = 32,
+  LSK__POOL_CURSOR = 16,   /* a cache line of its own (atomic) */
+  LSK__POOL_RECYCLED = 32, /* a cache line of its own (atomic) */
+  LSK__POOL_HEADER_WORDS = 48,
   LSK__POOL_LARGE_WORDS = 64 /* zero-filled a block per cell */
 };
 

@@ -9,7 +9,8 @@
  *   1. gather:  the unused part of the free list moves to its front;
  *   2. recycle: the recycled indices are appended to the free list, and
  *               their cells zero-filled (large cells by a kernel of their
- *               own, a block per cell);
+ *               own, a block per cell); when nothing of the free list is
+ *               left, nothing is copied: finish swaps the two lists' places;
  *   3. finish:  one work-item updates the header (free list length, data
  *               list start, cursor and recycled count reset) and reports
  *               misuse through LSK_VERIFY.
@@ -54,8 +55,10 @@ LSK_KERNEL void lsk_pool_gc_gather(LSK_CTX, __global uint *pool)
   uint n = g.rem < g.used ? g.rem : g.used;
   uint src = g.rem < g.used ? g.used : g.nfree - g.used;
   __global uint *fl = pool + pool[LSK__POOL_FREE_OFF];
-  LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {
-    LSK_FOREACH(it) {
+  LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE)
+  {
+    LSK_FOREACH(it)
+    {
       uint i = b * LSK_DOMAIN_SIZE + it.idx;
       if (i < n)
         fl[i] = fl[src + i];
@@ -74,16 +77,29 @@ LSK_KERNEL void lsk_pool_gc_recycle(LSK_CTX, __global uint *pool)
   __global const uint *rl = pool + pool[LSK__POOL_REC_OFF];
   __global uint *cells = pool + pool[LSK__POOL_CELLS_OFF];
   uint cw = pool[LSK__POOL_CELL_WORDS], small = cw < LSK__POOL_LARGE_WORDS;
-  LSK_BLOCKS(b, (g.nrec + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {
-    LSK_FOREACH(it) {
-      uint i = b * LSK_DOMAIN_SIZE + it.idx;
-      if (i < g.nrec) {
-        uint cell = rl[i];
-        fl[i] = cell;
-        if (small) {
-          __global uint *c = cells + (ulong)cell * cw;
-          for (uint w = 0; w < cw; ++w)
-            c[w] = 0;
+  LSK_BLOCKS(b, (g.nrec + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE)
+  {
+    uint i0 = b * LSK_DOMAIN_SIZE;
+    if (i0 + LSK_DOMAIN_SIZE <= g.nrec && cw == 1) {
+      /* The common whole tile of one-word cells: the copy is contiguous
+       * (it vectorizes), the zero-fill a scatter without an inner loop.
+       * With no free entry left, the lists swap places instead (finish). */
+      if (g.rem != 0)
+        LSK_FOREACH(it) fl[i0 + it.idx] = rl[i0 + it.idx];
+      LSK_FOREACH(it) cells[rl[i0 + it.idx]] = 0;
+    } else {
+      LSK_FOREACH(it)
+      {
+        uint i = i0 + it.idx;
+        if (i < g.nrec) {
+          uint cell = rl[i];
+          if (g.rem != 0)
+            fl[i] = cell;
+          if (small) {
+            __global uint *c = cells + (ulong)cell * cw;
+            for (uint w = 0; w < cw; ++w)
+              c[w] = 0;
+          }
         }
       }
     }
@@ -99,7 +115,8 @@ LSK_KERNEL void lsk_pool_gc_zero_large(LSK_CTX, __global uint *pool)
   __global const uint *rl = pool + pool[LSK__POOL_REC_OFF];
   __global uint *cells = pool + pool[LSK__POOL_CELLS_OFF];
   uint cw = pool[LSK__POOL_CELL_WORDS];
-  LSK_BLOCKS(r, g.nrec) {
+  LSK_BLOCKS(r, g.nrec)
+  {
     __global uint *c = cells + (ulong)rl[r] * cw;
     for (uint w0 = 0; w0 < cw; w0 += LSK_DOMAIN_SIZE)
       LSK_FOREACH(it) if (w0 + it.idx < cw) c[w0 + it.idx] = 0;
@@ -122,12 +139,21 @@ LSK_KERNEL void lsk_pool_gc_finish(LSK_CTX, __global uint *pool)
       pool[LSK__POOL_REFUSED] = refused + min(more, 0xffffffffu - refused);
     }
     pool[LSK__POOL_FREE_LEN] = g.rem + g.nrec;
+    if (g.rem == 0) {
+      /* Nothing of the free list is left: the recycled list, in place, is
+       * the new free list (gc_recycle copied nothing), and the old free
+       * list's room takes the next recycles. Both have capacity entries. */
+      uint f = pool[LSK__POOL_FREE_OFF];
+      pool[LSK__POOL_FREE_OFF] = pool[LSK__POOL_REC_OFF];
+      pool[LSK__POOL_REC_OFF] = f;
+    }
     pool[LSK__POOL_FRESH] += g.fresh_used;
     pool[LSK__POOL_CURSOR] = 0;
     pool[LSK__POOL_RECYCLED] = 0;
     pool[LSK__POOL_MISUSE] = 0;
     pool[LSK__POOL_GCS] += 1;
-    LSK_VERIFY(misuse == 0, "lsk_pool: bad recycles (index out of range or recycled twice)", misuse, recycled);
+    LSK_VERIFY(misuse == 0, "lsk_pool: bad recycles (index out of range or recycled twice)", misuse,
+               recycled);
   }
 }
 
@@ -136,8 +162,10 @@ LSK_KERNEL void lsk_list_clear(LSK_CTX, __global uint *pool, __global uint *list
 {
   uint chunks = list[LSK__LIST_CHUNKS];
   __global uint *table = list + LSK__LIST_HEADER_WORDS;
-  LSK_BLOCKS(b, (chunks + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {
-    LSK_FOREACH(it) {
+  LSK_BLOCKS(b, (chunks + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE)
+  {
+    LSK_FOREACH(it)
+    {
       uint c = b * LSK_DOMAIN_SIZE + it.idx;
       if (c < chunks && table[c] != LSK_POOL_INVALID) {
         lsk_pool_recycle(pool, table[c]);
