@@ -113,7 +113,6 @@ LSK_KERNEL void lsk_compact_scan(LSK_CTX, __global uint *counts, uint nblocks)
       WRITE(base, i0, slot, c, left, cap);                                  \
       carry += total;                                                                              \
     }                                                                                              \
-    lsk_sync();                                                                                    \
   }                                                                                                \
   if (b == lsk_grid_size() - 1)                                                                    \
   LSK_MASTER count[count_index] = carry

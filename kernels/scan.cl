@@ -100,7 +100,6 @@
         }                                                                      \
         carry += total;                                                        \
       }                                                                        \
-      lsk_sync();                                                              \
     }                                                                          \
   }
 
