@@ -18,28 +18,30 @@ set ylabel 'ratio (log scale)'
 set bmargin 10
 set lmargin 22
 $data << EOD
-"triad vs raw OpenCL" 1.02903 0.99892
-"triad vs C OpenMP" 1.0263 1.03201
-"SoA views vs raw" 1.02602 1.01201
-"SoA placement" 0.858686 0.835999
-"AoS vs SoA" 0.337972 0.353233
-"reduce vs raw OpenCL" 1.31876 1.04488
-"reduce vs C OpenMP" 0.845952 0.680422
-"scan vs triad bytes/s" 0.551134 0.437893
-"scan vs C 1 thread" 2.01321 1.3353
-"compact vs C" 0.61428 0.584999
-"assoc vs C 1 thread" 0.914936 0.807007
-"pool alloc+recycle (block)" 0.375551 0.317994
-"pool alloc+recycle (item)" 0.0334373 0.0298098
-"pic step" 0.534878 0.448475
-"launch vs raw enqueue" 1.1038 0.818433
-"build again vs cold (PoCL on)" 39854.3 40446.3
-"cold + lsk store vs cold (PoCL on)" 1.05583 1.01132
-"lsk cache vs cold (PoCL on)" 102.435 76.3255
-"no lsk cache vs cold (PoCL on)" 3.83938 3.5614
-"build again vs cold (PoCL off)" 32530.2 32932.3
-"cold + lsk store vs cold (PoCL off)" 0.599179 0.570955
-"lsk cache vs cold (PoCL off)" 37.0869 37.5763
-"no lsk cache vs cold (PoCL off)" 1.00431 0.942456
+"triad vs raw OpenCL" 0.963668 1.02568
+"triad vs C OpenMP" 1.00522 1.0561
+"SoA views vs raw" 1.0372 0.99361
+"SoA placement" 0.849613 0.846458
+"AoS vs SoA" 0.320663 0.335039
+"reduce vs raw OpenCL" 1.69689 1.55782
+"reduce vs C OpenMP" 0.986122 0.842695
+"scan vs triad bytes/s" 0.554065 0.571656
+"scan vs C 1 thread" 2.2197 1.96253
+"float reduce vs Boost.Compute" 7.49638 5.14772
+"float scan vs Boost.Compute" 2.91069 2.02986
+"compact vs C" 1.11086 1.05555
+"assoc vs C 1 thread" 1.0097 0.983434
+"pool alloc+recycle (block)" 0.962554 1.03818
+"pool alloc+recycle (item)" 0.0619234 0.0357962
+"pic step" 0.752852 0.531976
+"launch vs raw enqueue" 1.05584 0.889899
+"build again vs cold (PoCL on)" 34209.9 27944.2
+"cold + lsk store vs cold (PoCL on)" 1.08666 0.854058
+"lsk cache vs cold (PoCL on)" 101.354 77.7184
+"no lsk cache vs cold (PoCL on)" 4.69834 2.97252
+"build again vs cold (PoCL off)" 36585 40216.7
+"cold + lsk store vs cold (PoCL off)" 0.56836 0.531141
+"lsk cache vs cold (PoCL off)" 40.1019 38.2544
+"no lsk cache vs cold (PoCL off)" 0.983878 0.855351
 EOD
 plot $data using 2:xtic(1) title 'best', '' using 3 title 'median', 1 with lines lc 'black' dt 2 notitle
