@@ -29,6 +29,7 @@ static const struct {
     {"pool_grind", suite_pool_grind},
     {"block", suite_block},
     {"assoc", suite_assoc},
+    {"pixel", suite_pixel}, {"pixel_grind", suite_pixel_grind},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

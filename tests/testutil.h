@@ -96,5 +96,7 @@ void block_grind_case(void);
 Suite *suite_assoc(void);
 /* The association's small cases, also run in the grind suite. */
 TCase *tcase_assoc_grind(void);
+Suite *suite_pixel(void);
+Suite *suite_pixel_grind(void);
 
 #endif /* LSK_TESTUTIL_H */

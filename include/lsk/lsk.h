@@ -22,5 +22,6 @@
 #include "lsk/chunklist.h"
 #include "lsk/pic.h"
 #include "lsk/assoc.h"
+#include "lsk/pixel.h"
 
 #endif /* LSK_H */

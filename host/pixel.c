@@ -1,0 +1,479 @@
+/*
+ * pixel.c: the pixel example's device pipeline (include/lsk/pixel.h): its
+ * three SoA layouts (digis, clusters, hits) in one lsk_soa, the program
+ * (kernels/pixel.cl behind the layouts' generated views), the stages of a
+ * run, and reading the results back.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+#include "pixel_internal.h"
+
+/* The layouts, written once: host views here, generated OpenCL C views for
+ * the kernels. */
+#define PXDIGI_MEMBERS(COLUMN, MATRIX, SCALAR)                                                     \
+  COLUMN(ushort, x) COLUMN(ushort, y) COLUMN(ushort, adc) COLUMN(uint, module) COLUMN(uint, clus)
+LSK_SOA_DEFINE(pxdigi, 128, PXDIGI_MEMBERS)
+#define PXCLUS_MEMBERS(COLUMN, MATRIX, SCALAR)                                                     \
+  COLUMN(uint, charge)                                                                             \
+  COLUMN(ushort, xmin) COLUMN(ushort, ymin) COLUMN(ulong, sx) COLUMN(ulong, sy) COLUMN(ulong, sxx) \
+      COLUMN(ulong, syy) COLUMN(uint, hit)
+LSK_SOA_DEFINE(pxclus, 128, PXCLUS_MEMBERS)
+#define PXHIT_MEMBERS(COLUMN, MATRIX, SCALAR)                                                      \
+  COLUMN(float, hx)                                                                                \
+  COLUMN(float, hy) COLUMN(float, xerr) COLUMN(float, yerr) MATRIX(float, 3, 1, g)                 \
+      COLUMN(uint, hcharge) COLUMN(uint, hmodule) COLUMN(uint, cluster)
+LSK_SOA_DEFINE(pxhit, 128, PXHIT_MEMBERS)
+
+#define MAX_ARGS 40
+
+extern const char lsk__pixel_source[];
+
+struct lsk_pixel {
+  lsk_context *ctx;
+  uint32_t threshold;
+  lsk_pixel_options opt;
+  lsk_layout *layout[3];
+  lsk_program *prog;
+  lsk_kernel *cluster, *charge, *hits;
+  lsk_soa *soa; /* parts: digis, clusters, hits; cap_digis rows each */
+  size_t cap_digis, cap_modules;
+  /* Per module (cap_modules + 1): first digi, clusters, first cluster,
+   * hits, first hit. */
+  lsk_buffer *start, *nclus, *coff, *nhit, *hoff;
+  lsk_buffer *place; /* 12 floats per module of an event */
+  uint32_t placed;   /* modules per event that place holds */
+  lsk_assoc *assoc;
+  /* The last run. */
+  uint32_t per_event;
+  size_t modules, digis, clusters, nhits;
+};
+
+static double now(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void lsk_pixel_destroy(lsk_pixel *px)
+{
+  if (!px)
+    return;
+  lsk_kernel_destroy(px->cluster);
+  lsk_kernel_destroy(px->charge);
+  lsk_kernel_destroy(px->hits);
+  lsk_program_destroy(px->prog);
+  lsk_soa_destroy(px->soa);
+  lsk_buffer *b[] = {px->start, px->nclus, px->coff, px->nhit, px->hoff, px->place};
+  for (size_t i = 0; i < sizeof b / sizeof b[0]; ++i)
+    lsk_buffer_destroy(b[i]);
+  lsk_assoc_destroy(px->assoc);
+  for (int i = 0; i < 3; ++i)
+    lsk_layout_destroy(px->layout[i]);
+  free(px);
+}
+
+lsk_assoc *lsk_pixel_assoc(const lsk_pixel *px) { return px && px->modules ? px->assoc : NULL; }
+
+static int build(lsk_pixel *px)
+{
+  static const char fn[] = "lsk_pixel_create";
+  char *view[3] = {NULL, NULL, NULL}, *prelude = NULL;
+  int rc = pxdigi_describe(&px->layout[0]);
+  if (!rc)
+    rc = pxclus_describe(&px->layout[1]);
+  if (!rc)
+    rc = pxhit_describe(&px->layout[2]);
+  for (int i = 0; i < 3 && !rc; ++i)
+    rc = lsk_layout_emit_cl(px->layout[i], NULL, &view[i]);
+  if (rc)
+    return lsk__fail(px->ctx, rc, "%s: layouts: %s", fn, lsk_context_errmsg(NULL));
+  prelude = lsk__strdupf("#define PX_NX %u\n#define PX_NY %u\n#define PX_PITCH_X %.9gf\n"
+                         "#define PX_PITCH_Y %.9gf\n%s\n%s\n%s\n",
+                         LSK_PIXEL_NX, LSK_PIXEL_NY, (double)LSK_PIXEL_PITCH_X,
+                         (double)LSK_PIXEL_PITCH_Y, view[0], view[1], view[2]);
+  for (int i = 0; i < 3; ++i)
+    lsk_free(view[i]);
+  if (!prelude)
+    return lsk__fail(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+  lsk_program_options po = {.name = "kernels/pixel.cl", .prelude = prelude};
+  rc = lsk_program_create(px->ctx, lsk__pixel_source, &po, &px->prog);
+  free(prelude);
+  if (!rc)
+    rc = lsk_kernel_create(px->prog, "px_cluster", &px->cluster);
+  if (!rc)
+    rc = lsk_kernel_create(px->prog, "px_charge", &px->charge);
+  if (!rc)
+    rc = lsk_kernel_create(px->prog, "px_hits", &px->hits);
+  /* Builds the configuration now, so that a run times no build. */
+  unsigned w, s;
+  lsk_launch l = {
+      .domain = {LSK_PIXEL_MAX_DIGIS}, .workers = px->opt.workers, .simd = px->opt.simd};
+  if (!rc)
+    rc = lsk_kernel_shape(px->cluster, &l, &w, &s);
+  return rc;
+}
+
+int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel **out)
+{
+  static const char fn[] = "lsk_pixel_create";
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  *out = NULL;
+  if (!ctx)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
+  lsk_pixel *px = calloc(1, sizeof *px);
+  if (!px)
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+  px->ctx = ctx;
+  if (opt)
+    px->opt = *opt;
+  px->threshold = px->opt.threshold ? px->opt.threshold : LSK_PIXEL_THRESHOLD;
+  int rc = build(px);
+  if (rc) {
+    lsk_pixel_destroy(px);
+    return rc;
+  }
+  *out = px;
+  return LSK_OK;
+}
+
+/* A buffer of n uints, zero, written whole. */
+static int zeros(lsk_context *ctx, size_t n, lsk_buffer **out)
+{
+  uint32_t *z = calloc(n, 4);
+  if (!z)
+    return lsk__fail(ctx, LSK_ENOMEM, "lsk_pixel_run: out of host memory");
+  int rc = lsk_buffer_create(ctx, n * 4, out);
+  if (!rc)
+    rc = lsk_buffer_write(*out, 0, z, n * 4);
+  free(z);
+  return rc;
+}
+
+/* Room for ev: device buffers grown (never shrunk), the placements of its
+ * modules, the association of its modules. */
+static int reserve(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
+{
+  int rc = LSK_OK;
+  if (ev->digis > px->cap_digis || !px->soa) {
+    size_t cap = ev->digis + ev->digis / 4 + 1, counts[3] = {cap, cap, cap};
+    lsk_soa_destroy(px->soa);
+    px->soa = NULL;
+    px->cap_digis = 0;
+    rc = lsk_soa_create(px->ctx, 3, (const lsk_layout *const *)px->layout, counts, &px->soa);
+    if (!rc)
+      rc = lsk_soa_upload(px->soa); /* whole, so every byte is defined */
+    if (!rc)
+      px->cap_digis = cap;
+  }
+  if (!rc && nm > px->cap_modules) {
+    lsk_buffer **b[] = {&px->start, &px->nclus, &px->coff, &px->nhit, &px->hoff};
+    px->cap_modules = 0;
+    for (size_t i = 0; i < 5; ++i) {
+      lsk_buffer_destroy(*b[i]);
+      *b[i] = NULL;
+      if (!rc)
+        rc = zeros(px->ctx, nm + 1, b[i]);
+    }
+    if (!rc)
+      px->cap_modules = nm;
+  }
+  if (!rc && px->placed != ev->modules) {
+    lsk_pixel_placement *pl = malloc(ev->modules * sizeof *pl);
+    if (!pl)
+      return lsk__fail(px->ctx, LSK_ENOMEM, "lsk_pixel_run: out of host memory");
+    lsk_pixel_geometry(ev->modules, pl);
+    lsk_buffer_destroy(px->place);
+    px->place = NULL;
+    px->placed = 0;
+    rc = lsk_buffer_create(px->ctx, ev->modules * sizeof *pl, &px->place);
+    if (!rc)
+      rc = lsk_buffer_write(px->place, 0, pl, ev->modules * sizeof *pl);
+    if (!rc)
+      px->placed = ev->modules;
+    free(pl);
+  }
+  if (!rc && (!px->assoc || lsk_assoc_nkeys(px->assoc) != nm)) {
+    lsk_assoc_destroy(px->assoc);
+    px->assoc = NULL;
+    rc = lsk_assoc_create(px->ctx, nm, px->cap_digis, NULL, &px->assoc);
+  }
+  if (!rc)
+    rc = lsk_assoc_reserve(px->assoc, px->cap_digis);
+  return rc;
+}
+
+/* Byte offsets of part j's members in the soa, through a host view. */
+static size_t at(const lsk_pixel *px, size_t j, const void *member)
+{
+  return lsk_soa_base(px->soa, j) +
+         (size_t)((const unsigned char *)member - (const unsigned char *)lsk_soa_host(px->soa, j));
+}
+
+/* The digis into the digi part, column by column, straight from ev. */
+static int upload(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
+{
+  pxdigi v = {0};
+  lsk_buffer *b = lsk_soa_buffer(px->soa);
+  size_t d = ev->digis;
+  int rc = pxdigi_bind(&v, lsk_soa_host(px->soa, 0), px->cap_digis);
+  if (!rc && d)
+    rc = lsk_buffer_write(b, at(px, 0, v.x), ev->x, d * 2);
+  if (!rc && d)
+    rc = lsk_buffer_write(b, at(px, 0, v.y), ev->y, d * 2);
+  if (!rc && d)
+    rc = lsk_buffer_write(b, at(px, 0, v.adc), ev->adc, d * 2);
+  if (!rc && d)
+    rc = lsk_buffer_write(b, at(px, 0, v.module), ev->module, d * 4);
+  if (!rc)
+    rc = lsk_buffer_write(px->start, 0, ev->start, (nm + 1) * 4);
+  /* The scans' last entry: the totals. */
+  uint32_t zero = 0;
+  if (!rc)
+    rc = lsk_buffer_write(px->nclus, nm * 4, &zero, 4);
+  if (!rc)
+    rc = lsk_buffer_write(px->nhit, nm * 4, &zero, 4);
+  return rc;
+}
+
+typedef struct arglist {
+  lsk_arg a[MAX_ARGS];
+  size_t n;
+  int rc;
+} arglist;
+
+static void add_view(lsk_pixel *px, arglist *l, size_t part)
+{
+  size_t c = 0;
+  if (!l->rc)
+    l->rc = lsk_soa_args(px->soa, part, NULL, l->a + l->n, MAX_ARGS - l->n, &c);
+  l->n += l->rc ? 0 : c;
+}
+
+static void add(arglist *l, lsk_arg a)
+{
+  if (l->n < MAX_ARGS)
+    l->a[l->n++] = a;
+}
+
+static int launch(lsk_pixel *px, lsk_kernel *k, const arglist *l, size_t nm)
+{
+  if (l->rc)
+    return l->rc;
+  /* On CPUs a few blocks per compute unit, each walking many modules
+   * (PoCL pays per work-group); on GPUs one per module. */
+  const lsk_device_info *dev = &px->ctx->info;
+  size_t most = px->opt.blocks ? px->opt.blocks
+                : dev->is_gpu  ? 65535
+                               : 8 * (size_t)(dev->compute_units ? dev->compute_units : 1);
+  lsk_launch cfg = {.domain = {LSK_PIXEL_MAX_DIGIS},
+                    .blocks = {nm < most ? (nm ? nm : 1) : most},
+                    .workers = px->opt.workers,
+                    .simd = px->opt.simd};
+  return lsk_kernel_launch(k, &cfg, l->a, l->n, NULL);
+}
+
+/* Wait and charge the time since *t0 to *stage, when timing. */
+static int lap(lsk_pixel *px, lsk_pixel_times *t, double *stage, double *t0)
+{
+  if (!t)
+    return LSK_OK;
+  int rc = lsk_context_finish(px->ctx);
+  double t1 = now();
+  *stage = t1 - *t0;
+  *t0 = t1;
+  return rc;
+}
+
+int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *times)
+{
+  static const char fn[] = "lsk_pixel_run";
+  if (!px)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: px is NULL", fn);
+  if (!ev || !ev->x || !ev->y || !ev->adc || !ev->module || !ev->start)
+    return lsk__fail(px->ctx, LSK_EINVAL, "%s: ev or one of its arrays is NULL", fn);
+  if (ev->events == 0 || ev->modules == 0 || ev->events > LSK_PIXEL_MAX_EVENTS ||
+      ev->modules > LSK_PIXEL_MAX_MODULES || ev->digis > UINT32_MAX)
+    return lsk__fail(px->ctx, LSK_EINVAL, "%s: %u events of %u modules, %zu digis: out of range",
+                     fn, ev->events, ev->modules, ev->digis);
+  size_t nm = (size_t)ev->events * ev->modules;
+  /* What the kernels' memory safety rests on; the rest of the rules
+   * (lsk_pixel_events_check) decide only whether results are right. */
+  for (size_t k = 0; k < nm; ++k)
+    if (ev->start[k + 1] < ev->start[k] || ev->start[k + 1] - ev->start[k] > LSK_PIXEL_MAX_DIGIS)
+      return lsk__fail(px->ctx, LSK_EINVAL, "%s: module %zu: digis %u to %u (at most %u)", fn, k,
+                       ev->start[k], ev->start[k + 1], LSK_PIXEL_MAX_DIGIS);
+  if (ev->start[0] != 0 || ev->start[nm] != ev->digis)
+    return lsk__fail(px->ctx, LSK_EINVAL, "%s: start runs from %u to %u, want 0 to %zu", fn,
+                     ev->start[0], ev->start[nm], ev->digis);
+  px->modules = 0;
+  double t0 = now(), first = t0;
+  lsk_pixel_times t = {0};
+  int rc = reserve(px, ev, nm);
+  if (!rc)
+    rc = upload(px, ev, nm);
+  if (!rc)
+    rc = lap(px, times, &t.upload, &t0);
+  uint32_t m32 = (uint32_t)nm, thr = px->threshold;
+  arglist l = {.n = 0};
+  add_view(px, &l, 0);
+  add(&l, LSK_ARG_BUFFER(px->start));
+  add(&l, LSK_ARG_BUFFER(px->nclus));
+  add(&l, LSK_ARG_UINT(m32));
+  if (!rc)
+    rc = launch(px, px->cluster, &l, nm);
+  if (!rc)
+    rc = lap(px, times, &t.cluster, &t0);
+  if (!rc)
+    rc = lsk_scan(px->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, px->nclus, 0, px->coff, 0, nm + 1,
+                  NULL);
+  l = (arglist){.n = 0};
+  add_view(px, &l, 0);
+  add_view(px, &l, 1);
+  add(&l, LSK_ARG_BUFFER(px->start));
+  add(&l, LSK_ARG_BUFFER(px->coff));
+  add(&l, LSK_ARG_BUFFER(px->nhit));
+  add(&l, LSK_ARG_UINT(thr));
+  add(&l, LSK_ARG_UINT(m32));
+  if (!rc)
+    rc = launch(px, px->charge, &l, nm);
+  if (!rc)
+    rc = lap(px, times, &t.charge, &t0);
+  if (!rc)
+    rc = lsk_scan(px->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, px->nhit, 0, px->hoff, 0, nm + 1,
+                  NULL);
+  l = (arglist){.n = 0};
+  add_view(px, &l, 1);
+  add_view(px, &l, 2);
+  add(&l, LSK_ARG_BUFFER(px->coff));
+  add(&l, LSK_ARG_BUFFER(px->hoff));
+  add(&l, LSK_ARG_BUFFER(px->place));
+  add(&l, LSK_ARG_UINT(thr));
+  add(&l, LSK_ARG_UINT(ev->modules));
+  add(&l, LSK_ARG_UINT(m32));
+  if (!rc)
+    rc = launch(px, px->hits, &l, nm);
+  /* The association needs the number of hits: the one wait of a run. */
+  uint32_t total[2] = {0, 0};
+  if (!rc)
+    rc = lsk_buffer_read(px->coff, nm * 4, &total[0], 4);
+  if (!rc)
+    rc = lsk_buffer_read(px->hoff, nm * 4, &total[1], 4);
+  if (!rc)
+    rc = lap(px, times, &t.hits, &t0);
+  pxhit hv = {0};
+  if (!rc)
+    rc = pxhit_bind(&hv, lsk_soa_host(px->soa, 2), px->cap_digis);
+  if (!rc)
+    rc = lsk_assoc_build(px->assoc, lsk_soa_buffer(px->soa), at(px, 2, hv.hmodule) / 4, total[1]);
+  if (!rc)
+    rc = lsk_context_finish(px->ctx);
+  if (!rc)
+    rc = lap(px, times, &t.assoc, &t0);
+  if (rc)
+    return rc;
+  t.total = now() - first;
+  if (times)
+    *times = t;
+  px->per_event = ev->modules;
+  px->modules = nm;
+  px->digis = ev->digis;
+  px->clusters = total[0];
+  px->nhits = total[1];
+  return LSK_OK;
+}
+
+/* The association against the hit order: module k's hits are exactly
+ * hit_start[k] up to hit_start[k + 1] - 1. */
+static int check_assoc(lsk_pixel *px, const lsk_pixel_result *r)
+{
+  static const char fn[] = "lsk_pixel_read";
+  size_t nm = px->modules, nh = px->nhits;
+  uint32_t *off = malloc((nm + 1) * 4), *content = malloc((nh ? nh : 1) * 4);
+  int rc = !off || !content ? lsk__fail(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn) : 0;
+  if (!rc)
+    rc = lsk_buffer_read(lsk_assoc_offsets(px->assoc), 0, off, (nm + 1) * 4);
+  if (!rc && nh)
+    rc = lsk_buffer_read(lsk_assoc_content(px->assoc), 0, content, nh * 4);
+  for (size_t k = 0; !rc && k < nm; ++k) {
+    uint32_t a = r->hit_start[k], b = r->hit_start[k + 1];
+    if (off[k] != a || off[k + 1] != b)
+      rc =
+          lsk__fail(px->ctx, LSK_EVERIFY, "%s: module %zu: associated hits %u to %u, want %u to %u",
+                    fn, k, off[k], off[k + 1], a, b);
+    /* A permutation of [a, b): every element in range, none twice. */
+    uint64_t sum = 0;
+    for (uint32_t j = a; !rc && j < b; ++j) {
+      if (content[j] < a || content[j] >= b)
+        rc = lsk__fail(px->ctx, LSK_EVERIFY, "%s: module %zu: associated hit %u is not its own", fn,
+                       k, content[j]);
+      sum += content[j];
+    }
+    if (!rc && sum != ((uint64_t)a + b - 1) * (b - a) / 2)
+      rc = lsk__fail(px->ctx, LSK_EVERIFY, "%s: module %zu: an associated hit repeats", fn, k);
+  }
+  free(off);
+  free(content);
+  return rc;
+}
+
+int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
+{
+  static const char fn[] = "lsk_pixel_read";
+  if (!px || !r)
+    return lsk__fail(px ? px->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn, px ? "r" : "px");
+  if (!px->modules)
+    return lsk__fail(px->ctx, LSK_EINVAL, "%s: no run to read", fn);
+  if (r->cap_digis < px->digis || r->cap_modules < px->modules)
+    return lsk__fail(px->ctx, LSK_EINVAL,
+                     "%s: the result holds %zu digis and %zu modules, the run %zu and %zu", fn,
+                     r->cap_digis, r->cap_modules, px->digis, px->modules);
+  lsk_buffer *b = lsk_soa_buffer(px->soa);
+  size_t nm = px->modules, nc = px->clusters, nh = px->nhits, cap = px->cap_digis;
+  pxdigi dv = {0};
+  pxclus cv = {0};
+  pxhit hv = {0};
+  int rc = pxdigi_bind(&dv, lsk_soa_host(px->soa, 0), cap);
+  if (!rc)
+    rc = pxclus_bind(&cv, lsk_soa_host(px->soa, 1), cap);
+  if (!rc)
+    rc = pxhit_bind(&hv, lsk_soa_host(px->soa, 2), cap);
+  if (!rc && px->digis)
+    rc = lsk_buffer_read(b, at(px, 0, dv.clus), r->clus, px->digis * 4);
+  if (!rc)
+    rc = lsk_buffer_read(px->nclus, 0, r->nclus, nm * 4);
+  if (!rc)
+    rc = lsk_buffer_read(px->hoff, 0, r->hit_start, (nm + 1) * 4);
+  if (!rc && nc)
+    rc = lsk_buffer_read(b, at(px, 1, cv.charge), r->charge, nc * 4);
+  if (!rc && nc)
+    rc = lsk_buffer_read(b, at(px, 1, cv.hit), r->hit, nc * 4);
+  /* The hit columns into the host view, then to structs. */
+  void *col[] = {hv.hx, hv.hy, hv.xerr, hv.yerr, hv.hcharge, hv.hmodule, hv.cluster};
+  for (size_t j = 0; !rc && nh && j < sizeof col / sizeof col[0]; ++j)
+    rc = lsk_buffer_read(b, at(px, 2, col[j]), col[j], nh * 4);
+  for (size_t j = 0; !rc && nh && j < 3; ++j)
+    rc = lsk_buffer_read(b, at(px, 2, hv.g + j * hv.g_stride), hv.g + j * hv.g_stride, nh * 4);
+  for (size_t i = 0; !rc && i < nh; ++i)
+    r->hits[i] = (lsk_pixel_hit){.x = hv.hx[i],
+                                 .y = hv.hy[i],
+                                 .xerr = hv.xerr[i],
+                                 .yerr = hv.yerr[i],
+                                 .g = {hv.g[i], hv.g[i + hv.g_stride], hv.g[i + 2 * hv.g_stride]},
+                                 .charge = hv.hcharge[i],
+                                 .module = hv.hmodule[i],
+                                 .cluster = hv.cluster[i]};
+  if (rc)
+    return rc;
+  r->modules = nm;
+  r->digis = px->digis;
+  r->clusters = nc;
+  r->nhits = nh;
+  return check_assoc(px, r);
+}

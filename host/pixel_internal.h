@@ -1,0 +1,26 @@
+/*
+ * pixel_internal.h: what the pixel example's host files share (pixel.c,
+ * pixel_ref.c, pixel_gen.c, pixel_file.c). Not installed.
+ */
+#ifndef LSK_PIXEL_INTERNAL_H
+#define LSK_PIXEL_INTERNAL_H
+
+#include "lsk/pixel.h"
+
+/* A cluster's exact sums: charge, lowest pixel, and charge-weighted first
+ * and second moments of the offsets from it (64 bits: a long cluster of
+ * large charges passes 2^32). */
+typedef struct lsk__pixel_sums {
+  uint32_t q;
+  uint16_t xmin, ymin;
+  uint64_t sx, sy, sxx, syy;
+} lsk__pixel_sums;
+
+/* The hit of a cluster in a module placed at p; sets all but module and
+ * cluster. */
+void lsk__pixel_hit_of(const lsk__pixel_sums *s, const lsk_pixel_placement *p, lsk_pixel_hit *h);
+
+/* LSK_EINVAL (naming fn) unless r has room for ev's results. */
+int lsk__pixel_result_fits(const lsk_pixel_result *r, const lsk_pixel_events *ev, const char *fn);
+
+#endif /* LSK_PIXEL_INTERNAL_H */

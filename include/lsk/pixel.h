@@ -1,0 +1,236 @@
+/*
+ * pixel.h: the pixel-detector clustering example (`lsk demo`), the kind
+ * of work that made the CMS pixel reconstruction move to SoA on GPUs.
+ *
+ * Input: digis (fired pixels: x, y, adc charge, module), grouped by
+ * module as a detector's readout gives them (a module's digis contiguous,
+ * in readout order, never sorted), for several events of the same number
+ * of modules. The pipeline, on the device (kernels/pixel.cl):
+ *   cluster  one block per module, the module's digis as the block domain:
+ *            connected components over the 8 neighbours; cluster ids per
+ *            module dense 0..k-1 in the order of each cluster's first digi
+ *   charge   each cluster's charge and moments, with atomics over digis;
+ *            clusters below the threshold are masked (no hit), not deleted
+ *   hits     count, scan, fill: a hit per unmasked cluster (charge-weighted
+ *            centroid and spread, global position through the module's
+ *            placement), hits in module order
+ *   assoc    module -> hits (lsk_assoc)
+ * and the same in plain C (lsk_pixel_reference) to check it against.
+ * See docs/example-pixel.md.
+ *
+ * Thread-safety: an lsk_pixel as its context; the host-only functions
+ * (events, generator, files, reference) are reentrant.
+ */
+#ifndef LSK_PIXEL_H
+#define LSK_PIXEL_H
+
+#include <stdint.h>
+
+#include "assoc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A module: NX x NY pixels of PITCH_X x PITCH_Y cm (CMS's phase-1 module:
+ * 160 x 416 pixels of 100 x 150 um). */
+#define LSK_PIXEL_NX 160u
+#define LSK_PIXEL_NY 416u
+#define LSK_PIXEL_PITCH_X 0.0100f
+#define LSK_PIXEL_PITCH_Y 0.0150f
+/* The most digis a module may have: the clusterizer's block domain. */
+#define LSK_PIXEL_MAX_DIGIS 256u
+/* Modules per event, events per set: at most. */
+#define LSK_PIXEL_MAX_MODULES 65536u
+#define LSK_PIXEL_MAX_EVENTS 1000000u
+/* The default charge threshold of a cluster (adc counts). */
+#define LSK_PIXEL_THRESHOLD 4000u
+/* No hit: the hit index of a masked cluster. */
+#define LSK_PIXEL_NONE 0xffffffffu
+
+/*
+ * A set of events. Digis of all events in one SoA: event e's module m has
+ * digis start[e * modules + m] up to start[e * modules + m + 1] - 1, and
+ * module[i] == m for each of them. Within a module no two digis share a
+ * pixel, and there are at most LSK_PIXEL_MAX_DIGIS.
+ */
+typedef struct lsk_pixel_events {
+  uint32_t events;  /* events in the set */
+  uint32_t modules; /* modules per event */
+  size_t digis;     /* digis of all events */
+  uint16_t *x;      /* [digis] in [0, LSK_PIXEL_NX) */
+  uint16_t *y;      /* [digis] in [0, LSK_PIXEL_NY) */
+  uint16_t *adc;    /* [digis] charge, nonzero */
+  uint32_t *module; /* [digis] the module within its event */
+  uint32_t *truth;  /* [digis] the generator's cluster within the module, or NULL */
+  uint32_t *start;  /* [events * modules + 1] first digi of each module */
+} lsk_pixel_events;
+
+/*
+ * lsk_pixel_events_create: a set with every array allocated and zeroed
+ * (truth only if with_truth), start all 0: fill it, then set start (or
+ * call lsk_pixel_events_index to compute it from module).
+ * Errors: LSK_EINVAL (out NULL, events or modules 0 or above the limits),
+ * LSK_ENOMEM. The thread's message (lsk_context_errmsg(NULL)) says why.
+ */
+int lsk_pixel_events_create(uint32_t events, uint32_t modules, size_t digis, int with_truth,
+                            lsk_pixel_events **out /* OUT */);
+void lsk_pixel_events_destroy(lsk_pixel_events *ev);
+
+/*
+ * lsk_pixel_events_index: start from module, given how many digis each
+ * event has (per_event[0..events), summing to digis), checking that each
+ * event's digis are grouped by module in increasing order.
+ * Errors: LSK_EINVAL naming the event and digi.
+ */
+int lsk_pixel_events_index(lsk_pixel_events *ev, const uint32_t *per_event);
+
+/*
+ * lsk_pixel_events_check: every rule above (start increasing from 0 to
+ * digis, module ids matching start, coordinates in range, adc nonzero,
+ * no pixel twice in a module, at most LSK_PIXEL_MAX_DIGIS per module,
+ * truth below the module's digi count). LSK_EINVAL naming the first
+ * offence, "event 3 module 17: digi 5 at (10, 20) repeats digi 2".
+ */
+int lsk_pixel_events_check(const lsk_pixel_events *ev);
+
+/* The generator's options; all zeros: the defaults. */
+typedef struct lsk_pixel_gen_options {
+  uint32_t events;  /* 0: 10 */
+  uint32_t modules; /* per event; 0: 512 */
+  uint64_t seed;    /* any value, 0 included */
+} lsk_pixel_gen_options;
+
+/*
+ * lsk_pixel_generate: seeded events with realistic clusters: a few
+ * adjacent pixels around a random centre sharing a charge (one in ten a
+ * longer track-like streak), isolated noise pixels below the threshold,
+ * one module in eight empty, one in fifty crowded (up to the maximum
+ * digis). Digis of a module come in a random order (as a readout
+ * interleaves them), truth set. The same seed gives the same events.
+ * Errors: LSK_EINVAL (bad options), LSK_ENOMEM.
+ */
+int lsk_pixel_generate(const lsk_pixel_gen_options *opt, lsk_pixel_events **out /* OUT */);
+
+/*
+ * Files: a little-endian binary format, "LSKPIXEL" then the version
+ * (1), events, modules, digis, whether there is truth, the digis of each
+ * event, then the columns module (u32), x, y, adc (u16), truth (u32).
+ * lsk_pixel_events_read validates everything (sizes, the file's length,
+ * then lsk_pixel_events_check). Errors: LSK_EINVAL (a NULL, a bad set),
+ * LSK_EIO (cannot open, read or write: names the path; not a pixel
+ * file, another version, truncated or too long, inconsistent: names
+ * path and what), LSK_ENOMEM.
+ */
+int lsk_pixel_events_write(const lsk_pixel_events *ev, const char *path);
+int lsk_pixel_events_read(const char *path, lsk_pixel_events **out /* OUT */);
+
+/* Where a module sits: global = r * (x, y, 0) + t, r row-major. */
+typedef struct lsk_pixel_placement {
+  float r[9];
+  float t[3];
+} lsk_pixel_placement;
+
+/* The example's detector: modules placed on four barrel layers (cm).
+ * Fills out[0..modules). */
+void lsk_pixel_geometry(uint32_t modules, lsk_pixel_placement *out /* OUT */);
+
+typedef struct lsk_pixel_hit {
+  float x, y;       /* local position (cm, module centre at 0) */
+  float xerr, yerr; /* spread (cm): sqrt(variance + 1/12) pixel pitches */
+  float g[3];       /* global position (cm) */
+  uint32_t charge;  /* the cluster's */
+  uint32_t module;  /* event * modules + module */
+  uint32_t cluster; /* the cluster, as an index into charge[] */
+} lsk_pixel_hit;
+
+/* A pipeline's results, for a set of events. Clusters of module k
+ * (k = event * modules + module) are charge[cluster_start(k) + id] with
+ * cluster_start(k) the sum of nclus[0..k). */
+typedef struct lsk_pixel_result {
+  size_t cap_digis, cap_modules; /* room (lsk_pixel_result_create) */
+  size_t modules;                /* events * modules */
+  size_t digis, clusters, nhits;
+  uint32_t *clus;      /* [digis] the digi's cluster within its module */
+  uint32_t *nclus;     /* [modules] clusters per module */
+  uint32_t *charge;    /* [clusters] */
+  uint32_t *hit;       /* [clusters] the cluster's hit, or LSK_PIXEL_NONE (masked) */
+  uint32_t *hit_start; /* [modules + 1] first hit of each module */
+  lsk_pixel_hit *hits; /* [nhits] in module order */
+} lsk_pixel_result;
+
+/* A result with room for ev's (as many clusters and hits as digis).
+ * Errors: LSK_EINVAL, LSK_ENOMEM. */
+int lsk_pixel_result_create(const lsk_pixel_events *ev, lsk_pixel_result **out /* OUT */);
+void lsk_pixel_result_destroy(lsk_pixel_result *r);
+
+/*
+ * lsk_pixel_reference: the pipeline in plain C, single-threaded (an
+ * occupancy grid and union-find per module), with clusters of charge
+ * below threshold masked. Errors: LSK_EINVAL (a NULL, ev not valid, r
+ * made for a smaller set), LSK_ENOMEM.
+ */
+int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixel_result *r);
+
+/*
+ * lsk_pixel_compare: whether got equals want: the same cluster of every
+ * digi, clusters per module, charges and masks (exactly), hits per module,
+ * and hit positions and errors within tol (cm) each. LSK_EVERIFY naming
+ * the first difference ("module 17: digi 4 in cluster 2, want 1"),
+ * LSK_EINVAL for a NULL.
+ */
+int lsk_pixel_compare(const lsk_pixel_result *want, const lsk_pixel_result *got, float tol);
+
+/* ---- The device pipeline ---- */
+
+typedef struct lsk_pixel lsk_pixel;
+
+/* All zeros: the defaults. */
+typedef struct lsk_pixel_options {
+  uint32_t threshold; /* cluster charge threshold; 0: LSK_PIXEL_THRESHOLD */
+  /* The per-module kernels' shape (0: automatic) and blocks (0: a few per
+   * compute unit on CPUs, one per module on GPUs); results never depend
+   * on them. For tests and tuning. */
+  unsigned workers, simd;
+  size_t blocks;
+} lsk_pixel_options;
+
+/* Wall-clock seconds of each stage of the last lsk_pixel_run. */
+typedef struct lsk_pixel_times {
+  double upload, cluster, charge, hits, assoc, total;
+} lsk_pixel_times;
+
+/*
+ * lsk_pixel_create: builds the example's program (kernels/pixel.cl behind
+ * the generated views of its digi, cluster and hit layouts).
+ * Errors: LSK_EINVAL (a NULL, bad options), LSK_ENOMEM, LSK_EBUILD,
+ * OpenCL codes.
+ */
+int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel **out /* OUT */);
+void lsk_pixel_destroy(lsk_pixel *px);
+
+/*
+ * lsk_pixel_run: the pipeline over ev (checked first with
+ * lsk_pixel_events_check): uploads the digis (growing the device buffers
+ * as needed) and runs every stage. With times NULL it waits once (for the
+ * number of hits, which the association needs); with times it also waits
+ * after each stage to time it. Results stay on the device.
+ * Errors: LSK_EINVAL, LSK_ENOMEM, LSK_EVERIFY, OpenCL codes.
+ */
+int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *times /* OUT */);
+
+/*
+ * lsk_pixel_read: the last run's results into r (made for that set or a
+ * larger one). Also checks the module -> hits association against the hit
+ * order: LSK_EVERIFY naming the module if a module's hits differ. Waits.
+ */
+int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r);
+
+/* The last run's module -> hits association (keys: event * modules +
+ * module; elements: hit indices), owned by px; NULL before a run. */
+lsk_assoc *lsk_pixel_assoc(const lsk_pixel *px);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LSK_PIXEL_H */

@@ -1,0 +1,484 @@
+/*
+ * check_pixel.c: the pixel clustering example (include/lsk/pixel.h,
+ * kernels/pixel.cl). Hand-made modules whose clusters are worked out by
+ * hand (a single pixel, an L, two squares touching only at a corner, an
+ * empty module, pixels on the module's edges, a module at the maximum digi
+ * count), in the C reference and on the device at several shapes; the
+ * device against the C reference on generated events of fixed seeds; the
+ * generator's determinism; event files (round trip, corrupt files); bad
+ * arguments. Suite pixel_grind: the hand-made modules and a small
+ * generated event, for oclgrind.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#define TOL 2e-5f /* cm: float rounding of positions up to 20 cm */
+
+/* The hand-made event: one module per case. */
+enum { M_SINGLE, M_L, M_DIAG, M_EMPTY, M_MAX, M_EDGE, NMOD };
+
+static const uint16_t l_px[][3] = {{20, 20, 1000}, {5, 7, 1000}, {7, 7, 1000},
+                                   {5, 5, 1000},   {6, 7, 1000}, {5, 6, 1000}};
+static const uint32_t l_want[] = {0, 1, 1, 1, 1, 1};
+static const uint16_t diag_px[][3] = {{30, 30, 900}, {12, 12, 900}, {11, 11, 900}, {31, 32, 900},
+                                      {13, 13, 900}, {10, 10, 900}, {12, 13, 900}, {11, 10, 900},
+                                      {13, 12, 900}, {10, 11, 900}};
+static const uint32_t diag_want[] = {0, 1, 1, 2, 1, 1, 1, 1, 1, 1};
+/* (1, 0) and (0, NY - 1) would be neighbours if y wrapped around. */
+static const uint16_t edge_px[][3] = {{1, 0, 4000},
+                                      {0, LSK_PIXEL_NY - 1, 4000},
+                                      {LSK_PIXEL_NX - 1, LSK_PIXEL_NY - 1, 4000},
+                                      {LSK_PIXEL_NX - 1, 0, 4000}};
+static const uint32_t edge_want[] = {0, 1, 2, 3};
+
+/* Two 16 x 8 blocks one row apart (256 digis, two clusters), shuffled;
+ * want[i] is the block of digi i's, numbered by first appearance. */
+static void max_module(uint16_t px[][3], uint32_t *want)
+{
+  for (uint32_t i = 0; i < LSK_PIXEL_MAX_DIGIS; ++i) {
+    uint32_t b = i / 128, j = i % 128;
+    px[i][0] = (uint16_t)(40 + j % 16);
+    px[i][1] = (uint16_t)(100 + j / 16 + 9 * b);
+    px[i][2] = 100;
+  }
+  uint64_t s = 99;
+  for (uint32_t i = LSK_PIXEL_MAX_DIGIS; i > 1; --i) {
+    uint32_t j = tu_rng(&s) % i;
+    for (int c = 0; c < 3; ++c) {
+      uint16_t t = px[i - 1][c];
+      px[i - 1][c] = px[j][c];
+      px[j][c] = t;
+    }
+  }
+  uint32_t first_block = px[0][1] >= 109;
+  for (uint32_t i = 0; i < LSK_PIXEL_MAX_DIGIS; ++i)
+    want[i] = (uint32_t)(px[i][1] >= 109) != first_block;
+}
+
+typedef struct hand {
+  lsk_pixel_events *ev;
+  uint32_t want[LSK_PIXEL_MAX_DIGIS + 32];
+  uint32_t nclus[NMOD];
+} hand;
+
+static void hand_make(hand *h)
+{
+  static uint16_t mx[LSK_PIXEL_MAX_DIGIS][3];
+  uint32_t mwant[LSK_PIXEL_MAX_DIGIS];
+  max_module(mx, mwant);
+  const struct {
+    const uint16_t (*px)[3];
+    const uint32_t *want;
+    uint32_t n, nclus;
+  } mod[NMOD] = {
+      [M_SINGLE] = {(const uint16_t[][3]){{3, 4, 5000}}, (const uint32_t[]){0}, 1, 1},
+      [M_L] = {l_px, l_want, 6, 2},
+      [M_DIAG] = {diag_px, diag_want, 10, 3},
+      [M_EMPTY] = {NULL, NULL, 0, 0},
+      [M_MAX] = {(const uint16_t(*)[3])mx, mwant, LSK_PIXEL_MAX_DIGIS, 2},
+      [M_EDGE] = {edge_px, edge_want, 4, 4},
+  };
+  size_t d = 0;
+  for (int m = 0; m < NMOD; ++m)
+    d += mod[m].n;
+  ck_assert_int_eq(lsk_pixel_events_create(1, NMOD, d, 0, &h->ev), LSK_OK);
+  size_t i = 0;
+  for (uint32_t m = 0; m < NMOD; ++m) {
+    h->ev->start[m] = (uint32_t)i;
+    h->nclus[m] = mod[m].nclus;
+    for (uint32_t j = 0; j < mod[m].n; ++j, ++i) {
+      h->ev->x[i] = mod[m].px[j][0];
+      h->ev->y[i] = mod[m].px[j][1];
+      h->ev->adc[i] = mod[m].px[j][2];
+      h->ev->module[i] = m;
+      h->want[i] = mod[m].want[j];
+    }
+  }
+  ck_assert_int_eq(lsk_pixel_events_check(h->ev), LSK_OK);
+}
+
+/* The hand-worked answers in r: clusters, charges, masks, some hits. */
+static void hand_check(const hand *h, const lsk_pixel_result *r)
+{
+  for (size_t i = 0; i < h->ev->digis; ++i)
+    ck_assert_msg(r->clus[i] == h->want[i], "digi %zu: cluster %u, want %u", i, r->clus[i],
+                  h->want[i]);
+  for (int m = 0; m < NMOD; ++m)
+    ck_assert_uint_eq(r->nclus[m], h->nclus[m]);
+  /* Clusters: single (5000), L: isolated 1000 (masked), L 5000; diag:
+   * 900 (masked), 8 * 900 = 7200, 900 (masked); max: 2 x 12800; edge: 4
+   * x 4000 (at the threshold: kept). */
+  static const uint32_t q[] = {5000,  1000,  5000, 900,  7200, 900,
+                               12800, 12800, 4000, 4000, 4000, 4000};
+  static const int hit[] = {0, -1, 1, -1, 2, -1, 3, 4, 5, 6, 7, 8};
+  ck_assert_uint_eq(r->clusters, 12);
+  ck_assert_uint_eq(r->nhits, 9);
+  for (int c = 0; c < 12; ++c) {
+    ck_assert_uint_eq(r->charge[c], q[c]);
+    ck_assert_int_eq((int)r->hit[c], hit[c]);
+  }
+  /* The single pixel (3, 4): its centre, spread 1/sqrt(12) pitch. */
+  const lsk_pixel_hit *s = &r->hits[0];
+  ck_assert_float_eq_tol(s->x, (3.5f - 80.0f) * LSK_PIXEL_PITCH_X, TOL);
+  ck_assert_float_eq_tol(s->y, (4.5f - 208.0f) * LSK_PIXEL_PITCH_Y, TOL);
+  ck_assert_float_eq_tol(s->xerr, 0.28867513f * LSK_PIXEL_PITCH_X, TOL);
+  /* A 16 x 8 block of equal charges: centre (47.5 + .5, ...), variance
+   * (16^2 - 1) / 12 + 1/12 = 256 / 12 in x. */
+  const lsk_pixel_hit *b = &r->hits[3];
+  float yc = b->y / LSK_PIXEL_PITCH_Y + 208.0f;
+  ck_assert_float_eq_tol(b->x, (48.0f - 80.0f) * LSK_PIXEL_PITCH_X, TOL);
+  ck_assert(fabsf(yc - 104.0f) < 1e-3f || fabsf(yc - 113.0f) < 1e-3f);
+  ck_assert_float_eq_tol(b->xerr, sqrtf(256.0f / 12.0f) * LSK_PIXEL_PITCH_X, TOL);
+  ck_assert_uint_eq(r->hit_start[M_MAX], 3);
+  ck_assert_uint_eq(r->hit_start[NMOD], 9);
+  ck_assert_uint_eq(r->hits[8].module, M_EDGE);
+  ck_assert_uint_eq(r->hits[8].cluster, 11);
+}
+
+START_TEST(test_pixel_reference_hand_made)
+{
+  hand h;
+  hand_make(&h);
+  lsk_pixel_result *r = NULL;
+  ck_assert_int_eq(lsk_pixel_result_create(h.ev, &r), LSK_OK);
+  ck_assert_int_eq(lsk_pixel_reference(h.ev, LSK_PIXEL_THRESHOLD, r), LSK_OK);
+  hand_check(&h, r);
+  lsk_pixel_result_destroy(r);
+  lsk_pixel_events_destroy(h.ev);
+}
+END_TEST
+
+/* The device's results on ev at a shape, compared with the reference's. */
+static void device_run(lsk_context *ctx, const lsk_pixel_options *opt, const lsk_pixel_events *ev,
+                       lsk_pixel_result *got, int timed)
+{
+  lsk_pixel *px = NULL;
+  lsk_pixel_result *want = NULL;
+  TU_OK(ctx, lsk_pixel_create(ctx, opt, &px));
+  lsk_pixel_times t;
+  TU_OK(ctx, lsk_pixel_run(px, ev, timed ? &t : NULL));
+  TU_OK(ctx, lsk_pixel_read(px, got));
+  ck_assert_int_eq(lsk_pixel_result_create(ev, &want), LSK_OK);
+  ck_assert_int_eq(
+      lsk_pixel_reference(ev, opt->threshold ? opt->threshold : LSK_PIXEL_THRESHOLD, want), LSK_OK);
+  int rc = lsk_pixel_compare(want, got, TOL);
+  ck_assert_msg(rc == LSK_OK, "workers %u simd %u: %s", opt->workers, opt->simd,
+                lsk_context_errmsg(NULL));
+  ck_assert_ptr_nonnull(lsk_pixel_assoc(px));
+  if (timed)
+    ck_assert(t.total > 0 && t.cluster > 0 && t.assoc > 0);
+  lsk_pixel_result_destroy(want);
+  lsk_pixel_destroy(px);
+}
+
+/* Shapes: automatic; one worker; one index per worker in 4 steps (the GPU
+ * mapping); 8 workers of 4 in 8 steps. */
+static const lsk_pixel_options shapes[] = {
+    {0}, {.workers = 1}, {.workers = 64, .simd = 1}, {.workers = 8, .simd = 4, .blocks = 3}};
+
+START_TEST(test_pixel_device_hand_made)
+{
+  lsk_context *ctx = tu_context();
+  hand h;
+  hand_make(&h);
+  lsk_pixel_result *got = NULL;
+  ck_assert_int_eq(lsk_pixel_result_create(h.ev, &got), LSK_OK);
+  device_run(ctx, &shapes[_i], h.ev, got, _i == 0);
+  hand_check(&h, got);
+  lsk_pixel_result_destroy(got);
+  lsk_pixel_events_destroy(h.ev);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(test_pixel_device_matches_reference)
+{
+  lsk_context *ctx = tu_context();
+  lsk_pixel_events *ev = NULL;
+  lsk_pixel_gen_options g = {.events = 3, .modules = 96, .seed = 2024u + (uint64_t)_i};
+  ck_assert_int_eq(lsk_pixel_generate(&g, &ev), LSK_OK);
+  lsk_pixel_result *got = NULL;
+  ck_assert_int_eq(lsk_pixel_result_create(ev, &got), LSK_OK);
+  lsk_pixel_options o = shapes[_i];
+  o.threshold = _i == 2 ? 9000 : 0;
+  device_run(ctx, &o, ev, got, 0);
+  ck_assert_uint_gt(got->nhits, 100);
+  ck_assert_uint_lt(got->nhits, got->clusters); /* some masked */
+  lsk_pixel_result_destroy(got);
+  lsk_pixel_events_destroy(ev);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* One handle over sets of different sizes: grows, and keeps the right
+ * totals when the set shrinks again. */
+START_TEST(test_pixel_device_reuse)
+{
+  lsk_context *ctx = tu_context();
+  lsk_pixel *px = NULL;
+  TU_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
+  uint32_t sizes[][2] = {{1, 40}, {4, 200}, {2, 16}};
+  for (int k = 0; k < 3; ++k) {
+    lsk_pixel_events *ev = NULL;
+    lsk_pixel_gen_options g = {.events = sizes[k][0], .modules = sizes[k][1], .seed = (uint64_t)k};
+    ck_assert_int_eq(lsk_pixel_generate(&g, &ev), LSK_OK);
+    lsk_pixel_result *got = NULL, *want = NULL;
+    ck_assert_int_eq(lsk_pixel_result_create(ev, &got), LSK_OK);
+    ck_assert_int_eq(lsk_pixel_result_create(ev, &want), LSK_OK);
+    TU_OK(ctx, lsk_pixel_run(px, ev, NULL));
+    TU_OK(ctx, lsk_pixel_read(px, got));
+    ck_assert_int_eq(lsk_pixel_reference(ev, LSK_PIXEL_THRESHOLD, want), LSK_OK);
+    ck_assert_msg(lsk_pixel_compare(want, got, TOL) == LSK_OK, "%s", lsk_context_errmsg(NULL));
+    lsk_pixel_result_destroy(got);
+    lsk_pixel_result_destroy(want);
+    lsk_pixel_events_destroy(ev);
+  }
+  lsk_pixel_destroy(px);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* The same seed, the same events; the mix the generator promises. */
+START_TEST(test_pixel_generator)
+{
+  lsk_pixel_events *a = NULL, *b = NULL, *c = NULL;
+  lsk_pixel_gen_options g = {.events = 2, .modules = 300, .seed = 7};
+  ck_assert_int_eq(lsk_pixel_generate(&g, &a), LSK_OK);
+  ck_assert_int_eq(lsk_pixel_generate(&g, &b), LSK_OK);
+  g.seed = 8;
+  ck_assert_int_eq(lsk_pixel_generate(&g, &c), LSK_OK);
+  ck_assert_uint_eq(a->digis, b->digis);
+  ck_assert_int_eq(memcmp(a->x, b->x, a->digis * 2), 0);
+  ck_assert_int_eq(memcmp(a->adc, b->adc, a->digis * 2), 0);
+  ck_assert_int_eq(memcmp(a->truth, b->truth, a->digis * 4), 0);
+  ck_assert(c->digis != a->digis || memcmp(a->x, c->x, a->digis * 2) != 0);
+  ck_assert_int_eq(lsk_pixel_events_check(a), LSK_OK);
+  size_t empty = 0, full = 0, most = 0;
+  for (size_t k = 0; k < 600; ++k) {
+    size_t n = a->start[k + 1] - a->start[k];
+    empty += n == 0;
+    full += n == LSK_PIXEL_MAX_DIGIS;
+    most = n > most ? n : most;
+  }
+  ck_assert_uint_gt(empty, 20);
+  ck_assert_uint_gt(full, 0);
+  ck_assert_uint_gt(a->digis, 600 * 5);
+  /* The reference finds about as many clusters as were made (merges of
+   * neighbouring true clusters aside). */
+  lsk_pixel_result *r = NULL;
+  ck_assert_int_eq(lsk_pixel_result_create(a, &r), LSK_OK);
+  ck_assert_int_eq(lsk_pixel_reference(a, LSK_PIXEL_THRESHOLD, r), LSK_OK);
+  size_t truth = 0;
+  for (size_t k = 0; k < 600; ++k) {
+    uint32_t t = 0;
+    for (uint32_t i = a->start[k]; i < a->start[k + 1]; ++i)
+      t = a->truth[i] + 1 > t ? a->truth[i] + 1 : t;
+    truth += t;
+  }
+  ck_assert_uint_le(r->clusters, truth);
+  ck_assert_uint_ge(r->clusters * 10, truth * 9);
+  lsk_pixel_result_destroy(r);
+  lsk_pixel_events_destroy(a);
+  lsk_pixel_events_destroy(b);
+  lsk_pixel_events_destroy(c);
+}
+END_TEST
+
+static void temp_path(char *path, size_t cap, const char *name)
+{
+  const char *dir = getenv("TMPDIR");
+  snprintf(path, cap, "%s/lsk-pixel-%ld-%s", dir && *dir ? dir : "/tmp", (long)getpid(), name);
+}
+
+static void write_bytes(const char *path, const unsigned char *b, size_t n)
+{
+  FILE *f = fopen(path, "wb");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_uint_eq(fwrite(b, 1, n, f), n);
+  ck_assert_int_eq(fclose(f), 0);
+}
+
+static unsigned char *read_bytes(const char *path, size_t *n)
+{
+  FILE *f = fopen(path, "rb");
+  ck_assert_ptr_nonnull(f);
+  fseek(f, 0, SEEK_END);
+  *n = (size_t)ftell(f);
+  fseek(f, 0, SEEK_SET);
+  unsigned char *b = malloc(*n);
+  ck_assert_uint_eq(fread(b, 1, *n, f), *n);
+  fclose(f);
+  return b;
+}
+
+START_TEST(test_pixel_file_round_trip_and_corrupt)
+{
+  char path[512], bad[512];
+  temp_path(path, sizeof path, "ok.px");
+  temp_path(bad, sizeof bad, "bad.px");
+  lsk_pixel_events *a = NULL, *b = NULL;
+  ck_assert_int_eq(lsk_pixel_generate(&(lsk_pixel_gen_options){.events = 3, .modules = 20}, &a),
+                   LSK_OK);
+  ck_assert_int_eq(lsk_pixel_events_write(a, path), LSK_OK);
+  ck_assert_int_eq(lsk_pixel_events_read(path, &b), LSK_OK);
+  ck_assert_uint_eq(b->events, 3);
+  ck_assert_uint_eq(b->modules, 20);
+  ck_assert_uint_eq(b->digis, a->digis);
+  ck_assert_int_eq(memcmp(a->start, b->start, (3 * 20 + 1) * 4), 0);
+  ck_assert_int_eq(memcmp(a->x, b->x, a->digis * 2), 0);
+  ck_assert_int_eq(memcmp(a->y, b->y, a->digis * 2), 0);
+  ck_assert_int_eq(memcmp(a->adc, b->adc, a->digis * 2), 0);
+  ck_assert_int_eq(memcmp(a->module, b->module, a->digis * 4), 0);
+  ck_assert_int_eq(memcmp(a->truth, b->truth, a->digis * 4), 0);
+  lsk_pixel_events_destroy(b);
+  b = NULL;
+  size_t n, d = a->digis;
+  unsigned char *f = read_bytes(path, &n);
+  unsigned char *c = malloc(n + 1);
+  /* Each corruption, and the words the message must hold. */
+  struct {
+    size_t at;
+    unsigned char v;
+    long cut;
+    const char *msg;
+  } bad_cases[] = {
+      {0, 'X', 0, "not a pixel event file"},
+      {8, 2, 0, "version 2, this lsk reads version 1"},
+      {12, 0, 0, "0 events of 20 modules"},
+      {18, 0xff, 0, "out of range"},
+      {32, 7, 0, "modules of 7x416 pixels"},
+      {0, 0, -1, "truncated"},
+      {0, 0, 1, "too long"},
+      {40, 0, 0, "the events' counts sum to"},
+      /* The first digi's x, then the second's y: outside, or a repeat. */
+      {40 + 12 + 4 * d + 1, 0xff, 0, "outside 160x416"},
+      {40 + 12 + 4 * (d - 1), 0, 0, "after module"},
+  };
+  for (size_t k = 0; k < sizeof bad_cases / sizeof bad_cases[0]; ++k) {
+    memcpy(c, f, n);
+    size_t len = n + (size_t)bad_cases[k].cut;
+    if (bad_cases[k].cut == 0)
+      c[bad_cases[k].at] = bad_cases[k].v;
+    else if (bad_cases[k].cut > 0)
+      c[n] = 0;
+    write_bytes(bad, c, len);
+    int rc = lsk_pixel_events_read(bad, &b);
+    ck_assert_msg(rc == LSK_EIO, "case %zu: %s", k, lsk_status_name(rc));
+    ck_assert_ptr_null(b);
+    ck_assert_msg(strstr(lsk_context_errmsg(NULL), bad_cases[k].msg), "case %zu: '%s' lacks '%s'",
+                  k, lsk_context_errmsg(NULL), bad_cases[k].msg);
+    ck_assert(strstr(lsk_context_errmsg(NULL), bad) != NULL);
+  }
+  /* Two digis of one module on the same pixel. */
+  memcpy(c, f, n);
+  size_t k0 = 0;
+  while (a->start[k0 + 1] < a->start[k0] + 2)
+    ++k0;
+  size_t i0 = a->start[k0];
+  memcpy(c + 40 + 12 + 4 * d + 2 * (i0 + 1), c + 40 + 12 + 4 * d + 2 * i0, 2);
+  memcpy(c + 40 + 12 + 6 * d + 2 * (i0 + 1), c + 40 + 12 + 6 * d + 2 * i0, 2);
+  write_bytes(bad, c, n);
+  ck_assert_int_eq(lsk_pixel_events_read(bad, &b), LSK_EIO);
+  ck_assert_msg(strstr(lsk_context_errmsg(NULL), "repeats digi 0"), "%s", lsk_context_errmsg(NULL));
+  /* No file, a NULL. */
+  unlink(bad);
+  ck_assert_int_eq(lsk_pixel_events_read(bad, &b), LSK_EIO);
+  ck_assert(strstr(lsk_context_errmsg(NULL), "cannot open") != NULL);
+  ck_assert_int_eq(lsk_pixel_events_read(NULL, &b), LSK_EINVAL);
+  ck_assert_int_eq(lsk_pixel_events_write(a, NULL), LSK_EINVAL);
+  unlink(path);
+  free(c);
+  free(f);
+  lsk_pixel_events_destroy(a);
+}
+END_TEST
+
+START_TEST(test_pixel_bad_arguments)
+{
+  lsk_context *ctx = tu_context();
+  lsk_pixel *px = NULL;
+  lsk_pixel_events *ev = NULL;
+  TU_FAILS(NULL, lsk_pixel_create(NULL, NULL, &px), LSK_EINVAL, "ctx is NULL");
+  TU_FAILS(NULL, lsk_pixel_events_create(0, 4, 0, 0, &ev), LSK_EINVAL, "0 events");
+  TU_FAILS(NULL, lsk_pixel_events_create(1, 2, 600, 0, &ev), LSK_EINVAL, "600 digis");
+  ck_assert_int_eq(lsk_pixel_events_create(1, 2, 3, 0, &ev), LSK_OK);
+  ev->start[1] = ev->start[2] = 3;
+  for (int i = 0; i < 3; ++i) {
+    ev->x[i] = (uint16_t)i;
+    ev->adc[i] = 10;
+  }
+  ck_assert_int_eq(lsk_pixel_events_check(ev), LSK_OK);
+  ev->module[1] = 1;
+  TU_FAILS(NULL, lsk_pixel_events_check(ev), LSK_EINVAL, "digi 1 says module 1");
+  ev->module[1] = 0;
+  ev->x[2] = 0;
+  TU_FAILS(NULL, lsk_pixel_events_check(ev), LSK_EINVAL, "digi 2 at (0, 0) repeats digi 0");
+  TU_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
+  TU_FAILS(ctx, lsk_pixel_read(px, NULL), LSK_EINVAL, "r is NULL");
+  lsk_pixel_result *r = NULL;
+  ck_assert_int_eq(lsk_pixel_result_create(ev, &r), LSK_OK);
+  TU_FAILS(ctx, lsk_pixel_read(px, r), LSK_EINVAL, "no run to read");
+  ev->start[1] = 0;
+  ev->start[2] = 300;
+  TU_FAILS(ctx, lsk_pixel_run(px, ev, NULL), LSK_EINVAL, "module 1: digis 0 to 300");
+  TU_FAILS(NULL, lsk_pixel_run(NULL, ev, NULL), LSK_EINVAL, "px is NULL");
+  TU_FAILS(NULL, lsk_pixel_reference(ev, 1, NULL), LSK_EINVAL, "r is NULL");
+  lsk_pixel_result_destroy(r);
+  lsk_pixel_destroy(px);
+  lsk_pixel_events_destroy(ev);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+Suite *suite_pixel(void)
+{
+  Suite *s = suite_create("pixel");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, test_pixel_reference_hand_made);
+  tcase_add_loop_test(tc, test_pixel_device_hand_made, 0, 4);
+  tcase_add_loop_test(tc, test_pixel_device_matches_reference, 0, 4);
+  tcase_add_test(tc, test_pixel_device_reuse);
+  tcase_add_test(tc, test_pixel_generator);
+  tcase_add_test(tc, test_pixel_file_round_trip_and_corrupt);
+  tcase_add_test(tc, test_pixel_bad_arguments);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+/* For oclgrind: the hand-made modules at a small shape, and a small
+ * generated event automatic. */
+START_TEST(test_pixel_grind)
+{
+  lsk_context *ctx = tu_context();
+  hand h;
+  hand_make(&h);
+  lsk_pixel_result *got = NULL;
+  ck_assert_int_eq(lsk_pixel_result_create(h.ev, &got), LSK_OK);
+  device_run(ctx, &(lsk_pixel_options){.workers = 4, .simd = 16, .blocks = 2}, h.ev, got, 0);
+  hand_check(&h, got);
+  lsk_pixel_result_destroy(got);
+  lsk_pixel_events *ev = NULL;
+  ck_assert_int_eq(
+      lsk_pixel_generate(&(lsk_pixel_gen_options){.events = 1, .modules = 6, .seed = 3}, &ev),
+      LSK_OK);
+  ck_assert_int_eq(lsk_pixel_result_create(ev, &got), LSK_OK);
+  device_run(ctx, &(lsk_pixel_options){.workers = 4, .simd = 16, .blocks = 2}, ev, got, 0);
+  lsk_pixel_result_destroy(got);
+  lsk_pixel_events_destroy(ev);
+  lsk_pixel_events_destroy(h.ev);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+Suite *suite_pixel_grind(void)
+{
+  Suite *s = suite_create("pixel_grind");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, test_pixel_grind);
+  suite_add_tcase(s, tc);
+  return s;
+}
