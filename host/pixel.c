@@ -1,6 +1,6 @@
 /*
  * pixel.c: the pixel example's device pipeline (include/lsk/pixel.h): its
- * three SoA layouts (digis, clusters, hits) in one lsk_soa, the program
+ * three SoA layouts (digis, clusters, hits), one lsk_soa each, the program
  * (kernels/pixel.cl behind the layouts' generated views), the stages of a
  * run, and reading the results back.
  */
@@ -20,13 +20,16 @@
 LSK_SOA_DEFINE(pxdigi, 128, PXDIGI_MEMBERS)
 #define PXCLUS_MEMBERS(COLUMN, MATRIX, SCALAR)                                                     \
   COLUMN(uint, charge)                                                                             \
-  COLUMN(ushort, xmin) COLUMN(ushort, ymin) COLUMN(ulong, sx) COLUMN(ulong, sy) COLUMN(ulong, sxx) \
-      COLUMN(ulong, syy) COLUMN(uint, hit)
+  COLUMN(ushort, xmin)                                                                             \
+  COLUMN(ushort, ymin)                                                                             \
+  COLUMN(ulong, sx) COLUMN(ulong, sy) COLUMN(ulong, sxx) COLUMN(ulong, syy) COLUMN(uint, hit)
 LSK_SOA_DEFINE(pxclus, 128, PXCLUS_MEMBERS)
 #define PXHIT_MEMBERS(COLUMN, MATRIX, SCALAR)                                                      \
   COLUMN(float, hx)                                                                                \
-  COLUMN(float, hy) COLUMN(float, xerr) COLUMN(float, yerr) MATRIX(float, 3, 1, g)                 \
-      COLUMN(uint, hcharge) COLUMN(uint, hmodule) COLUMN(uint, cluster)
+  COLUMN(float, hy)                                                                                \
+  COLUMN(float, xerr)                                                                              \
+  COLUMN(float, yerr)                                                                              \
+  MATRIX(float, 3, 1, g) COLUMN(uint, hcharge) COLUMN(uint, hmodule) COLUMN(uint, cluster)
 LSK_SOA_DEFINE(pxhit, 128, PXHIT_MEMBERS)
 
 #define MAX_ARGS 40
@@ -40,7 +43,7 @@ struct lsk_pixel {
   lsk_layout *layout[3];
   lsk_program *prog;
   lsk_kernel *cluster, *charge, *hits;
-  lsk_soa *soa; /* parts: digis, clusters, hits; cap_digis rows each */
+  lsk_soa *soa[3]; /* digis, clusters, hits; cap_digis rows each */
   size_t cap_digis, cap_modules;
   /* Per module (cap_modules + 1): first digi, clusters, first cluster,
    * hits, first hit. */
@@ -68,7 +71,8 @@ void lsk_pixel_destroy(lsk_pixel *px)
   lsk_kernel_destroy(px->charge);
   lsk_kernel_destroy(px->hits);
   lsk_program_destroy(px->prog);
-  lsk_soa_destroy(px->soa);
+  for (int i = 0; i < 3; ++i)
+    lsk_soa_destroy(px->soa[i]);
   lsk_buffer *b[] = {px->start, px->nclus, px->coff, px->nhit, px->hoff, px->place};
   for (size_t i = 0; i < sizeof b / sizeof b[0]; ++i)
     lsk_buffer_destroy(b[i]);
@@ -79,6 +83,8 @@ void lsk_pixel_destroy(lsk_pixel *px)
 }
 
 lsk_assoc *lsk_pixel_assoc(const lsk_pixel *px) { return px && px->modules ? px->assoc : NULL; }
+
+static lsk_launch shape(const lsk_pixel *px, size_t nm);
 
 static int build(lsk_pixel *px)
 {
@@ -112,8 +118,7 @@ static int build(lsk_pixel *px)
     rc = lsk_kernel_create(px->prog, "px_hits", &px->hits);
   /* Builds the configuration now, so that a run times no build. */
   unsigned w, s;
-  lsk_launch l = {
-      .domain = {LSK_PIXEL_MAX_DIGIS}, .workers = px->opt.workers, .simd = px->opt.simd};
+  lsk_launch l = shape(px, 1);
   if (!rc)
     rc = lsk_kernel_shape(px->cluster, &l, &w, &s);
   return rc;
@@ -156,23 +161,29 @@ static int zeros(lsk_context *ctx, size_t n, lsk_buffer **out)
   return rc;
 }
 
-/* Room for ev: device buffers grown (never shrunk), the placements of its
+/* Room for ev: device buffers (the SoA grown, never shrunk), the placements of its
  * modules, the association of its modules. */
 static int reserve(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
 {
   int rc = LSK_OK;
-  if (ev->digis > px->cap_digis || !px->soa) {
-    size_t cap = ev->digis + ev->digis / 4 + 1, counts[3] = {cap, cap, cap};
-    lsk_soa_destroy(px->soa);
-    px->soa = NULL;
+  if (ev->digis > px->cap_digis || !px->soa[0]) {
+    size_t cap = ev->digis + ev->digis / 4 + 1;
     px->cap_digis = 0;
-    rc = lsk_soa_create(px->ctx, 3, (const lsk_layout *const *)px->layout, counts, &px->soa);
-    if (!rc)
-      rc = lsk_soa_upload(px->soa); /* whole, so every byte is defined */
+    for (int i = 0; i < 3; ++i) {
+      lsk_soa_destroy(px->soa[i]);
+      px->soa[i] = NULL;
+      if (!rc)
+        rc = lsk_soa_create(px->ctx, 1, (const lsk_layout *const *)&px->layout[i], &cap,
+                            &px->soa[i]);
+      if (!rc)
+        rc = lsk_soa_upload(px->soa[i]); /* whole, so every byte is defined */
+    }
     if (!rc)
       px->cap_digis = cap;
   }
-  if (!rc && nm > px->cap_modules) {
+  /* Exactly nm + 1 each, so that every write is of the whole buffer
+   * (oclgrind takes partial writes for no initialization). */
+  if (!rc && nm != px->cap_modules) {
     lsk_buffer **b[] = {&px->start, &px->nclus, &px->coff, &px->nhit, &px->hoff};
     px->cap_modules = 0;
     for (size_t i = 0; i < 5; ++i) {
@@ -209,36 +220,31 @@ static int reserve(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
   return rc;
 }
 
-/* Byte offsets of part j's members in the soa, through a host view. */
+/* The byte offset of a member of layout j in its buffer, through a host
+ * view. */
 static size_t at(const lsk_pixel *px, size_t j, const void *member)
 {
-  return lsk_soa_base(px->soa, j) +
-         (size_t)((const unsigned char *)member - (const unsigned char *)lsk_soa_host(px->soa, j));
+  return (size_t)((const unsigned char *)member -
+                  (const unsigned char *)lsk_soa_host(px->soa[j], 0));
 }
 
-/* The digis into the digi part, column by column, straight from ev. */
+/* The digis into the host view of the digi SoA, then the whole of it to
+ * the device (one write: oclgrind counts no partial write as defining). */
 static int upload(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
 {
   pxdigi v = {0};
-  lsk_buffer *b = lsk_soa_buffer(px->soa);
   size_t d = ev->digis;
-  int rc = pxdigi_bind(&v, lsk_soa_host(px->soa, 0), px->cap_digis);
-  if (!rc && d)
-    rc = lsk_buffer_write(b, at(px, 0, v.x), ev->x, d * 2);
-  if (!rc && d)
-    rc = lsk_buffer_write(b, at(px, 0, v.y), ev->y, d * 2);
-  if (!rc && d)
-    rc = lsk_buffer_write(b, at(px, 0, v.adc), ev->adc, d * 2);
-  if (!rc && d)
-    rc = lsk_buffer_write(b, at(px, 0, v.module), ev->module, d * 4);
+  int rc = pxdigi_bind(&v, lsk_soa_host(px->soa[0], 0), px->cap_digis);
+  if (!rc && d) {
+    memcpy(v.x, ev->x, d * 2);
+    memcpy(v.y, ev->y, d * 2);
+    memcpy(v.adc, ev->adc, d * 2);
+    memcpy(v.module, ev->module, d * 4);
+  }
+  if (!rc)
+    rc = lsk_soa_upload(px->soa[0]);
   if (!rc)
     rc = lsk_buffer_write(px->start, 0, ev->start, (nm + 1) * 4);
-  /* The scans' last entry: the totals. */
-  uint32_t zero = 0;
-  if (!rc)
-    rc = lsk_buffer_write(px->nclus, nm * 4, &zero, 4);
-  if (!rc)
-    rc = lsk_buffer_write(px->nhit, nm * 4, &zero, 4);
   return rc;
 }
 
@@ -252,7 +258,7 @@ static void add_view(lsk_pixel *px, arglist *l, size_t part)
 {
   size_t c = 0;
   if (!l->rc)
-    l->rc = lsk_soa_args(px->soa, part, NULL, l->a + l->n, MAX_ARGS - l->n, &c);
+    l->rc = lsk_soa_args(px->soa[part], 0, NULL, l->a + l->n, MAX_ARGS - l->n, &c);
   l->n += l->rc ? 0 : c;
 }
 
@@ -262,10 +268,9 @@ static void add(arglist *l, lsk_arg a)
     l->a[l->n++] = a;
 }
 
-static int launch(lsk_pixel *px, lsk_kernel *k, const arglist *l, size_t nm)
+/* The launch of the per-module kernels over nm modules. */
+static lsk_launch shape(const lsk_pixel *px, size_t nm)
 {
-  if (l->rc)
-    return l->rc;
   /* On CPUs a few blocks per compute unit, each walking many modules
    * (PoCL pays per work-group); on GPUs one per module. */
   const lsk_device_info *dev = &px->ctx->info;
@@ -276,6 +281,22 @@ static int launch(lsk_pixel *px, lsk_kernel *k, const arglist *l, size_t nm)
                     .blocks = {nm < most ? (nm ? nm : 1) : most},
                     .workers = px->opt.workers,
                     .simd = px->opt.simd};
+  /* The kernels walk a module's n digis (LSK_FOREACH_N), not the domain:
+   * on CPUs a short simd keeps the masked tail of a step short (the
+   * rule's one step of 8 x 32 is a pass over 256 slots per module). One
+   * worker of 4 was the fastest on PoCL (docs/example-pixel.md). */
+  if (!dev->is_gpu && !cfg.workers && !cfg.simd) {
+    cfg.workers = 1;
+    cfg.simd = 4;
+  }
+  return cfg;
+}
+
+static int launch(lsk_pixel *px, lsk_kernel *k, const arglist *l, size_t nm)
+{
+  if (l->rc)
+    return l->rc;
+  lsk_launch cfg = shape(px, nm);
   return lsk_kernel_launch(k, &cfg, l->a, l->n, NULL);
 }
 
@@ -369,9 +390,10 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
     rc = lap(px, times, &t.hits, &t0);
   pxhit hv = {0};
   if (!rc)
-    rc = pxhit_bind(&hv, lsk_soa_host(px->soa, 2), px->cap_digis);
+    rc = pxhit_bind(&hv, lsk_soa_host(px->soa[2], 0), px->cap_digis);
   if (!rc)
-    rc = lsk_assoc_build(px->assoc, lsk_soa_buffer(px->soa), at(px, 2, hv.hmodule) / 4, total[1]);
+    rc =
+        lsk_assoc_build(px->assoc, lsk_soa_buffer(px->soa[2]), at(px, 2, hv.hmodule) / 4, total[1]);
   if (!rc)
     rc = lsk_context_finish(px->ctx);
   if (!rc)
@@ -434,32 +456,33 @@ int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
     return lsk__fail(px->ctx, LSK_EINVAL,
                      "%s: the result holds %zu digis and %zu modules, the run %zu and %zu", fn,
                      r->cap_digis, r->cap_modules, px->digis, px->modules);
-  lsk_buffer *b = lsk_soa_buffer(px->soa);
+  lsk_buffer *b[3] = {lsk_soa_buffer(px->soa[0]), lsk_soa_buffer(px->soa[1]),
+                      lsk_soa_buffer(px->soa[2])};
   size_t nm = px->modules, nc = px->clusters, nh = px->nhits, cap = px->cap_digis;
   pxdigi dv = {0};
   pxclus cv = {0};
   pxhit hv = {0};
-  int rc = pxdigi_bind(&dv, lsk_soa_host(px->soa, 0), cap);
+  int rc = pxdigi_bind(&dv, lsk_soa_host(px->soa[0], 0), cap);
   if (!rc)
-    rc = pxclus_bind(&cv, lsk_soa_host(px->soa, 1), cap);
+    rc = pxclus_bind(&cv, lsk_soa_host(px->soa[1], 0), cap);
   if (!rc)
-    rc = pxhit_bind(&hv, lsk_soa_host(px->soa, 2), cap);
+    rc = pxhit_bind(&hv, lsk_soa_host(px->soa[2], 0), cap);
   if (!rc && px->digis)
-    rc = lsk_buffer_read(b, at(px, 0, dv.clus), r->clus, px->digis * 4);
+    rc = lsk_buffer_read(b[0], at(px, 0, dv.clus), r->clus, px->digis * 4);
   if (!rc)
     rc = lsk_buffer_read(px->nclus, 0, r->nclus, nm * 4);
   if (!rc)
     rc = lsk_buffer_read(px->hoff, 0, r->hit_start, (nm + 1) * 4);
   if (!rc && nc)
-    rc = lsk_buffer_read(b, at(px, 1, cv.charge), r->charge, nc * 4);
+    rc = lsk_buffer_read(b[1], at(px, 1, cv.charge), r->charge, nc * 4);
   if (!rc && nc)
-    rc = lsk_buffer_read(b, at(px, 1, cv.hit), r->hit, nc * 4);
+    rc = lsk_buffer_read(b[1], at(px, 1, cv.hit), r->hit, nc * 4);
   /* The hit columns into the host view, then to structs. */
   void *col[] = {hv.hx, hv.hy, hv.xerr, hv.yerr, hv.hcharge, hv.hmodule, hv.cluster};
   for (size_t j = 0; !rc && nh && j < sizeof col / sizeof col[0]; ++j)
-    rc = lsk_buffer_read(b, at(px, 2, col[j]), col[j], nh * 4);
+    rc = lsk_buffer_read(b[2], at(px, 2, col[j]), col[j], nh * 4);
   for (size_t j = 0; !rc && nh && j < 3; ++j)
-    rc = lsk_buffer_read(b, at(px, 2, hv.g + j * hv.g_stride), hv.g + j * hv.g_stride, nh * 4);
+    rc = lsk_buffer_read(b[2], at(px, 2, hv.g + j * hv.g_stride), hv.g + j * hv.g_stride, nh * 4);
   for (size_t i = 0; !rc && i < nh; ++i)
     r->hits[i] = (lsk_pixel_hit){.x = hv.hx[i],
                                  .y = hv.hy[i],

@@ -53,85 +53,85 @@ LSK_KERNEL void px_cluster(LSK_CTX, PXDIGI_PARAMS(d), __global const uint *start
                            __global uint *nclus, uint nmod)
 {
   LSK_BLOCK_SCRATCH(uint, s);
-  LSK_SHARED(uint, tab, PX_H);    /* pixel -> digi */
+  LSK_SHARED(uint, tab, PX_H);      /* pixel -> digi */
   LSK_SHARED(ushort, nb, 8 * PX_D); /* the 8 neighbours' digis (self if none) */
-  LSK_SHARED(uint, la, PX_D);     /* labels */
-  LSK_SHARED(uint, lb, PX_D);     /* labels after hooking; then ranks */
+  LSK_SHARED(uint, la, PX_D);       /* labels */
+  LSK_SHARED(uint, lb, PX_D);       /* labels after hooking; then ranks */
   LSK_VAR(uint, root);
+  LSK_VAR(uint, slot); /* the digi's slot in tab */
   pxdigi_view v = PXDIGI_VIEW(d);
+  /* The scan's last entry, so that it ends with the total. */
+  if (lsk_block_idx() == 0)
+    LSK_MASTER nclus[nmod] = 0u;
+  /* Free once; each module frees the slots it took. */
+  LSK_FOREACH(it)
+  {
+    tab[it.idx] = 0u;
+    tab[it.idx + PX_D] = 0u;
+  }
+  lsk_sync();
   LSK_BLOCKS(m, nmod)
   {
+    /* Only the module's n digis: a ForEach over n, not over the domain,
+     * costs in proportion to the digis (most modules have few). */
     uint a = start[m], n = min(start[m + 1] - a, (uint)PX_D);
-    LSK_FOREACH(it)
+    /* Pixels are distinct, so each insert claims a free slot of its own. */
+    LSK_FOREACH_N(it, n)
     {
-      tab[it.idx] = 0u;
-      tab[it.idx + PX_D] = 0u;
+      uint key = (uint)pxdigi_x(v, a + it.idx) * PX_NY + pxdigi_y(v, a + it.idx) + 1u;
+      uint h = px_slot(key);
+      while (atomic_cmpxchg(&tab[h], 0u, key * PX_D + it.idx) != 0u)
+        h = (h + 1u) & (PX_H - 1u);
+      LSK_VAR_AT(slot, it) = h;
       la[it.idx] = it.idx;
     }
     lsk_sync();
-    /* Pixels are distinct, so each insert claims a free slot of its own. */
-    LSK_FOREACH(it)
-    {
-      if (it.idx < n) {
-        uint key = (uint)pxdigi_x(v, a + it.idx) * PX_NY + pxdigi_y(v, a + it.idx) + 1u;
-        uint h = px_slot(key);
-        while (atomic_cmpxchg(&tab[h], 0u, key * PX_D + it.idx) != 0u)
-          h = (h + 1u) & (PX_H - 1u);
-      }
-    }
-    lsk_sync();
     /* Neighbours once, so that the rounds below read only local memory. */
-    LSK_FOREACH(it)
+    LSK_FOREACH_N(it, n)
     {
-      if (it.idx < n) {
-        int x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx), k = 0;
-        for (int dx = -1; dx <= 1; ++dx)
-          for (int dy = -1; dy <= 1; ++dy)
-            if (dx || dy)
-              nb[PX_D * k++ + it.idx] = (ushort)px_find(tab, x + dx, y + dy, it.idx);
-      }
+      int x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx), k = 0;
+      for (int dx = -1; dx <= 1; ++dx)
+        for (int dy = -1; dy <= 1; ++dy)
+          if (dx || dy)
+            nb[PX_D * k++ + it.idx] = (ushort)px_find(tab, x + dx, y + dy, it.idx);
     }
     lsk_sync();
     /* Hook (the least label around), then jump (the label's label), until
      * no label moves. Labels only fall and stay in the component, so this
      * ends with every digi labelled by its component's first digi. */
     for (;;) {
-      LSK_FOREACH(it)
+      LSK_FOREACH_N(it, n)
       {
-        if (it.idx < n) {
-          uint l = la[it.idx];
-          for (uint k = 0; k < 8u; ++k)
-            l = min(l, la[nb[PX_D * k + it.idx]]);
-          lb[it.idx] = l;
-        }
+        uint l = la[it.idx];
+        for (uint k = 0; k < 8u; ++k)
+          l = min(l, la[nb[PX_D * k + it.idx]]);
+        lb[it.idx] = l;
       }
       lsk_sync();
       uint moved = 0;
-      LSK_FOREACH(it)
+      LSK_FOREACH_N(it, n)
       {
-        if (it.idx < n) {
-          uint l = lb[lb[it.idx]];
-          moved |= l != la[it.idx];
-          la[it.idx] = l;
-        }
+        uint l = lb[lb[it.idx]];
+        moved |= l != la[it.idx];
+        la[it.idx] = l;
       }
       /* Every worker, every round: also the barrier before the next hook. */
       if (!lsk_block_any(s, moved))
         break;
     }
     /* Cluster ids: the rank of each first digi among the first digis. */
-    LSK_FOREACH(it) LSK_VAR_AT(root, it) = it.idx < n && la[it.idx] == it.idx;
-    uint k = lsk_block_scan_var_add_uint(s, root, PX_D, 0);
-    LSK_FOREACH(it)
+    LSK_FOREACH_N(it, n) LSK_VAR_AT(root, it) = la[it.idx] == it.idx;
+    uint k = lsk_block_scan_var_add_uint(s, root, n, 0);
+    LSK_FOREACH_N(it, n)
     {
-      if (it.idx < n && la[it.idx] == it.idx)
+      if (la[it.idx] == it.idx)
         lb[it.idx] = LSK_VAR_AT(root, it);
     }
     lsk_sync();
-    LSK_FOREACH(it)
+    LSK_FOREACH_N(it, n)
     {
-      if (it.idx < n)
-        pxdigi_set_clus(v, a + it.idx, lb[la[it.idx]]);
+      pxdigi_set_clus(v, a + it.idx, lb[la[it.idx]]);
+      tab[LSK_VAR_AT(slot, it)] = 0u;
     }
     LSK_MASTER nclus[m] = k;
     lsk_sync(); /* the next module reuses the local arrays */
@@ -166,11 +166,13 @@ LSK_KERNEL void px_charge(LSK_CTX, PXDIGI_CONST_PARAMS(d), PXCLUS_PARAMS(c),
   LSK_VAR(uint, pass);
   pxdigi_const_view dv = PXDIGI_CONST_VIEW(d);
   pxclus_view cv = PXCLUS_VIEW(c);
+  if (lsk_block_idx() == 0)
+    LSK_MASTER nhit[nmod] = 0u;
   LSK_BLOCKS(m, nmod)
   {
     uint a = start[m], n = min(start[m + 1] - a, (uint)PX_D);
     uint c0 = coff[m], nk = min(coff[m + 1] - c0, (uint)PX_D);
-    LSK_FOREACH(it)
+    LSK_FOREACH_N(it, nk)
     {
       q[it.idx] = 0u;
       xmin[it.idx] = 0xffffu;
@@ -180,46 +182,40 @@ LSK_KERNEL void px_charge(LSK_CTX, PXDIGI_CONST_PARAMS(d), PXCLUS_PARAMS(c),
     }
     lsk_sync();
     /* The loop is over digis: each adds itself to its cluster. */
-    LSK_FOREACH(it)
+    LSK_FOREACH_N(it, n)
     {
-      if (it.idx < n) {
-        uint i = a + it.idx, k = pxdigi_const_clus(dv, i) & (PX_D - 1u);
-        atomic_add(&q[k], pxdigi_const_adc(dv, i));
-        atomic_min(&xmin[k], pxdigi_const_x(dv, i));
-        atomic_min(&ymin[k], pxdigi_const_y(dv, i));
-      }
+      uint i = a + it.idx, k = pxdigi_const_clus(dv, i) & (PX_D - 1u);
+      atomic_add(&q[k], pxdigi_const_adc(dv, i));
+      atomic_min(&xmin[k], pxdigi_const_x(dv, i));
+      atomic_min(&ymin[k], pxdigi_const_y(dv, i));
     }
     lsk_sync();
     /* Moments about the cluster's lowest pixel: small numbers, exact. */
-    LSK_FOREACH(it)
+    LSK_FOREACH_N(it, n)
     {
-      if (it.idx < n) {
-        uint i = a + it.idx, k = pxdigi_const_clus(dv, i) & (PX_D - 1u);
-        ulong w = pxdigi_const_adc(dv, i);
-        ulong dx = pxdigi_const_x(dv, i) - xmin[k], dy = pxdigi_const_y(dv, i) - ymin[k];
-        px_add64(&mom[k], &mom[4 * PX_D + k], w * dx);
-        px_add64(&mom[PX_D + k], &mom[5 * PX_D + k], w * dy);
-        px_add64(&mom[2 * PX_D + k], &mom[6 * PX_D + k], w * dx * dx);
-        px_add64(&mom[3 * PX_D + k], &mom[7 * PX_D + k], w * dy * dy);
-      }
+      uint i = a + it.idx, k = pxdigi_const_clus(dv, i) & (PX_D - 1u);
+      ulong w = pxdigi_const_adc(dv, i);
+      ulong dx = pxdigi_const_x(dv, i) - xmin[k], dy = pxdigi_const_y(dv, i) - ymin[k];
+      px_add64(&mom[k], &mom[4 * PX_D + k], w * dx);
+      px_add64(&mom[PX_D + k], &mom[5 * PX_D + k], w * dy);
+      px_add64(&mom[2 * PX_D + k], &mom[6 * PX_D + k], w * dx * dx);
+      px_add64(&mom[3 * PX_D + k], &mom[7 * PX_D + k], w * dy * dy);
     }
     lsk_sync();
-    LSK_FOREACH(it)
+    LSK_FOREACH_N(it, nk)
     {
       uint k = it.idx;
-      LSK_VAR_AT(pass, it) = k < nk && q[k] >= threshold;
-      if (k < nk) {
-        pxclus_set_charge(cv, c0 + k, q[k]);
-        pxclus_set_xmin(cv, c0 + k, (ushort)xmin[k]);
-        pxclus_set_ymin(cv, c0 + k, (ushort)ymin[k]);
-        pxclus_set_sx(cv, c0 + k, px_u64(mom, mom + 4 * PX_D, k));
-        pxclus_set_sy(cv, c0 + k, px_u64(mom + PX_D, mom + 5 * PX_D, k));
-        pxclus_set_sxx(cv, c0 + k, px_u64(mom + 2 * PX_D, mom + 6 * PX_D, k));
-        pxclus_set_syy(cv, c0 + k, px_u64(mom + 3 * PX_D, mom + 7 * PX_D, k));
-      }
+      LSK_VAR_AT(pass, it) = q[k] >= threshold;
+      pxclus_set_charge(cv, c0 + k, q[k]);
+      pxclus_set_xmin(cv, c0 + k, (ushort)xmin[k]);
+      pxclus_set_ymin(cv, c0 + k, (ushort)ymin[k]);
+      pxclus_set_sx(cv, c0 + k, px_u64(mom, mom + 4 * PX_D, k));
+      pxclus_set_sy(cv, c0 + k, px_u64(mom + PX_D, mom + 5 * PX_D, k));
+      pxclus_set_sxx(cv, c0 + k, px_u64(mom + 2 * PX_D, mom + 6 * PX_D, k));
+      pxclus_set_syy(cv, c0 + k, px_u64(mom + 3 * PX_D, mom + 7 * PX_D, k));
     }
     /* Ends with a barrier: the next module may clear the arrays. */
-    uint h = lsk_block_reduce_var_add_uint(s, pass, PX_D);
+    uint h = lsk_block_reduce_var_add_uint(s, pass, nk);
     LSK_MASTER nhit[m] = h;
   }
 }
@@ -236,16 +232,11 @@ LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global con
   {
     uint c0 = coff[m], nk = min(coff[m + 1] - c0, (uint)PX_D), h0 = hoff[m];
     __global const float *p = place + 12u * (m - m / per_event * per_event);
-    LSK_FOREACH(it)
-    {
-      LSK_VAR_AT(rank, it) = it.idx < nk && pxclus_charge(cv, c0 + it.idx) >= threshold;
-    }
-    lsk_block_scan_var_add_uint(s, rank, PX_D, 0);
-    LSK_FOREACH(it)
+    LSK_FOREACH_N(it, nk) { LSK_VAR_AT(rank, it) = pxclus_charge(cv, c0 + it.idx) >= threshold; }
+    lsk_block_scan_var_add_uint(s, rank, nk, 0);
+    LSK_FOREACH_N(it, nk)
     {
       uint k = c0 + it.idx;
-      if (it.idx >= nk)
-        continue;
       uint qi = pxclus_charge(cv, k);
       if (qi < threshold) {
         pxclus_set_hit(cv, k, 0xffffffffu); /* masked: no hit */

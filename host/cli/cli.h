@@ -19,6 +19,7 @@ int cmd_devices(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_demo_pic(int argc, char **argv); /* `lsk demo pic` */
+int cmd_demo_pixel(int argc, char **argv); /* `lsk demo`, cmd_pixel.c */
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_layout(int argc, char **argv);

@@ -1,14 +1,12 @@
 /*
- * cmd_demo.c: `lsk demo`, a short tour of lockstep kernels on the selected
- * device. Three kernels, each its own program, each launched twice (the
- * first launch builds) and checked against plain C on the host:
- *   iota  data[i] = i: LSK_BLOCKS over data blocks, LSK_FOREACH, LSK_VERIFY
- *   var   y[i] = x*x + x: a context variable (LSK_VAR) carries x[i] from one
- *         ForEach to the next
- *   sum   per-block sums: per-worker partial sums in local memory, lsk_sync,
- *         then LSK_MASTER adds them
- * The kernels use uint arithmetic (wrapping), so device and host agree
- * bit for bit whatever the compiler contracts or reorders.
+ * cmd_demo.c: `lsk demo` dispatch (no subcommand: the pixel clustering
+ * pipeline, cmd_pixel.c; `pic`: cmd_pic.c) and `lsk demo tour`, a short
+ * tour of lockstep kernels on the selected device. Three kernels, each its own program, each
+ * launched twice (the first launch builds) and checked against plain C on the host: iota  data[i] =
+ * i: LSK_BLOCKS over data blocks, LSK_FOREACH, LSK_VERIFY var   y[i] = x*x + x: a context variable
+ * (LSK_VAR) carries x[i] from one ForEach to the next sum   per-block sums: per-worker partial sums
+ * in local memory, lsk_sync, then LSK_MASTER adds them The kernels use uint arithmetic (wrapping),
+ * so device and host agree bit for bit whatever the compiler contracts or reorders.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -24,7 +22,7 @@
 #define SUM_DOMAIN 256u /* the sum kernel's block domain, for the host reference */
 
 static const char *const usage_text =
-    "usage: lsk [--device SEL] demo [--size N] [--inject-fault]\n"
+    "usage: lsk [--device SEL] demo tour [--size N] [--inject-fault]\n"
     "Runs three lockstep kernels on the device (iota, a context variable, master and\n"
     "sync), each launched twice, and checks their results against plain C.\n"
     "  --size N          elements per kernel (default 1048576; suffixes k, M, G:\n"
@@ -344,11 +342,10 @@ static int parse_size(const char *v, unsigned *out)
   return 0;
 }
 
-int cmd_demo(int argc, char **argv)
+/* `lsk demo tour`: the three kernels above. */
+static int demo_tour(int argc, char **argv)
 {
   demo d = {.n = DEFAULT_SIZE};
-  if (argc > 1 && strcmp(argv[1], "pic") == 0)
-    return cmd_demo_pic(argc - 1, argv + 1); /* cmd_pic.c */
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -428,4 +425,15 @@ demo_out:
   free(d.x);
   free(d.got);
   return rc;
+}
+
+/* `lsk demo`: the pixel pipeline (cmd_pixel.c); `tour` and `pic` name the
+ * others. */
+int cmd_demo(int argc, char **argv)
+{
+  if (argc > 1 && strcmp(argv[1], "pic") == 0)
+    return cmd_demo_pic(argc - 1, argv + 1); /* cmd_pic.c */
+  if (argc > 1 && strcmp(argv[1], "tour") == 0)
+    return demo_tour(argc - 1, argv + 1);
+  return cmd_demo_pixel(argc, argv);
 }

@@ -1,0 +1,199 @@
+/*
+ * cmd_pixel.c: `lsk demo`, the pixel-detector clustering pipeline
+ * (include/lsk/pixel.h, docs/example-pixel.md) on the selected device:
+ * generated (or read) events, the device pipeline and the plain C
+ * reference timed on the same events, every output compared (the cluster
+ * of every digi, charges, masks, hits and the association), and a short
+ * table. Exit 1 on any difference.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define TOL 2e-5f /* cm */
+
+static const char *const usage_text =
+    "usage: lsk [--device SEL] demo [--events N] [--modules M] [--seed S] [--repeat R]\n"
+    "                               [--threshold Q] [--input FILE] [--output FILE]\n"
+    "                               [--workers W] [--simd S]\n"
+    "       lsk demo tour [--size N] [--inject-fault]   three small kernels (see --help)\n"
+    "       lsk demo pic [...]                          particle-in-cell on frames\n"
+    "Pixel-detector clustering on SoA: digis grouped by module, clustered (one block\n"
+    "per module), cluster charges, hits and the module -> hits association on the\n"
+    "device, checked against the same pipeline in plain C and timed against it.\n"
+    "  --events N        events to generate (default 200)\n"
+    "  --modules M       modules per event (default 512)\n"
+    "  --seed S          the generator's seed (default 1)\n"
+    "  --repeat R        timed runs of each, the best counts (default 3)\n"
+    "  --threshold Q     cluster charge threshold (default 4000)\n"
+    "  --input FILE      read the events from FILE (written by --output) instead\n"
+    "  --output FILE     write the events to FILE\n"
+    "  --workers W, --simd S   the per-module kernels' shape (default: automatic)\n";
+
+typedef struct demo {
+  lsk_pixel_events *ev;
+  lsk_context *ctx;
+  lsk_pixel *px;
+  lsk_pixel_result *got, *want;
+  unsigned repeat;
+  uint32_t threshold;
+} demo;
+
+static int parse(const char *v, unsigned long max, unsigned long *out)
+{
+  char *end;
+  unsigned long x = strtoul(v, &end, 10);
+  if (*v < '0' || *v > '9' || *end || x > max)
+    return -1;
+  *out = x;
+  return 0;
+}
+
+/* The device pipeline and the reference, timed; then the comparison. */
+static int run(demo *d)
+{
+  const lsk_pixel_events *ev = d->ev;
+  lsk_pixel_times best = {0}, t;
+  double ref = 0;
+  int rc = 0;
+  /* A first run allocates the device buffers; not timed. */
+  if ((rc = lsk_pixel_run(d->px, ev, NULL)))
+    return cli_fail_lsk("demo", d->ctx, rc, "pipeline");
+  /* Interleaved, best of repeat each: the whole pipeline with one wait,
+   * the C reference, and a run that waits after each stage to time it. */
+  double total = 0;
+  for (unsigned r = 0; r < d->repeat; ++r) {
+    double t0 = cli_now();
+    if ((rc = lsk_pixel_run(d->px, ev, NULL)))
+      return cli_fail_lsk("demo", d->ctx, rc, "pipeline");
+    double t1 = cli_now();
+    if ((rc = lsk_pixel_reference(ev, d->threshold, d->want)))
+      return cli_fail_lsk("demo", NULL, rc, "C reference");
+    double t2 = cli_now();
+    if ((rc = lsk_pixel_run(d->px, ev, &t)))
+      return cli_fail_lsk("demo", d->ctx, rc, "pipeline");
+    total = r == 0 || t1 - t0 < total ? t1 - t0 : total;
+    ref = r == 0 || t2 - t1 < ref ? t2 - t1 : ref;
+    if (r == 0 || t.total < best.total)
+      best = t;
+  }
+  if ((rc = lsk_pixel_read(d->px, d->got)))
+    return cli_fail_lsk("demo", d->ctx, rc, "reading the results");
+  int same = lsk_pixel_compare(d->want, d->got, TOL);
+
+  size_t truth = 0;
+  for (size_t k = 0; ev->truth && k < d->got->modules; ++k) {
+    uint32_t n = 0;
+    for (uint32_t i = ev->start[k]; i < ev->start[k + 1]; ++i)
+      n = ev->truth[i] + 1 > n ? ev->truth[i] + 1 : n;
+    truth += n;
+  }
+  printf("%u events x %u modules: %zu digis -> %zu clusters -> %zu hits (charge >= %u)\n",
+         ev->events, ev->modules, ev->digis, d->got->clusters, d->got->nhits, d->threshold);
+  if (ev->truth)
+    printf("the generator made %zu clusters (some touch, and are one cluster then)\n", truth);
+  double n = ev->events;
+  printf("\n%-26s %10s %12s\n", "stage (lsk, waits between)", "ms", "us/event");
+  const struct {
+    const char *name;
+    double v;
+  } rows[] = {{"upload digis", best.upload},
+              {"cluster", best.cluster},
+              {"charge (+ scan)", best.charge},
+              {"hits (+ scan, count)", best.hits},
+              {"association", best.assoc}};
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i)
+    printf("%-26s %10.3f %12.2f\n", rows[i].name, 1e3 * rows[i].v, 1e6 * rows[i].v / n);
+  printf("\n%-26s %10s %12s %12s\n", "whole pipeline", "ms", "us/event", "events/s");
+  printf("%-26s %10.3f %12.2f %12.0f\n", "lsk (one wait)", 1e3 * total, 1e6 * total / n, n / total);
+  printf("%-26s %10.3f %12.2f %12.0f\n", "C reference, 1 thread", 1e3 * ref, 1e6 * ref / n,
+         n / ref);
+  printf("lsk / C: %.2f times the events per second (best of %u; wall clock, upload included)\n",
+         ref / total, d->repeat);
+  if (same)
+    return cli_fail("demo", "the device differs from the C reference: %s",
+                    lsk_context_errmsg(NULL));
+  printf("check: every digi's cluster, cluster charges and masks identical to C; hits within "
+         "%g cm; association ok\n",
+         (double)TOL);
+  return 0;
+}
+
+int cmd_demo_pixel(int argc, char **argv)
+{
+  demo d = {.repeat = 3, .threshold = LSK_PIXEL_THRESHOLD};
+  lsk_pixel_options po = {0};
+  lsk_pixel_gen_options g = {.events = 200, .modules = 512, .seed = 1};
+  const char *input = NULL, *output = NULL;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    unsigned long x = 0;
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      fputs(usage_text, stdout);
+      return 0;
+    }
+    if (!v)
+      return cli_usage("demo", usage_text, "%s '%s'",
+                       a[0] == '-' ? "option needs a value or is unknown:" : "unexpected argument",
+                       a);
+    ++i;
+    if (strcmp(a, "--input") == 0)
+      input = v;
+    else if (strcmp(a, "--output") == 0)
+      output = v;
+    else if (strcmp(a, "--events") == 0 && !parse(v, LSK_PIXEL_MAX_EVENTS, &x) && x)
+      g.events = (uint32_t)x;
+    else if (strcmp(a, "--modules") == 0 && !parse(v, LSK_PIXEL_MAX_MODULES, &x) && x)
+      g.modules = (uint32_t)x;
+    else if (strcmp(a, "--seed") == 0 && !parse(v, (unsigned long)-1, &x))
+      g.seed = x;
+    else if (strcmp(a, "--repeat") == 0 && !parse(v, 100, &x) && x)
+      d.repeat = (unsigned)x;
+    else if (strcmp(a, "--workers") == 0 && !parse(v, 1024, &x) && x)
+      po.workers = (unsigned)x;
+    else if (strcmp(a, "--simd") == 0 && !parse(v, LSK_PIXEL_MAX_DIGIS, &x) && x)
+      po.simd = (unsigned)x;
+    else if (strcmp(a, "--threshold") == 0 && !parse(v, 0xffffffffu, &x) && x)
+      d.threshold = (uint32_t)x;
+    else
+      return cli_usage("demo", usage_text, "bad option or value: %s %s", a, v);
+  }
+  int rc = input ? lsk_pixel_events_read(input, &d.ev) : lsk_pixel_generate(&g, &d.ev);
+  if (rc)
+    return cli_fail_lsk("demo", NULL, rc, input ? "reading events" : "generating events");
+  if (output && (rc = lsk_pixel_events_write(d.ev, output))) {
+    lsk_pixel_events_destroy(d.ev);
+    return cli_fail_lsk("demo", NULL, rc, "writing events");
+  }
+  if (lsk_pixel_result_create(d.ev, &d.got) || lsk_pixel_result_create(d.ev, &d.want)) {
+    rc = cli_fail_lsk("demo", NULL, LSK_ENOMEM, "results");
+  } else if (cli_context_open("demo", &d.ctx)) {
+    rc = 1;
+  } else {
+    const lsk_device_info *dev = lsk_context_device(d.ctx);
+    printf("lsk %s demo: pixel-detector clustering on %s (%s)\n", lsk_version(), dev->name,
+           dev->platform_name);
+    if (input)
+      printf("events from %s\n", input);
+    else
+      printf("generated events, seed %llu%s%s\n", (unsigned long long)g.seed,
+             output ? ", written to " : "", output ? output : "");
+    double t0 = cli_now();
+    po.threshold = d.threshold;
+    rc = lsk_pixel_create(d.ctx, &po, &d.px);
+    if (rc)
+      rc = cli_fail_lsk("demo", d.ctx, rc, "building the pipeline");
+    else {
+      printf("kernels built in %.0f ms\n", 1e3 * (cli_now() - t0));
+      rc = run(&d);
+    }
+  }
+  lsk_pixel_destroy(d.px);
+  lsk_context_destroy(d.ctx);
+  lsk_pixel_result_destroy(d.got);
+  lsk_pixel_result_destroy(d.want);
+  lsk_pixel_events_destroy(d.ev);
+  return rc;
+}
