@@ -85,4 +85,7 @@ int bench_case_pool(bench *bn);
 /* bench_assoc.c: lsk_assoc_build against a single-threaded C count-then-fill. */
 int bench_case_assoc(bench *bn);
 
+/* bench_pixel.c: the pixel clustering pipeline against its C reference. */
+int bench_case_pixel(bench *bn);
+
 #endif /* LSK_BENCH_H */

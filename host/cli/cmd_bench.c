@@ -858,7 +858,7 @@ static const char usage_text[] =
     "usage: lsk bench [--quick] [--sweep] [--size LOG2] [--repeat N] [--domain D]\n"
     "                 [--workers W] [--simd S] [--blocks B] [--json FILE] [--plot FILE.png]\n"
     "                 [--no-build] [--only CASE,...]\n"
-    "cases: triad soa reduce scan boost compact assoc pool launch build\n";
+    "cases: triad soa reduce scan boost compact assoc pool pixel launch build\n";
 
 int cmd_bench(int argc, char **argv)
 {
@@ -935,6 +935,7 @@ int cmd_bench(int argc, char **argv)
          (want(only, "compact") && bench_case_compact(&bn)) ||
          (want(only, "assoc") && bench_case_assoc(&bn)) ||
          (want(only, "pool") && bench_case_pool(&bn)) ||
+         (want(only, "pixel") && bench_case_pixel(&bn)) ||
          (want(only, "launch") && case_launch(&bn)) ||
          (!no_build && want(only, "build") && case_build(&bn));
   if (!rc && !sweep)
