@@ -210,9 +210,12 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
 void lsk_pixel_destroy(lsk_pixel *px);
 
 /*
- * lsk_pixel_run: the pipeline over ev (checked first with
- * lsk_pixel_events_check): uploads the digis (growing the device buffers
- * as needed) and runs every stage. With times NULL it waits once (for the
+ * lsk_pixel_run: the pipeline over ev: uploads the digis (growing the
+ * device buffers as needed) and runs every stage. It checks only what
+ * memory safety needs (start increasing from 0 to digis, at most
+ * LSK_PIXEL_MAX_DIGIS per module); results are right for sets that pass
+ * lsk_pixel_events_check (the generator's and the reader's do). With times
+ * NULL it waits once (for the
  * number of hits, which the association needs); with times it also waits
  * after each stage to time it. Results stay on the device.
  * Errors: LSK_EINVAL, LSK_ENOMEM, LSK_EVERIFY, OpenCL codes.
