@@ -35,10 +35,10 @@ struct lsk_pic {
   lsk_context *ctx;
   lsk_layout *layout;
   lsk_program *prog;
-  lsk_kernel *move, *bucket, *frames, *fill;
+  lsk_kernel *move, *bucket, *frames, *fill, *compact;
   lsk_pool *pool;
-  lsk_buffer *head, *count, *stay, *incoming, *offs, *ex, *bk, *ctl;
-  lsk_buffer *nfr; /* frames per cell, from pic_frames for pic_fill */
+  lsk_buffer *head, *count, *incoming, *offs, *ex, *bk, *ctl;
+  lsk_buffer *nfr; /* frames per cell, from pic_frames for pic_compact */
   unsigned gx, gy, fs;
   size_t n, cells, grows;
 };
@@ -63,10 +63,11 @@ void lsk_pic_destroy(lsk_pic *pic)
   lsk_kernel_destroy(pic->bucket);
   lsk_kernel_destroy(pic->frames);
   lsk_kernel_destroy(pic->fill);
+  lsk_kernel_destroy(pic->compact);
   lsk_program_destroy(pic->prog);
   lsk_pool_destroy(pic->pool);
-  lsk_buffer *b[] = {pic->head, pic->count, pic->stay, pic->incoming, pic->offs,
-                     pic->ex,   pic->bk,    pic->ctl,  pic->nfr};
+  lsk_buffer *b[] = {pic->head, pic->count, pic->incoming, pic->offs,
+                     pic->ex,   pic->bk,    pic->ctl,      pic->nfr};
   for (size_t i = 0; i < sizeof b / sizeof b[0]; ++i)
     lsk_buffer_destroy(b[i]);
   lsk_layout_destroy(pic->layout);
@@ -101,6 +102,8 @@ static int build(lsk_pic *p)
     rc = lsk_kernel_create(p->prog, "pic_frames", &p->frames);
   if (!rc)
     rc = lsk_kernel_create(p->prog, "pic_fill", &p->fill);
+  if (!rc)
+    rc = lsk_kernel_create(p->prog, "pic_compact", &p->compact);
   return rc;
 }
 
@@ -114,9 +117,7 @@ static int setup(lsk_pic *p, const lsk_particle *q)
   uint32_t *w = calloc(big, 4);
   if (!w)
     return lsk__fail(p->ctx, LSK_ENOMEM, "lsk_pic_create: out of host memory");
-  int rc = buffer_of(p->ctx, w, cells, &p->stay);
-  if (!rc)
-    rc = buffer_of(p->ctx, w, cells, &p->nfr);
+  int rc = buffer_of(p->ctx, w, cells, &p->nfr);
   if (!rc)
     rc = buffer_of(p->ctx, w, cells, &p->count);
   if (!rc)
@@ -166,6 +167,16 @@ static lsk_launch per_cell(const lsk_pic *p)
   return (lsk_launch){.domain = {p->fs}, .blocks = {blocks}};
 }
 
+/* Blocks for the per-frame kernels: each takes a contiguous run of the
+ * pool's frames; as many as for the per-cell kernels. */
+static lsk_launch per_frame(const lsk_pic *p)
+{
+  lsk_launch l = per_cell(p);
+  size_t cap = lsk_pool_capacity(p->pool);
+  l.blocks[0] = l.blocks[0] < cap ? l.blocks[0] : cap;
+  return l;
+}
+
 static lsk_launch flat(const lsk_pic *p, size_t n)
 {
   return (lsk_launch){.domain = {TILE}, .blocks = {lsk__pool_blocks(p->ctx, n, TILE)}};
@@ -179,7 +190,7 @@ static int frames(lsk_pic *p)
     lsk_pool_usage u;
     int rc = lsk_kernel_launch(p->frames, &l,
                                LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(p->pool)),
-                                        LSK_ARG_BUFFER(p->head), LSK_ARG_BUFFER(p->stay),
+                                        LSK_ARG_BUFFER(p->head), LSK_ARG_BUFFER(p->count),
                                         LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->incoming),
                                         LSK_ARG_BUFFER(p->nfr), LSK_ARG_UINT((uint32_t)p->cells)),
                                NULL);
@@ -200,7 +211,7 @@ static int insert(lsk_pic *p)
 {
   lsk_buffer *pool;
   uint32_t cap = (uint32_t)p->n, nc = (uint32_t)p->cells;
-  lsk_launch lb = flat(p, p->n), lc = per_cell(p);
+  lsk_launch lb = flat(p, p->n), lc = per_cell(p), lf;
   int rc = lsk_scan(p->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, p->incoming, 0, p->offs, 0,
                     p->cells + 1, NULL);
   if (!rc)
@@ -212,13 +223,18 @@ static int insert(lsk_pic *p)
   if (!rc)
     rc = frames(p);
   pool = lsk_pool_buffer(p->pool);
+  lf = per_frame(p);
   if (!rc)
-    rc = lsk_kernel_launch(p->fill, &lc,
-                           LSK_ARGS(LSK_ARG_BUFFER(pool), LSK_ARG_BUFFER(p->head),
-                                    LSK_ARG_BUFFER(p->count), LSK_ARG_BUFFER(p->stay),
-                                    LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->nfr),
+    rc = lsk_kernel_launch(p->fill, &lf,
+                           LSK_ARGS(LSK_ARG_BUFFER(pool), LSK_ARG_BUFFER(p->offs),
                                     LSK_ARG_BUFFER(p->bk), LSK_ARG_BUFFER(p->ctl),
-                                    LSK_ARG_UINT(cap), LSK_ARG_UINT(nc)),
+                                    LSK_ARG_UINT(cap)),
+                           NULL);
+  if (!rc)
+    rc = lsk_kernel_launch(p->compact, &lc,
+                           LSK_ARGS(LSK_ARG_BUFFER(pool), LSK_ARG_BUFFER(p->head),
+                                    LSK_ARG_BUFFER(p->count), LSK_ARG_BUFFER(p->nfr),
+                                    LSK_ARG_BUFFER(p->ctl), LSK_ARG_UINT(nc)),
                            NULL);
   if (!rc)
     rc = lsk__pool_gc(p->pool);
@@ -229,14 +245,13 @@ int lsk_pic_step(lsk_pic *pic)
 {
   if (!pic)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_pic_step: pic is NULL");
-  lsk_launch l = per_cell(pic);
-  int rc = lsk_kernel_launch(
-      pic->move, &l,
-      LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pic->pool)), LSK_ARG_BUFFER(pic->head),
-               LSK_ARG_BUFFER(pic->count), LSK_ARG_BUFFER(pic->stay), LSK_ARG_BUFFER(pic->incoming),
-               LSK_ARG_BUFFER(pic->ex), LSK_ARG_BUFFER(pic->ctl), LSK_ARG_UINT((uint32_t)pic->n),
-               LSK_ARG_UINT(pic->gx), LSK_ARG_UINT(pic->gy)),
-      NULL);
+  lsk_launch l = per_frame(pic);
+  int rc = lsk_kernel_launch(pic->move, &l,
+                             LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pic->pool)),
+                                      LSK_ARG_BUFFER(pic->incoming), LSK_ARG_BUFFER(pic->ex),
+                                      LSK_ARG_BUFFER(pic->ctl), LSK_ARG_UINT((uint32_t)pic->n),
+                                      LSK_ARG_UINT(pic->gx), LSK_ARG_UINT(pic->gy)),
+                             NULL);
   return rc ? rc : insert(pic);
 }
 
