@@ -121,28 +121,35 @@ LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global uint *incoming, 
     if (mine) {
       /* The cell and the view again rather than kept across the barrier
        * (PoCL would keep them per work-item in memory); the destinations
-       * recomputed from the positions just written, in cache. */
-      uint e = sp[LSK_WORKERS] + first, cc = lsk_frame_header(pool, f)[PIC_CELL] - 1u;
+       * recomputed from the positions just written, in cache. The
+       * leavers' slots are listed first without a branch on the data,
+       * then their counts' atomics go in a row (each atomic waits for the
+       * stores before it: none of the exchange's then), then their writes. */
+      uint e = sp[LSK_WORKERS] + first, cc = lsk_frame_header(pool, f)[PIC_CELL] - 1u, k = 0;
+      uint at[LSK_SLOTS(LSK_DOMAIN_SIZE)], to[LSK_SLOTS(LSK_DOMAIN_SIZE)];
       pframe_view u = pic_frame(pool, f, LSK_CTX_FWD);
       LSK_FOREACH(it)
       {
-        uint i = it.idx, id = pframe_id(u, i);
+        uint i = it.idx;
         uint d = ((uint)pframe_y(u, i) >> 16) * gx + ((uint)pframe_x(u, i) >> 16);
-        if (id != 0 && d != cc) {
-          LSK_VERIFY(e < cap, "pic: exchange overflow", e, cap);
-          uint rank = atomic_inc(&incoming[d]);
-          if (e < cap) {
-            ex[e] = id;
-            ex[cap + e] = (uint)pframe_x(u, i);
-            ex[2 * cap + e] = (uint)pframe_y(u, i);
-            ex[3 * cap + e] = (uint)pframe_vx(u, i);
-            ex[4 * cap + e] = (uint)pframe_vy(u, i);
-            ex[5 * cap + e] = d;
-            ex[6 * cap + e] = rank;
-          }
-          pframe_set_id(u, i, 0);
-          ++e;
-        }
+        at[k] = i;
+        to[k] = d;
+        k += pframe_id(u, i) != 0 && d != cc;
+      }
+      uint rank[LSK_SLOTS(LSK_DOMAIN_SIZE)];
+      for (uint j = 0; j < k; ++j)
+        rank[j] = atomic_inc(&incoming[to[j]]);
+      LSK_VERIFY(e + k <= cap, "pic: exchange overflow", e + k, cap);
+      for (uint j = 0; j < k && e + j < cap; ++j) {
+        uint i = at[j], q = e + j;
+        ex[q] = pframe_id(u, i);
+        ex[cap + q] = (uint)pframe_x(u, i);
+        ex[2 * cap + q] = (uint)pframe_y(u, i);
+        ex[3 * cap + q] = (uint)pframe_vx(u, i);
+        ex[4 * cap + q] = (uint)pframe_vy(u, i);
+        ex[5 * cap + q] = to[j];
+        ex[6 * cap + q] = rank[j];
+        pframe_set_id(u, i, 0);
       }
     }
   }
@@ -260,25 +267,30 @@ LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global const uint *offs
       at = hd[PIC_AT];
       nin = offs[c + 1] - offs[c];
     }
-    pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
-    if (at < nin)
+    if (at < nin) {
+      pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
       LSK_FOREACH(it) holes += pframe_id(v, it.idx) == 0;
+    }
     uint total, r = pic_prefix(sp, holes, &total);
     if (at < nin) {
-      uint q = offs[c] + at + r, end = offs[c + 1];
+      /* The holes listed without a branch on the data, then filled from
+       * the bucket in a row; the view made again after the barrier. */
+      uint q = offs[c] + at + r, end = offs[c + 1], k = 0;
+      uint slot[LSK_SLOTS(LSK_DOMAIN_SIZE)];
+      pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
       LSK_FOREACH(it)
       {
-        uint i = it.idx;
-        if (pframe_id(v, i) == 0) {
-          if (q < end) {
-            pframe_set_id(v, i, bk[q]);
-            pframe_set_x(v, i, (int)bk[cap + q]);
-            pframe_set_y(v, i, (int)bk[2 * cap + q]);
-            pframe_set_vx(v, i, (int)bk[3 * cap + q]);
-            pframe_set_vy(v, i, (int)bk[4 * cap + q]);
-          }
-          ++q;
-        }
+        slot[k] = it.idx;
+        k += pframe_id(v, it.idx) == 0;
+      }
+      k = q < end ? min(k, end - q) : 0u;
+      for (uint j = 0; j < k; ++j, ++q) {
+        uint i = slot[j];
+        pframe_set_id(v, i, bk[q]);
+        pframe_set_x(v, i, (int)bk[cap + q]);
+        pframe_set_y(v, i, (int)bk[2 * cap + q]);
+        pframe_set_vx(v, i, (int)bk[3 * cap + q]);
+        pframe_set_vy(v, i, (int)bk[4 * cap + q]);
       }
       LSK_MASTER hd[LSK_FRAME_COUNT] += min(total, nin - at);
     }
