@@ -23,7 +23,11 @@
   COLUMN(int, vy)
 LSK_SOA_DEFINE(pframe, 128, PFRAME_MEMBERS)
 
-#define COLS 5 /* columns of the buckets; the exchange adds dest and rank */
+/* The exchange: a row of ROW words per particle (id, x, y, vx, vy; one
+ * cache line half, so gathering a particle costs one miss), then the
+ * destination and rank columns. */
+#define ROW 8
+#define EX_WORDS (ROW + 2)
 #define CTL_WORDS 32
 #define CTL_LEFT 1
 #define CTL_COMPACTED 2
@@ -112,7 +116,7 @@ static int build(lsk_pic *p)
  * them in frames. */
 static int setup(lsk_pic *p, const lsk_particle *q)
 {
-  size_t n = p->n, cells = p->cells, big = (COLS + 2) * n;
+  size_t n = p->n, cells = p->cells, big = EX_WORDS * n;
   big = big > cells + 1 ? big : cells + 1;
   uint32_t *w = calloc(big, 4);
   if (!w)
@@ -123,7 +127,7 @@ static int setup(lsk_pic *p, const lsk_particle *q)
   if (!rc)
     rc = buffer_of(p->ctx, w, cells + 1, &p->offs);
   if (!rc)
-    rc = buffer_of(p->ctx, w, COLS * n, &p->bk);
+    rc = buffer_of(p->ctx, w, n, &p->bk);
   /* Each particle's rank among its cell's incoming (pic_bucket places it
    * at the cell's offset plus its rank), and the counts, in one loop. */
   uint32_t *per = calloc(cells + 1, 4);
@@ -133,16 +137,17 @@ static int setup(lsk_pic *p, const lsk_particle *q)
   }
   for (size_t i = 0; i < n; ++i) {
     uint32_t c = cell_of(&q[i], p->gx);
-    w[6 * n + i] = per[c]++;
-    w[i] = q[i].id;
-    w[n + i] = (uint32_t)q[i].x;
-    w[2 * n + i] = (uint32_t)q[i].y;
-    w[3 * n + i] = (uint32_t)q[i].vx;
-    w[4 * n + i] = (uint32_t)q[i].vy;
-    w[5 * n + i] = c;
+    uint32_t *r = w + ROW * i;
+    r[0] = q[i].id;
+    r[1] = (uint32_t)q[i].x;
+    r[2] = (uint32_t)q[i].y;
+    r[3] = (uint32_t)q[i].vx;
+    r[4] = (uint32_t)q[i].vy;
+    w[ROW * n + i] = c;
+    w[(ROW + 1) * n + i] = per[c]++;
   }
   if (!rc)
-    rc = buffer_of(p->ctx, w, (COLS + 2) * n, &p->ex);
+    rc = buffer_of(p->ctx, w, EX_WORDS * n, &p->ex);
   if (!rc)
     rc = buffer_of(p->ctx, per, cells + 1, &p->incoming);
   free(per);
@@ -227,8 +232,8 @@ static int insert(lsk_pic *p)
   if (!rc)
     rc = lsk_kernel_launch(p->fill, &lf,
                            LSK_ARGS(LSK_ARG_BUFFER(pool), LSK_ARG_BUFFER(p->offs),
-                                    LSK_ARG_BUFFER(p->bk), LSK_ARG_BUFFER(p->ctl),
-                                    LSK_ARG_UINT(cap)),
+                                    LSK_ARG_BUFFER(p->bk), LSK_ARG_BUFFER(p->ex),
+                                    LSK_ARG_BUFFER(p->ctl), LSK_ARG_UINT(cap)),
                            NULL);
   if (!rc)
     rc = lsk_kernel_launch(p->compact, &lc,

@@ -19,15 +19,16 @@
  *               its rank among the destination's incoming); the header's
  *               count drops by the leavers
  *   lsk_scan    the counts into offsets (host)
- *   pic_bucket  the exchange, bucketed by destination: offset plus rank,
- *               no atomics
+ *   pic_bucket  the exchange's indices, bucketed by destination: offset
+ *               plus rank, no atomics
  *   pic_frames  per cell (one work-item): the list walked once; frames
  *               left empty are unlinked and recycled unless the incoming
  *               need them, more are allocated at the tail if they do (the
  *               host grows the pool and reruns this kernel if it ran out);
  *               each frame gets the rank of its first hole; the counts
  *               back to zero for the next step
- *   pic_fill    per frame: the incoming fill its holes in slot order
+ *   pic_fill    per frame: the incoming (gathered from the exchange) fill
+ *               its holes in slot order
  *   pic_compact block per cell, only for a list less than half full:
  *               compaction, and the frames left empty recycled
  *   GC          lsk_pool_gc (host)
@@ -37,7 +38,10 @@
 #define PIC_EX_COUNT 0  /* ctl: exchange length this step */
 #define PIC_LEFT 1      /* ctl: the last step's */
 #define PIC_COMPACTED 2 /* ctl: lists compacted, in all steps */
-#define PIC_COLS 5      /* id, x, y, vx, vy; the exchange adds dest, rank */
+/* The exchange: a row of PIC_ROW words per particle (id, x, y, vx, vy), so
+ * that pic_fill's gather of a particle costs one miss, not five; then the
+ * destination and rank columns (host/pic.c writes the first exchange). */
+#define PIC_ROW 8
 /* Frame header words of the example (the pool leaves two to the user). */
 #define PIC_CELL LSK_FRAME_USER     /* the cell whose list holds the frame, plus one; 0: none */
 #define PIC_AT (LSK_FRAME_USER + 1) /* the rank of the frame's first hole among the cell's */
@@ -142,22 +146,26 @@ LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global uint *incoming, 
       LSK_VERIFY(e + k <= cap, "pic: exchange overflow", e + k, cap);
       for (uint j = 0; j < k && e + j < cap; ++j) {
         uint i = at[j], q = e + j;
-        ex[q] = pframe_id(u, i);
-        ex[cap + q] = (uint)pframe_x(u, i);
-        ex[2 * cap + q] = (uint)pframe_y(u, i);
-        ex[3 * cap + q] = (uint)pframe_vx(u, i);
-        ex[4 * cap + q] = (uint)pframe_vy(u, i);
-        ex[5 * cap + q] = to[j];
-        ex[6 * cap + q] = rank[j];
+        __global uint *row = ex + (ulong)PIC_ROW * q;
+        row[0] = pframe_id(u, i);
+        row[1] = (uint)pframe_x(u, i);
+        row[2] = (uint)pframe_y(u, i);
+        row[3] = (uint)pframe_vx(u, i);
+        row[4] = (uint)pframe_vy(u, i);
+        ex[(ulong)PIC_ROW * cap + q] = to[j];
+        ex[(ulong)(PIC_ROW + 1) * cap + q] = rank[j];
         pframe_set_id(u, i, 0);
       }
     }
   }
 }
 
-/* The exchange into buckets by destination: offs holds each cell's first
- * position (an exclusive scan of the counts), the rank (from pic_move's
- * atomic count) the place after it; every place is taken once. */
+/* The exchange bucketed by destination, as indices into it: offs holds
+ * each cell's first position (an exclusive scan of the counts), the rank
+ * (from pic_move's atomic count) the place after it; every place is taken
+ * once. One scattered word per particle; pic_fill gathers the particle
+ * itself (reads that miss cost less than writes that miss, and nothing
+ * is copied twice). */
 LSK_KERNEL void pic_bucket(LSK_CTX, __global const uint *ex, __global const uint *ctl,
                            __global const uint *offs, __global uint *bk, uint cap)
 {
@@ -167,11 +175,8 @@ LSK_KERNEL void pic_bucket(LSK_CTX, __global const uint *ex, __global const uint
     LSK_FOREACH(it)
     {
       uint e = b * LSK_DOMAIN_SIZE + it.idx;
-      if (e < n) {
-        uint p = offs[ex[5 * cap + e]] + ex[6 * cap + e];
-        for (uint k = 0; k < PIC_COLS; ++k)
-          bk[k * cap + p] = ex[k * cap + e];
-      }
+      if (e < n)
+        bk[offs[ex[(ulong)PIC_ROW * cap + e]] + ex[(ulong)(PIC_ROW + 1) * cap + e]] = e;
     }
     lsk_sync(); /* PoCL: all work-items take the data block together */
   }
@@ -255,7 +260,8 @@ LSK_KERNEL void pic_frames(LSK_CTX, __global uint *pool, __global uint *head, __
 /* Per frame: the incoming particles of the frame's cell with ranks from
  * the frame's PIC_AT on fill its holes, in slot order. */
 LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global const uint *offs,
-                         __global const uint *bk, __global uint *ctl, uint cap)
+                         __global const uint *bk, __global const uint *ex, __global uint *ctl,
+                         uint cap)
 {
   LSK_SHARED(uint, s, PIC_SCRATCH);
   const uint nf = lsk_pool_capacity(pool), hi = pic_run_hi(nf);
@@ -286,11 +292,12 @@ LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global const uint *offs
       k = q < end ? min(k, end - q) : 0u;
       for (uint j = 0; j < k; ++j, ++q) {
         uint i = slot[j];
-        pframe_set_id(v, i, bk[q]);
-        pframe_set_x(v, i, (int)bk[cap + q]);
-        pframe_set_y(v, i, (int)bk[2 * cap + q]);
-        pframe_set_vx(v, i, (int)bk[3 * cap + q]);
-        pframe_set_vy(v, i, (int)bk[4 * cap + q]);
+        __global const uint *row = ex + (ulong)PIC_ROW * bk[q];
+        pframe_set_id(v, i, row[0]);
+        pframe_set_x(v, i, (int)row[1]);
+        pframe_set_y(v, i, (int)row[2]);
+        pframe_set_vx(v, i, (int)row[3]);
+        pframe_set_vy(v, i, (int)row[4]);
       }
       LSK_MASTER hd[LSK_FRAME_COUNT] += min(total, nin - at);
     }
