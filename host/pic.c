@@ -24,7 +24,7 @@
 LSK_SOA_DEFINE(pframe, 128, PFRAME_MEMBERS)
 
 /* The exchange: a row of ROW words per particle (id, x, y, vx, vy; one
- * cache line half, so gathering a particle costs one miss), then the
+ * cache line half: one vector store in pic_bucket), then the
  * destination and rank columns. */
 #define ROW 8
 #define EX_WORDS (ROW + 2)
@@ -127,7 +127,7 @@ static int setup(lsk_pic *p, const lsk_particle *q)
   if (!rc)
     rc = buffer_of(p->ctx, w, cells + 1, &p->offs);
   if (!rc)
-    rc = buffer_of(p->ctx, w, n, &p->bk);
+    rc = buffer_of(p->ctx, w, ROW * n, &p->bk);
   /* Each particle's rank among its cell's incoming (pic_bucket places it
    * at the cell's offset plus its rank), and the counts, in one loop. */
   uint32_t *per = calloc(cells + 1, 4);
@@ -232,8 +232,7 @@ static int insert(lsk_pic *p)
   if (!rc)
     rc = lsk_kernel_launch(p->fill, &lf,
                            LSK_ARGS(LSK_ARG_BUFFER(pool), LSK_ARG_BUFFER(p->offs),
-                                    LSK_ARG_BUFFER(p->bk), LSK_ARG_BUFFER(p->ex),
-                                    LSK_ARG_BUFFER(p->ctl), LSK_ARG_UINT(cap)),
+                                    LSK_ARG_BUFFER(p->bk), LSK_ARG_BUFFER(p->ctl)),
                            NULL);
   if (!rc)
     rc = lsk_kernel_launch(p->compact, &lc,

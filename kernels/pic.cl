@@ -19,16 +19,15 @@
  *               its rank among the destination's incoming); the header's
  *               count drops by the leavers
  *   lsk_scan    the counts into offsets (host)
- *   pic_bucket  the exchange's indices, bucketed by destination: offset
- *               plus rank, no atomics
+ *   pic_bucket  the exchange, bucketed by destination: offset plus rank,
+ *               no atomics
  *   pic_frames  per cell (one work-item): the list walked once; frames
  *               left empty are unlinked and recycled unless the incoming
  *               need them, more are allocated at the tail if they do (the
  *               host grows the pool and reruns this kernel if it ran out);
  *               each frame gets the rank of its first hole; the counts
  *               back to zero for the next step
- *   pic_fill    per frame: the incoming (gathered from the exchange) fill
- *               its holes in slot order
+ *   pic_fill    per frame: the incoming fill its holes in slot order
  *   pic_compact block per cell, only for a list less than half full:
  *               compaction, and the frames left empty recycled
  *   GC          lsk_pool_gc (host)
@@ -39,7 +38,7 @@
 #define PIC_LEFT 1      /* ctl: the last step's */
 #define PIC_COMPACTED 2 /* ctl: lists compacted, in all steps */
 /* The exchange: a row of PIC_ROW words per particle (id, x, y, vx, vy), so
- * that pic_fill's gather of a particle costs one miss, not five; then the
+ * that pic_bucket's scattered write of a particle misses once; then the
  * destination and rank columns (host/pic.c writes the first exchange). */
 #define PIC_ROW 8
 /* Frame header words of the example (the pool leaves two to the user). */
@@ -160,12 +159,10 @@ LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global uint *incoming, 
   }
 }
 
-/* The exchange bucketed by destination, as indices into it: offs holds
- * each cell's first position (an exclusive scan of the counts), the rank
- * (from pic_move's atomic count) the place after it; every place is taken
- * once. One scattered word per particle; pic_fill gathers the particle
- * itself (reads that miss cost less than writes that miss, and nothing
- * is copied twice). */
+/* The exchange into buckets by destination: offs holds each cell's first
+ * position (an exclusive scan of the counts), the rank (from pic_move's
+ * atomic count) the place after it; every place is taken once. A row is
+ * one 8-word store, so a particle's scattered write misses once. */
 LSK_KERNEL void pic_bucket(LSK_CTX, __global const uint *ex, __global const uint *ctl,
                            __global const uint *offs, __global uint *bk, uint cap)
 {
@@ -176,7 +173,8 @@ LSK_KERNEL void pic_bucket(LSK_CTX, __global const uint *ex, __global const uint
     {
       uint e = b * LSK_DOMAIN_SIZE + it.idx;
       if (e < n)
-        bk[offs[ex[(ulong)PIC_ROW * cap + e]] + ex[(ulong)(PIC_ROW + 1) * cap + e]] = e;
+        vstore8(vload8(e, ex),
+                offs[ex[(ulong)PIC_ROW * cap + e]] + ex[(ulong)(PIC_ROW + 1) * cap + e], bk);
     }
     lsk_sync(); /* PoCL: all work-items take the data block together */
   }
@@ -260,8 +258,7 @@ LSK_KERNEL void pic_frames(LSK_CTX, __global uint *pool, __global uint *head, __
 /* Per frame: the incoming particles of the frame's cell with ranks from
  * the frame's PIC_AT on fill its holes, in slot order. */
 LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global const uint *offs,
-                         __global const uint *bk, __global const uint *ex, __global uint *ctl,
-                         uint cap)
+                         __global const uint *bk, __global uint *ctl)
 {
   LSK_SHARED(uint, s, PIC_SCRATCH);
   const uint nf = lsk_pool_capacity(pool), hi = pic_run_hi(nf);
@@ -292,7 +289,7 @@ LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global const uint *offs
       k = q < end ? min(k, end - q) : 0u;
       for (uint j = 0; j < k; ++j, ++q) {
         uint i = slot[j];
-        __global const uint *row = ex + (ulong)PIC_ROW * bk[q];
+        __global const uint *row = bk + (ulong)PIC_ROW * q;
         pframe_set_id(v, i, row[0]);
         pframe_set_x(v, i, (int)row[1]);
         pframe_set_y(v, i, (int)row[2]);
