@@ -23,7 +23,11 @@
   COLUMN(int, vy)
 LSK_SOA_DEFINE(pframe, 128, PFRAME_MEMBERS)
 
-#define COLS 5 /* columns of the buckets; the exchange adds dest and rank */
+/* The exchange: a row of ROW words per particle (id, x, y, vx, vy; one
+ * cache line half: one vector store in pic_bucket), then the
+ * destination and rank columns. */
+#define ROW 8
+#define EX_WORDS (ROW + 2)
 #define CTL_WORDS 32
 #define CTL_LEFT 1
 #define CTL_COMPACTED 2
@@ -35,10 +39,10 @@ struct lsk_pic {
   lsk_context *ctx;
   lsk_layout *layout;
   lsk_program *prog;
-  lsk_kernel *move, *bucket, *frames, *fill;
+  lsk_kernel *move, *bucket, *frames, *fill, *compact;
   lsk_pool *pool;
-  lsk_buffer *head, *count, *stay, *incoming, *offs, *ex, *bk, *ctl;
-  lsk_buffer *nfr; /* frames per cell, from pic_frames for pic_fill */
+  lsk_buffer *head, *count, *incoming, *offs, *ex, *bk, *ctl;
+  lsk_buffer *nfr; /* frames per cell, from pic_frames for pic_compact */
   unsigned gx, gy, fs;
   size_t n, cells, grows;
 };
@@ -63,10 +67,11 @@ void lsk_pic_destroy(lsk_pic *pic)
   lsk_kernel_destroy(pic->bucket);
   lsk_kernel_destroy(pic->frames);
   lsk_kernel_destroy(pic->fill);
+  lsk_kernel_destroy(pic->compact);
   lsk_program_destroy(pic->prog);
   lsk_pool_destroy(pic->pool);
-  lsk_buffer *b[] = {pic->head, pic->count, pic->stay, pic->incoming, pic->offs,
-                     pic->ex,   pic->bk,    pic->ctl,  pic->nfr};
+  lsk_buffer *b[] = {pic->head, pic->count, pic->incoming, pic->offs,
+                     pic->ex,   pic->bk,    pic->ctl,      pic->nfr};
   for (size_t i = 0; i < sizeof b / sizeof b[0]; ++i)
     lsk_buffer_destroy(b[i]);
   lsk_layout_destroy(pic->layout);
@@ -101,6 +106,8 @@ static int build(lsk_pic *p)
     rc = lsk_kernel_create(p->prog, "pic_frames", &p->frames);
   if (!rc)
     rc = lsk_kernel_create(p->prog, "pic_fill", &p->fill);
+  if (!rc)
+    rc = lsk_kernel_create(p->prog, "pic_compact", &p->compact);
   return rc;
 }
 
@@ -109,20 +116,18 @@ static int build(lsk_pic *p)
  * them in frames. */
 static int setup(lsk_pic *p, const lsk_particle *q)
 {
-  size_t n = p->n, cells = p->cells, big = (COLS + 2) * n;
+  size_t n = p->n, cells = p->cells, big = EX_WORDS * n;
   big = big > cells + 1 ? big : cells + 1;
   uint32_t *w = calloc(big, 4);
   if (!w)
     return lsk__fail(p->ctx, LSK_ENOMEM, "lsk_pic_create: out of host memory");
-  int rc = buffer_of(p->ctx, w, cells, &p->stay);
-  if (!rc)
-    rc = buffer_of(p->ctx, w, cells, &p->nfr);
+  int rc = buffer_of(p->ctx, w, cells, &p->nfr);
   if (!rc)
     rc = buffer_of(p->ctx, w, cells, &p->count);
   if (!rc)
     rc = buffer_of(p->ctx, w, cells + 1, &p->offs);
   if (!rc)
-    rc = buffer_of(p->ctx, w, COLS * n, &p->bk);
+    rc = buffer_of(p->ctx, w, ROW * n, &p->bk);
   /* Each particle's rank among its cell's incoming (pic_bucket places it
    * at the cell's offset plus its rank), and the counts, in one loop. */
   uint32_t *per = calloc(cells + 1, 4);
@@ -132,16 +137,17 @@ static int setup(lsk_pic *p, const lsk_particle *q)
   }
   for (size_t i = 0; i < n; ++i) {
     uint32_t c = cell_of(&q[i], p->gx);
-    w[6 * n + i] = per[c]++;
-    w[i] = q[i].id;
-    w[n + i] = (uint32_t)q[i].x;
-    w[2 * n + i] = (uint32_t)q[i].y;
-    w[3 * n + i] = (uint32_t)q[i].vx;
-    w[4 * n + i] = (uint32_t)q[i].vy;
-    w[5 * n + i] = c;
+    uint32_t *r = w + ROW * i;
+    r[0] = q[i].id;
+    r[1] = (uint32_t)q[i].x;
+    r[2] = (uint32_t)q[i].y;
+    r[3] = (uint32_t)q[i].vx;
+    r[4] = (uint32_t)q[i].vy;
+    w[ROW * n + i] = c;
+    w[(ROW + 1) * n + i] = per[c]++;
   }
   if (!rc)
-    rc = buffer_of(p->ctx, w, (COLS + 2) * n, &p->ex);
+    rc = buffer_of(p->ctx, w, EX_WORDS * n, &p->ex);
   if (!rc)
     rc = buffer_of(p->ctx, per, cells + 1, &p->incoming);
   free(per);
@@ -166,6 +172,16 @@ static lsk_launch per_cell(const lsk_pic *p)
   return (lsk_launch){.domain = {p->fs}, .blocks = {blocks}};
 }
 
+/* Blocks for the per-frame kernels: each takes a contiguous run of the
+ * pool's frames; as many as for the per-cell kernels. */
+static lsk_launch per_frame(const lsk_pic *p)
+{
+  lsk_launch l = per_cell(p);
+  size_t cap = lsk_pool_capacity(p->pool);
+  l.blocks[0] = l.blocks[0] < cap ? l.blocks[0] : cap;
+  return l;
+}
+
 static lsk_launch flat(const lsk_pic *p, size_t n)
 {
   return (lsk_launch){.domain = {TILE}, .blocks = {lsk__pool_blocks(p->ctx, n, TILE)}};
@@ -179,7 +195,7 @@ static int frames(lsk_pic *p)
     lsk_pool_usage u;
     int rc = lsk_kernel_launch(p->frames, &l,
                                LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(p->pool)),
-                                        LSK_ARG_BUFFER(p->head), LSK_ARG_BUFFER(p->stay),
+                                        LSK_ARG_BUFFER(p->head), LSK_ARG_BUFFER(p->count),
                                         LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->incoming),
                                         LSK_ARG_BUFFER(p->nfr), LSK_ARG_UINT((uint32_t)p->cells)),
                                NULL);
@@ -200,7 +216,7 @@ static int insert(lsk_pic *p)
 {
   lsk_buffer *pool;
   uint32_t cap = (uint32_t)p->n, nc = (uint32_t)p->cells;
-  lsk_launch lb = flat(p, p->n), lc = per_cell(p);
+  lsk_launch lb = flat(p, p->n), lc = per_cell(p), lf;
   int rc = lsk_scan(p->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, p->incoming, 0, p->offs, 0,
                     p->cells + 1, NULL);
   if (!rc)
@@ -212,13 +228,17 @@ static int insert(lsk_pic *p)
   if (!rc)
     rc = frames(p);
   pool = lsk_pool_buffer(p->pool);
+  lf = per_frame(p);
   if (!rc)
-    rc = lsk_kernel_launch(p->fill, &lc,
+    rc = lsk_kernel_launch(p->fill, &lf,
+                           LSK_ARGS(LSK_ARG_BUFFER(pool), LSK_ARG_BUFFER(p->offs),
+                                    LSK_ARG_BUFFER(p->bk), LSK_ARG_BUFFER(p->ctl)),
+                           NULL);
+  if (!rc)
+    rc = lsk_kernel_launch(p->compact, &lc,
                            LSK_ARGS(LSK_ARG_BUFFER(pool), LSK_ARG_BUFFER(p->head),
-                                    LSK_ARG_BUFFER(p->count), LSK_ARG_BUFFER(p->stay),
-                                    LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->nfr),
-                                    LSK_ARG_BUFFER(p->bk), LSK_ARG_BUFFER(p->ctl),
-                                    LSK_ARG_UINT(cap), LSK_ARG_UINT(nc)),
+                                    LSK_ARG_BUFFER(p->count), LSK_ARG_BUFFER(p->nfr),
+                                    LSK_ARG_BUFFER(p->ctl), LSK_ARG_UINT(nc)),
                            NULL);
   if (!rc)
     rc = lsk__pool_gc(p->pool);
@@ -229,14 +249,13 @@ int lsk_pic_step(lsk_pic *pic)
 {
   if (!pic)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_pic_step: pic is NULL");
-  lsk_launch l = per_cell(pic);
-  int rc = lsk_kernel_launch(
-      pic->move, &l,
-      LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pic->pool)), LSK_ARG_BUFFER(pic->head),
-               LSK_ARG_BUFFER(pic->count), LSK_ARG_BUFFER(pic->stay), LSK_ARG_BUFFER(pic->incoming),
-               LSK_ARG_BUFFER(pic->ex), LSK_ARG_BUFFER(pic->ctl), LSK_ARG_UINT((uint32_t)pic->n),
-               LSK_ARG_UINT(pic->gx), LSK_ARG_UINT(pic->gy)),
-      NULL);
+  lsk_launch l = per_frame(pic);
+  int rc = lsk_kernel_launch(pic->move, &l,
+                             LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pic->pool)),
+                                      LSK_ARG_BUFFER(pic->incoming), LSK_ARG_BUFFER(pic->ex),
+                                      LSK_ARG_BUFFER(pic->ctl), LSK_ARG_UINT((uint32_t)pic->n),
+                                      LSK_ARG_UINT(pic->gx), LSK_ARG_UINT(pic->gy)),
+                             NULL);
   return rc ? rc : insert(pic);
 }
 

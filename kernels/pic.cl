@@ -3,34 +3,50 @@
  * docs/dynamic-memory.md explains it). host/pic.c builds this file with the
  * generated OpenCL C view of its frame layout `pframe` in front (columns
  * id, x, y, vx, vy) and the frame size as the block domain of the per-cell
- * kernels, so a ForEach covers the F slots of one frame.
+ * and per-frame kernels, so a ForEach covers the F slots of one frame.
  *
  * Each cell's particles are in its list of frames, in any slots: an empty
  * slot has id 0 (masked, as PIConGPU's multiMask). No frame of a list is
  * empty, and a list is at least half full (nf * F < 2 * count + 2 * F).
- * A step:
- *   pic_move    block per cell: move every particle; a leaver is masked
- *               out and appended to the exchange buffer (one atomic per
- *               block and frame), its destination counted (the count's
- *               atomic gives its rank among the destination's incoming)
+ * Each listed frame's header holds its particle count, its cell (plus
+ * one; 0 for a frame in no list: free frames are zero-filled) and, during
+ * a step, the rank of its first hole among its cell's holes. So the two
+ * kernels that touch every particle go through the pool's frames in
+ * memory order, not list by list (no waiting on a next link). A step:
+ *   pic_move    per frame: move every particle; a leaver is masked out
+ *               and appended to the exchange buffer (one atomic per
+ *               frame), its destination counted (the count's atomic gives
+ *               its rank among the destination's incoming); the header's
+ *               count drops by the leavers
  *   lsk_scan    the counts into offsets (host)
  *   pic_bucket  the exchange, bucketed by destination: offset plus rank,
  *               no atomics
- *   pic_frames  per cell, the frames that stayers plus incoming need,
- *               allocated from the pool and linked at the tail (the host
- *               grows the pool and reruns this kernel if it ran out); the
- *               counts back to zero for the next step
- *   pic_fill    block per cell: the incoming fill the holes (a block scan
- *               per frame ranks them), frames left empty are unlinked and
- *               recycled; a list less than half full is compacted first
+ *   pic_frames  per cell (one work-item): the list walked once; frames
+ *               left empty are unlinked and recycled unless the incoming
+ *               need them, more are allocated at the tail if they do (the
+ *               host grows the pool and reruns this kernel if it ran out);
+ *               each frame gets the rank of its first hole; the counts
+ *               back to zero for the next step
+ *   pic_fill    per frame: the incoming fill its holes in slot order
+ *   pic_compact block per cell, only for a list less than half full:
+ *               compaction, and the frames left empty recycled
  *   GC          lsk_pool_gc (host)
- * Every block writes only its own cell's frames; blocks meet only through
- * atomics (counts, the exchange's length, the pool). No block waits.
+ * Blocks meet only through atomics (counts, the exchange's length, the
+ * pool) and the host's kernel order. No block waits.
  */
 #define PIC_EX_COUNT 0  /* ctl: exchange length this step */
 #define PIC_LEFT 1      /* ctl: the last step's */
 #define PIC_COMPACTED 2 /* ctl: lists compacted, in all steps */
-#define PIC_COLS 5      /* id, x, y, vx, vy; the exchange adds dest, rank */
+/* The exchange: a row of PIC_ROW words per particle (id, x, y, vx, vy), so
+ * that pic_bucket's scattered write of a particle misses once; then the
+ * destination and rank columns (host/pic.c writes the first exchange). */
+#define PIC_ROW 8
+/* Frame header words of the example (the pool leaves two to the user). */
+#define PIC_CELL LSK_FRAME_USER     /* the cell whose list holds the frame, plus one; 0: none */
+#define PIC_AT (LSK_FRAME_USER + 1) /* the rank of the frame's first hole among the cell's */
+/* The flat kernels' scratch: two prefix buffers of W + 1 words (alternating
+ * between frames, so one barrier per frame suffices). */
+#define PIC_SCRATCH (2 * (LSK_WORKERS + 1))
 
 LSK_INLINE int pic_wrap(int v, int w) { return v < 0 ? v + w : v >= w ? v - w : v; }
 
@@ -40,20 +56,50 @@ LSK_INLINE pframe_view pic_frame(__global uint *pool, uint f, __global uint *ctx
   return pframe_view_make(p, p, p, p, p, lsk_frame_base(pool, f), LSK_DOMAIN_SIZE, ctx);
 }
 
-LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global const uint *head,
-                         __global const uint *count, __global uint *stay, __global uint *incoming,
-                         __global uint *ex, __global uint *ctl, uint cap, uint gx, uint gy)
+/* The exclusive prefix of v over the block's workers, and their total, with
+ * one barrier: each worker adds up the counts before its own (a few words
+ * on CPUs, where a barrier costs more than that). Calls alternate between
+ * the two halves of the scratch (s is one half: W + 1 words), so a call's
+ * writes never meet the reads of the call before. */
+LSK_COLLECTIVE uint pic_prefix(__local uint *s, uint v, uint *total)
 {
-  LSK_BLOCK_SCRATCH(uint, s);
-  LSK_VAR(uint, dest); /* a leaver's new cell, else LSK_POOL_INVALID */
+  uint w = lsk_worker(), pre = 0, all = 0;
+  s[w] = v;
+  lsk__lsync();
+  for (uint j = 0; j < LSK_WORKERS; ++j) {
+    uint x = s[j];
+    pre += j < w ? x : 0u;
+    all += x;
+  }
+  *total = all;
+  return pre;
+}
+
+/* The frames a block of the flat kernels takes: a contiguous run of the
+ * pool's cells, so that a core streams through memory. */
+LSK_INLINE uint pic_run_lo(uint nf)
+{
+  uint per = (nf + lsk_grid_size() - 1) / lsk_grid_size();
+  return min(nf, lsk_block_idx() * per);
+}
+LSK_INLINE uint pic_run_hi(uint nf)
+{
+  uint per = (nf + lsk_grid_size() - 1) / lsk_grid_size();
+  return min(nf, lsk_block_idx() * per + per);
+}
+
+LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global uint *incoming, __global uint *ex,
+                         __global uint *ctl, uint cap, uint gx, uint gy)
+{
+  LSK_SHARED(uint, s, PIC_SCRATCH);
   const int w = (int)(gx << 16), h = (int)(gy << 16);
   LSK_VERIFY(lsk_frame_size(pool) == LSK_DOMAIN_SIZE, "pic: domain is not the frame size");
-  LSK_BLOCKS(c, gx * gy)
-  {
-    uint left = 0;
-    for (uint f = head[c]; f != LSK_POOL_INVALID; f = lsk_frame_next(pool, f)) {
+  const uint nf = lsk_pool_capacity(pool), hi = pic_run_hi(nf);
+  for (uint f = pic_run_lo(nf); f < hi; ++f) {
+    __local uint *sp = s + (f & 1) * (LSK_WORKERS + 1);
+    uint c = lsk_frame_header(pool, f)[PIC_CELL] - 1u, mine = 0;
+    if (c != LSK_POOL_INVALID) {
       pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
-      uint mine = 0;
       /* Every slot moves, empty ones too: no branch on the data, so the
        * loop vectorizes. An empty slot's stale values are a valid
        * position and velocity (a former particle's, or zeros), stay one,
@@ -66,44 +112,57 @@ LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global const uint *head
         uint d = ((uint)y >> 16) * gx + ((uint)x >> 16);
         pframe_set_x(v, i, x);
         pframe_set_y(v, i, y);
-        uint leave = pframe_id(v, i) != 0 && d != c;
-        LSK_VAR_AT(dest, it) = leave ? d : LSK_POOL_INVALID;
-        mine += leave;
+        mine += pframe_id(v, i) != 0 && d != c;
       }
-      uint e = lsk_block_append(s, (volatile __global uint *)ctl + PIC_EX_COUNT, mine);
-      /* The view again rather than kept across the barrier (PoCL would
-       * keep a copy per work-item in memory). The count's atomic gives
-       * the leaver its rank among the destination's incoming. */
+    }
+    uint total, first = pic_prefix(sp, mine, &total);
+    if (lsk_worker() == 0 && total) {
+      sp[LSK_WORKERS] = atomic_add((volatile __global uint *)ctl + PIC_EX_COUNT, total);
+      lsk_frame_header(pool, f)[LSK_FRAME_COUNT] -= total;
+    }
+    lsk__lsync();
+    if (mine) {
+      /* The cell and the view again rather than kept across the barrier
+       * (PoCL would keep them per work-item in memory); the destinations
+       * recomputed from the positions just written, in cache. The
+       * leavers' slots are listed first without a branch on the data,
+       * then their counts' atomics go in a row (each atomic waits for the
+       * stores before it: none of the exchange's then), then their writes. */
+      uint e = sp[LSK_WORKERS] + first, cc = lsk_frame_header(pool, f)[PIC_CELL] - 1u, k = 0;
+      uint at[LSK_SLOTS(LSK_DOMAIN_SIZE)], to[LSK_SLOTS(LSK_DOMAIN_SIZE)];
       pframe_view u = pic_frame(pool, f, LSK_CTX_FWD);
       LSK_FOREACH(it)
       {
-        uint i = it.idx, d = LSK_VAR_AT(dest, it);
-        if (d != LSK_POOL_INVALID) {
-          LSK_VERIFY(e < cap, "pic: exchange overflow", e, cap);
-          uint rank = atomic_inc(&incoming[d]);
-          if (e < cap) {
-            ex[e] = pframe_id(u, i);
-            ex[cap + e] = (uint)pframe_x(u, i);
-            ex[2 * cap + e] = (uint)pframe_y(u, i);
-            ex[3 * cap + e] = (uint)pframe_vx(u, i);
-            ex[4 * cap + e] = (uint)pframe_vy(u, i);
-            ex[5 * cap + e] = d;
-            ex[6 * cap + e] = rank;
-          }
-          pframe_set_id(u, i, 0);
-          ++e;
-        }
+        uint i = it.idx;
+        uint d = ((uint)pframe_y(u, i) >> 16) * gx + ((uint)pframe_x(u, i) >> 16);
+        at[k] = i;
+        to[k] = d;
+        k += pframe_id(u, i) != 0 && d != cc;
       }
-      left += mine;
+      uint rank[LSK_SLOTS(LSK_DOMAIN_SIZE)];
+      for (uint j = 0; j < k; ++j)
+        rank[j] = atomic_inc(&incoming[to[j]]);
+      LSK_VERIFY(e + k <= cap, "pic: exchange overflow", e + k, cap);
+      for (uint j = 0; j < k && e + j < cap; ++j) {
+        uint i = at[j], q = e + j;
+        __global uint *row = ex + (ulong)PIC_ROW * q;
+        row[0] = pframe_id(u, i);
+        row[1] = (uint)pframe_x(u, i);
+        row[2] = (uint)pframe_y(u, i);
+        row[3] = (uint)pframe_vx(u, i);
+        row[4] = (uint)pframe_vy(u, i);
+        ex[(ulong)PIC_ROW * cap + q] = to[j];
+        ex[(ulong)(PIC_ROW + 1) * cap + q] = rank[j];
+        pframe_set_id(u, i, 0);
+      }
     }
-    uint gone = lsk_block_reduce_add_uint(s, left);
-    LSK_MASTER stay[c] = count[c] - gone;
   }
 }
 
 /* The exchange into buckets by destination: offs holds each cell's first
  * position (an exclusive scan of the counts), the rank (from pic_move's
- * atomic count) the place after it; every place is taken once. */
+ * atomic count) the place after it; every place is taken once. A row is
+ * one 8-word store, so a particle's scattered write misses once. */
 LSK_KERNEL void pic_bucket(LSK_CTX, __global const uint *ex, __global const uint *ctl,
                            __global const uint *offs, __global uint *bk, uint cap)
 {
@@ -113,22 +172,29 @@ LSK_KERNEL void pic_bucket(LSK_CTX, __global const uint *ex, __global const uint
     LSK_FOREACH(it)
     {
       uint e = b * LSK_DOMAIN_SIZE + it.idx;
-      if (e < n) {
-        uint p = offs[ex[5 * cap + e]] + ex[6 * cap + e];
-        for (uint k = 0; k < PIC_COLS; ++k)
-          bk[k * cap + p] = ex[k * cap + e];
-      }
+      if (e < n)
+        vstore8(vload8(e, ex),
+                offs[ex[(ulong)PIC_ROW * cap + e]] + ex[(ulong)(PIC_ROW + 1) * cap + e], bk);
     }
     lsk_sync(); /* PoCL: all work-items take the data block together */
   }
 }
 
-/* One work-item per cell: link as many frames as stayers plus incoming
- * need. Stops at the first refused allocation (the pool counts it). The
- * counts (already scanned into offs) are zeroed for the next step. */
-LSK_KERNEL void pic_frames(LSK_CTX, __global uint *pool, __global uint *head,
-                           __global const uint *stay, __global const uint *offs,
-                           __global uint *incoming, __global uint *nfr, uint ncells)
+/*
+ * One work-item per cell, the list walked once (headers only): the frames
+ * that pic_move left empty are unlinked and recycled unless the incoming
+ * particles need them; the holes of the others come first, then those
+ * empty frames, then frames allocated at the tail. Every frame gets the
+ * rank of its first hole (PIC_AT) for pic_fill. Since every hole of a
+ * frame before the last one in the list is filled, no frame stays empty.
+ * Stops at the first refused allocation (the pool counts it; the host
+ * grows the pool and runs this again: the frames linked stay, now empty
+ * ones the incoming need). The counts (already scanned into offs) are
+ * zeroed for the next step.
+ */
+LSK_KERNEL void pic_frames(LSK_CTX, __global uint *pool, __global uint *head, __global uint *count,
+                           __global const uint *offs, __global uint *incoming, __global uint *nfr,
+                           uint ncells)
 {
   uint fs = lsk_frame_size(pool);
   LSK_BLOCKS(b, (ncells + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE)
@@ -137,14 +203,37 @@ LSK_KERNEL void pic_frames(LSK_CTX, __global uint *pool, __global uint *head,
     {
       uint c = b * LSK_DOMAIN_SIZE + it.idx;
       if (c < ncells) {
-        uint need = (stay[c] + (offs[c + 1] - offs[c]) + fs - 1) / fs, have = 0;
-        uint tail = LSK_POOL_INVALID;
+        uint nin = offs[c + 1] - offs[c], stay = 0, full = 0, empty = 0;
         incoming[c] = 0;
         for (uint f = head[c]; f != LSK_POOL_INVALID; f = lsk_frame_next(pool, f)) {
-          tail = f;
-          ++have;
+          uint k = lsk_frame_header(pool, f)[LSK_FRAME_COUNT];
+          stay += k;
+          full += k != 0;
+          empty += k == 0;
         }
-        for (; have < need; ++have) {
+        uint holes = full * fs - stay;
+        uint extra = nin > holes ? (nin - holes + fs - 1) / fs : 0u;
+        uint at = 0, used = 0, have = 0, tail = LSK_POOL_INVALID;
+        for (uint f = head[c]; f != LSK_POOL_INVALID;) {
+          __global uint *hd = lsk_frame_header(pool, f);
+          uint next = hd[LSK_FRAME_NEXT] - 1u, k = hd[LSK_FRAME_COUNT];
+          if (k == 0 && used == extra) {
+            if (tail == LSK_POOL_INVALID)
+              head[c] = next;
+            else
+              lsk_frame_set_next(pool, tail, next);
+            hd[PIC_CELL] = 0; /* pic_fill skips it; the GC zero-fills it */
+            lsk_pool_recycle(pool, f);
+          } else {
+            used += k == 0;
+            hd[PIC_AT] = at;
+            at += fs - k;
+            tail = f;
+            ++have;
+          }
+          f = next;
+        }
+        for (; used < extra; ++used, ++have) {
           uint f = lsk_pool_alloc(pool);
           if (f == LSK_POOL_INVALID)
             break;
@@ -152,19 +241,84 @@ LSK_KERNEL void pic_frames(LSK_CTX, __global uint *pool, __global uint *head,
             head[c] = f;
           else
             lsk_frame_set_next(pool, tail, f);
+          __global uint *hd = lsk_frame_header(pool, f);
+          hd[PIC_CELL] = c + 1;
+          hd[PIC_AT] = at;
+          at += fs;
           tail = f;
         }
-        nfr[c] = have; /* pic_fill needs no walk to count them */
+        count[c] = stay + nin;
+        nfr[c] = have; /* pic_compact needs no walk to decide */
       }
     }
     lsk_sync(); /* PoCL: all work-items take the data block together */
   }
 }
 
-LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global uint *head, __global uint *count,
-                         __global const uint *stay, __global const uint *offs,
-                         __global const uint *nfr, __global const uint *bk, __global uint *ctl,
-                         uint cap, uint ncells)
+/* Per frame: the incoming particles of the frame's cell with ranks from
+ * the frame's PIC_AT on fill its holes, in slot order. */
+LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global const uint *offs,
+                         __global const uint *bk, __global uint *ctl)
+{
+  LSK_SHARED(uint, s, PIC_SCRATCH);
+  const uint nf = lsk_pool_capacity(pool), hi = pic_run_hi(nf);
+  for (uint f = pic_run_lo(nf); f < hi; ++f) {
+    __local uint *sp = s + (f & 1) * (LSK_WORKERS + 1);
+    __global uint *hd = lsk_frame_header(pool, f);
+    uint c = hd[PIC_CELL] - 1u, at = 0, nin = 0, holes = 0;
+    if (c != LSK_POOL_INVALID) {
+      at = hd[PIC_AT];
+      nin = offs[c + 1] - offs[c];
+    }
+    if (at < nin) {
+      pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
+      LSK_FOREACH(it) holes += pframe_id(v, it.idx) == 0;
+    }
+    uint total, r = pic_prefix(sp, holes, &total);
+    if (at < nin) {
+      /* The holes listed without a branch on the data, then filled from
+       * the bucket in a row; the view made again after the barrier. */
+      uint q = offs[c] + at + r, end = offs[c + 1], k = 0;
+      uint slot[LSK_SLOTS(LSK_DOMAIN_SIZE)];
+      pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
+      LSK_FOREACH(it)
+      {
+        slot[k] = it.idx;
+        k += pframe_id(v, it.idx) == 0;
+      }
+      k = q < end ? min(k, end - q) : 0u;
+      for (uint j = 0; j < k; ++j, ++q) {
+        uint i = slot[j];
+        __global const uint *row = bk + (ulong)PIC_ROW * q;
+        pframe_set_id(v, i, row[0]);
+        pframe_set_x(v, i, (int)row[1]);
+        pframe_set_y(v, i, (int)row[2]);
+        pframe_set_vx(v, i, (int)row[3]);
+        pframe_set_vy(v, i, (int)row[4]);
+      }
+      LSK_MASTER hd[LSK_FRAME_COUNT] += min(total, nin - at);
+    }
+  }
+  LSK_MASTER if (lsk_block_idx() == 0)
+  {
+    ctl[PIC_LEFT] = ctl[PIC_EX_COUNT];
+    ctl[PIC_EX_COUNT] = 0;
+  }
+}
+
+/*
+ * Block per cell: a list less than half full is compacted. The occupied
+ * slots move to the write position pos, which lags the read position, so a
+ * frame is read whole (before the barrier) before anything is written into
+ * it; pos lies in frame wf (first slot wbase), so one frame's writes fall
+ * in wf and the frame after. Then the slots from the count on are emptied,
+ * the headers get their counts, and the frames left empty are unlinked and
+ * recycled. Loops that run or not, never an if around a collective: PoCL
+ * 3.1 miscompiles a collective in a uniform if.
+ */
+LSK_KERNEL void pic_compact(LSK_CTX, __global uint *pool, __global uint *head,
+                            __global const uint *count, __global const uint *nfr,
+                            __global uint *ctl, uint ncells)
 {
   LSK_BLOCK_SCRATCH(uint, s);
   LSK_VAR(uint, pre); /* a flag, then its exclusive prefix in the frame */
@@ -176,47 +330,29 @@ LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global uint *head, __gl
   const uint F = LSK_DOMAIN_SIZE;
   LSK_BLOCKS(c, ncells)
   {
-    uint in0 = offs[c], nin = offs[c + 1] - in0, keep = stay[c], n = keep + nin;
-    uint nf = nfr[c]; /* from pic_frames: a walk here would wait on each frame */
-    /*
-     * Two passes over the frames, each a block scan per frame:
-     *   0 (only for a list less than half full) compaction: the occupied
-     *     slots move to the write position pos, which lags the read
-     *     position, so a frame is read whole (before the barrier) before
-     *     anything is written into it; pos lies in frame wf (first slot
-     *     wbase), so one frame's writes fall in wf and the frame after;
-     *   1 the incoming particles fill the empty slots in slot order (the
-     *     scan ranks the holes); nothing else is written, and each frame's
-     *     header gets its particle count.
-     * One loop with one call of the scan, and loops that run or not, never
-     * an if around a collective: PoCL 3.1 crashes on two call sites of
-     * lsk_block_scan_var and miscompiles a collective in a uniform if.
-     */
-    uint pos = 0, wbase = 0, wf = head[c], placed = 0, sparse = nf * F >= 2 * n + 2 * F;
-    LSK_MASTER if (sparse) atomic_inc(&ctl[PIC_COMPACTED]);
-    for (uint pass = sparse ? 0 : 1; pass < 2; ++pass) {
+    uint keep = count[c];
+    for (uint go = nfr[c] * F >= 2 * keep + 2 * F; go; go = 0) {
+      uint pos = 0, wbase = 0, wf = head[c];
+      LSK_MASTER atomic_inc(&ctl[PIC_COMPACTED]);
       for (uint f = head[c]; f != LSK_POOL_INVALID; f = lsk_frame_next(pool, f)) {
         pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
         LSK_FOREACH(it)
         {
           uint i = it.idx;
           LSK_VAR_AT(id, it) = pframe_id(v, i);
-          LSK_VAR_AT(pre, it) = (LSK_VAR_AT(id, it) != 0) == (pass == 0);
-          if (pass == 0) {
-            LSK_VAR_AT(x, it) = pframe_x(v, i);
-            LSK_VAR_AT(y, it) = pframe_y(v, i);
-            LSK_VAR_AT(vx, it) = pframe_vx(v, i);
-            LSK_VAR_AT(vy, it) = pframe_vy(v, i);
-          }
+          LSK_VAR_AT(pre, it) = LSK_VAR_AT(id, it) != 0;
+          LSK_VAR_AT(x, it) = pframe_x(v, i);
+          LSK_VAR_AT(y, it) = pframe_y(v, i);
+          LSK_VAR_AT(vx, it) = pframe_vx(v, i);
+          LSK_VAR_AT(vy, it) = pframe_vy(v, i);
         }
         uint total = lsk_block_scan_var_add_uint(s, pre, F, 0);
-        uint wnext = pass == 0 ? lsk_frame_next(pool, wf) : LSK_POOL_INVALID;
+        uint wnext = lsk_frame_next(pool, wf);
         pframe_view a = pic_frame(pool, wf, LSK_CTX_FWD), b = pic_frame(pool, wnext, LSK_CTX_FWD);
         lsk_sync();
         LSK_FOREACH(it)
         {
-          uint i = it.idx;
-          if (pass == 0 && LSK_VAR_AT(id, it) != 0) {
+          if (LSK_VAR_AT(id, it) != 0) {
             uint d = pos + LSK_VAR_AT(pre, it) - wbase;
             pframe_view t = d < F ? a : b;
             d = d < F ? d : d - F;
@@ -225,64 +361,45 @@ LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global uint *head, __gl
             pframe_set_y(t, d, LSK_VAR_AT(y, it));
             pframe_set_vx(t, d, LSK_VAR_AT(vx, it));
             pframe_set_vy(t, d, LSK_VAR_AT(vy, it));
-          } else if (pass == 1 && LSK_VAR_AT(id, it) == 0 && placed + LSK_VAR_AT(pre, it) < nin) {
-            uint q = in0 + placed + LSK_VAR_AT(pre, it);
-            pframe_set_id(v, i, bk[q]);
-            pframe_set_x(v, i, (int)bk[cap + q]);
-            pframe_set_y(v, i, (int)bk[2 * cap + q]);
-            pframe_set_vx(v, i, (int)bk[3 * cap + q]);
-            pframe_set_vy(v, i, (int)bk[4 * cap + q]);
           }
         }
-        if (pass == 0) {
-          pos += total;
-          if (pos >= wbase + F) {
-            wbase += F;
-            wf = wnext;
-          }
-        } else {
-          uint here = min(total, nin - placed);
-          LSK_MASTER lsk_frame_header(pool, f)[LSK_FRAME_COUNT] = F - total + here;
-          placed += here;
+        pos += total;
+        if (pos >= wbase + F) {
+          wbase += F;
+          wf = wnext;
         }
       }
       lsk_sync();
-      /* After the compaction, the slots from `keep` on are emptied. */
-      for (uint f = pass == 0 ? wf : LSK_POOL_INVALID; f != LSK_POOL_INVALID;
-           f = lsk_frame_next(pool, f), wbase += F) {
+      /* The slots from `keep` on are emptied. */
+      for (uint f = wf; f != LSK_POOL_INVALID; f = lsk_frame_next(pool, f), wbase += F) {
         pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
         LSK_FOREACH(it) if (wbase + it.idx >= keep) pframe_set_id(v, it.idx, 0);
       }
-      LSK_VERIFY(pass == 1 || pos == keep,
-                 "pic: stayers found in compaction differ from the move's", c, pos, keep);
+      LSK_VERIFY(pos == keep, "pic: particles found in compaction differ from the count", c, pos,
+                 keep);
+      lsk_sync();
+      /* The master sets the counts, unlinks and recycles the frames left
+       * empty (the GC zero-fills them). */
+      LSK_MASTER
+      {
+        uint prev = LSK_POOL_INVALID, base = 0;
+        for (uint g = head[c]; g != LSK_POOL_INVALID; base += F) {
+          uint next = lsk_frame_next(pool, g);
+          uint k = keep > base ? min(F, keep - base) : 0u;
+          if (k == 0) {
+            if (prev == LSK_POOL_INVALID)
+              head[c] = next;
+            else
+              lsk_frame_set_next(pool, prev, next);
+            lsk_pool_recycle(pool, g);
+          } else {
+            lsk_frame_header(pool, g)[LSK_FRAME_COUNT] = k;
+            prev = g;
+          }
+          g = next;
+        }
+      }
       lsk_sync();
     }
-    LSK_VERIFY(placed == nin, "pic: frames missing for the incoming particles", c, placed, nin);
-    /* The master unlinks and recycles the frames left empty (the GC
-     * zero-fills them). */
-    LSK_MASTER
-    {
-      uint prev = LSK_POOL_INVALID;
-      for (uint g = head[c]; g != LSK_POOL_INVALID;) {
-        uint next = lsk_frame_next(pool, g);
-        if (lsk_frame_header(pool, g)[LSK_FRAME_COUNT] == 0) {
-          if (prev == LSK_POOL_INVALID)
-            head[c] = next;
-          else
-            lsk_frame_set_next(pool, prev, next);
-          lsk_pool_recycle(pool, g);
-        } else {
-          prev = g;
-        }
-        g = next;
-      }
-      count[c] = n;
-    }
-    lsk_sync();
-  }
-  LSK_MASTER if (lsk_block_idx() == 0)
-  {
-    ctl[PIC_LEFT] = ctl[PIC_EX_COUNT];
-    ctl[PIC_EX_COUNT] = 0;
   }
 }
