@@ -18,11 +18,14 @@
 #define PXDIGI_MEMBERS(COLUMN, MATRIX, SCALAR)                                                     \
   COLUMN(ushort, x) COLUMN(ushort, y) COLUMN(ushort, adc) COLUMN(uint, module) COLUMN(uint, clus)
 LSK_SOA_DEFINE(pxdigi, 128, PXDIGI_MEMBERS)
+/* charge and hit: dense rows (a module's clusters from its first
+ * cluster); the rest sparse (from its first digi), see kernels/pixel.cl. */
 #define PXCLUS_MEMBERS(COLUMN, MATRIX, SCALAR)                                                     \
   COLUMN(uint, charge)                                                                             \
+  COLUMN(uint, hit)                                                                                \
+  COLUMN(uint, sq)                                                                                 \
   COLUMN(ushort, xmin)                                                                             \
-  COLUMN(ushort, ymin)                                                                             \
-  COLUMN(ulong, sx) COLUMN(ulong, sy) COLUMN(ulong, sxx) COLUMN(ulong, syy) COLUMN(uint, hit)
+  COLUMN(ushort, ymin) COLUMN(ulong, sx) COLUMN(ulong, sy) COLUMN(ulong, sxx) COLUMN(ulong, syy)
 LSK_SOA_DEFINE(pxclus, 128, PXCLUS_MEMBERS)
 #define PXHIT_MEMBERS(COLUMN, MATRIX, SCALAR)                                                      \
   COLUMN(float, hx)                                                                                \
@@ -42,7 +45,7 @@ struct lsk_pixel {
   lsk_pixel_options opt;
   lsk_layout *layout[3];
   lsk_program *prog;
-  lsk_kernel *cluster, *charge, *hits;
+  lsk_kernel *module, *hits;
   lsk_soa *soa[3]; /* digis, clusters, hits; cap_digis rows each */
   size_t cap_digis, cap_modules;
   /* Per module (cap_modules + 1): first digi, clusters, first cluster,
@@ -67,8 +70,7 @@ void lsk_pixel_destroy(lsk_pixel *px)
 {
   if (!px)
     return;
-  lsk_kernel_destroy(px->cluster);
-  lsk_kernel_destroy(px->charge);
+  lsk_kernel_destroy(px->module);
   lsk_kernel_destroy(px->hits);
   lsk_program_destroy(px->prog);
   for (int i = 0; i < 3; ++i)
@@ -111,16 +113,14 @@ static int build(lsk_pixel *px)
   rc = lsk_program_create(px->ctx, lsk__pixel_source, &po, &px->prog);
   free(prelude);
   if (!rc)
-    rc = lsk_kernel_create(px->prog, "px_cluster", &px->cluster);
-  if (!rc)
-    rc = lsk_kernel_create(px->prog, "px_charge", &px->charge);
+    rc = lsk_kernel_create(px->prog, "px_module", &px->module);
   if (!rc)
     rc = lsk_kernel_create(px->prog, "px_hits", &px->hits);
   /* Builds the configuration now, so that a run times no build. */
   unsigned w, s;
   lsk_launch l = shape(px, 1);
   if (!rc)
-    rc = lsk_kernel_shape(px->cluster, &l, &w, &s);
+    rc = lsk_kernel_shape(px->module, &l, &w, &s);
   return rc;
 }
 
@@ -344,34 +344,28 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   uint32_t m32 = (uint32_t)nm, thr = px->threshold;
   arglist l = {.n = 0};
   add_view(px, &l, 0);
+  add_view(px, &l, 1);
   add(&l, LSK_ARG_BUFFER(px->start));
   add(&l, LSK_ARG_BUFFER(px->nclus));
+  add(&l, LSK_ARG_BUFFER(px->nhit));
+  add(&l, LSK_ARG_UINT(thr));
   add(&l, LSK_ARG_UINT(m32));
   if (!rc)
-    rc = launch(px, px->cluster, &l, nm);
+    rc = launch(px, px->module, &l, nm);
   if (!rc)
     rc = lap(px, times, &t.cluster, &t0);
   if (!rc)
     rc = lsk_scan(px->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, px->nclus, 0, px->coff, 0, nm + 1,
                   NULL);
-  l = (arglist){.n = 0};
-  add_view(px, &l, 0);
-  add_view(px, &l, 1);
-  add(&l, LSK_ARG_BUFFER(px->start));
-  add(&l, LSK_ARG_BUFFER(px->coff));
-  add(&l, LSK_ARG_BUFFER(px->nhit));
-  add(&l, LSK_ARG_UINT(thr));
-  add(&l, LSK_ARG_UINT(m32));
-  if (!rc)
-    rc = launch(px, px->charge, &l, nm);
-  if (!rc)
-    rc = lap(px, times, &t.charge, &t0);
   if (!rc)
     rc = lsk_scan(px->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, px->nhit, 0, px->hoff, 0, nm + 1,
                   NULL);
+  if (!rc)
+    rc = lap(px, times, &t.charge, &t0);
   l = (arglist){.n = 0};
   add_view(px, &l, 1);
   add_view(px, &l, 2);
+  add(&l, LSK_ARG_BUFFER(px->start));
   add(&l, LSK_ARG_BUFFER(px->coff));
   add(&l, LSK_ARG_BUFFER(px->hoff));
   add(&l, LSK_ARG_BUFFER(px->place));

@@ -4,22 +4,23 @@
  * the module's constants (PX_NX, PX_NY, PX_PITCH_X, PX_PITCH_Y) and the
  * generated OpenCL C views of its three layouts in front:
  *   pxdigi  x, y, adc, module, clus          one row per digi
- *   pxclus  charge, xmin, ymin, sx, sy, sxx, syy, hit   one row per cluster
+ *   pxclus  charge, hit (dense rows: the results); sq, xmin, ymin, sx,
+ *           sy, sxx, syy (sparse rows: module k's cluster id at its first
+ *           digi plus id, so no block needs another's counts)
  *   pxhit   hx, hy, xerr, yerr, g (3x1), hcharge, hmodule, cluster
  * The block domain is the most digis a module may have (PX_D): every
  * per-module kernel walks the modules with LSK_BLOCKS, a module's digis
  * (or clusters) being the domain, the indices past its count masked.
  *
- *   px_cluster  connected components over the 8 neighbours, to
- *               convergence inside the block; ids dense per module in the
- *               order of each cluster's first digi; clusters per module
- *   lsk_scan    clusters per module -> each module's first cluster (host)
- *   px_charge   each cluster's charge, lowest pixel and moments, with
- *               local atomics over the digis; hits per module (clusters
- *               at or above the threshold)
- *   lsk_scan    hits per module -> each module's first hit (host)
- *   px_hits     one hit per unmasked cluster, at the module's first hit
- *               plus its rank (a block scan): count, then fill
+ *   px_module   one pass per module: clusters by union-find over the 8
+ *               neighbours (ids dense per module in the order of each
+ *               cluster's first digi), then each cluster's charge,
+ *               lowest pixel and moments while the labels are in local
+ *               memory; clusters and hits (clusters at or above the
+ *               threshold) per module
+ *   lsk_scan    clusters, hits per module -> first cluster, hit (host)
+ *   px_hits     dense cluster rows, and one hit per unmasked cluster at
+ *               the module's first hit plus its rank (a block scan)
  * Blocks share nothing and never wait for each other.
  */
 #define PX_D LSK_DOMAIN_SIZE
@@ -49,20 +50,123 @@ LSK_INLINE uint px_find(__local const uint *tab, int x, int y, uint self)
   }
 }
 
-LSK_KERNEL void px_cluster(LSK_CTX, PXDIGI_PARAMS(d), __global const uint *start,
-                           __global uint *nclus, uint nmod)
+/*
+ * Local memory that more than one worker may update at once. With one
+ * worker per block (the CPU shape) nothing else in the block can touch it
+ * between barriers, so these are plain operations: on x86 every local
+ * atomic is a locked instruction, and one module costs a few hundred of
+ * them. With more workers they are atomics; reads of what another worker
+ * may be updating are atomic too (oclgrind calls a plain read a race).
+ * Either way the results are the same: only integer sums and minima, and
+ * links that the algorithm makes order-free.
+ */
+#if LSK_WORKERS == 1
+LSK_INLINE uint px_ld(__local uint *p) { return *p; }
+LSK_INLINE uint px_cas(__local uint *p, uint old, uint v)
+{
+  uint seen = *p;
+  if (seen == old)
+    *p = v;
+  return seen;
+}
+LSK_INLINE void px_add(__local uint *p, uint v) { *p += v; }
+LSK_INLINE void px_min(__local uint *p, uint v) { *p = min(*p, v); }
+#else
+LSK_INLINE uint px_ld(__local uint *p) { return atomic_or((volatile __local uint *)p, 0u); }
+LSK_INLINE uint px_cas(__local uint *p, uint old, uint v)
+{
+  return atomic_cmpxchg((volatile __local uint *)p, old, v);
+}
+LSK_INLINE void px_add(__local uint *p, uint v) { atomic_add((volatile __local uint *)p, v); }
+LSK_INLINE void px_min(__local uint *p, uint v) { atomic_min((volatile __local uint *)p, v); }
+#endif
+
+/* A 64-bit sum in two uints, exact: the add that wraps the low word
+ * carries into the high one. (OpenCL 1.2 has no 64-bit local atomics.) */
+LSK_INLINE void px_add64(__local uint *lo, __local uint *hi, ulong v)
+{
+#if LSK_WORKERS == 1
+  ulong s = ((ulong)*lo | (ulong)*hi << 32) + v;
+  *lo = (uint)s;
+  *hi = (uint)(s >> 32);
+#else
+  uint l = (uint)v, h = (uint)(v >> 32);
+  uint old = atomic_add((volatile __local uint *)lo, l);
+  h += old + l < old;
+  if (h)
+    atomic_add((volatile __local uint *)hi, h);
+#endif
+}
+
+LSK_INLINE ulong px_u64(__local const uint *lo, __local const uint *hi, uint k)
+{
+  return (ulong)lo[k] | (ulong)hi[k] << 32;
+}
+
+/* The root of digi i. Every link points to a smaller digi (a root is
+ * linked under a smaller root), so a root is the smallest digi of its
+ * tree. Path halving only ever points a digi at a farther ancestor, and
+ * with atomic_min two workers halving at once keep the farther one. */
+LSK_INLINE uint px_root(__local uint *parent, uint i)
+{
+  for (;;) {
+    uint p = px_ld(&parent[i]);
+    if (p == i)
+      return i;
+    uint g = px_ld(&parent[p]);
+    if (g != p)
+      px_min(&parent[i], g);
+    i = g;
+  }
+}
+
+/* Joins the trees of digis i and j: the larger root under the smaller.
+ * The swap succeeds only on a root that is still one, so a retry means
+ * that another worker linked first (lock-free: nobody waits for anyone). */
+LSK_INLINE void px_union(__local uint *parent, uint i, uint j)
+{
+  for (;;) {
+    uint a = px_root(parent, i), b = px_root(parent, j);
+    if (a == b)
+      return;
+    uint lo = min(a, b), hi = max(a, b);
+    if (px_cas(&parent[hi], hi, lo) == hi)
+      return;
+  }
+}
+
+/*
+ * px_module: one module per block: its clusters (union-find over the 8
+ * neighbours), then each cluster's charge, lowest pixel and moments,
+ * while the module's labels are still in local memory. A cluster's row
+ * goes at its module's first digi plus its id (a module has no more
+ * clusters than digis), so no block needs another's counts; px_hits
+ * moves what the results need to dense rows.
+ */
+LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global const uint *start,
+                          __global uint *nclus, __global uint *nhit, uint threshold, uint nmod)
 {
   LSK_BLOCK_SCRATCH(uint, s);
-  LSK_SHARED(uint, tab, PX_H);      /* pixel -> digi */
-  LSK_SHARED(ushort, nb, 8 * PX_D); /* the 8 neighbours' digis (self if none) */
-  LSK_SHARED(uint, la, PX_D);       /* labels */
-  LSK_SHARED(uint, lb, PX_D);       /* labels after hooking; then ranks */
+  LSK_SHARED(uint, tab, PX_H);    /* pixel -> digi */
+  LSK_SHARED(uint, parent, PX_D); /* union-find links */
+  LSK_SHARED(uint, la, PX_D);     /* each digi's root */
+  LSK_SHARED(uint, lb, PX_D);     /* each root's cluster id */
+  LSK_SHARED(uint, sl, PX_D);     /* each digi's slot in tab */
+  LSK_SHARED(uint, q, PX_D);      /* per root: charge, lowest x and y */
+  LSK_SHARED(uint, xmin, PX_D);
+  LSK_SHARED(uint, ymin, PX_D);
+  LSK_SHARED(uint, mom, 8 * PX_D); /* sx, sy, sxx, syy: low words, high words */
   LSK_VAR(uint, root);
-  LSK_VAR(uint, slot); /* the digi's slot in tab */
+  LSK_VAR(uint, pass);
   pxdigi_view v = PXDIGI_VIEW(d);
-  /* The scan's last entry, so that it ends with the total. */
+  pxclus_view cv = PXCLUS_VIEW(c);
+  /* The scans' last entries, so that they end with the totals. */
   if (lsk_block_idx() == 0)
-    LSK_MASTER nclus[nmod] = 0u;
+    LSK_MASTER
+    {
+      nclus[nmod] = 0u;
+      nhit[nmod] = 0u;
+    }
   /* Free once; each module frees the slots it took. */
   LSK_FOREACH(it)
   {
@@ -80,100 +184,10 @@ LSK_KERNEL void px_cluster(LSK_CTX, PXDIGI_PARAMS(d), __global const uint *start
     {
       uint key = (uint)pxdigi_x(v, a + it.idx) * PX_NY + pxdigi_y(v, a + it.idx) + 1u;
       uint h = px_slot(key);
-      while (atomic_cmpxchg(&tab[h], 0u, key * PX_D + it.idx) != 0u)
+      while (px_cas(&tab[h], 0u, key * PX_D + it.idx) != 0u)
         h = (h + 1u) & (PX_H - 1u);
-      LSK_VAR_AT(slot, it) = h;
-      la[it.idx] = it.idx;
-    }
-    lsk_sync();
-    /* Neighbours once, so that the rounds below read only local memory. */
-    LSK_FOREACH_N(it, n)
-    {
-      int x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx), k = 0;
-      for (int dx = -1; dx <= 1; ++dx)
-        for (int dy = -1; dy <= 1; ++dy)
-          if (dx || dy)
-            nb[PX_D * k++ + it.idx] = (ushort)px_find(tab, x + dx, y + dy, it.idx);
-    }
-    lsk_sync();
-    /* Hook (the least label around), then jump (the label's label), until
-     * no label moves. Labels only fall and stay in the component, so this
-     * ends with every digi labelled by its component's first digi. */
-    for (;;) {
-      LSK_FOREACH_N(it, n)
-      {
-        uint l = la[it.idx];
-        for (uint k = 0; k < 8u; ++k)
-          l = min(l, la[nb[PX_D * k + it.idx]]);
-        lb[it.idx] = l;
-      }
-      lsk_sync();
-      uint moved = 0;
-      LSK_FOREACH_N(it, n)
-      {
-        uint l = lb[lb[it.idx]];
-        moved |= l != la[it.idx];
-        la[it.idx] = l;
-      }
-      /* Every worker, every round: also the barrier before the next hook. */
-      if (!lsk_block_any(s, moved))
-        break;
-    }
-    /* Cluster ids: the rank of each first digi among the first digis. */
-    LSK_FOREACH_N(it, n) LSK_VAR_AT(root, it) = la[it.idx] == it.idx;
-    uint k = lsk_block_scan_var_add_uint(s, root, n, 0);
-    LSK_FOREACH_N(it, n)
-    {
-      if (la[it.idx] == it.idx)
-        lb[it.idx] = LSK_VAR_AT(root, it);
-    }
-    lsk_sync();
-    LSK_FOREACH_N(it, n)
-    {
-      pxdigi_set_clus(v, a + it.idx, lb[la[it.idx]]);
-      tab[LSK_VAR_AT(slot, it)] = 0u;
-    }
-    LSK_MASTER nclus[m] = k;
-    lsk_sync(); /* the next module reuses the local arrays */
-  }
-}
-
-/* A 64-bit sum in two uints of local memory, exact: the add that wraps the
- * low word carries into the high one. */
-LSK_INLINE void px_add64(volatile __local uint *lo, volatile __local uint *hi, ulong v)
-{
-  uint l = (uint)v, h = (uint)(v >> 32);
-  uint old = atomic_add(lo, l);
-  h += old + l < old;
-  if (h)
-    atomic_add(hi, h);
-}
-
-LSK_INLINE ulong px_u64(__local const uint *lo, __local const uint *hi, uint k)
-{
-  return (ulong)lo[k] | (ulong)hi[k] << 32;
-}
-
-LSK_KERNEL void px_charge(LSK_CTX, PXDIGI_CONST_PARAMS(d), PXCLUS_PARAMS(c),
-                          __global const uint *start, __global const uint *coff,
-                          __global uint *nhit, uint threshold, uint nmod)
-{
-  LSK_BLOCK_SCRATCH(uint, s);
-  LSK_SHARED(uint, q, PX_D);
-  LSK_SHARED(uint, xmin, PX_D);
-  LSK_SHARED(uint, ymin, PX_D);
-  LSK_SHARED(uint, mom, 8 * PX_D); /* sx, sy, sxx, syy: low words, high words */
-  LSK_VAR(uint, pass);
-  pxdigi_const_view dv = PXDIGI_CONST_VIEW(d);
-  pxclus_view cv = PXCLUS_VIEW(c);
-  if (lsk_block_idx() == 0)
-    LSK_MASTER nhit[nmod] = 0u;
-  LSK_BLOCKS(m, nmod)
-  {
-    uint a = start[m], n = min(start[m + 1] - a, (uint)PX_D);
-    uint c0 = coff[m], nk = min(coff[m + 1] - c0, (uint)PX_D);
-    LSK_FOREACH_N(it, nk)
-    {
+      sl[it.idx] = h;
+      parent[it.idx] = it.idx;
       q[it.idx] = 0u;
       xmin[it.idx] = 0xffffu;
       ymin[it.idx] = 0xffffu;
@@ -181,48 +195,75 @@ LSK_KERNEL void px_charge(LSK_CTX, PXDIGI_CONST_PARAMS(d), PXCLUS_PARAMS(c),
         mom[PX_D * j + it.idx] = 0u;
     }
     lsk_sync();
-    /* The loop is over digis: each adds itself to its cluster. */
+    /* Half the neighbours each (the lower x, and the lower y at the same
+     * x), so that every touching pair is joined once. */
     LSK_FOREACH_N(it, n)
     {
-      uint i = a + it.idx, k = pxdigi_const_clus(dv, i) & (PX_D - 1u);
-      atomic_add(&q[k], pxdigi_const_adc(dv, i));
-      atomic_min(&xmin[k], pxdigi_const_x(dv, i));
-      atomic_min(&ymin[k], pxdigi_const_y(dv, i));
+      int x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx);
+      uint o[4] = {px_find(tab, x - 1, y - 1, it.idx), px_find(tab, x - 1, y, it.idx),
+                   px_find(tab, x - 1, y + 1, it.idx), px_find(tab, x, y - 1, it.idx)};
+      for (uint k = 0; k < 4u; ++k)
+        if (o[k] != it.idx)
+          px_union(parent, it.idx, o[k]);
     }
     lsk_sync();
+    /* Roots are final: charge and lowest pixel per root. */
+    LSK_FOREACH_N(it, n)
+    {
+      uint r = px_root(parent, it.idx), i = a + it.idx;
+      la[it.idx] = r;
+      LSK_VAR_AT(root, it) = r == it.idx;
+      px_add(&q[r], pxdigi_adc(v, i));
+      px_min(&xmin[r], pxdigi_x(v, i));
+      px_min(&ymin[r], pxdigi_y(v, i));
+    }
+    /* Cluster ids: the rank of each root among the roots, the order of the
+     * clusters' first digis (the C reference's too). Ends with a barrier. */
+    uint k = lsk_block_scan_var_add_uint(s, root, n, 0);
     /* Moments about the cluster's lowest pixel: small numbers, exact. */
     LSK_FOREACH_N(it, n)
     {
-      uint i = a + it.idx, k = pxdigi_const_clus(dv, i) & (PX_D - 1u);
-      ulong w = pxdigi_const_adc(dv, i);
-      ulong dx = pxdigi_const_x(dv, i) - xmin[k], dy = pxdigi_const_y(dv, i) - ymin[k];
-      px_add64(&mom[k], &mom[4 * PX_D + k], w * dx);
-      px_add64(&mom[PX_D + k], &mom[5 * PX_D + k], w * dy);
-      px_add64(&mom[2 * PX_D + k], &mom[6 * PX_D + k], w * dx * dx);
-      px_add64(&mom[3 * PX_D + k], &mom[7 * PX_D + k], w * dy * dy);
+      uint r = la[it.idx], i = a + it.idx;
+      if (r == it.idx)
+        lb[r] = LSK_VAR_AT(root, it);
+      ulong w = pxdigi_adc(v, i);
+      ulong dx = pxdigi_x(v, i) - xmin[r], dy = pxdigi_y(v, i) - ymin[r];
+      px_add64(&mom[r], &mom[4 * PX_D + r], w * dx);
+      px_add64(&mom[PX_D + r], &mom[5 * PX_D + r], w * dy);
+      px_add64(&mom[2 * PX_D + r], &mom[6 * PX_D + r], w * dx * dx);
+      px_add64(&mom[3 * PX_D + r], &mom[7 * PX_D + r], w * dy * dy);
     }
     lsk_sync();
-    LSK_FOREACH_N(it, nk)
+    LSK_FOREACH_N(it, n)
     {
-      uint k = it.idx;
-      LSK_VAR_AT(pass, it) = q[k] >= threshold;
-      pxclus_set_charge(cv, c0 + k, q[k]);
-      pxclus_set_xmin(cv, c0 + k, (ushort)xmin[k]);
-      pxclus_set_ymin(cv, c0 + k, (ushort)ymin[k]);
-      pxclus_set_sx(cv, c0 + k, px_u64(mom, mom + 4 * PX_D, k));
-      pxclus_set_sy(cv, c0 + k, px_u64(mom + PX_D, mom + 5 * PX_D, k));
-      pxclus_set_sxx(cv, c0 + k, px_u64(mom + 2 * PX_D, mom + 6 * PX_D, k));
-      pxclus_set_syy(cv, c0 + k, px_u64(mom + 3 * PX_D, mom + 7 * PX_D, k));
+      uint r = la[it.idx], i = a + it.idx, id = lb[r];
+      pxdigi_set_clus(v, i, id);
+      tab[sl[it.idx]] = 0u;
+      LSK_VAR_AT(pass, it) = r == it.idx && q[r] >= threshold;
+      if (r != it.idx)
+        continue;
+      uint j = a + id; /* the cluster's row: sparse, see above */
+      pxclus_set_sq(cv, j, q[r]);
+      pxclus_set_xmin(cv, j, (ushort)xmin[r]);
+      pxclus_set_ymin(cv, j, (ushort)ymin[r]);
+      pxclus_set_sx(cv, j, px_u64(mom, mom + 4 * PX_D, r));
+      pxclus_set_sy(cv, j, px_u64(mom + PX_D, mom + 5 * PX_D, r));
+      pxclus_set_sxx(cv, j, px_u64(mom + 2 * PX_D, mom + 6 * PX_D, r));
+      pxclus_set_syy(cv, j, px_u64(mom + 3 * PX_D, mom + 7 * PX_D, r));
     }
-    /* Ends with a barrier: the next module may clear the arrays. */
-    uint h = lsk_block_reduce_var_add_uint(s, pass, nk);
-    LSK_MASTER nhit[m] = h;
+    /* Ends with a barrier: the next module reuses the local arrays. */
+    uint h = lsk_block_reduce_var_add_uint(s, pass, n);
+    LSK_MASTER
+    {
+      nclus[m] = k;
+      nhit[m] = h;
+    }
   }
 }
 
-LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global const uint *coff,
-                        __global const uint *hoff, __global const float *place, uint threshold,
-                        uint per_event, uint nmod)
+LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global const uint *start,
+                        __global const uint *coff, __global const uint *hoff,
+                        __global const float *place, uint threshold, uint per_event, uint nmod)
 {
   LSK_BLOCK_SCRATCH(uint, s);
   LSK_VAR(uint, rank);
@@ -230,14 +271,16 @@ LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global con
   pxhit_view hv = PXHIT_VIEW(h);
   LSK_BLOCKS(m, nmod)
   {
-    uint c0 = coff[m], nk = min(coff[m + 1] - c0, (uint)PX_D), h0 = hoff[m];
+    /* The module's clusters: sparse rows from a, dense ones from c0. */
+    uint a = start[m], c0 = coff[m], nk = min(coff[m + 1] - c0, (uint)PX_D), h0 = hoff[m];
     __global const float *p = place + 12u * (m - m / per_event * per_event);
-    LSK_FOREACH_N(it, nk) { LSK_VAR_AT(rank, it) = pxclus_charge(cv, c0 + it.idx) >= threshold; }
+    LSK_FOREACH_N(it, nk) { LSK_VAR_AT(rank, it) = pxclus_sq(cv, a + it.idx) >= threshold; }
     lsk_block_scan_var_add_uint(s, rank, nk, 0);
     LSK_FOREACH_N(it, nk)
     {
-      uint k = c0 + it.idx;
-      uint qi = pxclus_charge(cv, k);
+      uint i = a + it.idx, k = c0 + it.idx;
+      uint qi = pxclus_sq(cv, i);
+      pxclus_set_charge(cv, k, qi);
       if (qi < threshold) {
         pxclus_set_hit(cv, k, 0xffffffffu); /* masked: no hit */
         continue;
@@ -245,11 +288,11 @@ LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global con
       uint j = h0 + LSK_VAR_AT(rank, it);
       /* The same float operations as lsk__pixel_hit_of (host/pixel_ref.c). */
       float q = (float)qi;
-      float mx = (float)pxclus_sx(cv, k) / q, my = (float)pxclus_sy(cv, k) / q;
-      float vx = fmax((float)pxclus_sxx(cv, k) / q - mx * mx, 0.0f);
-      float vy = fmax((float)pxclus_syy(cv, k) / q - my * my, 0.0f);
-      float x = ((float)pxclus_xmin(cv, k) + mx + 0.5f - 0.5f * (float)PX_NX) * PX_PITCH_X;
-      float y = ((float)pxclus_ymin(cv, k) + my + 0.5f - 0.5f * (float)PX_NY) * PX_PITCH_Y;
+      float mx = (float)pxclus_sx(cv, i) / q, my = (float)pxclus_sy(cv, i) / q;
+      float vx = fmax((float)pxclus_sxx(cv, i) / q - mx * mx, 0.0f);
+      float vy = fmax((float)pxclus_syy(cv, i) / q - my * my, 0.0f);
+      float x = ((float)pxclus_xmin(cv, i) + mx + 0.5f - 0.5f * (float)PX_NX) * PX_PITCH_X;
+      float y = ((float)pxclus_ymin(cv, i) + my + 0.5f - 0.5f * (float)PX_NY) * PX_PITCH_Y;
       pxhit_set_hx(hv, j, x);
       pxhit_set_hy(hv, j, y);
       pxhit_set_xerr(hv, j, sqrt(vx + 1.0f / 12.0f) * PX_PITCH_X);
