@@ -30,6 +30,19 @@
 #error "pixel.cl: the block domain (the most digis per module) must be a power of two"
 #endif
 
+/*
+ * PX_MODULES(m, nmod): the modules of this block, a contiguous run (block
+ * b of G takes [b * nmod / G, (b + 1) * nmod / G)), not LSK_BLOCKS's
+ * stride of G: a block then reads the digis in memory order, which a CPU's
+ * prefetcher follows (strided, each module's columns were a cache miss
+ * each). With one block per module (GPUs) both are the same. Uniform
+ * across the block, so barriers inside are allowed.
+ */
+LSK_INLINE uint px_first(uint nmod, uint b) { return (uint)((ulong)nmod * b / lsk_grid_size()); }
+#define PX_MODULES(m, nmod)                                                                        \
+  for (uint m = px_first(nmod, lsk_block_idx()), m##_end = px_first(nmod, lsk_block_idx() + 1u);   \
+       m < m##_end; ++m)
+
 /* The hash of a pixel key (x * NY + y + 1, never 0): Fibonacci hashing. */
 LSK_INLINE uint px_slot(uint key) { return ((key * 0x9E3779B1u) >> 16) & (PX_H - 1u); }
 
@@ -174,7 +187,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     tab[it.idx + PX_D] = 0u;
   }
   lsk_sync();
-  LSK_BLOCKS(m, nmod)
+  PX_MODULES(m, nmod)
   {
     /* Only the module's n digis: a ForEach over n, not over the domain,
      * costs in proportion to the digis (most modules have few). */
@@ -269,7 +282,7 @@ LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global con
   LSK_VAR(uint, rank);
   pxclus_view cv = PXCLUS_VIEW(c);
   pxhit_view hv = PXHIT_VIEW(h);
-  LSK_BLOCKS(m, nmod)
+  PX_MODULES(m, nmod)
   {
     /* The module's clusters: sparse rows from a, dense ones from c0. */
     uint a = start[m], c0 = coff[m], nk = min(coff[m + 1] - c0, (uint)PX_D), h0 = hoff[m];
