@@ -220,49 +220,55 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
           px_union(parent, it.idx, o[k]);
     }
     lsk_sync();
-    /* Roots are final: charge and lowest pixel per root. */
+    /* Roots are final. One pass sums, per root, the charge, the lowest
+     * pixel and the raw moments (about the module's corner); the root
+     * moves them to its lowest pixel below, exactly, in 64 bits. */
     LSK_FOREACH_N(it, n)
     {
       uint r = px_root(parent, it.idx), i = a + it.idx;
+      uint w = pxdigi_adc(v, i), x = pxdigi_x(v, i), y = pxdigi_y(v, i);
       la[it.idx] = r;
       LSK_VAR_AT(root, it) = r == it.idx;
-      px_add(&q[r], pxdigi_adc(v, i));
-      px_min(&xmin[r], pxdigi_x(v, i));
-      px_min(&ymin[r], pxdigi_y(v, i));
+      px_add(&q[r], w);
+      px_min(&xmin[r], x);
+      px_min(&ymin[r], y);
+      ulong wx = (ulong)w * x, wy = (ulong)w * y;
+      px_add64(&mom[r], &mom[4 * PX_D + r], wx);
+      px_add64(&mom[PX_D + r], &mom[5 * PX_D + r], wy);
+      px_add64(&mom[2 * PX_D + r], &mom[6 * PX_D + r], wx * x);
+      px_add64(&mom[3 * PX_D + r], &mom[7 * PX_D + r], wy * y);
     }
     /* Cluster ids: the rank of each root among the roots, the order of the
      * clusters' first digis (the C reference's too). Ends with a barrier. */
     uint k = lsk_block_scan_var_add_uint(s, root, n, 0);
-    /* Moments about the cluster's lowest pixel: small numbers, exact. */
+    /* Each root: its id, its cluster's row. */
     LSK_FOREACH_N(it, n)
     {
-      uint r = la[it.idx], i = a + it.idx;
-      if (r == it.idx)
-        lb[r] = LSK_VAR_AT(root, it);
-      ulong w = pxdigi_adc(v, i);
-      ulong dx = pxdigi_x(v, i) - xmin[r], dy = pxdigi_y(v, i) - ymin[r];
-      px_add64(&mom[r], &mom[4 * PX_D + r], w * dx);
-      px_add64(&mom[PX_D + r], &mom[5 * PX_D + r], w * dy);
-      px_add64(&mom[2 * PX_D + r], &mom[6 * PX_D + r], w * dx * dx);
-      px_add64(&mom[3 * PX_D + r], &mom[7 * PX_D + r], w * dy * dy);
+      uint r = it.idx, id = LSK_VAR_AT(root, it);
+      LSK_VAR_AT(pass, it) = la[r] == r && q[r] >= threshold;
+      if (la[r] != r)
+        continue;
+      lb[r] = id;
+      /* sum w (x - x0)^2 = sum w x^2 - 2 x0 sum w x + x0^2 sum w: exact
+       * modulo 2^64, and the true value fits. */
+      ulong w = q[r], x0 = xmin[r], y0 = ymin[r];
+      ulong sx = px_u64(mom, mom + 4 * PX_D, r), sy = px_u64(mom + PX_D, mom + 5 * PX_D, r);
+      ulong sxx = px_u64(mom + 2 * PX_D, mom + 6 * PX_D, r);
+      ulong syy = px_u64(mom + 3 * PX_D, mom + 7 * PX_D, r);
+      uint j = a + id; /* the cluster's row: sparse, see above */
+      pxclus_set_sq(cv, j, q[r]);
+      pxclus_set_xmin(cv, j, (ushort)x0);
+      pxclus_set_ymin(cv, j, (ushort)y0);
+      pxclus_set_sx(cv, j, sx - x0 * w);
+      pxclus_set_sy(cv, j, sy - y0 * w);
+      pxclus_set_sxx(cv, j, sxx - 2u * x0 * sx + x0 * x0 * w);
+      pxclus_set_syy(cv, j, syy - 2u * y0 * sy + y0 * y0 * w);
     }
     lsk_sync();
     LSK_FOREACH_N(it, n)
     {
-      uint r = la[it.idx], i = a + it.idx, id = lb[r];
-      pxdigi_set_clus(v, i, id);
+      pxdigi_set_clus(v, a + it.idx, lb[la[it.idx]]);
       tab[sl[it.idx]] = 0u;
-      LSK_VAR_AT(pass, it) = r == it.idx && q[r] >= threshold;
-      if (r != it.idx)
-        continue;
-      uint j = a + id; /* the cluster's row: sparse, see above */
-      pxclus_set_sq(cv, j, q[r]);
-      pxclus_set_xmin(cv, j, (ushort)xmin[r]);
-      pxclus_set_ymin(cv, j, (ushort)ymin[r]);
-      pxclus_set_sx(cv, j, px_u64(mom, mom + 4 * PX_D, r));
-      pxclus_set_sy(cv, j, px_u64(mom + PX_D, mom + 5 * PX_D, r));
-      pxclus_set_sxx(cv, j, px_u64(mom + 2 * PX_D, mom + 6 * PX_D, r));
-      pxclus_set_syy(cv, j, px_u64(mom + 3 * PX_D, mom + 7 * PX_D, r));
     }
     /* Ends with a barrier: the next module reuses the local arrays. */
     uint h = lsk_block_reduce_var_add_uint(s, pass, n);
