@@ -24,7 +24,8 @@
  * Blocks share nothing and never wait for each other.
  */
 #define PX_D LSK_DOMAIN_SIZE
-#define PX_H (2 * PX_D) /* hash slots: at most half full */
+#define PX_H (2 * PX_D)                  /* hash slots: at most half full */
+#define PX_W ((PX_NX * PX_NY + 31) / 32) /* words of the occupancy bitmap */
 
 #if (PX_D & (PX_D - 1)) != 0
 #error "pixel.cl: the block domain (the most digis per module) must be a power of two"
@@ -45,23 +46,6 @@ LSK_INLINE uint px_first(uint nmod, uint b) { return (uint)((ulong)nmod * b / ls
 
 /* The hash of a pixel key (x * NY + y + 1, never 0): Fibonacci hashing. */
 LSK_INLINE uint px_slot(uint key) { return ((key * 0x9E3779B1u) >> 16) & (PX_H - 1u); }
-
-/* The digi at pixel (x, y) of the module, or self where there is none (or
- * the pixel is off the module). An entry is key * PX_D + digi; 0 is free. */
-LSK_INLINE uint px_find(__local const uint *tab, int x, int y, uint self)
-{
-  if (x < 0 || y < 0 || x >= PX_NX || y >= PX_NY)
-    return self;
-  uint key = (uint)x * PX_NY + (uint)y + 1u;
-  /* Ends: the table is at most half full, so a free slot comes. */
-  for (uint h = px_slot(key);; h = (h + 1u) & (PX_H - 1u)) {
-    uint e = tab[h];
-    if (e == 0u)
-      return self;
-    if (e / PX_D == key)
-      return e & (PX_D - 1u);
-  }
-}
 
 /*
  * Local memory that more than one worker may update at once. With one
@@ -84,6 +68,8 @@ LSK_INLINE uint px_cas(__local uint *p, uint old, uint v)
 }
 LSK_INLINE void px_add(__local uint *p, uint v) { *p += v; }
 LSK_INLINE void px_min(__local uint *p, uint v) { *p = min(*p, v); }
+LSK_INLINE void px_or(__local uint *p, uint v) { *p |= v; }
+LSK_INLINE void px_and(__local uint *p, uint v) { *p &= v; }
 #else
 LSK_INLINE uint px_ld(__local uint *p) { return atomic_or((volatile __local uint *)p, 0u); }
 LSK_INLINE uint px_cas(__local uint *p, uint old, uint v)
@@ -92,7 +78,30 @@ LSK_INLINE uint px_cas(__local uint *p, uint old, uint v)
 }
 LSK_INLINE void px_add(__local uint *p, uint v) { atomic_add((volatile __local uint *)p, v); }
 LSK_INLINE void px_min(__local uint *p, uint v) { atomic_min((volatile __local uint *)p, v); }
+LSK_INLINE void px_or(__local uint *p, uint v) { atomic_or((volatile __local uint *)p, v); }
+LSK_INLINE void px_and(__local uint *p, uint v) { atomic_and((volatile __local uint *)p, v); }
 #endif
+
+/* The digi at pixel (x, y) of the module, or self where there is none (or
+ * the pixel is off the module). The occupancy bit first: most neighbours
+ * are empty, and a bit is cheaper than a probe. An entry of tab is
+ * key * PX_D + digi; 0 is free. */
+LSK_INLINE uint px_find(__local const uint *tab, __local const uint *occ, int x, int y, uint self)
+{
+  if (x < 0 || y < 0 || x >= PX_NX || y >= PX_NY)
+    return self;
+  uint key = (uint)x * PX_NY + (uint)y + 1u, b = key - 1u;
+  if (((occ[b >> 5] >> (b & 31u)) & 1u) == 0u)
+    return self;
+  /* Ends: the table is at most half full, so a free slot comes. */
+  for (uint h = px_slot(key);; h = (h + 1u) & (PX_H - 1u)) {
+    uint e = tab[h];
+    if (e == 0u)
+      return self;
+    if (e / PX_D == key)
+      return e & (PX_D - 1u);
+  }
+}
 
 /* A 64-bit sum in two uints, exact: the add that wraps the low word
  * carries into the high one. (OpenCL 1.2 has no 64-bit local atomics.) */
@@ -161,6 +170,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
 {
   LSK_BLOCK_SCRATCH(uint, s);
   LSK_SHARED(uint, tab, PX_H);    /* pixel -> digi */
+  LSK_SHARED(uint, occ, PX_W);    /* a bit per pixel of the module: fired */
   LSK_SHARED(uint, parent, PX_D); /* union-find links */
   LSK_SHARED(uint, la, PX_D);     /* each digi's root */
   LSK_SHARED(uint, lb, PX_D);     /* each root's cluster id */
@@ -185,6 +195,8 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
   {
     tab[it.idx] = 0u;
     tab[it.idx + PX_D] = 0u;
+    for (uint j = it.idx; j < PX_W; j += PX_D)
+      occ[j] = 0u;
   }
   lsk_sync();
   PX_MODULES(m, nmod)
@@ -200,6 +212,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       while (px_cas(&tab[h], 0u, key * PX_D + it.idx) != 0u)
         h = (h + 1u) & (PX_H - 1u);
       sl[it.idx] = h;
+      px_or(&occ[(key - 1u) >> 5], 1u << ((key - 1u) & 31u));
       parent[it.idx] = it.idx;
       q[it.idx] = 0u;
       xmin[it.idx] = 0xffffu;
@@ -213,8 +226,8 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     LSK_FOREACH_N(it, n)
     {
       int x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx);
-      uint o[4] = {px_find(tab, x - 1, y - 1, it.idx), px_find(tab, x - 1, y, it.idx),
-                   px_find(tab, x - 1, y + 1, it.idx), px_find(tab, x, y - 1, it.idx)};
+      uint o[4] = {px_find(tab, occ, x - 1, y - 1, it.idx), px_find(tab, occ, x - 1, y, it.idx),
+                   px_find(tab, occ, x - 1, y + 1, it.idx), px_find(tab, occ, x, y - 1, it.idx)};
       for (uint k = 0; k < 4u; ++k)
         if (o[k] != it.idx)
           px_union(parent, it.idx, o[k]);
@@ -267,8 +280,10 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     lsk_sync();
     LSK_FOREACH_N(it, n)
     {
-      pxdigi_set_clus(v, a + it.idx, lb[la[it.idx]]);
+      uint i = a + it.idx, b = (uint)pxdigi_x(v, i) * PX_NY + pxdigi_y(v, i);
+      pxdigi_set_clus(v, i, lb[la[it.idx]]);
       tab[sl[it.idx]] = 0u;
+      px_and(&occ[b >> 5], ~(1u << (b & 31u)));
     }
     /* Ends with a barrier: the next module reuses the local arrays. */
     uint h = lsk_block_reduce_var_add_uint(s, pass, n);
