@@ -103,26 +103,27 @@ LSK_INLINE uint px_find(__local const uint *tab, __local const uint *occ, int x,
   }
 }
 
-/* A 64-bit sum in two uints, exact: the add that wraps the low word
- * carries into the high one. (OpenCL 1.2 has no 64-bit local atomics.) */
-LSK_INLINE void px_add64(__local uint *lo, __local uint *hi, ulong v)
+/* Adds v to a 64-bit sum in local memory. OpenCL 1.2 has no 64-bit
+ * local atomics: with more than one worker the sum is added as its two
+ * uint halves, exactly (the add that wraps the low word carries into the
+ * high one); with one, it is a plain add. */
+#ifdef __ENDIAN_LITTLE__
+#define PX_LO 0
+#else
+#define PX_LO 1
+#endif
+LSK_INLINE void px_add64(__local ulong *p, ulong v)
 {
 #if LSK_WORKERS == 1
-  ulong s = ((ulong)*lo | (ulong)*hi << 32) + v;
-  *lo = (uint)s;
-  *hi = (uint)(s >> 32);
+  *p += v;
 #else
+  volatile __local uint *w = (volatile __local uint *)p;
   uint l = (uint)v, h = (uint)(v >> 32);
-  uint old = atomic_add((volatile __local uint *)lo, l);
+  uint old = atomic_add(&w[PX_LO], l);
   h += old + l < old;
   if (h)
-    atomic_add((volatile __local uint *)hi, h);
+    atomic_add(&w[1 - PX_LO], h);
 #endif
-}
-
-LSK_INLINE ulong px_u64(__local const uint *lo, __local const uint *hi, uint k)
-{
-  return (ulong)lo[k] | (ulong)hi[k] << 32;
 }
 
 /* The root of digi i. Every link points to a smaller digi (a root is
@@ -178,7 +179,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
   LSK_SHARED(uint, q, PX_D);      /* per root: charge, lowest x and y */
   LSK_SHARED(uint, xmin, PX_D);
   LSK_SHARED(uint, ymin, PX_D);
-  LSK_SHARED(uint, mom, 8 * PX_D); /* sx, sy, sxx, syy: low words, high words */
+  LSK_SHARED(ulong, mom, 4 * PX_D); /* sx, sy, sxx, syy */
   LSK_VAR(uint, root);
   LSK_VAR(uint, pass);
   pxdigi_view v = PXDIGI_VIEW(d);
@@ -217,7 +218,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       q[it.idx] = 0u;
       xmin[it.idx] = 0xffffu;
       ymin[it.idx] = 0xffffu;
-      for (uint j = 0; j < 8u; ++j)
+      for (uint j = 0; j < 4u; ++j)
         mom[PX_D * j + it.idx] = 0u;
     }
     lsk_sync();
@@ -246,10 +247,10 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       px_min(&xmin[r], x);
       px_min(&ymin[r], y);
       ulong wx = (ulong)w * x, wy = (ulong)w * y;
-      px_add64(&mom[r], &mom[4 * PX_D + r], wx);
-      px_add64(&mom[PX_D + r], &mom[5 * PX_D + r], wy);
-      px_add64(&mom[2 * PX_D + r], &mom[6 * PX_D + r], wx * x);
-      px_add64(&mom[3 * PX_D + r], &mom[7 * PX_D + r], wy * y);
+      px_add64(&mom[r], wx);
+      px_add64(&mom[PX_D + r], wy);
+      px_add64(&mom[2 * PX_D + r], wx * x);
+      px_add64(&mom[3 * PX_D + r], wy * y);
     }
     /* Cluster ids: the rank of each root among the roots, the order of the
      * clusters' first digis (the C reference's too). Ends with a barrier. */
@@ -265,9 +266,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       /* sum w (x - x0)^2 = sum w x^2 - 2 x0 sum w x + x0^2 sum w: exact
        * modulo 2^64, and the true value fits. */
       ulong w = q[r], x0 = xmin[r], y0 = ymin[r];
-      ulong sx = px_u64(mom, mom + 4 * PX_D, r), sy = px_u64(mom + PX_D, mom + 5 * PX_D, r);
-      ulong sxx = px_u64(mom + 2 * PX_D, mom + 6 * PX_D, r);
-      ulong syy = px_u64(mom + 3 * PX_D, mom + 7 * PX_D, r);
+      ulong sx = mom[r], sy = mom[PX_D + r], sxx = mom[2 * PX_D + r], syy = mom[3 * PX_D + r];
       uint j = a + id; /* the cluster's row: sparse, see above */
       pxclus_set_sq(cv, j, q[r]);
       pxclus_set_xmin(cv, j, (ushort)x0);
