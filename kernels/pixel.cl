@@ -24,8 +24,10 @@
  * Blocks share nothing and never wait for each other.
  */
 #define PX_D LSK_DOMAIN_SIZE
-#define PX_H (2 * PX_D)                  /* hash slots: at most half full */
-#define PX_W ((PX_NX * PX_NY + 31) / 32) /* words of the occupancy bitmap */
+#define PX_H (2 * PX_D) /* hash slots: at most half full */
+/* Words of the occupancy bitmap: bits 0 to NX * NY (keys), and one more
+ * word for px_earlier's two-word reads. */
+#define PX_W ((PX_NX * PX_NY + 1) / 32 + 2)
 
 #if (PX_D & (PX_D - 1)) != 0
 #error "pixel.cl: the block domain (the most digis per module) must be a power of two"
@@ -82,17 +84,10 @@ LSK_INLINE void px_or(__local uint *p, uint v) { atomic_or((volatile __local uin
 LSK_INLINE void px_and(__local uint *p, uint v) { atomic_and((volatile __local uint *)p, v); }
 #endif
 
-/* The digi at pixel (x, y) of the module, or self where there is none (or
- * the pixel is off the module). The occupancy bit first: most neighbours
- * are empty, and a bit is cheaper than a probe. An entry of tab is
- * key * PX_D + digi; 0 is free. */
-LSK_INLINE uint px_find(__local const uint *tab, __local const uint *occ, int x, int y, uint self)
+/* The digi whose pixel key (x * NY + y + 1) is key, or self if none. An
+ * entry of tab is key * PX_D + digi; 0 is free. */
+LSK_INLINE uint px_find(__local const uint *tab, uint key, uint self)
 {
-  if (x < 0 || y < 0 || x >= PX_NX || y >= PX_NY)
-    return self;
-  uint key = (uint)x * PX_NY + (uint)y + 1u, b = key - 1u;
-  if (((occ[b >> 5] >> (b & 31u)) & 1u) == 0u)
-    return self;
   /* Ends: the table is at most half full, so a free slot comes. */
   for (uint h = px_slot(key);; h = (h + 1u) & (PX_H - 1u)) {
     uint e = tab[h];
@@ -101,6 +96,21 @@ LSK_INLINE uint px_find(__local const uint *tab, __local const uint *occ, int x,
     if (e / PX_D == key)
       return e & (PX_D - 1u);
   }
+}
+
+/* Which of the pixel's four earlier neighbours fired, as bits 0 to 3:
+ * (x-1, y-1), (x-1, y), (x-1, y+1), (x, y-1); their keys are key - NY - 1,
+ * key - NY, key - NY + 1 and key - 1. From the occupancy bitmap (bit
+ * key), two words and no branches: most neighbours are empty, and a bit
+ * is cheaper than a probe. A neighbour off the module never counts
+ * (without the masks (1, 0)'s lower left would be (0, 415)). */
+LSK_INLINE uint px_earlier(__local const uint *occ, uint x, uint y, uint key)
+{
+  uint c = x ? key - PX_NY - 1u : 0u, d = key - 1u;
+  ulong w = (ulong)occ[c >> 5] | (ulong)occ[(c >> 5) + 1u] << 32;
+  uint m = (uint)(w >> (c & 31u)) & 7u;
+  m |= ((occ[d >> 5] >> (d & 31u)) & 1u) << 3;
+  return m & (x ? 15u : 8u) & (y ? 15u : 6u) & (y + 1u < PX_NY ? 15u : 11u);
 }
 
 /* Adds v to a 64-bit sum in local memory. OpenCL 1.2 has no 64-bit
@@ -213,7 +223,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       while (px_cas(&tab[h], 0u, key * PX_D + it.idx) != 0u)
         h = (h + 1u) & (PX_H - 1u);
       sl[it.idx] = h;
-      px_or(&occ[(key - 1u) >> 5], 1u << ((key - 1u) & 31u));
+      px_or(&occ[key >> 5], 1u << (key & 31u));
       parent[it.idx] = it.idx;
       q[it.idx] = 0u;
       xmin[it.idx] = 0xffffu;
@@ -226,12 +236,12 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
      * x), so that every touching pair is joined once. */
     LSK_FOREACH_N(it, n)
     {
-      int x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx);
-      uint o[4] = {px_find(tab, occ, x - 1, y - 1, it.idx), px_find(tab, occ, x - 1, y, it.idx),
-                   px_find(tab, occ, x - 1, y + 1, it.idx), px_find(tab, occ, x, y - 1, it.idx)};
-      for (uint k = 0; k < 4u; ++k)
-        if (o[k] != it.idx)
-          px_union(parent, it.idx, o[k]);
+      uint x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx), key = x * PX_NY + y + 1u;
+      for (uint m = px_earlier(occ, x, y, key); m; m &= m - 1u) {
+        uint k = 31u - clz(m & (0u - m)); /* the lowest bit left */
+        uint nk = k < 3u ? key - PX_NY - 1u + k : key - 1u;
+        px_union(parent, it.idx, px_find(tab, nk, it.idx));
+      }
     }
     lsk_sync();
     /* Roots are final. One pass sums, per root, the charge, the lowest
@@ -279,10 +289,10 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     lsk_sync();
     LSK_FOREACH_N(it, n)
     {
-      uint i = a + it.idx, b = (uint)pxdigi_x(v, i) * PX_NY + pxdigi_y(v, i);
+      uint i = a + it.idx, key = (uint)pxdigi_x(v, i) * PX_NY + pxdigi_y(v, i) + 1u;
       pxdigi_set_clus(v, i, lb[la[it.idx]]);
       tab[sl[it.idx]] = 0u;
-      px_and(&occ[b >> 5], ~(1u << (b & 31u)));
+      px_and(&occ[key >> 5], ~(1u << (key & 31u)));
     }
     /* Ends with a barrier: the next module reuses the local arrays. */
     uint h = lsk_block_reduce_var_add_uint(s, pass, n);
