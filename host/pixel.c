@@ -281,13 +281,14 @@ static lsk_launch shape(const lsk_pixel *px, size_t nm)
                     .blocks = {nm < most ? (nm ? nm : 1) : most},
                     .workers = px->opt.workers,
                     .simd = px->opt.simd};
-  /* The kernels walk a module's n digis (LSK_FOREACH_N), not the domain:
-   * on CPUs a short simd keeps the masked tail of a step short (the
-   * rule's one step of 8 x 32 is a pass over 256 slots per module). One
-   * worker of 4 was the fastest on PoCL (docs/example-pixel.md). */
+  /* On CPUs one worker of one index: a block is then a plain loop over
+   * a module's digis, px_module's local updates are plain operations (no
+   * locked instructions), and no step has a masked tail. It beat 1 x 2,
+   * 4, 8, 16 and 64 on PoCL (docs/example-pixel.md); results never
+   * depend on it. */
   if (!dev->is_gpu && !cfg.workers && !cfg.simd) {
     cfg.workers = 1;
-    cfg.simd = 4;
+    cfg.simd = 1;
   }
   return cfg;
 }
