@@ -228,21 +228,36 @@ static size_t at(const lsk_pixel *px, size_t j, const void *member)
                   (const unsigned char *)lsk_soa_host(px->soa[j], 0));
 }
 
-/* The digis into the host view of the digi SoA, then the whole of it to
- * the device (one write: oclgrind counts no partial write as defining). */
+/* The digis into the digi SoA. On CPUs through a map of the whole buffer
+ * (zero copy on PoCL: the digis are copied once, into the buffer itself),
+ * where the map is aligned for the view. Otherwise into the host view,
+ * then all of it in one write (oclgrind, whose maps are not aligned,
+ * counts no partial write as defining). */
 static int upload(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
 {
   pxdigi v = {0};
   size_t d = ev->digis;
-  int rc = pxdigi_bind(&v, lsk_soa_host(px->soa[0], 0), px->cap_digis);
+  lsk_buffer *b = lsk_soa_buffer(px->soa[0]);
+  void *mem = NULL;
+  int rc = px->ctx->info.is_cpu ? lsk_buffer_map(b, 0, lsk_buffer_size(b), &mem) : LSK_OK;
+  if (!rc && mem && pxdigi_bind(&v, mem, px->cap_digis)) {
+    rc = lsk_buffer_unmap(b, mem);
+    mem = NULL;
+  }
+  if (!rc && !mem && pxdigi_bind(&v, lsk_soa_host(px->soa[0], 0), px->cap_digis))
+    rc = lsk__fail(px->ctx, LSK_EINVAL, "lsk_pixel_run: the digis' host view is misaligned");
   if (!rc && d) {
     memcpy(v.x, ev->x, d * 2);
     memcpy(v.y, ev->y, d * 2);
     memcpy(v.adc, ev->adc, d * 2);
     memcpy(v.module, ev->module, d * 4);
   }
-  if (!rc)
+  if (mem) {
+    int urc = lsk_buffer_unmap(b, mem);
+    rc = rc ? rc : urc;
+  } else if (!rc) {
     rc = lsk_soa_upload(px->soa[0]);
+  }
   if (!rc)
     rc = lsk_buffer_write(px->start, 0, ev->start, (nm + 1) * 4);
   return rc;
