@@ -9,7 +9,7 @@
  *           digi plus id, so no block needs another's counts)
  *   pxhit   hx, hy, xerr, yerr, g (3x1), hcharge, hmodule, cluster
  * The block domain is the most digis a module may have (PX_D): every
- * per-module kernel walks the modules with LSK_BLOCKS, a module's digis
+ * per-module kernel walks the modules (PX_MODULES), a module's digis
  * (or clusters) being the domain, the indices past its count masked.
  *
  *   px_module   one pass per module: clusters by union-find over the 8
@@ -190,8 +190,8 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
   LSK_SHARED(uint, xmin, PX_D);
   LSK_SHARED(uint, ymin, PX_D);
   LSK_SHARED(ulong, mom, 4 * PX_D); /* sx, sy, sxx, syy */
+  LSK_SHARED(uint, cnt, 1);         /* the module's hits */
   LSK_VAR(uint, root);
-  LSK_VAR(uint, pass);
   pxdigi_view v = PXDIGI_VIEW(d);
   pxclus_view cv = PXCLUS_VIEW(c);
   /* The scans' last entries, so that they end with the totals. */
@@ -231,6 +231,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       for (uint j = 0; j < 4u; ++j)
         mom[PX_D * j + it.idx] = 0u;
     }
+    LSK_MASTER cnt[0] = 0u;
     lsk_sync();
     /* Half the neighbours each (the lower x, and the lower y at the same
      * x), so that every touching pair is joined once. */
@@ -269,10 +270,11 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     LSK_FOREACH_N(it, n)
     {
       uint r = it.idx, id = LSK_VAR_AT(root, it);
-      LSK_VAR_AT(pass, it) = la[r] == r && q[r] >= threshold;
       if (la[r] != r)
         continue;
       lb[r] = id;
+      if (q[r] >= threshold)
+        px_add(&cnt[0], 1u);
       /* sum w (x - x0)^2 = sum w x^2 - 2 x0 sum w x + x0^2 sum w: exact
        * modulo 2^64, and the true value fits. */
       ulong w = q[r], x0 = xmin[r], y0 = ymin[r];
@@ -289,18 +291,17 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     lsk_sync();
     LSK_FOREACH_N(it, n)
     {
-      uint i = a + it.idx, key = (uint)pxdigi_x(v, i) * PX_NY + pxdigi_y(v, i) + 1u;
-      pxdigi_set_clus(v, i, lb[la[it.idx]]);
+      uint key = tab[sl[it.idx]] / PX_D;
+      pxdigi_set_clus(v, a + it.idx, lb[la[it.idx]]);
       tab[sl[it.idx]] = 0u;
       px_and(&occ[key >> 5], ~(1u << (key & 31u)));
     }
-    /* Ends with a barrier: the next module reuses the local arrays. */
-    uint h = lsk_block_reduce_var_add_uint(s, pass, n);
     LSK_MASTER
     {
       nclus[m] = k;
-      nhit[m] = h;
+      nhit[m] = cnt[0];
     }
+    lsk_sync(); /* the next module reuses the local arrays */
   }
 }
 
