@@ -189,8 +189,14 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
   LSK_SHARED(uint, q, PX_D);      /* per root: charge, lowest x and y */
   LSK_SHARED(uint, xmin, PX_D);
   LSK_SHARED(uint, ymin, PX_D);
-  LSK_SHARED(ulong, mom, 4 * PX_D); /* sx, sy, sxx, syy */
-  LSK_SHARED(uint, cnt, 1);         /* the module's hits */
+  /* Raw moments per root: sum w x, w y, w x^2, w y^2. Four arrays, not
+   * one of 4 * PX_D, whose four zeroing stores LLVM made into an AVX-512
+   * scatter on PoCL. */
+  LSK_SHARED(ulong, msx, PX_D);
+  LSK_SHARED(ulong, msy, PX_D);
+  LSK_SHARED(ulong, msxx, PX_D);
+  LSK_SHARED(ulong, msyy, PX_D);
+  LSK_SHARED(uint, cnt, 1); /* the module's hits */
   LSK_VAR(uint, root);
   pxdigi_view v = PXDIGI_VIEW(d);
   pxclus_view cv = PXCLUS_VIEW(c);
@@ -228,8 +234,10 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       q[it.idx] = 0u;
       xmin[it.idx] = 0xffffu;
       ymin[it.idx] = 0xffffu;
-      for (uint j = 0; j < 4u; ++j)
-        mom[PX_D * j + it.idx] = 0u;
+      msx[it.idx] = 0u;
+      msy[it.idx] = 0u;
+      msxx[it.idx] = 0u;
+      msyy[it.idx] = 0u;
     }
     LSK_MASTER cnt[0] = 0u;
     lsk_sync();
@@ -258,10 +266,10 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       px_min(&xmin[r], x);
       px_min(&ymin[r], y);
       ulong wx = (ulong)w * x, wy = (ulong)w * y;
-      px_add64(&mom[r], wx);
-      px_add64(&mom[PX_D + r], wy);
-      px_add64(&mom[2 * PX_D + r], wx * x);
-      px_add64(&mom[3 * PX_D + r], wy * y);
+      px_add64(&msx[r], wx);
+      px_add64(&msy[r], wy);
+      px_add64(&msxx[r], wx * x);
+      px_add64(&msyy[r], wy * y);
     }
     /* Cluster ids: the rank of each root among the roots, the order of the
      * clusters' first digis (the C reference's too). Ends with a barrier. */
@@ -278,7 +286,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       /* sum w (x - x0)^2 = sum w x^2 - 2 x0 sum w x + x0^2 sum w: exact
        * modulo 2^64, and the true value fits. */
       ulong w = q[r], x0 = xmin[r], y0 = ymin[r];
-      ulong sx = mom[r], sy = mom[PX_D + r], sxx = mom[2 * PX_D + r], syy = mom[3 * PX_D + r];
+      ulong sx = msx[r], sy = msy[r], sxx = msxx[r], syy = msyy[r];
       uint j = a + id; /* the cluster's row: sparse, see above */
       pxclus_set_sq(cv, j, q[r]);
       pxclus_set_xmin(cv, j, (ushort)x0);
