@@ -24,6 +24,7 @@ LSK_SOA_DEFINE(pxdigi, 128, PXDIGI_MEMBERS)
   COLUMN(uint, charge)                                                                             \
   COLUMN(uint, hit)                                                                                \
   COLUMN(uint, sq)                                                                                 \
+  COLUMN(uint, hr)                                                                                 \
   COLUMN(ushort, xmin)                                                                             \
   COLUMN(ushort, ymin) COLUMN(ulong, sx) COLUMN(ulong, sy) COLUMN(ulong, sxx) COLUMN(ulong, syy)
 LSK_SOA_DEFINE(pxclus, 128, PXCLUS_MEMBERS)

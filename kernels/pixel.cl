@@ -4,9 +4,9 @@
  * the module's constants (PX_NX, PX_NY, PX_PITCH_X, PX_PITCH_Y) and the
  * generated OpenCL C views of its three layouts in front:
  *   pxdigi  x, y, adc, module, clus          one row per digi
- *   pxclus  charge, hit (dense rows: the results); sq, xmin, ymin, sx,
- *           sy, sxx, syy (sparse rows: module k's cluster id at its first
- *           digi plus id, so no block needs another's counts)
+ *   pxclus  charge, hit (dense rows: the results); sq, hr, xmin, ymin,
+ *           sx, sy, sxx, syy (sparse rows: module k's cluster id at its
+ *           first digi plus id, so no block needs another's counts)
  *   pxhit   hx, hy, xerr, yerr, g (3x1), hcharge, hmodule, cluster
  * The block domain is the most digis a module may have (PX_D): every
  * per-module kernel walks the modules (PX_MODULES), a module's digis
@@ -17,10 +17,10 @@
  *               cluster's first digi), then each cluster's charge,
  *               lowest pixel and moments while the labels are in local
  *               memory; clusters and hits (clusters at or above the
- *               threshold) per module
+ *               threshold) per module, each hit's rank in its module
  *   lsk_scan    clusters, hits per module -> first cluster, hit (host)
  *   px_hits     dense cluster rows, and one hit per unmasked cluster at
- *               the module's first hit plus its rank (a block scan)
+ *               the module's first hit plus its rank
  * Blocks share nothing and never wait for each other.
  */
 #define PX_D LSK_DOMAIN_SIZE
@@ -196,7 +196,6 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
   LSK_SHARED(ulong, msy, PX_D);
   LSK_SHARED(ulong, msxx, PX_D);
   LSK_SHARED(ulong, msyy, PX_D);
-  LSK_SHARED(uint, cnt, 1); /* the module's hits */
   LSK_VAR(uint, root);
   pxdigi_view v = PXDIGI_VIEW(d);
   pxclus_view cv = PXCLUS_VIEW(c);
@@ -239,7 +238,6 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       msxx[it.idx] = 0u;
       msyy[it.idx] = 0u;
     }
-    LSK_MASTER cnt[0] = 0u;
     lsk_sync();
     /* Half the neighbours each (the lower x, and the lower y at the same
      * x), so that every touching pair is joined once. */
@@ -261,7 +259,6 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       uint r = px_root(parent, it.idx), i = a + it.idx;
       uint w = pxdigi_adc(v, i), x = pxdigi_x(v, i), y = pxdigi_y(v, i);
       la[it.idx] = r;
-      LSK_VAR_AT(root, it) = r == it.idx;
       px_add(&q[r], w);
       px_min(&xmin[r], x);
       px_min(&ymin[r], y);
@@ -271,24 +268,32 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       px_add64(&msxx[r], wx * x);
       px_add64(&msyy[r], wy * y);
     }
+    lsk_sync();
     /* Cluster ids: the rank of each root among the roots, the order of the
-     * clusters' first digis (the C reference's too). Ends with a barrier. */
+     * clusters' first digis (the C reference's too); and in the high half
+     * of the same scan each hit's rank among the module's hits (roots at
+     * or above the threshold), so that px_hits needs no scan. At most PX_D
+     * of each: 16 bits are enough. */
+    LSK_FOREACH_N(it, n)
+    {
+      uint r = it.idx, root1 = la[r] == r;
+      LSK_VAR_AT(root, it) = root1 | (root1 & (q[r] >= threshold)) << 16;
+    }
     uint k = lsk_block_scan_var_add_uint(s, root, n, 0);
     /* Each root: its id, its cluster's row. */
     LSK_FOREACH_N(it, n)
     {
-      uint r = it.idx, id = LSK_VAR_AT(root, it);
+      uint r = it.idx, id = LSK_VAR_AT(root, it) & 0xffffu;
       if (la[r] != r)
         continue;
       lb[r] = id;
-      if (q[r] >= threshold)
-        px_add(&cnt[0], 1u);
       /* sum w (x - x0)^2 = sum w x^2 - 2 x0 sum w x + x0^2 sum w: exact
        * modulo 2^64, and the true value fits. */
       ulong w = q[r], x0 = xmin[r], y0 = ymin[r];
       ulong sx = msx[r], sy = msy[r], sxx = msxx[r], syy = msyy[r];
       uint j = a + id; /* the cluster's row: sparse, see above */
       pxclus_set_sq(cv, j, q[r]);
+      pxclus_set_hr(cv, j, LSK_VAR_AT(root, it) >> 16);
       pxclus_set_xmin(cv, j, (ushort)x0);
       pxclus_set_ymin(cv, j, (ushort)y0);
       pxclus_set_sx(cv, j, sx - x0 * w);
@@ -306,8 +311,8 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     }
     LSK_MASTER
     {
-      nclus[m] = k;
-      nhit[m] = cnt[0];
+      nclus[m] = k & 0xffffu;
+      nhit[m] = k >> 16;
     }
     lsk_sync(); /* the next module reuses the local arrays */
   }
@@ -317,20 +322,16 @@ LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global con
                         __global const uint *coff, __global const uint *hoff,
                         __global const float *place, uint threshold, uint per_event, uint nmod)
 {
-  LSK_BLOCK_SCRATCH(uint, s);
-  LSK_VAR(uint, rank);
   pxclus_view cv = PXCLUS_VIEW(c);
   pxhit_view hv = PXHIT_VIEW(h);
-  /* PX_MODULES, with the module's place in its event counted along (a
-   * division per module was a tenth of this kernel's time on PoCL). */
+  /* PX_MODULES, with the module's place in its event counted along (with a
+   * division per module, modules of one cluster took twice as long). */
   uint m0 = px_first(nmod, lsk_block_idx()), m1 = px_first(nmod, lsk_block_idx() + 1u);
   uint pm = m0 - m0 / per_event * per_event;
   for (uint m = m0; m < m1; ++m, pm = pm + 1u == per_event ? 0u : pm + 1u) {
     /* The module's clusters: sparse rows from a, dense ones from c0. */
     uint a = start[m], c0 = coff[m], nk = min(coff[m + 1] - c0, (uint)PX_D), h0 = hoff[m];
     __global const float *p = place + 12u * pm;
-    LSK_FOREACH_N(it, nk) { LSK_VAR_AT(rank, it) = pxclus_sq(cv, a + it.idx) >= threshold; }
-    lsk_block_scan_var_add_uint(s, rank, nk, 0);
     LSK_FOREACH_N(it, nk)
     {
       uint i = a + it.idx, k = c0 + it.idx;
@@ -340,7 +341,7 @@ LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global con
         pxclus_set_hit(cv, k, 0xffffffffu); /* masked: no hit */
         continue;
       }
-      uint j = h0 + LSK_VAR_AT(rank, it);
+      uint j = h0 + pxclus_hr(cv, i); /* its rank among the hits: px_module */
       /* The same float operations as lsk__pixel_hit_of (host/pixel_ref.c). */
       float q = (float)qi;
       float mx = (float)pxclus_sx(cv, i) / q, my = (float)pxclus_sy(cv, i) / q;
