@@ -24,9 +24,7 @@ LSK_SOA_DEFINE(pxdigi, 128, PXDIGI_MEMBERS)
   COLUMN(uint, charge)                                                                             \
   COLUMN(uint, hit)                                                                                \
   COLUMN(uint, sq)                                                                                 \
-  COLUMN(uint, hr)                                                                                 \
-  COLUMN(ushort, xmin)                                                                             \
-  COLUMN(ushort, ymin) COLUMN(ulong, sx) COLUMN(ulong, sy) COLUMN(ulong, sxx) COLUMN(ulong, syy)
+  COLUMN(uint, hr) COLUMN(float, lx) COLUMN(float, ly) COLUMN(float, lxerr) COLUMN(float, lyerr)
 LSK_SOA_DEFINE(pxclus, 128, PXCLUS_MEMBERS)
 #define PXHIT_MEMBERS(COLUMN, MATRIX, SCALAR)                                                      \
   COLUMN(float, hx)                                                                                \

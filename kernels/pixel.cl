@@ -4,9 +4,9 @@
  * the module's constants (PX_NX, PX_NY, PX_PITCH_X, PX_PITCH_Y) and the
  * generated OpenCL C views of its three layouts in front:
  *   pxdigi  x, y, adc, module, clus          one row per digi
- *   pxclus  charge, hit (dense rows: the results); sq, hr, xmin, ymin,
- *           sx, sy, sxx, syy (sparse rows: module k's cluster id at its
- *           first digi plus id, so no block needs another's counts)
+ *   pxclus  charge, hit (dense rows: the results); sq, hr, lx, ly,
+ *           lxerr, lyerr (sparse rows: module k's cluster id at its first
+ *           digi plus id, so no block needs another's counts)
  *   pxhit   hx, hy, xerr, yerr, g (3x1), hcharge, hmodule, cluster
  * The block domain is the most digis a module may have (PX_D): every
  * per-module kernel walks the modules (PX_MODULES), a module's digis
@@ -294,12 +294,19 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       uint j = a + id; /* the cluster's row: sparse, see above */
       pxclus_set_sq(cv, j, q[r]);
       pxclus_set_hr(cv, j, LSK_VAR_AT(root, it) >> 16);
-      pxclus_set_xmin(cv, j, (ushort)x0);
-      pxclus_set_ymin(cv, j, (ushort)y0);
-      pxclus_set_sx(cv, j, sx - x0 * w);
-      pxclus_set_sy(cv, j, sy - y0 * w);
-      pxclus_set_sxx(cv, j, sxx - 2u * x0 * sx + x0 * x0 * w);
-      pxclus_set_syy(cv, j, syy - 2u * y0 * sy + y0 * y0 * w);
+      if (q[r] < threshold)
+        continue; /* masked: no hit */
+      /* The hit's local position and errors, here where the sums are at
+       * hand (px_hits then reads 16 bytes, not 36): the same float
+       * operations as lsk__pixel_hit_of (host/pixel_ref.c). */
+      float fq = (float)q[r];
+      float mx = (float)(sx - x0 * w) / fq, my = (float)(sy - y0 * w) / fq;
+      float vx = fmax((float)(sxx - 2u * x0 * sx + x0 * x0 * w) / fq - mx * mx, 0.0f);
+      float vy = fmax((float)(syy - 2u * y0 * sy + y0 * y0 * w) / fq - my * my, 0.0f);
+      pxclus_set_lx(cv, j, ((float)x0 + mx + 0.5f - 0.5f * (float)PX_NX) * PX_PITCH_X);
+      pxclus_set_ly(cv, j, ((float)y0 + my + 0.5f - 0.5f * (float)PX_NY) * PX_PITCH_Y);
+      pxclus_set_lxerr(cv, j, sqrt(vx + 1.0f / 12.0f) * PX_PITCH_X);
+      pxclus_set_lyerr(cv, j, sqrt(vy + 1.0f / 12.0f) * PX_PITCH_Y);
     }
     lsk_sync();
     LSK_FOREACH_N(it, n)
@@ -342,17 +349,11 @@ LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global con
         continue;
       }
       uint j = h0 + pxclus_hr(cv, i); /* its rank among the hits: px_module */
-      /* The same float operations as lsk__pixel_hit_of (host/pixel_ref.c). */
-      float q = (float)qi;
-      float mx = (float)pxclus_sx(cv, i) / q, my = (float)pxclus_sy(cv, i) / q;
-      float vx = fmax((float)pxclus_sxx(cv, i) / q - mx * mx, 0.0f);
-      float vy = fmax((float)pxclus_syy(cv, i) / q - my * my, 0.0f);
-      float x = ((float)pxclus_xmin(cv, i) + mx + 0.5f - 0.5f * (float)PX_NX) * PX_PITCH_X;
-      float y = ((float)pxclus_ymin(cv, i) + my + 0.5f - 0.5f * (float)PX_NY) * PX_PITCH_Y;
+      float x = pxclus_lx(cv, i), y = pxclus_ly(cv, i);
       pxhit_set_hx(hv, j, x);
       pxhit_set_hy(hv, j, y);
-      pxhit_set_xerr(hv, j, sqrt(vx + 1.0f / 12.0f) * PX_PITCH_X);
-      pxhit_set_yerr(hv, j, sqrt(vy + 1.0f / 12.0f) * PX_PITCH_Y);
+      pxhit_set_xerr(hv, j, pxclus_lxerr(cv, i));
+      pxhit_set_yerr(hv, j, pxclus_lyerr(cv, i));
       for (uint r = 0; r < 3u; ++r)
         pxhit_set_g(hv, j, r, 0, p[3 * r] * x + p[3 * r + 1] * y + p[9 + r]);
       pxhit_set_hcharge(hv, j, qi);
