@@ -244,9 +244,9 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     LSK_FOREACH_N(it, n)
     {
       uint x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx), key = x * PX_NY + y + 1u;
-      for (uint m = px_earlier(occ, x, y, key); m; m &= m - 1u) {
-        uint k = 31u - clz(m & (0u - m)); /* the lowest bit left */
-        uint nk = k < 3u ? key - PX_NY - 1u + k : key - 1u;
+      for (uint fired = px_earlier(occ, x, y, key); fired; fired &= fired - 1u) {
+        uint bit = 31u - clz(fired & (0u - fired)); /* the lowest left */
+        uint nk = bit < 3u ? key - PX_NY - 1u + bit : key - 1u;
         px_union(parent, it.idx, px_find(tab, nk, it.idx));
       }
     }
