@@ -18,11 +18,13 @@
 #define PXDIGI_MEMBERS(COLUMN, MATRIX, SCALAR)                                                     \
   COLUMN(ushort, x) COLUMN(ushort, y) COLUMN(ushort, adc) COLUMN(uint, module) COLUMN(uint, clus)
 LSK_SOA_DEFINE(pxdigi, 128, PXDIGI_MEMBERS)
+/* charge and hit: dense rows (a module's clusters from its first
+ * cluster); the rest sparse (from its first digi), see kernels/pixel.cl. */
 #define PXCLUS_MEMBERS(COLUMN, MATRIX, SCALAR)                                                     \
   COLUMN(uint, charge)                                                                             \
-  COLUMN(ushort, xmin)                                                                             \
-  COLUMN(ushort, ymin)                                                                             \
-  COLUMN(ulong, sx) COLUMN(ulong, sy) COLUMN(ulong, sxx) COLUMN(ulong, syy) COLUMN(uint, hit)
+  COLUMN(uint, hit)                                                                                \
+  COLUMN(uint, sq)                                                                                 \
+  COLUMN(uint, hr) COLUMN(float, lx) COLUMN(float, ly) COLUMN(float, lxerr) COLUMN(float, lyerr)
 LSK_SOA_DEFINE(pxclus, 128, PXCLUS_MEMBERS)
 #define PXHIT_MEMBERS(COLUMN, MATRIX, SCALAR)                                                      \
   COLUMN(float, hx)                                                                                \
@@ -42,7 +44,7 @@ struct lsk_pixel {
   lsk_pixel_options opt;
   lsk_layout *layout[3];
   lsk_program *prog;
-  lsk_kernel *cluster, *charge, *hits;
+  lsk_kernel *module, *hits;
   lsk_soa *soa[3]; /* digis, clusters, hits; cap_digis rows each */
   size_t cap_digis, cap_modules;
   /* Per module (cap_modules + 1): first digi, clusters, first cluster,
@@ -67,8 +69,7 @@ void lsk_pixel_destroy(lsk_pixel *px)
 {
   if (!px)
     return;
-  lsk_kernel_destroy(px->cluster);
-  lsk_kernel_destroy(px->charge);
+  lsk_kernel_destroy(px->module);
   lsk_kernel_destroy(px->hits);
   lsk_program_destroy(px->prog);
   for (int i = 0; i < 3; ++i)
@@ -111,16 +112,14 @@ static int build(lsk_pixel *px)
   rc = lsk_program_create(px->ctx, lsk__pixel_source, &po, &px->prog);
   free(prelude);
   if (!rc)
-    rc = lsk_kernel_create(px->prog, "px_cluster", &px->cluster);
-  if (!rc)
-    rc = lsk_kernel_create(px->prog, "px_charge", &px->charge);
+    rc = lsk_kernel_create(px->prog, "px_module", &px->module);
   if (!rc)
     rc = lsk_kernel_create(px->prog, "px_hits", &px->hits);
   /* Builds the configuration now, so that a run times no build. */
   unsigned w, s;
   lsk_launch l = shape(px, 1);
   if (!rc)
-    rc = lsk_kernel_shape(px->cluster, &l, &w, &s);
+    rc = lsk_kernel_shape(px->module, &l, &w, &s);
   return rc;
 }
 
@@ -228,21 +227,36 @@ static size_t at(const lsk_pixel *px, size_t j, const void *member)
                   (const unsigned char *)lsk_soa_host(px->soa[j], 0));
 }
 
-/* The digis into the host view of the digi SoA, then the whole of it to
- * the device (one write: oclgrind counts no partial write as defining). */
+/* The digis into the digi SoA. On CPUs through a map of the whole buffer
+ * (zero copy on PoCL: the digis are copied once, into the buffer itself),
+ * where the map is aligned for the view. Otherwise into the host view,
+ * then all of it in one write (oclgrind, whose maps are not aligned,
+ * counts no partial write as defining). */
 static int upload(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
 {
   pxdigi v = {0};
   size_t d = ev->digis;
-  int rc = pxdigi_bind(&v, lsk_soa_host(px->soa[0], 0), px->cap_digis);
+  lsk_buffer *b = lsk_soa_buffer(px->soa[0]);
+  void *mem = NULL;
+  int rc = px->ctx->info.is_cpu ? lsk_buffer_map(b, 0, lsk_buffer_size(b), &mem) : LSK_OK;
+  if (!rc && mem && pxdigi_bind(&v, mem, px->cap_digis)) {
+    rc = lsk_buffer_unmap(b, mem);
+    mem = NULL;
+  }
+  if (!rc && !mem && pxdigi_bind(&v, lsk_soa_host(px->soa[0], 0), px->cap_digis))
+    rc = lsk__fail(px->ctx, LSK_EINVAL, "lsk_pixel_run: the digis' host view is misaligned");
   if (!rc && d) {
     memcpy(v.x, ev->x, d * 2);
     memcpy(v.y, ev->y, d * 2);
     memcpy(v.adc, ev->adc, d * 2);
     memcpy(v.module, ev->module, d * 4);
   }
-  if (!rc)
+  if (mem) {
+    int urc = lsk_buffer_unmap(b, mem);
+    rc = rc ? rc : urc;
+  } else if (!rc) {
     rc = lsk_soa_upload(px->soa[0]);
+  }
   if (!rc)
     rc = lsk_buffer_write(px->start, 0, ev->start, (nm + 1) * 4);
   return rc;
@@ -281,13 +295,14 @@ static lsk_launch shape(const lsk_pixel *px, size_t nm)
                     .blocks = {nm < most ? (nm ? nm : 1) : most},
                     .workers = px->opt.workers,
                     .simd = px->opt.simd};
-  /* The kernels walk a module's n digis (LSK_FOREACH_N), not the domain:
-   * on CPUs a short simd keeps the masked tail of a step short (the
-   * rule's one step of 8 x 32 is a pass over 256 slots per module). One
-   * worker of 4 was the fastest on PoCL (docs/example-pixel.md). */
+  /* On CPUs one worker of one index: a block is then a plain loop over
+   * a module's digis, px_module's local updates are plain operations (no
+   * locked instructions), and no step has a masked tail. It beat 1 x 2,
+   * 4, 8, 16 and 64 on PoCL (docs/example-pixel.md); results never
+   * depend on it. */
   if (!dev->is_gpu && !cfg.workers && !cfg.simd) {
     cfg.workers = 1;
-    cfg.simd = 4;
+    cfg.simd = 1;
   }
   return cfg;
 }
@@ -344,34 +359,28 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   uint32_t m32 = (uint32_t)nm, thr = px->threshold;
   arglist l = {.n = 0};
   add_view(px, &l, 0);
+  add_view(px, &l, 1);
   add(&l, LSK_ARG_BUFFER(px->start));
   add(&l, LSK_ARG_BUFFER(px->nclus));
+  add(&l, LSK_ARG_BUFFER(px->nhit));
+  add(&l, LSK_ARG_UINT(thr));
   add(&l, LSK_ARG_UINT(m32));
   if (!rc)
-    rc = launch(px, px->cluster, &l, nm);
+    rc = launch(px, px->module, &l, nm);
   if (!rc)
     rc = lap(px, times, &t.cluster, &t0);
   if (!rc)
     rc = lsk_scan(px->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, px->nclus, 0, px->coff, 0, nm + 1,
                   NULL);
-  l = (arglist){.n = 0};
-  add_view(px, &l, 0);
-  add_view(px, &l, 1);
-  add(&l, LSK_ARG_BUFFER(px->start));
-  add(&l, LSK_ARG_BUFFER(px->coff));
-  add(&l, LSK_ARG_BUFFER(px->nhit));
-  add(&l, LSK_ARG_UINT(thr));
-  add(&l, LSK_ARG_UINT(m32));
-  if (!rc)
-    rc = launch(px, px->charge, &l, nm);
-  if (!rc)
-    rc = lap(px, times, &t.charge, &t0);
   if (!rc)
     rc = lsk_scan(px->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, px->nhit, 0, px->hoff, 0, nm + 1,
                   NULL);
+  if (!rc)
+    rc = lap(px, times, &t.charge, &t0);
   l = (arglist){.n = 0};
   add_view(px, &l, 1);
   add_view(px, &l, 2);
+  add(&l, LSK_ARG_BUFFER(px->start));
   add(&l, LSK_ARG_BUFFER(px->coff));
   add(&l, LSK_ARG_BUFFER(px->hoff));
   add(&l, LSK_ARG_BUFFER(px->place));

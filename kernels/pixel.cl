@@ -4,41 +4,90 @@
  * the module's constants (PX_NX, PX_NY, PX_PITCH_X, PX_PITCH_Y) and the
  * generated OpenCL C views of its three layouts in front:
  *   pxdigi  x, y, adc, module, clus          one row per digi
- *   pxclus  charge, xmin, ymin, sx, sy, sxx, syy, hit   one row per cluster
+ *   pxclus  charge, hit (dense rows: the results); sq, hr, lx, ly,
+ *           lxerr, lyerr (sparse rows: module k's cluster id at its first
+ *           digi plus id, so no block needs another's counts)
  *   pxhit   hx, hy, xerr, yerr, g (3x1), hcharge, hmodule, cluster
  * The block domain is the most digis a module may have (PX_D): every
- * per-module kernel walks the modules with LSK_BLOCKS, a module's digis
+ * per-module kernel walks the modules (PX_MODULES), a module's digis
  * (or clusters) being the domain, the indices past its count masked.
  *
- *   px_cluster  connected components over the 8 neighbours, to
- *               convergence inside the block; ids dense per module in the
- *               order of each cluster's first digi; clusters per module
- *   lsk_scan    clusters per module -> each module's first cluster (host)
- *   px_charge   each cluster's charge, lowest pixel and moments, with
- *               local atomics over the digis; hits per module (clusters
- *               at or above the threshold)
- *   lsk_scan    hits per module -> each module's first hit (host)
- *   px_hits     one hit per unmasked cluster, at the module's first hit
- *               plus its rank (a block scan): count, then fill
+ *   px_module   one pass per module: clusters by union-find over the 8
+ *               neighbours (ids dense per module in the order of each
+ *               cluster's first digi), then each cluster's charge,
+ *               lowest pixel and moments while the labels are in local
+ *               memory; clusters and hits (clusters at or above the
+ *               threshold) per module, each hit's rank in its module
+ *   lsk_scan    clusters, hits per module -> first cluster, hit (host)
+ *   px_hits     dense cluster rows, and one hit per unmasked cluster at
+ *               the module's first hit plus its rank
  * Blocks share nothing and never wait for each other.
  */
 #define PX_D LSK_DOMAIN_SIZE
 #define PX_H (2 * PX_D) /* hash slots: at most half full */
+/* Words of the occupancy bitmap: bits 0 to NX * NY (keys), and one more
+ * word for px_earlier's two-word reads. */
+#define PX_W ((PX_NX * PX_NY + 1) / 32 + 2)
 
 #if (PX_D & (PX_D - 1)) != 0
 #error "pixel.cl: the block domain (the most digis per module) must be a power of two"
 #endif
 
+/*
+ * PX_MODULES(m, nmod): the modules of this block, a contiguous run (block
+ * b of G takes [b * nmod / G, (b + 1) * nmod / G)), not LSK_BLOCKS's
+ * stride of G: a block then reads the digis in memory order, which a CPU's
+ * prefetcher follows (strided, each module's columns were a cache miss
+ * each). With one block per module (GPUs) both are the same. Uniform
+ * across the block, so barriers inside are allowed.
+ */
+LSK_INLINE uint px_first(uint nmod, uint b) { return (uint)((ulong)nmod * b / lsk_grid_size()); }
+#define PX_MODULES(m, nmod)                                                                        \
+  for (uint m = px_first(nmod, lsk_block_idx()), m##_end = px_first(nmod, lsk_block_idx() + 1u);   \
+       m < m##_end; ++m)
+
 /* The hash of a pixel key (x * NY + y + 1, never 0): Fibonacci hashing. */
 LSK_INLINE uint px_slot(uint key) { return ((key * 0x9E3779B1u) >> 16) & (PX_H - 1u); }
 
-/* The digi at pixel (x, y) of the module, or self where there is none (or
- * the pixel is off the module). An entry is key * PX_D + digi; 0 is free. */
-LSK_INLINE uint px_find(__local const uint *tab, int x, int y, uint self)
+/*
+ * Local memory that more than one worker may update at once. With one
+ * worker per block (the CPU shape) nothing else in the block can touch it
+ * between barriers, so these are plain operations: on x86 every local
+ * atomic is a locked instruction, and one module costs a few hundred of
+ * them. With more workers they are atomics; reads of what another worker
+ * may be updating are atomic too (oclgrind calls a plain read a race).
+ * Either way the results are the same: only integer sums and minima, and
+ * links that the algorithm makes order-free.
+ */
+#if LSK_WORKERS == 1
+LSK_INLINE uint px_ld(__local uint *p) { return *p; }
+LSK_INLINE uint px_cas(__local uint *p, uint old, uint v)
 {
-  if (x < 0 || y < 0 || x >= PX_NX || y >= PX_NY)
-    return self;
-  uint key = (uint)x * PX_NY + (uint)y + 1u;
+  uint seen = *p;
+  if (seen == old)
+    *p = v;
+  return seen;
+}
+LSK_INLINE void px_add(__local uint *p, uint v) { *p += v; }
+LSK_INLINE void px_min(__local uint *p, uint v) { *p = min(*p, v); }
+LSK_INLINE void px_or(__local uint *p, uint v) { *p |= v; }
+LSK_INLINE void px_and(__local uint *p, uint v) { *p &= v; }
+#else
+LSK_INLINE uint px_ld(__local uint *p) { return atomic_or((volatile __local uint *)p, 0u); }
+LSK_INLINE uint px_cas(__local uint *p, uint old, uint v)
+{
+  return atomic_cmpxchg((volatile __local uint *)p, old, v);
+}
+LSK_INLINE void px_add(__local uint *p, uint v) { atomic_add((volatile __local uint *)p, v); }
+LSK_INLINE void px_min(__local uint *p, uint v) { atomic_min((volatile __local uint *)p, v); }
+LSK_INLINE void px_or(__local uint *p, uint v) { atomic_or((volatile __local uint *)p, v); }
+LSK_INLINE void px_and(__local uint *p, uint v) { atomic_and((volatile __local uint *)p, v); }
+#endif
+
+/* The digi whose pixel key (x * NY + y + 1) is key, or self if none. An
+ * entry of tab is key * PX_D + digi; 0 is free. */
+LSK_INLINE uint px_find(__local const uint *tab, uint key, uint self)
+{
   /* Ends: the table is at most half full, so a free slot comes. */
   for (uint h = px_slot(key);; h = (h + 1u) & (PX_H - 1u)) {
     uint e = tab[h];
@@ -49,28 +98,124 @@ LSK_INLINE uint px_find(__local const uint *tab, int x, int y, uint self)
   }
 }
 
-LSK_KERNEL void px_cluster(LSK_CTX, PXDIGI_PARAMS(d), __global const uint *start,
-                           __global uint *nclus, uint nmod)
+/* Which of the pixel's four earlier neighbours fired, as bits 0 to 3:
+ * (x-1, y-1), (x-1, y), (x-1, y+1), (x, y-1); their keys are key - NY - 1,
+ * key - NY, key - NY + 1 and key - 1. From the occupancy bitmap (bit
+ * key), two words and no branches: most neighbours are empty, and a bit
+ * is cheaper than a probe. A neighbour off the module never counts
+ * (without the masks (1, 0)'s lower left would be (0, 415)). */
+LSK_INLINE uint px_earlier(__local const uint *occ, uint x, uint y, uint key)
+{
+  uint c = x ? key - PX_NY - 1u : 0u, d = key - 1u;
+  ulong w = (ulong)occ[c >> 5] | (ulong)occ[(c >> 5) + 1u] << 32;
+  uint m = (uint)(w >> (c & 31u)) & 7u;
+  m |= ((occ[d >> 5] >> (d & 31u)) & 1u) << 3;
+  return m & (x ? 15u : 8u) & (y ? 15u : 6u) & (y + 1u < PX_NY ? 15u : 11u);
+}
+
+/* Adds v to a 64-bit sum in local memory. OpenCL 1.2 has no 64-bit
+ * local atomics: with more than one worker the sum is added as its two
+ * uint halves, exactly (the add that wraps the low word carries into the
+ * high one); with one, it is a plain add. */
+#ifdef __ENDIAN_LITTLE__
+#define PX_LO 0
+#else
+#define PX_LO 1
+#endif
+LSK_INLINE void px_add64(__local ulong *p, ulong v)
+{
+#if LSK_WORKERS == 1
+  *p += v;
+#else
+  volatile __local uint *w = (volatile __local uint *)p;
+  uint l = (uint)v, h = (uint)(v >> 32);
+  uint old = atomic_add(&w[PX_LO], l);
+  h += old + l < old;
+  if (h)
+    atomic_add(&w[1 - PX_LO], h);
+#endif
+}
+
+/* The root of digi i. Every link points to a smaller digi (a root is
+ * linked under a smaller root), so a root is the smallest digi of its
+ * tree. Path halving only ever points a digi at a farther ancestor, and
+ * with atomic_min two workers halving at once keep the farther one. */
+LSK_INLINE uint px_root(__local uint *parent, uint i)
+{
+  for (;;) {
+    uint p = px_ld(&parent[i]);
+    if (p == i)
+      return i;
+    uint g = px_ld(&parent[p]);
+    if (g != p)
+      px_min(&parent[i], g);
+    i = g;
+  }
+}
+
+/* Joins the trees of digis i and j: the larger root under the smaller.
+ * The swap succeeds only on a root that is still one, so a retry means
+ * that another worker linked first (lock-free: nobody waits for anyone). */
+LSK_INLINE void px_union(__local uint *parent, uint i, uint j)
+{
+  for (;;) {
+    uint a = px_root(parent, i), b = px_root(parent, j);
+    if (a == b)
+      return;
+    uint lo = min(a, b), hi = max(a, b);
+    if (px_cas(&parent[hi], hi, lo) == hi)
+      return;
+  }
+}
+
+/*
+ * px_module: one module per block: its clusters (union-find over the 8
+ * neighbours), then each cluster's charge, lowest pixel and moments,
+ * while the module's labels are still in local memory. A cluster's row
+ * goes at its module's first digi plus its id (a module has no more
+ * clusters than digis), so no block needs another's counts; px_hits
+ * moves what the results need to dense rows.
+ */
+LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global const uint *start,
+                          __global uint *nclus, __global uint *nhit, uint threshold, uint nmod)
 {
   LSK_BLOCK_SCRATCH(uint, s);
-  LSK_SHARED(uint, tab, PX_H);      /* pixel -> digi */
-  LSK_SHARED(ushort, nb, 8 * PX_D); /* the 8 neighbours' digis (self if none) */
-  LSK_SHARED(uint, la, PX_D);       /* labels */
-  LSK_SHARED(uint, lb, PX_D);       /* labels after hooking; then ranks */
+  LSK_SHARED(uint, tab, PX_H);    /* pixel -> digi */
+  LSK_SHARED(uint, occ, PX_W);    /* a bit per pixel of the module: fired */
+  LSK_SHARED(uint, parent, PX_D); /* union-find links */
+  LSK_SHARED(uint, la, PX_D);     /* each digi's root */
+  LSK_SHARED(uint, lb, PX_D);     /* each root's cluster id */
+  LSK_SHARED(uint, sl, PX_D);     /* each digi's slot in tab */
+  LSK_SHARED(uint, q, PX_D);      /* per root: charge, lowest x and y */
+  LSK_SHARED(uint, xmin, PX_D);
+  LSK_SHARED(uint, ymin, PX_D);
+  /* Raw moments per root: sum w x, w y, w x^2, w y^2. Four arrays, not
+   * one of 4 * PX_D, whose four zeroing stores LLVM made into an AVX-512
+   * scatter on PoCL. */
+  LSK_SHARED(ulong, msx, PX_D);
+  LSK_SHARED(ulong, msy, PX_D);
+  LSK_SHARED(ulong, msxx, PX_D);
+  LSK_SHARED(ulong, msyy, PX_D);
   LSK_VAR(uint, root);
-  LSK_VAR(uint, slot); /* the digi's slot in tab */
   pxdigi_view v = PXDIGI_VIEW(d);
-  /* The scan's last entry, so that it ends with the total. */
+  pxclus_view cv = PXCLUS_VIEW(c);
+  /* The scans' last entries, so that they end with the totals. */
   if (lsk_block_idx() == 0)
-    LSK_MASTER nclus[nmod] = 0u;
+    LSK_MASTER
+    {
+      nclus[nmod] = 0u;
+      nhit[nmod] = 0u;
+    }
   /* Free once; each module frees the slots it took. */
   LSK_FOREACH(it)
   {
     tab[it.idx] = 0u;
     tab[it.idx + PX_D] = 0u;
+    for (uint j = it.idx; j < PX_W; j += PX_D)
+      occ[j] = 0u;
   }
   lsk_sync();
-  LSK_BLOCKS(m, nmod)
+  PX_MODULES(m, nmod)
   {
     /* Only the module's n digis: a ForEach over n, not over the domain,
      * costs in proportion to the digis (most modules have few). */
@@ -80,180 +225,135 @@ LSK_KERNEL void px_cluster(LSK_CTX, PXDIGI_PARAMS(d), __global const uint *start
     {
       uint key = (uint)pxdigi_x(v, a + it.idx) * PX_NY + pxdigi_y(v, a + it.idx) + 1u;
       uint h = px_slot(key);
-      while (atomic_cmpxchg(&tab[h], 0u, key * PX_D + it.idx) != 0u)
+      while (px_cas(&tab[h], 0u, key * PX_D + it.idx) != 0u)
         h = (h + 1u) & (PX_H - 1u);
-      LSK_VAR_AT(slot, it) = h;
-      la[it.idx] = it.idx;
+      sl[it.idx] = h;
+      px_or(&occ[key >> 5], 1u << (key & 31u));
+      parent[it.idx] = it.idx;
+      q[it.idx] = 0u;
+      xmin[it.idx] = 0xffffu;
+      ymin[it.idx] = 0xffffu;
+      msx[it.idx] = 0u;
+      msy[it.idx] = 0u;
+      msxx[it.idx] = 0u;
+      msyy[it.idx] = 0u;
     }
     lsk_sync();
-    /* Neighbours once, so that the rounds below read only local memory. */
+    /* Half the neighbours each (the lower x, and the lower y at the same
+     * x), so that every touching pair is joined once. */
     LSK_FOREACH_N(it, n)
     {
-      int x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx), k = 0;
-      for (int dx = -1; dx <= 1; ++dx)
-        for (int dy = -1; dy <= 1; ++dy)
-          if (dx || dy)
-            nb[PX_D * k++ + it.idx] = (ushort)px_find(tab, x + dx, y + dy, it.idx);
+      uint x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx), key = x * PX_NY + y + 1u;
+      for (uint fired = px_earlier(occ, x, y, key); fired; fired &= fired - 1u) {
+        uint bit = 31u - clz(fired & (0u - fired)); /* the lowest left */
+        uint nk = bit < 3u ? key - PX_NY - 1u + bit : key - 1u;
+        px_union(parent, it.idx, px_find(tab, nk, it.idx));
+      }
     }
     lsk_sync();
-    /* Hook (the least label around), then jump (the label's label), until
-     * no label moves. Labels only fall and stay in the component, so this
-     * ends with every digi labelled by its component's first digi. */
-    for (;;) {
-      LSK_FOREACH_N(it, n)
-      {
-        uint l = la[it.idx];
-        for (uint k = 0; k < 8u; ++k)
-          l = min(l, la[nb[PX_D * k + it.idx]]);
-        lb[it.idx] = l;
-      }
-      lsk_sync();
-      uint moved = 0;
-      LSK_FOREACH_N(it, n)
-      {
-        uint l = lb[lb[it.idx]];
-        moved |= l != la[it.idx];
-        la[it.idx] = l;
-      }
-      /* Every worker, every round: also the barrier before the next hook. */
-      if (!lsk_block_any(s, moved))
-        break;
+    /* Roots are final. One pass sums, per root, the charge, the lowest
+     * pixel and the raw moments (about the module's corner); the root
+     * moves them to its lowest pixel below, exactly, in 64 bits. */
+    LSK_FOREACH_N(it, n)
+    {
+      uint r = px_root(parent, it.idx), i = a + it.idx;
+      uint w = pxdigi_adc(v, i), x = pxdigi_x(v, i), y = pxdigi_y(v, i);
+      la[it.idx] = r;
+      px_add(&q[r], w);
+      px_min(&xmin[r], x);
+      px_min(&ymin[r], y);
+      ulong wx = (ulong)w * x, wy = (ulong)w * y;
+      px_add64(&msx[r], wx);
+      px_add64(&msy[r], wy);
+      px_add64(&msxx[r], wx * x);
+      px_add64(&msyy[r], wy * y);
     }
-    /* Cluster ids: the rank of each first digi among the first digis. */
-    LSK_FOREACH_N(it, n) LSK_VAR_AT(root, it) = la[it.idx] == it.idx;
+    lsk_sync();
+    /* Cluster ids: the rank of each root among the roots, the order of the
+     * clusters' first digis (the C reference's too); and in the high half
+     * of the same scan each hit's rank among the module's hits (roots at
+     * or above the threshold), so that px_hits needs no scan. At most PX_D
+     * of each: 16 bits are enough. */
+    LSK_FOREACH_N(it, n)
+    {
+      uint r = it.idx, root1 = la[r] == r;
+      LSK_VAR_AT(root, it) = root1 | (root1 & (q[r] >= threshold)) << 16;
+    }
     uint k = lsk_block_scan_var_add_uint(s, root, n, 0);
+    /* Each root: its id, its cluster's row. */
     LSK_FOREACH_N(it, n)
     {
-      if (la[it.idx] == it.idx)
-        lb[it.idx] = LSK_VAR_AT(root, it);
+      uint r = it.idx, id = LSK_VAR_AT(root, it) & 0xffffu;
+      if (la[r] != r)
+        continue;
+      lb[r] = id;
+      /* sum w (x - x0)^2 = sum w x^2 - 2 x0 sum w x + x0^2 sum w: exact
+       * modulo 2^64, and the true value fits. */
+      ulong w = q[r], x0 = xmin[r], y0 = ymin[r];
+      ulong sx = msx[r], sy = msy[r], sxx = msxx[r], syy = msyy[r];
+      uint j = a + id; /* the cluster's row: sparse, see above */
+      pxclus_set_sq(cv, j, q[r]);
+      pxclus_set_hr(cv, j, LSK_VAR_AT(root, it) >> 16);
+      if (q[r] < threshold)
+        continue; /* masked: no hit */
+      /* The hit's local position and errors, here where the sums are at
+       * hand (px_hits then reads 16 bytes, not 36): the same float
+       * operations as lsk__pixel_hit_of (host/pixel_ref.c). */
+      float fq = (float)q[r];
+      float mx = (float)(sx - x0 * w) / fq, my = (float)(sy - y0 * w) / fq;
+      float vx = fmax((float)(sxx - 2u * x0 * sx + x0 * x0 * w) / fq - mx * mx, 0.0f);
+      float vy = fmax((float)(syy - 2u * y0 * sy + y0 * y0 * w) / fq - my * my, 0.0f);
+      pxclus_set_lx(cv, j, ((float)x0 + mx + 0.5f - 0.5f * (float)PX_NX) * PX_PITCH_X);
+      pxclus_set_ly(cv, j, ((float)y0 + my + 0.5f - 0.5f * (float)PX_NY) * PX_PITCH_Y);
+      pxclus_set_lxerr(cv, j, sqrt(vx + 1.0f / 12.0f) * PX_PITCH_X);
+      pxclus_set_lyerr(cv, j, sqrt(vy + 1.0f / 12.0f) * PX_PITCH_Y);
     }
     lsk_sync();
     LSK_FOREACH_N(it, n)
     {
+      uint key = tab[sl[it.idx]] / PX_D;
       pxdigi_set_clus(v, a + it.idx, lb[la[it.idx]]);
-      tab[LSK_VAR_AT(slot, it)] = 0u;
+      tab[sl[it.idx]] = 0u;
+      px_and(&occ[key >> 5], ~(1u << (key & 31u)));
     }
-    LSK_MASTER nclus[m] = k;
+    LSK_MASTER
+    {
+      nclus[m] = k & 0xffffu;
+      nhit[m] = k >> 16;
+    }
     lsk_sync(); /* the next module reuses the local arrays */
   }
 }
 
-/* A 64-bit sum in two uints of local memory, exact: the add that wraps the
- * low word carries into the high one. */
-LSK_INLINE void px_add64(volatile __local uint *lo, volatile __local uint *hi, ulong v)
+LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global const uint *start,
+                        __global const uint *coff, __global const uint *hoff,
+                        __global const float *place, uint threshold, uint per_event, uint nmod)
 {
-  uint l = (uint)v, h = (uint)(v >> 32);
-  uint old = atomic_add(lo, l);
-  h += old + l < old;
-  if (h)
-    atomic_add(hi, h);
-}
-
-LSK_INLINE ulong px_u64(__local const uint *lo, __local const uint *hi, uint k)
-{
-  return (ulong)lo[k] | (ulong)hi[k] << 32;
-}
-
-LSK_KERNEL void px_charge(LSK_CTX, PXDIGI_CONST_PARAMS(d), PXCLUS_PARAMS(c),
-                          __global const uint *start, __global const uint *coff,
-                          __global uint *nhit, uint threshold, uint nmod)
-{
-  LSK_BLOCK_SCRATCH(uint, s);
-  LSK_SHARED(uint, q, PX_D);
-  LSK_SHARED(uint, xmin, PX_D);
-  LSK_SHARED(uint, ymin, PX_D);
-  LSK_SHARED(uint, mom, 8 * PX_D); /* sx, sy, sxx, syy: low words, high words */
-  LSK_VAR(uint, pass);
-  pxdigi_const_view dv = PXDIGI_CONST_VIEW(d);
-  pxclus_view cv = PXCLUS_VIEW(c);
-  if (lsk_block_idx() == 0)
-    LSK_MASTER nhit[nmod] = 0u;
-  LSK_BLOCKS(m, nmod)
-  {
-    uint a = start[m], n = min(start[m + 1] - a, (uint)PX_D);
-    uint c0 = coff[m], nk = min(coff[m + 1] - c0, (uint)PX_D);
-    LSK_FOREACH_N(it, nk)
-    {
-      q[it.idx] = 0u;
-      xmin[it.idx] = 0xffffu;
-      ymin[it.idx] = 0xffffu;
-      for (uint j = 0; j < 8u; ++j)
-        mom[PX_D * j + it.idx] = 0u;
-    }
-    lsk_sync();
-    /* The loop is over digis: each adds itself to its cluster. */
-    LSK_FOREACH_N(it, n)
-    {
-      uint i = a + it.idx, k = pxdigi_const_clus(dv, i) & (PX_D - 1u);
-      atomic_add(&q[k], pxdigi_const_adc(dv, i));
-      atomic_min(&xmin[k], pxdigi_const_x(dv, i));
-      atomic_min(&ymin[k], pxdigi_const_y(dv, i));
-    }
-    lsk_sync();
-    /* Moments about the cluster's lowest pixel: small numbers, exact. */
-    LSK_FOREACH_N(it, n)
-    {
-      uint i = a + it.idx, k = pxdigi_const_clus(dv, i) & (PX_D - 1u);
-      ulong w = pxdigi_const_adc(dv, i);
-      ulong dx = pxdigi_const_x(dv, i) - xmin[k], dy = pxdigi_const_y(dv, i) - ymin[k];
-      px_add64(&mom[k], &mom[4 * PX_D + k], w * dx);
-      px_add64(&mom[PX_D + k], &mom[5 * PX_D + k], w * dy);
-      px_add64(&mom[2 * PX_D + k], &mom[6 * PX_D + k], w * dx * dx);
-      px_add64(&mom[3 * PX_D + k], &mom[7 * PX_D + k], w * dy * dy);
-    }
-    lsk_sync();
-    LSK_FOREACH_N(it, nk)
-    {
-      uint k = it.idx;
-      LSK_VAR_AT(pass, it) = q[k] >= threshold;
-      pxclus_set_charge(cv, c0 + k, q[k]);
-      pxclus_set_xmin(cv, c0 + k, (ushort)xmin[k]);
-      pxclus_set_ymin(cv, c0 + k, (ushort)ymin[k]);
-      pxclus_set_sx(cv, c0 + k, px_u64(mom, mom + 4 * PX_D, k));
-      pxclus_set_sy(cv, c0 + k, px_u64(mom + PX_D, mom + 5 * PX_D, k));
-      pxclus_set_sxx(cv, c0 + k, px_u64(mom + 2 * PX_D, mom + 6 * PX_D, k));
-      pxclus_set_syy(cv, c0 + k, px_u64(mom + 3 * PX_D, mom + 7 * PX_D, k));
-    }
-    /* Ends with a barrier: the next module may clear the arrays. */
-    uint h = lsk_block_reduce_var_add_uint(s, pass, nk);
-    LSK_MASTER nhit[m] = h;
-  }
-}
-
-LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global const uint *coff,
-                        __global const uint *hoff, __global const float *place, uint threshold,
-                        uint per_event, uint nmod)
-{
-  LSK_BLOCK_SCRATCH(uint, s);
-  LSK_VAR(uint, rank);
   pxclus_view cv = PXCLUS_VIEW(c);
   pxhit_view hv = PXHIT_VIEW(h);
-  LSK_BLOCKS(m, nmod)
-  {
-    uint c0 = coff[m], nk = min(coff[m + 1] - c0, (uint)PX_D), h0 = hoff[m];
-    __global const float *p = place + 12u * (m - m / per_event * per_event);
-    LSK_FOREACH_N(it, nk) { LSK_VAR_AT(rank, it) = pxclus_charge(cv, c0 + it.idx) >= threshold; }
-    lsk_block_scan_var_add_uint(s, rank, nk, 0);
+  /* PX_MODULES, with the module's place in its event counted along (with a
+   * division per module, modules of one cluster took twice as long). */
+  uint m0 = px_first(nmod, lsk_block_idx()), m1 = px_first(nmod, lsk_block_idx() + 1u);
+  uint pm = m0 - m0 / per_event * per_event;
+  for (uint m = m0; m < m1; ++m, pm = pm + 1u == per_event ? 0u : pm + 1u) {
+    /* The module's clusters: sparse rows from a, dense ones from c0. */
+    uint a = start[m], c0 = coff[m], nk = min(coff[m + 1] - c0, (uint)PX_D), h0 = hoff[m];
+    __global const float *p = place + 12u * pm;
     LSK_FOREACH_N(it, nk)
     {
-      uint k = c0 + it.idx;
-      uint qi = pxclus_charge(cv, k);
+      uint i = a + it.idx, k = c0 + it.idx;
+      uint qi = pxclus_sq(cv, i);
+      pxclus_set_charge(cv, k, qi);
       if (qi < threshold) {
         pxclus_set_hit(cv, k, 0xffffffffu); /* masked: no hit */
         continue;
       }
-      uint j = h0 + LSK_VAR_AT(rank, it);
-      /* The same float operations as lsk__pixel_hit_of (host/pixel_ref.c). */
-      float q = (float)qi;
-      float mx = (float)pxclus_sx(cv, k) / q, my = (float)pxclus_sy(cv, k) / q;
-      float vx = fmax((float)pxclus_sxx(cv, k) / q - mx * mx, 0.0f);
-      float vy = fmax((float)pxclus_syy(cv, k) / q - my * my, 0.0f);
-      float x = ((float)pxclus_xmin(cv, k) + mx + 0.5f - 0.5f * (float)PX_NX) * PX_PITCH_X;
-      float y = ((float)pxclus_ymin(cv, k) + my + 0.5f - 0.5f * (float)PX_NY) * PX_PITCH_Y;
+      uint j = h0 + pxclus_hr(cv, i); /* its rank among the hits: px_module */
+      float x = pxclus_lx(cv, i), y = pxclus_ly(cv, i);
       pxhit_set_hx(hv, j, x);
       pxhit_set_hy(hv, j, y);
-      pxhit_set_xerr(hv, j, sqrt(vx + 1.0f / 12.0f) * PX_PITCH_X);
-      pxhit_set_yerr(hv, j, sqrt(vy + 1.0f / 12.0f) * PX_PITCH_Y);
+      pxhit_set_xerr(hv, j, pxclus_lxerr(cv, i));
+      pxhit_set_yerr(hv, j, pxclus_lyerr(cv, i));
       for (uint r = 0; r < 3u; ++r)
         pxhit_set_g(hv, j, r, 0, p[3 * r] * x + p[3 * r + 1] * y + p[9 + r]);
       pxhit_set_hcharge(hv, j, qi);

@@ -449,8 +449,8 @@ Suite *suite_pixel(void)
   return s;
 }
 
-/* For oclgrind: the hand-made modules at a small shape, and a small
- * generated event automatic. */
+/* For oclgrind: the hand-made modules at a small shape and at one worker
+ * (px_module's plain local operations), and a small generated event. */
 START_TEST(test_pixel_grind)
 {
   lsk_context *ctx = tu_context();
@@ -459,6 +459,8 @@ START_TEST(test_pixel_grind)
   lsk_pixel_result *got = NULL;
   ck_assert_int_eq(lsk_pixel_result_create(h.ev, &got), LSK_OK);
   device_run(ctx, &(lsk_pixel_options){.workers = 4, .simd = 16, .blocks = 2}, h.ev, got, 0);
+  hand_check(&h, got);
+  device_run(ctx, &(lsk_pixel_options){.workers = 1, .simd = 16, .blocks = 2}, h.ev, got, 0);
   hand_check(&h, got);
   lsk_pixel_result_destroy(got);
   lsk_pixel_events *ev = NULL;

@@ -73,8 +73,9 @@ int bench_case_pixel(bench *bn)
   bench_progress(bn, "pixel", bn->repeat, bn->repeat);
   rc = rc || same(bn, px, ev, got, want);
   if (!rc)
-    printf("pixel stages (best run that waits after each), us per event: upload %.1f, cluster "
-           "%.1f, charge %.1f, hits %.1f, association %.1f; %zu digis, %zu clusters, %zu hits\n",
+    printf("pixel stages (best run that waits after each), us per event: upload %.1f, cluster and "
+           "charge %.1f, scans %.1f, hits %.1f, association %.1f; %zu digis, %zu clusters, %zu "
+           "hits\n",
            1e6 * best.upload / g.events, 1e6 * best.cluster / g.events,
            1e6 * best.charge / g.events, 1e6 * best.hits / g.events, 1e6 * best.assoc / g.events,
            ev->digis, got->clusters, got->nhits);

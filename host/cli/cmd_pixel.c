@@ -100,9 +100,9 @@ static int run(demo *d)
     const char *name;
     double v;
   } rows[] = {{"upload digis", best.upload},
-              {"cluster", best.cluster},
-              {"charge (+ scan)", best.charge},
-              {"hits (+ scan, count)", best.hits},
+              {"cluster and charge", best.cluster},
+              {"scans (first cluster, hit)", best.charge},
+              {"hits (+ counts read)", best.hits},
               {"association", best.assoc}};
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i)
     printf("%-26s %10.3f %12.2f\n", rows[i].name, 1e3 * rows[i].v, 1e6 * rows[i].v / n);

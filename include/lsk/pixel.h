@@ -7,10 +7,12 @@
  * in readout order, never sorted), for several events of the same number
  * of modules. The pipeline, on the device (kernels/pixel.cl):
  *   cluster  one block per module, the module's digis as the block domain:
- *            connected components over the 8 neighbours; cluster ids per
- *            module dense 0..k-1 in the order of each cluster's first digi
- *   charge   each cluster's charge and moments, with atomics over digis;
- *            clusters below the threshold are masked (no hit), not deleted
+ *            connected components over the 8 neighbours (union-find);
+ *            cluster ids per module dense 0..k-1 in the order of each
+ *            cluster's first digi
+ *   charge   in the same kernel: each cluster's charge and moments, with
+ *            local atomics over digis; clusters below the threshold are
+ *            masked (no hit), not deleted
  *   hits     count, scan, fill: a hit per unmasked cluster (charge-weighted
  *            centroid and spread, global position through the module's
  *            placement), hits in module order
@@ -195,7 +197,9 @@ typedef struct lsk_pixel_options {
   size_t blocks;
 } lsk_pixel_options;
 
-/* Wall-clock seconds of each stage of the last lsk_pixel_run. */
+/* Wall-clock seconds of each stage of the last lsk_pixel_run: cluster is
+ * the clusters with their charges (one kernel), charge the scans that
+ * place each module's clusters and hits, hits the hits. */
 typedef struct lsk_pixel_times {
   double upload, cluster, charge, hits, assoc, total;
 } lsk_pixel_times;
