@@ -238,17 +238,25 @@ LSK_COLLECTIVE int lsk_block_all(__local uint *s, int pred)
  * order, and an item is stored only if its slot is below the capacity. As
  * with lsk_append, the count grows past the capacity so the host sees how
  * many did not fit. Scratch: LSK_BLOCK_SCRATCH(uint).
+ * lsk_block_append_ex also gives every worker the block's first slot
+ * (*first) and how many items the block appended (*total).
  */
+LSK_COLLECTIVE uint lsk_block_append_ex(__local uint *s, volatile __global uint *count, uint n,
+                                        uint *first, uint *total)
+{
+  uint pre = lsk_block_scan_add_uint(s, n, total);
+  if (lsk_worker() == 0)
+    s[0] = *total ? atomic_add(count, *total) : 0u;
+  lsk__lsync();
+  *first = s[0];
+  lsk__lsync();
+  return *first + pre;
+}
+
 LSK_COLLECTIVE uint lsk_block_append(__local uint *s, volatile __global uint *count, uint n)
 {
-  uint total;
-  uint pre = lsk_block_scan_add_uint(s, n, &total);
-  if (lsk_worker() == 0)
-    s[0] = total ? atomic_add(count, total) : 0u;
-  lsk__lsync();
-  uint base = s[0];
-  lsk__lsync();
-  return base + pre;
+  uint first, total;
+  return lsk_block_append_ex(s, count, n, &first, &total);
 }
 
 #endif /* LSK_BLOCK_H */

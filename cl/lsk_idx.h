@@ -58,4 +58,17 @@ LSK_INLINE uint3 lsk_domain_nd(uint i)
 #define LSK_BLOCKS(b, nblocks)                                                 \
   for (uint b = lsk_block_idx(); b < (uint)(nblocks); b += lsk_grid_size())
 
+/*
+ * LSK__TILE_RUN(n, per_block): the device side of the host's lsk__algo_plan
+ * (host/algo.c), for the kernel library's device-wide passes. Declares
+ * first and end, the tiles [first, end) of LSK_DOMAIN_SIZE elements below n
+ * that this block takes (per_block consecutive ones), and full, the number
+ * of tiles with no element at or past n. The remainder is written as
+ * n - full * D: a div/rem pair trips oclgrind (see lsk_domain_nd).
+ */
+#define LSK__TILE_RUN(n, per_block)                                            \
+  uint first = lsk_block_idx() * (per_block);                                  \
+  uint full = (n) / LSK_DOMAIN_SIZE;                                           \
+  uint end = min(first + (per_block), full + ((n) - full * LSK_DOMAIN_SIZE != 0))
+
 #endif /* LSK_IDX_H */

@@ -91,11 +91,11 @@ LSK_INLINE __global uchar *lsk_list_append(__global uint *pool, __global uint *l
  * Scratch: LSK_BLOCK_SCRATCH(uint).
  * @attention every worker, uniform control flow; includes barriers.
  */
-LSK__COLLECTIVE uint lsk_list_append_var(__local uint *s, __global uint *pool, __global uint *list,
+LSK_COLLECTIVE uint lsk_list_append_var(__local uint *s, __global uint *pool, __global uint *list,
                                     const uint *want, __global uchar **at, uint n, uint *count)
 {
   uint base, total;
-  uint e = lsk__pool_append(s, (volatile __global uint *)list + LSK__LIST_LEN,
+  uint e = lsk_block_append_ex(s, (volatile __global uint *)list + LSK__LIST_LEN,
                             lsk__pool_count_var(want, n), &base, &total);
   *count = total;
   uint log2 = list[LSK__LIST_LOG2], mask = (1u << log2) - 1u;

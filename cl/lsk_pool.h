@@ -32,28 +32,6 @@
 
 #define LSK_POOL_INVALID 0xffffffffu
 
-/* The block collectives here are always inlined: PoCL 3.1 (LLVM 15)
- * crashes compiling a kernel that calls a function holding
- * lsk_block_append or lsk_block_scan_var from two places unless each such
- * function is forced inline where it is called. */
-#define LSK__COLLECTIVE __attribute__((always_inline)) LSK_INLINE
-
-/* lsk_block_append's work, forced inline for the same reason: the block's
- * items go to *count + base, one atomic for the block; returns this
- * worker's first slot, and the block's first in *first, its count in
- * *total. */
-LSK__COLLECTIVE uint lsk__pool_append(__local uint *s, volatile __global uint *count, uint n,
-                                      uint *first, uint *total)
-{
-  uint pre = lsk_block_scan_add_uint(s, n, total);
-  if (lsk_worker() == 0)
-    s[0] = *total ? atomic_add(count, *total) : 0u;
-  lsk__lsync();
-  *first = s[0];
-  lsk__lsync();
-  return *first + pre;
-}
-
 /* Header words; host/pool.c mirrors them. */
 /* The two counters that every allocation or recycle hits with an atomic
  * each have a cache line of their own: in one line with each other and
@@ -167,12 +145,12 @@ LSK_INLINE uint lsk__pool_in_count(uint n)
  * (LSK_VAR_N) and may be the same one. One global atomic for the block.
  * @attention every worker, uniform control flow; includes barriers.
  */
-LSK__COLLECTIVE void lsk_pool_alloc_var(__local uint *s, __global uint *pool, const uint *want,
+LSK_COLLECTIVE void lsk_pool_alloc_var(__local uint *s, __global uint *pool, const uint *want,
                                         uint *cell, uint n)
 {
   uint first, total, k = lsk__pool_count_var(want, n);
   uint c =
-      lsk__pool_append(s, (volatile __global uint *)pool + LSK__POOL_CURSOR, k, &first, &total);
+      lsk_block_append_ex(s, (volatile __global uint *)pool + LSK__POOL_CURSOR, k, &first, &total);
   /* The header once, in registers: PoCL flattens address spaces, so every
    * store to cell[] would otherwise make the compiler read it again. */
   uint nfree = pool[LSK__POOL_FREE_LEN], fresh = pool[LSK__POOL_FRESH];
@@ -206,7 +184,7 @@ LSK__COLLECTIVE void lsk_pool_alloc_var(__local uint *s, __global uint *pool, co
  * over [0, n). One global atomic for the block.
  * @attention every worker, uniform control flow; includes barriers.
  */
-LSK__COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, const uint *cell,
+LSK_COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, const uint *cell,
                                           uint n)
 {
   uint k = 0, cap = pool[LSK__POOL_CAPACITY];
@@ -216,7 +194,7 @@ LSK__COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, 
         ++k;
   uint first, total;
   uint r =
-      lsk__pool_append(s, (volatile __global uint *)pool + LSK__POOL_RECYCLED, k, &first, &total);
+      lsk_block_append_ex(s, (volatile __global uint *)pool + LSK__POOL_RECYCLED, k, &first, &total);
   /* As in lsk_pool_alloc_var: the header in registers, and a plain copy
    * when every slot holds a cell and they all fit. */
   __global uint *rl = pool + pool[LSK__POOL_REC_OFF];

@@ -17,16 +17,10 @@
  * elements below n; a full tile runs without the bound check.
  */
 
-/* The tiles of this block, and how many of them are full. */
-#define LSK__ASSOC_TILES(n, per_block)                                         \
-  uint first = lsk_block_idx() * (per_block);                                  \
-  uint full = (n) / LSK_DOMAIN_SIZE;                                           \
-  uint end = min(first + (per_block), full + ((n) - full * LSK_DOMAIN_SIZE != 0))
-
 /* lsk_assoc_zero(x, n, per_block): x[i] = 0 for i < n. */
 LSK_KERNEL void lsk_assoc_zero(LSK_CTX, __global uint *restrict x, uint n, uint per_block)
 {
-  LSK__ASSOC_TILES(n, per_block);
+  LSK__TILE_RUN(n, per_block);
   for (uint t = first; t < end; ++t) {
     __global uint *tile = x + (size_t)t * LSK_DOMAIN_SIZE;
     if (t < full) {
@@ -43,7 +37,7 @@ LSK_KERNEL void lsk_assoc_zero(LSK_CTX, __global uint *restrict x, uint n, uint 
 LSK_KERNEL void lsk_assoc_count(LSK_CTX, __global const uint *restrict keys, uint base, uint n,
                                 uint per_block, volatile __global uint *counts, uint nkeys)
 {
-  LSK__ASSOC_TILES(n, per_block);
+  LSK__TILE_RUN(n, per_block);
   for (uint t = first; t < end; ++t) {
     __global const uint *tile = keys + base + (size_t)t * LSK_DOMAIN_SIZE;
     uint left = t < full ? LSK_DOMAIN_SIZE : n - t * LSK_DOMAIN_SIZE;
@@ -73,7 +67,7 @@ LSK_KERNEL void lsk_assoc_fill(LSK_CTX, __global const uint *restrict keys, uint
                                uint nkeys)
 {
   LSK_VAR(uint, slot);
-  LSK__ASSOC_TILES(n, per_block);
+  LSK__TILE_RUN(n, per_block);
   for (uint t = first; t < end; ++t) {
     uint at = t * LSK_DOMAIN_SIZE;
     __global const uint *tile = keys + base + at;

@@ -34,19 +34,13 @@
 
 #define LSK__SELECTED(i) (lsk_select((i), lsk__in, arg) != 0)
 
-/* The tiles of block b: [first, end), per_block of them, below n. */
-#define LSK__COMPACT_TILES(b, n, per_block)                                                        \
-  uint full = (n) / LSK_DOMAIN_SIZE;                                                               \
-  uint first = (b) * (per_block);                                                                  \
-  uint end = min(first + (per_block), full + ((n)-full * LSK_DOMAIN_SIZE != 0))
-
 LSK_KERNEL void lsk_compact_count(LSK_CTX, LSK__CIN_PARAMS, ulong arg, uint n, uint per_block,
                                   __global uint *counts)
 {
   LSK_BLOCK_SCRATCH(uint, scratch);
   LSK__CIN_OPEN;
   uint b = lsk_block_idx();
-  LSK__COMPACT_TILES(b, n, per_block);
+  LSK__TILE_RUN(n, per_block);
   uint c = 0;
   for (uint t = first; t < end; ++t) {
     uint base = t * LSK_DOMAIN_SIZE;
@@ -93,7 +87,7 @@ LSK_KERNEL void lsk_compact_scan(LSK_CTX, __global uint *counts, uint nblocks)
   LSK_BLOCK_SCRATCH(uint, scratch);                                                                \
   uint b = lsk_block_idx();                                                                        \
   uint carry = use_carries ? carries[b] : 0u;                                                      \
-  LSK__COMPACT_TILES(b, n, per_block);                                                             \
+  LSK__TILE_RUN(n, per_block);                                                             \
   for (uint t = first; t < end; ++t) {                                                             \
     uint base = t * LSK_DOMAIN_SIZE;                                                               \
     uint left = t < full ? LSK_DOMAIN_SIZE : n - base;                                             \

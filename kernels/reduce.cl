@@ -88,9 +88,7 @@
   {                                                                            \
     LSK_BLOCK_SCRATCH(AT, scratch);                                            \
     __global const T *src = in + base;                                         \
-    uint first = lsk_block_idx() * per_block;                                  \
-    uint full = n / LSK_DOMAIN_SIZE;                                           \
-    uint end = min(first + per_block, full + (n - full * LSK_DOMAIN_SIZE != 0)); \
+    LSK__TILE_RUN(n, per_block);                                               \
     LSK__REDUCE_BODY(lsk_block_reduce_##OPN##_##AT, lsk_block_reduce_var_##OPN##_##AT, T, AT, OP, \
                      VOP, ID)                                                  \
     LSK_MASTER out[out_index + lsk_block_idx()] = as_##T(r);                   \

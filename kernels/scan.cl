@@ -68,9 +68,7 @@
     LSK_BLOCK_SCRATCH(AT, scratch);                                            \
     uint b = lsk_block_idx();                                                  \
     AT carry = use_carries ? as_##AT(carries[b]) : (AT)0;                      \
-    uint first = b * per_block;                                                \
-    uint full = n / LSK_DOMAIN_SIZE;                                           \
-    uint end = min(first + per_block, full + (n - full * LSK_DOMAIN_SIZE != 0)); \
+    LSK__TILE_RUN(n, per_block);                                               \
     for (uint t = first; t < end; ++t) {                                       \
       __global const T *src = in + base + t * LSK_DOMAIN_SIZE;                 \
       __global T *dst = out + out_base + t * LSK_DOMAIN_SIZE;                  \

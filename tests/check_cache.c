@@ -120,15 +120,7 @@ static off_t file_size(const char *path)
 
 static lsk_context *cache_context(const char *dir)
 {
-  lsk_context *ctx = NULL;
-  int rc = lsk_context_create(&(lsk_context_options){.cache_dir = dir}, &ctx);
-  if (rc == LSK_ENODEV) {
-    fprintf(stderr, "skipped: no OpenCL device: %s\n", lsk_context_errmsg(NULL));
-    exit(77);
-  }
-  ck_assert_msg(rc == LSK_OK, "lsk_context_create: %s: %s", lsk_status_name(rc),
-                lsk_context_errmsg(NULL));
-  return ctx;
+  return tu_context_opt(&(lsk_context_options){.cache_dir = dir});
 }
 
 static lsk_program *fill_program(lsk_context *ctx, const lsk_program_options *opt)

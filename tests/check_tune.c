@@ -148,12 +148,7 @@ static void reset(fixture *f)
 static fixture open_fixture(const lsk_context_options *opt, const char *kernel)
 {
   fixture f = {0};
-  int rc = lsk_context_create(opt, &f.ctx);
-  if (rc == LSK_ENODEV) {
-    fprintf(stderr, "skipped: no OpenCL device: %s\n", lsk_context_errmsg(NULL));
-    exit(77);
-  }
-  ck_assert_msg(rc == LSK_OK, "lsk_context_create: %s", lsk_context_errmsg(NULL));
+  f.ctx = tu_context_opt(opt);
   f.prog = tu_program(f.ctx, "tune.cl", src);
   f.k = tu_kernel(f.prog, kernel);
   TU_OK(f.ctx, lsk_buffer_create(f.ctx, N * sizeof(unsigned), &f.x));

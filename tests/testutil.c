@@ -5,10 +5,12 @@
 
 #include "testutil.h"
 
-lsk_context *tu_context(void)
+lsk_context *tu_context(void) { return tu_context_opt(NULL); }
+
+lsk_context *tu_context_opt(const lsk_context_options *opt)
 {
   lsk_context *ctx = NULL;
-  int rc = lsk_context_create(NULL, &ctx);
+  int rc = lsk_context_create(opt, &ctx);
   if (rc == LSK_ENODEV) {
     fprintf(stderr, "skipped: no OpenCL device: %s\n", lsk_context_errmsg(NULL));
     exit(77);

@@ -18,6 +18,8 @@
 
 /* A context on the default device (LSK_DEVICE honoured), or exit 77. */
 lsk_context *tu_context(void);
+/* The same with options. */
+lsk_context *tu_context_opt(const lsk_context_options *opt);
 
 /* Asserts rc == LSK_OK, printing the context's message otherwise. */
 #define TU_OK(ctx, expr)                                                                           \
