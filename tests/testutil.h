@@ -100,5 +100,6 @@ Suite *suite_assoc(void);
 TCase *tcase_assoc_grind(void);
 Suite *suite_pixel(void);
 Suite *suite_pixel_grind(void);
+Suite *suite_ledger_canary(void);
 
 #endif /* LSK_TESTUTIL_H */
