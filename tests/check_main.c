@@ -30,6 +30,9 @@ static const struct {
     {"block", suite_block},
     {"assoc", suite_assoc},
     {"pixel", suite_pixel}, {"pixel_grind", suite_pixel_grind},
+    {"grind_types", suite_grind_types}, {"grind_soa", suite_grind_soa},
+    {"grind_vsum", suite_grind_vsum},
+    {"grind_planted", suite_grind_planted},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 
