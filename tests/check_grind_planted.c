@@ -5,13 +5,16 @@
  * oclgrind tests can fail.
  *   planted_race: the workers of one block all write the same global word,
  *     with no atomic and no barrier between them (a write-write race);
- *   planted_oob: worker 0 reads one uint past the end of its buffer.
+ *   planted_oob: worker 0 reads one uint past the end of its buffer;
+ *   planted_uninit: worker 0 stores a value read from local memory that
+ *     nothing wrote (for --uninitialized).
  * Each kernel also writes markers that the test reads back, so the test
  * fails (and so does oclgrind_planted) if a kernel did not run; the script
- * also wants the line "grind_planted: both kernels ran".
+ * also wants the line "grind_planted: all three kernels ran".
  *
  * The out-of-range read is undefined behaviour on a real device: on any
- * device but oclgrind's simulator the test runs the race kernel only.
+ * device but oclgrind's simulator the test runs the race kernel only
+ * (and so also for the uninitialized read).
  * It is in no unit test, only in the oclgrind_planted one.
  */
 #include <stdio.h>
@@ -33,6 +36,19 @@ static const char *src =
     "    ran[0] = 7;\n"
     "    ran[1] = past == 0xdeadbeefu ? 0 : 1;\n"
     "  }\n"
+    "}\n"
+    "LSK_KERNEL void planted_uninit(LSK_CTX, __global uint *ran, uint k)\n"
+    "{\n"
+    "  LSK_SHARED(uint, never_written, 4);\n"
+    "  /* A store that never happens (k is 1): without it, the compiler folds\n"
+    "   * the load of memory nothing stores to, and there is nothing to see. */\n"
+    "  if (k > 100)\n"
+    "    never_written[0] = k;\n"
+    "  lsk_sync();\n"
+    "  LSK_MASTER {\n"
+    "    ran[0] = 7;\n"
+    "    ran[1] = never_written[k] + k; /* the uninitialized read */\n"
+    "  }\n"
     "}\n";
 
 enum { D = 8 };
@@ -42,7 +58,8 @@ START_TEST(test_grind_planted)
   lsk_context *ctx = tu_context();
   int sim = strstr(lsk_context_device(ctx)->name, "Oclgrind") != NULL;
   lsk_program *p = tu_program(ctx, "planted.cl", src);
-  lsk_kernel *race = tu_kernel(p, "planted_race"), *oob = tu_kernel(p, "planted_oob");
+  lsk_kernel *race = tu_kernel(p, "planted_race"), *oob = tu_kernel(p, "planted_oob"),
+             *uninit = tu_kernel(p, "planted_uninit");
   /* Four workers of simd 2 in one block: the race is inside a work-group. */
   lsk_launch cfg = {.domain = {D}, .blocks = {1}, .workers = 4, .simd = 2};
   lsk_buffer *word = tu_zeros(ctx, 1), *ran = tu_zeros(ctx, D);
@@ -64,17 +81,25 @@ START_TEST(test_grind_planted)
     r = tu_read_uints(ctx, ran2, 2);
     ck_assert_msg(r[0] == 7, "planted_oob did not run (marker %u)", r[0]);
     free(r);
+    lsk_buffer *ran3 = tu_zeros(ctx, 2);
+    TU_OK(ctx, lsk_kernel_run(uninit, &cfg, LSK_ARGS(LSK_ARG_BUFFER(ran3), LSK_ARG_UINT(1))));
+    r = tu_read_uints(ctx, ran3, 2);
+    ck_assert_msg(r[0] == 7, "planted_uninit did not run (marker %u)", r[0]);
+    free(r);
+    lsk_buffer_destroy(ran3);
     lsk_buffer_destroy(xb);
     lsk_buffer_destroy(ran2);
-    printf("grind_planted: both kernels ran\n");
+    printf("grind_planted: all three kernels ran\n");
   } else {
-    printf("grind_planted: not oclgrind's simulator: the out-of-range kernel not run\n");
+    printf("grind_planted: not oclgrind's simulator: the out-of-range and uninitialized kernels "
+           "not run\n");
   }
   fflush(stdout);
   lsk_buffer_destroy(word);
   lsk_buffer_destroy(ran);
   lsk_kernel_destroy(race);
   lsk_kernel_destroy(oob);
+  lsk_kernel_destroy(uninit);
   lsk_program_destroy(p);
   lsk_context_destroy(ctx);
 }

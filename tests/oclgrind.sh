@@ -4,8 +4,9 @@
 # uninitialized-memory checks, and fail on any report (oclgrind itself
 # exits 0 when it reports errors).
 # --expect: the planted-defects check (suite grind_planted): pass only if
-# the suite passes, says that its kernels ran, and oclgrind reports both a
-# data race in planted_race and an invalid read in planted_oob.
+# the suite passes, says that its kernels ran, and oclgrind reports a data
+# race in planted_race, an invalid read in planted_oob and an uninitialized
+# value in planted_uninit.
 set -u
 expect=0
 if [ "${1:-}" = --expect ]; then
@@ -46,11 +47,13 @@ if [ "$expect" -eq 1 ]; then
   # Each report is a message line, then a tab-indented "Kernel: NAME".
   race=$(grep -A2 -iE 'data race' "$out" | grep -cE $'^\tKernel: planted_race')
   oob=$(grep -A2 -E 'Invalid read' "$out" | grep -cE $'^\tKernel: planted_oob')
-  ran=$(grep -c '^grind_planted: both kernels ran' "$out")
+  uninit=$(grep -A2 -E 'Uninitialized value' "$out" | grep -cE $'^\tKernel: planted_uninit')
+  ran=$(grep -c '^grind_planted: all three kernels ran' "$out")
   echo "oclgrind.sh: $nerr report(s): $race data race(s) in planted_race," \
-    "$oob invalid read(s) in planted_oob; kernels ran: $ran"
-  if [ "$race" -ge 1 ] && [ "$oob" -ge 1 ] && [ "$ran" -eq 1 ]; then
-    echo "oclgrind.sh: both planted defects reported"
+    "$oob invalid read(s) in planted_oob, $uninit uninitialized value(s) in" \
+    "planted_uninit; kernels ran: $ran"
+  if [ "$race" -ge 1 ] && [ "$oob" -ge 1 ] && [ "$uninit" -ge 1 ] && [ "$ran" -eq 1 ]; then
+    echo "oclgrind.sh: all planted defects reported"
     exit 0
   fi
   echo "oclgrind.sh: a planted defect went unreported, or its kernel did not run"
