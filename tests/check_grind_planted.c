@@ -1,8 +1,8 @@
 /*
- * check_grind_planted.c: suite grind_planted, two kernels with planted
+ * check_grind_planted.c: suite grind_planted, three kernels with planted
  * defects, for the oclgrind_planted test (tests/oclgrind.sh --expect):
- * that test passes only if oclgrind reports both, so it shows that the
- * oclgrind tests can fail.
+ * that test passes only if oclgrind reports all three, so it shows that
+ * the oclgrind tests can fail.
  *   planted_race: the workers of one block all write the same global word,
  *     with no atomic and no barrier between them (a write-write race);
  *   planted_oob: worker 0 reads one uint past the end of its buffer;
@@ -12,9 +12,9 @@
  * fails (and so does oclgrind_planted) if a kernel did not run; the script
  * also wants the line "grind_planted: all three kernels ran".
  *
- * The out-of-range read is undefined behaviour on a real device: on any
- * device but oclgrind's simulator the test runs the race kernel only
- * (and so also for the uninitialized read).
+ * The out-of-range read is undefined behaviour on a real device (and the
+ * uninitialized one gives an unspecified value): on any device but
+ * oclgrind's simulator the test runs the race kernel only.
  * It is in no unit test, only in the oclgrind_planted one.
  */
 #include <stdio.h>
