@@ -24,6 +24,7 @@ const bt_shape bt_shapes[] = {
     {1000, 8, 125, 0}, {1000, 256, 4, 1}, /* one step: the CPU rule's shape; 256 workers */
 };
 const size_t bt_nshapes = sizeof bt_shapes / sizeof bt_shapes[0];
+const bt_shape *bt_only;
 
 uint64_t bt_next(uint64_t *r)
 {
@@ -244,7 +245,8 @@ START_TEST(test_block_worker_collectives)
   }
   if (!fp64)
     printf("test_block_worker_collectives: no fp64 on this device: double not checked\n");
-  for (int i = 0; i < 4; ++i)
+  /* (On the grind shape alone the data is too short to be sure of it.) */
+  for (int i = 0; i < 4 && !bt_only; ++i)
     ck_assert_msg(wrapped[i], "type %d: no add wrapped around: the data does not test it", i);
   bt_close(&t);
 }
@@ -270,7 +272,8 @@ START_TEST(test_block_var_collectives)
   }
   if (!fp64)
     printf("test_block_var_collectives: no fp64 on this device: double not checked\n");
-  for (int i = 0; i < 4; ++i)
+  /* (On the grind shape alone the data is too short to be sure of it.) */
+  for (int i = 0; i < 4 && !bt_only; ++i)
     ck_assert_msg(wrapped[i], "type %d: no add wrapped around: the data does not test it", i);
   bt_close(&t);
 }
@@ -399,6 +402,24 @@ void block_grind_case(void)
   bt_check_append(&t, &s, "append_each", 3, 1);
   bt_check_atomics_float(&t, &s, 3);
   bt_close(&t);
+}
+
+/* Every test of the block suite on one small shape of two steps, the last
+ * partial (all types), for the grind_types suite (oclgrind). */
+static const bt_shape grind_shape = {7, 3, 2, 1};
+static void only_grind_shape(void) { bt_only = &grind_shape; }
+static void every_shape(void) { bt_only = NULL; }
+TCase *tcase_block_grind(void)
+{
+  TCase *tc = tcase_create("block");
+  tcase_set_timeout(tc, 600);
+  tcase_add_checked_fixture(tc, only_grind_shape, every_shape);
+  tcase_add_test(tc, test_block_worker_collectives);
+  tcase_add_test(tc, test_block_var_collectives);
+  tcase_add_test(tc, test_block_define_keeps_order);
+  tcase_add_test(tc, test_block_predicates);
+  bt_add_atomic_tests(tc);
+  return tc;
 }
 
 Suite *suite_block(void)

@@ -19,7 +19,12 @@ typedef struct bt_shape {
 
 extern const bt_shape bt_shapes[];
 extern const size_t bt_nshapes;
-#define BT_FOR_SHAPES(s) for (const bt_shape *s = bt_shapes; s < bt_shapes + bt_nshapes; ++s)
+/* When bt_only is set (tcase_block_grind: one small shape for oclgrind),
+ * BT_FOR_SHAPES runs that shape alone. */
+extern const bt_shape *bt_only;
+#define BT_FOR_SHAPES(s)                                                                           \
+  for (const bt_shape *s = bt_only ? bt_only : bt_shapes;                                          \
+       s < (bt_only ? bt_only + 1 : bt_shapes + bt_nshapes); ++s)
 
 /* splitmix64, and a seed from a shape and a per-test salt. */
 uint64_t bt_next(uint64_t *r);

@@ -179,6 +179,62 @@ START_TEST(test_grind_soa_views)
 }
 END_TEST
 
+static const char *idx_src = "LSK_DECLARE_DOMAIN(idx_info, 4, 3);\n"
+                             "LSK_KERNEL void idx_info(LSK_CTX, __global uint *out)\n"
+                             "{\n"
+                             "  LSK_VAR_N(uint, v, 5);\n"
+                             "  LSK_FOREACH_N(it, 5) LSK_VAR_AT(v, it) = it.idx * 10;\n"
+                             "  __global uint *o = out + lsk_block_idx() * 32;\n"
+                             "  LSK_MASTER {\n"
+                             "    uint3 nd = lsk_block_nd(), ext = lsk_domain_extent();\n"
+                             "    o[0] = lsk_block_idx();\n"
+                             "    o[1] = nd.x; o[2] = nd.y; o[3] = nd.z;\n"
+                             "    o[4] = lsk_grid_size(); o[5] = lsk_domain_size();\n"
+                             "    o[6] = ext.x; o[7] = ext.y; o[8] = ext.z;\n"
+                             "    o[9] = idx_info_DOMAIN_SIZE;\n"
+                             "  }\n"
+                             "  LSK_FOREACH_N(it, 5) o[10 + it.idx] = LSK_VAR_AT(v, it) + 1;\n"
+                             "  LSK_FOREACH(it) {\n"
+                             "    uint3 p = lsk_domain_nd(it.idx);\n"
+                             "    o[16 + it.idx] = p.x + 10 * p.y + 100 * p.z;\n"
+                             "  }\n"
+                             "}\n";
+
+/* The index helpers (cl/lsk_idx.h), a declared domain and a context
+ * variable over fewer indices than the domain, on a 2x2 grid of 4x3
+ * domains, for both a one-worker and a several-worker shape. */
+START_TEST(test_grind_idx_helpers)
+{
+  static const unsigned shapes[][2] = {{4, 2}, {1, 1}};
+  lsk_context *ctx = tu_context();
+  lsk_program *p = tu_program(ctx, "idx.cl", idx_src);
+  lsk_kernel *k = tu_kernel(p, "idx_info");
+  for (size_t c = 0; c < 2; ++c) {
+    lsk_buffer *out = zeros(ctx, 4 * 32);
+    lsk_launch cfg = {
+        .domain = {4, 3}, .blocks = {2, 2}, .workers = shapes[c][0], .simd = shapes[c][1]};
+    TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(out))));
+    unsigned *h = tu_read_uints(ctx, out, 4 * 32);
+    for (unsigned b = 0; b < 4; ++b) {
+      const unsigned *o = h + b * 32;
+      unsigned want[32] = {b, b % 2, b / 2, 0, 4, 12, 4, 3, 1, 12};
+      for (unsigned i = 0; i < 5; ++i)
+        want[10 + i] = i * 10 + 1;
+      for (unsigned i = 0; i < 12; ++i)
+        want[16 + i] = i % 4 + 10 * (i / 4);
+      for (unsigned j = 0; j < 32; ++j)
+        ck_assert_msg(o[j] == want[j], "W=%u block %u word %u: %u, want %u", shapes[c][0], b, j,
+                      o[j], want[j]);
+    }
+    free(h);
+    lsk_buffer_destroy(out);
+  }
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 /* The block collectives, appends and float atomics (check_block.c). */
 START_TEST(test_grind_block_collectives) { block_grind_case(); }
 END_TEST
@@ -192,6 +248,7 @@ Suite *suite_grind(void)
   tcase_add_test(tc, test_grind_block_sums);
   tcase_add_test(tc, test_grind_soa_views);
   tcase_add_test(tc, test_grind_block_collectives);
+  tcase_add_test(tc, test_grind_idx_helpers);
   suite_add_tcase(s, tc);
   suite_add_tcase(s, tcase_assoc_grind());
   return s;

@@ -31,6 +31,9 @@ static const struct {
     {"assoc", suite_assoc},
     {"pixel", suite_pixel}, {"pixel_grind", suite_pixel_grind},
     {"ledger_canary", suite_ledger_canary},
+    {"grind_types", suite_grind_types}, {"grind_soa", suite_grind_soa},
+    {"grind_vsum", suite_grind_vsum},
+    {"grind_planted", suite_grind_planted},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

@@ -117,6 +117,43 @@ START_TEST(test_pool_grind_chunklist)
   qsort(got, nwant, 4, cmp_uint);
   qsort(want, nwant, 4, cmp_uint);
   ck_assert_int_eq(memcmp(got, want, nwant * 4), 0);
+  /* A later kernel reads the list back: its length and each element (and
+   * the pool's cell size in words). */
+  lsk_program *rp =
+      tu_program(ctx, "list_read.cl",
+                 "LSK_KERNEL void list_read(LSK_CTX, __global uint *pool, __global uint *list,\n"
+                 "                          __global uint *out)\n"
+                 "{\n"
+                 "  uint n = lsk_list_length(list);\n"
+                 "  LSK_MASTER {\n"
+                 "    out[0] = n;\n"
+                 "    out[101] = lsk_pool_cell_words(pool);\n"
+                 "  }\n"
+                 "  LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {\n"
+                 "    LSK_FOREACH(it) {\n"
+                 "      uint i = b * LSK_DOMAIN_SIZE + it.idx;\n"
+                 "      if (i < n) {\n"
+                 "        __global uint *e = (__global uint *)lsk_list_at(pool, list, i);\n"
+                 "        out[1 + i] = e ? e[0] : 0xffffffffu;\n"
+                 "      }\n"
+                 "    }\n"
+                 "  }\n"
+                 "}\n");
+  lsk_kernel *read = tu_kernel(rp, "list_read");
+  unsigned back[102] = {0};
+  lsk_buffer *rb = upload(ctx, back, 102);
+  TU_OK(ctx, lsk_kernel_run(read, &cfg,
+                            LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pool)),
+                                     LSK_ARG_BUFFER(lsk_list_buffer(list)), LSK_ARG_BUFFER(rb))));
+  TU_OK(ctx, lsk_buffer_read(rb, 0, back, sizeof back));
+  ck_assert_uint_eq(back[0], nwant);
+  ck_assert_uint_eq(back[101], 32 / 4); /* cells of 32 bytes, alignment 4 */
+  for (unsigned i = 0; i < nwant; ++i)
+    ck_assert_msg(back[1 + i] == e[2 * i], "list_read element %u: %u, want %u", i, back[1 + i],
+                  e[2 * i]);
+  lsk_buffer_destroy(rb);
+  lsk_kernel_destroy(read);
+  lsk_program_destroy(rp);
   TU_OK(ctx, lsk_list_clear(list));
   TU_OK(ctx, lsk_pool_gc(pool));
   lsk_pool_usage pu;

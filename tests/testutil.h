@@ -101,5 +101,14 @@ TCase *tcase_assoc_grind(void);
 Suite *suite_pixel(void);
 Suite *suite_pixel_grind(void);
 Suite *suite_ledger_canary(void);
+/* Grind suites (oclgrind): every type of reduce and scan, and every test
+ * of the block suite on one small shape (check_block.c), the float sums
+ * of the vector paths (check_grind_types.c); SoA accessors;
+ * the planted defects of the oclgrind_planted test. */
+Suite *suite_grind_types(void);
+Suite *suite_grind_vsum(void);
+TCase *tcase_block_grind(void);
+Suite *suite_grind_soa(void);
+Suite *suite_grind_planted(void);
 
 #endif /* LSK_TESTUTIL_H */

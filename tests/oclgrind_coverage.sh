@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# oclgrind_coverage.sh OCLGRIND LSK_TESTS SOURCE_DIR SUITE...: run the
+# oclgrind suites under oclgrind's instruction counter (no checks: the
+# oclgrind_* tests do those) and fail unless every kernel that lsk ships
+# (kernels/*.cl, the reduce and scan kernels of every type) ran at least
+# once, and every reduce and scan kernel ran both its vload8 path and its
+# scalar one. Prints the kernels run and how many times.
+set -u
+oclgrind=$1 tests=$2 src=$3
+shift 3
+out=$(mktemp) want=$(mktemp) ran=$(mktemp)
+trap 'rm -f "$out" "$want" "$ran"' EXIT
+CK_FORK=no LSK_LEDGER=0 LSK_DEVICE='' "$oclgrind" --inst-counts "$tests" "$@" >"$out" 2>&1
+rc=$?
+if [ "$rc" -ne 0 ]; then
+  cat "$out"
+  echo "oclgrind_coverage.sh: the suites failed under oclgrind (exit $rc)"
+  exit 1
+fi
+# The kernels lsk ships: plain LSK_KERNEL definitions, and the reduce and
+# scan kernels that kernels/reduce.cl and kernels/scan.cl instantiate per
+# type (macro lines at the start of a line, not their definitions).
+{
+  sed -nE 's/^LSK_KERNEL void ([a-z_0-9]+)\(.*/\1/p' "$src"/kernels/*.cl
+  sed -nE 's/^LSK__REDUCE_KERNELS\(([a-z]+),.*/\1/p' "$src"/kernels/reduce.cl |
+    while read -r t; do printf 'lsk_reduce_%s_%s\n' add "$t" min "$t" max "$t"; done
+  sed -nE 's/^LSK__SCAN_KERNEL\(([a-z]+),.*/lsk_scan_\1/p' "$src"/kernels/scan.cl
+} | sort -u >"$want"
+# Each invocation's counts start with its kernel's name; the vector path
+# is the one that calls vload8.
+awk -F"'" '/^Instructions executed for kernel/ { if (k != "") print k, v; k = $2; v = "scalar"; next }
+           /call _Z6vload8/ { v = "vector" }
+           END { if (k != "") print k, v }' "$out" | sort | uniq -c >"$ran"
+echo "oclgrind_coverage.sh: kernel invocations (count, kernel, path):"
+cat "$ran"
+missing=0
+while read -r k; do
+  case $k in
+  lsk_reduce_* | lsk_scan_*) paths="scalar vector" ;;
+  *) paths="" ;;
+  esac
+  if ! grep -qE " $k (scalar|vector)\$" "$ran"; then
+    echo "oclgrind_coverage.sh: kernel $k never ran"
+    missing=$((missing + 1))
+    continue
+  fi
+  for p in $paths; do
+    if ! grep -qE " $k $p\$" "$ran"; then
+      echo "oclgrind_coverage.sh: kernel $k never ran its $p path"
+      missing=$((missing + 1))
+    fi
+  done
+done <"$want"
+n=$(wc -l <"$want")
+if [ "$missing" -ne 0 ]; then
+  echo "oclgrind_coverage.sh: $missing of the $n shipped kernels (or their paths) not run"
+  exit 1
+fi
+echo "oclgrind_coverage.sh: all $n shipped kernels ran (reduce and scan: both paths)"
