@@ -4,6 +4,8 @@
 #   ./run.sh demo [args]    install what is missing, build, run `lsk demo`
 #   ./run.sh test [args]    the same, then the whole test suite (ctest args)
 #   ./run.sh bench [args]   the same, then `lsk bench`
+#   ./run.sh sanitize [args] the test suite in an AddressSanitizer +
+#                           UndefinedBehaviorSanitizer build (build-asan)
 #   ./run.sh build          install and build only
 #
 # Packages are installed with apt-get when missing (as root; otherwise the
@@ -48,6 +50,9 @@ case "$cmd" in
   test) install_missing; build
         exec ctest --test-dir "$BUILD_DIR" --output-on-failure "$@" ;;
   bench) install_missing; build; exec "$BUILD_DIR/host/cli/lsk" bench "$@" ;;
+  sanitize) install_missing
+        BUILD_DIR=${SANITIZE_DIR:-build-asan} CMAKE_ARGS="${CMAKE_ARGS:-} -DLSK_SANITIZE=ON" build
+        exec ctest --test-dir "${SANITIZE_DIR:-build-asan}" --output-on-failure "$@" ;;
   build) install_missing; build ;;
-  *) echo "usage: ./run.sh demo|test|bench|build [args]" >&2; exit 2 ;;
+  *) echo "usage: ./run.sh demo|test|sanitize|bench|build [args]" >&2; exit 2 ;;
 esac
