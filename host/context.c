@@ -93,6 +93,10 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
     free(c);
     return rc;
   }
+  if (lsk__context_sync_init(c)) {
+    free(c);
+    return lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: no mutex for the context");
+  }
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
   c->cl = clCreateContext(props, 1, &c->device, NULL, NULL, &err);
   if (!err)
@@ -139,6 +143,10 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
     return lsk__fail_cl(NULL, err, "lsk_context_wrap", " (device facts)");
   }
   lsk__device_position(device, &c->info);
+  if (lsk__context_sync_init(c)) {
+    free(c);
+    return lsk__fail(NULL, LSK_ENOMEM, "lsk_context_wrap: no mutex for the context");
+  }
   clRetainContext(context);
   clRetainDevice(device);
   clRetainCommandQueue(queue);
@@ -165,7 +173,7 @@ void lsk_context_destroy(lsk_context *ctx)
     clReleaseDevice(ctx->device);
   free(ctx->cache_dir);
   free(ctx->tune_dir);
-  free(ctx->errmsg);
+  lsk__context_sync_free(ctx);
   free(ctx);
 }
 
@@ -222,5 +230,8 @@ int lsk_context_finish(lsk_context *ctx)
   cl_int err = clFinish(ctx->queue);
   if (err)
     return lsk__fail_cl(ctx, err, "clFinish", "%s", "");
-  return lsk__verify_check(ctx);
+  lsk__lock(ctx);
+  int rc = lsk__verify_check(ctx);
+  lsk__unlock(ctx);
+  return rc;
 }

@@ -30,6 +30,7 @@ static const struct {
     {"block", suite_block},
     {"assoc", suite_assoc},
     {"pixel", suite_pixel}, {"pixel_grind", suite_pixel_grind},
+    {"resource", suite_resource}, {"threads", suite_threads},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

@@ -100,5 +100,7 @@ Suite *suite_assoc(void);
 TCase *tcase_assoc_grind(void);
 Suite *suite_pixel(void);
 Suite *suite_pixel_grind(void);
+Suite *suite_resource(void);
+Suite *suite_threads(void);
 
 #endif /* LSK_TESTUTIL_H */
