@@ -8,9 +8,11 @@
  * corrupt file is detected; such an entry is removed and the caller builds
  * from source. Entries are written to a temporary file, flushed and
  * renamed, so a reader never sees half an entry, and a failed write (full
- * disk, file size limit) removes its temporary file.
+ * disk, file size limit) removes its temporary file; one left by a killed
+ * writer is removed by a later store once it is old.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -144,6 +147,34 @@ static int write_all(int fd, const void *data, size_t n)
   return 0;
 }
 
+/* A temporary file older than this is a dead writer's (a write takes well
+ * under a second): a process killed mid-write leaves its temporary file,
+ * and the next store into the directory removes it. */
+#define LSK__STALE_TMP_SECONDS 600
+
+/* Removes the stale temporary files of dir: "<16 hex digits>.bin.tmp.*"
+ * regular files last modified more than LSK__STALE_TMP_SECONDS ago. */
+static void sweep_stale(const char *dir)
+{
+  DIR *d = opendir(dir);
+  if (!d)
+    return;
+  time_t now = time(NULL);
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    const char *name = e->d_name;
+    if (strspn(name, "0123456789abcdef") != 16 || strncmp(name + 16, ".bin.tmp.", 9) != 0)
+      continue;
+    char *p = lsk__strdupf("%s/%s", dir, name);
+    struct stat st;
+    if (p && lstat(p, &st) == 0 && S_ISREG(st.st_mode) &&
+        difftime(now, st.st_mtime) > LSK__STALE_TMP_SECONDS)
+      unlink(p);
+    free(p);
+  }
+  closedir(d);
+}
+
 /* Best effort: any failure (no space, a file size limit, no permission, a
  * directory that is a file) leaves the cache as it was, with no temporary
  * file behind; the build itself has succeeded and is not affected. The
@@ -175,6 +206,7 @@ void lsk__cache_store(lsk_context *ctx, const char *dir, const char *key, cl_pro
   ok = (close(fd) == 0) && ok;
   if (!ok || rename(tmp, path) != 0)
     unlink(tmp);
+  sweep_stale(dir);
 store_out:
   free(tmp);
   free(path);

@@ -187,7 +187,19 @@ cl_context lsk_context_cl(const lsk_context *ctx) { return ctx ? ctx->cl : NULL;
 cl_device_id lsk_context_cl_device(const lsk_context *ctx) { return ctx ? ctx->device : NULL; }
 cl_command_queue lsk_context_cl_queue(const lsk_context *ctx) { return ctx ? ctx->queue : NULL; }
 
+static int verify_check(lsk_context *ctx);
+
+/* Under the context's lock: the record and the launch count are shared by
+ * every thread that launches on the context (and by the kernel library). */
 int lsk__verify_check(lsk_context *ctx)
+{
+  lsk__lock(ctx);
+  int rc = verify_check(ctx);
+  lsk__unlock(ctx);
+  return rc;
+}
+
+static int verify_check(lsk_context *ctx)
 {
   cl_uint rec[LSK__VREC_WORDS];
   cl_int err =
@@ -230,8 +242,5 @@ int lsk_context_finish(lsk_context *ctx)
   cl_int err = clFinish(ctx->queue);
   if (err)
     return lsk__fail_cl(ctx, err, "clFinish", "%s", "");
-  lsk__lock(ctx);
-  int rc = lsk__verify_check(ctx);
-  lsk__unlock(ctx);
-  return rc;
+  return lsk__verify_check(ctx);
 }

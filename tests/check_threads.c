@@ -6,8 +6,9 @@
  *   the same entry is stored from two threads of one process;
  * - several threads on ONE context sharing one kernel (docs/threads.md):
  *   the launches bind arguments of one cl_kernel, which only the context's
- *   lock keeps apart; each thread also fails on purpose and must read its
- *   own message, not another thread's;
+ *   lock keeps apart, and one more thread uses the kernel library; each
+ *   thread also fails on purpose and must read its own message, not
+ *   another thread's;
  * - two processes building the same cache entries at once, round after
  *   round: both right, every entry whole, a third process loads them all.
  *
@@ -45,6 +46,7 @@ typedef struct worker {
   lsk_kernel *k;    /* shared kernel, or NULL: the thread makes its own */
   const char *cache_dir;
   unsigned rounds, domain;
+  int library;     /* 1: lsk_reduce rounds (reduce_work) instead of launches */
   char error[512]; /* "" if all went well */
 } worker;
 
@@ -111,18 +113,27 @@ static void *work(void *arg)
   WK_OK(w, lsk_buffer_create(w->ctx, N * 4, &b));
   WK_OK(w, lsk_buffer_write(b, 0, host, N * 4));
   lsk_launch cfg = {.domain = {w->domain}, .blocks = {4}};
+  char mine[64] = ""; /* what this thread's last failure's message says */
   for (unsigned r = 0; r < w->rounds; ++r) {
     WK_OK(w, lsk_kernel_launch(k, &cfg,
                                LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(N),
                                         LSK_ARG_UINT(coef_a(w->id, r)),
                                         LSK_ARG_UINT(coef_b(w->id, r))),
                                NULL));
-    /* A failure of this thread's own: a read past the end at an offset
-     * that names the thread and round, or a launch with a count of
-     * arguments that does. */
-    char mine[64];
-    int rc;
-    if (r & 1) {
+    /* Successes leave the message; other threads' failures must too. */
+    if (mine[0] && !strstr(lsk_context_errmsg(w->ctx), mine)) {
+      fail_at(w, "thread %d round %u: message '%s' is no longer this thread's ('%s')", w->id, r,
+              lsk_context_errmsg(w->ctx), mine);
+      goto out;
+    }
+    /* Every fourth round, a failure of this thread's own: a read past the
+     * end at an offset that names the thread and round, or a launch with a
+     * count of arguments that does. The other rounds launch back to back,
+     * which is where unserialized argument binding would mix threads up. */
+    if (r % 4)
+      continue;
+    int rc, read_fails = (r / 4) & 1;
+    if (read_fails) {
       size_t off = 100000u * (size_t)(w->id + 1) + r;
       rc = lsk_buffer_read(b, off, host, 4);
       snprintf(mine, sizeof mine, "offset %zu + size 4", off);
@@ -134,7 +145,7 @@ static void *work(void *arg)
       rc = lsk_kernel_launch(k, &cfg, extra, nargs, NULL);
       snprintf(mine, sizeof mine, "the launch gives %zu", nargs);
     }
-    if (rc != ((r & 1) ? LSK_ERANGE : LSK_EARGS)) {
+    if (rc != (read_fails ? LSK_ERANGE : LSK_EARGS)) {
       fail_at(w, "thread %d round %u: planted failure gave %s", w->id, r, lsk_status_name(rc));
       goto out;
     }
@@ -172,12 +183,57 @@ out:
   return NULL;
 }
 
+/* The kernel library on a shared context, from one thread while others
+ * launch: its own kernels and scratch, and the verify check it shares. */
+static void *reduce_work(void *arg)
+{
+  worker *w = arg;
+  lsk_buffer *b = NULL;
+  uint32_t *host = malloc(N * 4);
+  uint64_t seed = 77;
+  cl_uint ref = 0, lo = UINT32_MAX;
+  if (!host) {
+    fail_at(w, "thread %d: out of memory", w->id);
+    goto out;
+  }
+  for (unsigned i = 0; i < N; ++i) {
+    host[i] = tu_rng(&seed);
+    ref += host[i];
+    lo = host[i] < lo ? host[i] : lo;
+  }
+  WK_OK(w, lsk_buffer_create(w->ctx, N * 4, &b));
+  WK_OK(w, lsk_buffer_write(b, 0, host, N * 4));
+  for (unsigned r = 0; r < w->rounds; ++r) {
+    cl_uint sum = 0, min = 0;
+    WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, b, 0, N, &sum, NULL));
+    WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_MIN, b, 0, N, &min, NULL));
+    if (sum != ref || min != lo) {
+      fail_at(w, "thread %d round %u: sum %u min %u, wanted %u and %u", w->id, r, sum, min, ref,
+              lo);
+      goto out;
+    }
+    size_t n = N + 1 + r;
+    int rc = lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, b, 0, n, &sum, NULL);
+    char mine[64];
+    snprintf(mine, sizeof mine, "elements [0, %zu)", n);
+    if (rc != LSK_ERANGE || !strstr(lsk_context_errmsg(w->ctx), mine)) {
+      fail_at(w, "thread %d round %u: %s, message '%s' is not this thread's ('%s')", w->id, r,
+              lsk_status_name(rc), lsk_context_errmsg(w->ctx), mine);
+      goto out;
+    }
+  }
+out:
+  lsk_buffer_destroy(b);
+  free(host);
+  return NULL;
+}
+
 static void run_workers(worker *ws, int n)
 {
   pthread_t t[8];
   ck_assert_int_le(n, 8);
   for (int i = 0; i < n; ++i)
-    ck_assert_int_eq(pthread_create(&t[i], NULL, work, &ws[i]), 0);
+    ck_assert_int_eq(pthread_create(&t[i], NULL, ws[i].library ? reduce_work : work, &ws[i]), 0);
   for (int i = 0; i < n; ++i)
     ck_assert_int_eq(pthread_join(t[i], NULL), 0);
   for (int i = 0; i < n; ++i)
@@ -234,7 +290,8 @@ END_TEST
 
 /* Four threads on one context and one kernel, not yet built: the first
  * launches build two configurations at once (two domains), then every
- * launch binds its own arguments to a shared cl_kernel. */
+ * launch binds its own arguments to a shared cl_kernel. A fifth thread
+ * uses the kernel library (lsk_reduce) on the same context meanwhile. */
 START_TEST(test_threads_one_context)
 {
   lsk_context *ctx = tu_context();
@@ -243,13 +300,18 @@ START_TEST(test_threads_one_context)
                  ctx, affine_src,
                  &(lsk_program_options){.name = "affine.cl", .build_options = "-DSALT=0u"}, &p));
   lsk_kernel *k = tu_kernel(p, "affine");
-  worker ws[4];
-  for (int i = 0; i < 4; ++i)
-    ws[i] = (worker){.id = i, .ctx = ctx, .k = k, .rounds = 150, .domain = i & 1 ? 32 : 64};
-  run_workers(ws, 4);
-  lsk_program_stats st;
-  TU_OK(ctx, lsk_program_stats_get(p, &st));
-  ck_assert_uint_eq(st.configurations, 2); /* each built once */
+  /* Twice: first the builds race, then (built) only the launches do. */
+  for (int pass = 0; pass < 2; ++pass) {
+    worker ws[5];
+    for (int i = 0; i < 4; ++i)
+      ws[i] = (worker){.id = i, .ctx = ctx, .k = k, .rounds = 200, .domain = i & 1 ? 32 : 64};
+    ws[4] = (worker){.id = 4, .ctx = ctx, .rounds = 20, .library = 1};
+    run_workers(ws, 5);
+    lsk_program_stats st;
+    TU_OK(ctx, lsk_program_stats_get(p, &st));
+
+    ck_assert_uint_eq(st.configurations, 2); /* each built once */
+  }
   /* A thread that never failed on the context has no message. */
   ck_assert_str_eq(lsk_context_errmsg(ctx), "");
   TU_OK(ctx, lsk_context_finish(ctx));
