@@ -138,6 +138,7 @@ static void set_message(lsk_context *ctx, char *msg)
 
 int lsk__context_sync_init(lsk_context *ctx)
 {
+  atomic_init(&ctx->allocated, 0);
   int err = pthread_mutex_init(&ctx->msg_lock, NULL);
   if (err)
     return err;
