@@ -572,6 +572,32 @@ START_TEST(test_cache_unwritable_dir)
 }
 END_TEST
 
+/* A cache directory whose path is too long for the system (ENAMETOOLONG at
+ * every component past the limit): builds compile each time, no crash. */
+START_TEST(test_cache_dir_name_too_long)
+{
+  char dir[4096];
+  make_tmpdir(dir, sizeof dir);
+  size_t cap = strlen(dir) + 6000;
+  char *longdir = malloc(cap);
+  ck_assert_ptr_nonnull(longdir);
+  size_t n = (size_t)snprintf(longdir, cap, "%s/", dir);
+  while (n + 300 < cap) {
+    memset(longdir + n, 'd', 299); /* each component over NAME_MAX (255) */
+    longdir[n + 299] = '/';
+    n += 300;
+  }
+  longdir[n] = 0;
+  lsk_context *ctx = cache_context(longdir);
+  fresh_run(ctx, 64, 1, 0);
+  fresh_run(ctx, 64, 1, 0);
+  lsk_context_destroy(ctx);
+  free(longdir);
+  ck_assert_int_eq(count_entries(dir, NULL, NULL, NULL, 0), 0);
+  remove_tree(dir);
+}
+END_TEST
+
 /* A file of text at dir/name, last modified age seconds ago. */
 static void plant(const char *dir, const char *name, long age)
 {
@@ -640,6 +666,7 @@ Suite *suite_cache(void)
   tcase_add_test(tc, test_cache_creates_directory);
   tcase_add_test(tc, test_cache_unwritable_dir);
   tcase_add_test(tc, test_cache_stale_temp_removed);
+  tcase_add_test(tc, test_cache_dir_name_too_long);
   suite_add_tcase(s, tc);
   tc = tcase_create("corrupt");
   tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
