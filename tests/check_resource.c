@@ -64,6 +64,27 @@ static const char *big_src =
 
 enum { N = 500 };
 
+/* One directory per test case, made and removed by an unchecked fixture
+ * (in the runner's process), so that a failed test leaves nothing behind;
+ * the tests make their directories inside it. */
+static char base_dir[512];
+
+static void base_setup(void) { tu_tempdir(base_dir, sizeof base_dir, "resource"); }
+
+static void base_teardown(void)
+{
+  if (base_dir[0])
+    tu_remove_tree(base_dir);
+  base_dir[0] = 0;
+}
+
+static void sub_dir(char *dir, size_t cap, const char *tag)
+{
+  ck_assert_msg(base_dir[0] != 0, "no base directory");
+  snprintf(dir, cap, "%s/%s-XXXXXX", base_dir, tag);
+  ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp %s failed", dir);
+}
+
 /* Entries of dir (all but . and ..) whose name contains part (NULL: any). */
 static int count_named(const char *dir, const char *part)
 {
@@ -206,7 +227,7 @@ END_TEST
 START_TEST(test_resource_build_failure_stores_nothing)
 {
   char dir[1024];
-  tu_tempdir(dir, sizeof dir, "resource");
+  sub_dir(dir, sizeof dir, "resource");
   lsk_context *ctx = tu_context_opt(&(lsk_context_options){.cache_dir = dir});
   const char *bad = "LSK_KERNEL void fill(LSK_CTX, __global uint *data, uint n)\n"
                     "{\n"
@@ -243,7 +264,6 @@ START_TEST(test_resource_build_failure_stores_nothing)
   ck_assert_msg(fill_run(ctx, NULL, 2, &compiled, &loaded, why, sizeof why) == 0, "%s", why);
   ck_assert_int_eq(count_named(dir, ".bin"), 1);
   lsk_context_destroy(ctx);
-  ck_assert_int_eq(tu_remove_tree(dir), 0);
 }
 END_TEST
 
@@ -314,8 +334,8 @@ START_TEST(test_resource_cache_full_disk)
   if (no_fork("test_resource_cache_full_disk"))
     return;
   char dir[1024], sized[1024], bin[1400] = "";
-  tu_tempdir(dir, sizeof dir, "fulldisk");
-  tu_tempdir(sized, sizeof sized, "fullsize");
+  sub_dir(dir, sizeof dir, "fulldisk");
+  sub_dir(sized, sizeof sized, "fullsize");
   /* The entry's size, from a child without a limit. */
   reap(full_disk_fork(sized, NULL, 0), "full disk, size");
   DIR *d = opendir(sized);
@@ -351,8 +371,6 @@ START_TEST(test_resource_cache_full_disk)
   ck_assert_uint_eq(loaded, 1);
   ck_assert_int_eq(count_named(dir, NULL), 1);
   lsk_context_destroy(ctx);
-  ck_assert_int_eq(tu_remove_tree(dir), 0);
-  ck_assert_int_eq(tu_remove_tree(sized), 0);
 }
 END_TEST
 
@@ -400,8 +418,9 @@ START_TEST(test_resource_cache_unwritable_dir)
   if (no_fork("test_resource_cache_unwritable_dir"))
     return;
   char base[1024], cache[1100];
-  tu_tempdir(base, sizeof base, "ro");
+  sub_dir(base, sizeof base, "ro");
   snprintf(cache, sizeof cache, "%s/cache", base);
+  ck_assert_int_eq(chmod(base_dir, 0755), 0); /* for nobody to get through */
   ck_assert_int_eq(chmod(base, 0755), 0);
   ck_assert_int_eq(mkdir(cache, 0555), 0);
   ck_assert_int_eq(chmod(cache, 0555), 0); /* whatever the umask */
@@ -411,7 +430,6 @@ START_TEST(test_resource_cache_unwritable_dir)
     unwritable_child(base, cache);
   reap(pid, "unwritable cache directory");
   ck_assert_int_eq(count_named(cache, NULL), 0);
-  ck_assert_int_eq(tu_remove_tree(base), 0);
 }
 END_TEST
 
@@ -461,6 +479,7 @@ Suite *suite_resource(void)
 {
   Suite *s = suite_create("resource");
   TCase *tc = tcase_create("core");
+  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
   tcase_add_test(tc, test_resource_buffers_beyond_global_memory);
   tcase_add_test(tc, test_resource_build_failure_stores_nothing);
   tcase_add_test(tc, test_resource_cache_full_disk);

@@ -254,6 +254,27 @@ static int count_named(const char *dir, const char *part)
   return n;
 }
 
+/* One directory per test case, made and removed by an unchecked fixture
+ * (in the runner's process), so that a failed test leaves nothing behind;
+ * the tests make their directories inside it. */
+static char base_dir[512];
+
+static void base_setup(void) { tu_tempdir(base_dir, sizeof base_dir, "threads"); }
+
+static void base_teardown(void)
+{
+  if (base_dir[0])
+    tu_remove_tree(base_dir);
+  base_dir[0] = 0;
+}
+
+static void sub_dir(char *dir, size_t cap, const char *tag)
+{
+  ck_assert_msg(base_dir[0] != 0, "no base directory");
+  snprintf(dir, cap, "%s/%s-XXXXXX", base_dir, tag);
+  ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp %s failed", dir);
+}
+
 /* ------------------------------------------------------------------ */
 
 /* Two threads, two contexts, one cache directory: the same program and the
@@ -261,7 +282,7 @@ static int count_named(const char *dir, const char *part)
 START_TEST(test_threads_two_contexts)
 {
   char dir[1024];
-  tu_tempdir(dir, sizeof dir, "threads");
+  sub_dir(dir, sizeof dir, "threads");
   lsk_context_destroy(tu_context()); /* exit 77 without a device */
   worker ws[2] = {{.id = 0, .cache_dir = dir, .rounds = 20, .domain = 64},
                   {.id = 1, .cache_dir = dir, .rounds = 20, .domain = 64}};
@@ -284,7 +305,6 @@ START_TEST(test_threads_two_contexts)
   ck_assert_uint_eq(st.compiled, 0);
   lsk_program_destroy(p);
   lsk_context_destroy(ctx);
-  ck_assert_int_eq(tu_remove_tree(dir), 0);
 }
 END_TEST
 
@@ -413,7 +433,7 @@ START_TEST(test_threads_two_processes_one_entry)
     return;
   }
   char dir[1024];
-  tu_tempdir(dir, sizeof dir, "procs");
+  sub_dir(dir, sizeof dir, "procs");
   int start[2], out[2];
   ck_assert_int_eq(pipe(start), 0);
   ck_assert_int_eq(pipe(out), 0);
@@ -458,7 +478,6 @@ START_TEST(test_threads_two_processes_one_entry)
     ck_assert_msg(!compiled, "round %u was compiled, not loaded: a bad entry", r);
   }
   lsk_context_destroy(ctx);
-  ck_assert_int_eq(tu_remove_tree(dir), 0);
 }
 END_TEST
 
@@ -466,12 +485,15 @@ Suite *suite_threads(void)
 {
   Suite *s = suite_create("threads");
   TCase *tc = tcase_create("contexts");
+  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
   tcase_add_test(tc, test_threads_two_contexts);
   suite_add_tcase(s, tc);
   tc = tcase_create("one_context");
+  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
   tcase_add_test(tc, test_threads_one_context);
   suite_add_tcase(s, tc);
   tc = tcase_create("processes");
+  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
   tcase_add_test(tc, test_threads_two_processes_one_entry);
   suite_add_tcase(s, tc);
   return s;
