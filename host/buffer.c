@@ -19,13 +19,27 @@ int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out)
         ctx, LSK_ERANGE,
         "lsk_buffer_create: size %zu exceeds the largest allocation of %s (%llu bytes)", size,
         ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
+  /* The context's buffers together within the device's global memory,
+   * reserved before the driver is asked (a CAS, as several threads may
+   * create buffers at once). */
+  uint64_t held = atomic_load(&ctx->allocated), global = ctx->info.global_mem_size;
+  do {
+    if (global && (size > global || held > global - size))
+      return lsk__fail(ctx, LSK_ERANGE,
+                       "lsk_buffer_create: size %zu with the %llu bytes this context's buffers "
+                       "hold exceeds the global memory of %s (%llu bytes)",
+                       size, (unsigned long long)held, ctx->info.name, (unsigned long long)global);
+  } while (!atomic_compare_exchange_weak(&ctx->allocated, &held, held + size));
   lsk_buffer *b = calloc(1, sizeof *b);
-  if (!b)
+  if (!b) {
+    atomic_fetch_sub(&ctx->allocated, size);
     return lsk__fail(ctx, LSK_ENOMEM, "lsk_buffer_create: out of memory");
+  }
   cl_int err;
   b->mem = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, size, NULL, &err);
   if (err) {
     free(b);
+    atomic_fetch_sub(&ctx->allocated, size);
     return lsk__fail_cl(ctx, err, "clCreateBuffer", " (%zu bytes)", size);
   }
   b->ctx = ctx;
@@ -39,6 +53,7 @@ void lsk_buffer_destroy(lsk_buffer *buf)
   if (!buf)
     return;
   clReleaseMemObject(buf->mem);
+  atomic_fetch_sub(&buf->ctx->allocated, buf->size);
   free(buf);
 }
 

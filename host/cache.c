@@ -6,15 +6,21 @@
  * the device library). The file holds a second, independent hash of the key
  * and a checksum of the binary, so a collision, a truncated write or a
  * corrupt file is detected; such an entry is removed and the caller builds
- * from source. Entries are written to a temporary file and renamed, so a
- * reader never sees half an entry.
+ * from source. Entries are written to a temporary file, flushed and
+ * renamed, so a reader never sees half an entry, and a failed write (full
+ * disk, file size limit) removes its temporary file; one left by a killed
+ * writer is removed by a later store once it is old.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -102,31 +108,106 @@ int lsk__make_dirs(const char *dir)
   return rc;
 }
 
+/* A new temporary file beside path, opened for writing; -1 if none can be
+ * made. The name is unique in this process (pid and an atomic counter, so
+ * two threads never share one) and O_EXCL keeps it from being anyone
+ * else's, such as a file left by a crashed process that had the same pid. */
+static int open_temp(const char *path, char **tmp)
+{
+  static atomic_uint counter;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    unsigned n = atomic_fetch_add(&counter, 1u);
+    *tmp = lsk__strdupf("%s.tmp.%ld.%u", path, (long)getpid(), n);
+    if (!*tmp)
+      return -1;
+    int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0)
+      return fd;
+    free(*tmp);
+    *tmp = NULL;
+    if (errno != EEXIST)
+      return -1;
+  }
+  return -1;
+}
+
+/* Writes all of data; 0 on success. Retries short writes and EINTR. */
+static int write_all(int fd, const void *data, size_t n)
+{
+  const char *p = data;
+  while (n) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return -1;
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+/* A temporary file older than this is a dead writer's (a write takes well
+ * under a second): a process killed mid-write leaves its temporary file,
+ * and the next store into the directory removes it. */
+#define LSK__STALE_TMP_SECONDS 600
+
+/* Removes the stale temporary files of dir: "<16 hex digits>.bin.tmp.*"
+ * regular files last modified more than LSK__STALE_TMP_SECONDS ago. */
+static void sweep_stale(const char *dir)
+{
+  DIR *d = opendir(dir);
+  if (!d)
+    return;
+  time_t now = time(NULL);
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    const char *name = e->d_name;
+    if (strspn(name, "0123456789abcdef") != 16 || strncmp(name + 16, ".bin.tmp.", 9) != 0)
+      continue;
+    char *p = lsk__strdupf("%s/%s", dir, name);
+    struct stat st;
+    if (p && lstat(p, &st) == 0 && S_ISREG(st.st_mode) &&
+        difftime(now, st.st_mtime) > LSK__STALE_TMP_SECONDS)
+      unlink(p);
+    free(p);
+  }
+  closedir(d);
+}
+
+/* Best effort: any failure (no space, a file size limit, no permission, a
+ * directory that is a file) leaves the cache as it was, with no temporary
+ * file behind; the build itself has succeeded and is not affected. The
+ * entry is written whole to a temporary file, flushed to disk (fsync) and
+ * only then renamed over the entry's name, so that after a crash or power
+ * loss the name holds either the old entry, the new one or nothing, never
+ * a torn one (the reader's checksum would catch that too, at the cost of a
+ * rebuild). Two writers of the same entry each rename a whole file: the
+ * last one wins, and both files are the same build. */
 void lsk__cache_store(lsk_context *ctx, const char *dir, const char *key, cl_program program)
 {
+  (void)ctx;
   size_t size = 0;
   if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) || size == 0)
     return;
   unsigned char *bin = malloc(size);
   unsigned char *bins[1] = {bin};
-  char *path = entry_path(dir, key);
-  static unsigned counter;
-  char *tmp = path ? lsk__strdupf("%s.tmp.%ld.%u", path, (long)getpid(), counter++) : NULL;
-  if (!bin || !tmp || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) ||
+  char *path = entry_path(dir, key), *tmp = NULL;
+  if (!bin || !path || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) ||
       lsk__make_dirs(dir))
     goto store_out;
-  FILE *f = fopen(tmp, "wb");
-  if (!f)
+  int fd = open_temp(path, &tmp);
+  if (fd < 0)
     goto store_out;
   uint64_t khash = lsk__hash64(key, strlen(key), 2), sz = size, sum = lsk__hash64(bin, size, 3);
-  int ok = fwrite(magic, 1, sizeof magic, f) == sizeof magic &&
-           fwrite(&khash, sizeof khash, 1, f) == 1 && fwrite(&sz, sizeof sz, 1, f) == 1 &&
-           fwrite(bin, 1, size, f) == size && fwrite(&sum, sizeof sum, 1, f) == 1;
-  ok = (fclose(f) == 0) && ok;
+  int ok = write_all(fd, magic, sizeof magic) == 0 && write_all(fd, &khash, sizeof khash) == 0 &&
+           write_all(fd, &sz, sizeof sz) == 0 && write_all(fd, bin, size) == 0 &&
+           write_all(fd, &sum, sizeof sum) == 0 && fsync(fd) == 0;
+  ok = (close(fd) == 0) && ok;
   if (!ok || rename(tmp, path) != 0)
-    remove(tmp);
+    unlink(tmp);
+  sweep_stale(dir);
 store_out:
-  (void)ctx;
   free(tmp);
   free(path);
   free(bin);

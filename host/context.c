@@ -93,6 +93,10 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
     free(c);
     return rc;
   }
+  if (lsk__context_sync_init(c)) {
+    free(c);
+    return lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: no mutex for the context");
+  }
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
   c->cl = clCreateContext(props, 1, &c->device, NULL, NULL, &err);
   if (!err)
@@ -139,6 +143,10 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
     return lsk__fail_cl(NULL, err, "lsk_context_wrap", " (device facts)");
   }
   lsk__device_position(device, &c->info);
+  if (lsk__context_sync_init(c)) {
+    free(c);
+    return lsk__fail(NULL, LSK_ENOMEM, "lsk_context_wrap: no mutex for the context");
+  }
   clRetainContext(context);
   clRetainDevice(device);
   clRetainCommandQueue(queue);
@@ -165,7 +173,7 @@ void lsk_context_destroy(lsk_context *ctx)
     clReleaseDevice(ctx->device);
   free(ctx->cache_dir);
   free(ctx->tune_dir);
-  free(ctx->errmsg);
+  lsk__context_sync_free(ctx);
   free(ctx);
 }
 
@@ -179,7 +187,19 @@ cl_context lsk_context_cl(const lsk_context *ctx) { return ctx ? ctx->cl : NULL;
 cl_device_id lsk_context_cl_device(const lsk_context *ctx) { return ctx ? ctx->device : NULL; }
 cl_command_queue lsk_context_cl_queue(const lsk_context *ctx) { return ctx ? ctx->queue : NULL; }
 
+static int verify_check(lsk_context *ctx);
+
+/* Under the context's lock: the record and the launch count are shared by
+ * every thread that launches on the context (and by the kernel library). */
 int lsk__verify_check(lsk_context *ctx)
+{
+  lsk__lock(ctx);
+  int rc = verify_check(ctx);
+  lsk__unlock(ctx);
+  return rc;
+}
+
+static int verify_check(lsk_context *ctx)
 {
   cl_uint rec[LSK__VREC_WORDS];
   cl_int err =

@@ -5,7 +5,9 @@
 #ifndef LSK_INTERNAL_H
 #define LSK_INTERNAL_H
 
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "lsk/lsk.h"
@@ -29,6 +31,12 @@ typedef enum lsk__lib {
       LSK__LIB_COUNT
 } lsk__lib;
 typedef struct lsk__libkernel lsk__libkernel;
+/* The detailed message of one thread's last failure on a context. */
+typedef struct lsk__msg {
+  pthread_t thread;
+  char *text;
+  struct lsk__msg *next;
+} lsk__msg;
 /* Temporary buffers of the algorithms, per context. */
 #define LSK__SCRATCH_SLOTS 4
 
@@ -40,7 +48,19 @@ struct lsk_context {
   lsk_device_info info;
   char *cache_dir; /* NULL: no disk cache */
   char *tune_dir;  /* NULL: no stored tune choices */
-  char *errmsg;    /* last detailed message, "" at start */
+  /* Per thread: each thread sees its own last failure (docs/threads.md).
+   * Only the owning thread replaces its text; msg_lock guards the list. */
+  lsk__msg *msgs;
+  pthread_mutex_t msg_lock;
+  /* Serializes what must not interleave between threads launching on one
+   * context: resolving a launch (which may build), binding the arguments of
+   * a shared cl_kernel (clSetKernelArg is not thread-safe) and enqueueing,
+   * and the verify record's check. Never held while calling a function
+   * that takes it. */
+  pthread_mutex_t lock;
+  /* Bytes held by the context's buffers, against the device's global
+   * memory: PoCL accepts more than it can back and aborts at first use. */
+  atomic_uint_least64_t allocated;
   /* For verify messages: the kernels launched since the record was last
    * checked; the record cannot say which one failed. */
   char last_kernel[LSK_NAME_MAX];
@@ -98,6 +118,13 @@ int lsk__fail_cl(lsk_context *ctx, cl_int err, const char *call, const char *fmt
     ;
 /* Appends a long text (a build log) to the message just set. */
 void lsk__append(lsk_context *ctx, const char *text);
+/* The context's locks and messages: init (0 or an errno value) before the
+ * first lsk__fail on it, free at destroy. */
+int lsk__context_sync_init(lsk_context *ctx);
+void lsk__context_sync_free(lsk_context *ctx);
+/* ctx->lock; NULL is a no-op (the function then fails on its checks). */
+void lsk__lock(lsk_context *ctx);
+void lsk__unlock(lsk_context *ctx);
 
 /* A malloc'd printf; NULL on failure. */
 char *lsk__strdupf(const char *fmt, ...)

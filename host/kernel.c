@@ -656,15 +656,24 @@ static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, siz
   return LSK_OK;
 }
 
+/* The launches take the context's lock (see internal.h): several threads
+ * may launch on one context, even the same kernel. */
 int lsk_kernel_launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
                       cl_event *event)
 {
-  return launch(k, cfg, args, nargs, event, "lsk_kernel_launch");
+  lsk_context *ctx = k ? k->prog->ctx : NULL;
+  lsk__lock(ctx);
+  int rc = launch(k, cfg, args, nargs, event, "lsk_kernel_launch");
+  lsk__unlock(ctx);
+  return rc;
 }
 
 int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs)
 {
+  lsk_context *ctx = k ? k->prog->ctx : NULL;
+  lsk__lock(ctx);
   int rc = launch(k, cfg, args, nargs, NULL, "lsk_kernel_run");
+  lsk__unlock(ctx);
   if (rc)
     return rc;
   return lsk_context_finish(k->prog->ctx);
@@ -679,7 +688,10 @@ int lsk_kernel_shape(lsk_kernel *k, const lsk_launch *cfg, unsigned *workers, un
                      : !workers ? "workers"
                                 : "simd");
   lsk__kentry *e;
-  return resolve(k, cfg, "lsk_kernel_shape", &e, workers, simd);
+  lsk__lock(k->prog->ctx);
+  int rc = resolve(k, cfg, "lsk_kernel_shape", &e, workers, simd);
+  lsk__unlock(k->prog->ctx);
+  return rc;
 }
 
 int lsk_program_build(lsk_program *prog, const char *kernel_name, const lsk_launch *cfg)

@@ -1,6 +1,7 @@
 /*
- * status.c: status names and messages, and the per-context / per-thread
- * detailed error message.
+ * status.c: status names and messages, and the detailed error message:
+ * per thread and context (several threads may fail on one context at once,
+ * each reads its own failure), and per thread without a context.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,15 +103,72 @@ const char *lsk_strerror(int status)
  * nothing is left to free when a thread ends. */
 static _Thread_local char thread_msg[4096];
 
+/* The calling thread's entry on ctx; NULL if it has none. Under msg_lock. */
+static lsk__msg *find_message(const lsk_context *ctx)
+{
+  pthread_t self = pthread_self();
+  lsk__msg *m = ctx->msgs;
+  while (m && !pthread_equal(m->thread, self))
+    m = m->next;
+  return m;
+}
+
 static void set_message(lsk_context *ctx, char *msg)
 {
   if (ctx) {
-    free(ctx->errmsg);
-    ctx->errmsg = msg;
+    pthread_mutex_lock(&ctx->msg_lock);
+    lsk__msg *m = find_message(ctx);
+    if (!m && (m = calloc(1, sizeof *m)) != NULL) {
+      m->thread = pthread_self();
+      m->next = ctx->msgs;
+      ctx->msgs = m;
+    }
+    if (m) {
+      free(m->text);
+      m->text = msg;
+    } else {
+      free(msg); /* no memory for the entry: the thread's message is lost */
+    }
+    pthread_mutex_unlock(&ctx->msg_lock);
   } else {
     snprintf(thread_msg, sizeof thread_msg, "%s", msg ? msg : "");
     free(msg);
   }
+}
+
+int lsk__context_sync_init(lsk_context *ctx)
+{
+  atomic_init(&ctx->allocated, 0);
+  int err = pthread_mutex_init(&ctx->msg_lock, NULL);
+  if (err)
+    return err;
+  if ((err = pthread_mutex_init(&ctx->lock, NULL)) != 0)
+    pthread_mutex_destroy(&ctx->msg_lock);
+  return err;
+}
+
+void lsk__context_sync_free(lsk_context *ctx)
+{
+  for (lsk__msg *m = ctx->msgs, *next; m; m = next) {
+    next = m->next;
+    free(m->text);
+    free(m);
+  }
+  ctx->msgs = NULL;
+  pthread_mutex_destroy(&ctx->lock);
+  pthread_mutex_destroy(&ctx->msg_lock);
+}
+
+void lsk__lock(lsk_context *ctx)
+{
+  if (ctx)
+    pthread_mutex_lock(&ctx->lock);
+}
+
+void lsk__unlock(lsk_context *ctx)
+{
+  if (ctx)
+    pthread_mutex_unlock(&ctx->lock);
 }
 
 static char *vformat(const char *fmt, va_list ap)
@@ -166,11 +224,18 @@ void lsk__append(lsk_context *ctx, const char *text)
   set_message(ctx, lsk__strdupf("%s%s", cur, text));
 }
 
+/* The text stays valid after the lock is dropped: only this thread
+ * replaces it, and only the context's destroy frees it. */
 const char *lsk_context_errmsg(const lsk_context *ctx)
 {
   if (!ctx)
     return thread_msg;
-  return ctx->errmsg ? ctx->errmsg : "";
+  pthread_mutex_t *lock = (pthread_mutex_t *)&ctx->msg_lock;
+  pthread_mutex_lock(lock);
+  const lsk__msg *m = find_message(ctx);
+  const char *text = m && m->text ? m->text : "";
+  pthread_mutex_unlock(lock);
+  return text;
 }
 
 const char *lsk_version(void) { return LSK_VERSION_STRING; }

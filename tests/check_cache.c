@@ -8,6 +8,8 @@
  */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
+#include <fcntl.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -570,6 +572,84 @@ START_TEST(test_cache_unwritable_dir)
 }
 END_TEST
 
+/* A cache directory whose path is too long for the system (ENAMETOOLONG at
+ * every component past the limit): builds compile each time, no crash. */
+START_TEST(test_cache_dir_name_too_long)
+{
+  char dir[4096];
+  make_tmpdir(dir, sizeof dir);
+  size_t cap = strlen(dir) + 6000;
+  char *longdir = malloc(cap);
+  ck_assert_ptr_nonnull(longdir);
+  size_t n = (size_t)snprintf(longdir, cap, "%s/", dir);
+  while (n + 300 < cap) {
+    memset(longdir + n, 'd', 299); /* each component over NAME_MAX (255) */
+    longdir[n + 299] = '/';
+    n += 300;
+  }
+  longdir[n] = 0;
+  lsk_context *ctx = cache_context(longdir);
+  fresh_run(ctx, 64, 1, 0);
+  fresh_run(ctx, 64, 1, 0);
+  lsk_context_destroy(ctx);
+  free(longdir);
+  ck_assert_int_eq(count_entries(dir, NULL, NULL, NULL, 0), 0);
+  remove_tree(dir);
+}
+END_TEST
+
+/* A file of text at dir/name, last modified age seconds ago. */
+static void plant(const char *dir, const char *name, long age)
+{
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("half an entry", f);
+  ck_assert_int_eq(fclose(f), 0);
+  struct timespec t[2];
+  ck_assert_int_eq(clock_gettime(CLOCK_REALTIME, &t[0]), 0);
+  t[0].tv_sec -= age;
+  t[1] = t[0];
+  ck_assert_int_eq(utimensat(AT_FDCWD, path, t, 0), 0);
+}
+
+static int exists(const char *dir, const char *name)
+{
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+/* What a writer killed mid-write leaves (its temporary file) is removed by
+ * the next store once it is old (10 minutes); a fresh one may be a live
+ * writer's and stays, and so do files that are not lsk's. */
+START_TEST(test_cache_stale_temp_removed)
+{
+  char dir[4096];
+  make_tmpdir(dir, sizeof dir);
+  static const char *old_tmp = "0123456789abcdef.bin.tmp.4242.0";
+  static const char *new_tmp = "0123456789abcdef.bin.tmp.4242.1";
+  static const char *other = "notes.bin.tmp.1";
+  plant(dir, old_tmp, 3600);
+  plant(dir, new_tmp, 5);
+  plant(dir, other, 3600);
+  lsk_context *ctx = cache_context(dir);
+  fresh_run(ctx, 64, 1, 0);
+  ck_assert_msg(!exists(dir, old_tmp), "the stale temporary file is still there");
+  ck_assert(exists(dir, new_tmp));
+  ck_assert(exists(dir, other));
+  ck_assert_int_eq(count_bins(dir), 1);
+  /* A load does not sweep (only stores do) and is not disturbed. */
+  plant(dir, old_tmp, 3600);
+  fresh_run(ctx, 64, 0, 1);
+  ck_assert(exists(dir, old_tmp));
+  lsk_context_destroy(ctx);
+  remove_tree(dir);
+}
+END_TEST
+
 Suite *suite_cache(void)
 {
   Suite *s = suite_create("cache");
@@ -585,6 +665,8 @@ Suite *suite_cache(void)
   tcase_add_test(tc, test_cache_env_dir);
   tcase_add_test(tc, test_cache_creates_directory);
   tcase_add_test(tc, test_cache_unwritable_dir);
+  tcase_add_test(tc, test_cache_stale_temp_removed);
+  tcase_add_test(tc, test_cache_dir_name_too_long);
   suite_add_tcase(s, tc);
   tc = tcase_create("corrupt");
   tcase_add_unchecked_fixture(tc, base_setup, base_teardown);

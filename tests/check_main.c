@@ -34,6 +34,7 @@ static const struct {
     {"grind_types", suite_grind_types}, {"grind_soa", suite_grind_soa},
     {"grind_vsum", suite_grind_vsum},
     {"grind_planted", suite_grind_planted},
+    {"resource", suite_resource}, {"threads", suite_threads},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

@@ -110,5 +110,7 @@ Suite *suite_grind_vsum(void);
 TCase *tcase_block_grind(void);
 Suite *suite_grind_soa(void);
 Suite *suite_grind_planted(void);
+Suite *suite_resource(void);
+Suite *suite_threads(void);
 
 #endif /* LSK_TESTUTIL_H */

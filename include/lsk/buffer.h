@@ -3,6 +3,11 @@
  *
  * All transfers go through the context's in-order queue. Reads and writes
  * are blocking; fill is asynchronous (ordered before later work).
+ *
+ * Thread-safety: every function here may be called by several threads on
+ * one context at once (OpenCL's enqueue calls are thread-safe and lsk keeps
+ * no other state per transfer); two threads using the same buffer must
+ * order their transfers themselves, as with any shared memory.
  */
 #ifndef LSK_BUFFER_H
 #define LSK_BUFFER_H
@@ -16,8 +21,10 @@ extern "C" {
 typedef struct lsk_buffer lsk_buffer;
 
 /* lsk_buffer_create: a device buffer of size bytes (> 0).
- * Errors: LSK_EINVAL, LSK_ERANGE (above the device's max allocation),
- * LSK_ENOMEM, OpenCL codes (CL_MEM_OBJECT_ALLOCATION_FAILURE...). */
+ * Errors: LSK_EINVAL, LSK_ERANGE (above the device's max allocation, or
+ * the context's buffers together above the device's global memory: refused
+ * here, as some drivers accept such a buffer and fail, or abort, at its
+ * first use), LSK_ENOMEM, OpenCL codes (CL_MEM_OBJECT_ALLOCATION_FAILURE...). */
 int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out /* OUT */);
 /* NULL is a no-op. */
 void lsk_buffer_destroy(lsk_buffer *buf);

@@ -3,9 +3,17 @@
  * in-order command queue, the device-verify record that kernels write to,
  * and the last error message.
  *
- * Thread-safety: a context and everything made from it (buffers, programs,
- * kernels) may be used by one thread at a time. Different contexts may be
- * used from different threads at once.
+ * Thread-safety (docs/threads.md): different contexts may be used from
+ * different threads at once. On one context, several threads may at once
+ * launch (lsk_kernel_launch, lsk_kernel_run, lsk_kernel_shape,
+ * lsk_program_build, even of the same kernel: a per-context lock
+ * serializes building, argument binding and enqueueing), create, destroy,
+ * read, write, fill, map and unmap buffers (each thread its own buffers,
+ * or ordered by the caller), call lsk_context_finish and read their own
+ * error messages. One thread at a time per context: the kernel library
+ * (lsk_reduce, lsk_scan, compactors, pools, ...; it may run beside other
+ * threads' launches), lsk_tune, and the create and destroy of the context,
+ * of programs and of kernels, which must not race with their use.
  */
 #ifndef LSK_CONTEXT_H
 #define LSK_CONTEXT_H
@@ -27,7 +35,10 @@ typedef struct lsk_context_options {
    * first GPU, else the first device. */
   const char *device;
   /* Directory of the on-disk program binary cache. NULL: the LSK_CACHE_DIR
-   * environment variable; unset or empty: no disk cache. */
+   * environment variable; unset or empty: no disk cache. Best effort: a
+   * directory that cannot be made or written, or a full disk, leaves builds
+   * as they are (compiled each time) and no partial file behind. Several
+   * threads and processes may share one directory. */
   const char *cache_dir;
   /* Non-zero: create the queue with CL_QUEUE_PROFILING_ENABLE. */
   int profiling;
@@ -55,14 +66,18 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
                      const lsk_context_options *opt, lsk_context **out /* OUT */);
 
 /* lsk_context_destroy: waits for the queue, frees everything. NULL is a no-op.
- * Programs, kernels and buffers of the context must be destroyed before. */
+ * Programs, kernels and buffers of the context must be destroyed before,
+ * and no other thread may be using the context. */
 void lsk_context_destroy(lsk_context *ctx);
 
 /*
- * lsk_context_errmsg: the detailed message of the last failure on ctx, or,
- * with ctx NULL, of the calling thread's last failure in a function that had
- * no context. Never NULL; "" if there was none. Valid until the next call
- * that fails on the same context or thread.
+ * lsk_context_errmsg: the detailed message of the calling thread's last
+ * failure on ctx (each thread reads its own: another thread's failure on
+ * the same context does not replace it), or, with ctx NULL, of the calling
+ * thread's last failure in a function that had no context. Never NULL; ""
+ * if there was none. Valid until the calling thread's next failure on the
+ * same context (or, with ctx NULL, in a function without a context), or
+ * until the context is destroyed.
  */
 const char *lsk_context_errmsg(const lsk_context *ctx);
 

@@ -168,6 +168,10 @@ typedef struct lsk_arg {
  * The first launch of a configuration builds it. event, if not NULL, gets an
  * event the caller must release. A device verify failure is reported by a
  * later lsk_context_finish or synchronous launch.
+ * Thread-safe: several threads may launch on one context at once, the same
+ * kernel included (the context's lock covers the build, the binding of the
+ * arguments and the enqueue); the verify record is the context's, so a
+ * failure may be reported to whichever thread checks it next.
  * Errors: LSK_EINVAL, LSK_EDOMAIN, LSK_ELAUNCH, LSK_EARGS, LSK_EBUILD,
  * LSK_ENOKERNEL, OpenCL codes.
  */

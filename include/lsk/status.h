@@ -6,8 +6,9 @@
  * extension codes at -1000 and below) pass through unchanged; lsk's own
  * codes live in the range -4000 ... -4099, clear of both.
  *
- * A detailed message for the last failure is kept per context (see
- * lsk_context_errmsg) and, for functions that have no context, per thread.
+ * A detailed message for the last failure is kept per context and thread
+ * (see lsk_context_errmsg) and, for functions that have no context, per
+ * thread.
  */
 #ifndef LSK_STATUS_H
 #define LSK_STATUS_H

@@ -1,0 +1,500 @@
+/*
+ * check_threads.c: lsk from several threads and processes at once.
+ *
+ * - two threads, each with its own context: build, launch, the kernel
+ *   library (lsk_reduce), read back; both on one cache directory, so that
+ *   the same entry is stored from two threads of one process;
+ * - several threads on ONE context sharing one kernel (docs/threads.md):
+ *   the launches bind arguments of one cl_kernel, which only the context's
+ *   lock keeps apart, and one more thread uses the kernel library; each
+ *   thread also fails on purpose and must read its own message, not
+ *   another thread's;
+ * - two processes building the same cache entries at once, round after
+ *   round: both right, every entry whole, a third process loads them all.
+ *
+ * Worker threads never call ck_assert (libcheck's failure path is not for
+ * other threads): they write what went wrong into their record, and the
+ * test's thread asserts on it after the join.
+ */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static const char *affine_src =
+    "LSK_KERNEL void affine(LSK_CTX, __global uint *data, uint n, uint a, uint b)\n"
+    "{\n"
+    "  LSK_BLOCKS(blk, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {\n"
+    "    LSK_FOREACH(it) {\n"
+    "      uint g = blk * LSK_DOMAIN_SIZE + it.idx;\n"
+    "      if (g < n)\n"
+    "        data[g] = data[g] * a + b + SALT;\n"
+    "    }\n"
+    "  }\n"
+    "}\n";
+
+enum { N = 1000 };
+
+typedef struct worker {
+  int id;
+  lsk_context *ctx; /* shared (one-context test) or own */
+  lsk_kernel *k;    /* shared kernel, or NULL: the thread makes its own */
+  const char *cache_dir;
+  unsigned rounds, domain;
+  int library;     /* 1: lsk_reduce rounds (reduce_work) instead of launches */
+  char error[512]; /* "" if all went well */
+} worker;
+
+static void fail_at(worker *w, const char *fmt, ...)
+{
+  if (w->error[0])
+    return; /* keep the first */
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(w->error, sizeof w->error, fmt, ap);
+  va_end(ap);
+}
+
+#define WK_OK(w, expr)                                                                             \
+  do {                                                                                             \
+    int rc_ = (expr);                                                                              \
+    if (rc_) {                                                                                     \
+      fail_at(w, "thread %d: %s -> %s: %s", (w)->id, #expr, lsk_status_name(rc_),                  \
+              lsk_context_errmsg((w)->ctx));                                                       \
+      goto out;                                                                                    \
+    }                                                                                              \
+  } while (0)
+
+/* The coefficients of thread id in round r. */
+static unsigned coef_a(int id, unsigned r) { return 3u + 2u * (unsigned)id + (r & 3u); }
+static unsigned coef_b(int id, unsigned r) { return 1000u * (unsigned)id + r; }
+
+/* Each element of the thread's buffer goes through all rounds of affine
+ * (SALT 0): the expected values, in plain C. */
+static void expected(int id, unsigned rounds, uint32_t *want)
+{
+  for (unsigned i = 0; i < N; ++i) {
+    uint32_t v = i * 7u + (unsigned)id;
+    for (unsigned r = 0; r < rounds; ++r)
+      v = v * coef_a(id, r) + coef_b(id, r);
+    want[i] = v;
+  }
+}
+
+/* Launches the rounds on the thread's own buffer, and between them fails
+ * on purpose with a message only this thread can have caused, then reads
+ * that message back: another thread's failures come in between. */
+static void *work(void *arg)
+{
+  worker *w = arg;
+  lsk_program *p = NULL;
+  lsk_kernel *k = w->k;
+  lsk_buffer *b = NULL;
+  uint32_t *host = malloc(N * 4), *want = malloc(N * 4);
+  if (!host || !want) {
+    fail_at(w, "thread %d: out of memory", w->id);
+    goto out;
+  }
+  if (!w->ctx)
+    WK_OK(w, lsk_context_create(&(lsk_context_options){.cache_dir = w->cache_dir}, &w->ctx));
+  if (!k) {
+    WK_OK(w, lsk_program_create(
+                 w->ctx, affine_src,
+                 &(lsk_program_options){.name = "affine.cl", .build_options = "-DSALT=0u"}, &p));
+    WK_OK(w, lsk_kernel_create(p, "affine", &k));
+  }
+  for (unsigned i = 0; i < N; ++i)
+    host[i] = i * 7u + (unsigned)w->id;
+  WK_OK(w, lsk_buffer_create(w->ctx, N * 4, &b));
+  WK_OK(w, lsk_buffer_write(b, 0, host, N * 4));
+  lsk_launch cfg = {.domain = {w->domain}, .blocks = {4}};
+  char mine[64] = ""; /* what this thread's last failure's message says */
+  for (unsigned r = 0; r < w->rounds; ++r) {
+    WK_OK(w, lsk_kernel_launch(k, &cfg,
+                               LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(N),
+                                        LSK_ARG_UINT(coef_a(w->id, r)),
+                                        LSK_ARG_UINT(coef_b(w->id, r))),
+                               NULL));
+    /* Successes leave the message; other threads' failures must too. */
+    if (mine[0] && !strstr(lsk_context_errmsg(w->ctx), mine)) {
+      fail_at(w, "thread %d round %u: message '%s' is no longer this thread's ('%s')", w->id, r,
+              lsk_context_errmsg(w->ctx), mine);
+      goto out;
+    }
+    /* Every fourth round, a failure of this thread's own: a read past the
+     * end at an offset that names the thread and round, or a launch with a
+     * count of arguments that does. The other rounds launch back to back,
+     * which is where unserialized argument binding would mix threads up. */
+    if (r % 4)
+      continue;
+    int rc, read_fails = (r / 4) & 1;
+    if (read_fails) {
+      size_t off = 100000u * (size_t)(w->id + 1) + r;
+      rc = lsk_buffer_read(b, off, host, 4);
+      snprintf(mine, sizeof mine, "offset %zu + size 4", off);
+    } else {
+      lsk_arg extra[16];
+      size_t nargs = 5 + (size_t)w->id % 8;
+      for (size_t i = 0; i < nargs; ++i)
+        extra[i] = LSK_ARG_UINT(0);
+      rc = lsk_kernel_launch(k, &cfg, extra, nargs, NULL);
+      snprintf(mine, sizeof mine, "the launch gives %zu", nargs);
+    }
+    if (rc != (read_fails ? LSK_ERANGE : LSK_EARGS)) {
+      fail_at(w, "thread %d round %u: planted failure gave %s", w->id, r, lsk_status_name(rc));
+      goto out;
+    }
+    if (!strstr(lsk_context_errmsg(w->ctx), mine)) {
+      fail_at(w, "thread %d round %u: message '%s' is not this thread's ('%s')", w->id, r,
+              lsk_context_errmsg(w->ctx), mine);
+      goto out;
+    }
+  }
+  WK_OK(w, lsk_context_finish(w->ctx));
+  WK_OK(w, lsk_buffer_read(b, 0, host, N * 4));
+  expected(w->id, w->rounds, want);
+  for (unsigned i = 0; i < N; ++i)
+    if (host[i] != want[i]) {
+      fail_at(w, "thread %d: data[%u] = %u, wanted %u", w->id, i, host[i], want[i]);
+      goto out;
+    }
+  /* The kernel library on this context: its own builds and scratch. */
+  if (!w->k) {
+    cl_uint sum = 0, ref = 0;
+    for (unsigned i = 0; i < N; ++i)
+      ref += want[i];
+    WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, b, 0, N, &sum, NULL));
+    if (sum != ref)
+      fail_at(w, "thread %d: lsk_reduce gave %u, wanted %u", w->id, sum, ref);
+  }
+out:
+  lsk_buffer_destroy(b);
+  if (!w->k) {
+    lsk_kernel_destroy(k);
+    lsk_program_destroy(p);
+  }
+  free(host);
+  free(want);
+  return NULL;
+}
+
+/* The kernel library on a shared context, from one thread while others
+ * launch: its own kernels and scratch, and the verify check it shares. */
+static void *reduce_work(void *arg)
+{
+  worker *w = arg;
+  lsk_buffer *b = NULL;
+  uint32_t *host = malloc(N * 4);
+  uint64_t seed = 77;
+  cl_uint ref = 0, lo = UINT32_MAX;
+  if (!host) {
+    fail_at(w, "thread %d: out of memory", w->id);
+    goto out;
+  }
+  for (unsigned i = 0; i < N; ++i) {
+    host[i] = tu_rng(&seed);
+    ref += host[i];
+    lo = host[i] < lo ? host[i] : lo;
+  }
+  WK_OK(w, lsk_buffer_create(w->ctx, N * 4, &b));
+  WK_OK(w, lsk_buffer_write(b, 0, host, N * 4));
+  for (unsigned r = 0; r < w->rounds; ++r) {
+    cl_uint sum = 0, min = 0;
+    WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, b, 0, N, &sum, NULL));
+    WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_MIN, b, 0, N, &min, NULL));
+    if (sum != ref || min != lo) {
+      fail_at(w, "thread %d round %u: sum %u min %u, wanted %u and %u", w->id, r, sum, min, ref,
+              lo);
+      goto out;
+    }
+    size_t n = N + 1 + r;
+    int rc = lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, b, 0, n, &sum, NULL);
+    char mine[64];
+    snprintf(mine, sizeof mine, "elements [0, %zu)", n);
+    if (rc != LSK_ERANGE || !strstr(lsk_context_errmsg(w->ctx), mine)) {
+      fail_at(w, "thread %d round %u: %s, message '%s' is not this thread's ('%s')", w->id, r,
+              lsk_status_name(rc), lsk_context_errmsg(w->ctx), mine);
+      goto out;
+    }
+  }
+out:
+  lsk_buffer_destroy(b);
+  free(host);
+  return NULL;
+}
+
+static void run_workers(worker *ws, int n)
+{
+  pthread_t t[8];
+  ck_assert_int_le(n, 8);
+  for (int i = 0; i < n; ++i)
+    ck_assert_int_eq(pthread_create(&t[i], NULL, ws[i].library ? reduce_work : work, &ws[i]), 0);
+  for (int i = 0; i < n; ++i)
+    ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+  for (int i = 0; i < n; ++i)
+    ck_assert_msg(ws[i].error[0] == 0, "%s", ws[i].error);
+}
+
+/* Names in dir that contain part; -1 if dir cannot be read. */
+static int count_named(const char *dir, const char *part)
+{
+  DIR *d = opendir(dir);
+  if (!d)
+    return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL)
+    n += e->d_name[0] != '.' && strstr(e->d_name, part) != NULL;
+  closedir(d);
+  return n;
+}
+
+/* One directory per test case, made and removed by an unchecked fixture
+ * (in the runner's process), so that a failed test leaves nothing behind;
+ * the tests make their directories inside it. */
+static char base_dir[512];
+
+static void base_setup(void) { tu_tempdir(base_dir, sizeof base_dir, "threads"); }
+
+static void base_teardown(void)
+{
+  if (base_dir[0])
+    tu_remove_tree(base_dir);
+  base_dir[0] = 0;
+}
+
+static void sub_dir(char *dir, size_t cap, const char *tag)
+{
+  ck_assert_msg(base_dir[0] != 0, "no base directory");
+  snprintf(dir, cap, "%s/%s-XXXXXX", base_dir, tag);
+  ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp %s failed", dir);
+}
+
+/* ------------------------------------------------------------------ */
+
+/* Two threads, two contexts, one cache directory: the same program and the
+ * same library kernels are built and stored by both at once. */
+START_TEST(test_threads_two_contexts)
+{
+  char dir[1024];
+  sub_dir(dir, sizeof dir, "threads");
+  lsk_context_destroy(tu_context()); /* exit 77 without a device */
+  worker ws[2] = {{.id = 0, .cache_dir = dir, .rounds = 20, .domain = 64},
+                  {.id = 1, .cache_dir = dir, .rounds = 20, .domain = 64}};
+  run_workers(ws, 2);
+  for (int i = 0; i < 2; ++i)
+    lsk_context_destroy(ws[i].ctx);
+  ck_assert_int_eq(count_named(dir, ".tmp."), 0);
+  ck_assert_int_gt(count_named(dir, ".bin"), 0);
+
+  /* Whatever was stored is whole: a new context loads the program. */
+  lsk_context *ctx = tu_context_opt(&(lsk_context_options){.cache_dir = dir});
+  lsk_program *p = NULL;
+  TU_OK(ctx, lsk_program_create(
+                 ctx, affine_src,
+                 &(lsk_program_options){.name = "affine.cl", .build_options = "-DSALT=0u"}, &p));
+  TU_OK(ctx, lsk_program_build(p, "affine", &(lsk_launch){.domain = {64}, .blocks = {1}}));
+  lsk_program_stats st;
+  TU_OK(ctx, lsk_program_stats_get(p, &st));
+  ck_assert_uint_eq(st.cache_loads, 1);
+  ck_assert_uint_eq(st.compiled, 0);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* Four threads on one context and one kernel, not yet built: the first
+ * launches build two configurations at once (two domains), then every
+ * launch binds its own arguments to a shared cl_kernel. A fifth thread
+ * uses the kernel library (lsk_reduce) on the same context meanwhile. */
+START_TEST(test_threads_one_context)
+{
+  lsk_context *ctx = tu_context();
+  lsk_program *p = NULL;
+  TU_OK(ctx, lsk_program_create(
+                 ctx, affine_src,
+                 &(lsk_program_options){.name = "affine.cl", .build_options = "-DSALT=0u"}, &p));
+  lsk_kernel *k = tu_kernel(p, "affine");
+  /* Twice: first the builds race, then (built) only the launches do. */
+  for (int pass = 0; pass < 2; ++pass) {
+    worker ws[5];
+    for (int i = 0; i < 4; ++i)
+      ws[i] = (worker){.id = i, .ctx = ctx, .k = k, .rounds = 200, .domain = i & 1 ? 32 : 64};
+    ws[4] = (worker){.id = 4, .ctx = ctx, .rounds = 20, .library = 1};
+    run_workers(ws, 5);
+    lsk_program_stats st;
+    TU_OK(ctx, lsk_program_stats_get(p, &st));
+
+    ck_assert_uint_eq(st.configurations, 2); /* each built once */
+  }
+  /* A thread that never failed on the context has no message. */
+  ck_assert_str_eq(lsk_context_errmsg(ctx), "");
+  TU_OK(ctx, lsk_context_finish(ctx));
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Two processes, one cache directory                                   */
+
+enum { ROUNDS = 8 };
+
+static const char *fill_src = "LSK_KERNEL void fill(LSK_CTX, __global uint *data, uint n)\n"
+                              "{\n"
+                              "  LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {\n"
+                              "    LSK_FOREACH(it) {\n"
+                              "      uint g = b * LSK_DOMAIN_SIZE + it.idx;\n"
+                              "      if (g < n)\n"
+                              "        data[g] = 3u * g + SALT;\n"
+                              "    }\n"
+                              "  }\n"
+                              "}\n";
+
+/* Builds and runs fill with SALT = round; 0 if right. *compiled is 1 if
+ * this process compiled it (and so wrote the entry), 0 if it loaded it. */
+static int fill_round(lsk_context *ctx, unsigned round, int *compiled, char *why, size_t cap)
+{
+  char opts[32];
+  snprintf(opts, sizeof opts, "-DSALT=%uu", round);
+  lsk_program *p = NULL;
+  lsk_kernel *k = NULL;
+  lsk_buffer *b = NULL;
+  uint32_t host[N];
+  int rc = lsk_program_create(ctx, fill_src,
+                              &(lsk_program_options){.name = "fill.cl", .build_options = opts}, &p);
+  if (!rc)
+    rc = lsk_kernel_create(p, "fill", &k);
+  if (!rc)
+    rc = lsk_buffer_create(ctx, sizeof host, &b);
+  if (!rc)
+    rc = lsk_kernel_run(k, &(lsk_launch){.domain = {64}, .blocks = {2}},
+                        LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(N)));
+  if (!rc)
+    rc = lsk_buffer_read(b, 0, host, sizeof host);
+  lsk_program_stats st = {0};
+  if (!rc)
+    rc = lsk_program_stats_get(p, &st);
+  if (rc)
+    snprintf(why, cap, "round %u: %s: %s", round, lsk_status_name(rc), lsk_context_errmsg(ctx));
+  for (unsigned i = 0; !rc && i < N; ++i)
+    if (host[i] != 3u * i + round) {
+      snprintf(why, cap, "round %u: data[%u] = %u, wanted %u", round, i, host[i], 3u * i + round);
+      rc = 1;
+    }
+  *compiled = st.compiled == 1;
+  if (!rc && st.compiled + st.cache_loads != 1) {
+    snprintf(why, cap, "round %u: %u compiled, %u loaded", round, st.compiled, st.cache_loads);
+    rc = 1;
+  }
+  lsk_buffer_destroy(b);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  return rc;
+}
+
+/* One of the two writers: waits for the start, builds every round, writes
+ * the mask of the rounds it compiled to out. */
+static void writer(const char *dir, int start, int out)
+{
+  char go;
+  if (read(start, &go, 1) != 1)
+    _exit(3);
+  lsk_context *ctx = NULL;
+  if (lsk_context_create(&(lsk_context_options){.cache_dir = dir}, &ctx)) {
+    fprintf(stderr, "writer: %s\n", lsk_context_errmsg(NULL));
+    _exit(2);
+  }
+  unsigned mask = 0;
+  for (unsigned r = 0; r < ROUNDS; ++r) {
+    char why[512];
+    int compiled = 0;
+    if (fill_round(ctx, r, &compiled, why, sizeof why)) {
+      fprintf(stderr, "writer %d: %s\n", (int)getpid(), why);
+      _exit(1);
+    }
+    mask |= (unsigned)compiled << r;
+  }
+  lsk_context_destroy(ctx);
+  _exit(write(out, &mask, sizeof mask) == sizeof mask ? 0 : 4);
+}
+
+START_TEST(test_threads_two_processes_one_entry)
+{
+  const char *ckfork = getenv("CK_FORK");
+  if (ckfork && strcmp(ckfork, "no") == 0) {
+    fprintf(stderr, "test_threads_two_processes_one_entry: CK_FORK=no, not checked\n");
+    return;
+  }
+  char dir[1024];
+  sub_dir(dir, sizeof dir, "procs");
+  int start[2], out[2];
+  ck_assert_int_eq(pipe(start), 0);
+  ck_assert_int_eq(pipe(out), 0);
+  pid_t pid[2];
+  for (int i = 0; i < 2; ++i) {
+    pid[i] = fork();
+    ck_assert_int_ge(pid[i], 0);
+    if (pid[i] == 0) {
+      close(start[1]);
+      close(out[0]);
+      writer(dir, start[0], out[1]);
+    }
+  }
+  close(start[0]);
+  close(out[1]);
+  /* Both start at once: from here on they race on every entry. */
+  ck_assert_int_eq(write(start[1], "gg", 2), 2);
+  close(start[1]);
+  unsigned mask[2] = {0, 0};
+  for (int i = 0; i < 2; ++i) {
+    int st = 0;
+    ck_assert_int_eq(waitpid(pid[i], &st, 0), pid[i]);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer %d failed (status %d)", i, st);
+  }
+  for (int i = 0; i < 2; ++i)
+    ck_assert_int_eq(read(out[0], &mask[i], sizeof mask[i]), (int)sizeof mask[i]);
+  close(out[0]);
+  unsigned both = mask[0] & mask[1];
+  int nboth = 0;
+  for (unsigned r = 0; r < ROUNDS; ++r)
+    nboth += (both >> r) & 1u;
+  fprintf(stderr, "two processes: %d of %d entries written by both\n", nboth, ROUNDS);
+  ck_assert_int_eq(count_named(dir, ".tmp."), 0);
+  ck_assert_int_eq(count_named(dir, ".bin"), ROUNDS);
+
+  /* The third process (this one) loads every entry and gets right results. */
+  lsk_context *ctx = tu_context_opt(&(lsk_context_options){.cache_dir = dir});
+  for (unsigned r = 0; r < ROUNDS; ++r) {
+    char why[512] = "";
+    int compiled = 1;
+    ck_assert_msg(fill_round(ctx, r, &compiled, why, sizeof why) == 0, "%s", why);
+    ck_assert_msg(!compiled, "round %u was compiled, not loaded: a bad entry", r);
+  }
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+Suite *suite_threads(void)
+{
+  Suite *s = suite_create("threads");
+  TCase *tc = tcase_create("contexts");
+  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+  tcase_add_test(tc, test_threads_two_contexts);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("one_context");
+  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+  tcase_add_test(tc, test_threads_one_context);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("processes");
+  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+  tcase_add_test(tc, test_threads_two_processes_one_entry);
+  suite_add_tcase(s, tc);
+  return s;
+}
