@@ -120,7 +120,8 @@ static void check_assoc(lsk_context *ctx, lsk_assoc *a, const uint32_t *keys, si
   size_t bad = SIZE_MAX;
   for (k = 0; k < nkeys && bad == SIZE_MAX; ++k) {
     uint32_t b = r.offsets[k], e = r.offsets[k + 1];
-    qsort(got + b, e - b, 4, cmp_u32);
+    if (e - b > 1) /* 2^24 mostly empty keys: qsort calls cost seconds under ASan */
+      qsort(got + b, e - b, 4, cmp_u32);
     for (uint32_t j = b; j < e && bad == SIZE_MAX; ++j)
       if (got[j] != r.content[j])
         bad = j;
