@@ -34,7 +34,7 @@ flags=(-max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats
        -artifact_prefix="$build/artifacts/fuzz_$target-")
 [ -f "$here/$target.dict" ] && flags+=(-dict="$here/$target.dict")
 # shellcheck disable=SC2086
-LSK_DEVICE= "$build/fuzz_$target" "${flags[@]}" ${FUZZ_FLAGS:-} "$work" "$here/corpus/$target"
+LSK_DEVICE='' "$build/fuzz_$target" "${flags[@]}" ${FUZZ_FLAGS:-} "$work" "$here/corpus/$target"
 if [ "${MERGE:-0}" = 1 ]; then
-  LSK_DEVICE= "$build/fuzz_$target" -merge=1 "$here/corpus/$target" "$work"
+  LSK_DEVICE='' "$build/fuzz_$target" -merge=1 "$here/corpus/$target" "$work"
 fi
