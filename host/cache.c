@@ -44,7 +44,21 @@ static char *entry_path(const char *dir, const char *key)
   return lsk__strdupf("%s/%016llx.bin", dir, (unsigned long long)lsk__hash64(key, strlen(key), 1));
 }
 
-static int read_exact(FILE *f, void *dst, size_t n) { return fread(dst, 1, n, f) == n; }
+/* The whole entry file, malloc'd, if it is no longer than a valid entry can
+ * be (lsk__cache_entry_parse checks the rest); NULL otherwise. */
+static unsigned char *read_entry(FILE *f, size_t *n)
+{
+  long end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+  if (end < 32 || (unsigned long)end > (1ul << 31) + 32 || fseek(f, 0, SEEK_SET) != 0)
+    return NULL;
+  unsigned char *data = malloc((size_t)end);
+  if (data && fread(data, 1, (size_t)end, f) != (size_t)end) {
+    free(data);
+    data = NULL;
+  }
+  *n = (size_t)end;
+  return data;
+}
 
 cl_program lsk__cache_load(lsk_context *ctx, const char *dir, const char *key)
 {
@@ -56,20 +70,14 @@ cl_program lsk__cache_load(lsk_context *ctx, const char *dir, const char *key)
     free(path);
     return NULL;
   }
-  char m[8];
-  uint64_t khash = 0, size = 0, sum = 0;
-  unsigned char *bin = NULL;
-  int ok = read_exact(f, m, sizeof m) && memcmp(m, magic, sizeof m) == 0 &&
-           read_exact(f, &khash, sizeof khash) && khash == lsk__hash64(key, strlen(key), 2) &&
-           read_exact(f, &size, sizeof size) && size > 0 && size < (1ull << 31) &&
-           (bin = malloc((size_t)size)) != NULL && read_exact(f, bin, (size_t)size) &&
-           read_exact(f, &sum, sizeof sum) && sum == lsk__hash64(bin, (size_t)size, 3) &&
-           fgetc(f) == EOF;
+  size_t n = 0, sz = 0;
+  const unsigned char *entry_bin = NULL;
+  unsigned char *bin = read_entry(f, &n);
+  int ok = bin && lsk__cache_entry_parse(bin, n, key, &entry_bin, &sz) == LSK_OK;
   fclose(f);
   cl_program prog = NULL;
   if (ok) {
-    size_t sz = (size_t)size;
-    const unsigned char *bins[1] = {bin};
+    const unsigned char *bins[1] = {entry_bin};
     cl_int status = CL_SUCCESS, err;
     prog = clCreateProgramWithBinary(ctx->cl, 1, &ctx->device, &sz, bins, &status, &err);
     if (!err && status == CL_SUCCESS)

@@ -172,6 +172,11 @@ void lsk__free_declarations(lsk__decl *decls, size_t ndecls);
 cl_program lsk__cache_load(lsk_context *ctx, const char *dir, const char *key);
 void lsk__cache_store(lsk_context *ctx, const char *dir, const char *key, cl_program program);
 uint64_t lsk__hash64(const void *data, size_t len, uint64_t seed);
+/* cache_entry.c: an entry's bytes (the whole file) checked against key:
+ * magic, key hash, size (the file's length), checksum. LSK_OK with *bin
+ * pointing into data and *binsize its length, or LSK_EIO (no message). */
+int lsk__cache_entry_parse(const unsigned char *data, size_t n, const char *key,
+                           const unsigned char **bin /* OUT */, size_t *binsize /* OUT */);
 /* mkdir -p; 0 on success. */
 int lsk__make_dirs(const char *dir);
 

@@ -16,7 +16,9 @@
  * A reader checks the header against the limits and the file's length
  * before it allocates anything, then every digi (lsk_pixel_events_check):
  * a bad file is an error with a message, never a crash or a huge
- * allocation.
+ * allocation. Empty modules cost no bytes in a file but a start entry in
+ * memory, so events x modules is bounded too (MAX_SLOTS; found by
+ * fuzzing: a 32 KB file asked for 2 GB, a 4 MB one for 262 GB).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,6 +31,8 @@
 #define MAGIC "LSKPIXEL"
 #define VERSION 1u
 #define HEADER 40u
+/* Module slots (events x modules) of a file: 64 MB of start in memory. */
+#define MAX_SLOTS (1u << 24)
 
 static void put32(unsigned char *p, uint32_t v)
 {
@@ -52,6 +56,11 @@ int lsk_pixel_events_write(const lsk_pixel_events *ev, const char *path)
   int rc = lsk_pixel_events_check(ev);
   if (rc)
     return rc;
+  if ((uint64_t)ev->events * ev->modules > MAX_SLOTS)
+    return lsk__fail(NULL, LSK_EINVAL,
+                     "%s: %u events of %u modules: more than %u module slots, which a file may "
+                     "not hold",
+                     fn, ev->events, ev->modules, MAX_SLOTS);
   size_t d = ev->digis, nm = ev->modules, bytes = HEADER + 4 * (size_t)ev->events;
   bytes += d * digi_bytes(ev->truth != NULL);
   unsigned char *b = malloc(bytes), *p;
@@ -145,6 +154,10 @@ static int header(const unsigned char *b, size_t len, const char *path, uint32_t
     return lsk__fail(NULL, LSK_EIO,
                      "%s: '%s': %u events of %u modules with %llu digis: out of range", fn, path,
                      *events, *modules, (unsigned long long)d);
+  if ((uint64_t)*events * *modules > MAX_SLOTS)
+    return lsk__fail(NULL, LSK_EIO,
+                     "%s: '%s': %u events of %u modules: more than %u module slots, out of range",
+                     fn, path, *events, *modules, MAX_SLOTS);
   size_t want = HEADER + 4 * (size_t)*events + (size_t)d * digi_bytes(*truth);
   if (len != want)
     return lsk__fail(NULL, LSK_EIO, "%s: '%s': %zu bytes, want %zu for %llu digis (%s)", fn, path,
