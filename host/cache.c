@@ -25,8 +25,6 @@
 
 #include "internal.h"
 
-static const char magic[8] = {'L', 'S', 'K', 'B', 'I', 'N', '0', '1'};
-
 /* FNV-1a, 64-bit, with a seed mixed into the offset basis. */
 uint64_t lsk__hash64(const void *data, size_t len, uint64_t seed)
 {
@@ -208,9 +206,9 @@ void lsk__cache_store(lsk_context *ctx, const char *dir, const char *key, cl_pro
   if (fd < 0)
     goto store_out;
   uint64_t khash = lsk__hash64(key, strlen(key), 2), sz = size, sum = lsk__hash64(bin, size, 3);
-  int ok = write_all(fd, magic, sizeof magic) == 0 && write_all(fd, &khash, sizeof khash) == 0 &&
-           write_all(fd, &sz, sizeof sz) == 0 && write_all(fd, bin, size) == 0 &&
-           write_all(fd, &sum, sizeof sum) == 0 && fsync(fd) == 0;
+  int ok = write_all(fd, lsk__cache_magic, sizeof lsk__cache_magic) == 0 &&
+           write_all(fd, &khash, sizeof khash) == 0 && write_all(fd, &sz, sizeof sz) == 0 &&
+           write_all(fd, bin, size) == 0 && write_all(fd, &sum, sizeof sum) == 0 && fsync(fd) == 0;
   ok = (close(fd) == 0) && ok;
   if (!ok || rename(tmp, path) != 0)
     unlink(tmp);

@@ -15,8 +15,8 @@
 
 #include "internal.h"
 
-/* The same magic that lsk__cache_store writes (cache.c). */
-static const char magic[8] = {'L', 'S', 'K', 'B', 'I', 'N', '0', '1'};
+/* The first 8 bytes of every entry; lsk__cache_store writes them too. */
+const char lsk__cache_magic[8] = {'L', 'S', 'K', 'B', 'I', 'N', '0', '1'};
 
 static uint64_t get64(const unsigned char *p)
 {
@@ -31,7 +31,7 @@ int lsk__cache_entry_parse(const unsigned char *data, size_t n, const char *key,
   *bin = NULL;
   *binsize = 0;
   /* Checked before any arithmetic on size: n - 32 cannot wrap. */
-  if (!data || !key || n < 32 || memcmp(data, magic, sizeof magic) != 0 ||
+  if (!data || !key || n < 32 || memcmp(data, lsk__cache_magic, sizeof lsk__cache_magic) != 0 ||
       get64(data + 8) != lsk__hash64(key, strlen(key), 2))
     return LSK_EIO;
   uint64_t size = get64(data + 16);

@@ -175,6 +175,7 @@ uint64_t lsk__hash64(const void *data, size_t len, uint64_t seed);
 /* cache_entry.c: an entry's bytes (the whole file) checked against key:
  * magic, key hash, size (the file's length), checksum. LSK_OK with *bin
  * pointing into data and *binsize its length, or LSK_EIO (no message). */
+extern const char lsk__cache_magic[8];
 int lsk__cache_entry_parse(const unsigned char *data, size_t n, const char *key,
                            const unsigned char **bin /* OUT */, size_t *binsize /* OUT */);
 /* mkdir -p; 0 on success. */

@@ -119,7 +119,10 @@ int lsk_pixel_generate(const lsk_pixel_gen_options *opt, lsk_pixel_events **out 
  * (1), events, modules, digis, whether there is truth, the digis of each
  * event, then the columns module (u32), x, y, adc (u16), truth (u32).
  * lsk_pixel_events_read validates everything (sizes, the file's length,
- * then lsk_pixel_events_check). Errors: LSK_EINVAL (a NULL, a bad set),
+ * then lsk_pixel_events_check). A file holds at most 2^24 events x modules
+ * (an empty module costs no bytes in the file but a slot in memory):
+ * write refuses a larger set with LSK_EINVAL, read with LSK_EIO before it
+ * allocates anything. Errors: LSK_EINVAL (a NULL, a bad set),
  * LSK_EIO (cannot open, read or write: names the path; not a pixel
  * file, another version, truncated or too long, inconsistent: names
  * path and what), LSK_ENOMEM.

@@ -156,12 +156,20 @@ static inline size_t lsk__soa_add(size_t a, size_t b)
   if (!lsk_rc)                                                                                     \
     lsk_rc = lsk_layout_add_scalar(lsk_l, #T, #name);
 
+/* A layout rarely needs all three functions; clang warns about unused
+ * static functions expanded in a .c file, gcc does not. */
+#if defined(__GNUC__) || defined(__clang__)
+#define LSK__SOA_FN static inline __attribute__((unused))
+#else
+#define LSK__SOA_FN static inline
+#endif
+
 #define LSK_SOA_DEFINE(V, ALIGN, MEMBERS)                                                          \
   typedef struct V {                                                                               \
     MEMBERS(LSK__SOA_FIELD_C, LSK__SOA_FIELD_M, LSK__SOA_FIELD_S)                                  \
     size_t lsk_n;                                                                                  \
   } V;                                                                                             \
-  static inline size_t V##_bytes(size_t lsk_n)                                                     \
+  LSK__SOA_FN size_t V##_bytes(size_t lsk_n)                                                       \
   {                                                                                                \
     const size_t lsk_a = (ALIGN);                                                                  \
     size_t lsk_off = 0;                                                                            \
@@ -170,7 +178,7 @@ static inline size_t lsk__soa_add(size_t a, size_t b)
     MEMBERS(LSK__SOA_BYTES_C, LSK__SOA_BYTES_M, LSK__SOA_BYTES_S)                                  \
     return lsk_off;                                                                                \
   }                                                                                                \
-  static inline int V##_bind(V *lsk_v, void *lsk_mem, size_t lsk_n)                                \
+  LSK__SOA_FN int V##_bind(V *lsk_v, void *lsk_mem, size_t lsk_n)                                  \
   {                                                                                                \
     const size_t lsk_a = (ALIGN);                                                                  \
     size_t lsk_off = 0;                                                                            \
@@ -181,7 +189,7 @@ static inline size_t lsk__soa_add(size_t a, size_t b)
     lsk_v->lsk_n = lsk_n;                                                                          \
     return LSK_OK;                                                                                 \
   }                                                                                                \
-  static inline int V##_describe(lsk_layout **lsk_out)                                             \
+  LSK__SOA_FN int V##_describe(lsk_layout **lsk_out)                                               \
   {                                                                                                \
     lsk_layout *lsk_l = NULL;                                                                      \
     int lsk_rc = lsk_layout_create(#V, (ALIGN), &lsk_l);                                           \
