@@ -139,8 +139,7 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
                          lsk_compactor **out)
 {
   static const char fn[] = "lsk_compactor_create";
-  if (!ctx)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
@@ -168,6 +167,12 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
                                             o.data_type ? o.data_type : "void");
   char *full = lsk__strdupf("%s\n%s", source, lsk__kernels_compact);
   if (!c || !prelude || !full) {
+    free(c);
+    free(prelude);
+    free(full);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  }
+  if (lsk__handle_add(c, LSK__H_COMPACTOR, ctx)) {
     free(c);
     free(prelude);
     free(full);
@@ -209,8 +214,7 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
 
 void lsk_compactor_destroy(lsk_compactor *c)
 {
-  if (!c)
-    return;
+  LSK__DESTROY(c, COMPACTOR, "lsk_compactor_destroy");
   lsk_kernel_destroy(c->count);
   lsk_kernel_destroy(c->scan);
   lsk_kernel_destroy(c->indices);
@@ -339,6 +343,7 @@ int lsk_compact_to(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, l
                    const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_to";
+  LSK__LIVE(NULL, c, COMPACTOR, "lsk_compact_to", "compactor");
   if (c && !count_buf)
     return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
   int rc = check_common(c, fn, 0, NULL, count_buf, count_index);
@@ -351,6 +356,7 @@ int lsk_compact(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, lsk_
                 size_t out_offset, size_t capacity, size_t *count, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact";
+  LSK__LIVE(NULL, c, COMPACTOR, "lsk_compact", "compactor");
   int rc = check_common(c, fn, 0, count, NULL, 0);
   if (rc)
     return rc;
@@ -414,6 +420,7 @@ int lsk_compact_soa_to(lsk_compactor *c, const lsk_soa *src, size_t part, uint64
                        size_t count_index, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_soa_to";
+  LSK__LIVE(NULL, c, COMPACTOR, "lsk_compact_soa_to", "compactor");
   if (c && !count_buf)
     return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
   int rc = check_common(c, fn, 1, NULL, count_buf, count_index);
@@ -427,6 +434,7 @@ int lsk_compact_soa(lsk_compactor *c, const lsk_soa *src, size_t part, uint64_t 
                     const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_soa";
+  LSK__LIVE(NULL, c, COMPACTOR, "lsk_compact_soa", "compactor");
   int rc = check_common(c, fn, 1, count, NULL, 0);
   if (rc)
     return rc;
@@ -462,6 +470,7 @@ int lsk_compact_rows_to(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa
                         const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_rows_to";
+  LSK__LIVE(NULL, c, COMPACTOR, "lsk_compact_rows_to", "compactor");
   if (c && !count_buf)
     return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
   int rc = check_common(c, fn, 1, NULL, count_buf, count_index);
@@ -472,6 +481,7 @@ int lsk_compact_rows(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa *d
                      uint64_t arg, size_t *count, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_rows";
+  LSK__LIVE(NULL, c, COMPACTOR, "lsk_compact_rows", "compactor");
   int rc = check_common(c, fn, 1, count, NULL, 0);
   if (rc)
     return rc;

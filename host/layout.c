@@ -102,6 +102,11 @@ int lsk_layout_create(const char *name, size_t align, lsk_layout **out)
     free(l);
     return lsk__fail(NULL, LSK_ENOMEM, "lsk_layout_create: out of memory");
   }
+  if (lsk__handle_add(l, LSK__H_LAYOUT, NULL)) {
+    free(l->name);
+    free(l);
+    return lsk__fail(NULL, LSK_ENOMEM, "lsk_layout_create: out of memory");
+  }
   l->align = align;
   *out = l;
   return LSK_OK;
@@ -109,8 +114,7 @@ int lsk_layout_create(const char *name, size_t align, lsk_layout **out)
 
 void lsk_layout_destroy(lsk_layout *l)
 {
-  if (!l)
-    return;
+  LSK__DESTROY(l, LAYOUT, "lsk_layout_destroy");
   for (size_t i = 0; i < l->count; ++i) {
     free(l->members[i].name);
     free(l->members[i].type);
@@ -120,7 +124,10 @@ void lsk_layout_destroy(lsk_layout *l)
   free(l);
 }
 
-void lsk_free(void *p) { free(p); }
+void lsk_free(void *p)
+{
+  free(p);
+}
 
 static int add_member(lsk_layout *l, lsk_member_kind kind, const char *type, unsigned rows,
                       unsigned cols, const char *name, const char *fn)
@@ -178,22 +185,26 @@ static int add_member(lsk_layout *l, lsk_member_kind kind, const char *type, uns
 
 int lsk_layout_add_column(lsk_layout *l, const char *type, const char *name)
 {
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_add_column", "layout");
   return add_member(l, LSK_MEMBER_COLUMN, type, 1, 1, name, "lsk_layout_add_column");
 }
 
 int lsk_layout_add_matrix(lsk_layout *l, const char *type, unsigned rows, unsigned cols,
                           const char *name)
 {
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_add_matrix", "layout");
   return add_member(l, LSK_MEMBER_MATRIX, type, rows, cols, name, "lsk_layout_add_matrix");
 }
 
 int lsk_layout_add_scalar(lsk_layout *l, const char *type, const char *name)
 {
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_add_scalar", "layout");
   return add_member(l, LSK_MEMBER_SCALAR, type, 1, 1, name, "lsk_layout_add_scalar");
 }
 
 int lsk_layout_set_align(lsk_layout *l, size_t align)
 {
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_set_align", "layout");
   if (!l)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_set_align: layout is NULL");
   if (align == 0)
@@ -213,9 +224,21 @@ int lsk_layout_set_align(lsk_layout *l, size_t align)
   return LSK_OK;
 }
 
-const char *lsk_layout_name(const lsk_layout *l) { return l ? l->name : ""; }
-size_t lsk_layout_align(const lsk_layout *l) { return l ? l->align : 0; }
-size_t lsk_layout_member_count(const lsk_layout *l) { return l ? l->count : 0; }
+const char *lsk_layout_name(const lsk_layout *l)
+{
+  LSK__LIVE_OR(NULL, l, LAYOUT, "lsk_layout_name", "layout");
+  return l ? l->name : "";
+}
+size_t lsk_layout_align(const lsk_layout *l)
+{
+  LSK__LIVE_OR(0, l, LAYOUT, "lsk_layout_align", "layout");
+  return l ? l->align : 0;
+}
+size_t lsk_layout_member_count(const lsk_layout *l)
+{
+  LSK__LIVE_OR(0, l, LAYOUT, "lsk_layout_member_count", "layout");
+  return l ? l->count : 0;
+}
 
 /* ceil(x / a) * a, 0 on overflow (x > 0 never aligns to 0). */
 static size_t align_up(size_t x, size_t a, int *overflow)
@@ -248,6 +271,7 @@ static size_t member_size(const lsk_layout *l, const lsk__member *m, size_t n, s
 
 int lsk_layout_member(const lsk_layout *l, size_t i, size_t n, lsk_member_info *out)
 {
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_member", "layout");
   if (!l || !out)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_member: %s is NULL", l ? "out" : "layout");
   if (i >= l->count)
@@ -283,6 +307,7 @@ int lsk_layout_member(const lsk_layout *l, size_t i, size_t n, lsk_member_info *
 
 int lsk_layout_find(const lsk_layout *l, const char *name, size_t *index)
 {
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_find", "layout");
   if (!l || !name || !index)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_find: NULL argument");
   for (size_t i = 0; i < l->count; ++i)
@@ -311,6 +336,7 @@ static size_t quiet_size(const lsk_layout *l, size_t n)
 
 int lsk_layout_size(const lsk_layout *l, size_t n, size_t *bytes)
 {
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_size", "layout");
   if (!l || !bytes)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_size: %s is NULL", l ? "bytes" : "layout");
   size_t total = quiet_size(l, n);
@@ -324,6 +350,7 @@ int lsk_layout_size(const lsk_layout *l, size_t n, size_t *bytes)
 
 size_t lsk_layout_max_elements(const lsk_layout *l, size_t max_bytes)
 {
+  LSK__LIVE_OR(0, l, LAYOUT, "lsk_layout_max_elements", "layout");
   if (!l)
     return 0;
   if (max_bytes == 0)
@@ -384,6 +411,7 @@ int lsk__sb_finish(lsk__sb *sb, char **text, const char *fn)
 
 int lsk_layout_describe(const lsk_layout *l, size_t n, char **text)
 {
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_describe", "layout");
   if (!text)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_describe: text is NULL");
   *text = NULL;

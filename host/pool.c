@@ -92,7 +92,11 @@ static int create(lsk_context *ctx, const char *fn, size_t cell_bytes, size_t ca
   }
   *p = *tmpl;
   header(p, image);
-  if ((rc = make_buffer(p, image, &p->buf)))
+  if (!(rc = make_buffer(p, image, &p->buf)) && lsk__handle_add(p, LSK__H_POOL, ctx)) {
+    lsk_buffer_destroy(p->buf);
+    rc = lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+  }
+  if (rc)
     free(p);
   else
     *out = p;
@@ -105,8 +109,7 @@ static int check_common(lsk_context *ctx, const char *fn, size_t capacity, lsk_p
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
-  if (!ctx)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (capacity == 0)
     return lsk__fail(ctx, LSK_EINVAL, "%s: capacity is 0: a pool needs at least one cell", fn);
   return LSK_OK;
@@ -174,22 +177,39 @@ int lsk_pool_create_frames(lsk_context *ctx, const lsk_layout *layout, unsigned 
 
 void lsk_pool_destroy(lsk_pool *pool)
 {
-  if (!pool)
-    return;
+  LSK__DESTROY(pool, POOL, "lsk_pool_destroy");
   lsk_buffer_destroy(pool->buf);
   free(pool);
 }
 
-lsk_buffer *lsk_pool_buffer(const lsk_pool *pool) { return pool ? pool->buf : NULL; }
-size_t lsk_pool_capacity(const lsk_pool *pool) { return pool ? pool->capacity : 0; }
-size_t lsk_pool_cell_stride(const lsk_pool *pool) { return pool ? pool->cell_words * 4 : 0; }
+lsk_buffer *lsk_pool_buffer(const lsk_pool *pool)
+{
+  LSK__LIVE_OR(NULL, pool, POOL, "lsk_pool_buffer", "pool");
+  return pool ? pool->buf : NULL;
+}
+size_t lsk_pool_capacity(const lsk_pool *pool)
+{
+  LSK__LIVE_OR(0, pool, POOL, "lsk_pool_capacity", "pool");
+  return pool ? pool->capacity : 0;
+}
+size_t lsk_pool_cell_stride(const lsk_pool *pool)
+{
+  LSK__LIVE_OR(0, pool, POOL, "lsk_pool_cell_stride", "pool");
+  return pool ? pool->cell_words * 4 : 0;
+}
 size_t lsk_pool_cell_offset(const lsk_pool *pool, uint32_t cell)
 {
+  LSK__LIVE_OR(0, pool, POOL, "lsk_pool_cell_offset", "pool");
   return pool ? (pool->cells_off + (size_t)cell * pool->cell_words) * 4 : 0;
 }
-unsigned lsk_pool_frame_size(const lsk_pool *pool) { return pool ? pool->frame_size : 0; }
+unsigned lsk_pool_frame_size(const lsk_pool *pool)
+{
+  LSK__LIVE_OR(0, pool, POOL, "lsk_pool_frame_size", "pool");
+  return pool ? pool->frame_size : 0;
+}
 size_t lsk_pool_frame_base(const lsk_pool *pool, uint32_t f)
 {
+  LSK__LIVE_OR(0, pool, POOL, "lsk_pool_frame_base", "pool");
   return pool ? lsk_pool_cell_offset(pool, f) + pool->frame_head_words * 4 : 0;
 }
 
@@ -227,6 +247,7 @@ static void usage_of(const uint32_t *h, lsk_pool_usage *u)
 
 int lsk_pool_usage_get(lsk_pool *pool, lsk_pool_usage *out)
 {
+  LSK__LIVE(NULL, pool, POOL, "lsk_pool_usage_get", "pool");
   if (!pool)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_pool_usage_get: pool is NULL");
   if (!out)
@@ -262,6 +283,7 @@ int lsk__pool_gc(lsk_pool *p)
 
 int lsk_pool_gc(lsk_pool *pool)
 {
+  LSK__LIVE(NULL, pool, POOL, "lsk_pool_gc", "pool");
   if (!pool)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_pool_gc: pool is NULL");
   return lsk__pool_gc(pool);
@@ -270,6 +292,7 @@ int lsk_pool_gc(lsk_pool *pool)
 int lsk_pool_grow(lsk_pool *pool, size_t capacity)
 {
   static const char fn[] = "lsk_pool_grow";
+  LSK__LIVE(NULL, pool, POOL, "lsk_pool_grow", "pool");
   if (!pool)
     return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
   lsk_context *ctx = pool->ctx;
@@ -321,6 +344,7 @@ static int read_list(lsk_pool *p, const char *fn, size_t at, size_t count, uint3
 int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 {
   static const char fn[] = "lsk_pool_read_free";
+  LSK__LIVE(NULL, pool, POOL, "lsk_pool_read_free", "pool");
   if (!pool)
     return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
   uint32_t h[LSK__POOL_HEADER_WORDS];
@@ -335,6 +359,7 @@ int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 {
   static const char fn[] = "lsk_pool_read_recycled";
+  LSK__LIVE(NULL, pool, POOL, "lsk_pool_read_recycled", "pool");
   if (!pool)
     return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
   uint32_t h[LSK__POOL_HEADER_WORDS];
@@ -348,6 +373,7 @@ int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst)
 {
   static const char fn[] = "lsk_pool_read_cells";
+  LSK__LIVE(NULL, pool, POOL, "lsk_pool_read_cells", "pool");
   if (!pool)
     return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
   if (!dst && count)

@@ -44,6 +44,7 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (!ctx || !layouts || !counts || k == 0)
     return lsk__fail(ctx, LSK_EINVAL, "%s: %s", fn,
                      !ctx     ? "ctx is NULL"
@@ -51,6 +52,11 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
                               : "layouts or counts is NULL");
   lsk_soa *s = calloc(1, sizeof *s);
   if (!s || !(s->parts = calloc(k, sizeof *s->parts))) {
+    free(s);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  }
+  if (lsk__handle_add(s, LSK__H_SOA, ctx)) {
+    free(s->parts);
     free(s);
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
   }
@@ -96,26 +102,47 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
 
 void lsk_soa_destroy(lsk_soa *s)
 {
-  if (!s)
-    return;
+  LSK__DESTROY(s, SOA, "lsk_soa_destroy");
   lsk_buffer_destroy(s->buf);
   free(s->host);
   free(s->parts);
   free(s);
 }
 
-size_t lsk_soa_parts(const lsk_soa *s) { return s ? s->k : 0; }
+size_t lsk_soa_parts(const lsk_soa *s)
+{
+  LSK__LIVE_OR(0, s, SOA, "lsk_soa_parts", "soa");
+  return s ? s->k : 0;
+}
 void *lsk_soa_host(const lsk_soa *s, size_t j)
 {
+  LSK__LIVE_OR(NULL, s, SOA, "lsk_soa_host", "soa");
   return s && j < s->k ? s->host + s->parts[j].base : NULL;
 }
-size_t lsk_soa_count(const lsk_soa *s, size_t j) { return s && j < s->k ? s->parts[j].count : 0; }
-size_t lsk_soa_base(const lsk_soa *s, size_t j) { return s && j < s->k ? s->parts[j].base : 0; }
-size_t lsk_soa_bytes(const lsk_soa *s) { return s ? s->bytes : 0; }
-lsk_buffer *lsk_soa_buffer(const lsk_soa *s) { return s ? s->buf : NULL; }
+size_t lsk_soa_count(const lsk_soa *s, size_t j)
+{
+  LSK__LIVE_OR(0, s, SOA, "lsk_soa_count", "soa");
+  return s && j < s->k ? s->parts[j].count : 0;
+}
+size_t lsk_soa_base(const lsk_soa *s, size_t j)
+{
+  LSK__LIVE_OR(0, s, SOA, "lsk_soa_base", "soa");
+  return s && j < s->k ? s->parts[j].base : 0;
+}
+size_t lsk_soa_bytes(const lsk_soa *s)
+{
+  LSK__LIVE_OR(0, s, SOA, "lsk_soa_bytes", "soa");
+  return s ? s->bytes : 0;
+}
+lsk_buffer *lsk_soa_buffer(const lsk_soa *s)
+{
+  LSK__LIVE_OR(NULL, s, SOA, "lsk_soa_buffer", "soa");
+  return s ? s->buf : NULL;
+}
 
 int lsk_soa_upload(lsk_soa *s)
 {
+  LSK__LIVE(NULL, s, SOA, "lsk_soa_upload", "soa");
   if (!s)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_soa_upload: soa is NULL");
   return s->bytes ? lsk_buffer_write(s->buf, 0, s->host, s->bytes) : LSK_OK;
@@ -123,6 +150,7 @@ int lsk_soa_upload(lsk_soa *s)
 
 int lsk_soa_download(lsk_soa *s)
 {
+  LSK__LIVE(NULL, s, SOA, "lsk_soa_download", "soa");
   if (!s)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_soa_download: soa is NULL");
   return s->bytes ? lsk_buffer_read(s->buf, 0, s->host, s->bytes) : LSK_OK;
@@ -142,6 +170,7 @@ static int member_of(const lsk_soa *s, size_t j, const char *name, lsk_member_in
 int lsk_soa_copy(lsk_soa *dst, size_t dj, const lsk_soa *src, size_t sj)
 {
   static const char fn[] = "lsk_soa_copy";
+  LSK__LIVE(NULL, dst, SOA, "lsk_soa_copy", "dst");
   if (!dst || !src || dj >= dst->k || sj >= src->k)
     return lsk__fail(dst ? dst->ctx : NULL, LSK_EINVAL, "%s: %s", fn,
                      !dst || !src ? "NULL soa" : "no such part");
@@ -222,6 +251,7 @@ static int aos(const lsk_soa *s, size_t j, unsigned char *aos_mem, size_t count,
 int lsk_soa_from_aos(lsk_soa *s, size_t j, const void *aos_mem, size_t count, size_t struct_size,
                      const lsk_aos_field *fields, size_t nfields)
 {
+  LSK__LIVE(NULL, s, SOA, "lsk_soa_from_aos", "soa");
   /* The array is only read in this direction. */
   return aos(s, j, (unsigned char *)(uintptr_t)aos_mem, count, struct_size, fields, nfields, 1,
              "lsk_soa_from_aos");
@@ -230,6 +260,7 @@ int lsk_soa_from_aos(lsk_soa *s, size_t j, const void *aos_mem, size_t count, si
 int lsk_soa_to_aos(const lsk_soa *s, size_t j, void *aos_mem, size_t count, size_t struct_size,
                    const lsk_aos_field *fields, size_t nfields)
 {
+  LSK__LIVE(NULL, s, SOA, "lsk_soa_to_aos", "soa");
   return aos(s, j, aos_mem, count, struct_size, fields, nfields, 0, "lsk_soa_to_aos");
 }
 
@@ -252,6 +283,7 @@ int lsk_soa_view_args(const lsk_soa *s, size_t k, const size_t *parts, const cha
                       lsk_arg *args, size_t cap, size_t *count)
 {
   static const char fn[] = "lsk_soa_view_args";
+  LSK__LIVE(NULL, s, SOA, "lsk_soa_view_args", "soa");
   if (!s || !parts || k == 0 || !count || (!args && cap))
     return lsk__fail(s ? s->ctx : NULL, LSK_EINVAL, "%s: %s", fn,
                      !s                 ? "soa is NULL"
@@ -289,6 +321,7 @@ int lsk_soa_view_args(const lsk_soa *s, size_t k, const size_t *parts, const cha
 int lsk_soa_args(const lsk_soa *s, size_t j, const lsk_emit_options *opt, lsk_arg *args, size_t cap,
                  size_t *count)
 {
+  LSK__LIVE(NULL, s, SOA, "lsk_soa_args", "soa");
   const char *members[1] = {opt ? opt->members : NULL};
   return lsk_soa_view_args(s, 1, &j, members, args, cap, count);
 }

@@ -104,6 +104,10 @@ static _Thread_local char thread_msg[4096];
 
 static void set_message(lsk_context *ctx, char *msg)
 {
+  /* A context that is not live (destroyed, or another handle passed as
+   * one) cannot hold the message: the thread takes it. */
+  if (ctx && !lsk__handle_live(ctx, LSK__H_CONTEXT))
+    ctx = NULL;
   if (ctx) {
     free(ctx->errmsg);
     ctx->errmsg = msg;
@@ -169,6 +173,9 @@ void lsk__append(lsk_context *ctx, const char *text)
 const char *lsk_context_errmsg(const lsk_context *ctx)
 {
   if (!ctx)
+    return thread_msg;
+  /* A dead context's message is gone: say so in the thread's. */
+  if (lsk__handle_check(NULL, ctx, LSK__H_CONTEXT, "lsk_context_errmsg", "ctx"))
     return thread_msg;
   return ctx->errmsg ? ctx->errmsg : "";
 }

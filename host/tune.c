@@ -53,7 +53,11 @@ int lsk__tune_dir_init(const char *opt, char **dir)
   return *dir ? LSK_OK : LSK_ENOMEM;
 }
 
-const char *lsk_tune_dir(const lsk_context *ctx) { return ctx ? ctx->tune_dir : NULL; }
+const char *lsk_tune_dir(const lsk_context *ctx)
+{
+  LSK__LIVE_OR(NULL, ctx, CONTEXT, "lsk_tune_dir", "ctx");
+  return ctx ? ctx->tune_dir : NULL;
+}
 
 /* The text that identifies a choice. */
 static char *tune_key(const lsk_program *prog, const char *kernel, const unsigned dom[3])
@@ -439,6 +443,7 @@ static int time_rounds(tuner *t, lsk_tune_result *out, unsigned repeat, int no_r
 int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
              const lsk_tune_options *opt, lsk_tune_result *out)
 {
+  LSK__LIVE(NULL, k, KERNEL, "lsk_tune", "kernel");
   lsk_context *ctx = k ? lsk__kernel_program(k)->ctx : NULL;
   if (out)
     memset(out, 0, sizeof *out);
@@ -515,6 +520,7 @@ tune_out:
 int lsk_tune_stored(lsk_kernel *k, const lsk_launch *cfg, int *found, unsigned *workers,
                     unsigned *simd)
 {
+  LSK__LIVE(NULL, k, KERNEL, "lsk_tune_stored", "kernel");
   if (found)
     *found = 0;
   if (!k || !cfg || !found || !workers || !simd)

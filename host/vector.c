@@ -16,8 +16,7 @@ struct lsk_vector {
 int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_vector **out)
 {
   static const char fn[] = "lsk_vector_create";
-  if (!ctx)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
@@ -33,6 +32,10 @@ int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_v
   lsk_vector *v = calloc(1, sizeof *v);
   if (!v)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  if (lsk__handle_add(v, LSK__H_VECTOR, ctx)) {
+    free(v);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  }
   v->ctx = ctx;
   v->elem_size = elem_size;
   v->capacity = capacity;
@@ -54,8 +57,7 @@ int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_v
 
 void lsk_vector_destroy(lsk_vector *v)
 {
-  if (!v)
-    return;
+  LSK__DESTROY(v, VECTOR, "lsk_vector_destroy");
   lsk_buffer_destroy(v->data);
   lsk_buffer_destroy(v->count);
   free(v);
@@ -63,6 +65,7 @@ void lsk_vector_destroy(lsk_vector *v)
 
 int lsk_vector_clear(lsk_vector *v)
 {
+  LSK__LIVE(NULL, v, VECTOR, "lsk_vector_clear", "vector");
   if (!v)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_vector_clear: vector is NULL");
   uint32_t zero = 0;
@@ -79,6 +82,7 @@ static int read_count(lsk_vector *v, uint32_t *count)
 int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)
 {
   static const char fn[] = "lsk_vector_size";
+  LSK__LIVE(NULL, v, VECTOR, "lsk_vector_size", "vector");
   if (!v || !size)
     return lsk__fail(v ? v->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn, v ? "size" : "vector");
   uint32_t count = 0;
@@ -94,6 +98,7 @@ int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)
 int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n)
 {
   static const char fn[] = "lsk_vector_read";
+  LSK__LIVE(NULL, v, VECTOR, "lsk_vector_read", "vector");
   if (!v || !n)
     return lsk__fail(v ? v->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn, v ? "n" : "vector");
   *n = 0;
@@ -110,13 +115,30 @@ int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n)
   return LSK_OK;
 }
 
-size_t lsk_vector_capacity(const lsk_vector *v) { return v ? v->capacity : 0; }
-size_t lsk_vector_elem_size(const lsk_vector *v) { return v ? v->elem_size : 0; }
-lsk_buffer *lsk_vector_data(const lsk_vector *v) { return v ? v->data : NULL; }
-lsk_buffer *lsk_vector_count(const lsk_vector *v) { return v ? v->count : NULL; }
+size_t lsk_vector_capacity(const lsk_vector *v)
+{
+  LSK__LIVE_OR(0, v, VECTOR, "lsk_vector_capacity", "vector");
+  return v ? v->capacity : 0;
+}
+size_t lsk_vector_elem_size(const lsk_vector *v)
+{
+  LSK__LIVE_OR(0, v, VECTOR, "lsk_vector_elem_size", "vector");
+  return v ? v->elem_size : 0;
+}
+lsk_buffer *lsk_vector_data(const lsk_vector *v)
+{
+  LSK__LIVE_OR(NULL, v, VECTOR, "lsk_vector_data", "vector");
+  return v ? v->data : NULL;
+}
+lsk_buffer *lsk_vector_count(const lsk_vector *v)
+{
+  LSK__LIVE_OR(NULL, v, VECTOR, "lsk_vector_count", "vector");
+  return v ? v->count : NULL;
+}
 
 int lsk_vector_args(const lsk_vector *v, lsk_arg args[3])
 {
+  LSK__LIVE(NULL, v, VECTOR, "lsk_vector_args", "vector");
   if (!v || !args)
     return lsk__fail(v ? v->ctx : NULL, LSK_EINVAL, "lsk_vector_args: %s is NULL",
                      v ? "args" : "vector");
