@@ -118,6 +118,8 @@ int lsk_buffer_fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, s
 
 int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr)
 {
+  if (ptr)
+    *ptr = NULL;
   LSK__LIVE(NULL, buf, BUFFER, "lsk_buffer_map", "buf");
   if (!ptr)
     return lsk__fail(buf->ctx, LSK_EINVAL, "lsk_buffer_map: ptr is NULL");

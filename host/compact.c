@@ -370,8 +370,9 @@ static int part_args(lsk_compactor *c, const char *fn, const char *what, const l
                      lsk_arg **args, size_t *nargs)
 {
   *args = NULL;
-  if (!s)
-    return lsk__fail(c->ctx, LSK_EINVAL, "%s: %s is NULL", fn, what);
+  int live = lsk__handle_check(c->ctx, s, LSK__H_SOA, fn, what);
+  if (live)
+    return live;
   if (lsk_soa_buffer(s)->ctx != c->ctx)
     return lsk__fail(c->ctx, LSK_EINVAL, "%s: %s belongs to another context", fn, what);
   if (j >= lsk_soa_parts(s))

@@ -71,9 +71,12 @@ static int setup(emit *e, const char *view, size_t k, const lsk_layout *const *l
   *text = NULL;
   if (k == 0 || !ls)
     return lsk__fail(NULL, LSK_EINVAL, "%s: no layout", fn);
-  for (size_t j = 0; j < k; ++j)
-    if (!ls[j])
-      return lsk__fail(NULL, LSK_EINVAL, "%s: layout%s is NULL", fn, k > 1 ? "s[j]" : "");
+  for (size_t j = 0; j < k; ++j) {
+    char what[32];
+    if (k > 1)
+      snprintf(what, sizeof what, "layouts[%zu]", j);
+    LSK__LIVE(NULL, ls[j], LAYOUT, fn, k > 1 ? what : "layout");
+  }
   e->k = k;
   e->ls = ls;
   e->view = view ? view : ls[0]->name;

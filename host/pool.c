@@ -147,8 +147,7 @@ int lsk_pool_create_frames(lsk_context *ctx, const lsk_layout *layout, unsigned 
   int rc = check_common(ctx, fn, capacity, out);
   if (rc)
     return rc;
-  if (!layout)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: layout is NULL", fn);
+  LSK__LIVE(ctx, layout, LAYOUT, fn, "layout");
   if (frame_size == 0 || (frame_size & (frame_size - 1)) || frame_size > LSK_MAX_DOMAIN)
     return lsk__fail(ctx, LSK_EINVAL,
                      "%s: frame size %u: must be a power of two from 1 to LSK_MAX_DOMAIN (%u)", fn,

@@ -50,6 +50,11 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
                      !ctx     ? "ctx is NULL"
                      : k == 0 ? "no layouts"
                               : "layouts or counts is NULL");
+  for (size_t j = 0; j < k; ++j) {
+    char what[32];
+    snprintf(what, sizeof what, "layouts[%zu]", j);
+    LSK__LIVE(ctx, layouts[j], LAYOUT, fn, what);
+  }
   lsk_soa *s = calloc(1, sizeof *s);
   if (!s || !(s->parts = calloc(k, sizeof *s->parts))) {
     free(s);
@@ -170,7 +175,8 @@ static int member_of(const lsk_soa *s, size_t j, const char *name, lsk_member_in
 int lsk_soa_copy(lsk_soa *dst, size_t dj, const lsk_soa *src, size_t sj)
 {
   static const char fn[] = "lsk_soa_copy";
-  LSK__LIVE(NULL, dst, SOA, "lsk_soa_copy", "dst");
+  LSK__LIVE(NULL, dst, SOA, fn, "dst");
+  LSK__LIVE(dst->ctx, src, SOA, fn, "src");
   if (!dst || !src || dj >= dst->k || sj >= src->k)
     return lsk__fail(dst ? dst->ctx : NULL, LSK_EINVAL, "%s: %s", fn,
                      !dst || !src ? "NULL soa" : "no such part");
