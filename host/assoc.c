@@ -61,10 +61,10 @@ int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_
                      lsk_assoc **out)
 {
   static const char fn[] = "lsk_assoc_create";
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (nkeys == 0)
     return lsk__fail(ctx, LSK_EINVAL, "%s: nkeys is 0", fn);
   if (nkeys > LSK_ASSOC_MAX_KEYS)

@@ -139,13 +139,15 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
                          lsk_compactor **out)
 {
   static const char fn[] = "lsk_compactor_create";
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (!source)
     return lsk__fail(ctx, LSK_EINVAL, "%s: source is NULL", fn);
   lsk_compactor_options o = opt ? *opt : (lsk_compactor_options){0};
+  if (o.layout)
+    LSK__LIVE(ctx, o.layout, LAYOUT, fn, "opt->layout");
   if (!strstr(source, "lsk_select"))
     return lsk__fail(ctx, LSK_EINVAL,
                      "%s: the source defines no lsk_select (int lsk_select(uint i, "

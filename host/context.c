@@ -77,6 +77,8 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
   int rc = lsk_device_list(&list, &n);
   if (!rc)
     rc = lsk__device_select_in(list, n, opt ? opt->device : NULL, &index);
+  if (rc && rc != LSK_ENOMEM) /* the selector's message, under this function's name */
+    rc = lsk__fail(NULL, rc, "lsk_context_create: %s", lsk_context_errmsg(NULL));
   lsk_context *c = rc ? NULL : calloc(1, sizeof *c);
   if (c && lsk__handle_add(c, LSK__H_CONTEXT, NULL)) {
     free(c);

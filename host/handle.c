@@ -107,15 +107,54 @@ static void remove_at(size_t i)
   }
 }
 
-/* The message for h not being a live handle of type t; the lock is held. */
-static int not_live(lsk_context *msg, const void *h, lsk__htype t, const char *fn, const char *what,
-                    size_t i)
+/* What a look-up found; the message is made after the lock is released
+ * (lsk__fail asks the registry whether the context is live). */
+typedef struct finding {
+  int found;             /* h is in the table */
+  lsk__htype found_type; /* its type, if found */
+  const void *dead;      /* the first ancestor that is not live, or NULL */
+  lsk__htype dead_type;
+} finding;
+
+static int report(lsk_context *msg, const void *h, lsk__htype t, const char *fn, const char *what,
+                  const finding *f)
 {
-  if (table && table[i].h)
+  if (f->found && f->found_type != t)
     return lsk__fail(msg, LSK_EINVAL, "%s: %s %p is not a live %s (it is a live %s)", fn, what, h,
-                     lsk__htype_name(t), lsk__htype_name(table[i].type));
-  return lsk__fail(msg, LSK_EINVAL, "%s: %s %p is not a live %s (destroyed or never created)", fn,
-                   what, h, lsk__htype_name(t));
+                     lsk__htype_name(t), lsk__htype_name(f->found_type));
+  if (!f->found)
+    return lsk__fail(msg, LSK_EINVAL, "%s: %s %p is not a live %s (destroyed or never created)",
+                     fn, what, h, lsk__htype_name(t));
+  return lsk__fail(msg, LSK_EINVAL, "%s: %s %p is unusable: its %s %p was destroyed", fn, what, h,
+                   lsk__htype_name(f->dead_type) + 4, f->dead);
+}
+
+/* Looks h up; the lock is held. 0 if h is live with all its ancestors. */
+static int look_up(const void *h, lsk__htype type, int parents, finding *f, size_t *slot)
+{
+  *f = (finding){0};
+  if (!cap)
+    return 1;
+  size_t i = find(h);
+  *slot = i;
+  if (!table[i].h)
+    return 1;
+  f->found = 1;
+  f->found_type = table[i].type;
+  if (table[i].type != type)
+    return 1;
+  lsk__htype pt = parent_type(type);
+  for (const void *p = parents ? table[i].parent : NULL; p;) {
+    size_t j = find(p);
+    if (table[j].h != p) {
+      f->dead = p;
+      f->dead_type = pt;
+      return 1;
+    }
+    p = table[j].parent;
+    pt = parent_type(pt);
+  }
+  return 0;
 }
 
 int lsk__handle_check(lsk_context *msg, const void *h, lsk__htype type, const char *fn,
@@ -123,40 +162,24 @@ int lsk__handle_check(lsk_context *msg, const void *h, lsk__htype type, const ch
 {
   if (!h)
     return lsk__fail(msg, LSK_EINVAL, "%s: %s is NULL", fn, what);
-  int rc = LSK_OK;
+  finding f;
+  size_t i;
   pthread_mutex_lock(&lock);
-  size_t i = cap ? find(h) : 0;
-  if (!cap || table[i].h != h || table[i].type != type)
-    rc = not_live(msg, h, type, fn, what, i);
-  else {
-    /* Each ancestor (program, pool, context) must be live too. */
-    lsk__htype pt = parent_type(type);
-    for (const void *p = table[i].parent; p && !rc;) {
-      size_t j = find(p);
-      if (table[j].h != p)
-        rc = lsk__fail(msg, LSK_EINVAL, "%s: %s %p is unusable: its %s %p was destroyed", fn,
-                       what, h, lsk__htype_name(pt) + 4, p);
-      else {
-        p = table[j].parent;
-        pt = parent_type(pt);
-      }
-    }
-  }
+  int bad = look_up(h, type, 1, &f, &i);
   pthread_mutex_unlock(&lock);
-  return rc;
+  return bad ? report(msg, h, type, fn, what, &f) : LSK_OK;
 }
 
 int lsk__handle_remove(const void *h, lsk__htype type, const char *fn)
 {
-  int rc = LSK_OK;
+  finding f;
+  size_t i;
   pthread_mutex_lock(&lock);
-  size_t i = cap ? find(h) : 0;
-  if (!cap || table[i].h != h || table[i].type != type)
-    rc = not_live(NULL, h, type, fn, lsk__htype_name(type) + 4, i);
-  else
+  int bad = look_up(h, type, 0, &f, &i);
+  if (!bad)
     remove_at(i);
   pthread_mutex_unlock(&lock);
-  return rc;
+  return bad ? report(NULL, h, type, fn, lsk__htype_name(type) + 4, &f) : LSK_OK;
 }
 
 int lsk__handle_live(const void *h, lsk__htype type)

@@ -693,13 +693,18 @@ int lsk_kernel_shape(lsk_kernel *k, const lsk_launch *cfg, unsigned *workers, un
 
 int lsk_program_build(lsk_program *prog, const char *kernel_name, const lsk_launch *cfg)
 {
-  LSK__LIVE(NULL, prog, PROGRAM, "lsk_program_build", "prog");
+  static const char fn[] = "lsk_program_build";
+  LSK__LIVE(NULL, prog, PROGRAM, fn, "prog");
+  if (!kernel_name || !*kernel_name || !cfg)
+    return lsk__fail(prog->ctx, LSK_EINVAL, "%s: %s", fn,
+                     cfg ? "kernel_name is NULL or empty" : "cfg is NULL");
   lsk_kernel *k;
   int rc = lsk_kernel_create(prog, kernel_name, &k);
   if (rc)
     return rc;
   unsigned w, s;
-  rc = lsk_kernel_shape(k, cfg, &w, &s);
+  lsk__kentry *e;
+  rc = resolve(k, cfg, fn, &e, &w, &s);
   lsk_kernel_destroy(k);
   return rc;
 }

@@ -16,10 +16,10 @@ struct lsk_vector {
 int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_vector **out)
 {
   static const char fn[] = "lsk_vector_create";
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (elem_size == 0)
     return lsk__fail(ctx, LSK_EINVAL, "%s: elem_size is 0", fn);
   if (capacity > LSK_VECTOR_MAX_CAPACITY)

@@ -30,6 +30,7 @@ static const struct {
     {"block", suite_block},
     {"assoc", suite_assoc},
     {"pixel", suite_pixel}, {"pixel_grind", suite_pixel_grind},
+    {"badinput", suite_badinput},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 
