@@ -275,8 +275,9 @@ int lsk_layout_member(const lsk_layout *l, size_t i, size_t n, lsk_member_info *
   if (!l || !out)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_member: %s is NULL", l ? "out" : "layout");
   if (i >= l->count)
-    return lsk__fail(NULL, LSK_ERANGE, "lsk_layout_member: layout '%s' has %zu members, not %zu",
-                     l->name, l->count, i + 1);
+    return lsk__fail(NULL, LSK_ERANGE,
+                     "lsk_layout_member: index %zu is out of range: layout '%s' has %zu members",
+                     i, l->name, l->count);
   int overflow = 0;
   size_t offset = 0, data = 0, size = 0;
   for (size_t k = 0; k <= i && !overflow; ++k) {
@@ -308,8 +309,8 @@ int lsk_layout_member(const lsk_layout *l, size_t i, size_t n, lsk_member_info *
 int lsk_layout_find(const lsk_layout *l, const char *name, size_t *index)
 {
   LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_find", "layout");
-  if (!l || !name || !index)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_find: NULL argument");
+  if (!name || !index)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_find: %s is NULL", name ? "index" : "name");
   for (size_t i = 0; i < l->count; ++i)
     if (strcmp(l->members[i].name, name) == 0) {
       *index = i;
@@ -416,9 +417,10 @@ int lsk_layout_describe(const lsk_layout *l, size_t n, char **text)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_describe: text is NULL");
   *text = NULL;
   size_t total;
-  int rc = lsk_layout_size(l, n, &total);
-  if (rc)
-    return rc;
+  if (lsk_layout_size(l, n, &total))
+    return lsk__fail(NULL, LSK_ERANGE,
+                     "lsk_layout_describe: layout '%s' with %zu elements does not fit in size_t",
+                     l->name, n);
   lsk__sb sb = {0};
   lsk__sb_printf(&sb, "Layout %s for %zu elements, alignment %zu:\n", l->name, n, l->align);
   for (size_t i = 0; i < l->count; ++i) {

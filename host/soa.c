@@ -177,9 +177,10 @@ int lsk_soa_copy(lsk_soa *dst, size_t dj, const lsk_soa *src, size_t sj)
   static const char fn[] = "lsk_soa_copy";
   LSK__LIVE(NULL, dst, SOA, fn, "dst");
   LSK__LIVE(dst->ctx, src, SOA, fn, "src");
-  if (!dst || !src || dj >= dst->k || sj >= src->k)
-    return lsk__fail(dst ? dst->ctx : NULL, LSK_EINVAL, "%s: %s", fn,
-                     !dst || !src ? "NULL soa" : "no such part");
+  if (dj >= dst->k || sj >= src->k)
+    return lsk__fail(dst->ctx, LSK_EINVAL, "%s: %s has no part %zu (it has %zu)", fn,
+                     dj >= dst->k ? "dst" : "src", dj >= dst->k ? dj : sj,
+                     dj >= dst->k ? dst->k : src->k);
   const lsk_layout *sl = src->parts[sj].layout;
   size_t n = src->parts[sj].count;
   if (dst->parts[dj].count < n)
@@ -211,11 +212,10 @@ int lsk_soa_copy(lsk_soa *dst, size_t dj, const lsk_soa *src, size_t sj)
 static int aos(const lsk_soa *s, size_t j, unsigned char *aos_mem, size_t count, size_t struct_size,
                const lsk_aos_field *fields, size_t nfields, int to_soa, const char *fn)
 {
-  if (!s || j >= s->k || !aos_mem || (!fields && nfields))
-    return lsk__fail(s ? s->ctx : NULL, LSK_EINVAL, "%s: %s", fn,
-                     !s          ? "soa is NULL"
-                     : j >= s->k ? "no such part"
-                                 : "NULL array or fields");
+  if (j >= s->k)
+    return lsk__fail(s->ctx, LSK_EINVAL, "%s: the soa has no part %zu (it has %zu)", fn, j, s->k);
+  if (!aos_mem || (!fields && nfields))
+    return lsk__fail(s->ctx, LSK_EINVAL, "%s: %s is NULL", fn, aos_mem ? "fields" : "aos");
   if (count > s->parts[j].count)
     return lsk__fail(s->ctx, LSK_ERANGE, "%s: %zu structs for '%s' of %zu elements", fn, count,
                      s->parts[j].layout->name, s->parts[j].count);
@@ -225,7 +225,7 @@ static int aos(const lsk_soa *s, size_t j, unsigned char *aos_mem, size_t count,
     if (rc)
       return rc;
     size_t comps = (size_t)m.rows * m.cols, per = m.size / comps;
-    if (fields[f].offset + comps * m.type_size > struct_size)
+    if (fields[f].offset > struct_size || comps * m.type_size > struct_size - fields[f].offset)
       return lsk__fail(s->ctx, LSK_EINVAL,
                        "%s: field '%s' at offset %zu overruns the %zu-byte "
                        "struct",
@@ -285,11 +285,10 @@ static int listed(const char *list, const char *name)
   return 0;
 }
 
-int lsk_soa_view_args(const lsk_soa *s, size_t k, const size_t *parts, const char *const *members,
-                      lsk_arg *args, size_t cap, size_t *count)
+static int view_args(const lsk_soa *s, size_t k, const size_t *parts, const char *const *members,
+                     lsk_arg *args, size_t cap, size_t *count, const char *fn)
 {
-  static const char fn[] = "lsk_soa_view_args";
-  LSK__LIVE(NULL, s, SOA, "lsk_soa_view_args", "soa");
+  LSK__LIVE(NULL, s, SOA, fn, "soa");
   if (!s || !parts || k == 0 || !count || (!args && cap))
     return lsk__fail(s ? s->ctx : NULL, LSK_EINVAL, "%s: %s", fn,
                      !s                 ? "soa is NULL"
@@ -324,10 +323,16 @@ int lsk_soa_view_args(const lsk_soa *s, size_t k, const size_t *parts, const cha
                                    *count, cap);
 }
 
+int lsk_soa_view_args(const lsk_soa *s, size_t k, const size_t *parts, const char *const *members,
+                      lsk_arg *args, size_t cap, size_t *count)
+{
+  return view_args(s, k, parts, members, args, cap, count, "lsk_soa_view_args");
+}
+
 int lsk_soa_args(const lsk_soa *s, size_t j, const lsk_emit_options *opt, lsk_arg *args, size_t cap,
                  size_t *count)
 {
   LSK__LIVE(NULL, s, SOA, "lsk_soa_args", "soa");
   const char *members[1] = {opt ? opt->members : NULL};
-  return lsk_soa_view_args(s, 1, &j, members, args, cap, count);
+  return view_args(s, 1, &j, members, args, cap, count, "lsk_soa_args");
 }

@@ -27,6 +27,16 @@ void bi_check(int line, const char *expr, int rc, int want, lsk_context *msg, co
     bi_check(__LINE__, #expr, bi_rc_, (want), (msg), (fn), (text));                                \
   } while (0)
 
+/* The same for a parser whose messages start "file:line: " (at) as a
+ * compiler's do, not with the function's name. */
+#define BAD_AT(msg, fn, at, expr, want, text)                                                      \
+  do {                                                                                             \
+    (void)(fn);                                                                                    \
+    bi_clear(msg);                                                                                 \
+    int bi_rc_ = (expr);                                                                           \
+    bi_check(__LINE__, #expr, bi_rc_, (want), (msg), (at), (text));                                \
+  } while (0)
+
 /* A call without a status (a getter, a destroy): it returns the neutral
  * value (or nothing: pass 0 for both) and explains in the thread's
  * message. */

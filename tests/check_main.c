@@ -30,7 +30,7 @@ static const struct {
     {"block", suite_block},
     {"assoc", suite_assoc},
     {"pixel", suite_pixel}, {"pixel_grind", suite_pixel_grind},
-    {"badinput", suite_badinput},
+    {"badinput", suite_badinput}, {"badinput2", suite_badinput2},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 
