@@ -151,8 +151,8 @@ int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
     return rc;
   size_t len = w[LIST_LEN];
   if (first > len || count > len - first)
-    rc = lsk__fail(ctx, LSK_ERANGE, "%s: elements [%zu, %zu) pass the length %zu", fn, first,
-                   first + count, len);
+    rc = lsk__fail(ctx, LSK_ERANGE, "%s: first %zu + count %zu pass the length %zu", fn, first,
+                   count, len);
   /* One read per chunk the range touches. */
   unsigned char *out = dst;
   for (size_t i = first; !rc && i < first + count;) {

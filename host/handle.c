@@ -123,8 +123,8 @@ static int report(lsk_context *msg, const void *h, lsk__htype t, const char *fn,
     return lsk__fail(msg, LSK_EINVAL, "%s: %s %p is not a live %s (it is a live %s)", fn, what, h,
                      lsk__htype_name(t), lsk__htype_name(f->found_type));
   if (!f->found)
-    return lsk__fail(msg, LSK_EINVAL, "%s: %s %p is not a live %s (destroyed or never created)",
-                     fn, what, h, lsk__htype_name(t));
+    return lsk__fail(msg, LSK_EINVAL, "%s: %s %p is not a live %s (destroyed or never created)", fn,
+                     what, h, lsk__htype_name(t));
   return lsk__fail(msg, LSK_EINVAL, "%s: %s %p is unusable: its %s %p was destroyed", fn, what, h,
                    lsk__htype_name(f->dead_type) + 4, f->dead);
 }

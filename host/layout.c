@@ -124,10 +124,7 @@ void lsk_layout_destroy(lsk_layout *l)
   free(l);
 }
 
-void lsk_free(void *p)
-{
-  free(p);
-}
+void lsk_free(void *p) { free(p); }
 
 static int add_member(lsk_layout *l, lsk_member_kind kind, const char *type, unsigned rows,
                       unsigned cols, const char *name, const char *fn)
@@ -276,8 +273,8 @@ int lsk_layout_member(const lsk_layout *l, size_t i, size_t n, lsk_member_info *
     return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_member: %s is NULL", l ? "out" : "layout");
   if (i >= l->count)
     return lsk__fail(NULL, LSK_ERANGE,
-                     "lsk_layout_member: index %zu is out of range: layout '%s' has %zu members",
-                     i, l->name, l->count);
+                     "lsk_layout_member: index %zu is out of range: layout '%s' has %zu members", i,
+                     l->name, l->count);
   int overflow = 0;
   size_t offset = 0, data = 0, size = 0;
   for (size_t k = 0; k <= i && !overflow; ++k) {

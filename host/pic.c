@@ -404,6 +404,17 @@ int lsk_pic_reference_step(unsigned gx, unsigned gy, lsk_particle *p, size_t n,
                      !p        ? "p"
                      : !binned ? "binned"
                                : "start");
+  if (gx == 0 || gy == 0 || gx > LSK_PIC_MAX_EXTENT || gy > LSK_PIC_MAX_EXTENT)
+    return lsk__fail(NULL, LSK_EINVAL,
+                     "lsk_pic_reference_step: grid %ux%u: extents must be from 1 to %u", gx, gy,
+                     LSK_PIC_MAX_EXTENT);
+  /* An invalid particle would index past start and binned. */
+  for (size_t i = 0; i < n; ++i)
+    if (!valid(&p[i], gx, gy))
+      return lsk__fail(NULL, LSK_EINVAL,
+                       "lsk_pic_reference_step: particle %zu (id %u at %d,%d moving %d,%d): id 0, "
+                       "outside the %ux%u grid, or a cell width or more per step",
+                       i, p[i].id, p[i].x, p[i].y, p[i].vx, p[i].vy, gx, gy);
   int32_t w = (int32_t)gx * LSK_PIC_UNIT, h = (int32_t)gy * LSK_PIC_UNIT;
   size_t cells = (size_t)gx * gy;
   memset(start, 0, (cells + 1) * sizeof *start);

@@ -133,6 +133,12 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
   LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  const lsk_device_info *dev = lsk_context_device(ctx);
+  if (opt && opt->workers && dev->max_work_group_size && opt->workers > dev->max_work_group_size)
+    return lsk__fail(ctx, LSK_ELAUNCH, "%s: workers %u exceed the %zu that %s allows", fn,
+                     opt->workers, dev->max_work_group_size, dev->name);
+  if (opt && opt->blocks > UINT32_MAX)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: blocks %zu exceed 2^32 - 1", fn, opt->blocks);
   lsk_pixel *px = calloc(1, sizeof *px);
   if (!px)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);

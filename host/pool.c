@@ -34,6 +34,11 @@ size_t lsk__pool_blocks(const lsk_context *ctx, size_t n, unsigned tile)
  * buffer would pass 2^32 - 1 words or the device's largest allocation. */
 static int plan(lsk_context *ctx, const char *fn, size_t capacity, size_t cell_bytes, lsk_pool *p)
 {
+  /* Before the rounding, which would wrap. */
+  if (cell_bytes > (size_t)MAX_WORDS * 4)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: cell_bytes %zu: the pool would pass 2^32 - 1 words (16 GiB)", fn,
+                     cell_bytes);
   size_t cw = round_up(cell_bytes, p->align) / 4;
   size_t lists = round_up(capacity, 32);
   p->capacity = capacity;
@@ -378,8 +383,8 @@ int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst)
   if (!dst && count)
     return lsk__fail(pool->ctx, LSK_EINVAL, "%s: dst is NULL", fn);
   if (first > pool->capacity || count > pool->capacity - first)
-    return lsk__fail(pool->ctx, LSK_ERANGE, "%s: cells [%zu, %zu) exceed the capacity %zu", fn,
-                     first, first + count, pool->capacity);
+    return lsk__fail(pool->ctx, LSK_ERANGE, "%s: first %zu + count %zu exceed the capacity %zu", fn,
+                     first, count, pool->capacity);
   int rc = lsk_context_finish(pool->ctx);
   if (rc || !count)
     return rc;

@@ -29,6 +29,12 @@ int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_v
   if (capacity > SIZE_MAX / elem_size)
     return lsk__fail(ctx, LSK_ERANGE, "%s: %zu elements of %zu bytes overflow size_t", fn, capacity,
                      elem_size);
+  if (capacity * elem_size > ctx->info.max_alloc_size)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: %zu elements of %zu bytes exceed the largest allocation of %s (%llu "
+                     "bytes)",
+                     fn, capacity, elem_size, ctx->info.name,
+                     (unsigned long long)ctx->info.max_alloc_size);
   lsk_vector *v = calloc(1, sizeof *v);
   if (!v)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);

@@ -22,7 +22,8 @@ void bi_check(int line, const char *expr, int rc, int want, lsk_context *msg, co
   ck_assert_msg(rc == want, "line %d: %s -> %s, wanted %s: %s", line, expr, lsk_status_name(rc),
                 lsk_status_name(want), m);
   size_t n = strlen(fn);
-  ck_assert_msg(strncmp(m, fn, n) == 0 && m[n] == ':' && (m[n + 1] == ' ' || isdigit((unsigned char)m[n + 1])),
+  ck_assert_msg(strncmp(m, fn, n) == 0 && m[n] == ':' &&
+                    (m[n + 1] == ' ' || isdigit((unsigned char)m[n + 1])),
                 "line %d: %s: message '%s' does not start with '%s: '", line, expr, m, fn);
   ck_assert_msg(strstr(m, text) != NULL, "line %d: %s: message '%s' lacks '%s'", line, expr, m,
                 text);

@@ -104,8 +104,7 @@ START_TEST(test_bi_context)
   BAD(NULL, "lsk_device_select", lsk_device_select("0", NULL), LSK_EINVAL, "index is NULL");
   BAD(NULL, "lsk_device_select", lsk_device_select("no-such-device-xyz", &index), LSK_ENODEV,
       "no-such-device-xyz");
-  BAD(NULL, "lsk_device_select", lsk_device_select("4294967296", &index), LSK_ENODEV,
-      "4294967296");
+  BAD(NULL, "lsk_device_select", lsk_device_select("4294967296", &index), LSK_ENODEV, "4294967296");
   BAD(NULL, "lsk_device_select", lsk_device_select("0:99", &index), LSK_ENODEV, "0:99");
 
   /* status.h, version, algo.h: total functions, checked for their
@@ -115,7 +114,8 @@ START_TEST(test_bi_context)
   char nb[32];
   QUIET("lsk_status_name_r", lsk_status_name_r(LSK_EINVAL, NULL, 8) == NULL);
   QUIET("lsk_status_name_r", lsk_status_name_r(LSK_EINVAL, nb, 0) == nb);
-  QUIET("lsk_status_name_r", strcmp(lsk_status_name_r(-99999, nb, sizeof nb), "unknown (-99999)") == 0);
+  QUIET("lsk_status_name_r",
+        strcmp(lsk_status_name_r(-99999, nb, sizeof nb), "unknown (-99999)") == 0);
   QUIET("lsk_status_name_r", strcmp(lsk_status_name_r(LSK_EINVAL, nb, 5), "LSK_") == 0);
   QUIET("lsk_version", lsk_version() != NULL && *lsk_version());
   QUIET("lsk_type_size", lsk_type_size((lsk_type)0) == 0);
@@ -169,8 +169,7 @@ START_TEST(test_bi_buffer)
   /* write and read: NULL buffer, NULL host pointer, range, overflow,
    * dead, wrong type. */
   BAD(NULL, "lsk_buffer_write", lsk_buffer_write(NULL, 0, data, 4), LSK_EINVAL, "buf is NULL");
-  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, 0, NULL, 4), LSK_EINVAL,
-      "host pointer is NULL");
+  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, 0, NULL, 4), LSK_EINVAL, "host pointer is NULL");
   BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, 8, data, 12), LSK_ERANGE,
       "offset 8 + size 12 exceeds the buffer's 16 bytes");
   BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, SIZE_MAX, data, 4), LSK_ERANGE,
@@ -256,12 +255,12 @@ START_TEST(test_bi_program)
   BAD(ctx, "lsk_program_create",
       lsk_program_create(ctx, "LSK_DECLARE_DOMAIN(fill, 0);\n", NULL, &pout), LSK_EINVAL,
       "LSK_DECLARE_DOMAIN");
-  BAD(ctx, "lsk_program_create_file", lsk_program_create_file(ctx, "x.cl", NULL, NULL),
-      LSK_EINVAL, "out is NULL");
+  BAD(ctx, "lsk_program_create_file", lsk_program_create_file(ctx, "x.cl", NULL, NULL), LSK_EINVAL,
+      "out is NULL");
   BAD(NULL, "lsk_program_create_file", lsk_program_create_file(NULL, "x.cl", NULL, &pout),
       LSK_EINVAL, "ctx is NULL");
-  BAD(ctx, "lsk_program_create_file", lsk_program_create_file(ctx, NULL, NULL, &pout),
-      LSK_EINVAL, "path is NULL");
+  BAD(ctx, "lsk_program_create_file", lsk_program_create_file(ctx, NULL, NULL, &pout), LSK_EINVAL,
+      "path is NULL");
   BAD(ctx, "lsk_program_create_file",
       lsk_program_create_file(ctx, "/nonexistent/dir/x.cl", NULL, &pout), LSK_EIO,
       "/nonexistent/dir/x.cl");
@@ -274,25 +273,19 @@ START_TEST(test_bi_program)
   QUIET("lsk_program_destroy", (lsk_program_destroy(NULL), 1));
 
   lsk_program_stats st;
-  BAD(NULL, "lsk_program_stats_get", lsk_program_stats_get(NULL, &st), LSK_EINVAL,
-      "prog is NULL");
-  BAD(ctx, "lsk_program_stats_get", lsk_program_stats_get(prog, NULL), LSK_EINVAL,
-      "out is NULL");
+  BAD(NULL, "lsk_program_stats_get", lsk_program_stats_get(NULL, &st), LSK_EINVAL, "prog is NULL");
+  BAD(ctx, "lsk_program_stats_get", lsk_program_stats_get(prog, NULL), LSK_EINVAL, "out is NULL");
   BAD(NULL, "lsk_program_stats_get", lsk_program_stats_get((lsk_program *)k, &st), LSK_EINVAL,
       WRONG("program", "kernel"));
 
   lsk_launch cfg = {.domain = {32}, .blocks = {2}};
-  BAD(NULL, "lsk_program_build", lsk_program_build(NULL, "fill", &cfg), LSK_EINVAL,
-      "prog is NULL");
+  BAD(NULL, "lsk_program_build", lsk_program_build(NULL, "fill", &cfg), LSK_EINVAL, "prog is NULL");
   BAD(ctx, "lsk_program_build", lsk_program_build(prog, NULL, &cfg), LSK_EINVAL,
       "name is NULL or empty");
-  BAD(ctx, "lsk_program_build", lsk_program_build(prog, "fill", NULL), LSK_EINVAL,
-      "cfg is NULL");
-  BAD(ctx, "lsk_program_build", lsk_program_build(prog, "nosuch", &cfg), LSK_ENOKERNEL,
-      "'nosuch'");
+  BAD(ctx, "lsk_program_build", lsk_program_build(prog, "fill", NULL), LSK_EINVAL, "cfg is NULL");
+  BAD(ctx, "lsk_program_build", lsk_program_build(prog, "nosuch", &cfg), LSK_ENOKERNEL, "'nosuch'");
   lsk_launch huge = {.domain = {1u << 30}, .blocks = {1}};
-  BAD(ctx, "lsk_program_build", lsk_program_build(prog, "fill", &huge), LSK_EDOMAIN,
-      "1073741824");
+  BAD(ctx, "lsk_program_build", lsk_program_build(prog, "fill", &huge), LSK_EDOMAIN, "1073741824");
   BAD(NULL, "lsk_program_build", lsk_program_build((lsk_program *)ctx, "fill", &cfg), LSK_EINVAL,
       WRONG("program", "context"));
 
@@ -304,8 +297,8 @@ START_TEST(test_bi_program)
       "name is NULL or empty");
   BAD(ctx, "lsk_kernel_create", lsk_kernel_create(prog, "", &kout), LSK_EINVAL,
       "name is NULL or empty");
-  BAD(NULL, "lsk_kernel_create", lsk_kernel_create((lsk_program *)ctx, "fill", &kout),
-      LSK_EINVAL, WRONG("program", "context"));
+  BAD(NULL, "lsk_kernel_create", lsk_kernel_create((lsk_program *)ctx, "fill", &kout), LSK_EINVAL,
+      WRONG("program", "context"));
   BADV("lsk_kernel_destroy", (lsk_kernel_destroy((lsk_kernel *)prog), 0), 0,
        WRONG("kernel", "program"));
   QUIET("lsk_kernel_destroy", (lsk_kernel_destroy(NULL), 1));
@@ -321,10 +314,11 @@ START_TEST(test_bi_program)
   for (int r = 0; r < 2; ++r) {
 #define LAUNCH(kk, c, ...)                                                                         \
   (r ? lsk_kernel_run(kk, c, __VA_ARGS__) : lsk_kernel_launch(kk, c, __VA_ARGS__, NULL))
-    BAD(NULL, fns[r], LAUNCH(NULL, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))),
-        LSK_EINVAL, "kernel is NULL");
-    BAD(NULL, fns[r], LAUNCH((lsk_kernel *)prog, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))),
-        LSK_EINVAL, WRONG("kernel", "program"));
+    BAD(NULL, fns[r], LAUNCH(NULL, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))), LSK_EINVAL,
+        "kernel is NULL");
+    BAD(NULL, fns[r],
+        LAUNCH((lsk_kernel *)prog, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))), LSK_EINVAL,
+        WRONG("kernel", "program"));
     BAD(ctx, fns[r], LAUNCH(k, NULL, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))), LSK_EINVAL,
         "cfg is NULL");
     BAD(ctx, fns[r], LAUNCH(k, &cfg, NULL, 2), LSK_EINVAL, "args is NULL");
@@ -335,10 +329,11 @@ START_TEST(test_bi_program)
     BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_UINT(1), LSK_ARG_UINT(64))), LSK_EARGS,
         "argument 0");
     lsk_buffer *dead = bi_dead_buffer(ctx);
-    BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(dead), LSK_ARG_UINT(64))),
-        LSK_EINVAL, "argument 0: buffer");
-    BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER((lsk_buffer *)prog), LSK_ARG_UINT(64))),
-        LSK_EINVAL, WRONG("buffer", "program"));
+    BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(dead), LSK_ARG_UINT(64))), LSK_EINVAL,
+        "argument 0: buffer");
+    BAD(ctx, fns[r],
+        LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER((lsk_buffer *)prog), LSK_ARG_UINT(64))), LSK_EINVAL,
+        WRONG("buffer", "program"));
     lsk_launch zero = {.domain = {32}, .blocks = {0}};
     BAD(ctx, fns[r], LAUNCH(k, &zero, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))), LSK_EINVAL,
         "blocks[0] is 0");
@@ -355,11 +350,9 @@ START_TEST(test_bi_program)
   }
 
   unsigned w = 0, s = 0;
-  BAD(NULL, "lsk_kernel_shape", lsk_kernel_shape(NULL, &cfg, &w, &s), LSK_EINVAL,
-      "kernel is NULL");
+  BAD(NULL, "lsk_kernel_shape", lsk_kernel_shape(NULL, &cfg, &w, &s), LSK_EINVAL, "kernel is NULL");
   BAD(ctx, "lsk_kernel_shape", lsk_kernel_shape(k, NULL, &w, &s), LSK_EINVAL, "cfg is NULL");
-  BAD(ctx, "lsk_kernel_shape", lsk_kernel_shape(k, &cfg, NULL, &s), LSK_EINVAL,
-      "workers is NULL");
+  BAD(ctx, "lsk_kernel_shape", lsk_kernel_shape(k, &cfg, NULL, &s), LSK_EINVAL, "workers is NULL");
   BAD(ctx, "lsk_kernel_shape", lsk_kernel_shape(k, &cfg, &w, NULL), LSK_EINVAL, "simd is NULL");
   lsk_launch wide = {.domain = {32}, .blocks = {1}, .workers = 1u << 20};
   BAD(ctx, "lsk_kernel_shape", lsk_kernel_shape(k, &wide, &w, &s), LSK_ELAUNCH, "1048576");
@@ -383,8 +376,9 @@ START_TEST(test_bi_program)
   QUIET("lsk_tune_result_free", 1);
 
   lsk_tune_result tr;
-  BAD(NULL, "lsk_tune", lsk_tune(NULL, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, &tr),
-      LSK_EINVAL, "kernel is NULL");
+  BAD(NULL, "lsk_tune",
+      lsk_tune(NULL, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, &tr), LSK_EINVAL,
+      "kernel is NULL");
   BAD(ctx, "lsk_tune", lsk_tune(k, NULL, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, &tr),
       LSK_EINVAL, "cfg is NULL");
   BAD(ctx, "lsk_tune", lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, NULL),
@@ -397,8 +391,9 @@ START_TEST(test_bi_program)
   BAD(ctx, "lsk_tune", lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), &to, &tr),
       LSK_EINVAL, "repeat 1000000");
   lsk_buffer *dead = bi_dead_buffer(ctx);
-  BAD(ctx, "lsk_tune", lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(dead), LSK_ARG_UINT(64)), NULL, &tr),
-      LSK_EINVAL, DEAD("buffer"));
+  BAD(ctx, "lsk_tune",
+      lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(dead), LSK_ARG_UINT(64)), NULL, &tr), LSK_EINVAL,
+      DEAD("buffer"));
   BAD(NULL, "lsk_tune",
       lsk_tune((lsk_kernel *)b, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, &tr),
       LSK_EINVAL, WRONG("kernel", "buffer"));
@@ -407,10 +402,8 @@ START_TEST(test_bi_program)
   BAD(NULL, "lsk_tune_stored", lsk_tune_stored(NULL, &cfg, &found, &w, &s), LSK_EINVAL,
       "kernel is NULL");
   ck_assert_int_eq(found, 0);
-  BAD(ctx, "lsk_tune_stored", lsk_tune_stored(k, NULL, &found, &w, &s), LSK_EINVAL,
-      "cfg is NULL");
-  BAD(ctx, "lsk_tune_stored", lsk_tune_stored(k, &cfg, NULL, &w, &s), LSK_EINVAL,
-      "found is NULL");
+  BAD(ctx, "lsk_tune_stored", lsk_tune_stored(k, NULL, &found, &w, &s), LSK_EINVAL, "cfg is NULL");
+  BAD(ctx, "lsk_tune_stored", lsk_tune_stored(k, &cfg, NULL, &w, &s), LSK_EINVAL, "found is NULL");
   BAD(ctx, "lsk_tune_stored", lsk_tune_stored(k, &cfg, &found, NULL, &s), LSK_EINVAL,
       "workers is NULL");
   BAD(ctx, "lsk_tune_stored", lsk_tune_stored(k, &cfg, &found, &w, NULL), LSK_EINVAL,
@@ -468,19 +461,20 @@ START_TEST(test_bi_algo)
 
   BAD(NULL, "lsk_reduce_to", lsk_reduce_to(NULL, U, LSK_OP_SUM, in, 0, 64, out, 0, NULL),
       LSK_EINVAL, "ctx is NULL");
-  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, NULL, 0, NULL),
-      LSK_EINVAL, "is NULL");
-  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, out, 64, NULL),
-      LSK_ERANGE, "[64, 65)");
+  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, NULL, 0, NULL), LSK_EINVAL,
+      "is NULL");
+  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, out, 64, NULL), LSK_ERANGE,
+      "[64, 65)");
   BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, foreign, 0, NULL),
       LSK_EINVAL, "belongs to another context");
   BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, (lsk_type)0, LSK_OP_SUM, in, 0, 64, out, 0, NULL),
       LSK_EINVAL, "type 0");
   dead = bi_dead_buffer(ctx);
-  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, dead, 0, NULL),
-      LSK_EINVAL, DEAD("buffer"));
-  BAD(NULL, "lsk_reduce_to", lsk_reduce_to((lsk_context *)in, U, LSK_OP_SUM, in, 0, 64, out, 0, NULL),
-      LSK_EINVAL, WRONG("context", "buffer"));
+  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, dead, 0, NULL), LSK_EINVAL,
+      DEAD("buffer"));
+  BAD(NULL, "lsk_reduce_to",
+      lsk_reduce_to((lsk_context *)in, U, LSK_OP_SUM, in, 0, 64, out, 0, NULL), LSK_EINVAL,
+      WRONG("context", "buffer"));
 
   BAD(NULL, "lsk_scan", lsk_scan(NULL, U, LSK_SCAN_INCLUSIVE, in, 0, out, 0, 64, NULL), LSK_EINVAL,
       "ctx is NULL");
@@ -568,8 +562,8 @@ START_TEST(test_bi_algo)
       "count_index 10");
   BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, in, 0, NULL), LSK_EINVAL,
       "count_buf is the input's buffer");
-  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, foreign, 0, NULL),
-      LSK_EINVAL, "belongs to another context");
+  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, foreign, 0, NULL), LSK_EINVAL,
+      "belongs to another context");
   dead = bi_dead_buffer(ctx);
   BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, dead, 0, NULL), LSK_EINVAL,
       DEAD("buffer"));
@@ -577,8 +571,8 @@ START_TEST(test_bi_algo)
   /* The SoA forms need a layout compactor: this one is not. */
   BAD(NULL, "lsk_compact_soa", lsk_compact_soa(NULL, NULL, 0, 0, out, 0, 64, &count, NULL),
       LSK_EINVAL, "compactor is NULL");
-  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(c, NULL, 0, 0, out, 0, 64, &count, NULL),
-      LSK_EINVAL, "the compactor reads a plain buffer");
+  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(c, NULL, 0, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
+      "the compactor reads a plain buffer");
   BAD(NULL, "lsk_compact_soa_to", lsk_compact_soa_to(NULL, NULL, 0, 0, out, 0, 32, out, 40, NULL),
       LSK_EINVAL, "compactor is NULL");
   BAD(ctx, "lsk_compact_soa_to", lsk_compact_soa_to(c, NULL, 0, 0, out, 0, 32, out, 40, NULL),

@@ -122,8 +122,7 @@ START_TEST(test_bi_layout)
 
   lsk_member_info mi;
   size_t idx, bytes;
-  BAD(NULL, "lsk_layout_member", lsk_layout_member(NULL, 0, 4, &mi), LSK_EINVAL,
-      "layout is NULL");
+  BAD(NULL, "lsk_layout_member", lsk_layout_member(NULL, 0, 4, &mi), LSK_EINVAL, "layout is NULL");
   BAD(NULL, "lsk_layout_member", lsk_layout_member(l, 0, 4, NULL), LSK_EINVAL, "out is NULL");
   BAD(NULL, "lsk_layout_member", lsk_layout_member(l, 2, 4, &mi), LSK_ERANGE,
       "index 2 is out of range: layout 'pt' has 2 members");
@@ -173,8 +172,8 @@ START_TEST(test_bi_layout)
   const lsk_layout *two[2] = {l, NULL};
   BAD(NULL, "lsk_layout_emit_view_cl", lsk_layout_emit_view_cl(NULL, 1, two, NULL, &text),
       LSK_EINVAL, "view_name is NULL");
-  BAD(NULL, "lsk_layout_emit_view_cl", lsk_layout_emit_view_cl("v", 1, two, NULL, NULL),
-      LSK_EINVAL, "text is NULL");
+  BAD(NULL, "lsk_layout_emit_view_cl", lsk_layout_emit_view_cl("v", 1, two, NULL, NULL), LSK_EINVAL,
+      "text is NULL");
   BAD(NULL, "lsk_layout_emit_view_cl", lsk_layout_emit_view_cl("v", 0, two, NULL, &text),
       LSK_EINVAL, "no layout");
   BAD(NULL, "lsk_layout_emit_view_cl", lsk_layout_emit_view_cl("v", 2, two, NULL, &text),
@@ -213,8 +212,7 @@ START_TEST(test_bi_soa)
   lsk_soa *wrong = (lsk_soa *)b;
 
   BAD(ctx, "lsk_soa_create", lsk_soa_create(ctx, 2, ls, counts, NULL), LSK_EINVAL, "out is NULL");
-  BAD(NULL, "lsk_soa_create", lsk_soa_create(NULL, 2, ls, counts, &out), LSK_EINVAL,
-      "ctx is NULL");
+  BAD(NULL, "lsk_soa_create", lsk_soa_create(NULL, 2, ls, counts, &out), LSK_EINVAL, "ctx is NULL");
   ck_assert_ptr_null(out);
   BAD(ctx, "lsk_soa_create", lsk_soa_create(ctx, 0, ls, counts, &out), LSK_EINVAL, "no layouts");
   BAD(ctx, "lsk_soa_create", lsk_soa_create(ctx, 2, NULL, counts, &out), LSK_EINVAL,
@@ -313,8 +311,8 @@ START_TEST(test_bi_soa)
   size_t far[1] = {7};
   BAD(ctx, "lsk_soa_view_args", lsk_soa_view_args(s, 1, far, NULL, args, 8, &n), LSK_EINVAL,
       "no part 7");
-  BAD(NULL, "lsk_soa_view_args", lsk_soa_view_args(wrong, 1, parts, NULL, args, 8, &n),
-      LSK_EINVAL, WRONG("soa", "buffer"));
+  BAD(NULL, "lsk_soa_view_args", lsk_soa_view_args(wrong, 1, parts, NULL, args, 8, &n), LSK_EINVAL,
+      WRONG("soa", "buffer"));
 
   /* Reporters of the generated accessors: always an error status. */
   QUIET("lsk_soa_range_error",
@@ -322,8 +320,9 @@ START_TEST(test_bi_soa)
             strstr(lsk_context_errmsg(NULL), "?.?: index 5 out of range (size 3)") != NULL);
   QUIET("lsk_soa_misaligned", lsk_soa_misaligned(NULL, NULL, 16) == LSK_EINVAL &&
                                   strstr(lsk_context_errmsg(NULL), "NULL memory") != NULL);
-  QUIET("lsk_soa_misaligned", lsk_soa_misaligned("v", (void *)(uintptr_t)0x1004, 16) == LSK_EINVAL &&
-                                  strstr(lsk_context_errmsg(NULL), "4 past a boundary") != NULL);
+  QUIET("lsk_soa_misaligned",
+        lsk_soa_misaligned("v", (void *)(uintptr_t)0x1004, 16) == LSK_EINVAL &&
+            strstr(lsk_context_errmsg(NULL), "4 past a boundary") != NULL);
 
   lsk_soa_destroy(s);
   lsk_buffer_destroy(b);

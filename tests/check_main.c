@@ -31,6 +31,7 @@ static const struct {
     {"assoc", suite_assoc},
     {"pixel", suite_pixel}, {"pixel_grind", suite_pixel_grind},
     {"badinput", suite_badinput}, {"badinput2", suite_badinput2},
+    {"badinput3", suite_badinput3},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

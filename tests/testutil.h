@@ -76,6 +76,7 @@ Suite *suite_verify(void);
 Suite *suite_errors(void);
 Suite *suite_badinput(void);
 Suite *suite_badinput2(void);
+Suite *suite_badinput3(void);
 Suite *suite_cache(void);
 Suite *suite_grind(void);
 Suite *suite_tune(void);
