@@ -3,8 +3,8 @@
  * row calls one public function with one bad argument and checks the
  * status and the message: it starts "<function>: " and holds the text
  * (which names the offending value). tests/badinput_coverage.sh counts the
- * rows per function from the function-name argument, and fails if a public
- * function of the headers in include/lsk/ has none.
+ * rows run per function (bi_count) and fails if a public function of the
+ * headers in include/lsk/ has none.
  */
 #ifndef LSK_BADINPUT_H
 #define LSK_BADINPUT_H
@@ -14,6 +14,9 @@
 /* Sets the thread's message, and ctx's if ctx is not NULL, to a sentinel,
  * so that a row cannot pass on an earlier message. */
 void bi_clear(lsk_context *ctx);
+/* Counts a row of fn: appends fn to the file $LSK_BADINPUT_ROWS if set
+ * (tests/badinput_coverage.sh counts them). */
+void bi_count(const char *fn);
 /* Asserts rc == want and that msg's message (NULL: the thread's) starts
  * with "fn: " and contains text. */
 void bi_check(int line, const char *expr, int rc, int want, lsk_context *msg, const char *fn,
@@ -22,6 +25,7 @@ void bi_check(int line, const char *expr, int rc, int want, lsk_context *msg, co
 /* A status-returning call: expr fails with want; the message is on msg. */
 #define BAD(msg, fn, expr, want, text)                                                             \
   do {                                                                                             \
+    bi_count(fn);                                                                                  \
     bi_clear(msg);                                                                                 \
     int bi_rc_ = (expr);                                                                           \
     bi_check(__LINE__, #expr, bi_rc_, (want), (msg), (fn), (text));                                \
@@ -31,7 +35,7 @@ void bi_check(int line, const char *expr, int rc, int want, lsk_context *msg, co
  * compiler's do, not with the function's name. */
 #define BAD_AT(msg, fn, at, expr, want, text)                                                      \
   do {                                                                                             \
-    (void)(fn);                                                                                    \
+    bi_count(fn);                                                                                  \
     bi_clear(msg);                                                                                 \
     int bi_rc_ = (expr);                                                                           \
     bi_check(__LINE__, #expr, bi_rc_, (want), (msg), (at), (text));                                \
@@ -42,6 +46,7 @@ void bi_check(int line, const char *expr, int rc, int want, lsk_context *msg, co
  * message. */
 #define BADV(fn, expr, neutral, text)                                                              \
   do {                                                                                             \
+    bi_count(fn);                                                                                  \
     bi_clear(NULL);                                                                                \
     ck_assert_msg((expr) == (neutral), "line %d: %s did not give %s", __LINE__, #expr, #neutral);  \
     bi_check(__LINE__, #expr, 0, 0, NULL, (fn), (text));                                           \
@@ -51,7 +56,7 @@ void bi_check(int line, const char *expr, int rc, int want, lsk_context *msg, co
  * crash and must give the documented neutral value (cond). */
 #define QUIET(fn, cond)                                                                            \
   do {                                                                                             \
-    (void)(fn);                                                                                    \
+    bi_count(fn);                                                                                  \
     ck_assert_msg((cond), "line %d: %s", __LINE__, #cond);                                         \
   } while (0)
 
