@@ -89,6 +89,11 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
     }
   }
   size_t alloc = s->bytes ? (s->bytes + s->align - 1) / s->align * s->align : s->align;
+  /* Before the host copy is allocated (aligned_alloc of a huge size). */
+  if (!rc && alloc > ctx->info.max_alloc_size)
+    rc = lsk__fail(ctx, LSK_ERANGE,
+                   "%s: %zu bytes exceed the largest allocation of %s (%llu bytes)", fn, alloc,
+                   ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
   if (!rc && !(s->host = aligned_alloc(s->align, alloc)))
     rc = lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory for %zu bytes", fn, alloc);
   if (!rc) {

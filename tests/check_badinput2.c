@@ -230,6 +230,9 @@ START_TEST(test_bi_soa)
       DEAD("layout"));
   size_t huge[2] = {8, (size_t)1 << 33};
   BAD(ctx, "lsk_soa_create", lsk_soa_create(ctx, 2, ls, huge, &out), LSK_ERANGE, "8589934592");
+  size_t large[2] = {8, (size_t)1 << 31};
+  BAD(ctx, "lsk_soa_create", lsk_soa_create(ctx, 2, ls, large, &out), LSK_ERANGE,
+      "exceed the largest allocation");
   BAD(NULL, "lsk_soa_create", lsk_soa_create((lsk_context *)b, 2, ls, counts, &out), LSK_EINVAL,
       WRONG("context", "buffer"));
   QUIET("lsk_soa_destroy", (lsk_soa_destroy(NULL), 1));
