@@ -115,9 +115,7 @@ void lsk_assoc_destroy(lsk_assoc *a)
 int lsk_assoc_reserve(lsk_assoc *a, size_t capacity)
 {
   static const char fn[] = "lsk_assoc_reserve";
-  LSK__LIVE(NULL, a, ASSOC, "lsk_assoc_reserve", "a");
-  if (!a)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: a is NULL", fn);
+  LSK__LIVE(NULL, a, ASSOC, fn, "a");
   int rc = check_capacity(a->ctx, fn, capacity);
   if (rc || capacity <= a->capacity)
     return rc;
@@ -163,9 +161,7 @@ static int pass(lsk_assoc *a, const char *fn, int fill, lsk_buffer *keys, size_t
 int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
 {
   static const char fn[] = "lsk_assoc_build";
-  LSK__LIVE(NULL, a, ASSOC, "lsk_assoc_build", "a");
-  if (!a)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: a is NULL", fn);
+  LSK__LIVE(NULL, a, ASSOC, fn, "a");
   lsk_context *ctx = a->ctx;
   int rc = lsk__check_span(ctx, fn, "keys", keys, offset, n, sizeof(uint32_t));
   if (rc)
@@ -197,9 +193,7 @@ int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
 int lsk_assoc_range(lsk_assoc *a, size_t key, size_t *begin, size_t *end)
 {
   static const char fn[] = "lsk_assoc_range";
-  LSK__LIVE(NULL, a, ASSOC, "lsk_assoc_range", "a");
-  if (!a)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: a is NULL", fn);
+  LSK__LIVE(NULL, a, ASSOC, fn, "a");
   if (!begin || !end)
     return lsk__fail(a->ctx, LSK_EINVAL, "%s: %s is NULL", fn, begin ? "end" : "begin");
   if (key >= a->nkeys)
@@ -222,9 +216,7 @@ int lsk_assoc_range(lsk_assoc *a, size_t key, size_t *begin, size_t *end)
 int lsk_assoc_size(lsk_assoc *a, size_t *stored, size_t *skipped)
 {
   static const char fn[] = "lsk_assoc_size";
-  LSK__LIVE(NULL, a, ASSOC, "lsk_assoc_size", "a");
-  if (!a)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: a is NULL", fn);
+  LSK__LIVE(NULL, a, ASSOC, fn, "a");
   uint32_t total = 0;
   int rc = LSK_OK;
   if (a->host_valid)

@@ -117,9 +117,7 @@ static int read_all(lsk_list *l, const char *fn, uint32_t **words)
 int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out)
 {
   static const char fn[] = "lsk_list_usage_get";
-  LSK__LIVE(NULL, list, LIST, "lsk_list_usage_get", "list");
-  if (!list)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: list is NULL", fn);
+  LSK__LIVE(NULL, list, LIST, fn, "list");
   if (!out)
     return lsk__fail(list->pool->ctx, LSK_EINVAL, "%s: out is NULL", fn);
   uint32_t *w;
@@ -139,9 +137,7 @@ int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out)
 int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
 {
   static const char fn[] = "lsk_list_read";
-  LSK__LIVE(NULL, list, LIST, "lsk_list_read", "list");
-  if (!list)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: list is NULL", fn);
+  LSK__LIVE(NULL, list, LIST, fn, "list");
   lsk_context *ctx = list->pool->ctx;
   if (!dst && count)
     return lsk__fail(ctx, LSK_EINVAL, "%s: dst is NULL", fn);
@@ -177,8 +173,6 @@ int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
 int lsk_list_clear(lsk_list *list)
 {
   LSK__LIVE(NULL, list, LIST, "lsk_list_clear", "list");
-  if (!list)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_list_clear: list is NULL");
   lsk_context *ctx = list->pool->ctx;
   lsk_kernel *k;
   int rc = lsk__lib_kernel(ctx, LSK__LIB_POOL, "lsk_list_clear", &k);

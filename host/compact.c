@@ -345,7 +345,7 @@ int lsk_compact_to(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, l
                    const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_to";
-  LSK__LIVE(NULL, c, COMPACTOR, "lsk_compact_to", "compactor");
+  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
   if (c && !count_buf)
     return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
   int rc = check_common(c, fn, 0, NULL, count_buf, count_index);
@@ -358,7 +358,7 @@ int lsk_compact(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, lsk_
                 size_t out_offset, size_t capacity, size_t *count, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact";
-  LSK__LIVE(NULL, c, COMPACTOR, "lsk_compact", "compactor");
+  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
   int rc = check_common(c, fn, 0, count, NULL, 0);
   if (rc)
     return rc;
@@ -423,7 +423,7 @@ int lsk_compact_soa_to(lsk_compactor *c, const lsk_soa *src, size_t part, uint64
                        size_t count_index, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_soa_to";
-  LSK__LIVE(NULL, c, COMPACTOR, "lsk_compact_soa_to", "compactor");
+  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
   if (c && !count_buf)
     return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
   int rc = check_common(c, fn, 1, NULL, count_buf, count_index);
@@ -437,7 +437,7 @@ int lsk_compact_soa(lsk_compactor *c, const lsk_soa *src, size_t part, uint64_t 
                     const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_soa";
-  LSK__LIVE(NULL, c, COMPACTOR, "lsk_compact_soa", "compactor");
+  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
   int rc = check_common(c, fn, 1, count, NULL, 0);
   if (rc)
     return rc;
@@ -473,7 +473,7 @@ int lsk_compact_rows_to(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa
                         const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_rows_to";
-  LSK__LIVE(NULL, c, COMPACTOR, "lsk_compact_rows_to", "compactor");
+  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
   if (c && !count_buf)
     return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
   int rc = check_common(c, fn, 1, NULL, count_buf, count_index);
@@ -484,7 +484,7 @@ int lsk_compact_rows(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa *d
                      uint64_t arg, size_t *count, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_rows";
-  LSK__LIVE(NULL, c, COMPACTOR, "lsk_compact_rows", "compactor");
+  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
   int rc = check_common(c, fn, 1, count, NULL, 0);
   if (rc)
     return rc;

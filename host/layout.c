@@ -202,8 +202,6 @@ int lsk_layout_add_scalar(lsk_layout *l, const char *type, const char *name)
 int lsk_layout_set_align(lsk_layout *l, size_t align)
 {
   LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_set_align", "layout");
-  if (!l)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_set_align: layout is NULL");
   if (align == 0)
     align = LSK_LAYOUT_DEFAULT_ALIGN;
   if (align & (align - 1))

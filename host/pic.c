@@ -251,8 +251,6 @@ static int insert(lsk_pic *p)
 int lsk_pic_step(lsk_pic *pic)
 {
   LSK__LIVE(NULL, pic, PIC, "lsk_pic_step", "pic");
-  if (!pic)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_pic_step: pic is NULL");
   lsk_launch l = per_frame(pic);
   int rc = lsk_kernel_launch(pic->move, &l,
                              LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pic->pool)),
@@ -330,9 +328,7 @@ int lsk_pic_create(lsk_context *ctx, unsigned gx, unsigned gy, const lsk_particl
 int lsk_pic_read(lsk_pic *pic, lsk_particle *p, uint32_t *cell, size_t cap, lsk_pic_stats *stats)
 {
   static const char fn[] = "lsk_pic_read";
-  LSK__LIVE(NULL, pic, PIC, "lsk_pic_read", "pic");
-  if (!pic)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: pic is NULL", fn);
+  LSK__LIVE(NULL, pic, PIC, fn, "pic");
   lsk_context *ctx = pic->ctx;
   if (!p && cap)
     return lsk__fail(ctx, LSK_EINVAL, "%s: p is NULL", fn);

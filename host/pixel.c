@@ -342,9 +342,7 @@ static int lap(lsk_pixel *px, lsk_pixel_times *t, double *stage, double *t0)
 int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *times)
 {
   static const char fn[] = "lsk_pixel_run";
-  LSK__LIVE(NULL, px, PIXEL, "lsk_pixel_run", "px");
-  if (!px)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: px is NULL", fn);
+  LSK__LIVE(NULL, px, PIXEL, fn, "px");
   if (!ev || !ev->x || !ev->y || !ev->adc || !ev->module || !ev->start)
     return lsk__fail(px->ctx, LSK_EINVAL, "%s: ev or one of its arrays is NULL", fn);
   if (ev->events == 0 || ev->modules == 0 || ev->events > LSK_PIXEL_MAX_EVENTS ||
@@ -470,7 +468,7 @@ static int check_assoc(lsk_pixel *px, const lsk_pixel_result *r)
 int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
 {
   static const char fn[] = "lsk_pixel_read";
-  LSK__LIVE(NULL, px, PIXEL, "lsk_pixel_read", "px");
+  LSK__LIVE(NULL, px, PIXEL, fn, "px");
   if (!px || !r)
     return lsk__fail(px ? px->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn, px ? "r" : "px");
   if (!px->modules)

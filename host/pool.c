@@ -252,8 +252,6 @@ static void usage_of(const uint32_t *h, lsk_pool_usage *u)
 int lsk_pool_usage_get(lsk_pool *pool, lsk_pool_usage *out)
 {
   LSK__LIVE(NULL, pool, POOL, "lsk_pool_usage_get", "pool");
-  if (!pool)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_pool_usage_get: pool is NULL");
   if (!out)
     return lsk__fail(pool->ctx, LSK_EINVAL, "lsk_pool_usage_get: out is NULL");
   uint32_t h[LSK__POOL_HEADER_WORDS];
@@ -288,17 +286,13 @@ int lsk__pool_gc(lsk_pool *p)
 int lsk_pool_gc(lsk_pool *pool)
 {
   LSK__LIVE(NULL, pool, POOL, "lsk_pool_gc", "pool");
-  if (!pool)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_pool_gc: pool is NULL");
   return lsk__pool_gc(pool);
 }
 
 int lsk_pool_grow(lsk_pool *pool, size_t capacity)
 {
   static const char fn[] = "lsk_pool_grow";
-  LSK__LIVE(NULL, pool, POOL, "lsk_pool_grow", "pool");
-  if (!pool)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
+  LSK__LIVE(NULL, pool, POOL, fn, "pool");
   lsk_context *ctx = pool->ctx;
   if (capacity <= pool->capacity)
     return lsk__fail(ctx, LSK_EINVAL, "%s: capacity %zu: must be more than the current %zu", fn,
@@ -348,9 +342,7 @@ static int read_list(lsk_pool *p, const char *fn, size_t at, size_t count, uint3
 int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 {
   static const char fn[] = "lsk_pool_read_free";
-  LSK__LIVE(NULL, pool, POOL, "lsk_pool_read_free", "pool");
-  if (!pool)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
+  LSK__LIVE(NULL, pool, POOL, fn, "pool");
   uint32_t h[LSK__POOL_HEADER_WORDS];
   int rc = read_header(pool, h);
   if (rc)
@@ -363,9 +355,7 @@ int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 {
   static const char fn[] = "lsk_pool_read_recycled";
-  LSK__LIVE(NULL, pool, POOL, "lsk_pool_read_recycled", "pool");
-  if (!pool)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
+  LSK__LIVE(NULL, pool, POOL, fn, "pool");
   uint32_t h[LSK__POOL_HEADER_WORDS];
   int rc = read_header(pool, h);
   if (rc)
@@ -377,9 +367,7 @@ int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst)
 {
   static const char fn[] = "lsk_pool_read_cells";
-  LSK__LIVE(NULL, pool, POOL, "lsk_pool_read_cells", "pool");
-  if (!pool)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
+  LSK__LIVE(NULL, pool, POOL, fn, "pool");
   if (!dst && count)
     return lsk__fail(pool->ctx, LSK_EINVAL, "%s: dst is NULL", fn);
   if (first > pool->capacity || count > pool->capacity - first)

@@ -91,9 +91,9 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
   size_t alloc = s->bytes ? (s->bytes + s->align - 1) / s->align * s->align : s->align;
   /* Before the host copy is allocated (aligned_alloc of a huge size). */
   if (!rc && alloc > ctx->info.max_alloc_size)
-    rc = lsk__fail(ctx, LSK_ERANGE,
-                   "%s: %zu bytes exceed the largest allocation of %s (%llu bytes)", fn, alloc,
-                   ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
+    rc =
+        lsk__fail(ctx, LSK_ERANGE, "%s: %zu bytes exceed the largest allocation of %s (%llu bytes)",
+                  fn, alloc, ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
   if (!rc && !(s->host = aligned_alloc(s->align, alloc)))
     rc = lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory for %zu bytes", fn, alloc);
   if (!rc) {
@@ -153,16 +153,12 @@ lsk_buffer *lsk_soa_buffer(const lsk_soa *s)
 int lsk_soa_upload(lsk_soa *s)
 {
   LSK__LIVE(NULL, s, SOA, "lsk_soa_upload", "soa");
-  if (!s)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_soa_upload: soa is NULL");
   return s->bytes ? lsk_buffer_write(s->buf, 0, s->host, s->bytes) : LSK_OK;
 }
 
 int lsk_soa_download(lsk_soa *s)
 {
   LSK__LIVE(NULL, s, SOA, "lsk_soa_download", "soa");
-  if (!s)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_soa_download: soa is NULL");
   return s->bytes ? lsk_buffer_read(s->buf, 0, s->host, s->bytes) : LSK_OK;
 }
 

@@ -72,8 +72,6 @@ void lsk_vector_destroy(lsk_vector *v)
 int lsk_vector_clear(lsk_vector *v)
 {
   LSK__LIVE(NULL, v, VECTOR, "lsk_vector_clear", "vector");
-  if (!v)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_vector_clear: vector is NULL");
   uint32_t zero = 0;
   return lsk_buffer_fill(v->count, &zero, sizeof zero, 0, sizeof zero);
 }
@@ -88,7 +86,7 @@ static int read_count(lsk_vector *v, uint32_t *count)
 int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)
 {
   static const char fn[] = "lsk_vector_size";
-  LSK__LIVE(NULL, v, VECTOR, "lsk_vector_size", "vector");
+  LSK__LIVE(NULL, v, VECTOR, fn, "vector");
   if (!v || !size)
     return lsk__fail(v ? v->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn, v ? "size" : "vector");
   uint32_t count = 0;
@@ -104,7 +102,7 @@ int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)
 int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n)
 {
   static const char fn[] = "lsk_vector_read";
-  LSK__LIVE(NULL, v, VECTOR, "lsk_vector_read", "vector");
+  LSK__LIVE(NULL, v, VECTOR, fn, "vector");
   if (!v || !n)
     return lsk__fail(v ? v->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn, v ? "n" : "vector");
   *n = 0;
