@@ -243,10 +243,11 @@ const char *lsk__htype_name(lsk__htype t);
     if (lsk_live_rc_)                                                                              \
       return lsk_live_rc_;                                                                         \
   } while (0)
-/* The same for functions without a status: return val. */
+/* The same for functions without a status: return val; silently for NULL
+ * (the documented neutral answer), with the thread's message otherwise. */
 #define LSK__LIVE_OR(val, h, type, fn, what)                                                       \
   do {                                                                                             \
-    if (lsk__handle_check(NULL, (h), LSK__H_##type, (fn), (what)))                                 \
+    if (!(h) || lsk__handle_check(NULL, (h), LSK__H_##type, (fn), (what)))                         \
       return val;                                                                                  \
   } while (0)
 /* The first lines of a _destroy: NULL is a no-op, a handle that is not live
