@@ -127,8 +127,9 @@ void lsk__lib_free(lsk_context *ctx)
 int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const lsk_buffer *buf,
                     size_t offset, size_t n, size_t elem)
 {
-  if (!buf)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: %s is NULL", fn, what);
+  int rc = lsk__handle_check(ctx, buf, LSK__H_BUFFER, fn, what);
+  if (rc)
+    return rc;
   if (buf->ctx != ctx)
     return lsk__fail(ctx, LSK_EINVAL, "%s: %s belongs to another context", fn, what);
   if (offset > UINT32_MAX || n > UINT32_MAX - offset)
@@ -153,6 +154,13 @@ int lsk__algo_plan(lsk_context *ctx, const char *fn, size_t n, const lsk_algo_op
   if (o.tile > LSK_MAX_DOMAIN)
     return lsk__fail(ctx, LSK_EINVAL, "%s: tile %u exceeds LSK_MAX_DOMAIN (%u)", fn, o.tile,
                      LSK_MAX_DOMAIN);
+  /* Checked here so that the message names the algorithm, not the
+   * launch of one of its kernels. */
+  if (o.workers && ctx->info.max_work_group_size && o.workers > ctx->info.max_work_group_size)
+    return lsk__fail(ctx, LSK_ELAUNCH, "%s: workers %u exceed the %llu that %s allows", fn,
+                     o.workers, (unsigned long long)ctx->info.max_work_group_size, ctx->info.name);
+  if (o.blocks > UINT32_MAX)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: blocks %zu exceed 2^32 - 1", fn, o.blocks);
   memset(p, 0, sizeof *p);
   p->tile = o.tile ? o.tile : LSK__TILE;
   p->workers = o.workers;

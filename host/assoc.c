@@ -61,11 +61,10 @@ int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_
                      lsk_assoc **out)
 {
   static const char fn[] = "lsk_assoc_create";
-  if (!ctx)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (nkeys == 0)
     return lsk__fail(ctx, LSK_EINVAL, "%s: nkeys is 0", fn);
   if (nkeys > LSK_ASSOC_MAX_KEYS)
@@ -77,6 +76,10 @@ int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_
   lsk_assoc *a = calloc(1, sizeof *a);
   if (!a)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  if (lsk__handle_add(a, LSK__H_ASSOC, ctx)) {
+    free(a);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  }
   a->ctx = ctx;
   a->nkeys = (uint32_t)nkeys;
   a->capacity = capacity;
@@ -101,8 +104,7 @@ int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_
 
 void lsk_assoc_destroy(lsk_assoc *a)
 {
-  if (!a)
-    return;
+  LSK__DESTROY(a, ASSOC, "lsk_assoc_destroy");
   lsk_buffer_destroy(a->counts);
   lsk_buffer_destroy(a->offsets);
   lsk_buffer_destroy(a->content);
@@ -113,8 +115,7 @@ void lsk_assoc_destroy(lsk_assoc *a)
 int lsk_assoc_reserve(lsk_assoc *a, size_t capacity)
 {
   static const char fn[] = "lsk_assoc_reserve";
-  if (!a)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: a is NULL", fn);
+  LSK__LIVE(NULL, a, ASSOC, fn, "a");
   int rc = check_capacity(a->ctx, fn, capacity);
   if (rc || capacity <= a->capacity)
     return rc;
@@ -160,8 +161,7 @@ static int pass(lsk_assoc *a, const char *fn, int fill, lsk_buffer *keys, size_t
 int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
 {
   static const char fn[] = "lsk_assoc_build";
-  if (!a)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: a is NULL", fn);
+  LSK__LIVE(NULL, a, ASSOC, fn, "a");
   lsk_context *ctx = a->ctx;
   int rc = lsk__check_span(ctx, fn, "keys", keys, offset, n, sizeof(uint32_t));
   if (rc)
@@ -193,8 +193,7 @@ int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
 int lsk_assoc_range(lsk_assoc *a, size_t key, size_t *begin, size_t *end)
 {
   static const char fn[] = "lsk_assoc_range";
-  if (!a)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: a is NULL", fn);
+  LSK__LIVE(NULL, a, ASSOC, fn, "a");
   if (!begin || !end)
     return lsk__fail(a->ctx, LSK_EINVAL, "%s: %s is NULL", fn, begin ? "end" : "begin");
   if (key >= a->nkeys)
@@ -217,8 +216,7 @@ int lsk_assoc_range(lsk_assoc *a, size_t key, size_t *begin, size_t *end)
 int lsk_assoc_size(lsk_assoc *a, size_t *stored, size_t *skipped)
 {
   static const char fn[] = "lsk_assoc_size";
-  if (!a)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: a is NULL", fn);
+  LSK__LIVE(NULL, a, ASSOC, fn, "a");
   uint32_t total = 0;
   int rc = LSK_OK;
   if (a->host_valid)
@@ -235,7 +233,23 @@ int lsk_assoc_size(lsk_assoc *a, size_t *stored, size_t *skipped)
   return LSK_OK;
 }
 
-lsk_buffer *lsk_assoc_offsets(const lsk_assoc *a) { return a ? a->offsets : NULL; }
-lsk_buffer *lsk_assoc_content(const lsk_assoc *a) { return a ? a->content : NULL; }
-size_t lsk_assoc_nkeys(const lsk_assoc *a) { return a ? a->nkeys : 0; }
-size_t lsk_assoc_capacity(const lsk_assoc *a) { return a ? a->capacity : 0; }
+lsk_buffer *lsk_assoc_offsets(const lsk_assoc *a)
+{
+  LSK__LIVE_OR(NULL, a, ASSOC, "lsk_assoc_offsets", "a");
+  return a ? a->offsets : NULL;
+}
+lsk_buffer *lsk_assoc_content(const lsk_assoc *a)
+{
+  LSK__LIVE_OR(NULL, a, ASSOC, "lsk_assoc_content", "a");
+  return a ? a->content : NULL;
+}
+size_t lsk_assoc_nkeys(const lsk_assoc *a)
+{
+  LSK__LIVE_OR(0, a, ASSOC, "lsk_assoc_nkeys", "a");
+  return a ? a->nkeys : 0;
+}
+size_t lsk_assoc_capacity(const lsk_assoc *a)
+{
+  LSK__LIVE_OR(0, a, ASSOC, "lsk_assoc_capacity", "a");
+  return a ? a->capacity : 0;
+}

@@ -10,8 +10,7 @@ int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out)
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "lsk_buffer_create: out is NULL");
   *out = NULL;
-  if (!ctx)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_buffer_create: ctx is NULL");
+  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_buffer_create", "ctx");
   if (size == 0)
     return lsk__fail(ctx, LSK_EINVAL, "lsk_buffer_create: size is 0");
   if (size > ctx->info.max_alloc_size)
@@ -42,6 +41,11 @@ int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out)
     atomic_fetch_sub(&ctx->allocated, size);
     return lsk__fail_cl(ctx, err, "clCreateBuffer", " (%zu bytes)", size);
   }
+  if (lsk__handle_add(b, LSK__H_BUFFER, ctx)) {
+    clReleaseMemObject(b->mem);
+    free(b);
+    return lsk__fail(ctx, LSK_ENOMEM, "lsk_buffer_create: out of memory");
+  }
   b->ctx = ctx;
   b->size = size;
   *out = b;
@@ -50,22 +54,29 @@ int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out)
 
 void lsk_buffer_destroy(lsk_buffer *buf)
 {
-  if (!buf)
-    return;
+  LSK__DESTROY(buf, BUFFER, "lsk_buffer_destroy");
   clReleaseMemObject(buf->mem);
   atomic_fetch_sub(&buf->ctx->allocated, buf->size);
   free(buf);
 }
 
-size_t lsk_buffer_size(const lsk_buffer *buf) { return buf ? buf->size : 0; }
-cl_mem lsk_buffer_cl(const lsk_buffer *buf) { return buf ? buf->mem : NULL; }
+size_t lsk_buffer_size(const lsk_buffer *buf)
+{
+  LSK__LIVE_OR(0, buf, BUFFER, "lsk_buffer_size", "buf");
+  return buf->size;
+}
+
+cl_mem lsk_buffer_cl(const lsk_buffer *buf)
+{
+  LSK__LIVE_OR(NULL, buf, BUFFER, "lsk_buffer_cl", "buf");
+  return buf->mem;
+}
 
 /* The common checks: buffer, pointer, range. */
 static int check_range(const char *fn, lsk_buffer *buf, size_t offset, size_t size, const void *ptr,
                        int need_ptr)
 {
-  if (!buf)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: buf is NULL", fn);
+  LSK__LIVE(NULL, buf, BUFFER, fn, "buf");
   if (need_ptr && !ptr && size)
     return lsk__fail(buf->ctx, LSK_EINVAL, "%s: host pointer is NULL", fn);
   if (offset > buf->size || size > buf->size - offset)
@@ -98,7 +109,8 @@ int lsk_buffer_read(lsk_buffer *buf, size_t offset, void *dst, size_t size)
 int lsk_buffer_fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
                     size_t size)
 {
-  if (buf && !pattern)
+  LSK__LIVE(NULL, buf, BUFFER, "lsk_buffer_fill", "buf");
+  if (!pattern)
     return lsk__fail(buf->ctx, LSK_EINVAL, "lsk_buffer_fill: pattern is NULL");
   int rc = check_range("lsk_buffer_fill", buf, offset, size, pattern, 1);
   if (rc)
@@ -121,8 +133,11 @@ int lsk_buffer_fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, s
 
 int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr)
 {
+  if (ptr)
+    *ptr = NULL;
+  LSK__LIVE(NULL, buf, BUFFER, "lsk_buffer_map", "buf");
   if (!ptr)
-    return lsk__fail(buf ? buf->ctx : NULL, LSK_EINVAL, "lsk_buffer_map: ptr is NULL");
+    return lsk__fail(buf->ctx, LSK_EINVAL, "lsk_buffer_map: ptr is NULL");
   *ptr = NULL;
   int rc = check_range("lsk_buffer_map", buf, offset, size, NULL, 0);
   if (rc)
@@ -141,9 +156,9 @@ int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr)
 
 int lsk_buffer_unmap(lsk_buffer *buf, void *ptr)
 {
-  if (!buf || !ptr)
-    return lsk__fail(buf ? buf->ctx : NULL, LSK_EINVAL, "lsk_buffer_unmap: %s is NULL",
-                     buf ? "ptr" : "buf");
+  LSK__LIVE(NULL, buf, BUFFER, "lsk_buffer_unmap", "buf");
+  if (!ptr)
+    return lsk__fail(buf->ctx, LSK_EINVAL, "lsk_buffer_unmap: ptr is NULL");
   cl_int err = clEnqueueUnmapMemObject(buf->ctx->queue, buf->mem, ptr, 0, NULL, NULL);
   if (!err)
     err = clFinish(buf->ctx->queue);

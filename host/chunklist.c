@@ -22,6 +22,9 @@ int lsk_list_create(lsk_pool *pool, size_t elem_bytes, size_t chunk, size_t max_
                     lsk_list **out)
 {
   static const char fn[] = "lsk_list_create";
+  if (out)
+    *out = NULL;
+  LSK__LIVE(NULL, pool, POOL, fn, "pool");
   lsk_context *ctx = pool ? pool->ctx : NULL;
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
@@ -53,6 +56,11 @@ int lsk_list_create(lsk_pool *pool, size_t elem_bytes, size_t chunk, size_t max_
     free(l);
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
   }
+  if (lsk__handle_add(l, LSK__H_LIST, pool)) {
+    free(l);
+    free(image);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+  }
   l->pool = pool;
   l->elem_bytes = elem_bytes;
   l->chunk = chunk;
@@ -78,13 +86,16 @@ int lsk_list_create(lsk_pool *pool, size_t elem_bytes, size_t chunk, size_t max_
 
 void lsk_list_destroy(lsk_list *list)
 {
-  if (!list)
-    return;
+  LSK__DESTROY(list, LIST, "lsk_list_destroy");
   lsk_buffer_destroy(list->buf);
   free(list);
 }
 
-lsk_buffer *lsk_list_buffer(const lsk_list *list) { return list ? list->buf : NULL; }
+lsk_buffer *lsk_list_buffer(const lsk_list *list)
+{
+  LSK__LIVE_OR(NULL, list, LIST, "lsk_list_buffer", "list");
+  return list ? list->buf : NULL;
+}
 
 /* Header and table, after the queued work; *words malloc'd. */
 static int read_all(lsk_list *l, const char *fn, uint32_t **words)
@@ -106,8 +117,7 @@ static int read_all(lsk_list *l, const char *fn, uint32_t **words)
 int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out)
 {
   static const char fn[] = "lsk_list_usage_get";
-  if (!list)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: list is NULL", fn);
+  LSK__LIVE(NULL, list, LIST, fn, "list");
   if (!out)
     return lsk__fail(list->pool->ctx, LSK_EINVAL, "%s: out is NULL", fn);
   uint32_t *w;
@@ -127,8 +137,7 @@ int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out)
 int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
 {
   static const char fn[] = "lsk_list_read";
-  if (!list)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: list is NULL", fn);
+  LSK__LIVE(NULL, list, LIST, fn, "list");
   lsk_context *ctx = list->pool->ctx;
   if (!dst && count)
     return lsk__fail(ctx, LSK_EINVAL, "%s: dst is NULL", fn);
@@ -138,8 +147,8 @@ int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
     return rc;
   size_t len = w[LIST_LEN];
   if (first > len || count > len - first)
-    rc = lsk__fail(ctx, LSK_ERANGE, "%s: elements [%zu, %zu) pass the length %zu", fn, first,
-                   first + count, len);
+    rc = lsk__fail(ctx, LSK_ERANGE, "%s: first %zu + count %zu pass the length %zu", fn, first,
+                   count, len);
   /* One read per chunk the range touches. */
   unsigned char *out = dst;
   for (size_t i = first; !rc && i < first + count;) {
@@ -163,8 +172,7 @@ int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
 
 int lsk_list_clear(lsk_list *list)
 {
-  if (!list)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_list_clear: list is NULL");
+  LSK__LIVE(NULL, list, LIST, "lsk_list_clear", "list");
   lsk_context *ctx = list->pool->ctx;
   lsk_kernel *k;
   int rc = lsk__lib_kernel(ctx, LSK__LIB_POOL, "lsk_list_clear", &k);

@@ -139,14 +139,15 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
                          lsk_compactor **out)
 {
   static const char fn[] = "lsk_compactor_create";
-  if (!ctx)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (!source)
     return lsk__fail(ctx, LSK_EINVAL, "%s: source is NULL", fn);
   lsk_compactor_options o = opt ? *opt : (lsk_compactor_options){0};
+  if (o.layout)
+    LSK__LIVE(ctx, o.layout, LAYOUT, fn, "opt->layout");
   if (!strstr(source, "lsk_select"))
     return lsk__fail(ctx, LSK_EINVAL,
                      "%s: the source defines no lsk_select (int lsk_select(uint i, "
@@ -168,6 +169,12 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
                                             o.data_type ? o.data_type : "void");
   char *full = lsk__strdupf("%s\n%s", source, lsk__kernels_compact);
   if (!c || !prelude || !full) {
+    free(c);
+    free(prelude);
+    free(full);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  }
+  if (lsk__handle_add(c, LSK__H_COMPACTOR, ctx)) {
     free(c);
     free(prelude);
     free(full);
@@ -209,8 +216,7 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
 
 void lsk_compactor_destroy(lsk_compactor *c)
 {
-  if (!c)
-    return;
+  LSK__DESTROY(c, COMPACTOR, "lsk_compactor_destroy");
   lsk_kernel_destroy(c->count);
   lsk_kernel_destroy(c->scan);
   lsk_kernel_destroy(c->indices);
@@ -339,6 +345,7 @@ int lsk_compact_to(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, l
                    const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_to";
+  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
   if (c && !count_buf)
     return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
   int rc = check_common(c, fn, 0, NULL, count_buf, count_index);
@@ -351,6 +358,7 @@ int lsk_compact(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, lsk_
                 size_t out_offset, size_t capacity, size_t *count, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact";
+  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
   int rc = check_common(c, fn, 0, count, NULL, 0);
   if (rc)
     return rc;
@@ -364,8 +372,9 @@ static int part_args(lsk_compactor *c, const char *fn, const char *what, const l
                      lsk_arg **args, size_t *nargs)
 {
   *args = NULL;
-  if (!s)
-    return lsk__fail(c->ctx, LSK_EINVAL, "%s: %s is NULL", fn, what);
+  int live = lsk__handle_check(c->ctx, s, LSK__H_SOA, fn, what);
+  if (live)
+    return live;
   if (lsk_soa_buffer(s)->ctx != c->ctx)
     return lsk__fail(c->ctx, LSK_EINVAL, "%s: %s belongs to another context", fn, what);
   if (j >= lsk_soa_parts(s))
@@ -414,6 +423,7 @@ int lsk_compact_soa_to(lsk_compactor *c, const lsk_soa *src, size_t part, uint64
                        size_t count_index, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_soa_to";
+  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
   if (c && !count_buf)
     return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
   int rc = check_common(c, fn, 1, NULL, count_buf, count_index);
@@ -427,6 +437,7 @@ int lsk_compact_soa(lsk_compactor *c, const lsk_soa *src, size_t part, uint64_t 
                     const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_soa";
+  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
   int rc = check_common(c, fn, 1, count, NULL, 0);
   if (rc)
     return rc;
@@ -462,6 +473,7 @@ int lsk_compact_rows_to(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa
                         const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_rows_to";
+  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
   if (c && !count_buf)
     return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
   int rc = check_common(c, fn, 1, NULL, count_buf, count_index);
@@ -472,6 +484,7 @@ int lsk_compact_rows(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa *d
                      uint64_t arg, size_t *count, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_rows";
+  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
   int rc = check_common(c, fn, 1, count, NULL, 0);
   if (rc)
     return rc;

@@ -77,7 +77,13 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
   int rc = lsk_device_list(&list, &n);
   if (!rc)
     rc = lsk__device_select_in(list, n, opt ? opt->device : NULL, &index);
+  if (rc && rc != LSK_ENOMEM) /* the selector's message, under this function's name */
+    rc = lsk__fail(NULL, rc, "lsk_context_create: %s", lsk_context_errmsg(NULL));
   lsk_context *c = rc ? NULL : calloc(1, sizeof *c);
+  if (c && lsk__handle_add(c, LSK__H_CONTEXT, NULL)) {
+    free(c);
+    c = NULL;
+  }
   if (!rc && !c)
     rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
   if (c)
@@ -90,7 +96,7 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
   cl_int err = lsk__device_ids(&c->info, &platform, &c->device);
   if (err) {
     rc = lsk__fail_cl(NULL, err, "lsk_context_create", " (device %s)", c->info.name);
-    free(c);
+    lsk_context_destroy(c);
     return rc;
   }
   if (lsk__context_sync_init(c)) {
@@ -136,10 +142,14 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
     return lsk__fail(NULL, LSK_EINVAL, "lsk_context_wrap: the queue belongs to another %s",
                      qctx != context ? "context" : "device");
   lsk_context *c = calloc(1, sizeof *c);
+  if (c && lsk__handle_add(c, LSK__H_CONTEXT, NULL)) {
+    free(c);
+    c = NULL;
+  }
   if (!c)
     return lsk__fail(NULL, LSK_ENOMEM, "lsk_context_wrap: out of memory");
   if ((err = lsk__device_info(platform, device, &c->info))) {
-    free(c);
+    lsk_context_destroy(c);
     return lsk__fail_cl(NULL, err, "lsk_context_wrap", " (device facts)");
   }
   lsk__device_position(device, &c->info);
@@ -158,8 +168,9 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
 
 void lsk_context_destroy(lsk_context *ctx)
 {
-  if (!ctx)
-    return;
+  /* Its children stay allocated: their own _destroy frees them, any other
+   * call on them fails (docs/errors.md, handle lifetime). */
+  LSK__DESTROY(ctx, CONTEXT, "lsk_context_destroy");
   if (ctx->queue)
     clFinish(ctx->queue);
   lsk__lib_free(ctx);
@@ -180,12 +191,27 @@ void lsk_context_destroy(lsk_context *ctx)
 const lsk_device_info *lsk_context_device(const lsk_context *ctx)
 {
   static const lsk_device_info none;
-  return ctx ? &ctx->info : &none;
+  LSK__LIVE_OR(&none, ctx, CONTEXT, "lsk_context_device", "ctx");
+  return &ctx->info;
 }
 
-cl_context lsk_context_cl(const lsk_context *ctx) { return ctx ? ctx->cl : NULL; }
-cl_device_id lsk_context_cl_device(const lsk_context *ctx) { return ctx ? ctx->device : NULL; }
-cl_command_queue lsk_context_cl_queue(const lsk_context *ctx) { return ctx ? ctx->queue : NULL; }
+cl_context lsk_context_cl(const lsk_context *ctx)
+{
+  LSK__LIVE_OR(NULL, ctx, CONTEXT, "lsk_context_cl", "ctx");
+  return ctx->cl;
+}
+
+cl_device_id lsk_context_cl_device(const lsk_context *ctx)
+{
+  LSK__LIVE_OR(NULL, ctx, CONTEXT, "lsk_context_cl_device", "ctx");
+  return ctx->device;
+}
+
+cl_command_queue lsk_context_cl_queue(const lsk_context *ctx)
+{
+  LSK__LIVE_OR(NULL, ctx, CONTEXT, "lsk_context_cl_queue", "ctx");
+  return ctx->queue;
+}
 
 static int verify_check(lsk_context *ctx);
 
@@ -237,8 +263,7 @@ static int verify_check(lsk_context *ctx)
 
 int lsk_context_finish(lsk_context *ctx)
 {
-  if (!ctx)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_context_finish: ctx is NULL");
+  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_context_finish", "ctx");
   cl_int err = clFinish(ctx->queue);
   if (err)
     return lsk__fail_cl(ctx, err, "clFinish", "%s", "");

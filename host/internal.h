@@ -235,6 +235,62 @@ int lsk__check_type(lsk_context *ctx, const char *fn, lsk_type type, unsigned al
 /* The launch of the plan's kernels with the given number of blocks. */
 lsk_launch lsk__plan_launch(const lsk__plan *p, size_t blocks);
 
+/* handle.c: the registry of live handles. */
+#define LSK__HANDLE_MAP(XX)                                                                        \
+  XX(CONTEXT, context)                                                                             \
+  XX(BUFFER, buffer)                                                                               \
+  XX(PROGRAM, program)                                                                             \
+  XX(KERNEL, kernel)                                                                               \
+  XX(LAYOUT, layout)                                                                               \
+  XX(SOA, soa)                                                                                     \
+  XX(COMPACTOR, compactor)                                                                         \
+  XX(VECTOR, vector)                                                                               \
+  XX(ASSOC, assoc)                                                                                 \
+  XX(POOL, pool)                                                                                   \
+  XX(LIST, list)                                                                                   \
+  XX(PIC, pic)                                                                                     \
+  XX(PIXEL, pixel)
+typedef enum lsk__htype {
+#define XX(ID, name) LSK__H_##ID,
+  LSK__HANDLE_MAP(XX)
+#undef XX
+} lsk__htype;
+/* Enters h (type, parent: its context, a kernel's program, a list's pool,
+ * NULL for none); LSK_ENOMEM without a message if the table cannot grow. */
+int lsk__handle_add(const void *h, lsk__htype type, const void *parent);
+/* LSK_OK if h is a live handle of type whose ancestors are all live; else
+ * LSK_EINVAL with "fn: what ... is NULL / is not a live lsk_<type> ... / its
+ * context ... was destroyed" recorded on msg (NULL: the thread). */
+int lsk__handle_check(lsk_context *msg, const void *h, lsk__htype type, const char *fn,
+                      const char *what);
+/* Removes h for its _destroy; LSK_EINVAL (thread message) if it is not a
+ * live handle of type, which the caller must then leave alone. */
+int lsk__handle_remove(const void *h, lsk__htype type, const char *fn);
+/* 1 if h is a live handle of type (parents not looked at); no message. */
+int lsk__handle_live(const void *h, lsk__htype type);
+const char *lsk__htype_name(lsk__htype t);
+/* Return rc from the enclosing function if the handle check fails. */
+#define LSK__LIVE(msg, h, type, fn, what)                                                          \
+  do {                                                                                             \
+    int lsk_live_rc_ = lsk__handle_check((msg), (h), LSK__H_##type, (fn), (what));                 \
+    if (lsk_live_rc_)                                                                              \
+      return lsk_live_rc_;                                                                         \
+  } while (0)
+/* The same for functions without a status: return val; silently for NULL
+ * (the documented neutral answer), with the thread's message otherwise. */
+#define LSK__LIVE_OR(val, h, type, fn, what)                                                       \
+  do {                                                                                             \
+    if (!(h) || lsk__handle_check(NULL, (h), LSK__H_##type, (fn), (what)))                         \
+      return val;                                                                                  \
+  } while (0)
+/* The first lines of a _destroy: NULL is a no-op, a handle that is not live
+ * is left alone (thread message), else it is removed and freed below. */
+#define LSK__DESTROY(h, type, fn)                                                                  \
+  do {                                                                                             \
+    if (!(h) || lsk__handle_remove((h), LSK__H_##type, (fn)))                                      \
+      return;                                                                                      \
+  } while (0)
+
 /* The device library source, embedded at build time (generated). */
 extern const char lsk__device_source[];
 

@@ -151,14 +151,18 @@ static void resolve_shape(const lsk_device_info *dev, size_t domain, size_t kern
 
 int lsk_kernel_create(lsk_program *prog, const char *name, lsk_kernel **out)
 {
+  if (out)
+    *out = NULL;
+  LSK__LIVE(NULL, prog, PROGRAM, "lsk_kernel_create", "prog");
   if (!out)
-    return lsk__fail(prog ? prog->ctx : NULL, LSK_EINVAL, "lsk_kernel_create: out is NULL");
+    return lsk__fail(prog->ctx, LSK_EINVAL, "lsk_kernel_create: out is NULL");
   *out = NULL;
-  if (!prog || !name || !*name)
-    return lsk__fail(prog ? prog->ctx : NULL, LSK_EINVAL, "lsk_kernel_create: %s",
-                     !prog ? "prog is NULL" : "name is NULL or empty");
+  if (!name || !*name)
+    return lsk__fail(prog->ctx, LSK_EINVAL, "lsk_kernel_create: name is NULL or empty");
   lsk_kernel *k = calloc(1, sizeof *k);
-  if (!k || !(k->name = lsk__strdup(name))) {
+  if (!k || !(k->name = lsk__strdup(name)) || lsk__handle_add(k, LSK__H_KERNEL, prog)) {
+    if (k)
+      free(k->name);
     free(k);
     return lsk__fail(prog->ctx, LSK_ENOMEM, "lsk_kernel_create: out of memory");
   }
@@ -174,8 +178,7 @@ int lsk_kernel_create(lsk_program *prog, const char *name, lsk_kernel **out)
 
 void lsk_kernel_destroy(lsk_kernel *k)
 {
-  if (!k)
-    return;
+  LSK__DESTROY(k, KERNEL, "lsk_kernel_destroy");
   for (lsk__kentry *e = k->entries, *next; e; e = next) {
     next = e->next;
     clReleaseKernel(e->kernel);
@@ -192,7 +195,8 @@ void lsk_kernel_destroy(lsk_kernel *k)
 
 int lsk_kernel_declared_domain(const lsk_kernel *k, unsigned domain[3])
 {
-  if (!k || !domain)
+  LSK__LIVE_OR(0, k, KERNEL, "lsk_kernel_declared_domain", "kernel");
+  if (!domain)
     return 0;
   for (int i = 0; i < 3; ++i)
     domain[i] = k->has_decl ? k->decl[i] : 0;
@@ -569,6 +573,11 @@ static int check_and_set_args(lsk_kernel *k, lsk__kentry *e, const lsk_launch *c
                        spec->type, kind_name(a->kind));
     switch (a->kind) {
     case LSK_ARG_KIND_BUFFER:
+      if (a->v.buffer && !lsk__handle_live(a->v.buffer, LSK__H_BUFFER)) {
+        char what[96];
+        snprintf(what, sizeof what, "kernel '%s' argument %zu: buffer", k->name, i);
+        return lsk__handle_check(ctx, a->v.buffer, LSK__H_BUFFER, fn, what);
+      }
       if (!a->v.buffer || a->v.buffer->ctx != ctx)
         return lsk__fail(ctx, LSK_EINVAL, "%s: kernel '%s' argument %zu: %s", fn, k->name, i,
                          a->v.buffer ? "buffer of another context" : "buffer is NULL");
@@ -618,9 +627,9 @@ static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, siz
 {
   if (event)
     *event = NULL;
-  if (!k || !cfg)
-    return lsk__fail(k ? k->prog->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn,
-                     k ? "cfg" : "kernel");
+  LSK__LIVE(NULL, k, KERNEL, fn, "kernel");
+  if (!cfg)
+    return lsk__fail(k->prog->ctx, LSK_EINVAL, "%s: cfg is NULL", fn);
   lsk_context *ctx = k->prog->ctx;
   size_t blocks[3] = {cfg->blocks[0], cfg->blocks[1] ? cfg->blocks[1] : 1,
                       cfg->blocks[2] ? cfg->blocks[2] : 1};
@@ -661,7 +670,11 @@ static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, siz
 int lsk_kernel_launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
                       cl_event *event)
 {
-  lsk_context *ctx = k ? k->prog->ctx : NULL;
+  if (event)
+    *event = NULL;
+  /* Checked before the lock: a dead kernel's context may be gone. */
+  LSK__LIVE(NULL, k, KERNEL, "lsk_kernel_launch", "kernel");
+  lsk_context *ctx = k->prog->ctx;
   lsk__lock(ctx);
   int rc = launch(k, cfg, args, nargs, event, "lsk_kernel_launch");
   lsk__unlock(ctx);
@@ -670,7 +683,8 @@ int lsk_kernel_launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args,
 
 int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs)
 {
-  lsk_context *ctx = k ? k->prog->ctx : NULL;
+  LSK__LIVE(NULL, k, KERNEL, "lsk_kernel_run", "kernel");
+  lsk_context *ctx = k->prog->ctx;
   lsk__lock(ctx);
   int rc = launch(k, cfg, args, nargs, NULL, "lsk_kernel_run");
   lsk__unlock(ctx);
@@ -681,10 +695,10 @@ int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, si
 
 int lsk_kernel_shape(lsk_kernel *k, const lsk_launch *cfg, unsigned *workers, unsigned *simd)
 {
-  if (!k || !cfg || !workers || !simd)
-    return lsk__fail(k ? k->prog->ctx : NULL, LSK_EINVAL, "lsk_kernel_shape: %s is NULL",
-                     !k         ? "kernel"
-                     : !cfg     ? "cfg"
+  LSK__LIVE(NULL, k, KERNEL, "lsk_kernel_shape", "kernel");
+  if (!cfg || !workers || !simd)
+    return lsk__fail(k->prog->ctx, LSK_EINVAL, "lsk_kernel_shape: %s is NULL",
+                     !cfg       ? "cfg"
                      : !workers ? "workers"
                                 : "simd");
   lsk__kentry *e;
@@ -696,12 +710,20 @@ int lsk_kernel_shape(lsk_kernel *k, const lsk_launch *cfg, unsigned *workers, un
 
 int lsk_program_build(lsk_program *prog, const char *kernel_name, const lsk_launch *cfg)
 {
+  static const char fn[] = "lsk_program_build";
+  LSK__LIVE(NULL, prog, PROGRAM, fn, "prog");
+  if (!kernel_name || !*kernel_name || !cfg)
+    return lsk__fail(prog->ctx, LSK_EINVAL, "%s: %s", fn,
+                     cfg ? "kernel_name is NULL or empty" : "cfg is NULL");
   lsk_kernel *k;
   int rc = lsk_kernel_create(prog, kernel_name, &k);
   if (rc)
     return rc;
   unsigned w, s;
-  rc = lsk_kernel_shape(k, cfg, &w, &s);
+  lsk__kentry *e;
+  lsk__lock(prog->ctx); /* a build, as in a launch (docs/threads.md) */
+  rc = resolve(k, cfg, fn, &e, &w, &s);
+  lsk__unlock(prog->ctx);
   lsk_kernel_destroy(k);
   return rc;
 }

@@ -102,6 +102,11 @@ int lsk_layout_create(const char *name, size_t align, lsk_layout **out)
     free(l);
     return lsk__fail(NULL, LSK_ENOMEM, "lsk_layout_create: out of memory");
   }
+  if (lsk__handle_add(l, LSK__H_LAYOUT, NULL)) {
+    free(l->name);
+    free(l);
+    return lsk__fail(NULL, LSK_ENOMEM, "lsk_layout_create: out of memory");
+  }
   l->align = align;
   *out = l;
   return LSK_OK;
@@ -109,8 +114,7 @@ int lsk_layout_create(const char *name, size_t align, lsk_layout **out)
 
 void lsk_layout_destroy(lsk_layout *l)
 {
-  if (!l)
-    return;
+  LSK__DESTROY(l, LAYOUT, "lsk_layout_destroy");
   for (size_t i = 0; i < l->count; ++i) {
     free(l->members[i].name);
     free(l->members[i].type);
@@ -178,24 +182,26 @@ static int add_member(lsk_layout *l, lsk_member_kind kind, const char *type, uns
 
 int lsk_layout_add_column(lsk_layout *l, const char *type, const char *name)
 {
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_add_column", "layout");
   return add_member(l, LSK_MEMBER_COLUMN, type, 1, 1, name, "lsk_layout_add_column");
 }
 
 int lsk_layout_add_matrix(lsk_layout *l, const char *type, unsigned rows, unsigned cols,
                           const char *name)
 {
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_add_matrix", "layout");
   return add_member(l, LSK_MEMBER_MATRIX, type, rows, cols, name, "lsk_layout_add_matrix");
 }
 
 int lsk_layout_add_scalar(lsk_layout *l, const char *type, const char *name)
 {
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_add_scalar", "layout");
   return add_member(l, LSK_MEMBER_SCALAR, type, 1, 1, name, "lsk_layout_add_scalar");
 }
 
 int lsk_layout_set_align(lsk_layout *l, size_t align)
 {
-  if (!l)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_set_align: layout is NULL");
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_set_align", "layout");
   if (align == 0)
     align = LSK_LAYOUT_DEFAULT_ALIGN;
   if (align & (align - 1))
@@ -213,9 +219,21 @@ int lsk_layout_set_align(lsk_layout *l, size_t align)
   return LSK_OK;
 }
 
-const char *lsk_layout_name(const lsk_layout *l) { return l ? l->name : ""; }
-size_t lsk_layout_align(const lsk_layout *l) { return l ? l->align : 0; }
-size_t lsk_layout_member_count(const lsk_layout *l) { return l ? l->count : 0; }
+const char *lsk_layout_name(const lsk_layout *l)
+{
+  LSK__LIVE_OR(NULL, l, LAYOUT, "lsk_layout_name", "layout");
+  return l ? l->name : "";
+}
+size_t lsk_layout_align(const lsk_layout *l)
+{
+  LSK__LIVE_OR(0, l, LAYOUT, "lsk_layout_align", "layout");
+  return l ? l->align : 0;
+}
+size_t lsk_layout_member_count(const lsk_layout *l)
+{
+  LSK__LIVE_OR(0, l, LAYOUT, "lsk_layout_member_count", "layout");
+  return l ? l->count : 0;
+}
 
 /* ceil(x / a) * a, 0 on overflow (x > 0 never aligns to 0). */
 static size_t align_up(size_t x, size_t a, int *overflow)
@@ -248,11 +266,13 @@ static size_t member_size(const lsk_layout *l, const lsk__member *m, size_t n, s
 
 int lsk_layout_member(const lsk_layout *l, size_t i, size_t n, lsk_member_info *out)
 {
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_member", "layout");
   if (!l || !out)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_member: %s is NULL", l ? "out" : "layout");
   if (i >= l->count)
-    return lsk__fail(NULL, LSK_ERANGE, "lsk_layout_member: layout '%s' has %zu members, not %zu",
-                     l->name, l->count, i + 1);
+    return lsk__fail(NULL, LSK_ERANGE,
+                     "lsk_layout_member: index %zu is out of range: layout '%s' has %zu members", i,
+                     l->name, l->count);
   int overflow = 0;
   size_t offset = 0, data = 0, size = 0;
   for (size_t k = 0; k <= i && !overflow; ++k) {
@@ -283,8 +303,9 @@ int lsk_layout_member(const lsk_layout *l, size_t i, size_t n, lsk_member_info *
 
 int lsk_layout_find(const lsk_layout *l, const char *name, size_t *index)
 {
-  if (!l || !name || !index)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_find: NULL argument");
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_find", "layout");
+  if (!name || !index)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_find: %s is NULL", name ? "index" : "name");
   for (size_t i = 0; i < l->count; ++i)
     if (strcmp(l->members[i].name, name) == 0) {
       *index = i;
@@ -311,6 +332,7 @@ static size_t quiet_size(const lsk_layout *l, size_t n)
 
 int lsk_layout_size(const lsk_layout *l, size_t n, size_t *bytes)
 {
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_size", "layout");
   if (!l || !bytes)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_size: %s is NULL", l ? "bytes" : "layout");
   size_t total = quiet_size(l, n);
@@ -324,6 +346,7 @@ int lsk_layout_size(const lsk_layout *l, size_t n, size_t *bytes)
 
 size_t lsk_layout_max_elements(const lsk_layout *l, size_t max_bytes)
 {
+  LSK__LIVE_OR(0, l, LAYOUT, "lsk_layout_max_elements", "layout");
   if (!l)
     return 0;
   if (max_bytes == 0)
@@ -384,13 +407,15 @@ int lsk__sb_finish(lsk__sb *sb, char **text, const char *fn)
 
 int lsk_layout_describe(const lsk_layout *l, size_t n, char **text)
 {
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_describe", "layout");
   if (!text)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_describe: text is NULL");
   *text = NULL;
   size_t total;
-  int rc = lsk_layout_size(l, n, &total);
-  if (rc)
-    return rc;
+  if (lsk_layout_size(l, n, &total))
+    return lsk__fail(NULL, LSK_ERANGE,
+                     "lsk_layout_describe: layout '%s' with %zu elements does not fit in size_t",
+                     l->name, n);
   lsk__sb sb = {0};
   lsk__sb_printf(&sb, "Layout %s for %zu elements, alignment %zu:\n", l->name, n, l->align);
   for (size_t i = 0; i < l->count; ++i) {

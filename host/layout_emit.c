@@ -71,9 +71,12 @@ static int setup(emit *e, const char *view, size_t k, const lsk_layout *const *l
   *text = NULL;
   if (k == 0 || !ls)
     return lsk__fail(NULL, LSK_EINVAL, "%s: no layout", fn);
-  for (size_t j = 0; j < k; ++j)
-    if (!ls[j])
-      return lsk__fail(NULL, LSK_EINVAL, "%s: layout%s is NULL", fn, k > 1 ? "s[j]" : "");
+  for (size_t j = 0; j < k; ++j) {
+    char what[32];
+    if (k > 1)
+      snprintf(what, sizeof what, "layouts[%zu]", j);
+    LSK__LIVE(NULL, ls[j], LAYOUT, fn, k > 1 ? what : "layout");
+  }
   e->k = k;
   e->ls = ls;
   e->view = view ? view : ls[0]->name;
@@ -357,6 +360,7 @@ static int emit_cl(emit *e, char **text, const char *fn)
 int lsk_layout_emit_cl(const lsk_layout *l, const lsk_emit_options *opt, char **text)
 {
   static const char fn[] = "lsk_layout_emit_cl";
+  LSK__LIVE(NULL, l, LAYOUT, fn, "layout");
   emit e;
   const char *members[1] = {opt ? opt->members : NULL};
   int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, fn);
@@ -377,6 +381,7 @@ int lsk_layout_emit_view_cl(const char *view_name, size_t k, const lsk_layout *c
 int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **text)
 {
   static const char fn[] = "lsk_layout_emit_c";
+  LSK__LIVE(NULL, l, LAYOUT, fn, "layout");
   emit e;
   const char *members[1] = {opt ? opt->members : NULL};
   int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, fn);

@@ -61,8 +61,7 @@ static uint32_t cell_of(const lsk_particle *q, unsigned gx)
 
 void lsk_pic_destroy(lsk_pic *pic)
 {
-  if (!pic)
-    return;
+  LSK__DESTROY(pic, PIC, "lsk_pic_destroy");
   lsk_kernel_destroy(pic->move);
   lsk_kernel_destroy(pic->bucket);
   lsk_kernel_destroy(pic->frames);
@@ -78,7 +77,11 @@ void lsk_pic_destroy(lsk_pic *pic)
   free(pic);
 }
 
-lsk_pool *lsk_pic_pool(const lsk_pic *pic) { return pic ? pic->pool : NULL; }
+lsk_pool *lsk_pic_pool(const lsk_pic *pic)
+{
+  LSK__LIVE_OR(NULL, pic, PIC, "lsk_pic_pool", "pic");
+  return pic ? pic->pool : NULL;
+}
 
 /* A device buffer holding words[0..n), written whole. */
 static int buffer_of(lsk_context *ctx, const uint32_t *words, size_t n, lsk_buffer **out)
@@ -247,8 +250,7 @@ static int insert(lsk_pic *p)
 
 int lsk_pic_step(lsk_pic *pic)
 {
-  if (!pic)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_pic_step: pic is NULL");
+  LSK__LIVE(NULL, pic, PIC, "lsk_pic_step", "pic");
   lsk_launch l = per_frame(pic);
   int rc = lsk_kernel_launch(pic->move, &l,
                              LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pic->pool)),
@@ -266,8 +268,7 @@ int lsk_pic_create(lsk_context *ctx, unsigned gx, unsigned gy, const lsk_particl
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
-  if (!ctx)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (!p)
     return lsk__fail(ctx, LSK_EINVAL, "%s: particles is NULL", fn);
   if (gx == 0 || gy == 0 || gx > LSK_PIC_MAX_EXTENT || gy > LSK_PIC_MAX_EXTENT)
@@ -288,6 +289,10 @@ int lsk_pic_create(lsk_context *ctx, unsigned gx, unsigned gy, const lsk_particl
   lsk_pic *pic = calloc(1, sizeof *pic);
   if (!pic)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+  if (lsk__handle_add(pic, LSK__H_PIC, ctx)) {
+    free(pic);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  }
   *pic = (lsk_pic){.ctx = ctx, .gx = gx, .gy = gy, .fs = fs, .n = n, .cells = (size_t)gx * gy};
   /* By default the frames the particles need now, and a quarter more. */
   size_t frames = opt ? opt->frames : 0;
@@ -323,8 +328,7 @@ int lsk_pic_create(lsk_context *ctx, unsigned gx, unsigned gy, const lsk_particl
 int lsk_pic_read(lsk_pic *pic, lsk_particle *p, uint32_t *cell, size_t cap, lsk_pic_stats *stats)
 {
   static const char fn[] = "lsk_pic_read";
-  if (!pic)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: pic is NULL", fn);
+  LSK__LIVE(NULL, pic, PIC, fn, "pic");
   lsk_context *ctx = pic->ctx;
   if (!p && cap)
     return lsk__fail(ctx, LSK_EINVAL, "%s: p is NULL", fn);
@@ -396,6 +400,17 @@ int lsk_pic_reference_step(unsigned gx, unsigned gy, lsk_particle *p, size_t n,
                      !p        ? "p"
                      : !binned ? "binned"
                                : "start");
+  if (gx == 0 || gy == 0 || gx > LSK_PIC_MAX_EXTENT || gy > LSK_PIC_MAX_EXTENT)
+    return lsk__fail(NULL, LSK_EINVAL,
+                     "lsk_pic_reference_step: grid %ux%u: extents must be from 1 to %u", gx, gy,
+                     LSK_PIC_MAX_EXTENT);
+  /* An invalid particle would index past start and binned. */
+  for (size_t i = 0; i < n; ++i)
+    if (!valid(&p[i], gx, gy))
+      return lsk__fail(NULL, LSK_EINVAL,
+                       "lsk_pic_reference_step: particle %zu (id %u at %d,%d moving %d,%d): id 0, "
+                       "outside the %ux%u grid, or a cell width or more per step",
+                       i, p[i].id, p[i].x, p[i].y, p[i].vx, p[i].vy, gx, gy);
   int32_t w = (int32_t)gx * LSK_PIC_UNIT, h = (int32_t)gy * LSK_PIC_UNIT;
   size_t cells = (size_t)gx * gy;
   memset(start, 0, (cells + 1) * sizeof *start);

@@ -67,8 +67,7 @@ static double now(void)
 
 void lsk_pixel_destroy(lsk_pixel *px)
 {
-  if (!px)
-    return;
+  LSK__DESTROY(px, PIXEL, "lsk_pixel_destroy");
   lsk_kernel_destroy(px->module);
   lsk_kernel_destroy(px->hits);
   lsk_program_destroy(px->prog);
@@ -83,7 +82,11 @@ void lsk_pixel_destroy(lsk_pixel *px)
   free(px);
 }
 
-lsk_assoc *lsk_pixel_assoc(const lsk_pixel *px) { return px && px->modules ? px->assoc : NULL; }
+lsk_assoc *lsk_pixel_assoc(const lsk_pixel *px)
+{
+  LSK__LIVE_OR(NULL, px, PIXEL, "lsk_pixel_assoc", "px");
+  return px && px->modules ? px->assoc : NULL;
+}
 
 static lsk_launch shape(const lsk_pixel *px, size_t nm);
 
@@ -129,11 +132,20 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
-  if (!ctx)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  const lsk_device_info *dev = lsk_context_device(ctx);
+  if (opt && opt->workers && dev->max_work_group_size && opt->workers > dev->max_work_group_size)
+    return lsk__fail(ctx, LSK_ELAUNCH, "%s: workers %u exceed the %zu that %s allows", fn,
+                     opt->workers, dev->max_work_group_size, dev->name);
+  if (opt && opt->blocks > UINT32_MAX)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: blocks %zu exceed 2^32 - 1", fn, opt->blocks);
   lsk_pixel *px = calloc(1, sizeof *px);
   if (!px)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+  if (lsk__handle_add(px, LSK__H_PIXEL, ctx)) {
+    free(px);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  }
   px->ctx = ctx;
   if (opt)
     px->opt = *opt;
@@ -330,8 +342,7 @@ static int lap(lsk_pixel *px, lsk_pixel_times *t, double *stage, double *t0)
 int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *times)
 {
   static const char fn[] = "lsk_pixel_run";
-  if (!px)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: px is NULL", fn);
+  LSK__LIVE(NULL, px, PIXEL, fn, "px");
   if (!ev || !ev->x || !ev->y || !ev->adc || !ev->module || !ev->start)
     return lsk__fail(px->ctx, LSK_EINVAL, "%s: ev or one of its arrays is NULL", fn);
   if (ev->events == 0 || ev->modules == 0 || ev->events > LSK_PIXEL_MAX_EVENTS ||
@@ -457,6 +468,7 @@ static int check_assoc(lsk_pixel *px, const lsk_pixel_result *r)
 int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
 {
   static const char fn[] = "lsk_pixel_read";
+  LSK__LIVE(NULL, px, PIXEL, fn, "px");
   if (!px || !r)
     return lsk__fail(px ? px->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn, px ? "r" : "px");
   if (!px->modules)

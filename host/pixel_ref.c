@@ -69,28 +69,32 @@ int lsk_pixel_events_index(lsk_pixel_events *ev, const uint32_t *per_event)
   if (!ev || !per_event)
     return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, ev ? "per_event" : "ev");
   size_t i = 0, nm = ev->modules;
-  for (uint32_t e = 0; e < ev->events; ++e) {
-    size_t end = i + per_event[e];
-    if (end > ev->digis)
-      return lsk__fail(NULL, LSK_EINVAL, "%s: event %u: %u digis, only %zu left of %zu", fn, e,
-                       per_event[e], ev->digis - i, ev->digis);
-    uint32_t m = 0, last = 0; /* m: the next module without a start */
-    for (; i < end; ++i) {
-      if (ev->module[i] < last || ev->module[i] >= nm)
-        return lsk__fail(NULL, LSK_EINVAL,
-                         "%s: event %u digi %zu: module %u after module %u (modules are 0 to %zu, "
-                         "grouped in increasing order)",
-                         fn, e, i, ev->module[i], last, nm - 1);
-      last = ev->module[i];
-      while (m <= last)
+  /* Pass 0 checks, pass 1 writes: a failure leaves start as it was. */
+  for (int write = 0; write < 2; ++write) {
+    i = 0;
+    for (uint32_t e = 0; e < ev->events; ++e) {
+      size_t end = i + per_event[e];
+      if (end > ev->digis)
+        return lsk__fail(NULL, LSK_EINVAL, "%s: event %u: %u digis, only %zu left of %zu", fn, e,
+                         per_event[e], ev->digis - i, ev->digis);
+      uint32_t m = 0, last = 0; /* m: the next module without a start */
+      for (; i < end; ++i) {
+        if (ev->module[i] < last || ev->module[i] >= nm)
+          return lsk__fail(NULL, LSK_EINVAL,
+                           "%s: event %u digi %zu: module %u after module %u (modules are 0 to "
+                           "%zu, grouped in increasing order)",
+                           fn, e, i, ev->module[i], last, nm - 1);
+        last = ev->module[i];
+        while (write && m <= last)
+          ev->start[e * nm + m++] = (uint32_t)i;
+      }
+      while (write && m < nm)
         ev->start[e * nm + m++] = (uint32_t)i;
     }
-    while (m < nm)
-      ev->start[e * nm + m++] = (uint32_t)i;
+    if (i != ev->digis)
+      return lsk__fail(NULL, LSK_EINVAL, "%s: the events hold %zu digis, the set %zu", fn, i,
+                       ev->digis);
   }
-  if (i != ev->digis)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: the events hold %zu digis, the set %zu", fn, i,
-                     ev->digis);
   ev->start[(size_t)ev->events * nm] = (uint32_t)i;
   return LSK_OK;
 }
@@ -196,6 +200,11 @@ int lsk_pixel_result_create(const lsk_pixel_events *ev, lsk_pixel_result **out)
   *out = NULL;
   if (!ev)
     return lsk__fail(NULL, LSK_EINVAL, "%s: ev is NULL", fn);
+  if (ev->events == 0 || ev->events > LSK_PIXEL_MAX_EVENTS || ev->modules == 0 ||
+      ev->modules > LSK_PIXEL_MAX_MODULES || ev->digis > UINT32_MAX)
+    return lsk__fail(
+        NULL, LSK_EINVAL, "%s: ev has %u events, %u modules, %zu digis (limits %u, %u, 2^32 - 1)",
+        fn, ev->events, ev->modules, ev->digis, LSK_PIXEL_MAX_EVENTS, LSK_PIXEL_MAX_MODULES);
   size_t nm = (size_t)ev->events * ev->modules, d = ev->digis ? ev->digis : 1;
   lsk_pixel_result *r = calloc(1, sizeof *r);
   if (r) {

@@ -34,6 +34,11 @@ size_t lsk__pool_blocks(const lsk_context *ctx, size_t n, unsigned tile)
  * buffer would pass 2^32 - 1 words or the device's largest allocation. */
 static int plan(lsk_context *ctx, const char *fn, size_t capacity, size_t cell_bytes, lsk_pool *p)
 {
+  /* Before the rounding, which would wrap. */
+  if (cell_bytes > (size_t)MAX_WORDS * 4)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: cell_bytes %zu: the pool would pass 2^32 - 1 words (16 GiB)", fn,
+                     cell_bytes);
   size_t cw = round_up(cell_bytes, p->align) / 4;
   size_t lists = round_up(capacity, 32);
   p->capacity = capacity;
@@ -92,7 +97,11 @@ static int create(lsk_context *ctx, const char *fn, size_t cell_bytes, size_t ca
   }
   *p = *tmpl;
   header(p, image);
-  if ((rc = make_buffer(p, image, &p->buf)))
+  if (!(rc = make_buffer(p, image, &p->buf)) && lsk__handle_add(p, LSK__H_POOL, ctx)) {
+    lsk_buffer_destroy(p->buf);
+    rc = lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+  }
+  if (rc)
     free(p);
   else
     *out = p;
@@ -105,8 +114,7 @@ static int check_common(lsk_context *ctx, const char *fn, size_t capacity, lsk_p
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
-  if (!ctx)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (capacity == 0)
     return lsk__fail(ctx, LSK_EINVAL, "%s: capacity is 0: a pool needs at least one cell", fn);
   return LSK_OK;
@@ -144,8 +152,7 @@ int lsk_pool_create_frames(lsk_context *ctx, const lsk_layout *layout, unsigned 
   int rc = check_common(ctx, fn, capacity, out);
   if (rc)
     return rc;
-  if (!layout)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: layout is NULL", fn);
+  LSK__LIVE(ctx, layout, LAYOUT, fn, "layout");
   if (frame_size == 0 || (frame_size & (frame_size - 1)) || frame_size > LSK_MAX_DOMAIN)
     return lsk__fail(ctx, LSK_EINVAL,
                      "%s: frame size %u: must be a power of two from 1 to LSK_MAX_DOMAIN (%u)", fn,
@@ -174,22 +181,39 @@ int lsk_pool_create_frames(lsk_context *ctx, const lsk_layout *layout, unsigned 
 
 void lsk_pool_destroy(lsk_pool *pool)
 {
-  if (!pool)
-    return;
+  LSK__DESTROY(pool, POOL, "lsk_pool_destroy");
   lsk_buffer_destroy(pool->buf);
   free(pool);
 }
 
-lsk_buffer *lsk_pool_buffer(const lsk_pool *pool) { return pool ? pool->buf : NULL; }
-size_t lsk_pool_capacity(const lsk_pool *pool) { return pool ? pool->capacity : 0; }
-size_t lsk_pool_cell_stride(const lsk_pool *pool) { return pool ? pool->cell_words * 4 : 0; }
+lsk_buffer *lsk_pool_buffer(const lsk_pool *pool)
+{
+  LSK__LIVE_OR(NULL, pool, POOL, "lsk_pool_buffer", "pool");
+  return pool ? pool->buf : NULL;
+}
+size_t lsk_pool_capacity(const lsk_pool *pool)
+{
+  LSK__LIVE_OR(0, pool, POOL, "lsk_pool_capacity", "pool");
+  return pool ? pool->capacity : 0;
+}
+size_t lsk_pool_cell_stride(const lsk_pool *pool)
+{
+  LSK__LIVE_OR(0, pool, POOL, "lsk_pool_cell_stride", "pool");
+  return pool ? pool->cell_words * 4 : 0;
+}
 size_t lsk_pool_cell_offset(const lsk_pool *pool, uint32_t cell)
 {
+  LSK__LIVE_OR(0, pool, POOL, "lsk_pool_cell_offset", "pool");
   return pool ? (pool->cells_off + (size_t)cell * pool->cell_words) * 4 : 0;
 }
-unsigned lsk_pool_frame_size(const lsk_pool *pool) { return pool ? pool->frame_size : 0; }
+unsigned lsk_pool_frame_size(const lsk_pool *pool)
+{
+  LSK__LIVE_OR(0, pool, POOL, "lsk_pool_frame_size", "pool");
+  return pool ? pool->frame_size : 0;
+}
 size_t lsk_pool_frame_base(const lsk_pool *pool, uint32_t f)
 {
+  LSK__LIVE_OR(0, pool, POOL, "lsk_pool_frame_base", "pool");
   return pool ? lsk_pool_cell_offset(pool, f) + pool->frame_head_words * 4 : 0;
 }
 
@@ -227,8 +251,7 @@ static void usage_of(const uint32_t *h, lsk_pool_usage *u)
 
 int lsk_pool_usage_get(lsk_pool *pool, lsk_pool_usage *out)
 {
-  if (!pool)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_pool_usage_get: pool is NULL");
+  LSK__LIVE(NULL, pool, POOL, "lsk_pool_usage_get", "pool");
   if (!out)
     return lsk__fail(pool->ctx, LSK_EINVAL, "lsk_pool_usage_get: out is NULL");
   uint32_t h[LSK__POOL_HEADER_WORDS];
@@ -262,16 +285,14 @@ int lsk__pool_gc(lsk_pool *p)
 
 int lsk_pool_gc(lsk_pool *pool)
 {
-  if (!pool)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_pool_gc: pool is NULL");
+  LSK__LIVE(NULL, pool, POOL, "lsk_pool_gc", "pool");
   return lsk__pool_gc(pool);
 }
 
 int lsk_pool_grow(lsk_pool *pool, size_t capacity)
 {
   static const char fn[] = "lsk_pool_grow";
-  if (!pool)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
+  LSK__LIVE(NULL, pool, POOL, fn, "pool");
   lsk_context *ctx = pool->ctx;
   if (capacity <= pool->capacity)
     return lsk__fail(ctx, LSK_EINVAL, "%s: capacity %zu: must be more than the current %zu", fn,
@@ -321,8 +342,7 @@ static int read_list(lsk_pool *p, const char *fn, size_t at, size_t count, uint3
 int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 {
   static const char fn[] = "lsk_pool_read_free";
-  if (!pool)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
+  LSK__LIVE(NULL, pool, POOL, fn, "pool");
   uint32_t h[LSK__POOL_HEADER_WORDS];
   int rc = read_header(pool, h);
   if (rc)
@@ -335,8 +355,7 @@ int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 {
   static const char fn[] = "lsk_pool_read_recycled";
-  if (!pool)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
+  LSK__LIVE(NULL, pool, POOL, fn, "pool");
   uint32_t h[LSK__POOL_HEADER_WORDS];
   int rc = read_header(pool, h);
   if (rc)
@@ -348,13 +367,12 @@ int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst)
 {
   static const char fn[] = "lsk_pool_read_cells";
-  if (!pool)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
+  LSK__LIVE(NULL, pool, POOL, fn, "pool");
   if (!dst && count)
     return lsk__fail(pool->ctx, LSK_EINVAL, "%s: dst is NULL", fn);
   if (first > pool->capacity || count > pool->capacity - first)
-    return lsk__fail(pool->ctx, LSK_ERANGE, "%s: cells [%zu, %zu) exceed the capacity %zu", fn,
-                     first, first + count, pool->capacity);
+    return lsk__fail(pool->ctx, LSK_ERANGE, "%s: first %zu + count %zu exceed the capacity %zu", fn,
+                     first, count, pool->capacity);
   int rc = lsk_context_finish(pool->ctx);
   if (rc || !count)
     return rc;

@@ -27,12 +27,15 @@ int lsk_program_create(lsk_context *ctx, const char *source, const lsk_program_o
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create: out is NULL");
   *out = NULL;
-  if (!ctx)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_program_create: ctx is NULL");
+  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_program_create", "ctx");
   if (!source || !*source)
     return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create: source is %s",
                      source ? "empty" : "NULL");
   lsk_program *p = calloc(1, sizeof *p);
+  if (p && lsk__handle_add(p, LSK__H_PROGRAM, ctx)) {
+    free(p);
+    p = NULL;
+  }
   if (!p)
     return lsk__fail(ctx, LSK_ENOMEM, "lsk_program_create: out of memory");
   p->ctx = ctx;
@@ -64,8 +67,9 @@ int lsk_program_create_file(lsk_context *ctx, const char *path, const lsk_progra
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create_file: out is NULL");
   *out = NULL;
-  if (!ctx || !path)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create_file: %s is NULL", ctx ? "path" : "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_program_create_file", "ctx");
+  if (!path)
+    return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create_file: path is NULL");
   int rc = LSK_OK;
   char *src = lsk__read_file(ctx, path, 0, "lsk_program_create_file", &rc);
   if (!src)
@@ -80,8 +84,7 @@ int lsk_program_create_file(lsk_context *ctx, const char *path, const lsk_progra
 
 void lsk_program_destroy(lsk_program *prog)
 {
-  if (!prog)
-    return;
+  LSK__DESTROY(prog, PROGRAM, "lsk_program_destroy");
   for (lsk__build *b = prog->builds, *next; b; b = next) {
     next = b->next;
     clReleaseProgram(b->program);
@@ -98,9 +101,9 @@ void lsk_program_destroy(lsk_program *prog)
 
 int lsk_program_stats_get(const lsk_program *prog, lsk_program_stats *out)
 {
-  if (!prog || !out)
-    return lsk__fail(prog ? prog->ctx : NULL, LSK_EINVAL, "lsk_program_stats_get: %s is NULL",
-                     prog ? "out" : "prog");
+  LSK__LIVE(NULL, prog, PROGRAM, "lsk_program_stats_get", "prog");
+  if (!out)
+    return lsk__fail(prog->ctx, LSK_EINVAL, "lsk_program_stats_get: out is NULL");
   *out = prog->stats;
   return LSK_OK;
 }

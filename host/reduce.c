@@ -75,8 +75,7 @@ static int reduce_to(lsk_context *ctx, const char *fn, lsk_type type, lsk_op op,
 int lsk_reduce_to(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_t offset,
                   size_t n, lsk_buffer *out, size_t out_index, const lsk_algo_options *opt)
 {
-  if (!ctx)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_reduce_to: ctx is NULL");
+  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_reduce_to", "ctx");
   return reduce_to(ctx, "lsk_reduce_to", type, op, in, offset, n, out, out_index, opt);
 }
 
@@ -84,8 +83,7 @@ int lsk_reduce(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_
                void *result, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_reduce";
-  if (!ctx)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (!result)
     return lsk__fail(ctx, LSK_EINVAL, "%s: result is NULL", fn);
   lsk_buffer *out;

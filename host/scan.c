@@ -27,8 +27,7 @@ int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in
              lsk_buffer *out, size_t out_offset, size_t n, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_scan";
-  if (!ctx)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   int rc = lsk__check_type(ctx, fn, type, SCAN_TYPES);
   if (rc)
     return rc;

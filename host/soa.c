@@ -44,13 +44,24 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (!ctx || !layouts || !counts || k == 0)
     return lsk__fail(ctx, LSK_EINVAL, "%s: %s", fn,
                      !ctx     ? "ctx is NULL"
                      : k == 0 ? "no layouts"
                               : "layouts or counts is NULL");
+  for (size_t j = 0; j < k; ++j) {
+    char what[32];
+    snprintf(what, sizeof what, "layouts[%zu]", j);
+    LSK__LIVE(ctx, layouts[j], LAYOUT, fn, what);
+  }
   lsk_soa *s = calloc(1, sizeof *s);
   if (!s || !(s->parts = calloc(k, sizeof *s->parts))) {
+    free(s);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  }
+  if (lsk__handle_add(s, LSK__H_SOA, ctx)) {
+    free(s->parts);
     free(s);
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
   }
@@ -78,6 +89,11 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
     }
   }
   size_t alloc = s->bytes ? (s->bytes + s->align - 1) / s->align * s->align : s->align;
+  /* Before the host copy is allocated (aligned_alloc of a huge size). */
+  if (!rc && alloc > ctx->info.max_alloc_size)
+    rc =
+        lsk__fail(ctx, LSK_ERANGE, "%s: %zu bytes exceed the largest allocation of %s (%llu bytes)",
+                  fn, alloc, ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
   if (!rc && !(s->host = aligned_alloc(s->align, alloc)))
     rc = lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory for %zu bytes", fn, alloc);
   if (!rc) {
@@ -96,35 +112,53 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
 
 void lsk_soa_destroy(lsk_soa *s)
 {
-  if (!s)
-    return;
+  LSK__DESTROY(s, SOA, "lsk_soa_destroy");
   lsk_buffer_destroy(s->buf);
   free(s->host);
   free(s->parts);
   free(s);
 }
 
-size_t lsk_soa_parts(const lsk_soa *s) { return s ? s->k : 0; }
+size_t lsk_soa_parts(const lsk_soa *s)
+{
+  LSK__LIVE_OR(0, s, SOA, "lsk_soa_parts", "soa");
+  return s ? s->k : 0;
+}
 void *lsk_soa_host(const lsk_soa *s, size_t j)
 {
+  LSK__LIVE_OR(NULL, s, SOA, "lsk_soa_host", "soa");
   return s && j < s->k ? s->host + s->parts[j].base : NULL;
 }
-size_t lsk_soa_count(const lsk_soa *s, size_t j) { return s && j < s->k ? s->parts[j].count : 0; }
-size_t lsk_soa_base(const lsk_soa *s, size_t j) { return s && j < s->k ? s->parts[j].base : 0; }
-size_t lsk_soa_bytes(const lsk_soa *s) { return s ? s->bytes : 0; }
-lsk_buffer *lsk_soa_buffer(const lsk_soa *s) { return s ? s->buf : NULL; }
+size_t lsk_soa_count(const lsk_soa *s, size_t j)
+{
+  LSK__LIVE_OR(0, s, SOA, "lsk_soa_count", "soa");
+  return s && j < s->k ? s->parts[j].count : 0;
+}
+size_t lsk_soa_base(const lsk_soa *s, size_t j)
+{
+  LSK__LIVE_OR(0, s, SOA, "lsk_soa_base", "soa");
+  return s && j < s->k ? s->parts[j].base : 0;
+}
+size_t lsk_soa_bytes(const lsk_soa *s)
+{
+  LSK__LIVE_OR(0, s, SOA, "lsk_soa_bytes", "soa");
+  return s ? s->bytes : 0;
+}
+lsk_buffer *lsk_soa_buffer(const lsk_soa *s)
+{
+  LSK__LIVE_OR(NULL, s, SOA, "lsk_soa_buffer", "soa");
+  return s ? s->buf : NULL;
+}
 
 int lsk_soa_upload(lsk_soa *s)
 {
-  if (!s)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_soa_upload: soa is NULL");
+  LSK__LIVE(NULL, s, SOA, "lsk_soa_upload", "soa");
   return s->bytes ? lsk_buffer_write(s->buf, 0, s->host, s->bytes) : LSK_OK;
 }
 
 int lsk_soa_download(lsk_soa *s)
 {
-  if (!s)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_soa_download: soa is NULL");
+  LSK__LIVE(NULL, s, SOA, "lsk_soa_download", "soa");
   return s->bytes ? lsk_buffer_read(s->buf, 0, s->host, s->bytes) : LSK_OK;
 }
 
@@ -142,9 +176,12 @@ static int member_of(const lsk_soa *s, size_t j, const char *name, lsk_member_in
 int lsk_soa_copy(lsk_soa *dst, size_t dj, const lsk_soa *src, size_t sj)
 {
   static const char fn[] = "lsk_soa_copy";
-  if (!dst || !src || dj >= dst->k || sj >= src->k)
-    return lsk__fail(dst ? dst->ctx : NULL, LSK_EINVAL, "%s: %s", fn,
-                     !dst || !src ? "NULL soa" : "no such part");
+  LSK__LIVE(NULL, dst, SOA, fn, "dst");
+  LSK__LIVE(dst->ctx, src, SOA, fn, "src");
+  if (dj >= dst->k || sj >= src->k)
+    return lsk__fail(dst->ctx, LSK_EINVAL, "%s: %s has no part %zu (it has %zu)", fn,
+                     dj >= dst->k ? "dst" : "src", dj >= dst->k ? dj : sj,
+                     dj >= dst->k ? dst->k : src->k);
   const lsk_layout *sl = src->parts[sj].layout;
   size_t n = src->parts[sj].count;
   if (dst->parts[dj].count < n)
@@ -176,11 +213,10 @@ int lsk_soa_copy(lsk_soa *dst, size_t dj, const lsk_soa *src, size_t sj)
 static int aos(const lsk_soa *s, size_t j, unsigned char *aos_mem, size_t count, size_t struct_size,
                const lsk_aos_field *fields, size_t nfields, int to_soa, const char *fn)
 {
-  if (!s || j >= s->k || !aos_mem || (!fields && nfields))
-    return lsk__fail(s ? s->ctx : NULL, LSK_EINVAL, "%s: %s", fn,
-                     !s          ? "soa is NULL"
-                     : j >= s->k ? "no such part"
-                                 : "NULL array or fields");
+  if (j >= s->k)
+    return lsk__fail(s->ctx, LSK_EINVAL, "%s: the soa has no part %zu (it has %zu)", fn, j, s->k);
+  if (!aos_mem || (!fields && nfields))
+    return lsk__fail(s->ctx, LSK_EINVAL, "%s: %s is NULL", fn, aos_mem ? "fields" : "aos");
   if (count > s->parts[j].count)
     return lsk__fail(s->ctx, LSK_ERANGE, "%s: %zu structs for '%s' of %zu elements", fn, count,
                      s->parts[j].layout->name, s->parts[j].count);
@@ -190,7 +226,7 @@ static int aos(const lsk_soa *s, size_t j, unsigned char *aos_mem, size_t count,
     if (rc)
       return rc;
     size_t comps = (size_t)m.rows * m.cols, per = m.size / comps;
-    if (fields[f].offset + comps * m.type_size > struct_size)
+    if (fields[f].offset > struct_size || comps * m.type_size > struct_size - fields[f].offset)
       return lsk__fail(s->ctx, LSK_EINVAL,
                        "%s: field '%s' at offset %zu overruns the %zu-byte "
                        "struct",
@@ -222,6 +258,7 @@ static int aos(const lsk_soa *s, size_t j, unsigned char *aos_mem, size_t count,
 int lsk_soa_from_aos(lsk_soa *s, size_t j, const void *aos_mem, size_t count, size_t struct_size,
                      const lsk_aos_field *fields, size_t nfields)
 {
+  LSK__LIVE(NULL, s, SOA, "lsk_soa_from_aos", "soa");
   /* The array is only read in this direction. */
   return aos(s, j, (unsigned char *)(uintptr_t)aos_mem, count, struct_size, fields, nfields, 1,
              "lsk_soa_from_aos");
@@ -230,6 +267,7 @@ int lsk_soa_from_aos(lsk_soa *s, size_t j, const void *aos_mem, size_t count, si
 int lsk_soa_to_aos(const lsk_soa *s, size_t j, void *aos_mem, size_t count, size_t struct_size,
                    const lsk_aos_field *fields, size_t nfields)
 {
+  LSK__LIVE(NULL, s, SOA, "lsk_soa_to_aos", "soa");
   return aos(s, j, aos_mem, count, struct_size, fields, nfields, 0, "lsk_soa_to_aos");
 }
 
@@ -248,10 +286,10 @@ static int listed(const char *list, const char *name)
   return 0;
 }
 
-int lsk_soa_view_args(const lsk_soa *s, size_t k, const size_t *parts, const char *const *members,
-                      lsk_arg *args, size_t cap, size_t *count)
+static int view_args(const lsk_soa *s, size_t k, const size_t *parts, const char *const *members,
+                     lsk_arg *args, size_t cap, size_t *count, const char *fn)
 {
-  static const char fn[] = "lsk_soa_view_args";
+  LSK__LIVE(NULL, s, SOA, fn, "soa");
   if (!s || !parts || k == 0 || !count || (!args && cap))
     return lsk__fail(s ? s->ctx : NULL, LSK_EINVAL, "%s: %s", fn,
                      !s                 ? "soa is NULL"
@@ -286,9 +324,16 @@ int lsk_soa_view_args(const lsk_soa *s, size_t k, const size_t *parts, const cha
                                    *count, cap);
 }
 
+int lsk_soa_view_args(const lsk_soa *s, size_t k, const size_t *parts, const char *const *members,
+                      lsk_arg *args, size_t cap, size_t *count)
+{
+  return view_args(s, k, parts, members, args, cap, count, "lsk_soa_view_args");
+}
+
 int lsk_soa_args(const lsk_soa *s, size_t j, const lsk_emit_options *opt, lsk_arg *args, size_t cap,
                  size_t *count)
 {
+  LSK__LIVE(NULL, s, SOA, "lsk_soa_args", "soa");
   const char *members[1] = {opt ? opt->members : NULL};
-  return lsk_soa_view_args(s, 1, &j, members, args, cap, count);
+  return view_args(s, 1, &j, members, args, cap, count, "lsk_soa_args");
 }

@@ -115,6 +115,10 @@ static lsk__msg *find_message(const lsk_context *ctx)
 
 static void set_message(lsk_context *ctx, char *msg)
 {
+  /* A context that is not live (destroyed, or another handle passed as
+   * one) cannot hold the message: the thread takes it. */
+  if (ctx && !lsk__handle_live(ctx, LSK__H_CONTEXT))
+    ctx = NULL;
   if (ctx) {
     pthread_mutex_lock(&ctx->msg_lock);
     lsk__msg *m = find_message(ctx);
@@ -229,6 +233,9 @@ void lsk__append(lsk_context *ctx, const char *text)
 const char *lsk_context_errmsg(const lsk_context *ctx)
 {
   if (!ctx)
+    return thread_msg;
+  /* A dead context's message is gone: say so in the thread's. */
+  if (lsk__handle_check(NULL, ctx, LSK__H_CONTEXT, "lsk_context_errmsg", "ctx"))
     return thread_msg;
   pthread_mutex_t *lock = (pthread_mutex_t *)&ctx->msg_lock;
   pthread_mutex_lock(lock);

@@ -53,7 +53,11 @@ int lsk__tune_dir_init(const char *opt, char **dir)
   return *dir ? LSK_OK : LSK_ENOMEM;
 }
 
-const char *lsk_tune_dir(const lsk_context *ctx) { return ctx ? ctx->tune_dir : NULL; }
+const char *lsk_tune_dir(const lsk_context *ctx)
+{
+  LSK__LIVE_OR(NULL, ctx, CONTEXT, "lsk_tune_dir", "ctx");
+  return ctx ? ctx->tune_dir : NULL;
+}
 
 /* The text that identifies a choice. */
 static char *tune_key(const lsk_program *prog, const char *kernel, const unsigned dom[3])
@@ -267,6 +271,9 @@ static int take_snapshot(tuner *t)
     if (t->args[i].kind != LSK_ARG_KIND_BUFFER || !t->args[i].v.buffer)
       continue;
     lsk_buffer *b = t->args[i].v.buffer;
+    int live = lsk__handle_check(t->ctx, b, LSK__H_BUFFER, "lsk_tune", "buffer argument");
+    if (live)
+      return live;
     if (b->ctx != t->ctx)
       return lsk__fail(t->ctx, LSK_EINVAL, "lsk_tune: argument %zu: buffer of another context", i);
     size_t j = 0;
@@ -439,9 +446,10 @@ static int time_rounds(tuner *t, lsk_tune_result *out, unsigned repeat, int no_r
 int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
              const lsk_tune_options *opt, lsk_tune_result *out)
 {
-  lsk_context *ctx = k ? lsk__kernel_program(k)->ctx : NULL;
   if (out)
     memset(out, 0, sizeof *out);
+  LSK__LIVE(NULL, k, KERNEL, "lsk_tune", "kernel");
+  lsk_context *ctx = k ? lsk__kernel_program(k)->ctx : NULL;
   if (!k || !cfg || !out)
     return lsk__fail(ctx, LSK_EINVAL, "lsk_tune: %s is NULL", !k ? "kernel" : !cfg ? "cfg" : "out");
   if (nargs && !args)
@@ -517,6 +525,7 @@ int lsk_tune_stored(lsk_kernel *k, const lsk_launch *cfg, int *found, unsigned *
 {
   if (found)
     *found = 0;
+  LSK__LIVE(NULL, k, KERNEL, "lsk_tune_stored", "kernel");
   if (!k || !cfg || !found || !workers || !simd)
     return lsk__fail(k ? lsk__kernel_program(k)->ctx : NULL, LSK_EINVAL,
                      "lsk_tune_stored: %s is NULL",

@@ -16,11 +16,10 @@ struct lsk_vector {
 int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_vector **out)
 {
   static const char fn[] = "lsk_vector_create";
-  if (!ctx)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: ctx is NULL", fn);
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (elem_size == 0)
     return lsk__fail(ctx, LSK_EINVAL, "%s: elem_size is 0", fn);
   if (capacity > LSK_VECTOR_MAX_CAPACITY)
@@ -30,9 +29,19 @@ int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_v
   if (capacity > SIZE_MAX / elem_size)
     return lsk__fail(ctx, LSK_ERANGE, "%s: %zu elements of %zu bytes overflow size_t", fn, capacity,
                      elem_size);
+  if (capacity * elem_size > ctx->info.max_alloc_size)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: %zu elements of %zu bytes exceed the largest allocation of %s (%llu "
+                     "bytes)",
+                     fn, capacity, elem_size, ctx->info.name,
+                     (unsigned long long)ctx->info.max_alloc_size);
   lsk_vector *v = calloc(1, sizeof *v);
   if (!v)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  if (lsk__handle_add(v, LSK__H_VECTOR, ctx)) {
+    free(v);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  }
   v->ctx = ctx;
   v->elem_size = elem_size;
   v->capacity = capacity;
@@ -54,8 +63,7 @@ int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_v
 
 void lsk_vector_destroy(lsk_vector *v)
 {
-  if (!v)
-    return;
+  LSK__DESTROY(v, VECTOR, "lsk_vector_destroy");
   lsk_buffer_destroy(v->data);
   lsk_buffer_destroy(v->count);
   free(v);
@@ -63,8 +71,7 @@ void lsk_vector_destroy(lsk_vector *v)
 
 int lsk_vector_clear(lsk_vector *v)
 {
-  if (!v)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_vector_clear: vector is NULL");
+  LSK__LIVE(NULL, v, VECTOR, "lsk_vector_clear", "vector");
   uint32_t zero = 0;
   return lsk_buffer_fill(v->count, &zero, sizeof zero, 0, sizeof zero);
 }
@@ -79,6 +86,7 @@ static int read_count(lsk_vector *v, uint32_t *count)
 int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)
 {
   static const char fn[] = "lsk_vector_size";
+  LSK__LIVE(NULL, v, VECTOR, fn, "vector");
   if (!v || !size)
     return lsk__fail(v ? v->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn, v ? "size" : "vector");
   uint32_t count = 0;
@@ -94,6 +102,7 @@ int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)
 int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n)
 {
   static const char fn[] = "lsk_vector_read";
+  LSK__LIVE(NULL, v, VECTOR, fn, "vector");
   if (!v || !n)
     return lsk__fail(v ? v->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn, v ? "n" : "vector");
   *n = 0;
@@ -110,13 +119,30 @@ int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n)
   return LSK_OK;
 }
 
-size_t lsk_vector_capacity(const lsk_vector *v) { return v ? v->capacity : 0; }
-size_t lsk_vector_elem_size(const lsk_vector *v) { return v ? v->elem_size : 0; }
-lsk_buffer *lsk_vector_data(const lsk_vector *v) { return v ? v->data : NULL; }
-lsk_buffer *lsk_vector_count(const lsk_vector *v) { return v ? v->count : NULL; }
+size_t lsk_vector_capacity(const lsk_vector *v)
+{
+  LSK__LIVE_OR(0, v, VECTOR, "lsk_vector_capacity", "vector");
+  return v ? v->capacity : 0;
+}
+size_t lsk_vector_elem_size(const lsk_vector *v)
+{
+  LSK__LIVE_OR(0, v, VECTOR, "lsk_vector_elem_size", "vector");
+  return v ? v->elem_size : 0;
+}
+lsk_buffer *lsk_vector_data(const lsk_vector *v)
+{
+  LSK__LIVE_OR(NULL, v, VECTOR, "lsk_vector_data", "vector");
+  return v ? v->data : NULL;
+}
+lsk_buffer *lsk_vector_count(const lsk_vector *v)
+{
+  LSK__LIVE_OR(NULL, v, VECTOR, "lsk_vector_count", "vector");
+  return v ? v->count : NULL;
+}
 
 int lsk_vector_args(const lsk_vector *v, lsk_arg args[3])
 {
+  LSK__LIVE(NULL, v, VECTOR, "lsk_vector_args", "vector");
   if (!v || !args)
     return lsk__fail(v ? v->ctx : NULL, LSK_EINVAL, "lsk_vector_args: %s is NULL",
                      v ? "args" : "vector");

@@ -35,6 +35,8 @@ static const struct {
     {"grind_vsum", suite_grind_vsum},
     {"grind_planted", suite_grind_planted},
     {"resource", suite_resource}, {"threads", suite_threads},
+    {"badinput", suite_badinput}, {"badinput2", suite_badinput2},
+    {"badinput3", suite_badinput3},
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

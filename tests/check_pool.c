@@ -360,7 +360,7 @@ START_TEST(test_pool_bad_arguments)
   unsigned buf[16];
   size_t n;
   TU_FAILS(ctx, lsk_pool_read_cells(pool, 4, 5, buf), LSK_ERANGE,
-           "cells [4, 9) exceed the capacity 8");
+           "first 4 + count 5 exceed the capacity 8");
   TU_FAILS(ctx, lsk_pool_read_free(pool, buf, 4, NULL), LSK_EINVAL, "n is NULL");
   TU_OK(ctx, lsk_pool_read_free(pool, NULL, 0, &n));
   ck_assert_uint_eq(n, 0);

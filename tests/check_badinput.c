@@ -1,0 +1,674 @@
+/*
+ * check_badinput.c: bad input to every public function of context.h,
+ * device.h, status.h, buffer.h, program.h, tune.h, algo.h, reduce.h,
+ * scan.h and compact.h, one row per bad argument (badinput.h): NULL
+ * handles, out-parameters and inputs; zero sizes; too-large values;
+ * handles of the wrong type or of another context; destroyed handles.
+ * check_badinput2.c has the other headers and the handle lifetimes.
+ * One context per test; every object made is destroyed (ASan-clean).
+ */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "badinput.h"
+
+static const char *src = "LSK_KERNEL void fill(LSK_CTX, __global uint *data, uint n)\n"
+                         "{\n"
+                         "  LSK_FOREACH(it) {\n"
+                         "    if (it.idx < n)\n"
+                         "      data[it.idx] = it.idx;\n"
+                         "  }\n"
+                         "}\n";
+
+/* ------------------------------------------------------------------ */
+/* context.h, device.h, status.h, algo.h                               */
+
+START_TEST(test_bi_context)
+{
+  lsk_context *ctx = tu_context();
+  lsk_buffer *buf = tu_zeros(ctx, 4);
+  lsk_context *out = (lsk_context *)&out;
+
+  BAD(NULL, "lsk_context_create", lsk_context_create(NULL, NULL), LSK_EINVAL, "out is NULL");
+  lsk_context_options o = {.device = "no-such-device-xyz"};
+  BAD(NULL, "lsk_context_create", lsk_context_create(&o, &out), LSK_ENODEV, "no-such-device-xyz");
+  ck_assert_ptr_null(out);
+  o = (lsk_context_options){.device = "99"};
+  BAD(NULL, "lsk_context_create", lsk_context_create(&o, &out), LSK_ENODEV, "'99'");
+
+  cl_context cl = lsk_context_cl(ctx);
+  cl_device_id dev = lsk_context_cl_device(ctx);
+  cl_command_queue q = lsk_context_cl_queue(ctx);
+  BAD(NULL, "lsk_context_wrap", lsk_context_wrap(cl, dev, q, NULL, NULL), LSK_EINVAL,
+      "out is NULL");
+  BAD(NULL, "lsk_context_wrap", lsk_context_wrap(NULL, dev, q, NULL, &out), LSK_EINVAL,
+      "context is NULL");
+  BAD(NULL, "lsk_context_wrap", lsk_context_wrap(cl, NULL, q, NULL, &out), LSK_EINVAL,
+      "device is NULL");
+  BAD(NULL, "lsk_context_wrap", lsk_context_wrap(cl, dev, NULL, NULL, &out), LSK_EINVAL,
+      "queue is NULL");
+  /* A queue of another OpenCL context. */
+  cl_int err;
+  cl_context cl2 = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  BAD(NULL, "lsk_context_wrap", lsk_context_wrap(cl2, dev, q, NULL, &out), LSK_EINVAL,
+      "the queue belongs to another context");
+  clReleaseContext(cl2);
+  ck_assert_ptr_null(out);
+
+  /* Destroy: NULL is a no-op; a wrong type is reported and left alone. */
+  bi_clear(NULL);
+  lsk_context_destroy(NULL);
+  ck_assert_ptr_nonnull(strstr(lsk_context_errmsg(NULL), "bi_sentinel"));
+  BADV("lsk_context_destroy", (lsk_context_destroy((lsk_context *)buf), 0), 0,
+       "context " /* the pointer */);
+  ck_assert_uint_eq(lsk_buffer_size(buf), 16); /* untouched */
+
+  /* errmsg: NULL is the thread's message, a wrong handle says so there. */
+  bi_clear(NULL);
+  QUIET("lsk_context_errmsg", strstr(lsk_context_errmsg(NULL), "bi_sentinel") != NULL);
+  bi_clear(NULL);
+  const char *m = lsk_context_errmsg((lsk_context *)buf);
+  QUIET("lsk_context_errmsg", strstr(m, "lsk_context_errmsg: ctx") != NULL &&
+                                  strstr(m, WRONG("context", "buffer")) != NULL);
+  bi_clear(NULL);
+  m = lsk_context_errmsg((lsk_context *)&out);
+  QUIET("lsk_context_errmsg", strstr(m, DEAD("context")) != NULL);
+
+  /* Getters: NULL gives the neutral value silently; a wrong handle also
+   * explains in the thread's message. */
+  const lsk_device_info *none = lsk_context_device(NULL);
+  ck_assert_ptr_nonnull(none);
+  QUIET("lsk_context_device", none->name[0] == 0);
+  BADV("lsk_context_device", lsk_context_device((lsk_context *)buf)->name[0], 0,
+       WRONG("context", "buffer"));
+  bi_clear(NULL);
+  QUIET("lsk_context_cl", lsk_context_cl(NULL) == NULL &&
+                              strstr(lsk_context_errmsg(NULL), "bi_sentinel") != NULL);
+  BADV("lsk_context_cl", lsk_context_cl((lsk_context *)buf), NULL, WRONG("context", "buffer"));
+  QUIET("lsk_context_cl_device", lsk_context_cl_device(NULL) == NULL);
+  BADV("lsk_context_cl_device", lsk_context_cl_device((lsk_context *)buf), NULL,
+       WRONG("context", "buffer"));
+  QUIET("lsk_context_cl_queue", lsk_context_cl_queue(NULL) == NULL);
+  BADV("lsk_context_cl_queue", lsk_context_cl_queue((lsk_context *)buf), NULL,
+       WRONG("context", "buffer"));
+  BAD(NULL, "lsk_context_finish", lsk_context_finish(NULL), LSK_EINVAL, "ctx is NULL");
+  BAD(NULL, "lsk_context_finish", lsk_context_finish((lsk_context *)buf), LSK_EINVAL,
+      WRONG("context", "buffer"));
+  int never;
+  BAD(NULL, "lsk_context_finish", lsk_context_finish((lsk_context *)&never), LSK_EINVAL,
+      DEAD("context"));
+
+  /* device.h */
+  lsk_device_info *list = (lsk_device_info *)&list;
+  size_t count = 7;
+  BAD(NULL, "lsk_device_list", lsk_device_list(NULL, &count), LSK_EINVAL, "out is NULL");
+  BAD(NULL, "lsk_device_list", lsk_device_list(&list, NULL), LSK_EINVAL, "count is NULL");
+  lsk_device_list_free(NULL);
+  QUIET("lsk_device_list_free", 1);
+  unsigned index = 5;
+  BAD(NULL, "lsk_device_select", lsk_device_select("0", NULL), LSK_EINVAL, "index is NULL");
+  BAD(NULL, "lsk_device_select", lsk_device_select("no-such-device-xyz", &index), LSK_ENODEV,
+      "no-such-device-xyz");
+  BAD(NULL, "lsk_device_select", lsk_device_select("4294967296", &index), LSK_ENODEV, "4294967296");
+  BAD(NULL, "lsk_device_select", lsk_device_select("0:99", &index), LSK_ENODEV, "0:99");
+
+  /* status.h, version, algo.h: total functions, checked for their
+   * neutral answers. */
+  QUIET("lsk_strerror", strcmp(lsk_strerror(-123456), "unknown error") == 0);
+  QUIET("lsk_status_name", strcmp(lsk_status_name(12345), "unknown") == 0);
+  char nb[32];
+  QUIET("lsk_status_name_r", lsk_status_name_r(LSK_EINVAL, NULL, 8) == NULL);
+  QUIET("lsk_status_name_r", lsk_status_name_r(LSK_EINVAL, nb, 0) == nb);
+  QUIET("lsk_status_name_r",
+        strcmp(lsk_status_name_r(-99999, nb, sizeof nb), "unknown (-99999)") == 0);
+  QUIET("lsk_status_name_r", strcmp(lsk_status_name_r(LSK_EINVAL, nb, 5), "LSK_") == 0);
+  QUIET("lsk_version", lsk_version() != NULL && *lsk_version());
+  QUIET("lsk_type_size", lsk_type_size((lsk_type)0) == 0);
+  QUIET("lsk_type_size", lsk_type_size((lsk_type)99) == 0);
+  QUIET("lsk_type_name", strcmp(lsk_type_name((lsk_type)99), "?") == 0);
+  QUIET("lsk_type_name", strcmp(lsk_type_name((lsk_type)-1), "?") == 0);
+  lsk_free(NULL);
+  QUIET("lsk_free", 1);
+
+  lsk_buffer_destroy(buf);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* buffer.h                                                            */
+
+START_TEST(test_bi_buffer)
+{
+  lsk_context *ctx = tu_context();
+  lsk_buffer *b = tu_zeros(ctx, 4); /* 16 bytes */
+  lsk_buffer *out = (lsk_buffer *)&out;
+  char data[32] = {0};
+  void *ptr = &ptr;
+  const size_t big = (size_t)lsk_context_device(ctx)->max_alloc_size + 1;
+
+  BAD(ctx, "lsk_buffer_create", lsk_buffer_create(ctx, 16, NULL), LSK_EINVAL, "out is NULL");
+  BAD(NULL, "lsk_buffer_create", lsk_buffer_create(NULL, 16, &out), LSK_EINVAL, "ctx is NULL");
+  ck_assert_ptr_null(out);
+  BAD(ctx, "lsk_buffer_create", lsk_buffer_create(ctx, 0, &out), LSK_EINVAL, "size is 0");
+  BAD(ctx, "lsk_buffer_create", lsk_buffer_create(ctx, big, &out), LSK_ERANGE, "exceeds");
+  BAD(NULL, "lsk_buffer_create", lsk_buffer_create((lsk_context *)b, 16, &out), LSK_EINVAL,
+      WRONG("context", "buffer"));
+
+  bi_clear(NULL);
+  lsk_buffer_destroy(NULL);
+  QUIET("lsk_buffer_destroy", strstr(lsk_context_errmsg(NULL), "bi_sentinel") != NULL);
+  BADV("lsk_buffer_destroy", (lsk_buffer_destroy((lsk_buffer *)ctx), 0), 0,
+       WRONG("buffer", "context"));
+  lsk_buffer *dead = bi_dead_buffer(ctx);
+  BADV("lsk_buffer_destroy", (lsk_buffer_destroy(dead), 0), 0, DEAD("buffer"));
+
+  QUIET("lsk_buffer_size", lsk_buffer_size(NULL) == 0);
+  dead = bi_dead_buffer(ctx);
+  BADV("lsk_buffer_size", lsk_buffer_size(dead), 0, DEAD("buffer"));
+  BADV("lsk_buffer_size", lsk_buffer_size((lsk_buffer *)ctx), 0, WRONG("buffer", "context"));
+  QUIET("lsk_buffer_cl", lsk_buffer_cl(NULL) == NULL);
+  dead = bi_dead_buffer(ctx);
+  BADV("lsk_buffer_cl", lsk_buffer_cl(dead), NULL, DEAD("buffer"));
+
+  /* write and read: NULL buffer, NULL host pointer, range, overflow,
+   * dead, wrong type. */
+  BAD(NULL, "lsk_buffer_write", lsk_buffer_write(NULL, 0, data, 4), LSK_EINVAL, "buf is NULL");
+  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, 0, NULL, 4), LSK_EINVAL, "host pointer is NULL");
+  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, 8, data, 12), LSK_ERANGE,
+      "offset 8 + size 12 exceeds the buffer's 16 bytes");
+  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, SIZE_MAX, data, 4), LSK_ERANGE,
+      "offset 18446744073709551615");
+  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, 4, data, SIZE_MAX - 2), LSK_ERANGE,
+      "size 18446744073709551613");
+  dead = bi_dead_buffer(ctx);
+  BAD(NULL, "lsk_buffer_write", lsk_buffer_write(dead, 0, data, 4), LSK_EINVAL, DEAD("buffer"));
+  BAD(NULL, "lsk_buffer_write", lsk_buffer_write((lsk_buffer *)ctx, 0, data, 4), LSK_EINVAL,
+      WRONG("buffer", "context"));
+  BAD(NULL, "lsk_buffer_read", lsk_buffer_read(NULL, 0, data, 4), LSK_EINVAL, "buf is NULL");
+  BAD(ctx, "lsk_buffer_read", lsk_buffer_read(b, 0, NULL, 4), LSK_EINVAL, "host pointer is NULL");
+  BAD(ctx, "lsk_buffer_read", lsk_buffer_read(b, 17, data, 0), LSK_ERANGE, "offset 17");
+  BAD(ctx, "lsk_buffer_read", lsk_buffer_read(b, 0, data, 17), LSK_ERANGE, "size 17");
+  BAD(ctx, "lsk_buffer_read", lsk_buffer_read(b, SIZE_MAX - 1, data, 2), LSK_ERANGE,
+      "offset 18446744073709551614");
+  dead = bi_dead_buffer(ctx);
+  BAD(NULL, "lsk_buffer_read", lsk_buffer_read(dead, 0, data, 4), LSK_EINVAL, DEAD("buffer"));
+  BAD(NULL, "lsk_buffer_read", lsk_buffer_read((lsk_buffer *)ctx, 0, data, 4), LSK_EINVAL,
+      WRONG("buffer", "context"));
+
+  uint32_t pat = 7;
+  BAD(NULL, "lsk_buffer_fill", lsk_buffer_fill(NULL, &pat, 4, 0, 4), LSK_EINVAL, "buf is NULL");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, NULL, 4, 0, 4), LSK_EINVAL, "pattern is NULL");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, &pat, 0, 0, 4), LSK_EINVAL, "pattern_size 0");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, &pat, 3, 0, 3), LSK_EINVAL, "pattern_size 3");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, data, 256, 0, 16), LSK_EINVAL, "pattern_size 256");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, &pat, 4, 2, 4), LSK_EINVAL, "offset 2");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, &pat, 4, 0, 20), LSK_ERANGE, "size 20");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, &pat, 4, SIZE_MAX - 3, 4), LSK_ERANGE,
+      "offset 18446744073709551612");
+  dead = bi_dead_buffer(ctx);
+  BAD(NULL, "lsk_buffer_fill", lsk_buffer_fill(dead, &pat, 4, 0, 4), LSK_EINVAL, DEAD("buffer"));
+
+  BAD(NULL, "lsk_buffer_map", lsk_buffer_map(NULL, 0, 4, &ptr), LSK_EINVAL, "buf is NULL");
+  ck_assert_ptr_null(ptr);
+  BAD(ctx, "lsk_buffer_map", lsk_buffer_map(b, 0, 4, NULL), LSK_EINVAL, "ptr is NULL");
+  BAD(ctx, "lsk_buffer_map", lsk_buffer_map(b, 0, 0, &ptr), LSK_EINVAL, "size is 0");
+  BAD(ctx, "lsk_buffer_map", lsk_buffer_map(b, 12, 8, &ptr), LSK_ERANGE, "offset 12 + size 8");
+  BAD(ctx, "lsk_buffer_map", lsk_buffer_map(b, 8, SIZE_MAX, &ptr), LSK_ERANGE,
+      "size 18446744073709551615");
+  dead = bi_dead_buffer(ctx);
+  BAD(NULL, "lsk_buffer_map", lsk_buffer_map(dead, 0, 4, &ptr), LSK_EINVAL, DEAD("buffer"));
+  BAD(NULL, "lsk_buffer_unmap", lsk_buffer_unmap(NULL, data), LSK_EINVAL, "buf is NULL");
+  BAD(ctx, "lsk_buffer_unmap", lsk_buffer_unmap(b, NULL), LSK_EINVAL, "ptr is NULL");
+  dead = bi_dead_buffer(ctx);
+  BAD(NULL, "lsk_buffer_unmap", lsk_buffer_unmap(dead, data), LSK_EINVAL, DEAD("buffer"));
+  BAD(NULL, "lsk_buffer_unmap", lsk_buffer_unmap((lsk_buffer *)ctx, data), LSK_EINVAL,
+      WRONG("buffer", "context"));
+
+  /* The buffer still works. */
+  TU_OK(ctx, lsk_buffer_write(b, 0, "abcdefghijklmnop", 16));
+  TU_OK(ctx, lsk_buffer_read(b, 0, data, 16));
+  ck_assert_int_eq(memcmp(data, "abcdefghijklmnop", 16), 0);
+  lsk_buffer_destroy(b);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* program.h, tune.h                                                   */
+
+START_TEST(test_bi_program)
+{
+  lsk_context *ctx = tu_context();
+  lsk_program *prog = tu_program(ctx, "fill.cl", src);
+  lsk_kernel *k = tu_kernel(prog, "fill");
+  lsk_buffer *b = tu_zeros(ctx, 64);
+  lsk_program *pout = (lsk_program *)&pout;
+  lsk_kernel *kout = (lsk_kernel *)&kout;
+
+  BAD(ctx, "lsk_program_create", lsk_program_create(ctx, src, NULL, NULL), LSK_EINVAL,
+      "out is NULL");
+  BAD(NULL, "lsk_program_create", lsk_program_create(NULL, src, NULL, &pout), LSK_EINVAL,
+      "ctx is NULL");
+  ck_assert_ptr_null(pout);
+  BAD(ctx, "lsk_program_create", lsk_program_create(ctx, NULL, NULL, &pout), LSK_EINVAL,
+      "source is NULL");
+  BAD(ctx, "lsk_program_create", lsk_program_create(ctx, "", NULL, &pout), LSK_EINVAL,
+      "source is empty");
+  BAD(NULL, "lsk_program_create", lsk_program_create((lsk_context *)prog, src, NULL, &pout),
+      LSK_EINVAL, WRONG("context", "program"));
+  BAD(ctx, "lsk_program_create",
+      lsk_program_create(ctx, "LSK_DECLARE_DOMAIN(fill, 0);\n", NULL, &pout), LSK_EINVAL,
+      "LSK_DECLARE_DOMAIN");
+  BAD(ctx, "lsk_program_create_file", lsk_program_create_file(ctx, "x.cl", NULL, NULL), LSK_EINVAL,
+      "out is NULL");
+  BAD(NULL, "lsk_program_create_file", lsk_program_create_file(NULL, "x.cl", NULL, &pout),
+      LSK_EINVAL, "ctx is NULL");
+  BAD(ctx, "lsk_program_create_file", lsk_program_create_file(ctx, NULL, NULL, &pout), LSK_EINVAL,
+      "path is NULL");
+  BAD(ctx, "lsk_program_create_file",
+      lsk_program_create_file(ctx, "/nonexistent/dir/x.cl", NULL, &pout), LSK_EIO,
+      "/nonexistent/dir/x.cl");
+  BAD(NULL, "lsk_program_create_file",
+      lsk_program_create_file((lsk_context *)b, "x.cl", NULL, &pout), LSK_EINVAL,
+      WRONG("context", "buffer"));
+
+  BADV("lsk_program_destroy", (lsk_program_destroy((lsk_program *)k), 0), 0,
+       WRONG("program", "kernel"));
+  QUIET("lsk_program_destroy", (lsk_program_destroy(NULL), 1));
+
+  lsk_program_stats st;
+  BAD(NULL, "lsk_program_stats_get", lsk_program_stats_get(NULL, &st), LSK_EINVAL, "prog is NULL");
+  BAD(ctx, "lsk_program_stats_get", lsk_program_stats_get(prog, NULL), LSK_EINVAL, "out is NULL");
+  BAD(NULL, "lsk_program_stats_get", lsk_program_stats_get((lsk_program *)k, &st), LSK_EINVAL,
+      WRONG("program", "kernel"));
+
+  lsk_launch cfg = {.domain = {32}, .blocks = {2}};
+  BAD(NULL, "lsk_program_build", lsk_program_build(NULL, "fill", &cfg), LSK_EINVAL, "prog is NULL");
+  BAD(ctx, "lsk_program_build", lsk_program_build(prog, NULL, &cfg), LSK_EINVAL,
+      "name is NULL or empty");
+  BAD(ctx, "lsk_program_build", lsk_program_build(prog, "fill", NULL), LSK_EINVAL, "cfg is NULL");
+  BAD(ctx, "lsk_program_build", lsk_program_build(prog, "nosuch", &cfg), LSK_ENOKERNEL, "'nosuch'");
+  lsk_launch huge = {.domain = {1u << 30}, .blocks = {1}};
+  BAD(ctx, "lsk_program_build", lsk_program_build(prog, "fill", &huge), LSK_EDOMAIN, "1073741824");
+  BAD(NULL, "lsk_program_build", lsk_program_build((lsk_program *)ctx, "fill", &cfg), LSK_EINVAL,
+      WRONG("program", "context"));
+
+  BAD(ctx, "lsk_kernel_create", lsk_kernel_create(prog, "fill", NULL), LSK_EINVAL, "out is NULL");
+  BAD(NULL, "lsk_kernel_create", lsk_kernel_create(NULL, "fill", &kout), LSK_EINVAL,
+      "prog is NULL");
+  ck_assert_ptr_null(kout);
+  BAD(ctx, "lsk_kernel_create", lsk_kernel_create(prog, NULL, &kout), LSK_EINVAL,
+      "name is NULL or empty");
+  BAD(ctx, "lsk_kernel_create", lsk_kernel_create(prog, "", &kout), LSK_EINVAL,
+      "name is NULL or empty");
+  BAD(NULL, "lsk_kernel_create", lsk_kernel_create((lsk_program *)ctx, "fill", &kout), LSK_EINVAL,
+      WRONG("program", "context"));
+  BADV("lsk_kernel_destroy", (lsk_kernel_destroy((lsk_kernel *)prog), 0), 0,
+       WRONG("kernel", "program"));
+  QUIET("lsk_kernel_destroy", (lsk_kernel_destroy(NULL), 1));
+
+  unsigned dom[3] = {9, 9, 9};
+  QUIET("lsk_kernel_declared_domain", lsk_kernel_declared_domain(NULL, dom) == 0);
+  QUIET("lsk_kernel_declared_domain", lsk_kernel_declared_domain(k, NULL) == 0);
+  BADV("lsk_kernel_declared_domain", lsk_kernel_declared_domain((lsk_kernel *)prog, dom), 0,
+       WRONG("kernel", "program"));
+
+  /* Launches: the same checks for launch and run. */
+  const char *fns[] = {"lsk_kernel_launch", "lsk_kernel_run"};
+  for (int r = 0; r < 2; ++r) {
+#define LAUNCH(kk, c, ...)                                                                         \
+  (r ? lsk_kernel_run(kk, c, __VA_ARGS__) : lsk_kernel_launch(kk, c, __VA_ARGS__, NULL))
+    BAD(NULL, fns[r], LAUNCH(NULL, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))), LSK_EINVAL,
+        "kernel is NULL");
+    BAD(NULL, fns[r],
+        LAUNCH((lsk_kernel *)prog, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))), LSK_EINVAL,
+        WRONG("kernel", "program"));
+    BAD(ctx, fns[r], LAUNCH(k, NULL, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))), LSK_EINVAL,
+        "cfg is NULL");
+    BAD(ctx, fns[r], LAUNCH(k, &cfg, NULL, 2), LSK_EINVAL, "args is NULL");
+    BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b))), LSK_EARGS,
+        "takes 2 arguments after LSK_CTX; the launch gives 1");
+    BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(NULL), LSK_ARG_UINT(64))), LSK_EINVAL,
+        "argument 0: buffer is NULL");
+    BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_UINT(1), LSK_ARG_UINT(64))), LSK_EARGS,
+        "argument 0");
+    lsk_buffer *dead = bi_dead_buffer(ctx);
+    BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(dead), LSK_ARG_UINT(64))), LSK_EINVAL,
+        "argument 0: buffer");
+    BAD(ctx, fns[r],
+        LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER((lsk_buffer *)prog), LSK_ARG_UINT(64))), LSK_EINVAL,
+        WRONG("buffer", "program"));
+    lsk_launch zero = {.domain = {32}, .blocks = {0}};
+    BAD(ctx, fns[r], LAUNCH(k, &zero, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))), LSK_EINVAL,
+        "blocks[0] is 0");
+    lsk_launch nodom = {.blocks = {1}};
+    BAD(ctx, fns[r], LAUNCH(k, &nodom, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))), LSK_EDOMAIN,
+        "fill");
+    lsk_launch wide = {.domain = {32}, .blocks = {1}, .workers = 1u << 20};
+    BAD(ctx, fns[r], LAUNCH(k, &wide, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))), LSK_ELAUNCH,
+        "1048576");
+    lsk_launch grid = {.domain = {32}, .blocks = {SIZE_MAX}};
+    BAD(ctx, fns[r], LAUNCH(k, &grid, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))), LSK_ELAUNCH,
+        "18446744073709551615");
+#undef LAUNCH
+  }
+
+  unsigned w = 0, s = 0;
+  BAD(NULL, "lsk_kernel_shape", lsk_kernel_shape(NULL, &cfg, &w, &s), LSK_EINVAL, "kernel is NULL");
+  BAD(ctx, "lsk_kernel_shape", lsk_kernel_shape(k, NULL, &w, &s), LSK_EINVAL, "cfg is NULL");
+  BAD(ctx, "lsk_kernel_shape", lsk_kernel_shape(k, &cfg, NULL, &s), LSK_EINVAL, "workers is NULL");
+  BAD(ctx, "lsk_kernel_shape", lsk_kernel_shape(k, &cfg, &w, NULL), LSK_EINVAL, "simd is NULL");
+  lsk_launch wide = {.domain = {32}, .blocks = {1}, .workers = 1u << 20};
+  BAD(ctx, "lsk_kernel_shape", lsk_kernel_shape(k, &wide, &w, &s), LSK_ELAUNCH, "1048576");
+  BAD(NULL, "lsk_kernel_shape", lsk_kernel_shape((lsk_kernel *)b, &cfg, &w, &s), LSK_EINVAL,
+      WRONG("kernel", "buffer"));
+
+  /* lsk_auto_shape and lsk_tune_candidates: no status; NULL device or
+   * outputs are ignored, a zero domain gives nothing. */
+  w = s = 7;
+  lsk_auto_shape(NULL, 64, 0, &w, &s);
+  QUIET("lsk_auto_shape", w == 1 && s == 1);
+  lsk_auto_shape(lsk_context_device(ctx), 64, 0, NULL, NULL);
+  QUIET("lsk_auto_shape", 1);
+  w = s = 7;
+  lsk_auto_shape(lsk_context_device(ctx), 0, 0, &w, &s);
+  QUIET("lsk_auto_shape", w == 1 && s == 1);
+  lsk_tune_shape shapes[4];
+  QUIET("lsk_tune_candidates", lsk_tune_candidates(NULL, 64, 0, shapes, 4) == 0);
+  QUIET("lsk_tune_candidates", lsk_tune_candidates(lsk_context_device(ctx), 0, 0, shapes, 4) == 0);
+  QUIET("lsk_tune_candidates", lsk_tune_candidates(lsk_context_device(ctx), 64, 0, NULL, 0) > 0);
+  lsk_tune_result_free(NULL);
+  QUIET("lsk_tune_result_free", 1);
+
+  lsk_tune_result tr;
+  BAD(NULL, "lsk_tune",
+      lsk_tune(NULL, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, &tr), LSK_EINVAL,
+      "kernel is NULL");
+  BAD(ctx, "lsk_tune", lsk_tune(k, NULL, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, &tr),
+      LSK_EINVAL, "cfg is NULL");
+  BAD(ctx, "lsk_tune", lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, NULL),
+      LSK_EINVAL, "out is NULL");
+  BAD(ctx, "lsk_tune", lsk_tune(k, &cfg, NULL, 2, NULL, &tr), LSK_EINVAL, "args is NULL");
+  lsk_tune_options to = {.ncandidates = 3};
+  BAD(ctx, "lsk_tune", lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), &to, &tr),
+      LSK_EINVAL, "3 candidates but candidates is NULL");
+  to = (lsk_tune_options){.repeat = 1000000};
+  BAD(ctx, "lsk_tune", lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), &to, &tr),
+      LSK_EINVAL, "repeat 1000000");
+  lsk_buffer *dead = bi_dead_buffer(ctx);
+  BAD(ctx, "lsk_tune",
+      lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(dead), LSK_ARG_UINT(64)), NULL, &tr), LSK_EINVAL,
+      DEAD("buffer"));
+  BAD(NULL, "lsk_tune",
+      lsk_tune((lsk_kernel *)b, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, &tr),
+      LSK_EINVAL, WRONG("kernel", "buffer"));
+
+  int found = 5;
+  BAD(NULL, "lsk_tune_stored", lsk_tune_stored(NULL, &cfg, &found, &w, &s), LSK_EINVAL,
+      "kernel is NULL");
+  ck_assert_int_eq(found, 0);
+  BAD(ctx, "lsk_tune_stored", lsk_tune_stored(k, NULL, &found, &w, &s), LSK_EINVAL, "cfg is NULL");
+  BAD(ctx, "lsk_tune_stored", lsk_tune_stored(k, &cfg, NULL, &w, &s), LSK_EINVAL, "found is NULL");
+  BAD(ctx, "lsk_tune_stored", lsk_tune_stored(k, &cfg, &found, NULL, &s), LSK_EINVAL,
+      "workers is NULL");
+  BAD(ctx, "lsk_tune_stored", lsk_tune_stored(k, &cfg, &found, &w, NULL), LSK_EINVAL,
+      "simd is NULL");
+  BAD(NULL, "lsk_tune_stored", lsk_tune_stored((lsk_kernel *)b, &cfg, &found, &w, &s), LSK_EINVAL,
+      WRONG("kernel", "buffer"));
+  QUIET("lsk_tune_dir", lsk_tune_dir(NULL) == NULL);
+  BADV("lsk_tune_dir", lsk_tune_dir((lsk_context *)b), NULL, WRONG("context", "buffer"));
+
+  /* Everything still works. */
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))));
+  unsigned *h = tu_read_uints(ctx, b, 64);
+  for (unsigned i = 0; i < 64; ++i)
+    ck_assert_uint_eq(h[i], i < 32 ? i : 0); /* the kernel writes its domain only */
+  free(h);
+  lsk_buffer_destroy(b);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(prog);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* reduce.h, scan.h, compact.h                                         */
+
+START_TEST(test_bi_algo)
+{
+  lsk_context *ctx = tu_context();
+  lsk_context *other = tu_context();
+  lsk_buffer *in = tu_zeros(ctx, 64), *out = tu_zeros(ctx, 64);
+  lsk_buffer *foreign = tu_zeros(other, 64);
+  uint32_t res = 0;
+  const lsk_type U = LSK_TYPE_UINT;
+
+  BAD(NULL, "lsk_reduce", lsk_reduce(NULL, U, LSK_OP_SUM, in, 0, 64, &res, NULL), LSK_EINVAL,
+      "ctx is NULL");
+  BAD(NULL, "lsk_reduce", lsk_reduce((lsk_context *)in, U, LSK_OP_SUM, in, 0, 64, &res, NULL),
+      LSK_EINVAL, WRONG("context", "buffer"));
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, in, 0, 64, NULL, NULL), LSK_EINVAL,
+      "result is NULL");
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, NULL, 0, 64, &res, NULL), LSK_EINVAL,
+      "is NULL");
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, (lsk_type)99, LSK_OP_SUM, in, 0, 64, &res, NULL),
+      LSK_EINVAL, "type 99");
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, (lsk_op)99, in, 0, 64, &res, NULL), LSK_EINVAL, "99");
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, in, 0, 65, &res, NULL), LSK_ERANGE,
+      "[0, 65)");
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, in, SIZE_MAX, 2, &res, NULL), LSK_ERANGE,
+      "offset 18446744073709551615");
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, foreign, 0, 64, &res, NULL), LSK_EINVAL,
+      "belongs to another context");
+  lsk_buffer *dead = bi_dead_buffer(ctx);
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, dead, 0, 64, &res, NULL), LSK_EINVAL,
+      DEAD("buffer"));
+
+  BAD(NULL, "lsk_reduce_to", lsk_reduce_to(NULL, U, LSK_OP_SUM, in, 0, 64, out, 0, NULL),
+      LSK_EINVAL, "ctx is NULL");
+  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, NULL, 0, NULL), LSK_EINVAL,
+      "is NULL");
+  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, out, 64, NULL), LSK_ERANGE,
+      "[64, 65)");
+  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, foreign, 0, NULL),
+      LSK_EINVAL, "belongs to another context");
+  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, (lsk_type)0, LSK_OP_SUM, in, 0, 64, out, 0, NULL),
+      LSK_EINVAL, "type 0");
+  dead = bi_dead_buffer(ctx);
+  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, dead, 0, NULL), LSK_EINVAL,
+      DEAD("buffer"));
+  BAD(NULL, "lsk_reduce_to",
+      lsk_reduce_to((lsk_context *)in, U, LSK_OP_SUM, in, 0, 64, out, 0, NULL), LSK_EINVAL,
+      WRONG("context", "buffer"));
+
+  BAD(NULL, "lsk_scan", lsk_scan(NULL, U, LSK_SCAN_INCLUSIVE, in, 0, out, 0, 64, NULL), LSK_EINVAL,
+      "ctx is NULL");
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, NULL, 0, out, 0, 64, NULL), LSK_EINVAL,
+      "is NULL");
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 0, NULL, 0, 64, NULL), LSK_EINVAL,
+      "is NULL");
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, (lsk_scan_kind)99, in, 0, out, 0, 64, NULL), LSK_EINVAL,
+      "99");
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, (lsk_type)99, LSK_SCAN_INCLUSIVE, in, 0, out, 0, 64, NULL),
+      LSK_EINVAL, "type 99");
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 1, out, 0, 64, NULL), LSK_ERANGE,
+      "[1, 65)");
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 0, out, SIZE_MAX, 64, NULL),
+      LSK_ERANGE, "offset 18446744073709551615");
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 0, foreign, 0, 64, NULL),
+      LSK_EINVAL, "belongs to another context");
+  dead = bi_dead_buffer(ctx);
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, dead, 0, out, 0, 64, NULL), LSK_EINVAL,
+      DEAD("buffer"));
+  lsk_algo_options ao = {.workers = 1u << 20};
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 0, out, 0, 64, &ao), LSK_ELAUNCH,
+      "workers 1048576");
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, in, 0, 64, &res, &ao), LSK_ELAUNCH,
+      "workers 1048576");
+  ao = (lsk_algo_options){.tile = (1u << 24) + 1};
+  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, out, 0, &ao), LSK_EINVAL,
+      "tile 16777217");
+  ao = (lsk_algo_options){.blocks = (size_t)1 << 40};
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 0, out, 0, 64, &ao), LSK_ERANGE,
+      "blocks 1099511627776");
+
+  /* compact.h */
+  static const char pred[] = "int lsk_select(uint i, LSK_COMPACT_IN in, ulong arg)\n"
+                             "{ return in[i] != 0u; }\n";
+  lsk_compactor_options co = {.data_type = "uint"};
+  lsk_compactor *c = (lsk_compactor *)&c;
+  BAD(NULL, "lsk_compactor_create", lsk_compactor_create(NULL, pred, &co, &c), LSK_EINVAL,
+      "ctx is NULL");
+  ck_assert_ptr_null(c);
+  BAD(ctx, "lsk_compactor_create", lsk_compactor_create(ctx, pred, &co, NULL), LSK_EINVAL,
+      "out is NULL");
+  BAD(ctx, "lsk_compactor_create", lsk_compactor_create(ctx, NULL, &co, &c), LSK_EINVAL,
+      "source is NULL");
+  BAD(ctx, "lsk_compactor_create", lsk_compactor_create(ctx, "int f(void);", &co, &c), LSK_EINVAL,
+      "the source defines no lsk_select");
+  lsk_compactor_options bad_type = {.data_type = "uint; evil"};
+  BAD(ctx, "lsk_compactor_create", lsk_compactor_create(ctx, pred, &bad_type, &c), LSK_EINVAL,
+      "'uint; evil'");
+  BAD(NULL, "lsk_compactor_create", lsk_compactor_create((lsk_context *)in, pred, &co, &c),
+      LSK_EINVAL, WRONG("context", "buffer"));
+  TU_OK(ctx, lsk_compactor_create(ctx, pred, &co, &c));
+  BADV("lsk_compactor_destroy", (lsk_compactor_destroy((lsk_compactor *)in), 0), 0,
+       WRONG("compactor", "buffer"));
+  QUIET("lsk_compactor_destroy", (lsk_compactor_destroy(NULL), 1));
+
+  size_t count = 9;
+  BAD(NULL, "lsk_compact", lsk_compact(NULL, in, 64, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
+      "compactor is NULL");
+  BAD(NULL, "lsk_compact", lsk_compact((lsk_compactor *)in, in, 64, 0, out, 0, 64, &count, NULL),
+      LSK_EINVAL, WRONG("compactor", "buffer"));
+  BAD(ctx, "lsk_compact", lsk_compact(c, in, 64, 0, out, 0, 64, NULL, NULL), LSK_EINVAL,
+      "count is NULL");
+  BAD(ctx, "lsk_compact", lsk_compact(c, in, 64, 0, NULL, 0, 64, &count, NULL), LSK_EINVAL,
+      "out is NULL");
+  BAD(ctx, "lsk_compact", lsk_compact(c, in, 64, 0, out, 1, 64, &count, NULL), LSK_ERANGE,
+      "[1, 65)");
+  BAD(ctx, "lsk_compact", lsk_compact(c, in, 64, 0, foreign, 0, 64, &count, NULL), LSK_EINVAL,
+      "belongs to another context");
+  BAD(ctx, "lsk_compact", lsk_compact(c, foreign, 64, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
+      "belongs to another context");
+  BAD(ctx, "lsk_compact", lsk_compact(c, in, (size_t)1 << 33, 0, out, 0, 64, &count, NULL),
+      LSK_ERANGE, "8589934592");
+  dead = bi_dead_buffer(ctx);
+  BAD(ctx, "lsk_compact", lsk_compact(c, in, 64, 0, dead, 0, 64, &count, NULL), LSK_EINVAL,
+      DEAD("buffer"));
+
+  BAD(NULL, "lsk_compact_to", lsk_compact_to(NULL, in, 64, 0, out, 0, 32, out, 40, NULL),
+      LSK_EINVAL, "compactor is NULL");
+  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, NULL, 40, NULL), LSK_EINVAL,
+      "count_buf is NULL");
+  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, out, 64, NULL), LSK_ERANGE,
+      "[64, 65)");
+  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, out, 10, NULL), LSK_EINVAL,
+      "count_index 10");
+  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, in, 0, NULL), LSK_EINVAL,
+      "count_buf is the input's buffer");
+  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, foreign, 0, NULL), LSK_EINVAL,
+      "belongs to another context");
+  dead = bi_dead_buffer(ctx);
+  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, dead, 0, NULL), LSK_EINVAL,
+      DEAD("buffer"));
+
+  /* The SoA forms need a layout compactor: this one is not. */
+  BAD(NULL, "lsk_compact_soa", lsk_compact_soa(NULL, NULL, 0, 0, out, 0, 64, &count, NULL),
+      LSK_EINVAL, "compactor is NULL");
+  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(c, NULL, 0, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
+      "the compactor reads a plain buffer");
+  BAD(NULL, "lsk_compact_soa_to", lsk_compact_soa_to(NULL, NULL, 0, 0, out, 0, 32, out, 40, NULL),
+      LSK_EINVAL, "compactor is NULL");
+  BAD(ctx, "lsk_compact_soa_to", lsk_compact_soa_to(c, NULL, 0, 0, out, 0, 32, out, 40, NULL),
+      LSK_EINVAL, "the compactor reads a plain buffer");
+  BAD(NULL, "lsk_compact_rows", lsk_compact_rows(NULL, NULL, 0, NULL, 0, 0, &count, NULL),
+      LSK_EINVAL, "compactor is NULL");
+  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(c, NULL, 0, NULL, 0, 0, &count, NULL), LSK_EINVAL,
+      "the compactor reads a plain buffer");
+  BAD(NULL, "lsk_compact_rows_to", lsk_compact_rows_to(NULL, NULL, 0, NULL, 0, 0, out, 0, NULL),
+      LSK_EINVAL, "compactor is NULL");
+  BAD(ctx, "lsk_compact_rows_to", lsk_compact_rows_to(c, NULL, 0, NULL, 0, 0, out, 0, NULL),
+      LSK_EINVAL, "the compactor reads a plain buffer");
+
+  /* A layout compactor for the SoA forms. */
+  lsk_layout *l = NULL;
+  TU_OK(NULL, lsk_layout_create("row", 0, &l));
+  TU_OK(NULL, lsk_layout_add_column(l, "uint", "v"));
+  lsk_compactor *cs = NULL;
+  lsk_compactor_options so = {.layout = l};
+  static const char spred[] = "int lsk_select(uint i, LSK_COMPACT_IN in, ulong arg)\n"
+                              "{ return 1; }\n";
+  BAD(ctx, "lsk_compactor_create",
+      lsk_compactor_create(ctx, spred, &(lsk_compactor_options){.layout = (lsk_layout *)in}, &cs),
+      LSK_EINVAL, WRONG("layout", "buffer"));
+  TU_OK(ctx, lsk_compactor_create(ctx, spred, &so, &cs));
+  size_t rows = 16;
+  lsk_soa *soa = NULL, *fsoa = NULL;
+  const lsk_layout *ls[1] = {l};
+  TU_OK(ctx, lsk_soa_create(ctx, 1, ls, &rows, &soa));
+  TU_OK(other, lsk_soa_create(other, 1, ls, &rows, &fsoa));
+  lsk_soa *wsoa = (lsk_soa *)in;
+  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, NULL, 0, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
+      "src is NULL");
+  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, wsoa, 0, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
+      WRONG("soa", "buffer"));
+  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, soa, 1, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
+      "src has no part 1 (it has 1)");
+  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, fsoa, 0, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
+      "src belongs to another context");
+  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, soa, 0, 0, out, 0, 64, NULL, NULL), LSK_EINVAL,
+      "count is NULL");
+  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, soa, 0, 0, out, 60, 8, &count, NULL), LSK_ERANGE,
+      "[60, 68)");
+  BAD(ctx, "lsk_compact_soa_to", lsk_compact_soa_to(cs, NULL, 0, 0, out, 0, 32, out, 40, NULL),
+      LSK_EINVAL, "src is NULL");
+  BAD(ctx, "lsk_compact_soa_to", lsk_compact_soa_to(cs, soa, 0, 0, out, 0, 32, NULL, 40, NULL),
+      LSK_EINVAL, "count_buf is NULL");
+  BAD(ctx, "lsk_compact_soa_to", lsk_compact_soa_to(cs, soa, 0, 0, out, 0, 32, foreign, 0, NULL),
+      LSK_EINVAL, "belongs to another context");
+  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(cs, soa, 0, NULL, 0, 0, &count, NULL), LSK_EINVAL,
+      "dst is NULL");
+  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(cs, NULL, 0, soa, 0, 0, &count, NULL), LSK_EINVAL,
+      "src is NULL");
+  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(cs, soa, 0, soa, 3, 0, &count, NULL), LSK_EINVAL,
+      "dst has no part 3");
+  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(cs, soa, 0, fsoa, 0, 0, &count, NULL), LSK_EINVAL,
+      "dst belongs to another context");
+  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(cs, soa, 0, soa, 0, 0, NULL, NULL), LSK_EINVAL,
+      "count is NULL");
+  BAD(ctx, "lsk_compact_rows_to", lsk_compact_rows_to(cs, soa, 0, wsoa, 0, 0, out, 0, NULL),
+      LSK_EINVAL, WRONG("soa", "buffer"));
+  BAD(ctx, "lsk_compact_rows_to", lsk_compact_rows_to(cs, soa, 0, soa, 0, 0, NULL, 0, NULL),
+      LSK_EINVAL, "count_buf is NULL");
+  BAD(ctx, "lsk_compact_rows_to", lsk_compact_rows_to(cs, soa, 0, soa, 0, 0, out, 64, NULL),
+      LSK_ERANGE, "[64, 65)");
+  BAD(ctx, "lsk_compact", lsk_compact(cs, in, 64, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
+      "layout 'row'");
+  lsk_soa_destroy(fsoa);
+  lsk_soa_destroy(soa);
+  lsk_compactor_destroy(cs);
+  lsk_layout_destroy(l);
+
+  lsk_compactor_destroy(c);
+  lsk_buffer_destroy(foreign);
+  lsk_buffer_destroy(in);
+  lsk_buffer_destroy(out);
+  lsk_context_destroy(other);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+Suite *suite_badinput(void)
+{
+  Suite *s = suite_create("badinput");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, test_bi_context);
+  tcase_add_test(tc, test_bi_buffer);
+  tcase_add_test(tc, test_bi_program);
+  tcase_add_test(tc, test_bi_algo);
+  suite_add_tcase(s, tc);
+  return s;
+}
