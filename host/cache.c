@@ -14,8 +14,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,45 +112,6 @@ int lsk__make_dirs(const char *dir)
   return rc;
 }
 
-/* A new temporary file beside path, opened for writing; -1 if none can be
- * made. The name is unique in this process (pid and an atomic counter, so
- * two threads never share one) and O_EXCL keeps it from being anyone
- * else's, such as a file left by a crashed process that had the same pid. */
-static int open_temp(const char *path, char **tmp)
-{
-  static atomic_uint counter;
-  for (int attempt = 0; attempt < 8; ++attempt) {
-    unsigned n = atomic_fetch_add(&counter, 1u);
-    *tmp = lsk__strdupf("%s.tmp.%ld.%u", path, (long)getpid(), n);
-    if (!*tmp)
-      return -1;
-    int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd >= 0)
-      return fd;
-    free(*tmp);
-    *tmp = NULL;
-    if (errno != EEXIST)
-      return -1;
-  }
-  return -1;
-}
-
-/* Writes all of data; 0 on success. Retries short writes and EINTR. */
-static int write_all(int fd, const void *data, size_t n)
-{
-  const char *p = data;
-  while (n) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return -1;
-    p += w;
-    n -= (size_t)w;
-  }
-  return 0;
-}
-
 /* A temporary file older than this is a dead writer's (a write takes well
  * under a second): a process killed mid-write leaves its temporary file,
  * and the next store into the directory removes it. */
@@ -198,23 +157,19 @@ void lsk__cache_store(lsk_context *ctx, const char *dir, const char *key, cl_pro
     return;
   unsigned char *bin = malloc(size);
   unsigned char *bins[1] = {bin};
-  char *path = entry_path(dir, key), *tmp = NULL;
+  char *path = entry_path(dir, key);
   if (!bin || !path || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) ||
       lsk__make_dirs(dir))
     goto store_out;
-  int fd = open_temp(path, &tmp);
-  if (fd < 0)
-    goto store_out;
   uint64_t khash = lsk__hash64(key, strlen(key), 2), sz = size, sum = lsk__hash64(bin, size, 3);
-  int ok = write_all(fd, lsk__cache_magic, sizeof lsk__cache_magic) == 0 &&
-           write_all(fd, &khash, sizeof khash) == 0 && write_all(fd, &sz, sizeof sz) == 0 &&
-           write_all(fd, bin, size) == 0 && write_all(fd, &sum, sizeof sum) == 0 && fsync(fd) == 0;
-  ok = (close(fd) == 0) && ok;
-  if (!ok || rename(tmp, path) != 0)
-    unlink(tmp);
+  const lsk__file_part parts[] = {{lsk__cache_magic, sizeof lsk__cache_magic},
+                                  {&khash, sizeof khash},
+                                  {&sz, sizeof sz},
+                                  {bin, size},
+                                  {&sum, sizeof sum}};
+  lsk__file_replace(path, parts, sizeof parts / sizeof parts[0]);
   sweep_stale(dir);
 store_out:
-  free(tmp);
   free(path);
   free(bin);
 }

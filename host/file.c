@@ -1,9 +1,16 @@
 /*
- * file.c: reading a whole text file (program sources, layout files).
+ * file.c: reading a whole text file (program sources, layout files), and
+ * replacing a file atomically (cache entries, tune files).
  */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -46,4 +53,62 @@ char *lsk__read_file(lsk_context *ctx, const char *path, size_t max, const char 
     return NULL;
   }
   return buf;
+}
+
+/* A new temporary file beside path, opened for writing; -1 if none can be
+ * made. The name is unique in this process (pid and an atomic counter, so
+ * two threads never share one) and O_EXCL keeps it from being anyone
+ * else's, such as a file left by a crashed process that had the same pid. */
+static int open_temp(const char *path, char **tmp)
+{
+  static atomic_uint counter;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    unsigned n = atomic_fetch_add(&counter, 1u);
+    *tmp = lsk__strdupf("%s.tmp.%ld.%u", path, (long)getpid(), n);
+    if (!*tmp)
+      return -1;
+    int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0)
+      return fd;
+    free(*tmp);
+    *tmp = NULL;
+    if (errno != EEXIST)
+      return -1;
+  }
+  return -1;
+}
+
+/* Writes all of data; 0 on success. Retries short writes and EINTR. */
+static int write_all(int fd, const void *data, size_t n)
+{
+  const char *p = data;
+  while (n) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return -1;
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+int lsk__file_replace(const char *path, const lsk__file_part *parts, size_t nparts)
+{
+  char *tmp = NULL;
+  int fd = open_temp(path, &tmp);
+  if (fd < 0)
+    return -1;
+  int ok = 1;
+  for (size_t i = 0; ok && i < nparts; ++i)
+    ok = write_all(fd, parts[i].data, parts[i].size) == 0;
+  ok = ok && fsync(fd) == 0;
+  ok = (close(fd) == 0) && ok;
+  if (!ok || rename(tmp, path) != 0) {
+    unlink(tmp);
+    ok = 0;
+  }
+  free(tmp);
+  return ok ? 0 : -1;
 }

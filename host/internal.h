@@ -141,6 +141,15 @@ int lsk__verify_check(lsk_context *ctx);
  * *rc set (LSK_EIO, LSK_ENOMEM, LSK_EINVAL for a NUL byte or more than max
  * bytes, max 0: no limit) and the message naming fn and path. */
 char *lsk__read_file(lsk_context *ctx, const char *path, size_t max, const char *fn, int *rc);
+/* file.c: replaces path by a file holding the parts, atomically: written
+ * whole to a unique temporary file beside it, fsync'ed, renamed over path.
+ * 0 on success; on any failure -1, path unchanged and no temporary file
+ * left behind. No message: the callers' stores are best effort. */
+typedef struct lsk__file_part {
+  const void *data;
+  size_t size;
+} lsk__file_part;
+int lsk__file_replace(const char *path, const lsk__file_part *parts, size_t nparts);
 
 /* env.c */
 const char *lsk__getenv(const char *name); /* NULL if unset or empty */
@@ -176,6 +185,11 @@ uint64_t lsk__hash64(const void *data, size_t len, uint64_t seed);
  * magic, key hash, size (the file's length), checksum. LSK_OK with *bin
  * pointing into data and *binsize its length, or LSK_EIO (no message). */
 extern const char lsk__cache_magic[8];
+/* tune_file.c: a tune file's bytes (format in tune.c) checked against key:
+ * 1 with *w and *s set if well formed, else 0. */
+#define LSK__TUNE_MAGIC "lsk tune 1"
+#define LSK__TUNE_FILE_MAX 4096
+int lsk__tune_parse(const char *data, size_t n, const char *key, unsigned *w, unsigned *s);
 int lsk__cache_entry_parse(const unsigned char *data, size_t n, const char *key,
                            const unsigned char **bin /* OUT */, size_t *binsize /* OUT */);
 /* mkdir -p; 0 on success. */

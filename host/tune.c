@@ -20,12 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "internal.h"
 
-#define TUNE_MAGIC "lsk tune 1"
-#define TUNE_FILE_MAX 4096
 #define TUNE_MAX_REPEAT 1000
 
 /* ------------------------------------------------------------------ */
@@ -78,57 +75,6 @@ static char *tune_path(const char *dir, const char *key)
   return lsk__strdupf("%s/%016llx.tune", dir, (unsigned long long)lsk__hash64(key, strlen(key), 1));
 }
 
-/* A positive decimal number that fills the rest of the line. */
-static int parse_count(const char *p, unsigned *v)
-{
-  if (*p < '1' || *p > '9')
-    return 0;
-  char *end;
-  unsigned long x = strtoul(p, &end, 10);
-  if (*end != 0 || x == 0 || x > (1ul << 30))
-    return 0;
-  *v = (unsigned)x;
-  return 1;
-}
-
-/* Parses a whole file's text; 1 if it is well formed and for key. */
-static int parse_tune(char *text, const char *key, unsigned *w, unsigned *s)
-{
-  char want[32];
-  snprintf(want, sizeof want, "%016llx", (unsigned long long)lsk__hash64(key, strlen(key), 2));
-  int line_no = 0, have_key = 0;
-  unsigned tw = 0, ts = 0;
-  for (char *line = text, *next; line && *line; line = next) {
-    next = strchr(line, '\n');
-    if (!next)
-      return 0; /* every line ends with a newline, the last one too */
-    *next++ = 0;
-    if (line_no++ == 0) {
-      if (strcmp(line, TUNE_MAGIC) != 0)
-        return 0;
-    } else if (line[0] == '#') {
-      continue;
-    } else if (strncmp(line, "key ", 4) == 0 && !have_key) {
-      if (strcmp(line + 4, want) != 0)
-        return 0;
-      have_key = 1;
-    } else if (strncmp(line, "workers ", 8) == 0 && !tw) {
-      if (!parse_count(line + 8, &tw))
-        return 0;
-    } else if (strncmp(line, "simd ", 5) == 0 && !ts) {
-      if (!parse_count(line + 5, &ts))
-        return 0;
-    } else {
-      return 0;
-    }
-  }
-  if (!have_key || !tw || !ts)
-    return 0;
-  *w = tw;
-  *s = ts;
-  return 1;
-}
-
 int lsk__tune_load(const lsk_program *prog, const char *dir, const char *kernel,
                    const unsigned dom[3], unsigned *w, unsigned *s)
 {
@@ -137,12 +83,9 @@ int lsk__tune_load(const lsk_program *prog, const char *dir, const char *kernel,
   FILE *f = path ? fopen(path, "rb") : NULL;
   int found = 0;
   if (f) {
-    char text[TUNE_FILE_MAX + 1];
+    char text[LSK__TUNE_FILE_MAX + 1]; /* one byte more: a longer file is refused */
     size_t n = fread(text, 1, sizeof text, f);
-    if (!ferror(f) && n <= TUNE_FILE_MAX && memchr(text, 0, n) == NULL) {
-      text[n] = 0;
-      found = parse_tune(text, key, w, s);
-    }
+    found = !ferror(f) && lsk__tune_parse(text, n, key, w, s);
     fclose(f);
   }
   free(path);
@@ -156,28 +99,21 @@ static char *tune_store(const lsk_program *prog, const char *dir, const char *ke
 {
   char *key = tune_key(prog, kernel, dom);
   char *path = key ? tune_path(dir, key) : NULL;
-  static unsigned counter;
-  char *tmp = path ? lsk__strdupf("%s.tmp.%ld.%u", path, (long)getpid(), counter++) : NULL;
-  int ok = 0;
-  if (tmp && lsk__make_dirs(dir) == 0) {
-    FILE *f = fopen(tmp, "w");
-    if (f) {
-      const lsk_device_info *d = &prog->ctx->info;
-      int n = fprintf(f,
-                      TUNE_MAGIC "\nkey %016llx\nworkers %u\nsimd %u\n"
-                                 "# kernel %s of '%s', block domain %ux%ux%u, on %s (%s, driver "
-                                 "%s), lsk %s\n"
-                                 "# best %.6f ms; automatic rule %u x %u: %.6f ms\n",
-                      (unsigned long long)lsk__hash64(key, strlen(key), 2), r->workers, r->simd,
-                      kernel, prog->name, dom[0], dom[1], dom[2], d->name, d->platform_name,
-                      d->driver_version, LSK_VERSION_STRING, r->best * 1e3, r->rule_workers,
-                      r->rule_simd, r->rule_best * 1e3);
-      ok = (fclose(f) == 0) && n > 0 && rename(tmp, path) == 0;
-      if (!ok)
-        remove(tmp);
-    }
+  char *text = NULL;
+  if (path) {
+    const lsk_device_info *d = &prog->ctx->info;
+    text = lsk__strdupf(LSK__TUNE_MAGIC "\nkey %016llx\nworkers %u\nsimd %u\n"
+                                        "# kernel %s of '%s', block domain %ux%ux%u, on %s (%s, "
+                                        "driver %s), lsk %s\n"
+                                        "# best %.6f ms; automatic rule %u x %u: %.6f ms\n",
+                        (unsigned long long)lsk__hash64(key, strlen(key), 2), r->workers, r->simd,
+                        kernel, prog->name, dom[0], dom[1], dom[2], d->name, d->platform_name,
+                        d->driver_version, LSK_VERSION_STRING, r->best * 1e3, r->rule_workers,
+                        r->rule_simd, r->rule_best * 1e3);
   }
-  free(tmp);
+  lsk__file_part part = {text, text ? strlen(text) : 0};
+  int ok = text && lsk__make_dirs(dir) == 0 && lsk__file_replace(path, &part, 1) == 0;
+  free(text);
   free(key);
   if (!ok) {
     free(path);
