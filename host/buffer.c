@@ -44,6 +44,7 @@ int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out)
   if (lsk__handle_add(b, LSK__H_BUFFER, ctx)) {
     clReleaseMemObject(b->mem);
     free(b);
+    atomic_fetch_sub(&ctx->allocated, size);
     return lsk__fail(ctx, LSK_ENOMEM, "lsk_buffer_create: out of memory");
   }
   b->ctx = ctx;
@@ -56,7 +57,9 @@ void lsk_buffer_destroy(lsk_buffer *buf)
 {
   LSK__DESTROY(buf, BUFFER, "lsk_buffer_destroy");
   clReleaseMemObject(buf->mem);
-  atomic_fetch_sub(&buf->ctx->allocated, buf->size);
+  /* An orphan (its context destroyed first) has no count to give back. */
+  if (lsk__handle_live(buf->ctx, LSK__H_CONTEXT))
+    atomic_fetch_sub(&buf->ctx->allocated, buf->size);
   free(buf);
 }
 
