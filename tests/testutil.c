@@ -114,7 +114,7 @@ int tu_loop_steps(lsk_context *ctx, const char *what, size_t steps)
 {
   if (!tu_loop_capped(ctx) || steps <= TU_LOOP_STEPS_MAX)
     return 0;
-  printf("skipped: %s: %zu steps per work-item, past what %s runs (llvmpipe ends a "
+  printf("skipped: %s: about %zu loop iterations per work-item, past what %s runs (llvmpipe ends a "
          "work-item's loops after 65535 iterations)\n",
          what, steps, lsk_context_device(ctx)->name);
   return 1;
@@ -154,4 +154,14 @@ int tu_fp64(lsk_context *ctx, const char *what)
     return 1;
   printf("skipped: %s: no fp64 on %s\n", what, d->name);
   return 0;
+}
+
+int tu_over_limits(lsk_context *ctx, int rc)
+{
+  const char *m = lsk_context_errmsg(ctx);
+  if (rc != LSK_ELAUNCH ||
+      (!strstr(m, "(CL_KERNEL_WORK_GROUP_SIZE)") && !strstr(m, "bytes of local memory")))
+    return 0;
+  printf("skipped: %s\n", m);
+  return 1;
 }

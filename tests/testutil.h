@@ -94,6 +94,12 @@ int tu_algo_capped(lsk_context *ctx, const char *what, size_t n, const lsk_algo_
  * Tests of double data skip then (rusticl on llvmpipe has no fp64). */
 int tu_fp64(lsk_context *ctx, const char *what);
 
+/* Whether rc is a launch refused for the device's limits (LSK_ELAUNCH:
+ * workers above CL_KERNEL_WORK_GROUP_SIZE, or more local memory than the
+ * device has; llvmpipe has 32 KiB): 1, with the reason on stdout. Tests
+ * of library objects that pick their own kernels skip then. */
+int tu_over_limits(lsk_context *ctx, int rc);
+
 /* The suites. */
 Suite *suite_status(void);
 Suite *suite_device(void);
