@@ -78,9 +78,11 @@ int tu_fits(lsk_context *ctx, lsk_kernel *k, const lsk_launch *cfg);
  * graphics shaders that also applies to OpenCL kernels), silently. Nonzero
  * on such a device. */
 int tu_loop_capped(lsk_context *ctx);
-/* Whether a work-item that runs `steps` iterations of its outer loops
- * (data blocks x ForEach steps) would run into that cap: 0 on every other
- * device; else 1, with the reason on stdout. tu_steps: the ForEach steps
+/* Whether a work-item that runs about `steps` loop iterations (at least
+ * its outer ones: data blocks x ForEach steps; x simd where the lanes are
+ * a loop too) would run into that cap: 0 on every other device; else 1,
+ * with the reason on stdout. The bound is an eighth of the cap, for the
+ * loops the estimate leaves out. tu_steps: the ForEach steps
  * over domain elements with workers and simd (0: the automatic choice). */
 int tu_loop_steps(lsk_context *ctx, const char *what, size_t steps);
 size_t tu_steps(lsk_context *ctx, size_t domain, unsigned workers, unsigned simd);
