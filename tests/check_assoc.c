@@ -146,6 +146,8 @@ static void check_assoc(lsk_context *ctx, lsk_assoc *a, const uint32_t *keys, si
 static void build_and_check(lsk_context *ctx, size_t n, uint32_t nkeys, int skips,
                             const lsk_assoc_options *opt, const char *shape)
 {
+  if (tu_algo_capped(ctx, shape, n, opt ? &opt->algo : NULL))
+    return;
   uint32_t *keys = random_keys(n, nkeys, skips, (uint32_t)(n * 2654435761u + nkeys + 1));
   lsk_buffer *kb = upload(ctx, keys, n, 5);
   lsk_assoc *a = NULL;

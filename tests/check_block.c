@@ -61,6 +61,15 @@ void bt_run(bt *t, const char *name, const bt_shape *s, size_t blocks, const lsk
   lsk_kernel_destroy(k);
 }
 
+int bt_fits(bt *t, const bt_shape *s)
+{
+  lsk_kernel *k = tu_kernel(t->p, "worker_uint");
+  lsk_launch cfg = {.domain = {s->domain}, .blocks = {1}, .workers = s->workers, .simd = s->simd};
+  int fits = tu_fits(t->ctx, k, &cfg);
+  lsk_kernel_destroy(k);
+  return fits;
+}
+
 lsk_buffer *bt_buf(bt *t, const void *data, size_t bytes)
 {
   lsk_buffer *b = NULL;

@@ -80,6 +80,8 @@ static void check_one(lsk_context *ctx, lsk_compactor *c, const unsigned *x, lsk
                       size_t n, unsigned pct, size_t capacity, const lsk_algo_options *opt,
                       const char *what)
 {
+  if (tu_algo_capped(ctx, what, n, opt))
+    return;
   const size_t off = 3, total = off + capacity + 2;
   unsigned *want = malloc((n ? n : 1) * sizeof *want);
   ck_assert_ptr_nonnull(want);

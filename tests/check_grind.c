@@ -138,6 +138,10 @@ END_TEST
 START_TEST(test_grind_soa_views)
 {
   lsk_context *ctx = tu_context();
+  if (!tu_fp64(ctx, "test_grind_soa_views (the parts layout holds doubles)")) {
+    lsk_context_destroy(ctx);
+    return;
+  }
   lsk_layout *l = NULL;
   char *cl = NULL;
   TU_OK(NULL, parts_describe(&l));

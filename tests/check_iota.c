@@ -38,6 +38,8 @@ static void run_case(const iota_case *c)
                         .workers = workers[wi],
                         .simd = simds[si],
                         .local_bytes = c->local_bytes};
+      if (!tu_fits(ctx, k, &cfg))
+        continue;
       if (c->local_bytes)
         TU_OK(ctx,
               lsk_kernel_run(k, &cfg,

@@ -54,6 +54,11 @@ static int have_device(void)
       lsk_device_list_free(list);
     else
       fprintf(stderr, "%s\n", lsk_context_errmsg(NULL));
+    /* A device named by LSK_DEVICE that is not there (rusticl's tests
+     * without mesa-opencl-icd): none either. */
+    unsigned selected;
+    if (rc == LSK_OK && getenv("LSK_DEVICE") && (rc = lsk_device_select(NULL, &selected)))
+      fprintf(stderr, "%s\n", lsk_context_errmsg(NULL));
     _exit(rc == LSK_OK ? 0 : rc == LSK_ENODEV ? 77 : 1);
   }
   int st = 0;

@@ -126,6 +126,8 @@ START_TEST(test_mapping_rule)
   lsk_kernel *k = tu_kernel(p, "observe");
   for (size_t c = 0; c < sizeof shapes / sizeof shapes[0]; ++c) {
     unsigned n = shapes[c][0], w = shapes[c][1], s = shapes[c][2];
+    if (!tu_fits(ctx, k, &(lsk_launch){.domain = {n}, .blocks = {1}, .workers = w, .simd = s}))
+      continue;
     observed o, r;
     observe(ctx, k, n, w, s, &o);
     reference(n, w, s, r.owner, r.slot, r.execs);

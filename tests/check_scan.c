@@ -73,6 +73,8 @@ static void check_prefix(lsk_type t, int inclusive, const uint32_t *in, const ui
 static void check_one(lsk_context *ctx, lsk_type t, int inclusive, size_t n,
                       const lsk_algo_options *o, int exact, int in_place)
 {
+  if (tu_algo_capped(ctx, "scan", n, o))
+    return;
   uint32_t *data = make_data(t, n, exact);
   lsk_buffer *in, *out;
   /* The input sits at offset 5, the output at 2; in place both at 5. */

@@ -51,12 +51,18 @@ typedef struct fixture {
   lsk_program *prog;
 } fixture;
 
-/* Built with -Werror: the generated code must compile without warnings. */
-static void setup(fixture *f, const char *build_options)
+/* Built with -Werror: the generated code must compile without warnings.
+ * 0 (nothing kept) on a device without fp64: the parts layout holds
+ * doubles. */
+static int setup(fixture *f, const char *build_options)
 {
   char opts[256];
   snprintf(opts, sizeof opts, "-Werror %s", build_options ? build_options : "");
   f->ctx = tu_context();
+  if (!tu_fp64(f->ctx, "the parts layout holds doubles")) {
+    lsk_context_destroy(f->ctx);
+    return 0;
+  }
   TU_OK(NULL, parts_describe(&f->layout));
   TU_OK(NULL, lsk_layout_emit_cl(f->layout, NULL, &f->cl));
   TU_OK(f->ctx,
@@ -64,6 +70,7 @@ static void setup(fixture *f, const char *build_options)
                            &(lsk_program_options){
                                .name = "soa_kernels.cl", .prelude = f->cl, .build_options = opts},
                            &f->prog));
+  return 1;
 }
 
 static void teardown(fixture *f)
@@ -104,7 +111,8 @@ START_TEST(test_soa_round_trip)
   static const size_t counts[] = {1, 17, 1000003};
   static const unsigned shapes[][2] = {{0, 0}, {8, 4}, {32, 1}, {1, 16}};
   fixture f;
-  setup(&f, NULL);
+  if (!setup(&f, NULL))
+    return;
   lsk_kernel *k = tu_kernel(f.prog, "compute");
   for (size_t c = 0; c < 3; ++c) {
     size_t n = counts[c];
@@ -142,7 +150,8 @@ END_TEST
 START_TEST(test_soa_device_range_check)
 {
   fixture f;
-  setup(&f, "-DPARTS_CHECK=1");
+  if (!setup(&f, "-DPARTS_CHECK=1"))
+    return;
   lsk_kernel *k = tu_kernel(f.prog, "out_of_range");
   size_t n = 17;
   parts h = {0};
@@ -216,7 +225,8 @@ END_TEST
 START_TEST(test_soa_parts_copy_aos)
 {
   fixture f;
-  setup(&f, NULL);
+  if (!setup(&f, NULL))
+    return;
   lsk_kernel *k = tu_kernel(f.prog, "compute");
   size_t counts[2] = {17, 40};
   lsk_soa *soa = NULL;
@@ -290,7 +300,8 @@ END_TEST
 START_TEST(test_soa_const_view)
 {
   fixture f;
-  setup(&f, NULL);
+  if (!setup(&f, NULL))
+    return;
   lsk_kernel *k = tu_kernel(f.prog, "sum_a");
   size_t n = 100;
   parts h = {0};
@@ -316,6 +327,10 @@ END_TEST
 START_TEST(test_soa_view_of_two_layouts)
 {
   lsk_context *ctx = tu_context();
+  if (!tu_fp64(ctx, "test_soa_view_of_two_layouts (column double charge)")) {
+    lsk_context_destroy(ctx);
+    return;
+  }
   lsk_layout *hits = NULL, *clus = NULL;
   TU_OK(NULL, lsk_layout_parse("layout hits\ncolumn float x\ncolumn float y\ncolumn int skip\n",
                                "hits", &hits));

@@ -90,13 +90,21 @@ static lsk_buffer *filled(lsk_context *ctx, size_t n, unsigned value)
 static void check_append(lsk_context *ctx, lsk_program *p, const char *kernel, size_t n,
                          unsigned mod, size_t capacity, const lsk_launch *cfg)
 {
-  lsk_kernel *k = tu_kernel(p, kernel);
-  lsk_vector *v = NULL;
-  TU_OK(ctx, lsk_vector_create(ctx, sizeof(unsigned), capacity, &v));
-  lsk_buffer *slots = filled(ctx, n, NONE);
   lsk_launch l = *cfg;
   size_t nb = (n + l.domain[0] - 1) / l.domain[0];
   l.blocks[0] = nb < 1 ? 1 : nb < 5 ? nb : 5;
+  lsk_kernel *k = tu_kernel(p, kernel);
+  /* Each work-item loops over its indices of every data block it takes,
+   * one lane at a time. */
+  unsigned w, sd;
+  TU_OK(ctx, lsk_kernel_shape(k, &l, &w, &sd));
+  if (tu_loop_steps(ctx, kernel, (nb + 4) / 5 * tu_steps(ctx, l.domain[0], w, sd) * sd)) {
+    lsk_kernel_destroy(k);
+    return;
+  }
+  lsk_vector *v = NULL;
+  TU_OK(ctx, lsk_vector_create(ctx, sizeof(unsigned), capacity, &v));
+  lsk_buffer *slots = filled(ctx, n, NONE);
   TU_OK(ctx, lsk_kernel_run(k, &l,
                             LSK_ARGS(LSK_VECTOR_ARGS(v), LSK_ARG_BUFFER(slots),
                                      LSK_ARG_UINT((unsigned)n), LSK_ARG_UINT(mod))));

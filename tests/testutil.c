@@ -86,3 +86,82 @@ const lsk_algo_options tu_shapes[TU_NSHAPES] = {
     {.workers = 12, .simd = 1, .tile = 100, .blocks = 7},
     {.workers = 1, .simd = 1, .tile = 64, .blocks = 3},
 };
+
+int tu_fits(lsk_context *ctx, lsk_kernel *k, const lsk_launch *cfg)
+{
+  unsigned w, s;
+  int rc = lsk_kernel_shape(k, cfg, &w, &s);
+  if (rc == LSK_ELAUNCH && strstr(lsk_context_errmsg(ctx), "(CL_KERNEL_WORK_GROUP_SIZE)")) {
+    printf("skipped: %s\n", lsk_context_errmsg(ctx));
+    return 0;
+  }
+  TU_OK(ctx, rc);
+  return 1;
+}
+
+int tu_loop_capped(lsk_context *ctx)
+{
+  const lsk_device_info *d = lsk_context_device(ctx);
+  return strstr(d->name, "llvmpipe") != NULL;
+}
+
+/* The cap is 65535 iterations; a work-item's block and step loops get an
+ * eighth of it, the loops inside each step (simd lanes, the block
+ * collectives' rounds) the rest. */
+#define TU_LOOP_STEPS_MAX (65535u / 8)
+
+int tu_loop_steps(lsk_context *ctx, const char *what, size_t steps)
+{
+  if (!tu_loop_capped(ctx) || steps <= TU_LOOP_STEPS_MAX)
+    return 0;
+  printf("skipped: %s: about %zu loop iterations per work-item, past what %s runs (llvmpipe ends a "
+         "work-item's loops after 65535 iterations)\n",
+         what, steps, lsk_context_device(ctx)->name);
+  return 1;
+}
+
+size_t tu_steps(lsk_context *ctx, size_t domain, unsigned workers, unsigned simd)
+{
+  unsigned w = workers, s = simd;
+  if (!w || !s)
+    lsk_auto_shape(lsk_context_device(ctx), domain, 0, w ? NULL : &w, s ? NULL : &s);
+  size_t lanes = (size_t)w * s;
+  return (domain + lanes - 1) / lanes;
+}
+
+int tu_algo_capped(lsk_context *ctx, const char *what, size_t n, const lsk_algo_options *o)
+{
+  if (!tu_loop_capped(ctx))
+    return 0;
+  const lsk_algo_options none = {0};
+  o = o ? o : &none;
+  const lsk_device_info *d = lsk_context_device(ctx);
+  size_t tile = o->tile ? o->tile : 2048, tiles = (n + tile - 1) / tile;
+  size_t blocks = o->blocks ? o->blocks : (d->compute_units ? d->compute_units : 1) * 16;
+  if (blocks > tiles)
+    blocks = tiles ? tiles : 1;
+  size_t per_block = (tiles + blocks - 1) / blocks;
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s of %zu with workers %u simd %u tile %zu blocks %zu", what, n,
+           o->workers, o->simd, tile, blocks);
+  return tu_loop_steps(ctx, buf, per_block * tu_steps(ctx, tile, o->workers, o->simd));
+}
+
+int tu_fp64(lsk_context *ctx, const char *what)
+{
+  const lsk_device_info *d = lsk_context_device(ctx);
+  if (d->has_fp64)
+    return 1;
+  printf("skipped: %s: no fp64 on %s\n", what, d->name);
+  return 0;
+}
+
+int tu_over_limits(lsk_context *ctx, int rc)
+{
+  const char *m = lsk_context_errmsg(ctx);
+  if (rc != LSK_ELAUNCH ||
+      (!strstr(m, "(CL_KERNEL_WORK_GROUP_SIZE)") && !strstr(m, "bytes of local memory")))
+    return 0;
+  printf("skipped: %s\n", m);
+  return 1;
+}

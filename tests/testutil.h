@@ -67,6 +67,41 @@ extern const size_t tu_sizes[TU_NSIZES];
 #define TU_NSHAPES 5
 extern const lsk_algo_options tu_shapes[TU_NSHAPES];
 
+/* Whether k can run cfg's workers (building that configuration): 0, with
+ * the reason on stdout, where the implementation's CL_KERNEL_WORK_GROUP_SIZE
+ * for the build is below them (rusticl on llvmpipe: 32); any other failure
+ * fails the test. Tests skip such shapes; PoCL runs all of them. */
+int tu_fits(lsk_context *ctx, lsk_kernel *k, const lsk_launch *cfg);
+
+/* Mesa's llvmpipe (rusticl) ends every work-item's loops after 65535
+ * iterations in all (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS, a guard for
+ * graphics shaders that also applies to OpenCL kernels), silently. Nonzero
+ * on such a device. */
+int tu_loop_capped(lsk_context *ctx);
+/* Whether a work-item that runs about `steps` loop iterations (at least
+ * its outer ones: data blocks x ForEach steps; x simd where the lanes are
+ * a loop too) would run into that cap: 0 on every other device; else 1,
+ * with the reason on stdout. The bound is an eighth of the cap, for the
+ * loops the estimate leaves out. tu_steps: the ForEach steps
+ * over domain elements with workers and simd (0: the automatic choice). */
+int tu_loop_steps(lsk_context *ctx, const char *what, size_t steps);
+size_t tu_steps(lsk_context *ctx, size_t domain, unsigned workers, unsigned simd);
+/* The same for a device-wide pass over n elements with shape o (NULL:
+ * automatic), planned as host/algo.c does: tiles per block x steps per
+ * tile. */
+int tu_algo_capped(lsk_context *ctx, const char *what, size_t n, const lsk_algo_options *o);
+
+/* Whether the context's device has fp64 (lsk_device_info.has_fp64): 0,
+ * with "skipped: <what>: no fp64 on <device>" on stdout, where it has not.
+ * Tests of double data skip then (rusticl on llvmpipe has no fp64). */
+int tu_fp64(lsk_context *ctx, const char *what);
+
+/* Whether rc is a launch refused for the device's limits (LSK_ELAUNCH:
+ * workers above CL_KERNEL_WORK_GROUP_SIZE, or more local memory than the
+ * device has; llvmpipe has 32 KiB): 1, with the reason on stdout. Tests
+ * of library objects that pick their own kernels skip then. */
+int tu_over_limits(lsk_context *ctx, int rc);
+
 /* The suites. */
 Suite *suite_status(void);
 Suite *suite_device(void);
