@@ -43,6 +43,9 @@ build() {
   cmake --build "$BUILD_DIR" -j "$(nproc)"
 }
 
+# ctest runs its tests in parallel, one per core, unless told otherwise.
+export CTEST_PARALLEL_LEVEL=${CTEST_PARALLEL_LEVEL:-$(nproc)}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
