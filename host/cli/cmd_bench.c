@@ -916,6 +916,16 @@ int cmd_bench(int argc, char **argv)
 #ifdef _OPENMP
   printf("C reference: OpenMP, %d threads\n", omp_get_max_threads());
 #endif
+  /* The triad, SoA and reduce cases are in double, like the codes they
+   * stand for: say so rather than fail in the compiler. */
+  if (!d->has_fp64) {
+    int rc = cli_fail("bench",
+                      "%s has no double precision (cl_khr_fp64); the bench's kernels "
+                      "use double: pick another device (LSK_DEVICE, `lsk devices`)",
+                      d->name);
+    lsk_context_destroy(bn.ctx);
+    return rc;
+  }
   cl_int err;
   const char *src[1] = {raw_source};
   bn.raw = clCreateProgramWithSource(lsk_context_cl(bn.ctx), 1, src, NULL, &err);
