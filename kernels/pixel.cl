@@ -91,14 +91,16 @@ LSK_INLINE void px_and(__local uint *p, uint v) { atomic_and((volatile __local u
  * entry of tab is key * PX_D + digi; 0 is free. */
 LSK_INLINE uint px_find(__local const uint *tab, uint key, uint self)
 {
-  /* Ends: the table is at most half full, so a free slot comes. */
-  for (uint h = px_slot(key);; h = (h + 1u) & (PX_H - 1u)) {
-    uint e = tab[h];
-    if (e == 0u)
-      return self;
-    if (e / PX_D == key)
-      return e & (PX_D - 1u);
+  /* Ends: the table is at most half full, so a free slot comes. One exit:
+   * with a return for each outcome inside the loop, Mesa 22.3's llvmpipe
+   * gave wrong digis (0) where the lanes of a vector left the loop at
+   * different probes, which merged clusters with more than one worker. */
+  uint h = px_slot(key), e = tab[h];
+  while (e != 0u && e / PX_D != key) {
+    h = (h + 1u) & (PX_H - 1u);
+    e = tab[h];
   }
+  return e ? e & (PX_D - 1u) : self;
 }
 
 /* The word and bit of key in the occupancy filter. */
