@@ -25,15 +25,14 @@
  */
 #define PX_D LSK_DOMAIN_SIZE
 #define PX_H (2 * PX_D) /* hash slots: at most half full */
-/* Words of the occupancy filter: bit key mod 32 * PX_W for each fired
- * pixel (key = x * NY + y + 1). A power of two; see px_earlier. */
-#define PX_W 128
+/* The occupancy filter: a bit per pixel of PX_FX columns, onto which
+ * the module's columns fold (x mod PX_FX): bits 0 to PX_FX * NY (see
+ * px_fold), and one more word for px_earlier's two-word reads. */
+#define PX_FX 16u
+#define PX_W ((PX_FX * PX_NY + 1) / 32 + 2)
 
 #if (PX_D & (PX_D - 1)) != 0
 #error "pixel.cl: the block domain (the most digis per module) must be a power of two"
-#endif
-#if (PX_W & (PX_W - 1)) != 0
-#error "pixel.cl: the occupancy filter's words must be a power of two"
 #endif
 
 /*
@@ -103,27 +102,27 @@ LSK_INLINE uint px_find(__local const uint *tab, uint key, uint self)
   return e ? e & (PX_D - 1u) : self;
 }
 
-/* The word of key's bit in the occupancy filter (the bit: key & 31). */
-LSK_INLINE uint px_word(uint key) { return (key >> 5) & (PX_W - 1u); }
+/* The filter's bit of pixel (x, y): its key with x folded. */
+LSK_INLINE uint px_fold(uint x, uint y) { return (x & (PX_FX - 1u)) * PX_NY + y + 1u; }
 
 /* Which of the pixel's four earlier neighbours may have fired, as bits 0
  * to 3: (x-1, y-1), (x-1, y), (x-1, y+1), (x, y-1); their keys are
- * key - NY - 1, key - NY, key - NY + 1 and key - 1. From the occupancy
- * filter, two words and no branches: most neighbours are empty, and a bit
- * is cheaper than a probe. The filter has a bit per key modulo 32 * PX_W
- * (4096), not per pixel (66560 bits, 8 KB: a quarter of the 32 KiB that
- * the kernel may use), so a set bit may be another pixel's, about 10
- * columns away: the caller's probe then finds no digi and the neighbour
- * counts for nothing (at most 256 of 4096 bits are set, so at most 6% of
- * the tests; in lsk demo's events 5% of the probes, 0.05 per digi). A
- * clear bit is always right. A neighbour off the module never counts (without the masks
- * (1, 0)'s lower left would be (0, 415)). */
-LSK_INLINE uint px_earlier(__local const uint *occ, uint x, uint y, uint key)
+ * key - NY - 1, key - NY, key - NY + 1 and key - 1, and their filter bits
+ * c, c + 1, c + 2 and d. From the occupancy filter, two words and no
+ * branches: most neighbours are empty, and a bit is cheaper than a probe.
+ * The filter folds the module's 160 columns onto 16 (6657 bits, 840
+ * bytes), not a bit per pixel (66560 bits, 8 KB: a quarter of the 32 KiB
+ * that the kernel may use), so a set bit may be another pixel's, a
+ * multiple of 16 columns away: the caller's probe then finds no digi and
+ * the neighbour counts for nothing. A clear bit is always right. A
+ * neighbour off the module never counts (without the masks (1, 0)'s
+ * lower left would be (0, 415)). */
+LSK_INLINE uint px_earlier(__local const uint *occ, uint x, uint y)
 {
-  uint c = x ? key - PX_NY - 1u : 0u, d = key - 1u;
-  ulong w = (ulong)occ[px_word(c)] | (ulong)occ[px_word(c + 32u)] << 32;
+  uint c = x ? px_fold(x - 1u, y) - 1u : 0u, d = px_fold(x, y) - 1u;
+  ulong w = (ulong)occ[c >> 5] | (ulong)occ[(c >> 5) + 1u] << 32;
   uint m = (uint)(w >> (c & 31u)) & 7u;
-  m |= ((occ[px_word(d)] >> (d & 31u)) & 1u) << 3;
+  m |= ((occ[d >> 5] >> (d & 31u)) & 1u) << 3;
   return m & (x ? 15u : 8u) & (y ? 15u : 6u) & (y + 1u < PX_NY ? 15u : 11u);
 }
 
@@ -190,14 +189,14 @@ LSK_INLINE void px_union(__local uint *parent, uint i, uint j)
  * clusters than digis), so no block needs another's counts; px_hits
  * moves what the results need to dense rows.
  *
- * Local memory: 13,824 bytes plus the scan's scratch (8 per worker). It
+ * Local memory: 14,152 bytes plus the scan's scratch (8 per worker). It
  * must stay within 32 KiB, the least that lsk's OpenCL devices give a
  * block (llvmpipe; NVIDIA gives 48 KiB), and Mesa 22's rusticl reports
  * twice what a kernel declares, so there it must stay within 16 KiB
  * (tests/check_pixel.c checks the reported figure). It was 25,736 bytes
  * (51,488 as rusticl reported them); what made room, each explained
  * where it is done:
- *   occ     a filter of 4096 bits, not a bit per pixel   8328 ->  512
+ *   occ     a filter: columns folded onto 16 (px_earlier) 8328 ->  840
  *   la      each digi's root kept in parent               1024 ->    0
  *   lb      each cluster's id kept in q                   1024 ->    0
  *   sl      each digi's slot: a context variable          1024 ->    0
@@ -256,7 +255,8 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       while (px_cas(&tab[h], 0u, key * PX_D + it.idx) != 0u)
         h = (h + 1u) & (PX_H - 1u);
       LSK_VAR_AT(sl, it) = h;
-      px_or(&occ[px_word(key)], 1u << (key & 31u));
+      uint f = px_fold(pxdigi_x(v, a + it.idx), pxdigi_y(v, a + it.idx));
+      px_or(&occ[f >> 5], 1u << (f & 31u));
       parent[it.idx] = it.idx;
       q[it.idx] = 0u;
       xmin[it.idx] = 0xffffu;
@@ -274,7 +274,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     LSK_FOREACH_N(it, n)
     {
       uint x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx), key = x * PX_NY + y + 1u;
-      for (uint fired = px_earlier(occ, x, y, key); fired; fired &= fired - 1u) {
+      for (uint fired = px_earlier(occ, x, y); fired; fired &= fired - 1u) {
         uint bit = 31u - clz(fired & (0u - fired)); /* the lowest left */
         uint nk = bit < 3u ? key - PX_NY - 1u + bit : key - 1u;
         px_union(parent, it.idx, px_find(tab, nk, it.idx));
@@ -352,10 +352,10 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
      * its filter bit (a bit that two pixels share is cleared twice). */
     LSK_FOREACH_N(it, n)
     {
-      uint h = LSK_VAR_AT(sl, it), key = tab[h] / PX_D;
+      uint f = px_fold(pxdigi_x(v, a + it.idx), pxdigi_y(v, a + it.idx));
       pxdigi_set_clus(v, a + it.idx, q[parent[it.idx]]);
-      tab[h] = 0u;
-      px_and(&occ[px_word(key)], ~(1u << (key & 31u)));
+      tab[LSK_VAR_AT(sl, it)] = 0u;
+      px_and(&occ[f >> 5], ~(1u << (f & 31u)));
     }
     LSK_MASTER
     {
