@@ -209,6 +209,9 @@ int lsk__kernel_tuned(lsk_kernel *k, const unsigned dom[3], unsigned *w, unsigne
  * resolution, so that the next automatic launch sees it. */
 void lsk__kernel_set_tuned(lsk_kernel *k, const unsigned dom[3], unsigned w, unsigned s);
 lsk_program *lsk__kernel_program(const lsk_kernel *k);
+/* The kernel's static local memory (CL_KERNEL_LOCAL_MEM_SIZE, before
+ * arguments) in the build that a launch with cfg would use, building it. */
+int lsk__kernel_local_static(lsk_kernel *k, const lsk_launch *cfg, uint64_t *bytes /* OUT */);
 const char *lsk__kernel_name(const lsk_kernel *k);
 
 /* tune.c */

@@ -708,6 +708,17 @@ int lsk_kernel_shape(lsk_kernel *k, const lsk_launch *cfg, unsigned *workers, un
   return rc;
 }
 
+int lsk__kernel_local_static(lsk_kernel *k, const lsk_launch *cfg, uint64_t *bytes)
+{
+  unsigned w, s;
+  lsk__kentry *e;
+  lsk__lock(k->prog->ctx);
+  int rc = resolve(k, cfg, "lsk__kernel_local_static", &e, &w, &s);
+  lsk__unlock(k->prog->ctx);
+  *bytes = rc ? 0 : (uint64_t)e->local_static;
+  return rc;
+}
+
 int lsk_program_build(lsk_program *prog, const char *kernel_name, const lsk_launch *cfg)
 {
   static const char fn[] = "lsk_program_build";

@@ -319,6 +319,12 @@ static lsk_launch shape(const lsk_pixel *px, size_t nm)
   return cfg;
 }
 
+int lsk__pixel_module_local(lsk_pixel *px, uint64_t *bytes)
+{
+  lsk_launch cfg = shape(px, 1);
+  return lsk__kernel_local_static(px->module, &cfg, bytes);
+}
+
 static int launch(lsk_pixel *px, lsk_kernel *k, const arglist *l, size_t nm)
 {
   if (l->rc)

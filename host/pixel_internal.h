@@ -23,4 +23,8 @@ void lsk__pixel_hit_of(const lsk__pixel_sums *s, const lsk_pixel_placement *p, l
 /* LSK_EINVAL (naming fn) unless r has room for ev's results. */
 int lsk__pixel_result_fits(const lsk_pixel_result *r, const lsk_pixel_events *ev, const char *fn);
 
+/* px_module's static local memory in the build that px's runs use (the
+ * tests hold it to 32 KiB: docs/example-pixel.md). */
+int lsk__pixel_module_local(lsk_pixel *px, uint64_t *bytes /* OUT */);
+
 #endif /* LSK_PIXEL_INTERNAL_H */

@@ -25,9 +25,11 @@
  */
 #define PX_D LSK_DOMAIN_SIZE
 #define PX_H (2 * PX_D) /* hash slots: at most half full */
-/* Words of the occupancy bitmap: bits 0 to NX * NY (keys), and one more
- * word for px_earlier's two-word reads. */
-#define PX_W ((PX_NX * PX_NY + 1) / 32 + 2)
+/* The occupancy filter: a bit per pixel of PX_FX columns, onto which
+ * the module's columns fold (x mod PX_FX): bits 0 to PX_FX * NY (see
+ * px_fold), and one more word for px_earlier's two-word reads. */
+#define PX_FX 16u
+#define PX_W ((PX_FX * PX_NY + 1) / 32 + 2)
 
 #if (PX_D & (PX_D - 1)) != 0
 #error "pixel.cl: the block domain (the most digis per module) must be a power of two"
@@ -88,25 +90,36 @@ LSK_INLINE void px_and(__local uint *p, uint v) { atomic_and((volatile __local u
  * entry of tab is key * PX_D + digi; 0 is free. */
 LSK_INLINE uint px_find(__local const uint *tab, uint key, uint self)
 {
-  /* Ends: the table is at most half full, so a free slot comes. */
-  for (uint h = px_slot(key);; h = (h + 1u) & (PX_H - 1u)) {
-    uint e = tab[h];
-    if (e == 0u)
-      return self;
-    if (e / PX_D == key)
-      return e & (PX_D - 1u);
+  /* Ends: the table is at most half full, so a free slot comes. One exit:
+   * with a return for each outcome inside the loop, Mesa 22.3's llvmpipe
+   * gave wrong digis (0) where the lanes of a vector left the loop at
+   * different probes, which merged clusters with more than one worker. */
+  uint h = px_slot(key), e = tab[h];
+  while (e != 0u && e / PX_D != key) {
+    h = (h + 1u) & (PX_H - 1u);
+    e = tab[h];
   }
+  return e ? e & (PX_D - 1u) : self;
 }
 
-/* Which of the pixel's four earlier neighbours fired, as bits 0 to 3:
- * (x-1, y-1), (x-1, y), (x-1, y+1), (x, y-1); their keys are key - NY - 1,
- * key - NY, key - NY + 1 and key - 1. From the occupancy bitmap (bit
- * key), two words and no branches: most neighbours are empty, and a bit
- * is cheaper than a probe. A neighbour off the module never counts
- * (without the masks (1, 0)'s lower left would be (0, 415)). */
-LSK_INLINE uint px_earlier(__local const uint *occ, uint x, uint y, uint key)
+/* The filter's bit of pixel (x, y): its key with x folded. */
+LSK_INLINE uint px_fold(uint x, uint y) { return (x & (PX_FX - 1u)) * PX_NY + y + 1u; }
+
+/* Which of the pixel's four earlier neighbours may have fired, as bits 0
+ * to 3: (x-1, y-1), (x-1, y), (x-1, y+1), (x, y-1); their keys are
+ * key - NY - 1, key - NY, key - NY + 1 and key - 1, and their filter bits
+ * c, c + 1, c + 2 and d. From the occupancy filter, two words and no
+ * branches: most neighbours are empty, and a bit is cheaper than a probe.
+ * The filter folds the module's 160 columns onto 16 (6657 bits, 840
+ * bytes), not a bit per pixel (66560 bits, 8 KB: a quarter of the 32 KiB
+ * that the kernel may use), so a set bit may be another pixel's, a
+ * multiple of 16 columns away: the caller's probe then finds no digi and
+ * the neighbour counts for nothing. A clear bit is always right. A
+ * neighbour off the module never counts (without the masks (1, 0)'s
+ * lower left would be (0, 415)). */
+LSK_INLINE uint px_earlier(__local const uint *occ, uint x, uint y)
 {
-  uint c = x ? key - PX_NY - 1u : 0u, d = key - 1u;
+  uint c = x ? px_fold(x - 1u, y) - 1u : 0u, d = px_fold(x, y) - 1u;
   ulong w = (ulong)occ[c >> 5] | (ulong)occ[(c >> 5) + 1u] << 32;
   uint m = (uint)(w >> (c & 31u)) & 7u;
   m |= ((occ[d >> 5] >> (d & 31u)) & 1u) << 3;
@@ -175,28 +188,42 @@ LSK_INLINE void px_union(__local uint *parent, uint i, uint j)
  * goes at its module's first digi plus its id (a module has no more
  * clusters than digis), so no block needs another's counts; px_hits
  * moves what the results need to dense rows.
+ *
+ * Local memory: 14,152 bytes plus the scan's scratch (8 per worker). It
+ * must stay within 32 KiB, the least that lsk's OpenCL devices give a
+ * block (llvmpipe; NVIDIA gives 48 KiB), and Mesa 22's rusticl reports
+ * twice what a kernel declares, so there it must stay within 16 KiB
+ * (tests/check_pixel.c checks the reported figure). It was 25,736 bytes
+ * (51,488 as rusticl reported them); what made room, each explained
+ * where it is done:
+ *   occ     a filter: columns folded onto 16 (px_earlier) 8328 ->  840
+ *   la      each digi's root kept in parent               1024 ->    0
+ *   lb      each cluster's id kept in q                   1024 ->    0
+ *   sl      each digi's slot: a context variable          1024 ->    0
+ *           (private memory: only the digi's own index reads it)
+ *   msx     sum w x in 32 bits                            2048 -> 1024
  */
 LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global const uint *start,
                           __global uint *nclus, __global uint *nhit, uint threshold, uint nmod)
 {
   LSK_BLOCK_SCRATCH(uint, s);
   LSK_SHARED(uint, tab, PX_H);    /* pixel -> digi */
-  LSK_SHARED(uint, occ, PX_W);    /* a bit per pixel of the module: fired */
-  LSK_SHARED(uint, parent, PX_D); /* union-find links */
-  LSK_SHARED(uint, la, PX_D);     /* each digi's root */
-  LSK_SHARED(uint, lb, PX_D);     /* each root's cluster id */
-  LSK_SHARED(uint, sl, PX_D);     /* each digi's slot in tab */
-  LSK_SHARED(uint, q, PX_D);      /* per root: charge, lowest x and y */
-  LSK_SHARED(uint, xmin, PX_D);
+  LSK_SHARED(uint, occ, PX_W);    /* the occupancy filter (px_earlier) */
+  LSK_SHARED(uint, parent, PX_D); /* union-find links; then each digi's root */
+  LSK_SHARED(uint, q, PX_D);      /* per root: charge; then its cluster id */
+  LSK_SHARED(uint, xmin, PX_D);   /* per root: lowest x and y */
   LSK_SHARED(uint, ymin, PX_D);
   /* Raw moments per root: sum w x, w y, w x^2, w y^2. Four arrays, not
    * one of 4 * PX_D, whose four zeroing stores LLVM made into an AVX-512
-   * scatter on PoCL. */
-  LSK_SHARED(ulong, msx, PX_D);
+   * scatter on PoCL. sum w x fits 32 bits: at most 256 digis of adc below
+   * 2^16 and x below 160 make under 2^31.4; sum w y (y below 416) may
+   * not. */
+  LSK_SHARED(uint, msx, PX_D);
   LSK_SHARED(ulong, msy, PX_D);
   LSK_SHARED(ulong, msxx, PX_D);
   LSK_SHARED(ulong, msyy, PX_D);
   LSK_VAR(uint, root);
+  LSK_VAR(uint, sl); /* each digi's slot in tab */
   pxdigi_view v = PXDIGI_VIEW(d);
   pxclus_view cv = PXCLUS_VIEW(c);
   /* The scans' last entries, so that they end with the totals. */
@@ -227,8 +254,9 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       uint h = px_slot(key);
       while (px_cas(&tab[h], 0u, key * PX_D + it.idx) != 0u)
         h = (h + 1u) & (PX_H - 1u);
-      sl[it.idx] = h;
-      px_or(&occ[key >> 5], 1u << (key & 31u));
+      LSK_VAR_AT(sl, it) = h;
+      uint f = px_fold(pxdigi_x(v, a + it.idx), pxdigi_y(v, a + it.idx));
+      px_or(&occ[f >> 5], 1u << (f & 31u));
       parent[it.idx] = it.idx;
       q[it.idx] = 0u;
       xmin[it.idx] = 0xffffu;
@@ -240,11 +268,13 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     }
     lsk_sync();
     /* Half the neighbours each (the lower x, and the lower y at the same
-     * x), so that every touching pair is joined once. */
+     * x), so that every touching pair is joined once. A filter bit set by
+     * another pixel finds no digi: px_find gives it.idx, and the union of
+     * a digi with itself does nothing. */
     LSK_FOREACH_N(it, n)
     {
       uint x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx), key = x * PX_NY + y + 1u;
-      for (uint fired = px_earlier(occ, x, y, key); fired; fired &= fired - 1u) {
+      for (uint fired = px_earlier(occ, x, y); fired; fired &= fired - 1u) {
         uint bit = 31u - clz(fired & (0u - fired)); /* the lowest left */
         uint nk = bit < 3u ? key - PX_NY - 1u + bit : key - 1u;
         px_union(parent, it.idx, px_find(tab, nk, it.idx));
@@ -253,17 +283,22 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     lsk_sync();
     /* Roots are final. One pass sums, per root, the charge, the lowest
      * pixel and the raw moments (about the module's corner); the root
-     * moves them to its lowest pixel below, exactly, in 64 bits. */
+     * moves them to its lowest pixel below, exactly, in 64 bits. Each
+     * digi also points itself at its root: parent then holds every
+     * digi's root, no array of its own. Safe while other workers walk
+     * their paths through it: it is what path halving does (the root is
+     * the smallest of the digi's ancestors, so px_min sets it), and
+     * px_root only ever reads an ancestor there. */
     LSK_FOREACH_N(it, n)
     {
       uint r = px_root(parent, it.idx), i = a + it.idx;
       uint w = pxdigi_adc(v, i), x = pxdigi_x(v, i), y = pxdigi_y(v, i);
-      la[it.idx] = r;
+      px_min(&parent[it.idx], r);
       px_add(&q[r], w);
       px_min(&xmin[r], x);
       px_min(&ymin[r], y);
+      px_add(&msx[r], w * x);
       ulong wx = (ulong)w * x, wy = (ulong)w * y;
-      px_add64(&msx[r], wx);
       px_add64(&msy[r], wy);
       px_add64(&msxx[r], wx * x);
       px_add64(&msyy[r], wy * y);
@@ -276,7 +311,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
      * of each: 16 bits are enough. */
     LSK_FOREACH_N(it, n)
     {
-      uint r = it.idx, root1 = la[r] == r;
+      uint r = it.idx, root1 = parent[r] == r;
       LSK_VAR_AT(root, it) = root1 | (root1 & (q[r] >= threshold)) << 16;
     }
     uint k = lsk_block_scan_var_add_uint(s, root, n, 0);
@@ -284,22 +319,26 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     LSK_FOREACH_N(it, n)
     {
       uint r = it.idx, id = LSK_VAR_AT(root, it) & 0xffffu;
-      if (la[r] != r)
+      if (parent[r] != r)
         continue;
-      lb[r] = id;
+      /* The root's charge, then its cluster's id in its place (for the
+       * last pass): only the root's own index reads or writes q[r] here,
+       * and the scan above, the other reader, is past. */
+      uint qr = q[r];
+      q[r] = id;
       /* sum w (x - x0)^2 = sum w x^2 - 2 x0 sum w x + x0^2 sum w: exact
        * modulo 2^64, and the true value fits. */
-      ulong w = q[r], x0 = xmin[r], y0 = ymin[r];
+      ulong w = qr, x0 = xmin[r], y0 = ymin[r];
       ulong sx = msx[r], sy = msy[r], sxx = msxx[r], syy = msyy[r];
       uint j = a + id; /* the cluster's row: sparse, see above */
-      pxclus_set_sq(cv, j, q[r]);
+      pxclus_set_sq(cv, j, qr);
       pxclus_set_hr(cv, j, LSK_VAR_AT(root, it) >> 16);
-      if (q[r] < threshold)
+      if (qr < threshold)
         continue; /* masked: no hit */
       /* The hit's local position and errors, here where the sums are at
        * hand (px_hits then reads 16 bytes, not 36): the same float
        * operations as lsk__pixel_hit_of (host/pixel_ref.c). */
-      float fq = (float)q[r];
+      float fq = (float)qr;
       float mx = (float)(sx - x0 * w) / fq, my = (float)(sy - y0 * w) / fq;
       float vx = fmax((float)(sxx - 2u * x0 * sx + x0 * x0 * w) / fq - mx * mx, 0.0f);
       float vy = fmax((float)(syy - 2u * y0 * sy + y0 * y0 * w) / fq - my * my, 0.0f);
@@ -309,12 +348,14 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       pxclus_set_lyerr(cv, j, sqrt(vy + 1.0f / 12.0f) * PX_PITCH_Y);
     }
     lsk_sync();
+    /* Each digi: its cluster's id (q at its root), and frees its slot and
+     * its filter bit (a bit that two pixels share is cleared twice). */
     LSK_FOREACH_N(it, n)
     {
-      uint key = tab[sl[it.idx]] / PX_D;
-      pxdigi_set_clus(v, a + it.idx, lb[la[it.idx]]);
-      tab[sl[it.idx]] = 0u;
-      px_and(&occ[key >> 5], ~(1u << (key & 31u)));
+      uint f = px_fold(pxdigi_x(v, a + it.idx), pxdigi_y(v, a + it.idx));
+      pxdigi_set_clus(v, a + it.idx, q[parent[it.idx]]);
+      tab[LSK_VAR_AT(sl, it)] = 0u;
+      px_and(&occ[f >> 5], ~(1u << (f & 31u)));
     }
     LSK_MASTER
     {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "../host/pixel_internal.h" /* lsk__pixel_module_local */
 
 #define TOL 2e-5f /* cm: float rounding of positions up to 20 cm */
 
@@ -452,6 +453,35 @@ START_TEST(test_pixel_bad_arguments)
 }
 END_TEST
 
+/* px_module's local memory as the device reports it (CL_KERNEL_LOCAL_MEM_SIZE)
+ * at most 32 KiB, the least among lsk's devices (llvmpipe; NVIDIA gives a
+ * block 48 KiB): it was 25744 bytes on PoCL and 51488 on rusticl (which
+ * reports twice what a kernel declares), and lsk refused the launch on
+ * llvmpipe. At the automatic shape, one worker, and one index per worker
+ * (32: llvmpipe's most; 256: a GPU's automatic shape, the most scratch). */
+START_TEST(test_pixel_module_local_memory)
+{
+  static const lsk_pixel_options o[] = {
+      {0}, {.workers = 1}, {.workers = 32, .simd = 1}, {.workers = 256, .simd = 1}};
+  lsk_context *ctx = tu_context();
+  lsk_pixel *px = NULL;
+  int rc = lsk_pixel_create(ctx, &o[_i], &px);
+  if (!tu_over_limits(ctx, rc)) {
+    TU_OK(ctx, rc);
+    uint64_t bytes = 0;
+    TU_OK(ctx, lsk__pixel_module_local(px, &bytes));
+    printf("px_module on %s, workers %u simd %u: %llu bytes of local memory\n",
+           lsk_context_device(ctx)->name, o[_i].workers, o[_i].simd, (unsigned long long)bytes);
+    /* At least the hash table and the union-find links, 3 KiB: a figure
+     * of 0 would have measured nothing. */
+    ck_assert_uint_ge(bytes, 4u * (2u * LSK_PIXEL_MAX_DIGIS + LSK_PIXEL_MAX_DIGIS));
+    ck_assert_uint_le(bytes, 32768);
+  }
+  lsk_pixel_destroy(px);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_pixel(void)
 {
   Suite *s = suite_create("pixel");
@@ -460,6 +490,7 @@ Suite *suite_pixel(void)
   tcase_add_loop_test(tc, test_pixel_device_hand_made, 0, 4);
   tcase_add_loop_test(tc, test_pixel_device_matches_reference, 0, 4);
   tcase_add_test(tc, test_pixel_device_reuse);
+  tcase_add_loop_test(tc, test_pixel_module_local_memory, 0, 4);
   tcase_add_test(tc, test_pixel_generator);
   tcase_add_test(tc, test_pixel_file_round_trip_and_corrupt);
   tcase_add_test(tc, test_pixel_bad_arguments);

@@ -97,9 +97,10 @@ int tu_algo_capped(lsk_context *ctx, const char *what, size_t n, const lsk_algo_
 int tu_fp64(lsk_context *ctx, const char *what);
 
 /* Whether rc is a launch refused for the device's limits (LSK_ELAUNCH:
- * workers above CL_KERNEL_WORK_GROUP_SIZE, or more local memory than the
- * device has; llvmpipe has 32 KiB): 1, with the reason on stdout. Tests
- * of library objects that pick their own kernels skip then. */
+ * workers above CL_KERNEL_WORK_GROUP_SIZE; llvmpipe: 32): 1, with the
+ * reason on stdout. Tests of library objects that pick their own kernels
+ * skip then. Not local memory: the pixel pipeline, the one that needed
+ * more than llvmpipe's 32 KiB, now fits, and a test holds it there. */
 int tu_over_limits(lsk_context *ctx, int rc);
 
 /* The suites. */
