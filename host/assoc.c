@@ -236,20 +236,20 @@ int lsk_assoc_size(lsk_assoc *a, size_t *stored, size_t *skipped)
 lsk_buffer *lsk_assoc_offsets(const lsk_assoc *a)
 {
   LSK__LIVE_OR(NULL, a, ASSOC, "lsk_assoc_offsets", "a");
-  return a ? a->offsets : NULL;
+  return a->offsets;
 }
 lsk_buffer *lsk_assoc_content(const lsk_assoc *a)
 {
   LSK__LIVE_OR(NULL, a, ASSOC, "lsk_assoc_content", "a");
-  return a ? a->content : NULL;
+  return a->content;
 }
 size_t lsk_assoc_nkeys(const lsk_assoc *a)
 {
   LSK__LIVE_OR(0, a, ASSOC, "lsk_assoc_nkeys", "a");
-  return a ? a->nkeys : 0;
+  return a->nkeys;
 }
 size_t lsk_assoc_capacity(const lsk_assoc *a)
 {
   LSK__LIVE_OR(0, a, ASSOC, "lsk_assoc_capacity", "a");
-  return a ? a->capacity : 0;
+  return a->capacity;
 }

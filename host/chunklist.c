@@ -94,7 +94,7 @@ void lsk_list_destroy(lsk_list *list)
 lsk_buffer *lsk_list_buffer(const lsk_list *list)
 {
   LSK__LIVE_OR(NULL, list, LIST, "lsk_list_buffer", "list");
-  return list ? list->buf : NULL;
+  return list->buf;
 }
 
 /* Header and table, after the queued work; *words malloc'd. */

@@ -622,12 +622,11 @@ static int check_and_set_args(lsk_kernel *k, lsk__kentry *e, const lsk_launch *c
   return LSK_OK;
 }
 
+/* k is live and *event cleared: the public callers check before they
+ * take the context's lock. */
 static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
                   cl_event *event, const char *fn)
 {
-  if (event)
-    *event = NULL;
-  LSK__LIVE(NULL, k, KERNEL, fn, "kernel");
   if (!cfg)
     return lsk__fail(k->prog->ctx, LSK_EINVAL, "%s: cfg is NULL", fn);
   lsk_context *ctx = k->prog->ctx;

@@ -222,17 +222,17 @@ int lsk_layout_set_align(lsk_layout *l, size_t align)
 const char *lsk_layout_name(const lsk_layout *l)
 {
   LSK__LIVE_OR(NULL, l, LAYOUT, "lsk_layout_name", "layout");
-  return l ? l->name : "";
+  return l->name;
 }
 size_t lsk_layout_align(const lsk_layout *l)
 {
   LSK__LIVE_OR(0, l, LAYOUT, "lsk_layout_align", "layout");
-  return l ? l->align : 0;
+  return l->align;
 }
 size_t lsk_layout_member_count(const lsk_layout *l)
 {
   LSK__LIVE_OR(0, l, LAYOUT, "lsk_layout_member_count", "layout");
-  return l ? l->count : 0;
+  return l->count;
 }
 
 /* ceil(x / a) * a, 0 on overflow (x > 0 never aligns to 0). */

@@ -80,7 +80,7 @@ void lsk_pic_destroy(lsk_pic *pic)
 lsk_pool *lsk_pic_pool(const lsk_pic *pic)
 {
   LSK__LIVE_OR(NULL, pic, PIC, "lsk_pic_pool", "pic");
-  return pic ? pic->pool : NULL;
+  return pic->pool;
 }
 
 /* A device buffer holding words[0..n), written whole. */

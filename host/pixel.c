@@ -85,7 +85,7 @@ void lsk_pixel_destroy(lsk_pixel *px)
 lsk_assoc *lsk_pixel_assoc(const lsk_pixel *px)
 {
   LSK__LIVE_OR(NULL, px, PIXEL, "lsk_pixel_assoc", "px");
-  return px && px->modules ? px->assoc : NULL;
+  return px->modules ? px->assoc : NULL;
 }
 
 static lsk_launch shape(const lsk_pixel *px, size_t nm);

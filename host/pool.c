@@ -189,32 +189,32 @@ void lsk_pool_destroy(lsk_pool *pool)
 lsk_buffer *lsk_pool_buffer(const lsk_pool *pool)
 {
   LSK__LIVE_OR(NULL, pool, POOL, "lsk_pool_buffer", "pool");
-  return pool ? pool->buf : NULL;
+  return pool->buf;
 }
 size_t lsk_pool_capacity(const lsk_pool *pool)
 {
   LSK__LIVE_OR(0, pool, POOL, "lsk_pool_capacity", "pool");
-  return pool ? pool->capacity : 0;
+  return pool->capacity;
 }
 size_t lsk_pool_cell_stride(const lsk_pool *pool)
 {
   LSK__LIVE_OR(0, pool, POOL, "lsk_pool_cell_stride", "pool");
-  return pool ? pool->cell_words * 4 : 0;
+  return pool->cell_words * 4;
 }
 size_t lsk_pool_cell_offset(const lsk_pool *pool, uint32_t cell)
 {
   LSK__LIVE_OR(0, pool, POOL, "lsk_pool_cell_offset", "pool");
-  return pool ? (pool->cells_off + (size_t)cell * pool->cell_words) * 4 : 0;
+  return (pool->cells_off + (size_t)cell * pool->cell_words) * 4;
 }
 unsigned lsk_pool_frame_size(const lsk_pool *pool)
 {
   LSK__LIVE_OR(0, pool, POOL, "lsk_pool_frame_size", "pool");
-  return pool ? pool->frame_size : 0;
+  return pool->frame_size;
 }
 size_t lsk_pool_frame_base(const lsk_pool *pool, uint32_t f)
 {
   LSK__LIVE_OR(0, pool, POOL, "lsk_pool_frame_base", "pool");
-  return pool ? lsk_pool_cell_offset(pool, f) + pool->frame_head_words * 4 : 0;
+  return lsk_pool_cell_offset(pool, f) + pool->frame_head_words * 4;
 }
 
 /* The header, after the queued work. */

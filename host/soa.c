@@ -122,32 +122,32 @@ void lsk_soa_destroy(lsk_soa *s)
 size_t lsk_soa_parts(const lsk_soa *s)
 {
   LSK__LIVE_OR(0, s, SOA, "lsk_soa_parts", "soa");
-  return s ? s->k : 0;
+  return s->k;
 }
 void *lsk_soa_host(const lsk_soa *s, size_t j)
 {
   LSK__LIVE_OR(NULL, s, SOA, "lsk_soa_host", "soa");
-  return s && j < s->k ? s->host + s->parts[j].base : NULL;
+  return j < s->k ? s->host + s->parts[j].base : NULL;
 }
 size_t lsk_soa_count(const lsk_soa *s, size_t j)
 {
   LSK__LIVE_OR(0, s, SOA, "lsk_soa_count", "soa");
-  return s && j < s->k ? s->parts[j].count : 0;
+  return j < s->k ? s->parts[j].count : 0;
 }
 size_t lsk_soa_base(const lsk_soa *s, size_t j)
 {
   LSK__LIVE_OR(0, s, SOA, "lsk_soa_base", "soa");
-  return s && j < s->k ? s->parts[j].base : 0;
+  return j < s->k ? s->parts[j].base : 0;
 }
 size_t lsk_soa_bytes(const lsk_soa *s)
 {
   LSK__LIVE_OR(0, s, SOA, "lsk_soa_bytes", "soa");
-  return s ? s->bytes : 0;
+  return s->bytes;
 }
 lsk_buffer *lsk_soa_buffer(const lsk_soa *s)
 {
   LSK__LIVE_OR(NULL, s, SOA, "lsk_soa_buffer", "soa");
-  return s ? s->buf : NULL;
+  return s->buf;
 }
 
 int lsk_soa_upload(lsk_soa *s)

@@ -53,7 +53,7 @@ int lsk__tune_dir_init(const char *opt, char **dir)
 const char *lsk_tune_dir(const lsk_context *ctx)
 {
   LSK__LIVE_OR(NULL, ctx, CONTEXT, "lsk_tune_dir", "ctx");
-  return ctx ? ctx->tune_dir : NULL;
+  return ctx->tune_dir;
 }
 
 /* The text that identifies a choice. */

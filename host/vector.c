@@ -122,22 +122,22 @@ int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n)
 size_t lsk_vector_capacity(const lsk_vector *v)
 {
   LSK__LIVE_OR(0, v, VECTOR, "lsk_vector_capacity", "vector");
-  return v ? v->capacity : 0;
+  return v->capacity;
 }
 size_t lsk_vector_elem_size(const lsk_vector *v)
 {
   LSK__LIVE_OR(0, v, VECTOR, "lsk_vector_elem_size", "vector");
-  return v ? v->elem_size : 0;
+  return v->elem_size;
 }
 lsk_buffer *lsk_vector_data(const lsk_vector *v)
 {
   LSK__LIVE_OR(NULL, v, VECTOR, "lsk_vector_data", "vector");
-  return v ? v->data : NULL;
+  return v->data;
 }
 lsk_buffer *lsk_vector_count(const lsk_vector *v)
 {
   LSK__LIVE_OR(NULL, v, VECTOR, "lsk_vector_count", "vector");
-  return v ? v->count : NULL;
+  return v->count;
 }
 
 int lsk_vector_args(const lsk_vector *v, lsk_arg args[3])

@@ -44,27 +44,8 @@ enum { N = 777 };
 /* ------------------------------------------------------------------ */
 /* The temporary directory                                             */
 
-/* One directory per test case, made and removed by an unchecked fixture,
- * which runs in the runner's process: a failed assertion ends the test's
- * process at once (_exit), and what it left is still removed. The tests
- * make their own directories inside it. */
-static char base_dir[1024];
-
-static void base_setup(void) { tu_tempdir(base_dir, sizeof base_dir, "cache"); }
-
-static void base_teardown(void)
-{
-  if (base_dir[0])
-    tu_remove_tree(base_dir);
-  base_dir[0] = 0;
-}
-
-static void make_tmpdir(char *dir, size_t cap)
-{
-  ck_assert_msg(base_dir[0] != 0, "no base directory");
-  snprintf(dir, cap, "%s/t-XXXXXX", base_dir);
-  ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp %s failed", dir);
-}
+/* The tests' directories live in the test case's (tu_case_dir). */
+static void make_tmpdir(char *dir, size_t cap) { tu_sub_dir(dir, cap, "t"); }
 
 static void remove_tree(const char *dir) { ck_assert_int_eq(tu_remove_tree(dir), 0); }
 
@@ -654,7 +635,7 @@ Suite *suite_cache(void)
 {
   Suite *s = suite_create("cache");
   TCase *tc = tcase_create("core");
-  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+  tu_case_dir(tc);
   tcase_add_test(tc, test_cache_first_build_compiles);
   tcase_add_test(tc, test_cache_second_program_loads);
   tcase_add_test(tc, test_cache_shared_across_processes);
@@ -669,7 +650,7 @@ Suite *suite_cache(void)
   tcase_add_test(tc, test_cache_dir_name_too_long);
   suite_add_tcase(s, tc);
   tc = tcase_create("corrupt");
-  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+  tu_case_dir(tc);
   tcase_add_test(tc, test_cache_corrupt_entry_garbage);
   tcase_add_test(tc, test_cache_corrupt_entry_truncated);
   tcase_add_test(tc, test_cache_corrupt_entry_flipped_byte);

@@ -64,41 +64,6 @@ static const char *big_src =
 
 enum { N = 500 };
 
-/* One directory per test case, made and removed by an unchecked fixture
- * (in the runner's process), so that a failed test leaves nothing behind;
- * the tests make their directories inside it. */
-static char base_dir[512];
-
-static void base_setup(void) { tu_tempdir(base_dir, sizeof base_dir, "resource"); }
-
-static void base_teardown(void)
-{
-  if (base_dir[0])
-    tu_remove_tree(base_dir);
-  base_dir[0] = 0;
-}
-
-static void sub_dir(char *dir, size_t cap, const char *tag)
-{
-  ck_assert_msg(base_dir[0] != 0, "no base directory");
-  snprintf(dir, cap, "%s/%s-XXXXXX", base_dir, tag);
-  ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp %s failed", dir);
-}
-
-/* Entries of dir (all but . and ..) whose name contains part (NULL: any). */
-static int count_named(const char *dir, const char *part)
-{
-  DIR *d = opendir(dir);
-  if (!d)
-    return -1;
-  int n = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL)
-    n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && (!part || strstr(e->d_name, part));
-  closedir(d);
-  return n;
-}
-
 /* Builds and runs fill (SALT salt, cache dir as given, "" none); 0 if the
  * result is right, else 1 with why. *compiled / *loaded from the stats. */
 static int fill_run_src(lsk_context *ctx, const char *src, const char *cache_dir, unsigned salt,
@@ -227,7 +192,7 @@ END_TEST
 START_TEST(test_resource_build_failure_stores_nothing)
 {
   char dir[1024];
-  sub_dir(dir, sizeof dir, "resource");
+  tu_sub_dir(dir, sizeof dir, "resource");
   lsk_context *ctx = tu_context_opt(&(lsk_context_options){.cache_dir = dir});
   const char *bad = "LSK_KERNEL void fill(LSK_CTX, __global uint *data, uint n)\n"
                     "{\n"
@@ -256,13 +221,13 @@ START_TEST(test_resource_build_failure_stores_nothing)
   ck_assert_msg(strstr(msg, "clBuildProgram") && strstr(msg, "-cl-no-such-option-qq"),
                 "message lacks the call or the option: %s", msg);
   lsk_program_destroy(p);
-  ck_assert_int_eq(count_named(dir, NULL), 0);
+  ck_assert_int_eq(tu_count_named(dir, NULL), 0);
 
   /* The context and its cache still work. */
   char why[512] = "";
   unsigned compiled, loaded;
   ck_assert_msg(fill_run(ctx, NULL, 2, &compiled, &loaded, why, sizeof why) == 0, "%s", why);
-  ck_assert_int_eq(count_named(dir, ".bin"), 1);
+  ck_assert_int_eq(tu_count_named(dir, ".bin"), 1);
   lsk_context_destroy(ctx);
 }
 END_TEST
@@ -309,7 +274,7 @@ static void full_disk_child(const char *dir, const char *warm, rlim_t limit)
       fprintf(stderr, "full disk: %u compiled, %u loaded\n", compiled, loaded);
       _exit(6);
     }
-    int left = count_named(dir, NULL);
+    int left = tu_count_named(dir, NULL);
     if (left != 0) {
       fprintf(stderr, "full disk (limit %llu): %d files left in %s\n", (unsigned long long)limit,
               left, dir);
@@ -334,8 +299,8 @@ START_TEST(test_resource_cache_full_disk)
   if (no_fork("test_resource_cache_full_disk"))
     return;
   char dir[1024], sized[1024], bin[1400] = "";
-  sub_dir(dir, sizeof dir, "fulldisk");
-  sub_dir(sized, sizeof sized, "fullsize");
+  tu_sub_dir(dir, sizeof dir, "fulldisk");
+  tu_sub_dir(sized, sizeof sized, "fullsize");
   /* The entry's size, from a child without a limit. */
   reap(full_disk_fork(sized, NULL, 0), "full disk, size");
   DIR *d = opendir(sized);
@@ -356,7 +321,7 @@ START_TEST(test_resource_cache_full_disk)
     char warm[1100];
     snprintf(warm, sizeof warm, "%s/warm%zu", sized, i);
     reap(full_disk_fork(dir, warm, limit), "full disk");
-    ck_assert_int_eq(count_named(dir, NULL), 0);
+    ck_assert_int_eq(tu_count_named(dir, NULL), 0);
   }
   /* With room again, the entry is written and then loaded. */
   lsk_context *ctx = tu_context();
@@ -365,11 +330,11 @@ START_TEST(test_resource_cache_full_disk)
   ck_assert_msg(fill_run_src(ctx, big_src, dir, 3, &compiled, &loaded, why, sizeof why) == 0, "%s",
                 why);
   ck_assert_uint_eq(compiled, 1);
-  ck_assert_int_eq(count_named(dir, ".bin"), 1);
+  ck_assert_int_eq(tu_count_named(dir, ".bin"), 1);
   ck_assert_msg(fill_run_src(ctx, big_src, dir, 3, &compiled, &loaded, why, sizeof why) == 0, "%s",
                 why);
   ck_assert_uint_eq(loaded, 1);
-  ck_assert_int_eq(count_named(dir, NULL), 1);
+  ck_assert_int_eq(tu_count_named(dir, NULL), 1);
   lsk_context_destroy(ctx);
 }
 END_TEST
@@ -403,9 +368,9 @@ static void unwritable_child(const char *base, const char *cache)
       fprintf(stderr, "unwritable: %s\n", why);
       _exit(4);
     }
-    if (compiled != 1 || count_named(cache, NULL) != 0) {
+    if (compiled != 1 || tu_count_named(cache, NULL) != 0) {
       fprintf(stderr, "unwritable: %u compiled, %d files in %s\n", compiled,
-              count_named(cache, NULL), cache);
+              tu_count_named(cache, NULL), cache);
       _exit(5);
     }
   }
@@ -418,9 +383,12 @@ START_TEST(test_resource_cache_unwritable_dir)
   if (no_fork("test_resource_cache_unwritable_dir"))
     return;
   char base[1024], cache[1100];
-  sub_dir(base, sizeof base, "ro");
+  tu_sub_dir(base, sizeof base, "ro");
   snprintf(cache, sizeof cache, "%s/cache", base);
-  ck_assert_int_eq(chmod(base_dir, 0755), 0); /* for nobody to get through */
+  char parent[1024]; /* the test case's directory */
+  snprintf(parent, sizeof parent, "%s", base);
+  *strrchr(parent, '/') = 0;
+  ck_assert_int_eq(chmod(parent, 0755), 0); /* for nobody to get through */
   ck_assert_int_eq(chmod(base, 0755), 0);
   ck_assert_int_eq(mkdir(cache, 0555), 0);
   ck_assert_int_eq(chmod(cache, 0555), 0); /* whatever the umask */
@@ -429,7 +397,7 @@ START_TEST(test_resource_cache_unwritable_dir)
   if (pid == 0)
     unwritable_child(base, cache);
   reap(pid, "unwritable cache directory");
-  ck_assert_int_eq(count_named(cache, NULL), 0);
+  ck_assert_int_eq(tu_count_named(cache, NULL), 0);
 }
 END_TEST
 
@@ -479,7 +447,7 @@ Suite *suite_resource(void)
 {
   Suite *s = suite_create("resource");
   TCase *tc = tcase_create("core");
-  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+  tu_case_dir(tc);
   tcase_add_test(tc, test_resource_buffers_beyond_global_memory);
   tcase_add_test(tc, test_resource_build_failure_stores_nothing);
   tcase_add_test(tc, test_resource_cache_full_disk);

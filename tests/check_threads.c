@@ -240,41 +240,6 @@ static void run_workers(worker *ws, int n)
     ck_assert_msg(ws[i].error[0] == 0, "%s", ws[i].error);
 }
 
-/* Names in dir that contain part; -1 if dir cannot be read. */
-static int count_named(const char *dir, const char *part)
-{
-  DIR *d = opendir(dir);
-  if (!d)
-    return -1;
-  int n = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL)
-    n += e->d_name[0] != '.' && strstr(e->d_name, part) != NULL;
-  closedir(d);
-  return n;
-}
-
-/* One directory per test case, made and removed by an unchecked fixture
- * (in the runner's process), so that a failed test leaves nothing behind;
- * the tests make their directories inside it. */
-static char base_dir[512];
-
-static void base_setup(void) { tu_tempdir(base_dir, sizeof base_dir, "threads"); }
-
-static void base_teardown(void)
-{
-  if (base_dir[0])
-    tu_remove_tree(base_dir);
-  base_dir[0] = 0;
-}
-
-static void sub_dir(char *dir, size_t cap, const char *tag)
-{
-  ck_assert_msg(base_dir[0] != 0, "no base directory");
-  snprintf(dir, cap, "%s/%s-XXXXXX", base_dir, tag);
-  ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp %s failed", dir);
-}
-
 /* ------------------------------------------------------------------ */
 
 /* Two threads, two contexts, one cache directory: the same program and the
@@ -282,15 +247,15 @@ static void sub_dir(char *dir, size_t cap, const char *tag)
 START_TEST(test_threads_two_contexts)
 {
   char dir[1024];
-  sub_dir(dir, sizeof dir, "threads");
+  tu_sub_dir(dir, sizeof dir, "threads");
   lsk_context_destroy(tu_context()); /* exit 77 without a device */
   worker ws[2] = {{.id = 0, .cache_dir = dir, .rounds = 20, .domain = 64},
                   {.id = 1, .cache_dir = dir, .rounds = 20, .domain = 64}};
   run_workers(ws, 2);
   for (int i = 0; i < 2; ++i)
     lsk_context_destroy(ws[i].ctx);
-  ck_assert_int_eq(count_named(dir, ".tmp."), 0);
-  ck_assert_int_gt(count_named(dir, ".bin"), 0);
+  ck_assert_int_eq(tu_count_named(dir, ".tmp."), 0);
+  ck_assert_int_gt(tu_count_named(dir, ".bin"), 0);
 
   /* Whatever was stored is whole: a new context loads the program. */
   lsk_context *ctx = tu_context_opt(&(lsk_context_options){.cache_dir = dir});
@@ -433,7 +398,7 @@ START_TEST(test_threads_two_processes_one_entry)
     return;
   }
   char dir[1024];
-  sub_dir(dir, sizeof dir, "procs");
+  tu_sub_dir(dir, sizeof dir, "procs");
   int start[2], out[2];
   ck_assert_int_eq(pipe(start), 0);
   ck_assert_int_eq(pipe(out), 0);
@@ -466,8 +431,8 @@ START_TEST(test_threads_two_processes_one_entry)
   for (unsigned r = 0; r < ROUNDS; ++r)
     nboth += (both >> r) & 1u;
   fprintf(stderr, "two processes: %d of %d entries written by both\n", nboth, ROUNDS);
-  ck_assert_int_eq(count_named(dir, ".tmp."), 0);
-  ck_assert_int_eq(count_named(dir, ".bin"), ROUNDS);
+  ck_assert_int_eq(tu_count_named(dir, ".tmp."), 0);
+  ck_assert_int_eq(tu_count_named(dir, ".bin"), ROUNDS);
 
   /* The third process (this one) loads every entry and gets right results. */
   lsk_context *ctx = tu_context_opt(&(lsk_context_options){.cache_dir = dir});
@@ -485,15 +450,15 @@ Suite *suite_threads(void)
 {
   Suite *s = suite_create("threads");
   TCase *tc = tcase_create("contexts");
-  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+  tu_case_dir(tc);
   tcase_add_test(tc, test_threads_two_contexts);
   suite_add_tcase(s, tc);
   tc = tcase_create("one_context");
-  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+  tu_case_dir(tc);
   tcase_add_test(tc, test_threads_one_context);
   suite_add_tcase(s, tc);
   tc = tcase_create("processes");
-  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+  tu_case_dir(tc);
   tcase_add_test(tc, test_threads_two_processes_one_entry);
   suite_add_tcase(s, tc);
   return s;

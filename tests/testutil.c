@@ -1,5 +1,6 @@
 /* testutil.c: helpers shared by the suites (see testutil.h). */
 #define _XOPEN_SOURCE 700
+#include <dirent.h>
 #include <ftw.h>
 #include <stdio.h>
 
@@ -70,6 +71,40 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 }
 
 int tu_remove_tree(const char *dir) { return nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS); }
+
+/* The test case's directory (tu_case_dir). */
+static char case_dir[1024];
+
+static void case_setup(void) { tu_tempdir(case_dir, sizeof case_dir, "case"); }
+
+static void case_teardown(void)
+{
+  if (case_dir[0])
+    tu_remove_tree(case_dir);
+  case_dir[0] = 0;
+}
+
+void tu_case_dir(TCase *tc) { tcase_add_unchecked_fixture(tc, case_setup, case_teardown); }
+
+void tu_sub_dir(char *dir, size_t cap, const char *tag)
+{
+  ck_assert_msg(case_dir[0] != 0, "no case directory (tu_case_dir)");
+  snprintf(dir, cap, "%s/%s-XXXXXX", case_dir, tag);
+  ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp %s failed", dir);
+}
+
+int tu_count_named(const char *dir, const char *part)
+{
+  DIR *d = opendir(dir);
+  if (!d)
+    return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL)
+    n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && (!part || strstr(e->d_name, part));
+  closedir(d);
+  return n;
+}
 
 uint32_t tu_rng(uint64_t *state)
 {

@@ -53,6 +53,14 @@ unsigned *tu_read_uints(lsk_context *ctx, lsk_buffer *b, size_t n);
  * exit(1); and removing a directory tree (0 on success). */
 void tu_tempdir(char *dir, size_t cap, const char *tag);
 int tu_remove_tree(const char *dir);
+/* A directory per test case of tc, made and removed by an unchecked
+ * fixture (in the runner's process), so that a failed test leaves nothing
+ * behind. The tests make theirs inside it with tu_sub_dir (tag-XXXXXX). */
+void tu_case_dir(TCase *tc);
+void tu_sub_dir(char *dir, size_t cap, const char *tag);
+/* Entries of dir (all but . and ..) whose name contains part (NULL: any);
+ * -1 if dir cannot be read. */
+int tu_count_named(const char *dir, const char *part);
 
 /* A fixed-seed generator (64-bit LCG): the next 32 random bits. */
 uint32_t tu_rng(uint64_t *state);
