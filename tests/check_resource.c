@@ -38,77 +38,31 @@
 #endif
 #endif
 
-#define FILL_SRC                                                                                   \
-  "LSK_KERNEL void fill(LSK_CTX, __global uint *data, uint n)\n"                                   \
-  "{\n"                                                                                            \
-  "  LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {\n"                               \
-  "    LSK_FOREACH(it) {\n"                                                                        \
-  "      uint g = b * LSK_DOMAIN_SIZE + it.idx;\n"                                                 \
-  "      if (g < n)\n"                                                                             \
-  "        data[g] = 9u * g + SALT;\n"                                                             \
-  "    }\n"                                                                                        \
-  "  }\n"                                                                                          \
-  "}\n"
-static const char *fill_src = FILL_SRC;
 /* fill and 128 more kernels made by the preprocessor: a binary several
  * times larger than the source. PoCL writes the source to a file at every
  * build, so a file size limit between the two stops lsk's cache entry
  * alone. */
 static const char *big_src =
-    FILL_SRC "#define EXTRA(i) LSK_KERNEL void extra##i(LSK_CTX, __global uint *d) "
-             "{ LSK_FOREACH(it) { d[it.idx] = it.idx * (i##u + SALT); } }\n"
-             "#define EXTRA4(i) EXTRA(i##0) EXTRA(i##1) EXTRA(i##2) EXTRA(i##3)\n"
-             "#define EXTRA16(i) EXTRA4(i##0) EXTRA4(i##1) EXTRA4(i##2) EXTRA4(i##3)\n"
-             "EXTRA16(1) EXTRA16(2) EXTRA16(3) EXTRA16(4) EXTRA16(5) EXTRA16(6) EXTRA16(7) "
-             "EXTRA16(8)\n";
+    TU_FILL_SRC "#define EXTRA(i) LSK_KERNEL void extra##i(LSK_CTX, __global uint *d) "
+                "{ LSK_FOREACH(it) { d[it.idx] = it.idx * (i##u + SALT); } }\n"
+                "#define EXTRA4(i) EXTRA(i##0) EXTRA(i##1) EXTRA(i##2) EXTRA(i##3)\n"
+                "#define EXTRA16(i) EXTRA4(i##0) EXTRA4(i##1) EXTRA4(i##2) EXTRA4(i##3)\n"
+                "EXTRA16(1) EXTRA16(2) EXTRA16(3) EXTRA16(4) EXTRA16(5) EXTRA16(6) EXTRA16(7) "
+                "EXTRA16(8)\n";
 
 enum { N = 500 };
 
-/* Builds and runs fill (SALT salt, cache dir as given, "" none); 0 if the
- * result is right, else 1 with why. *compiled / *loaded from the stats. */
+/* fill (SALT salt, cache dir as given, "" none): tu_fill_run over N. */
 static int fill_run_src(lsk_context *ctx, const char *src, const char *cache_dir, unsigned salt,
                         unsigned *compiled, unsigned *loaded, char *why, size_t cap)
 {
-  char opts[32];
-  snprintf(opts, sizeof opts, "-DSALT=%uu", salt);
-  lsk_program *p = NULL;
-  lsk_kernel *k = NULL;
-  lsk_buffer *b = NULL;
-  uint32_t host[N];
-  int rc = lsk_program_create(
-      ctx, src,
-      &(lsk_program_options){.name = "fill.cl", .build_options = opts, .cache_dir = cache_dir}, &p);
-  if (!rc)
-    rc = lsk_kernel_create(p, "fill", &k);
-  if (!rc)
-    rc = lsk_buffer_create(ctx, sizeof host, &b);
-  if (!rc)
-    rc = lsk_kernel_run(k, &(lsk_launch){.domain = {64}, .blocks = {2}},
-                        LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(N)));
-  if (!rc)
-    rc = lsk_buffer_read(b, 0, host, sizeof host);
-  lsk_program_stats st = {0};
-  if (!rc)
-    rc = lsk_program_stats_get(p, &st);
-  if (rc)
-    snprintf(why, cap, "%s: %s", lsk_status_name(rc), lsk_context_errmsg(ctx));
-  for (unsigned i = 0; !rc && i < N; ++i)
-    if (host[i] != 9u * i + salt) {
-      snprintf(why, cap, "data[%u] = %u, wanted %u", i, host[i], 9u * i + salt);
-      rc = 1;
-    }
-  *compiled = st.compiled;
-  *loaded = st.cache_loads;
-  lsk_buffer_destroy(b);
-  lsk_kernel_destroy(k);
-  lsk_program_destroy(p);
-  return rc ? 1 : 0;
+  return tu_fill_run(ctx, src, cache_dir, salt, N, compiled, loaded, why, cap);
 }
 
 static int fill_run(lsk_context *ctx, const char *cache_dir, unsigned salt, unsigned *compiled,
                     unsigned *loaded, char *why, size_t cap)
 {
-  return fill_run_src(ctx, fill_src, cache_dir, salt, compiled, loaded, why, cap);
+  return tu_fill_run(ctx, TU_FILL_SRC, cache_dir, salt, N, compiled, loaded, why, cap);
 }
 
 /* Waits for a child; asserts it exited 0. */
@@ -210,7 +164,7 @@ START_TEST(test_resource_build_failure_stores_nothing)
    * message names the call and the options. */
   p = NULL;
   TU_OK(ctx, lsk_program_create(
-                 ctx, fill_src,
+                 ctx, TU_FILL_SRC,
                  &(lsk_program_options){.name = "opt.cl",
                                         .build_options = "-DSALT=1u -cl-no-such-option-qq"},
                  &p));

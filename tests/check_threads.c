@@ -311,56 +311,21 @@ END_TEST
 
 enum { ROUNDS = 8 };
 
-static const char *fill_src = "LSK_KERNEL void fill(LSK_CTX, __global uint *data, uint n)\n"
-                              "{\n"
-                              "  LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {\n"
-                              "    LSK_FOREACH(it) {\n"
-                              "      uint g = b * LSK_DOMAIN_SIZE + it.idx;\n"
-                              "      if (g < n)\n"
-                              "        data[g] = 3u * g + SALT;\n"
-                              "    }\n"
-                              "  }\n"
-                              "}\n";
-
-/* Builds and runs fill with SALT = round; 0 if right. *compiled is 1 if
- * this process compiled it (and so wrote the entry), 0 if it loaded it. */
+/* Builds and runs fill with SALT = round (tu_fill_run); 0 if right.
+ * *compiled is 1 if this process compiled it (and so wrote the entry), 0
+ * if it loaded it. */
 static int fill_round(lsk_context *ctx, unsigned round, int *compiled, char *why, size_t cap)
 {
-  char opts[32];
-  snprintf(opts, sizeof opts, "-DSALT=%uu", round);
-  lsk_program *p = NULL;
-  lsk_kernel *k = NULL;
-  lsk_buffer *b = NULL;
-  uint32_t host[N];
-  int rc = lsk_program_create(ctx, fill_src,
-                              &(lsk_program_options){.name = "fill.cl", .build_options = opts}, &p);
-  if (!rc)
-    rc = lsk_kernel_create(p, "fill", &k);
-  if (!rc)
-    rc = lsk_buffer_create(ctx, sizeof host, &b);
-  if (!rc)
-    rc = lsk_kernel_run(k, &(lsk_launch){.domain = {64}, .blocks = {2}},
-                        LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(N)));
-  if (!rc)
-    rc = lsk_buffer_read(b, 0, host, sizeof host);
-  lsk_program_stats st = {0};
-  if (!rc)
-    rc = lsk_program_stats_get(p, &st);
-  if (rc)
-    snprintf(why, cap, "round %u: %s: %s", round, lsk_status_name(rc), lsk_context_errmsg(ctx));
-  for (unsigned i = 0; !rc && i < N; ++i)
-    if (host[i] != 3u * i + round) {
-      snprintf(why, cap, "round %u: data[%u] = %u, wanted %u", round, i, host[i], 3u * i + round);
-      rc = 1;
-    }
-  *compiled = st.compiled == 1;
-  if (!rc && st.compiled + st.cache_loads != 1) {
-    snprintf(why, cap, "round %u: %u compiled, %u loaded", round, st.compiled, st.cache_loads);
+  unsigned c = 0, l = 0;
+  char what[400] = "";
+  int rc = tu_fill_run(ctx, TU_FILL_SRC, NULL, round, N, &c, &l, what, sizeof what);
+  *compiled = c == 1;
+  if (!rc && c + l != 1) {
+    snprintf(what, sizeof what, "%u compiled, %u loaded", c, l);
     rc = 1;
   }
-  lsk_buffer_destroy(b);
-  lsk_kernel_destroy(k);
-  lsk_program_destroy(p);
+  if (rc)
+    snprintf(why, cap, "round %u: %s", round, what);
   return rc;
 }
 

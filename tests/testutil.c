@@ -199,3 +199,46 @@ int tu_over_limits(lsk_context *ctx, int rc)
   printf("skipped: %s\n", m);
   return 1;
 }
+
+int tu_fill_run(lsk_context *ctx, const char *src, const char *cache_dir, unsigned salt, unsigned n,
+                unsigned *compiled, unsigned *loaded, char *why, size_t cap)
+{
+  char opts[32];
+  snprintf(opts, sizeof opts, "-DSALT=%uu", salt);
+  lsk_program *p = NULL;
+  lsk_kernel *k = NULL;
+  lsk_buffer *b = NULL;
+  uint32_t *host = malloc((size_t)n * sizeof *host);
+  int rc = host ? LSK_OK : LSK_ENOMEM;
+  if (!rc)
+    rc = lsk_program_create(
+        ctx, src,
+        &(lsk_program_options){.name = "fill.cl", .build_options = opts, .cache_dir = cache_dir},
+        &p);
+  if (!rc)
+    rc = lsk_kernel_create(p, "fill", &k);
+  if (!rc)
+    rc = lsk_buffer_create(ctx, (size_t)n * sizeof *host, &b);
+  if (!rc)
+    rc = lsk_kernel_run(k, &(lsk_launch){.domain = {64}, .blocks = {2}},
+                        LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(n)));
+  if (!rc)
+    rc = lsk_buffer_read(b, 0, host, (size_t)n * sizeof *host);
+  lsk_program_stats st = {0};
+  if (!rc)
+    rc = lsk_program_stats_get(p, &st);
+  if (rc)
+    snprintf(why, cap, "%s: %s", lsk_status_name(rc), lsk_context_errmsg(ctx));
+  for (unsigned i = 0; !rc && i < n; ++i)
+    if (host[i] != 9u * i + salt) {
+      snprintf(why, cap, "data[%u] = %u, wanted %u", i, host[i], 9u * i + salt);
+      rc = 1;
+    }
+  *compiled = st.compiled;
+  *loaded = st.cache_loads;
+  lsk_buffer_destroy(b);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  free(host);
+  return rc ? 1 : 0;
+}

@@ -62,6 +62,28 @@ void tu_sub_dir(char *dir, size_t cap, const char *tag);
  * -1 if dir cannot be read. */
 int tu_count_named(const char *dir, const char *part);
 
+/* A small program for cache and build tests: kernel fill writes
+ * data[g] = 9 g + SALT for g < n (SALT from the build options, so that each
+ * salt is another build and another cache entry). A macro, so that tests
+ * can append more kernels to it. */
+#define TU_FILL_SRC                                                                                \
+  "LSK_KERNEL void fill(LSK_CTX, __global uint *data, uint n)\n"                                   \
+  "{\n"                                                                                            \
+  "  LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {\n"                               \
+  "    LSK_FOREACH(it) {\n"                                                                        \
+  "      uint g = b * LSK_DOMAIN_SIZE + it.idx;\n"                                                 \
+  "      if (g < n)\n"                                                                             \
+  "        data[g] = 9u * g + SALT;\n"                                                             \
+  "    }\n"                                                                                        \
+  "  }\n"                                                                                          \
+  "}\n"
+/* Builds src (TU_FILL_SRC and more) with -DSALT=salt into cache_dir (NULL:
+ * the context's, "": none), runs fill over n elements and checks them; 0
+ * if right, else 1 with why (no assertion: forked children use it too).
+ * *compiled / *loaded: the program's build statistics. */
+int tu_fill_run(lsk_context *ctx, const char *src, const char *cache_dir, unsigned salt, unsigned n,
+                unsigned *compiled, unsigned *loaded, char *why, size_t cap);
+
 /* A fixed-seed generator (64-bit LCG): the next 32 random bits. */
 uint32_t tu_rng(uint64_t *state);
 
