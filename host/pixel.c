@@ -38,9 +38,16 @@ LSK_SOA_DEFINE(pxhit, 128, PXHIT_MEMBERS)
 
 extern const char lsk__pixel_source[];
 
+/* The grid lookup's local memory (kernels/pixel.cl, PX_GRID), and what a
+ * device must have for it: the grid plus the 32 KiB that the hash way is
+ * held to. */
+#define GRID_BYTES (2u * LSK_PIXEL_NX * LSK_PIXEL_NY)
+#define GRID_NEED (GRID_BYTES + 32768u)
+
 struct lsk_pixel {
   lsk_context *ctx;
   uint32_t threshold;
+  unsigned lookup; /* LSK_PIXEL_LOOKUP_GRID or _HASH */
   lsk_pixel_options opt;
   lsk_layout *layout[3];
   lsk_program *prog;
@@ -82,6 +89,12 @@ void lsk_pixel_destroy(lsk_pixel *px)
   free(px);
 }
 
+unsigned lsk_pixel_lookup(const lsk_pixel *px)
+{
+  LSK__LIVE_OR(0u, px, PIXEL, "lsk_pixel_lookup", "px");
+  return px->lookup;
+}
+
 lsk_assoc *lsk_pixel_assoc(const lsk_pixel *px)
 {
   LSK__LIVE_OR(NULL, px, PIXEL, "lsk_pixel_assoc", "px");
@@ -104,9 +117,10 @@ static int build(lsk_pixel *px)
   if (rc)
     return lsk__fail(px->ctx, rc, "%s: layouts: %s", fn, lsk_context_errmsg(NULL));
   prelude = lsk__strdupf("#define PX_NX %u\n#define PX_NY %u\n#define PX_PITCH_X %.9gf\n"
-                         "#define PX_PITCH_Y %.9gf\n%s\n%s\n%s\n",
+                         "#define PX_PITCH_Y %.9gf\n#define PX_GRID %d\n%s\n%s\n%s\n",
                          LSK_PIXEL_NX, LSK_PIXEL_NY, (double)LSK_PIXEL_PITCH_X,
-                         (double)LSK_PIXEL_PITCH_Y, view[0], view[1], view[2]);
+                         (double)LSK_PIXEL_PITCH_Y, px->lookup == LSK_PIXEL_LOOKUP_GRID,
+                         view[0], view[1], view[2]);
   for (int i = 0; i < 3; ++i)
     lsk_free(view[i]);
   if (!prelude)
@@ -139,6 +153,19 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
                      opt->workers, dev->max_work_group_size, dev->name);
   if (opt && opt->blocks > UINT32_MAX)
     return lsk__fail(ctx, LSK_ERANGE, "%s: blocks %zu exceed 2^32 - 1", fn, opt->blocks);
+  if (opt && opt->lookup > LSK_PIXEL_LOOKUP_HASH)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: lookup %u is none of LSK_PIXEL_LOOKUP_*", fn,
+                     opt->lookup);
+  /* The grid where local memory is the host's memory (CPUs: there a block
+   * walks many modules, and zeroes the grid once) and holds it. */
+  int grid_fits = dev->local_mem_size >= GRID_NEED;
+  unsigned lookup = opt ? opt->lookup : LSK_PIXEL_LOOKUP_AUTO;
+  if (lookup == LSK_PIXEL_LOOKUP_GRID && !grid_fits)
+    return lsk__fail(ctx, LSK_ELAUNCH,
+                     "%s: the grid lookup needs %u bytes of local memory, %s has %llu", fn,
+                     GRID_NEED, dev->name, (unsigned long long)dev->local_mem_size);
+  if (lookup == LSK_PIXEL_LOOKUP_AUTO)
+    lookup = dev->is_cpu && grid_fits ? LSK_PIXEL_LOOKUP_GRID : LSK_PIXEL_LOOKUP_HASH;
   lsk_pixel *px = calloc(1, sizeof *px);
   if (!px)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
@@ -147,6 +174,7 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
   }
   px->ctx = ctx;
+  px->lookup = lookup;
   if (opt)
     px->opt = *opt;
   px->threshold = px->opt.threshold ? px->opt.threshold : LSK_PIXEL_THRESHOLD;

@@ -1,8 +1,10 @@
 /*
  * pixel.cl: the pixel-detector clustering pipeline (host/pixel.c runs it;
  * docs/example-pixel.md explains it). host/pixel.c builds this file with
- * the module's constants (PX_NX, PX_NY, PX_PITCH_X, PX_PITCH_Y) and the
- * generated OpenCL C views of its three layouts in front:
+ * the module's constants (PX_NX, PX_NY, PX_PITCH_X, PX_PITCH_Y), PX_GRID
+ * (how px_module finds a pixel's neighbours: "Finding a pixel's
+ * neighbours" below) and the generated OpenCL C views of its three
+ * layouts in front:
  *   pxdigi  x, y, adc, module, clus          one row per digi
  *   pxclus  charge, hit (dense rows: the results); sq, hr, lx, ly,
  *           lxerr, lyerr (sparse rows: module k's cluster id at its first
@@ -31,6 +33,23 @@
 #define PX_FX 16u
 #define PX_W ((PX_FX * PX_NY + 1) / 32 + 2)
 
+/*
+ * Finding a pixel's neighbours: px_module needs, for each digi, the digis
+ * at its four earlier neighbours. Two ways, chosen by the host:
+ *   PX_GRID 1  a grid of the module in local memory: the digi (plus 1,
+ *              0 for none) at each pixel, 2 * PX_NX * PX_NY = 133,120
+ *              bytes. A neighbour is one load, as in the C reference.
+ *              For devices whose local memory is plain memory and large
+ *              (PoCL: 1 MiB), where a block walks many modules, so the
+ *              grid is zeroed once per block, and each module clears
+ *              only its own pixels.
+ *   PX_GRID 0  a hash table (pixel -> digi, twice the digis' slots) and an
+ *              occupancy filter: 3 KiB, for GPUs (48 KiB per block on
+ *              NVIDIA) and llvmpipe (32 KiB). A neighbour costs a filter
+ *              test and, when it may be there, a probe.
+ * On PoCL the grid makes px_module about a quarter faster
+ * (docs/example-pixel.md, "Numbers").
+ */
 #if (PX_D & (PX_D - 1)) != 0
 #error "pixel.cl: the block domain (the most digis per module) must be a power of two"
 #endif
@@ -189,9 +208,11 @@ LSK_INLINE void px_union(__local uint *parent, uint i, uint j)
  * clusters than digis), so no block needs another's counts; px_hits
  * moves what the results need to dense rows.
  *
- * Local memory: 14,152 bytes plus the scan's scratch (8 per worker). It
- * must stay within 32 KiB, the least that lsk's OpenCL devices give a
- * block (llvmpipe; NVIDIA gives 48 KiB), and Mesa 22's rusticl reports
+ * Local memory, the hash way (PX_GRID 0): 14,152 bytes plus the scan's
+ * scratch (8 per worker); the grid way has the grid (133,120) instead of
+ * tab and occ (2,888). The hash way must stay within 32 KiB, the least
+ * that lsk's OpenCL devices give a block (llvmpipe; NVIDIA gives 48 KiB),
+ * and Mesa 22's rusticl reports
  * twice what a kernel declares, so there it must stay within 16 KiB
  * (tests/check_pixel.c checks the reported figure). It was 25,736 bytes
  * (51,488 as rusticl reported them); what made room, each explained
@@ -207,8 +228,13 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
                           __global uint *nclus, __global uint *nhit, uint threshold, uint nmod)
 {
   LSK_BLOCK_SCRATCH(uint, s);
-  LSK_SHARED(uint, tab, PX_H);    /* pixel -> digi */
-  LSK_SHARED(uint, occ, PX_W);    /* the occupancy filter (px_earlier) */
+#if PX_GRID
+  LSK_SHARED(ushort, grid, PX_NX * PX_NY); /* pixel -> digi + 1 */
+#else
+  LSK_SHARED(uint, tab, PX_H); /* pixel -> digi */
+  LSK_SHARED(uint, occ, PX_W); /* the occupancy filter (px_earlier) */
+  LSK_VAR(uint, sl);           /* each digi's slot in tab */
+#endif
   LSK_SHARED(uint, parent, PX_D); /* union-find links; then each digi's root */
   LSK_SHARED(uint, q, PX_D);      /* per root: charge; then its cluster id */
   LSK_SHARED(uint, xmin, PX_D);   /* per root: lowest x and y */
@@ -223,7 +249,6 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
   LSK_SHARED(ulong, msxx, PX_D);
   LSK_SHARED(ulong, msyy, PX_D);
   LSK_VAR(uint, root);
-  LSK_VAR(uint, sl); /* each digi's slot in tab */
   pxdigi_view v = PXDIGI_VIEW(d);
   pxclus_view cv = PXCLUS_VIEW(c);
   /* The scans' last entries, so that they end with the totals. */
@@ -236,10 +261,15 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
   /* Free once; each module frees the slots it took. */
   LSK_FOREACH(it)
   {
+#if PX_GRID
+    for (uint j = it.idx; j < PX_NX * PX_NY; j += PX_D)
+      grid[j] = 0u;
+#else
     tab[it.idx] = 0u;
     tab[it.idx + PX_D] = 0u;
     for (uint j = it.idx; j < PX_W; j += PX_D)
       occ[j] = 0u;
+#endif
   }
   lsk_sync();
   PX_MODULES(m, nmod)
@@ -247,16 +277,21 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     /* Only the module's n digis: a ForEach over n, not over the domain,
      * costs in proportion to the digis (most modules have few). */
     uint a = start[m], n = min(start[m + 1] - a, (uint)PX_D);
-    /* Pixels are distinct, so each insert claims a free slot of its own. */
+    /* Pixels are distinct, so each digi has a grid cell, or claims a free
+     * hash slot, of its own. */
     LSK_FOREACH_N(it, n)
     {
       uint key = (uint)pxdigi_x(v, a + it.idx) * PX_NY + pxdigi_y(v, a + it.idx) + 1u;
+#if PX_GRID
+      grid[key - 1u] = (ushort)(it.idx + 1u);
+#else
       uint h = px_slot(key);
       while (px_cas(&tab[h], 0u, key * PX_D + it.idx) != 0u)
         h = (h + 1u) & (PX_H - 1u);
       LSK_VAR_AT(sl, it) = h;
       uint f = px_fold(pxdigi_x(v, a + it.idx), pxdigi_y(v, a + it.idx));
       px_or(&occ[f >> 5], 1u << (f & 31u));
+#endif
       parent[it.idx] = it.idx;
       q[it.idx] = 0u;
       xmin[it.idx] = 0xffffu;
@@ -274,11 +309,29 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     LSK_FOREACH_N(it, n)
     {
       uint x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx), key = x * PX_NY + y + 1u;
+#if PX_GRID
+      /* Cell key - 1; off the module counts as empty. A branch per
+       * neighbour: one mask and a loop over its bits was no faster. */
+      uint c = key - 1u;
+      uint o0 = x && y ? grid[c - PX_NY - 1u] : 0u;
+      uint o1 = x ? grid[c - PX_NY] : 0u;
+      uint o2 = x && y + 1u < PX_NY ? grid[c - PX_NY + 1u] : 0u;
+      uint o3 = y ? grid[c - 1u] : 0u;
+      if (o0)
+        px_union(parent, it.idx, o0 - 1u);
+      if (o1)
+        px_union(parent, it.idx, o1 - 1u);
+      if (o2)
+        px_union(parent, it.idx, o2 - 1u);
+      if (o3)
+        px_union(parent, it.idx, o3 - 1u);
+#else
       for (uint fired = px_earlier(occ, x, y); fired; fired &= fired - 1u) {
         uint bit = 31u - clz(fired & (0u - fired)); /* the lowest left */
         uint nk = bit < 3u ? key - PX_NY - 1u + bit : key - 1u;
         px_union(parent, it.idx, px_find(tab, nk, it.idx));
       }
+#endif
     }
     lsk_sync();
     /* Roots are final. One pass sums, per root, the charge, the lowest
@@ -348,14 +401,20 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       pxclus_set_lyerr(cv, j, sqrt(vy + 1.0f / 12.0f) * PX_PITCH_Y);
     }
     lsk_sync();
-    /* Each digi: its cluster's id (q at its root), and frees its slot and
-     * its filter bit (a bit that two pixels share is cleared twice). */
+    /* Each digi: its cluster's id (q at its root), and frees its cell, or
+     * its slot and its filter bit (a bit that two pixels share is cleared
+     * twice). */
     LSK_FOREACH_N(it, n)
     {
-      uint f = px_fold(pxdigi_x(v, a + it.idx), pxdigi_y(v, a + it.idx));
+      uint x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx);
       pxdigi_set_clus(v, a + it.idx, q[parent[it.idx]]);
+#if PX_GRID
+      grid[x * PX_NY + y] = 0u;
+#else
+      uint f = px_fold(x, y);
       tab[LSK_VAR_AT(sl, it)] = 0u;
       px_and(&occ[f >> 5], ~(1u << (f & 31u)));
+#endif
     }
     LSK_MASTER
     {

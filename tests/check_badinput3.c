@@ -416,6 +416,9 @@ START_TEST(test_bi_examples)
   xo = (lsk_pixel_options){.blocks = (size_t)1 << 40};
   BAD(ctx, "lsk_pixel_create", lsk_pixel_create(ctx, &xo, &xout), LSK_ERANGE,
       "blocks 1099511627776");
+  xo = (lsk_pixel_options){.lookup = 3};
+  BAD(ctx, "lsk_pixel_create", lsk_pixel_create(ctx, &xo, &xout), LSK_EINVAL,
+      "lookup 3 is none of LSK_PIXEL_LOOKUP_*");
   BAD(NULL, "lsk_pixel_create", lsk_pixel_create((lsk_context *)b, NULL, &xout), LSK_EINVAL,
       WRONG("context", "buffer"));
   QUIET("lsk_pixel_destroy", (lsk_pixel_destroy(NULL), 1));
@@ -431,6 +434,8 @@ START_TEST(test_bi_examples)
   BAD(ctx, "lsk_pixel_read", lsk_pixel_read(px, NULL), LSK_EINVAL, "r is NULL");
   BAD(ctx, "lsk_pixel_read", lsk_pixel_read(px, r), LSK_EINVAL, "no run to read");
   BAD(NULL, "lsk_pixel_read", lsk_pixel_read(wx, r), LSK_EINVAL, WRONG("pixel", "buffer"));
+  QUIET("lsk_pixel_lookup", lsk_pixel_lookup(NULL) == 0);
+  BADV("lsk_pixel_lookup", lsk_pixel_lookup(wx), 0, WRONG("pixel", "buffer"));
   QUIET("lsk_pixel_assoc", lsk_pixel_assoc(NULL) == NULL);
   BADV("lsk_pixel_assoc", lsk_pixel_assoc(wx), NULL, WRONG("pixel", "buffer"));
 

@@ -190,6 +190,17 @@ int lsk_pixel_compare(const lsk_pixel_result *want, const lsk_pixel_result *got,
 
 typedef struct lsk_pixel lsk_pixel;
 
+/* How the clusterizer finds a pixel's neighbours (lsk_pixel_options.lookup;
+ * docs/example-pixel.md). Results never depend on it. */
+enum {
+  LSK_PIXEL_LOOKUP_AUTO = 0, /* the grid where local memory is plain memory
+                                and large enough (CPUs), else the hash */
+  LSK_PIXEL_LOOKUP_GRID = 1, /* a grid of the module: 133,120 more bytes of
+                                local memory per block, one load each */
+  LSK_PIXEL_LOOKUP_HASH = 2  /* a hash table and an occupancy filter: fits
+                                in 16 KiB of local memory (GPUs) */
+};
+
 /* All zeros: the defaults. */
 typedef struct lsk_pixel_options {
   uint32_t threshold; /* cluster charge threshold; 0: LSK_PIXEL_THRESHOLD */
@@ -198,6 +209,7 @@ typedef struct lsk_pixel_options {
    * on them. For tests and tuning. */
   unsigned workers, simd;
   size_t blocks;
+  unsigned lookup; /* LSK_PIXEL_LOOKUP_*; 0: automatic */
 } lsk_pixel_options;
 
 /* Wall-clock seconds of each stage of the last lsk_pixel_run: cluster is
@@ -210,8 +222,9 @@ typedef struct lsk_pixel_times {
 /*
  * lsk_pixel_create: builds the example's program (kernels/pixel.cl behind
  * the generated views of its digi, cluster and hit layouts).
- * Errors: LSK_EINVAL (a NULL, bad options), LSK_ENOMEM, LSK_EBUILD,
- * OpenCL codes.
+ * Errors: LSK_EINVAL (a NULL, bad options), LSK_ELAUNCH (workers, or the
+ * grid lookup's local memory, past the device's limits), LSK_ENOMEM,
+ * LSK_EBUILD, OpenCL codes.
  */
 int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel **out /* OUT */);
 void lsk_pixel_destroy(lsk_pixel *px);
@@ -235,6 +248,10 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
  * order: LSK_EVERIFY naming the module if a module's hits differ. Waits.
  */
 int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r);
+
+/* The lookup that px's clusterizer uses (LSK_PIXEL_LOOKUP_GRID or _HASH;
+ * 0 for a NULL or destroyed px). */
+unsigned lsk_pixel_lookup(const lsk_pixel *px);
 
 /* The last run's module -> hits association (keys: event * modules +
  * module; elements: hit indices), owned by px; NULL before a run. */
