@@ -116,11 +116,11 @@ static int build(lsk_pixel *px)
     rc = lsk_layout_emit_cl(px->layout[i], NULL, &view[i]);
   if (rc)
     return lsk__fail(px->ctx, rc, "%s: layouts: %s", fn, lsk_context_errmsg(NULL));
-  prelude = lsk__strdupf("#define PX_NX %u\n#define PX_NY %u\n#define PX_PITCH_X %.9gf\n"
-                         "#define PX_PITCH_Y %.9gf\n#define PX_GRID %d\n%s\n%s\n%s\n",
-                         LSK_PIXEL_NX, LSK_PIXEL_NY, (double)LSK_PIXEL_PITCH_X,
-                         (double)LSK_PIXEL_PITCH_Y, px->lookup == LSK_PIXEL_LOOKUP_GRID,
-                         view[0], view[1], view[2]);
+  prelude =
+      lsk__strdupf("#define PX_NX %u\n#define PX_NY %u\n#define PX_PITCH_X %.9gf\n"
+                   "#define PX_PITCH_Y %.9gf\n#define PX_GRID %d\n%s\n%s\n%s\n",
+                   LSK_PIXEL_NX, LSK_PIXEL_NY, (double)LSK_PIXEL_PITCH_X, (double)LSK_PIXEL_PITCH_Y,
+                   px->lookup == LSK_PIXEL_LOOKUP_GRID, view[0], view[1], view[2]);
   for (int i = 0; i < 3; ++i)
     lsk_free(view[i]);
   if (!prelude)

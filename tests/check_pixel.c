@@ -520,8 +520,8 @@ START_TEST(test_pixel_lookup_choice)
   int fits = dev->local_mem_size >= grid + 32768;
   lsk_pixel *px = NULL;
   TU_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
-  ck_assert_uint_eq(lsk_pixel_lookup(px), dev->is_cpu && fits ? LSK_PIXEL_LOOKUP_GRID
-                                                              : LSK_PIXEL_LOOKUP_HASH);
+  ck_assert_uint_eq(lsk_pixel_lookup(px),
+                    dev->is_cpu && fits ? LSK_PIXEL_LOOKUP_GRID : LSK_PIXEL_LOOKUP_HASH);
   lsk_pixel_destroy(px);
   px = NULL;
   int rc = lsk_pixel_create(ctx, &(lsk_pixel_options){.lookup = LSK_PIXEL_LOOKUP_GRID}, &px);
@@ -586,10 +586,10 @@ START_TEST(test_pixel_grind)
       lsk_pixel_generate(&(lsk_pixel_gen_options){.events = 1, .modules = 6, .seed = 3}, &ev),
       LSK_OK);
   ck_assert_int_eq(lsk_pixel_result_create(ev, &got), LSK_OK);
-  device_run(ctx,
-             &(lsk_pixel_options){.workers = 4, .simd = 16, .blocks = 2,
-                                  .lookup = LSK_PIXEL_LOOKUP_HASH},
-             ev, got, 0);
+  device_run(
+      ctx,
+      &(lsk_pixel_options){.workers = 4, .simd = 16, .blocks = 2, .lookup = LSK_PIXEL_LOOKUP_HASH},
+      ev, got, 0);
   lsk_pixel_result_destroy(got);
   lsk_pixel_events_destroy(ev);
   lsk_pixel_events_destroy(h.ev);
