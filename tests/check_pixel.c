@@ -529,6 +529,8 @@ START_TEST(test_pixel_lookup_choice)
     TU_OK(ctx, rc);
     uint64_t bytes = 0;
     TU_OK(ctx, lsk__pixel_module_local(px, &bytes));
+    printf("px_module on %s, grid lookup: %llu bytes of local memory\n", dev->name,
+           (unsigned long long)bytes);
     ck_assert_uint_ge(bytes, grid + 4u * LSK_PIXEL_MAX_DIGIS);
     ck_assert_uint_le(bytes, grid + 32768);
   } else {

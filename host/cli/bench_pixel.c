@@ -75,10 +75,11 @@ int bench_case_pixel(bench *bn)
   if (!rc)
     printf("pixel stages (best run that waits after each), us per event: upload %.1f, cluster and "
            "charge %.1f, scans %.1f, hits %.1f, association %.1f; %zu digis, %zu clusters, %zu "
-           "hits\n",
+           "hits; %s lookup\n",
            1e6 * best.upload / g.events, 1e6 * best.cluster / g.events,
            1e6 * best.charge / g.events, 1e6 * best.hits / g.events, 1e6 * best.assoc / g.events,
-           ev->digis, got->clusters, got->nhits);
+           ev->digis, got->clusters, got->nhits,
+           lsk_pixel_lookup(px) == LSK_PIXEL_LOOKUP_GRID ? "grid" : "hash");
   lsk_pixel_destroy(px);
   lsk_pixel_result_destroy(got);
   lsk_pixel_result_destroy(want);

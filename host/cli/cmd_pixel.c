@@ -17,7 +17,7 @@
 static const char *const usage_text =
     "usage: lsk [--device SEL] demo [--events N] [--modules M] [--seed S] [--repeat R]\n"
     "                               [--threshold Q] [--input FILE] [--output FILE]\n"
-    "                               [--workers W] [--simd S]\n"
+    "                               [--workers W] [--simd S] [--lookup grid|hash]\n"
     "       lsk demo tour [--size N] [--inject-fault]   three small kernels (see --help)\n"
     "       lsk demo pic [...]                          particle-in-cell on frames\n"
     "Pixel-detector clustering on SoA: digis grouped by module, clustered (one block\n"
@@ -30,7 +30,9 @@ static const char *const usage_text =
     "  --threshold Q     cluster charge threshold (default 4000)\n"
     "  --input FILE      read the events from FILE (written by --output) instead\n"
     "  --output FILE     write the events to FILE\n"
-    "  --workers W, --simd S   the per-module kernels' shape (default: automatic)\n";
+    "  --workers W, --simd S   the per-module kernels' shape (default: automatic)\n"
+    "  --lookup grid|hash      how the clusterizer finds neighbours (default: the grid\n"
+    "                    where local memory holds it, as on CPUs, else the hash)\n";
 
 typedef struct demo {
   lsk_pixel_events *ev;
@@ -157,6 +159,8 @@ int cmd_demo_pixel(int argc, char **argv)
       po.simd = (unsigned)x;
     else if (strcmp(a, "--threshold") == 0 && !parse(v, 0xffffffffu, &x) && x)
       d.threshold = (uint32_t)x;
+    else if (strcmp(a, "--lookup") == 0 && (!strcmp(v, "grid") || !strcmp(v, "hash")))
+      po.lookup = v[0] == 'g' ? LSK_PIXEL_LOOKUP_GRID : LSK_PIXEL_LOOKUP_HASH;
     else
       return cli_usage("demo", usage_text, "bad option or value: %s %s", a, v);
   }
@@ -186,7 +190,8 @@ int cmd_demo_pixel(int argc, char **argv)
     if (rc)
       rc = cli_fail_lsk("demo", d.ctx, rc, "building the pipeline");
     else {
-      printf("kernels built in %.0f ms\n", 1e3 * (cli_now() - t0));
+      printf("kernels built in %.0f ms; neighbours by %s lookup\n", 1e3 * (cli_now() - t0),
+             lsk_pixel_lookup(d.px) == LSK_PIXEL_LOOKUP_GRID ? "grid" : "hash");
       rc = run(&d);
     }
   }
