@@ -2,7 +2,9 @@
  * assoc.c: the one-to-many association (include/lsk/assoc.h): its own
  * device buffers, and a build as four passes on the context's queue:
  * zero the counts (only when the last build did not leave them at zero),
- * count (kernels/assoc.cl), scan the counts into offsets (lsk_scan), fill.
+ * count (kernels/assoc.cl), scan the counts into offsets (lsk_scan), fill;
+ * or, for keys in order, a search for each key's first element and a
+ * pass that stores the elements (lsk_assoc_sorted_offsets, _content).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -158,10 +160,9 @@ static int pass(lsk_assoc *a, const char *fn, int fill, lsk_buffer *keys, size_t
                            NULL);
 }
 
-int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
+/* The checks that both builds make, and the state they both reset. */
+static int build_args(lsk_assoc *a, const char *fn, lsk_buffer *keys, size_t offset, size_t n)
 {
-  static const char fn[] = "lsk_assoc_build";
-  LSK__LIVE(NULL, a, ASSOC, fn, "a");
   lsk_context *ctx = a->ctx;
   int rc = lsk__check_span(ctx, fn, "keys", keys, offset, n, sizeof(uint32_t));
   if (rc)
@@ -174,6 +175,57 @@ int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
                      n, a->capacity);
   a->host_valid = 0;
   a->n = 0;
+  return LSK_OK;
+}
+
+int lsk_assoc_build_sorted(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
+{
+  static const char fn[] = "lsk_assoc_build_sorted";
+  LSK__LIVE(NULL, a, ASSOC, fn, "a");
+  int rc = build_args(a, fn, keys, offset, n);
+  if (rc)
+    return rc;
+  /* No element: every offset is 0. The counts are not used (nor dirtied). */
+  if (n == 0)
+    rc = zero(a, fn, a->offsets, (size_t)a->nkeys + 1);
+  /* The offsets: a run of 16 keys per index (kernels/assoc.cl). */
+  size_t runs = ((size_t)a->nkeys + 1 + 15) / 16;
+  lsk__plan p;
+  lsk_kernel *k;
+  lsk_launch l;
+  lsk_arg head[] = {LSK_ARG_BUFFER(keys), LSK_ARG_UINT((uint32_t)offset),
+                    LSK_ARG_UINT((uint32_t)n)};
+  if (n && !(rc = lsk__algo_plan(a->ctx, fn, runs, &a->algo, &p)) &&
+      !(rc = lsk__lib_kernel(a->ctx, LSK__LIB_ASSOC, "lsk_assoc_sorted_offsets", &k))) {
+    l = lsk__plan_launch(&p, p.blocks);
+    rc = lsk_kernel_launch(k, &l,
+                           LSK_ARGS(head[0], head[1], head[2], LSK_ARG_UINT((uint32_t)runs),
+                                    LSK_ARG_UINT((uint32_t)p.per_block), LSK_ARG_BUFFER(a->offsets),
+                                    LSK_ARG_UINT(a->nkeys)),
+                           NULL);
+  }
+  /* The content, and the check of the order. */
+  if (n && !rc && !(rc = lsk__algo_plan(a->ctx, fn, n, &a->algo, &p)) &&
+      !(rc = lsk__lib_kernel(a->ctx, LSK__LIB_ASSOC, "lsk_assoc_sorted_content", &k))) {
+    l = lsk__plan_launch(&p, p.blocks);
+    rc = lsk_kernel_launch(k, &l,
+                           LSK_ARGS(head[0], head[1], head[2], LSK_ARG_UINT((uint32_t)p.per_block),
+                                    LSK_ARG_BUFFER(a->content), LSK_ARG_UINT(a->nkeys)),
+                           NULL);
+  }
+  if (!rc)
+    a->n = n;
+  return rc;
+}
+
+int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
+{
+  static const char fn[] = "lsk_assoc_build";
+  LSK__LIVE(NULL, a, ASSOC, fn, "a");
+  lsk_context *ctx = a->ctx;
+  int rc = build_args(a, fn, keys, offset, n);
+  if (rc)
+    return rc;
   size_t nc = (size_t)a->nkeys + 1;
   if (a->counts_dirty && (rc = zero(a, fn, a->counts, nc)))
     return rc;

@@ -446,8 +446,8 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   if (!rc)
     rc = pxhit_bind(&hv, lsk_soa_host(px->soa[2], 0), px->cap_digis);
   if (!rc)
-    rc =
-        lsk_assoc_build(px->assoc, lsk_soa_buffer(px->soa[2]), at(px, 2, hv.hmodule) / 4, total[1]);
+    rc = lsk_assoc_build_sorted(px->assoc, lsk_soa_buffer(px->soa[2]), at(px, 2, hv.hmodule) / 4,
+                                total[1]);
   if (!rc)
     rc = lsk_context_finish(px->ctx);
   if (!rc)

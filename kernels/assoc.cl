@@ -12,6 +12,11 @@
  *                    the counts are back to zero for the next build.
  * Elements whose key is >= nkeys are skipped by both passes.
  *
+ * Keys already in order (lsk_assoc_build_sorted) need no count, scan or
+ * atomics: lsk_assoc_sorted_offsets searches each key's first element,
+ * lsk_assoc_sorted_content stores each element's index and checks the
+ * order.
+ *
  * All three are device-wide passes in the shape of reduce.cl: block b
  * takes tiles [b * per_block, (b + 1) * per_block) of LSK_DOMAIN_SIZE
  * elements below n; a full tile runs without the bound check.
@@ -85,6 +90,99 @@ LSK_KERNEL void lsk_assoc_fill(LSK_CTX, __global const uint *restrict keys, uint
       uint s = LSK_VAR_AT(slot, it);
       if (s != 0xffffffffu)
         content[s] = at + it.idx;
+    }
+  }
+}
+
+/* The keys' order for the sorted build: a key >= nkeys counts as nkeys. */
+LSK_INLINE uint lsk__assoc_key(__global const uint *keys, uint i, uint nkeys)
+{
+  return min(keys[i], nkeys);
+}
+
+/* The first p in [lo, hi) whose key is j or more, hi if none (keys sorted). */
+LSK_INLINE uint lsk__assoc_lower(__global const uint *keys, uint nkeys, uint lo, uint hi, uint j)
+{
+  while (lo < hi) {
+    uint mid = lo + (hi - lo) / 2u;
+    if (lsk__assoc_key(keys, mid, nkeys) < j)
+      lo = mid + 1u;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* lsk_assoc_sorted_offsets(keys, base, n, runs, per_block, offsets, nkeys):
+ * for keys that never decrease (keys[base, base + n), n >= 1), offsets[j] = the first
+ * element whose key is j or more (n for none), j = 0..nkeys. Each index
+ * takes a run of LSK__ASSOC_RUN keys: a binary search for the first, then
+ * for each next one a search that gallops from the last answer (keys
+ * close together cost a probe or two). Bounded either way: at most about
+ * 2 log2(n) probes per key, whatever the gaps between keys or the
+ * elements per key, so no work-item loops long (GPUs; llvmpipe ends a
+ * work-item's loops after 65535 iterations). */
+#define LSK__ASSOC_RUN 16u
+LSK_KERNEL void lsk_assoc_sorted_offsets(LSK_CTX, __global const uint *restrict keys, uint base,
+                                         uint n, uint runs, uint per_block,
+                                         __global uint *restrict offsets, uint nkeys)
+{
+  keys += base;
+  LSK__TILE_RUN(runs, per_block);
+  for (uint t = first; t < end; ++t) {
+    uint left = t < full ? LSK_DOMAIN_SIZE : runs - t * LSK_DOMAIN_SIZE;
+    LSK_FOREACH(it) {
+      if (it.idx < left) {
+        uint j = (t * LSK_DOMAIN_SIZE + it.idx) * LSK__ASSOC_RUN;
+        uint jend = min(j + LSK__ASSOC_RUN, nkeys + 1u);
+        uint pos = lsk__assoc_lower(keys, nkeys, 0u, n, j);
+        offsets[j] = pos;
+        for (++j; j < jend; ++j) {
+          /* Every element before pos has a key below j - 1. Gallop while
+           * the element at a is below j: then the answer is in (a, hi]. */
+          if (pos < n && lsk__assoc_key(keys, pos, nkeys) < j) {
+            uint a = pos, step = 1u, hi;
+            for (;;) {
+              hi = a + step;
+              if (hi >= n) {
+                hi = n;
+                break;
+              }
+              if (lsk__assoc_key(keys, hi, nkeys) >= j)
+                break;
+              a = hi;
+              step <<= 1;
+            }
+            pos = lsk__assoc_lower(keys, nkeys, a + 1u, hi, j);
+          }
+          offsets[j] = pos;
+        }
+      }
+    }
+  }
+}
+
+/* lsk_assoc_sorted_content(keys, base, n, per_block, content, nkeys):
+ * content[i] = i for the stored elements (keys[base + i]) (key below nkeys), and the check that the
+ * keys never decrease: a key below the one before it is a verify failure
+ * (LSK_EVERIFY), and the association is then undefined. */
+LSK_KERNEL void lsk_assoc_sorted_content(LSK_CTX, __global const uint *restrict keys, uint base,
+                                         uint n, uint per_block, __global uint *restrict content,
+                                         uint nkeys)
+{
+  keys += base;
+  LSK__TILE_RUN(n, per_block);
+  for (uint t = first; t < end; ++t) {
+    uint at = t * LSK_DOMAIN_SIZE;
+    uint left = t < full ? LSK_DOMAIN_SIZE : n - at;
+    LSK_FOREACH(it) {
+      if (it.idx < left) {
+        uint i = at + it.idx, k = lsk__assoc_key(keys, i, nkeys);
+        uint before = i ? lsk__assoc_key(keys, i - 1u, nkeys) : 0u;
+        LSK_VERIFY(before <= k, "lsk_assoc_build_sorted: keys decrease", i, before, k);
+        if (k < nkeys)
+          content[i] = i;
+      }
     }
   }
 }

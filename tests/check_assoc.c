@@ -4,8 +4,10 @@
  * stored and skipped counts must be exact; the content is compared as a
  * set per key (each key's range sorted, against the reference's, which a
  * sequential fill leaves sorted). Keys at and above nkeys, up to
- * 0xffffffff, are in most inputs. Also: the device helpers of
- * cl/lsk_assoc.h, rebuilds through one handle, and bad input.
+ * 0xffffffff, are in most inputs. The build for sorted keys
+ * (lsk_assoc_build_sorted) against the same reference, its content exactly
+ * in element order, and keys that are not sorted. Also: the device
+ * helpers of cl/lsk_assoc.h, rebuilds through one handle, and bad input.
  *
  * tcase_assoc_grind (small sizes, several blocks and shapes) also runs in
  * the grind suite, under oclgrind.
@@ -141,6 +143,32 @@ static void check_assoc(lsk_context *ctx, lsk_assoc *a, const uint32_t *keys, si
   ref_free(&r);
 }
 
+/* The content of a sorted build: element i at i, exactly. */
+static void check_identity(lsk_context *ctx, lsk_assoc *a, const char *what)
+{
+  size_t stored = 0;
+  TU_OK(ctx, lsk_assoc_size(a, &stored, NULL));
+  uint32_t *got = malloc((stored ? stored : 1) * 4);
+  ck_assert_ptr_nonnull(got);
+  if (stored)
+    TU_OK(ctx, lsk_buffer_read(lsk_assoc_content(a), 0, got, stored * 4));
+  size_t i = 0;
+  while (i < stored && got[i] == i)
+    ++i;
+  ck_assert_msg(i == stored, "%s: content[%zu] = %u, want %zu", what, i, i < stored ? got[i] : 0,
+                i);
+  free(got);
+}
+
+/* Sorted keys for lsk_assoc_build_sorted: random ones (with keys to skip,
+ * which sort last), sorted. */
+static uint32_t *sorted_keys(size_t n, uint32_t nkeys, int skips, uint32_t seed)
+{
+  uint32_t *k = random_keys(n, nkeys, skips, seed);
+  qsort(k, n, 4, cmp_u32);
+  return k;
+}
+
 /* One build of n random keys into nkeys, checked; the keys sit at an
  * offset in their buffer. */
 static void build_and_check(lsk_context *ctx, size_t n, uint32_t nkeys, int skips,
@@ -195,6 +223,103 @@ END_TEST
 START_TEST(test_assoc_sizes_32x1)
 {
   sizes_case(&(lsk_algo_options){.workers = 32, .simd = 1}, "32x1");
+}
+END_TEST
+
+/* lsk_assoc_build_sorted against the reference (which a sequential fill
+ * of sorted keys leaves in element order: the content must be 0, 1, 2...
+ * exactly) at each shape: the sizes of the other builds, keys with gaps
+ * (few elements over many keys: the first element writes the offsets
+ * before it, the last those after), and one key. */
+static void sorted_case(const lsk_algo_options *algo, const char *shape)
+{
+  static const struct {
+    size_t n;
+    uint32_t nkeys;
+    int skips;
+  } cases[] = {{0, 5, 1},     {1, 1, 1},       {7, 3, 1},       {1000, 100, 1},
+               {1000, 1, 1},  {50, 100000, 0}, {50, 100000, 1}, {(1u << 20) + 3, (1u << 16) + 1, 1},
+               {200000, 4, 0}};
+  lsk_context *ctx = tu_context();
+  lsk_assoc_options opt = {.algo = *algo};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    size_t n = cases[c].n;
+    uint32_t nkeys = cases[c].nkeys;
+    if (tu_algo_capped(ctx, shape, n, algo))
+      continue;
+    uint32_t *keys = sorted_keys(n, nkeys, cases[c].skips, (uint32_t)(c * 7919u + 3u));
+    lsk_buffer *kb = upload(ctx, keys, n, 2);
+    lsk_assoc *a = NULL;
+    TU_OK(ctx, lsk_assoc_create(ctx, nkeys, n, &opt, &a));
+    TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 2, n));
+    char what[96];
+    snprintf(what, sizeof what, "sorted, %s, n %zu, nkeys %u", shape, n, nkeys);
+    check_assoc(ctx, a, keys, n, what);
+    check_identity(ctx, a, what);
+    lsk_assoc_destroy(a);
+    lsk_buffer_destroy(kb);
+    free(keys);
+  }
+  lsk_context_destroy(ctx);
+}
+
+START_TEST(test_assoc_sorted)
+{
+  static const lsk_algo_options shapes[] = {{0},
+                                            {.workers = 1, .simd = 1, .tile = 64},
+                                            {.workers = 8, .simd = 4, .tile = 96, .blocks = 3},
+                                            {.workers = 32, .simd = 1}};
+  static const char *names[] = {"auto", "1x1 tile 64", "8x4 tile 96", "32x1"};
+  sorted_case(&shapes[_i], names[_i]);
+}
+END_TEST
+
+/* Keys that decrease: LSK_EVERIFY at the next wait, naming the element and
+ * both keys; one build after it, of either kind, is right again, and the
+ * two kinds alternate on one handle (the sorted build leaves the counts
+ * alone). */
+START_TEST(test_assoc_sorted_unsorted_keys)
+{
+  lsk_context *ctx = tu_context();
+  uint32_t bad[6] = {0, 1, 1, 3, 2, 4};
+  uint32_t *k = sorted_keys(3000, 40, 1, 77), *r = random_keys(3000, 40, 1, 78);
+  lsk_buffer *bb = upload(ctx, bad, 6, 0), *kb = upload(ctx, k, 3000, 0),
+             *rb = upload(ctx, r, 3000, 0);
+  lsk_assoc *a = NULL;
+  TU_OK(ctx, lsk_assoc_create(ctx, 5, 3000, NULL, &a));
+  TU_OK(ctx, lsk_assoc_build_sorted(a, bb, 0, 6));
+  TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY, "keys decrease");
+  ck_assert_msg(strstr(lsk_context_errmsg(ctx), "4, 3, 2"), "%s", lsk_context_errmsg(ctx));
+  lsk_assoc_destroy(a);
+  TU_OK(ctx, lsk_assoc_create(ctx, 40, 3000, NULL, &a));
+  TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 0, 3000));
+  check_assoc(ctx, a, k, 3000, "sorted");
+  check_identity(ctx, a, "sorted");
+  TU_OK(ctx, lsk_assoc_build(a, rb, 0, 3000));
+  check_assoc(ctx, a, r, 3000, "counted after sorted");
+  TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 0, 1000));
+  check_assoc(ctx, a, k, 1000, "sorted after counted");
+  TU_OK(ctx, lsk_assoc_build(a, kb, 0, 3000));
+  check_assoc(ctx, a, k, 3000, "counted, sorted keys");
+  TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 0, 0));
+  check_assoc(ctx, a, k, 0, "sorted, empty");
+  lsk_assoc_destroy(a);
+  /* One key far inside 2^20: long gaps before and after it. */
+  for (size_t i = 0; i < 3000; ++i)
+    k[i] = 777777;
+  lsk_buffer *ob = upload(ctx, k, 3000, 0);
+  TU_OK(ctx, lsk_assoc_create(ctx, 1u << 20, 3000, NULL, &a));
+  TU_OK(ctx, lsk_assoc_build_sorted(a, ob, 0, 3000));
+  check_assoc(ctx, a, k, 3000, "one key of 2^20");
+  check_identity(ctx, a, "one key of 2^20");
+  lsk_assoc_destroy(a);
+  lsk_buffer_destroy(ob);
+  lsk_buffer_destroy(bb);
+  lsk_buffer_destroy(kb);
+  lsk_buffer_destroy(rb);
+  free(k);
+  free(r);
+  lsk_context_destroy(ctx);
 }
 END_TEST
 
@@ -465,6 +590,12 @@ START_TEST(test_assoc_grind)
     check_assoc(ctx, a, k1, 200, "grind, first");
     TU_OK(ctx, lsk_assoc_build(a, b2, 3, 150));
     check_assoc(ctx, a, k2, 150, "grind, second");
+    qsort(k1, 200, 4, cmp_u32);
+    lsk_buffer *b3 = upload(ctx, k1, 200, 1);
+    TU_OK(ctx, lsk_assoc_build_sorted(a, b3, 1, 200));
+    check_assoc(ctx, a, k1, 200, "grind, sorted");
+    check_identity(ctx, a, "grind, sorted");
+    lsk_buffer_destroy(b3);
     lsk_assoc_destroy(a);
     lsk_buffer_destroy(b1);
     lsk_buffer_destroy(b2);
@@ -496,6 +627,8 @@ Suite *suite_assoc(void)
   tcase_add_test(tc, test_assoc_large);
   tcase_add_test(tc, test_assoc_key_extremes);
   tcase_add_test(tc, test_assoc_rebuild);
+  tcase_add_loop_test(tc, test_assoc_sorted, 0, 4);
+  tcase_add_test(tc, test_assoc_sorted_unsorted_keys);
   tcase_add_test(tc, test_assoc_device_helpers);
   tcase_add_test(tc, test_assoc_bad_input);
   suite_add_tcase(s, tc);

@@ -101,6 +101,19 @@ START_TEST(test_bi_vector_assoc)
   BAD(ctx, "lsk_assoc_build", lsk_assoc_build(a, dead, 0, 4), LSK_EINVAL, DEAD("buffer"));
   BAD(NULL, "lsk_assoc_build", lsk_assoc_build(wa, keys, 0, 16), LSK_EINVAL,
       WRONG("assoc", "vector"));
+  BAD(NULL, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(NULL, keys, 0, 16), LSK_EINVAL,
+      "lsk_assoc_build_sorted: a is NULL");
+  BAD(ctx, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(a, NULL, 0, 16), LSK_EINVAL,
+      "lsk_assoc_build_sorted: keys is NULL");
+  BAD(ctx, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(a, keys, 4, 16), LSK_ERANGE, "[4, 20)");
+  BAD(ctx, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(a, foreign, 0, 16), LSK_EINVAL,
+      "belongs to another context");
+  BAD(ctx, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(a, lsk_assoc_content(a), 0, 4),
+      LSK_EINVAL, "keys is one of the association's own buffers");
+  BAD(ctx, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(a, dead, 0, 4), LSK_EINVAL,
+      DEAD("buffer"));
+  BAD(NULL, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(wa, keys, 0, 16), LSK_EINVAL,
+      WRONG("assoc", "vector"));
   size_t beg, end;
   BAD(NULL, "lsk_assoc_range", lsk_assoc_range(NULL, 0, &beg, &end), LSK_EINVAL, "a is NULL");
   BAD(ctx, "lsk_assoc_range", lsk_assoc_range(a, 0, NULL, &end), LSK_EINVAL, "begin is NULL");

@@ -86,6 +86,22 @@ int lsk_assoc_reserve(lsk_assoc *a, size_t capacity);
 int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n);
 
 /*
+ * lsk_assoc_build_sorted: lsk_assoc_build for keys that never decrease
+ * (elements grouped by key, in key order, as a pipeline that makes them
+ * module by module leaves them; keys >= nkeys, skipped, come last). No
+ * atomics and no scan: each key's first element is found by a search
+ * (a binary search per 16 keys, a galloping one from there to the next
+ * key: a probe or two where keys are close, at most about 2 log2(n)
+ * whatever the gaps), and each key's elements are stored in element
+ * order, so content[i] = i. The offsets are the same as lsk_assoc_build's.
+ * A key below the one before it is found on the device: the next wait
+ * (lsk_context_finish, a read) returns LSK_EVERIFY naming the element and
+ * both keys, and the association is undefined until the next build.
+ * Errors: those of lsk_assoc_build.
+ */
+int lsk_assoc_build_sorted(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n);
+
+/*
  * lsk_assoc_range: key's elements are content[begin] up to
  * content[end - 1] (end - begin of them). The first call after a build
  * waits for it and reads all the offsets back (4 * (nkeys + 1) bytes),
