@@ -200,6 +200,45 @@ LSK_INLINE void px_union(__local uint *parent, uint i, uint j)
   }
 }
 
+/* A cluster's row j (sparse: its module's first digi plus its id): its
+ * charge, its hit's rank among the module's hits and, unless the charge is
+ * below the threshold (masked: no hit), the hit's local position and
+ * errors, here where the sums are at hand (px_hits then reads 16 bytes,
+ * not 36): the same float operations as lsk__pixel_hit_of
+ * (host/pixel_ref.c). The sums are raw (about the module's corner); sum
+ * w (x - x0)^2 = sum w x^2 - 2 x0 sum w x + x0^2 sum w moves them to the
+ * lowest pixel, exactly modulo 2^64, and the true value fits. */
+LSK_INLINE void px_row(pxclus_view cv, uint j, uint qr, uint hr, uint threshold, ulong x0, ulong y0,
+                       ulong sx, ulong sy, ulong sxx, ulong syy)
+{
+  pxclus_set_sq(cv, j, qr);
+  pxclus_set_hr(cv, j, hr);
+  if (qr < threshold)
+    return;
+  ulong w = qr;
+  float fq = (float)qr;
+  float mx = (float)(sx - x0 * w) / fq, my = (float)(sy - y0 * w) / fq;
+  float vx = fmax((float)(sxx - 2u * x0 * sx + x0 * x0 * w) / fq - mx * mx, 0.0f);
+  float vy = fmax((float)(syy - 2u * y0 * sy + y0 * y0 * w) / fq - my * my, 0.0f);
+  pxclus_set_lx(cv, j, ((float)x0 + mx + 0.5f - 0.5f * (float)PX_NX) * PX_PITCH_X);
+  pxclus_set_ly(cv, j, ((float)y0 + my + 0.5f - 0.5f * (float)PX_NY) * PX_PITCH_Y);
+  pxclus_set_lxerr(cv, j, sqrt(vx + 1.0f / 12.0f) * PX_PITCH_X);
+  pxclus_set_lyerr(cv, j, sqrt(vy + 1.0f / 12.0f) * PX_PITCH_Y);
+}
+
+/* Frees a digi's pixel for the next module: its grid cell, or its hash
+ * slot and its filter bit (a bit that two pixels share is cleared twice). */
+#if PX_GRID
+LSK_INLINE void px_free(__local ushort *grid, uint x, uint y) { grid[x * PX_NY + y] = 0u; }
+#else
+LSK_INLINE void px_free(__local uint *tab, __local uint *occ, uint slot, uint x, uint y)
+{
+  uint f = px_fold(x, y);
+  tab[slot] = 0u;
+  px_and(&occ[f >> 5], ~(1u << (f & 31u)));
+}
+#endif
+
 /*
  * px_module: one module per block: its clusters (union-find over the 8
  * neighbours), then each cluster's charge, lowest pixel and moments,
@@ -207,6 +246,15 @@ LSK_INLINE void px_union(__local uint *parent, uint i, uint j)
  * goes at its module's first digi plus its id (a module has no more
  * clusters than digis), so no block needs another's counts; px_hits
  * moves what the results need to dense rows.
+ *
+ * Passes, each over the module's digis: index the pixels; join each digi
+ * with its earlier neighbours; sum per root; rank the roots (a block
+ * scan); rows per root; labels per digi. With one worker (the CPU shape)
+ * the digis go in order and a root, the smallest digi of its cluster,
+ * comes before its other digis: the root starts its sums (nothing to zero
+ * first), and counting ranks the roots, so rows and labels are one pass
+ * with no scan. That took the cluster stage of lsk demo from about 35 to
+ * 30 ms on PoCL (docs/example-pixel.md).
  *
  * Local memory, the hash way (PX_GRID 0): 14,152 bytes plus the scan's
  * scratch (8 per worker); the grid way has the grid (133,120) instead of
@@ -227,7 +275,10 @@ LSK_INLINE void px_union(__local uint *parent, uint i, uint j)
 LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global const uint *start,
                           __global uint *nclus, __global uint *nhit, uint threshold, uint nmod)
 {
-  LSK_BLOCK_SCRATCH(uint, s);
+#if LSK_WORKERS > 1
+  LSK_BLOCK_SCRATCH(uint, s); /* the ranks' scan */
+  LSK_VAR(uint, root);
+#endif
 #if PX_GRID
   LSK_SHARED(ushort, grid, PX_NX * PX_NY); /* pixel -> digi + 1 */
 #else
@@ -248,7 +299,6 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
   LSK_SHARED(ulong, msy, PX_D);
   LSK_SHARED(ulong, msxx, PX_D);
   LSK_SHARED(ulong, msyy, PX_D);
-  LSK_VAR(uint, root);
   pxdigi_view v = PXDIGI_VIEW(d);
   pxclus_view cv = PXCLUS_VIEW(c);
   /* The scans' last entries, so that they end with the totals. */
@@ -293,6 +343,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       px_or(&occ[f >> 5], 1u << (f & 31u));
 #endif
       parent[it.idx] = it.idx;
+#if LSK_WORKERS > 1 /* one worker: each root starts its own sums */
       q[it.idx] = 0u;
       xmin[it.idx] = 0xffffu;
       ymin[it.idx] = 0xffffu;
@@ -300,6 +351,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       msy[it.idx] = 0u;
       msxx[it.idx] = 0u;
       msyy[it.idx] = 0u;
+#endif
     }
     lsk_sync();
     /* Half the neighbours each (the lower x, and the lower y at the same
@@ -346,76 +398,91 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     {
       uint r = px_root(parent, it.idx), i = a + it.idx;
       uint w = pxdigi_adc(v, i), x = pxdigi_x(v, i), y = pxdigi_y(v, i);
+      ulong wx = (ulong)w * x, wy = (ulong)w * y;
+#if LSK_WORKERS == 1
+      /* The root comes first (see above): it starts the sums. */
+      if (r == it.idx) {
+        q[r] = w;
+        xmin[r] = x;
+        ymin[r] = y;
+        msx[r] = w * x;
+        msy[r] = wy;
+        msxx[r] = wx * x;
+        msyy[r] = wy * y;
+        continue;
+      }
+#endif
       px_min(&parent[it.idx], r);
       px_add(&q[r], w);
       px_min(&xmin[r], x);
       px_min(&ymin[r], y);
       px_add(&msx[r], w * x);
-      ulong wx = (ulong)w * x, wy = (ulong)w * y;
       px_add64(&msy[r], wy);
       px_add64(&msxx[r], wx * x);
       px_add64(&msyy[r], wy * y);
     }
     lsk_sync();
     /* Cluster ids: the rank of each root among the roots, the order of the
-     * clusters' first digis (the C reference's too); and in the high half
-     * of the same scan each hit's rank among the module's hits (roots at
-     * or above the threshold), so that px_hits needs no scan. At most PX_D
-     * of each: 16 bits are enough. */
+     * clusters' first digis (the C reference's too); each hit's rank among
+     * the module's hits (roots at or above the threshold), so that px_hits
+     * needs no scan. At most PX_D of each: the low and high 16 bits of k
+     * count them. Then each root writes its cluster's row (px_row) and
+     * puts its id in q[r], where its digis read it. */
+#if LSK_WORKERS == 1
+    /* One worker goes through the digis in order, and a root (the
+     * smallest digi of its cluster) comes before its digis: counting gives
+     * the ranks, and one pass does the rows and the labels. */
+    uint k = 0;
+    LSK_FOREACH_N(it, n)
+    {
+      uint r = it.idx, x = pxdigi_x(v, a + r), y = pxdigi_y(v, a + r);
+      if (parent[r] == r) {
+        uint qr = q[r];
+        px_row(cv, a + (k & 0xffffu), qr, k >> 16, threshold, xmin[r], ymin[r], msx[r], msy[r],
+               msxx[r], msyy[r]);
+        q[r] = k & 0xffffu;
+        k += 1u + ((uint)(qr >= threshold) << 16);
+      }
+      pxdigi_set_clus(v, a + r, q[parent[r]]);
+#if PX_GRID
+      px_free(grid, x, y);
+#else
+      px_free(tab, occ, LSK_VAR_AT(sl, it), x, y);
+#endif
+    }
+#else
+    /* The ranks by one block scan of both flags. */
     LSK_FOREACH_N(it, n)
     {
       uint r = it.idx, root1 = parent[r] == r;
       LSK_VAR_AT(root, it) = root1 | (root1 & (q[r] >= threshold)) << 16;
     }
     uint k = lsk_block_scan_var_add_uint(s, root, n, 0);
-    /* Each root: its id, its cluster's row. */
+    /* Each root: its row, then its id in q[r] (for the last pass): only
+     * the root's own index reads or writes q[r] here, and the scan above,
+     * the other reader, is past. */
     LSK_FOREACH_N(it, n)
     {
-      uint r = it.idx, id = LSK_VAR_AT(root, it) & 0xffffu;
+      uint r = it.idx, rank = LSK_VAR_AT(root, it);
       if (parent[r] != r)
         continue;
-      /* The root's charge, then its cluster's id in its place (for the
-       * last pass): only the root's own index reads or writes q[r] here,
-       * and the scan above, the other reader, is past. */
-      uint qr = q[r];
-      q[r] = id;
-      /* sum w (x - x0)^2 = sum w x^2 - 2 x0 sum w x + x0^2 sum w: exact
-       * modulo 2^64, and the true value fits. */
-      ulong w = qr, x0 = xmin[r], y0 = ymin[r];
-      ulong sx = msx[r], sy = msy[r], sxx = msxx[r], syy = msyy[r];
-      uint j = a + id; /* the cluster's row: sparse, see above */
-      pxclus_set_sq(cv, j, qr);
-      pxclus_set_hr(cv, j, LSK_VAR_AT(root, it) >> 16);
-      if (qr < threshold)
-        continue; /* masked: no hit */
-      /* The hit's local position and errors, here where the sums are at
-       * hand (px_hits then reads 16 bytes, not 36): the same float
-       * operations as lsk__pixel_hit_of (host/pixel_ref.c). */
-      float fq = (float)qr;
-      float mx = (float)(sx - x0 * w) / fq, my = (float)(sy - y0 * w) / fq;
-      float vx = fmax((float)(sxx - 2u * x0 * sx + x0 * x0 * w) / fq - mx * mx, 0.0f);
-      float vy = fmax((float)(syy - 2u * y0 * sy + y0 * y0 * w) / fq - my * my, 0.0f);
-      pxclus_set_lx(cv, j, ((float)x0 + mx + 0.5f - 0.5f * (float)PX_NX) * PX_PITCH_X);
-      pxclus_set_ly(cv, j, ((float)y0 + my + 0.5f - 0.5f * (float)PX_NY) * PX_PITCH_Y);
-      pxclus_set_lxerr(cv, j, sqrt(vx + 1.0f / 12.0f) * PX_PITCH_X);
-      pxclus_set_lyerr(cv, j, sqrt(vy + 1.0f / 12.0f) * PX_PITCH_Y);
+      px_row(cv, a + (rank & 0xffffu), q[r], rank >> 16, threshold, xmin[r], ymin[r], msx[r],
+             msy[r], msxx[r], msyy[r]);
+      q[r] = rank & 0xffffu;
     }
     lsk_sync();
-    /* Each digi: its cluster's id (q at its root), and frees its cell, or
-     * its slot and its filter bit (a bit that two pixels share is cleared
-     * twice). */
+    /* Each digi: its cluster's id (q at its root), and frees its pixel. */
     LSK_FOREACH_N(it, n)
     {
       uint x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx);
       pxdigi_set_clus(v, a + it.idx, q[parent[it.idx]]);
 #if PX_GRID
-      grid[x * PX_NY + y] = 0u;
+      px_free(grid, x, y);
 #else
-      uint f = px_fold(x, y);
-      tab[LSK_VAR_AT(sl, it)] = 0u;
-      px_and(&occ[f >> 5], ~(1u << (f & 31u)));
+      px_free(tab, occ, LSK_VAR_AT(sl, it), x, y);
 #endif
     }
+#endif
     LSK_MASTER
     {
       nclus[m] = k & 0xffffu;
