@@ -327,3 +327,8 @@ void lsk__device_position(cl_device_id device, lsk_device_info *info)
       }
   }
 }
+
+int lsk__device_loop_capped(const lsk_device_info *info)
+{
+  return strstr(info->name, "llvmpipe") != NULL;
+}

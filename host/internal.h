@@ -167,6 +167,10 @@ int lsk__device_select_in(const lsk_device_info *list, size_t n, const char *sel
                           unsigned *index);
 /* The OpenCL ids of a listed device (re-enumerated). */
 int lsk__device_ids(const lsk_device_info *info, cl_platform_id *platform, cl_device_id *device);
+/* Whether the device ends a work-item's loops after 65535 iterations in all
+ * (Mesa's llvmpipe, through rusticl): kernels that walk many items per
+ * work-item must then use more blocks. */
+int lsk__device_loop_capped(const lsk_device_info *info);
 
 /* program.c: build for a configuration (already resolved and checked). */
 int lsk__program_get_build(lsk_program *prog, const unsigned domain[3], unsigned workers,

@@ -326,11 +326,13 @@ static void add(arglist *l, lsk_arg a)
 static lsk_launch shape(const lsk_pixel *px, size_t nm)
 {
   /* On CPUs a few blocks per compute unit, each walking many modules
-   * (PoCL pays per work-group); on GPUs one per module. */
+   * (PoCL pays per work-group); on GPUs one per module, and on llvmpipe,
+   * whose loop cap a block of many modules passes (merged clusters). */
   const lsk_device_info *dev = &px->ctx->info;
   size_t most = px->opt.blocks ? px->opt.blocks
-                : dev->is_gpu  ? 65535
-                               : 8 * (size_t)(dev->compute_units ? dev->compute_units : 1);
+                : dev->is_gpu || lsk__device_loop_capped(dev)
+                    ? 65535
+                    : 8 * (size_t)(dev->compute_units ? dev->compute_units : 1);
   lsk_launch cfg = {.domain = {LSK_PIXEL_MAX_DIGIS},
                     .blocks = {nm < most ? (nm ? nm : 1) : most},
                     .workers = px->opt.workers,
