@@ -163,9 +163,12 @@ LSK_KERNEL void lsk_assoc_sorted_offsets(LSK_CTX, __global const uint *restrict 
 }
 
 /* lsk_assoc_sorted_content(keys, base, n, per_block, content, nkeys):
- * content[i] = i for the stored elements (keys[base + i]) (key below nkeys), and the check that the
- * keys never decrease: a key below the one before it is a verify failure
- * (LSK_EVERIFY), and the association is then undefined. */
+ * content[i] = i for the stored elements (keys[base + i]), and the check
+ * that the keys never decrease: a key below the one before it is a verify
+ * failure (LSK_EVERIFY) naming the first such element a work-item met,
+ * and the association is then undefined. The loop has no branch on the
+ * data (the failure is counted, and looked for again only when there is
+ * one), so it vectorizes. */
 LSK_KERNEL void lsk_assoc_sorted_content(LSK_CTX, __global const uint *restrict keys, uint base,
                                          uint n, uint per_block, __global uint *restrict content,
                                          uint nkeys)
@@ -173,15 +176,32 @@ LSK_KERNEL void lsk_assoc_sorted_content(LSK_CTX, __global const uint *restrict 
   keys += base;
   LSK__TILE_RUN(n, per_block);
   for (uint t = first; t < end; ++t) {
-    uint at = t * LSK_DOMAIN_SIZE;
+    uint at = t * LSK_DOMAIN_SIZE, bad = 0;
     uint left = t < full ? LSK_DOMAIN_SIZE : n - at;
-    LSK_FOREACH(it) {
-      if (it.idx < left) {
+    if (t < full && at) {
+      /* A whole tile with an element before it: contiguous loads. */
+      LSK_FOREACH(it) {
         uint i = at + it.idx, k = lsk__assoc_key(keys, i, nkeys);
-        uint before = i ? lsk__assoc_key(keys, i - 1u, nkeys) : 0u;
-        LSK_VERIFY(before <= k, "lsk_assoc_build_sorted: keys decrease", i, before, k);
+        bad += lsk__assoc_key(keys, i - 1u, nkeys) > k;
         if (k < nkeys)
           content[i] = i;
+      }
+    } else {
+      LSK_FOREACH(it) {
+        uint i = at + it.idx, in = it.idx < left, j = in ? i : at;
+        uint k = lsk__assoc_key(keys, j, nkeys), before = j ? lsk__assoc_key(keys, j - 1u, nkeys) : 0u;
+        bad += in & (before > k);
+        if (in & (k < nkeys))
+          content[i] = i;
+      }
+    }
+    if (bad) {
+      LSK_FOREACH(it) {
+        uint i = at + it.idx;
+        if (it.idx < left && i) {
+          uint k = lsk__assoc_key(keys, i, nkeys), before = lsk__assoc_key(keys, i - 1u, nkeys);
+          LSK_VERIFY(before <= k, "lsk_assoc_build_sorted: keys decrease", i, before, k);
+        }
       }
     }
   }

@@ -289,8 +289,22 @@ START_TEST(test_assoc_sorted_unsorted_keys)
   TU_OK(ctx, lsk_assoc_create(ctx, 5, 3000, NULL, &a));
   TU_OK(ctx, lsk_assoc_build_sorted(a, bb, 0, 6));
   TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY, "keys decrease");
-  ck_assert_msg(strstr(lsk_context_errmsg(ctx), "4, 3, 2"), "%s", lsk_context_errmsg(ctx));
+  ck_assert_msg(strstr(lsk_context_errmsg(ctx), "[4, 3, 2]"), "%s", lsk_context_errmsg(ctx));
   lsk_assoc_destroy(a);
+  /* A decrease inside a later whole tile (tiles of 64): the fast path. */
+  uint32_t *late = sorted_keys(3000, 40, 0, 79);
+  late[2001] = late[2000] - 1;
+  lsk_buffer *lb = upload(ctx, late, 3000, 0);
+  lsk_assoc_options tiles = {.algo = {.tile = 64}};
+  TU_OK(ctx, lsk_assoc_create(ctx, 40, 3000, &tiles, &a));
+  TU_OK(ctx, lsk_assoc_build_sorted(a, lb, 0, 3000));
+  TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY, "keys decrease");
+  char want[48];
+  snprintf(want, sizeof want, "[2001, %u, %u]", late[2000], late[2001]);
+  ck_assert_msg(strstr(lsk_context_errmsg(ctx), want), "%s", lsk_context_errmsg(ctx));
+  lsk_assoc_destroy(a);
+  lsk_buffer_destroy(lb);
+  free(late);
   TU_OK(ctx, lsk_assoc_create(ctx, 40, 3000, NULL, &a));
   TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 0, 3000));
   check_assoc(ctx, a, k, 3000, "sorted");

@@ -1,12 +1,15 @@
 /*
- * bench_assoc.c: building a one-to-many association (lsk_assoc_build:
- * count, scan, fill on the device) of 2^24 elements (2^log2n when that is
- * smaller, as with --quick) into 2^16 keys, against a plain single-threaded
- * C count-then-fill of the same keys, interleaved. lsk's time is the host's
- * wall clock from the build call to lsk_context_finish (the build is six
- * to eight kernels), the C time that of the C function; the rate is in
- * elements per second. The result is checked against the C one first:
- * offsets exact, each key's elements as a set.
+ * bench_assoc.c: building a one-to-many association of 2^24 elements
+ * (2^log2n when that is smaller, as with --quick) into 2^16 keys, two rows:
+ *   - random keys: lsk_assoc_build (count, scan, fill on the device)
+ *     against a plain single-threaded C count-then-fill of the same keys;
+ *   - the same keys sorted: lsk_assoc_build_sorted (a search per key, a
+ *     store per element) against single-threaded C that does the same
+ *     with one pass (each key's first element where the key changes).
+ * Interleaved. lsk's time is the host's wall clock from the build call to
+ * lsk_context_finish, the C time that of the C function; the rate is in
+ * elements per second. The result is checked against the C one first and
+ * after the timed rounds: offsets exact, each key's elements as a set.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +23,7 @@
 typedef struct assoc_case {
   size_t n;
   uint32_t nkeys;
+  int sorted;                                  /* the keys in order, and the builds for that */
   uint32_t *keys, *offsets, *content, *cursor; /* host: the keys and C's result */
   lsk_buffer *dkeys;
   lsk_assoc *a;
@@ -48,11 +52,38 @@ static double assoc_c(assoc_case *c)
   return cli_now() - t0;
 }
 
+/* The plain C version for keys in order: a key's first element is where
+ * the key changes; the elements in order. */
+static double assoc_c_sorted(assoc_case *c)
+{
+  double t0 = cli_now();
+  const uint32_t *restrict keys = c->keys;
+  uint32_t *restrict off = c->offsets, *restrict out = c->content;
+  uint32_t k = 0;
+  for (size_t i = 0; i < c->n; ++i) {
+    uint32_t key = keys[i] < c->nkeys ? keys[i] : c->nkeys;
+    while (k <= key)
+      off[k++] = (uint32_t)i;
+    if (key < c->nkeys)
+      out[i] = (uint32_t)i;
+  }
+  while (k <= c->nkeys)
+    off[k++] = (uint32_t)c->n;
+  return cli_now() - t0;
+}
+
 static double assoc_lsk(bench *bn, assoc_case *c, int *rc)
 {
   double t0 = cli_now();
-  *rc = lsk_assoc_build(c->a, c->dkeys, 0, c->n) || lsk_context_finish(bn->ctx);
+  *rc = (c->sorted ? lsk_assoc_build_sorted : lsk_assoc_build)(c->a, c->dkeys, 0, c->n) ||
+        lsk_context_finish(bn->ctx);
   return cli_now() - t0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
 }
 
 /* lsk's association against C's: the offsets equal, and every position of
@@ -97,7 +128,8 @@ static void assoc_teardown(assoc_case *c)
   free(c->cursor);
 }
 
-/* Uniform random keys below 2^16, fixed seed (xorshift32). */
+/* Uniform random keys below 2^16, fixed seed (xorshift32); sorted for the
+ * sorted row. */
 static int assoc_setup(bench *bn, assoc_case *c)
 {
   c->n = (size_t)1 << (bn->log2n < 24 ? bn->log2n : 24);
@@ -115,6 +147,8 @@ static int assoc_setup(bench *bn, assoc_case *c)
     s ^= s << 5;
     c->keys[i] = s >> (32 - ASSOC_LOG2_KEYS);
   }
+  if (c->sorted)
+    qsort(c->keys, c->n, sizeof *c->keys, cmp_u32);
   lsk_assoc_options opt = {.algo = {.workers = bn->workers, .simd = bn->simd}};
   if (lsk_buffer_create(bn->ctx, c->n * sizeof *c->keys, &c->dkeys) ||
       lsk_buffer_write(c->dkeys, 0, c->keys, c->n * sizeof *c->keys) ||
@@ -123,9 +157,10 @@ static int assoc_setup(bench *bn, assoc_case *c)
   return 0;
 }
 
-int bench_case_assoc(bench *bn)
+static int assoc_row(bench *bn, int sorted)
 {
-  assoc_case c = {0};
+  assoc_case c = {.sorted = sorted};
+  double (*c_build)(assoc_case *) = sorted ? assoc_c_sorted : assoc_c;
   int rc = assoc_setup(bn, &c);
   /* First builds compile; both results are checked before any timing. */
   if (!rc) {
@@ -134,15 +169,18 @@ int bench_case_assoc(bench *bn)
       cli_fail("bench", "assoc: %s", lsk_context_errmsg(bn->ctx));
   }
   if (!rc) {
-    assoc_c(&c);
+    c_build(&c);
     rc = assoc_check(bn, &c);
   }
   char name[64];
-  snprintf(name, sizeof name, "assoc build, 2^%u into 2^%u keys", bn->log2n < 24 ? bn->log2n : 24,
-           ASSOC_LOG2_KEYS);
-  result *r = rc ? NULL
-                 : bench_new_result(bn, KIND_RATE, name, "C count-then-fill, 1 thread",
-                                    "assoc vs C 1 thread", "Gelem/s", (double)c.n);
+  snprintf(name, sizeof name, "assoc build%s, 2^%u into 2^%u keys", sorted ? " sorted" : "",
+           bn->log2n < 24 ? bn->log2n : 24, ASSOC_LOG2_KEYS);
+  result *r =
+      rc ? NULL
+         : bench_new_result(bn, KIND_RATE, name,
+                            sorted ? "C, keys in order, 1 thread" : "C count-then-fill, 1 thread",
+                            sorted ? "assoc sorted vs C 1 thread" : "assoc vs C 1 thread",
+                            "Gelem/s", (double)c.n);
   rc = rc || !r;
   /* One warm-up round, then timed ones; the order alternates. */
   for (unsigned i = 0; !rc && i < bn->repeat + 1; ++i) {
@@ -155,7 +193,7 @@ int bench_case_assoc(bench *bn)
         else if (i > 0)
           bench_add(&r->lsk, t);
       } else {
-        double t = assoc_c(&c);
+        double t = c_build(&c);
         if (i > 0)
           bench_add(&r->ref, t);
       }
@@ -167,3 +205,5 @@ int bench_case_assoc(bench *bn)
   assoc_teardown(&c);
   return rc;
 }
+
+int bench_case_assoc(bench *bn) { return assoc_row(bn, 0) || assoc_row(bn, 1); }
