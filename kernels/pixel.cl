@@ -230,6 +230,7 @@ LSK_INLINE void px_row(pxclus_view cv, uint j, uint qr, uint hr, uint threshold,
  * slot and its filter bit (a bit that two pixels share is cleared twice). */
 #if PX_GRID
 LSK_INLINE void px_free(__local ushort *grid, uint x, uint y) { grid[x * PX_NY + y] = 0u; }
+#define PX_PIXELS grid /* px_free's first arguments in px_module */
 #else
 LSK_INLINE void px_free(__local uint *tab, __local uint *occ, uint slot, uint x, uint y)
 {
@@ -237,6 +238,7 @@ LSK_INLINE void px_free(__local uint *tab, __local uint *occ, uint slot, uint x,
   tab[slot] = 0u;
   px_and(&occ[f >> 5], ~(1u << (f & 31u)));
 }
+#define PX_PIXELS tab, occ, LSK_VAR_AT(sl, it)
 #endif
 
 /*
@@ -444,11 +446,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
         k += 1u + ((uint)(qr >= threshold) << 16);
       }
       pxdigi_set_clus(v, a + r, q[parent[r]]);
-#if PX_GRID
-      px_free(grid, x, y);
-#else
-      px_free(tab, occ, LSK_VAR_AT(sl, it), x, y);
-#endif
+      px_free(PX_PIXELS, x, y);
     }
 #else
     /* The ranks by one block scan of both flags. */
@@ -476,11 +474,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     {
       uint x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx);
       pxdigi_set_clus(v, a + it.idx, q[parent[it.idx]]);
-#if PX_GRID
-      px_free(grid, x, y);
-#else
-      px_free(tab, occ, LSK_VAR_AT(sl, it), x, y);
-#endif
+      px_free(PX_PIXELS, x, y);
     }
 #endif
     LSK_MASTER

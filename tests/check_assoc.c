@@ -160,6 +160,19 @@ static void check_identity(lsk_context *ctx, lsk_assoc *a, const char *what)
   free(got);
 }
 
+/* lsk_assoc_build_sorted of n keys (put at element offset at of their
+ * buffer) into a, checked against the reference and for content in
+ * element order. */
+static void sorted_check(lsk_context *ctx, lsk_assoc *a, const uint32_t *keys, size_t n, size_t at,
+                         const char *what)
+{
+  lsk_buffer *kb = upload(ctx, keys, n, at);
+  TU_OK(ctx, lsk_assoc_build_sorted(a, kb, at, n));
+  check_assoc(ctx, a, keys, n, what);
+  check_identity(ctx, a, what);
+  lsk_buffer_destroy(kb);
+}
+
 /* Sorted keys for lsk_assoc_build_sorted: random ones (with keys to skip,
  * which sort last), sorted. */
 static uint32_t *sorted_keys(size_t n, uint32_t nkeys, int skips, uint32_t seed)
@@ -248,16 +261,12 @@ static void sorted_case(const lsk_algo_options *algo, const char *shape)
     if (tu_algo_capped(ctx, shape, n, algo))
       continue;
     uint32_t *keys = sorted_keys(n, nkeys, cases[c].skips, (uint32_t)(c * 7919u + 3u));
-    lsk_buffer *kb = upload(ctx, keys, n, 2);
     lsk_assoc *a = NULL;
     TU_OK(ctx, lsk_assoc_create(ctx, nkeys, n, &opt, &a));
-    TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 2, n));
     char what[96];
     snprintf(what, sizeof what, "sorted, %s, n %zu, nkeys %u", shape, n, nkeys);
-    check_assoc(ctx, a, keys, n, what);
-    check_identity(ctx, a, what);
+    sorted_check(ctx, a, keys, n, 2, what);
     lsk_assoc_destroy(a);
-    lsk_buffer_destroy(kb);
     free(keys);
   }
   lsk_context_destroy(ctx);
@@ -321,13 +330,9 @@ START_TEST(test_assoc_sorted_unsorted_keys)
   /* One key far inside 2^20: long gaps before and after it. */
   for (size_t i = 0; i < 3000; ++i)
     k[i] = 777777;
-  lsk_buffer *ob = upload(ctx, k, 3000, 0);
   TU_OK(ctx, lsk_assoc_create(ctx, 1u << 20, 3000, NULL, &a));
-  TU_OK(ctx, lsk_assoc_build_sorted(a, ob, 0, 3000));
-  check_assoc(ctx, a, k, 3000, "one key of 2^20");
-  check_identity(ctx, a, "one key of 2^20");
+  sorted_check(ctx, a, k, 3000, 0, "one key of 2^20");
   lsk_assoc_destroy(a);
-  lsk_buffer_destroy(ob);
   lsk_buffer_destroy(bb);
   lsk_buffer_destroy(kb);
   lsk_buffer_destroy(rb);
@@ -605,11 +610,7 @@ START_TEST(test_assoc_grind)
     TU_OK(ctx, lsk_assoc_build(a, b2, 3, 150));
     check_assoc(ctx, a, k2, 150, "grind, second");
     qsort(k1, 200, 4, cmp_u32);
-    lsk_buffer *b3 = upload(ctx, k1, 200, 1);
-    TU_OK(ctx, lsk_assoc_build_sorted(a, b3, 1, 200));
-    check_assoc(ctx, a, k1, 200, "grind, sorted");
-    check_identity(ctx, a, "grind, sorted");
-    lsk_buffer_destroy(b3);
+    sorted_check(ctx, a, k1, 200, 1, "grind, sorted");
     lsk_assoc_destroy(a);
     lsk_buffer_destroy(b1);
     lsk_buffer_destroy(b2);
