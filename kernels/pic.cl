@@ -270,23 +270,24 @@ LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global const uint *offs
       at = hd[PIC_AT];
       nin = offs[c + 1] - offs[c];
     }
+    /* Each worker lists its holes without a branch on the data (one pass
+     * over the ids; their number is the worker's share of the prefix),
+     * then fills them from the bucket in a row. */
+    uint slot[LSK_SLOTS(LSK_DOMAIN_SIZE)];
     if (at < nin) {
-      pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
-      LSK_FOREACH(it) holes += pframe_id(v, it.idx) == 0;
-    }
-    uint total, r = pic_prefix(sp, holes, &total);
-    if (at < nin) {
-      /* The holes listed without a branch on the data, then filled from
-       * the bucket in a row; the view made again after the barrier. */
-      uint q = offs[c] + at + r, end = offs[c + 1], k = 0;
-      uint slot[LSK_SLOTS(LSK_DOMAIN_SIZE)];
       pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
       LSK_FOREACH(it)
       {
-        slot[k] = it.idx;
-        k += pframe_id(v, it.idx) == 0;
+        slot[holes] = it.idx;
+        holes += pframe_id(v, it.idx) == 0;
       }
-      k = q < end ? min(k, end - q) : 0u;
+    }
+    uint total, r = pic_prefix(sp, holes, &total);
+    if (at < nin) {
+      /* The view made again after the barrier. */
+      uint q = offs[c] + at + r, end = offs[c + 1];
+      uint k = q < end ? min(holes, end - q) : 0u;
+      pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
       for (uint j = 0; j < k; ++j, ++q) {
         uint i = slot[j];
         __global const uint *row = bk + (ulong)PIC_ROW * q;
