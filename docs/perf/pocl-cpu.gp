@@ -1,11 +1,11 @@
-# written by lsk bench --plot; run: gnuplot ../docs/perf/pocl-cpu.gp
+# written by lsk bench --plot; run: gnuplot docs/perf/pocl-cpu.gp
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
   set terminal pngcairo size 1200,700 font ',10'
 } else {
   set terminal png size 1200,700
 }
-set output '../docs/perf/pocl-cpu.png'
-set title "lsk 0.1.0 bench on pthread-skylake-avx512-AMD EPYC (driver 3.1+debian), 2026-11-21\nspeed ratio: comparison time / lsk time (above 1: lsk faster)"
+set output 'docs/perf/pocl-cpu.png'
+set title "lsk 0.1.0 bench on pthread-skylake-avx512-AMD EPYC (driver 3.1+debian), 2026-11-22\nspeed ratio: comparison time / lsk time (above 1: lsk faster)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -18,30 +18,32 @@ set ylabel 'ratio (log scale)'
 set bmargin 10
 set lmargin 22
 $data << EOD
-"triad vs raw OpenCL" 0.963668 1.02568
-"triad vs C OpenMP" 1.00522 1.0561
-"SoA views vs raw" 1.0372 0.99361
-"SoA placement" 0.849613 0.846458
-"AoS vs SoA" 0.320663 0.335039
-"reduce vs raw OpenCL" 1.69689 1.55782
-"reduce vs C OpenMP" 0.986122 0.842695
-"scan vs triad bytes/s" 0.554065 0.571656
-"scan vs C 1 thread" 2.2197 1.96253
-"float reduce vs Boost.Compute" 7.49638 5.14772
-"float scan vs Boost.Compute" 2.91069 2.02986
-"compact vs C" 1.11086 1.05555
-"assoc vs C 1 thread" 1.0097 0.983434
-"pool alloc+recycle (block)" 0.962554 1.03818
-"pool alloc+recycle (item)" 0.0619234 0.0357962
-"pic step" 0.752852 0.531976
-"launch vs raw enqueue" 1.05584 0.889899
-"build again vs cold (PoCL on)" 34209.9 27944.2
-"cold + lsk store vs cold (PoCL on)" 1.08666 0.854058
-"lsk cache vs cold (PoCL on)" 101.354 77.7184
-"no lsk cache vs cold (PoCL on)" 4.69834 2.97252
-"build again vs cold (PoCL off)" 36585 40216.7
-"cold + lsk store vs cold (PoCL off)" 0.56836 0.531141
-"lsk cache vs cold (PoCL off)" 40.1019 38.2544
-"no lsk cache vs cold (PoCL off)" 0.983878 0.855351
+"triad vs raw OpenCL" 1.03365 0.870999
+"triad vs C OpenMP" 1.13945 0.969079
+"SoA views vs raw" 1.02449 1.01772
+"SoA placement" 0.562861 0.796415
+"AoS vs SoA" 0.318862 0.294363
+"reduce vs raw OpenCL" 1.68034 1.28416
+"reduce vs C OpenMP" 0.921307 0.906823
+"scan vs triad bytes/s" 0.517361 0.441251
+"scan vs C 1 thread" 2.07515 1.81544
+"float reduce vs Boost.Compute" 8.74695 6.58479
+"float scan vs Boost.Compute" 2.43337 1.79908
+"compact vs C" 1.02489 0.867302
+"assoc vs C 1 thread" 0.927117 1.06073
+"assoc sorted vs C 1 thread" 1.20406 1.30372
+"pool alloc+recycle (block)" 0.905752 0.973548
+"pool alloc+recycle (item)" 0.0533937 0.0502798
+"pic step" 1.25387 1.26001
+"pixel events" 1.76673 1.65038
+"launch vs raw enqueue" 0.795086 0.872715
+"build again vs cold (PoCL on)" 40705.6 40205.6
+"cold + lsk store vs cold (PoCL on)" 1.02812 1.4098
+"lsk cache vs cold (PoCL on)" 110.611 131.549
+"no lsk cache vs cold (PoCL on)" 3.57863 4.82734
+"build again vs cold (PoCL off)" 35860.5 32632.9
+"cold + lsk store vs cold (PoCL off)" 0.563807 0.513377
+"lsk cache vs cold (PoCL off)" 45.2949 38.8609
+"no lsk cache vs cold (PoCL off)" 0.982938 1.14977
 EOD
 plot $data using 2:xtic(1) title 'best', '' using 3 title 'median', 1 with lines lc 'black' dt 2 notitle
