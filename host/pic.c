@@ -411,13 +411,14 @@ int lsk_pic_reference_step(unsigned gx, unsigned gy, lsk_particle *p, size_t n,
                        "lsk_pic_reference_step: particle %zu (id %u at %d,%d moving %d,%d): id 0, "
                        "outside the %ux%u grid, or a cell width or more per step",
                        i, p[i].id, p[i].x, p[i].y, p[i].vx, p[i].vy, gx, gy);
-  int32_t w = (int32_t)gx * LSK_PIC_UNIT, h = (int32_t)gy * LSK_PIC_UNIT;
+  int64_t w = (int64_t)gx * LSK_PIC_UNIT, h = (int64_t)gy * LSK_PIC_UNIT;
   size_t cells = (size_t)gx * gy;
   memset(start, 0, (cells + 1) * sizeof *start);
   for (size_t i = 0; i < n; ++i) {
-    int32_t x = p[i].x + p[i].vx, y = p[i].y + p[i].vy;
-    p[i].x = x < 0 ? x + w : x >= w ? x - w : x;
-    p[i].y = y < 0 ? y + h : y >= h ? y - h : y;
+    /* In 64 bits: x + vx reaches 2w - 2, past 2^31 on the widest grids. */
+    int64_t x = (int64_t)p[i].x + p[i].vx, y = (int64_t)p[i].y + p[i].vy;
+    p[i].x = (int32_t)(x < 0 ? x + w : x >= w ? x - w : x);
+    p[i].y = (int32_t)(y < 0 ? y + h : y >= h ? y - h : y);
     ++start[cell_of(&p[i], gx) + 1];
   }
   for (size_t c = 0; c < cells; ++c)

@@ -48,7 +48,17 @@
  * between frames, so one barrier per frame suffices). */
 #define PIC_SCRATCH (2 * (LSK_WORKERS + 1))
 
-LSK_INLINE int pic_wrap(int v, int w) { return v < 0 ? v + w : v >= w ? v - w : v; }
+/* x + v on a periodic axis of w units: x in [0, w), |v| < w, w < 2^31.
+ * In uint: the sum reaches 2w - 2, past 2^31 on the widest grids (int
+ * would overflow). A negative v gives a sum in (-w, w), which as uint is
+ * 2^31 or more exactly when it is below 0. Selects, no branch: the move
+ * loop vectorizes. */
+LSK_INLINE int pic_step(int x, int v, int w)
+{
+  uint s = (uint)x + (uint)v, uw = (uint)w;
+  uint back = s >= 0x80000000u ? s + uw : s, fwd = s >= uw ? s - uw : s;
+  return (int)(v < 0 ? back : fwd);
+}
 
 LSK_INLINE pframe_view pic_frame(__global uint *pool, uint f, __global uint *ctx)
 {
@@ -107,8 +117,8 @@ LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global uint *incoming, 
       LSK_FOREACH(it)
       {
         uint i = it.idx;
-        int x = pic_wrap(pframe_x(v, i) + pframe_vx(v, i), w);
-        int y = pic_wrap(pframe_y(v, i) + pframe_vy(v, i), h);
+        int x = pic_step(pframe_x(v, i), pframe_vx(v, i), w);
+        int y = pic_step(pframe_y(v, i), pframe_vy(v, i), h);
         uint d = ((uint)y >> 16) * gx + ((uint)x >> 16);
         pframe_set_x(v, i, x);
         pframe_set_y(v, i, y);

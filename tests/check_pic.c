@@ -57,6 +57,45 @@ END_TEST
 START_TEST(test_pic_spreading_recycles_frames) { run(8, 8, 1000, 8, 4, 1, 100, 77u, 1); }
 END_TEST
 
+/* The largest extent: x + vx passes 2^31 (x near w = 32767 * 2^16, vx up
+ * to w - 1), which int32 arithmetic got wrong (and C's is undefined). The
+ * positions after one step are worked out by hand: x + vx - w, or x + vx
+ * + w below 0. Device and C reference both. */
+START_TEST(test_pic_largest_extent)
+{
+  const int32_t w = (int32_t)(LSK_PIC_MAX_EXTENT * LSK_PIC_UNIT);
+  lsk_particle p[4] = {{1, w - 1000, 5, w - 1, 0},
+                       {2, w - 1, 7, w - 1, 0},
+                       {3, 1000, 9, -(w - 1), 0},
+                       {4, w / 2, 11, w / 2 + 3, 0}};
+  const int32_t want[4] = {w - 1001, w - 2, 1001, 3}; /* w is even */
+  lsk_particle ref[4], binned[4];
+  uint32_t start[LSK_PIC_MAX_EXTENT + 1];
+  memcpy(ref, p, sizeof p);
+  ck_assert_int_eq(lsk_pic_reference_step(LSK_PIC_MAX_EXTENT, 1, ref, 4, binned, start), LSK_OK);
+  for (int i = 0; i < 4; ++i)
+    ck_assert_msg(ref[i].x == want[i], "C reference: particle %d at %d, want %d", i + 1, ref[i].x,
+                  want[i]);
+  lsk_context *ctx = tu_context();
+  lsk_pic *pic = NULL;
+  TU_OK(ctx, lsk_pic_create(ctx, LSK_PIC_MAX_EXTENT, 1, p, 4, &(lsk_pic_options){.frame_size = 8},
+                            &pic));
+  TU_OK(ctx, lsk_pic_step(pic));
+  lsk_particle got[4];
+  uint32_t cell[4];
+  TU_OK(ctx, lsk_pic_read(pic, got, cell, 4, NULL));
+  for (int i = 0; i < 4; ++i) {
+    int k = (int)got[i].id - 1;
+    ck_assert(k >= 0 && k < 4);
+    ck_assert_msg(got[i].x == want[k], "device: particle %d at %d, want %d", k + 1, got[i].x,
+                  want[k]);
+    ck_assert_uint_eq(cell[i], (uint32_t)want[k] / LSK_PIC_UNIT);
+  }
+  lsk_pic_destroy(pic);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 START_TEST(test_pic_bad_arguments)
 {
   lsk_context *ctx = tu_context();
@@ -85,6 +124,7 @@ Suite *suite_pic(void)
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_pic_100_steps_invariants);
   tcase_add_test(tc, test_pic_spreading_recycles_frames);
+  tcase_add_test(tc, test_pic_largest_extent);
   tcase_add_test(tc, test_pic_bad_arguments);
   suite_add_tcase(s, tc);
   return s;
