@@ -5,8 +5,10 @@
  * platform, device, driver, build options and the whole source including
  * the device library). The file holds a second, independent hash of the key
  * and a checksum of the binary, so a collision, a truncated write or a
- * corrupt file is detected; such an entry is removed and the caller builds
- * from source. Entries are written to a temporary file, flushed and
+ * corrupt file is detected; such an entry is never trusted: the caller
+ * builds from source and its store replaces the entry (a rename). It is
+ * not removed on reading: another process may have renamed a good entry
+ * onto that path since it was read. Entries are written to a temporary file, flushed and
  * renamed, so a reader never sees half an entry, and a failed write (full
  * disk, file size limit) removes its temporary file; one left by a killed
  * writer is removed by a later store once it is old.
@@ -84,8 +86,7 @@ cl_program lsk__cache_load(lsk_context *ctx, const char *dir, const char *key)
       prog = NULL;
     }
   }
-  if (!prog)
-    remove(path); /* bad entry: never trusted, rebuilt by the caller */
+  /* A bad entry is left in place: the caller's store replaces it. */
   free(bin);
   free(path);
   return prog;
