@@ -104,7 +104,10 @@ int lsk_program_stats_get(const lsk_program *prog, lsk_program_stats *out)
   LSK__LIVE(NULL, prog, PROGRAM, "lsk_program_stats_get", "prog");
   if (!out)
     return lsk__fail(prog->ctx, LSK_EINVAL, "lsk_program_stats_get: out is NULL");
+  /* Builds update the counters under the context's lock (launches build). */
+  lsk__lock(prog->ctx);
   *out = prog->stats;
+  lsk__unlock(prog->ctx);
   return LSK_OK;
 }
 
