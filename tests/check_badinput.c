@@ -83,8 +83,8 @@ START_TEST(test_bi_context)
   BADV("lsk_context_device", lsk_context_device((lsk_context *)buf)->name[0], 0,
        WRONG("context", "buffer"));
   bi_clear(NULL);
-  QUIET("lsk_context_cl", lsk_context_cl(NULL) == NULL &&
-                              strstr(lsk_context_errmsg(NULL), "bi_sentinel") != NULL);
+  QUIET("lsk_context_cl",
+        lsk_context_cl(NULL) == NULL && strstr(lsk_context_errmsg(NULL), "bi_sentinel") != NULL);
   BADV("lsk_context_cl", lsk_context_cl((lsk_context *)buf), NULL, WRONG("context", "buffer"));
   QUIET("lsk_context_cl_device", lsk_context_cl_device(NULL) == NULL);
   BADV("lsk_context_cl_device", lsk_context_cl_device((lsk_context *)buf), NULL,

@@ -35,17 +35,17 @@ typedef struct lsk_device_info {
   unsigned compute_units;
   size_t max_work_group_size;
   size_t max_work_item_sizes[3];
-  uint64_t local_mem_size;    /* bytes */
-  uint64_t global_mem_size;   /* bytes */
-  uint64_t max_alloc_size;    /* bytes, CL_DEVICE_MAX_MEM_ALLOC_SIZE */
-  unsigned base_addr_align;   /* bytes (the device reports bits) */
-  unsigned warp_size;         /* CL_DEVICE_WARP_SIZE_NV, 0 elsewhere */
+  uint64_t local_mem_size;  /* bytes */
+  uint64_t global_mem_size; /* bytes */
+  uint64_t max_alloc_size;  /* bytes, CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+  unsigned base_addr_align; /* bytes (the device reports bits) */
+  unsigned warp_size;       /* CL_DEVICE_WARP_SIZE_NV, 0 elsewhere */
   /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of an empty kernel: a
    * kernel property in OpenCL, so it is known only for a context's device
    * (lsk_context_device); 0 in lsk_device_list's entries. */
   size_t preferred_multiple;
-  int has_fp64;               /* double precision */
-  int has_int64_atomics;      /* cl_khr_int64_base_atomics */
+  int has_fp64;          /* double precision */
+  int has_int64_atomics; /* cl_khr_int64_base_atomics */
 } lsk_device_info;
 
 /*

@@ -156,9 +156,8 @@ typedef struct lsk_arg {
 #define LSK_ARG_DYN_LOCAL LSK__ARG(LSK_ARG_KIND_DYN_LOCAL, 0, ptr, NULL)
 
 /* LSK_ARGS(a, b, ...) expands to "array, count" for the launch calls. */
-#define LSK_ARGS(...)                                                        \
-  ((const lsk_arg[]){__VA_ARGS__}),                                          \
-      (sizeof((const lsk_arg[]){__VA_ARGS__}) / sizeof(lsk_arg))
+#define LSK_ARGS(...)                                                                              \
+  ((const lsk_arg[]){__VA_ARGS__}), (sizeof((const lsk_arg[]){__VA_ARGS__}) / sizeof(lsk_arg))
 
 /*
  * lsk_kernel_launch: enqueue the kernel asynchronously. args are the

@@ -20,6 +20,7 @@ extern "C" {
 #endif
 
 /* XX(name, value, message). The one table for enum, names and messages. */
+/* clang-format off */
 #define LSK_STATUS_MAP(XX)                                                   \
   XX(OK, 0, "success")                                                       \
   XX(EINVAL, -4001, "invalid argument")                                      \
@@ -33,6 +34,7 @@ extern "C" {
   XX(ENOKERNEL, -4009, "no such kernel in the program")                      \
   XX(EIO, -4010, "file input or output failed")                              \
   XX(ERANGE, -4011, "offset or size out of range")
+/* clang-format on */
 
 typedef enum lsk_status {
 #define LSK__XX(name, value, msg) LSK_##name = value,
