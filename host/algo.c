@@ -50,7 +50,7 @@ struct lsk__libkernel {
   struct lsk__libkernel *next;
 };
 
-int lsk__lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_kernel **out)
+static int lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_kernel **out)
 {
   for (lsk__libkernel *e = ctx->lib_kernels; e; e = e->next)
     if (e->family == family && strcmp(e->name, name) == 0) {
@@ -82,6 +82,18 @@ int lsk__lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_ker
   return LSK_OK;
 }
 
+int lsk__lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_kernel **out)
+{
+  /* The list and the programs are the context's: one thread at a time
+   * (library calls that keep the kernel past this hold the lock already). */
+  lsk__lib_lock(ctx);
+  int rc = lib_kernel(ctx, family, name, out);
+  lsk__lib_unlock(ctx);
+  return rc;
+}
+
+/* The caller holds ctx->lib_lock until its last use of the buffer is
+ * enqueued. */
 int lsk__scratch(lsk_context *ctx, unsigned slot, size_t bytes, lsk_buffer **out)
 {
   lsk_buffer **b = &ctx->scratch[slot];

@@ -58,6 +58,12 @@ struct lsk_context {
    * and the verify record's check. Never held while calling a function
    * that takes it. */
   pthread_mutex_t lock;
+  /* Recursive; held by each kernel-library call that uses what the library
+   * keeps per context (its programs and kernels, the scratch buffers) from
+   * its first check to its last enqueue or read, so that library calls from
+   * several threads on one context do not clobber each other. Taken before
+   * lock, never while holding it. */
+  pthread_mutex_t lib_lock;
   /* Bytes held by the context's buffers, against the device's global
    * memory: PoCL accepts more than it can back and aborts at first use. */
   atomic_uint_least64_t allocated;
@@ -125,6 +131,9 @@ void lsk__context_sync_free(lsk_context *ctx);
 /* ctx->lock; NULL is a no-op (the function then fails on its checks). */
 void lsk__lock(lsk_context *ctx);
 void lsk__unlock(lsk_context *ctx);
+/* ctx->lib_lock (recursive), the same way. */
+void lsk__lib_lock(lsk_context *ctx);
+void lsk__lib_unlock(lsk_context *ctx);
 
 /* A malloc'd printf; NULL on failure. */
 char *lsk__strdupf(const char *fmt, ...)

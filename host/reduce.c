@@ -76,7 +76,10 @@ int lsk_reduce_to(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, si
                   size_t n, lsk_buffer *out, size_t out_index, const lsk_algo_options *opt)
 {
   LSK__LIVE(NULL, ctx, CONTEXT, "lsk_reduce_to", "ctx");
-  return reduce_to(ctx, "lsk_reduce_to", type, op, in, offset, n, out, out_index, opt);
+  lsk__lib_lock(ctx); /* the scratch buffer (docs/threads.md) */
+  int rc = reduce_to(ctx, "lsk_reduce_to", type, op, in, offset, n, out, out_index, opt);
+  lsk__lib_unlock(ctx);
+  return rc;
 }
 
 int lsk_reduce(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_t offset, size_t n,
@@ -87,11 +90,15 @@ int lsk_reduce(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_
   if (!result)
     return lsk__fail(ctx, LSK_EINVAL, "%s: result is NULL", fn);
   lsk_buffer *out;
+  /* Until the result is read: another thread's reduce writes the same
+   * scratch word. */
+  lsk__lib_lock(ctx);
   int rc = lsk__scratch(ctx, 1, 8, &out);
   if (!rc)
     rc = reduce_to(ctx, fn, type, op, in, offset, n, out, 0, opt);
   if (!rc)
     rc = lsk_buffer_read(out, 0, result, lsk_type_size(type));
+  lsk__lib_unlock(ctx);
   if (!rc)
     rc = lsk__verify_check(ctx);
   return rc;

@@ -23,11 +23,11 @@ static int scan_launch(lsk_kernel *k, const lsk__plan *p, size_t blocks, lsk_buf
       NULL);
 }
 
-int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in, size_t in_offset,
-             lsk_buffer *out, size_t out_offset, size_t n, const lsk_algo_options *opt)
+static int scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in,
+                size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,
+                const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_scan";
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   int rc = lsk__check_type(ctx, fn, type, SCAN_TYPES);
   if (rc)
     return rc;
@@ -74,5 +74,15 @@ int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in
   if (!rc)
     rc = scan_launch(scan, &p, p.blocks, in, in_offset, n, p.per_block, out, out_offset, partial,
                      incl);
+  return rc;
+}
+
+int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in, size_t in_offset,
+             lsk_buffer *out, size_t out_offset, size_t n, const lsk_algo_options *opt)
+{
+  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_scan", "ctx");
+  lsk__lib_lock(ctx); /* the scratch buffer (docs/threads.md) */
+  int rc = scan(ctx, type, kind, in, in_offset, out, out_offset, n, opt);
+  lsk__lib_unlock(ctx);
   return rc;
 }

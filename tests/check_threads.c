@@ -9,6 +9,8 @@
  *   lock keeps apart, and one more thread uses the kernel library; each
  *   thread also fails on purpose and must read its own message, not
  *   another thread's;
+ * - several threads using the kernel library on one context at once
+ *   (scans, reductions, associations of their own), checked against C;
  * - two processes building the same cache entries at once, round after
  *   round: both right, every entry whole, a third process loads them all.
  *
@@ -228,6 +230,78 @@ out:
   return NULL;
 }
 
+/* The kernel library from several threads on one context at once
+ * (lib_work): each thread scans and reduces data of its own size (so the
+ * scratch buffer the library keeps per context grows while others use it)
+ * and builds an association of its own, checked against plain C every
+ * round. The first calls also build the library's programs at once. */
+typedef struct lib_worker {
+  worker w;
+  size_t n;
+} lib_worker;
+
+static void *lib_work(void *arg)
+{
+  lib_worker *lw = arg;
+  worker *w = &lw->w;
+  size_t n = lw->n;
+  enum { KEYS = 97 };
+  lsk_buffer *in = NULL, *out = NULL, *keys = NULL;
+  lsk_assoc *a = NULL;
+  uint32_t *host = malloc(n * 4), *got = malloc(n * 4), *key = malloc(n * 4);
+  uint32_t *off = malloc((KEYS + 1) * 4), want_off[KEYS + 1] = {0};
+  uint64_t seed = 1000u + (uint64_t)w->id;
+  if (!host || !got || !key || !off) {
+    fail_at(w, "thread %d: out of memory", w->id);
+    goto out;
+  }
+  cl_uint sum = 0;
+  for (size_t i = 0; i < n; ++i) {
+    host[i] = tu_rng(&seed) & 0xffffu;
+    sum += host[i];
+    key[i] = (uint32_t)(i * KEYS / n); /* in order, for the sorted build too */
+    ++want_off[key[i] + 1];
+  }
+  for (unsigned k = 0; k < KEYS; ++k)
+    want_off[k + 1] += want_off[k];
+  WK_OK(w, lsk_buffer_create(w->ctx, n * 4, &in));
+  WK_OK(w, lsk_buffer_create(w->ctx, n * 4, &out));
+  WK_OK(w, lsk_buffer_create(w->ctx, n * 4, &keys));
+  WK_OK(w, lsk_buffer_write(in, 0, host, n * 4));
+  WK_OK(w, lsk_buffer_write(keys, 0, key, n * 4));
+  WK_OK(w, lsk_assoc_create(w->ctx, KEYS, n, NULL, &a));
+  for (unsigned r = 0; r < w->rounds; ++r) {
+    cl_uint s = 0;
+    WK_OK(w, lsk_scan(w->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, in, 0, out, 0, n, NULL));
+    WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, n, &s, NULL));
+    WK_OK(w, (r & 1 ? lsk_assoc_build_sorted : lsk_assoc_build)(a, keys, 0, n));
+    WK_OK(w, lsk_buffer_read(out, 0, got, n * 4));
+    WK_OK(w, lsk_buffer_read(lsk_assoc_offsets(a), 0, off, (KEYS + 1) * 4));
+    uint32_t run = 0;
+    size_t bad = n;
+    for (size_t i = 0; i < n && bad == n; ++i) {
+      if (got[i] != run)
+        bad = i;
+      run += host[i];
+    }
+    if (s != sum || bad != n || memcmp(off, want_off, sizeof want_off)) {
+      fail_at(w, "thread %d (n %zu) round %u: sum %u want %u, scan wrong from %zu, offsets %s",
+              w->id, n, r, s, sum, bad, memcmp(off, want_off, sizeof want_off) ? "wrong" : "ok");
+      goto out;
+    }
+  }
+out:
+  lsk_assoc_destroy(a);
+  lsk_buffer_destroy(in);
+  lsk_buffer_destroy(out);
+  lsk_buffer_destroy(keys);
+  free(host);
+  free(got);
+  free(key);
+  free(off);
+  return NULL;
+}
+
 static void run_workers(worker *ws, int n)
 {
   pthread_t t[8];
@@ -411,6 +485,25 @@ START_TEST(test_threads_two_processes_one_entry)
 }
 END_TEST
 
+/* Four threads use the kernel library on one fresh context at once. */
+START_TEST(test_threads_library_one_context)
+{
+  lsk_context *ctx = tu_context();
+  static const size_t sizes[4] = {100000, 250000, 40000, 400003};
+  lib_worker lw[4];
+  pthread_t t[4];
+  for (int i = 0; i < 4; ++i)
+    lw[i] = (lib_worker){.w = {.id = i, .ctx = ctx, .rounds = 12}, .n = sizes[i]};
+  for (int i = 0; i < 4; ++i)
+    ck_assert_int_eq(pthread_create(&t[i], NULL, lib_work, &lw[i]), 0);
+  for (int i = 0; i < 4; ++i)
+    ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+  for (int i = 0; i < 4; ++i)
+    ck_assert_msg(lw[i].w.error[0] == 0, "%s", lw[i].w.error);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_threads(void)
 {
   Suite *s = suite_create("threads");
@@ -421,6 +514,7 @@ Suite *suite_threads(void)
   tc = tcase_create("one_context");
   tu_case_dir(tc);
   tcase_add_test(tc, test_threads_one_context);
+  tcase_add_test(tc, test_threads_library_one_context);
   suite_add_tcase(s, tc);
   tc = tcase_create("processes");
   tu_case_dir(tc);

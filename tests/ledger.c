@@ -46,11 +46,16 @@ static void *real(const char *name)
 }
 
 /* REAL(name): the loader's function, looked up once. */
+/* The real function, looked up once; atomically, since the first calls
+ * may come from several threads at once (ThreadSanitizer reported the
+ * plain pointer). */
 #define REAL(name)                                                                                 \
-  static __typeof__(&name) real_##name;                                                            \
+  static __typeof__(&name) real_##name##_once;                                                     \
+  __typeof__(&name) real_##name = __atomic_load_n(&real_##name##_once, __ATOMIC_ACQUIRE);          \
   if (!real_##name) {                                                                              \
     void *f_ = real(#name); /* POSIX: dlsym's result converts this way */                          \
     memcpy(&real_##name, &f_, sizeof f_);                                                          \
+    __atomic_store_n(&real_##name##_once, real_##name, __ATOMIC_RELEASE);                          \
   }
 
 static void count(int kind, int ok, long d)
