@@ -159,6 +159,17 @@ int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const ls
  * 8 steps of 256 workers. */
 #define LSK__TILE 2048u
 
+int lsk__check_shape(lsk_context *ctx, const char *fn, unsigned workers, size_t blocks)
+{
+  const lsk_device_info *d = &ctx->info;
+  if (workers && d->max_work_group_size && workers > d->max_work_group_size)
+    return lsk__fail(ctx, LSK_ELAUNCH, "%s: workers %u exceed the %zu that %s allows", fn, workers,
+                     d->max_work_group_size, d->name);
+  if (blocks > UINT32_MAX)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: blocks %zu exceed 2^32 - 1", fn, blocks);
+  return LSK_OK;
+}
+
 int lsk__algo_plan(lsk_context *ctx, const char *fn, size_t n, const lsk_algo_options *opt,
                    lsk__plan *p)
 {
@@ -168,11 +179,9 @@ int lsk__algo_plan(lsk_context *ctx, const char *fn, size_t n, const lsk_algo_op
                      LSK_MAX_DOMAIN);
   /* Checked here so that the message names the algorithm, not the
    * launch of one of its kernels. */
-  if (o.workers && ctx->info.max_work_group_size && o.workers > ctx->info.max_work_group_size)
-    return lsk__fail(ctx, LSK_ELAUNCH, "%s: workers %u exceed the %llu that %s allows", fn,
-                     o.workers, (unsigned long long)ctx->info.max_work_group_size, ctx->info.name);
-  if (o.blocks > UINT32_MAX)
-    return lsk__fail(ctx, LSK_ERANGE, "%s: blocks %zu exceed 2^32 - 1", fn, o.blocks);
+  int rc = lsk__check_shape(ctx, fn, o.workers, o.blocks);
+  if (rc)
+    return rc;
   memset(p, 0, sizeof *p);
   p->tile = o.tile ? o.tile : LSK__TILE;
   p->workers = o.workers;

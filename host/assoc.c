@@ -41,22 +41,34 @@ static int check_capacity(lsk_context *ctx, const char *fn, size_t capacity)
   return LSK_OK;
 }
 
+/* Launches kernels/assoc.cl's kernel `name`, a device-wide pass over
+ * `items` (planned with the association's algo options), with the
+ * arguments head..., per_block, tail... (every pass takes them so). */
+static int run(lsk_assoc *a, const char *fn, const char *name, size_t items, const lsk_arg *head,
+               size_t nhead, const lsk_arg *tail, size_t ntail)
+{
+  lsk__plan p;
+  lsk_kernel *k;
+  lsk_arg args[8];
+  int rc = lsk__algo_plan(a->ctx, fn, items, &a->algo, &p);
+  if (!rc)
+    rc = lsk__lib_kernel(a->ctx, LSK__LIB_ASSOC, name, &k);
+  if (rc)
+    return rc;
+  memcpy(args, head, nhead * sizeof *args);
+  args[nhead] = LSK_ARG_UINT((uint32_t)p.per_block);
+  if (ntail) /* zero's tail is NULL */
+    memcpy(args + nhead + 1, tail, ntail * sizeof *args);
+  lsk_launch l = lsk__plan_launch(&p, p.blocks);
+  return lsk_kernel_launch(k, &l, args, nhead + 1 + ntail, NULL);
+}
+
 /* x[0, n) = 0 on the device, with whole-buffer kernel writes (oclgrind
  * does not count clEnqueueFillBuffer as initializing). */
 static int zero(lsk_assoc *a, const char *fn, lsk_buffer *x, size_t n)
 {
-  lsk__plan p;
-  lsk_kernel *k;
-  int rc = lsk__algo_plan(a->ctx, fn, n, &a->algo, &p);
-  if (!rc)
-    rc = lsk__lib_kernel(a->ctx, LSK__LIB_ASSOC, "lsk_assoc_zero", &k);
-  if (rc)
-    return rc;
-  lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  return lsk_kernel_launch(
-      k, &l,
-      LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)p.per_block)),
-      NULL);
+  return run(a, fn, "lsk_assoc_zero", n, LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT((uint32_t)n)),
+             NULL, 0);
 }
 
 int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_assoc_options *opt,
@@ -75,13 +87,9 @@ int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_
   lsk__plan p;
   if (rc || (rc = lsk__algo_plan(ctx, fn, 0, opt ? &opt->algo : NULL, &p)))
     return rc;
-  lsk_assoc *a = calloc(1, sizeof *a);
+  lsk_assoc *a = lsk__handle_new(sizeof *a, LSK__H_ASSOC, ctx);
   if (!a)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
-  if (lsk__handle_add(a, LSK__H_ASSOC, ctx)) {
-    free(a);
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
-  }
   a->ctx = ctx;
   a->nkeys = (uint32_t)nkeys;
   a->capacity = capacity;
@@ -135,30 +143,12 @@ int lsk_assoc_reserve(lsk_assoc *a, size_t capacity)
   return zero(a, fn, a->offsets, (size_t)a->nkeys + 1);
 }
 
-/* The count pass, or the fill pass, over the build's elements. */
-static int pass(lsk_assoc *a, const char *fn, int fill, lsk_buffer *keys, size_t offset, size_t n)
-{
-  lsk__plan p;
-  lsk_kernel *k;
-  int rc = lsk__algo_plan(a->ctx, fn, n, &a->algo, &p);
-  if (!rc)
-    rc = lsk__lib_kernel(a->ctx, LSK__LIB_ASSOC, fill ? "lsk_assoc_fill" : "lsk_assoc_count", &k);
-  if (rc)
-    return rc;
-  lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  lsk_arg head[] = {LSK_ARG_BUFFER(keys), LSK_ARG_UINT((uint32_t)offset), LSK_ARG_UINT((uint32_t)n),
-                    LSK_ARG_UINT((uint32_t)p.per_block)};
-  if (!fill)
-    return lsk_kernel_launch(k, &l,
-                             LSK_ARGS(head[0], head[1], head[2], head[3], LSK_ARG_BUFFER(a->counts),
-                                      LSK_ARG_UINT(a->nkeys)),
-                             NULL);
-  return lsk_kernel_launch(k, &l,
-                           LSK_ARGS(head[0], head[1], head[2], head[3], LSK_ARG_BUFFER(a->offsets),
-                                    LSK_ARG_BUFFER(a->counts), LSK_ARG_BUFFER(a->content),
-                                    LSK_ARG_UINT(a->nkeys)),
-                           NULL);
-}
+/* The keys of a build: the head of every pass's arguments but zero's. */
+#define KEYS_HEAD(keys, offset, n)                                                                 \
+  LSK_ARG_BUFFER(keys), LSK_ARG_UINT((uint32_t)(offset)), LSK_ARG_UINT((uint32_t)(n))
+
+/* Keys per index of lsk_assoc_sorted_offsets (LSK__ASSOC_RUN there). */
+#define SORTED_RUN 16
 
 /* The checks that both builds make, and the state they both reset. */
 static int build_args(lsk_assoc *a, const char *fn, lsk_buffer *keys, size_t offset, size_t n)
@@ -185,34 +175,17 @@ int lsk_assoc_build_sorted(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t
   int rc = build_args(a, fn, keys, offset, n);
   if (rc)
     return rc;
-  /* No element: every offset is 0. The counts are not used (nor dirtied). */
+  /* No element: every offset is 0. The counts are not used (nor dirtied).
+   * Else the offsets, a run of keys per index, then the content and the
+   * check of the order. */
+  size_t runs = ((size_t)a->nkeys + SORTED_RUN) / SORTED_RUN; /* nkeys + 1 offsets */
   if (n == 0)
     rc = zero(a, fn, a->offsets, (size_t)a->nkeys + 1);
-  /* The offsets: a run of 16 keys per index (kernels/assoc.cl). */
-  size_t runs = ((size_t)a->nkeys + 1 + 15) / 16;
-  lsk__plan p;
-  lsk_kernel *k;
-  lsk_launch l;
-  lsk_arg head[] = {LSK_ARG_BUFFER(keys), LSK_ARG_UINT((uint32_t)offset),
-                    LSK_ARG_UINT((uint32_t)n)};
-  if (n && !(rc = lsk__algo_plan(a->ctx, fn, runs, &a->algo, &p)) &&
-      !(rc = lsk__lib_kernel(a->ctx, LSK__LIB_ASSOC, "lsk_assoc_sorted_offsets", &k))) {
-    l = lsk__plan_launch(&p, p.blocks);
-    rc = lsk_kernel_launch(k, &l,
-                           LSK_ARGS(head[0], head[1], head[2], LSK_ARG_UINT((uint32_t)runs),
-                                    LSK_ARG_UINT((uint32_t)p.per_block), LSK_ARG_BUFFER(a->offsets),
-                                    LSK_ARG_UINT(a->nkeys)),
-                           NULL);
-  }
-  /* The content, and the check of the order. */
-  if (n && !rc && !(rc = lsk__algo_plan(a->ctx, fn, n, &a->algo, &p)) &&
-      !(rc = lsk__lib_kernel(a->ctx, LSK__LIB_ASSOC, "lsk_assoc_sorted_content", &k))) {
-    l = lsk__plan_launch(&p, p.blocks);
-    rc = lsk_kernel_launch(k, &l,
-                           LSK_ARGS(head[0], head[1], head[2], LSK_ARG_UINT((uint32_t)p.per_block),
-                                    LSK_ARG_BUFFER(a->content), LSK_ARG_UINT(a->nkeys)),
-                           NULL);
-  }
+  else if (!(rc = run(a, fn, "lsk_assoc_sorted_offsets", runs,
+                      LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_UINT((uint32_t)runs)),
+                      LSK_ARGS(LSK_ARG_BUFFER(a->offsets), LSK_ARG_UINT(a->nkeys)))))
+    rc = run(a, fn, "lsk_assoc_sorted_content", n, LSK_ARGS(KEYS_HEAD(keys, offset, n)),
+             LSK_ARGS(LSK_ARG_BUFFER(a->content), LSK_ARG_UINT(a->nkeys)));
   if (!rc)
     a->n = n;
   return rc;
@@ -232,10 +205,13 @@ int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
   a->counts_dirty = 1;
   /* counts[nkeys] is never counted, so the exclusive scan's last offset is
    * the number stored. n = 0 still scans: the offsets become all zero. */
-  if ((n && (rc = pass(a, fn, 0, keys, offset, n))) ||
+  if ((n && (rc = run(a, fn, "lsk_assoc_count", n, LSK_ARGS(KEYS_HEAD(keys, offset, n)),
+                      LSK_ARGS(LSK_ARG_BUFFER(a->counts), LSK_ARG_UINT(a->nkeys))))) ||
       (rc = lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a->counts, 0, a->offsets, 0, nc,
                      &a->algo)) ||
-      (n && (rc = pass(a, fn, 1, keys, offset, n))))
+      (n && (rc = run(a, fn, "lsk_assoc_fill", n, LSK_ARGS(KEYS_HEAD(keys, offset, n)),
+                      LSK_ARGS(LSK_ARG_BUFFER(a->offsets), LSK_ARG_BUFFER(a->counts),
+                               LSK_ARG_BUFFER(a->content), LSK_ARG_UINT(a->nkeys))))))
     return rc;
   a->counts_dirty = 0;
   a->n = n;

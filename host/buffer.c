@@ -141,7 +141,6 @@ int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr)
   LSK__LIVE(NULL, buf, BUFFER, "lsk_buffer_map", "buf");
   if (!ptr)
     return lsk__fail(buf->ctx, LSK_EINVAL, "lsk_buffer_map: ptr is NULL");
-  *ptr = NULL;
   int rc = check_range("lsk_buffer_map", buf, offset, size, NULL, 0);
   if (rc)
     return rc;

@@ -25,12 +25,9 @@ int lsk_list_create(lsk_pool *pool, size_t elem_bytes, size_t chunk, size_t max_
   if (out)
     *out = NULL;
   LSK__LIVE(NULL, pool, POOL, fn, "pool");
-  lsk_context *ctx = pool ? pool->ctx : NULL;
+  lsk_context *ctx = pool->ctx;
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
-  *out = NULL;
-  if (!pool)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: pool is NULL", fn);
   if (elem_bytes == 0 || elem_bytes % 4)
     return lsk__fail(ctx, LSK_EINVAL, "%s: elem_bytes %zu: must be a positive multiple of 4", fn,
                      elem_bytes);

@@ -284,11 +284,12 @@ static int wait_count(lsk_compactor *c, int rc, size_t *count)
 }
 
 /* Checks shared by the calls: compactor kind, count buffer, options. */
-static int check_common(lsk_compactor *c, const char *fn, int soa, size_t *count,
+static int check_common(lsk_compactor *c, const char *fn, int soa, int to, size_t *count,
                         lsk_buffer *count_buf, size_t count_index)
 {
-  if (!c)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: compactor is NULL", fn);
+  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
+  if (to && !count_buf)
+    return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
   if (soa && !c->layout)
     return lsk__fail(c->ctx, LSK_EINVAL,
                      "%s: the compactor reads a plain buffer (it was created without a layout)",
@@ -345,10 +346,7 @@ int lsk_compact_to(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, l
                    const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_to";
-  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
-  if (c && !count_buf)
-    return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
-  int rc = check_common(c, fn, 0, NULL, count_buf, count_index);
+  int rc = check_common(c, fn, 0, 1, NULL, count_buf, count_index);
   return rc ? rc
             : compact_buffer(c, fn, data, n, arg, out, out_offset, capacity, count_buf, count_index,
                              opt);
@@ -358,8 +356,7 @@ int lsk_compact(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, lsk_
                 size_t out_offset, size_t capacity, size_t *count, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact";
-  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
-  int rc = check_common(c, fn, 0, count, NULL, 0);
+  int rc = check_common(c, fn, 0, 0, count, NULL, 0);
   if (rc)
     return rc;
   rc = compact_buffer(c, fn, data, n, arg, out, out_offset, capacity, c->total, 0, opt);
@@ -423,10 +420,7 @@ int lsk_compact_soa_to(lsk_compactor *c, const lsk_soa *src, size_t part, uint64
                        size_t count_index, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_soa_to";
-  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
-  if (c && !count_buf)
-    return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
-  int rc = check_common(c, fn, 1, NULL, count_buf, count_index);
+  int rc = check_common(c, fn, 1, 1, NULL, count_buf, count_index);
   return rc ? rc
             : compact_soa(c, fn, src, part, arg, out, out_offset, capacity, count_buf, count_index,
                           opt);
@@ -437,8 +431,7 @@ int lsk_compact_soa(lsk_compactor *c, const lsk_soa *src, size_t part, uint64_t 
                     const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_soa";
-  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
-  int rc = check_common(c, fn, 1, count, NULL, 0);
+  int rc = check_common(c, fn, 1, 0, count, NULL, 0);
   if (rc)
     return rc;
   rc = compact_soa(c, fn, src, part, arg, out, out_offset, capacity, c->total, 0, opt);
@@ -473,10 +466,7 @@ int lsk_compact_rows_to(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa
                         const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_rows_to";
-  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
-  if (c && !count_buf)
-    return lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is NULL", fn);
-  int rc = check_common(c, fn, 1, NULL, count_buf, count_index);
+  int rc = check_common(c, fn, 1, 1, NULL, count_buf, count_index);
   return rc ? rc : rows(c, fn, src, sj, dst, dj, arg, count_buf, count_index, opt);
 }
 
@@ -484,8 +474,7 @@ int lsk_compact_rows(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa *d
                      uint64_t arg, size_t *count, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_rows";
-  LSK__LIVE(NULL, c, COMPACTOR, fn, "compactor");
-  int rc = check_common(c, fn, 1, count, NULL, 0);
+  int rc = check_common(c, fn, 1, 0, count, NULL, 0);
   if (rc)
     return rc;
   rc = rows(c, fn, src, sj, dst, dj, arg, c->total, 0, opt);

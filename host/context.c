@@ -65,6 +65,23 @@ static int finish_setup(lsk_context *c, const lsk_context_options *opt, lsk_cont
   return LSK_OK;
 }
 
+/* A zeroed context with its locks and its registry entry: from here on
+ * lsk_context_destroy undoes any later step. NULL when out of memory. */
+static lsk_context *new_context(void)
+{
+  lsk_context *c = calloc(1, sizeof *c);
+  if (c && lsk__context_sync_init(c)) {
+    free(c);
+    return NULL;
+  }
+  if (c && lsk__handle_add(c, LSK__H_CONTEXT, NULL)) {
+    lsk__context_sync_free(c);
+    free(c);
+    return NULL;
+  }
+  return c;
+}
+
 int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
 {
   if (!out)
@@ -79,11 +96,7 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
     rc = lsk__device_select_in(list, n, opt ? opt->device : NULL, &index);
   if (rc && rc != LSK_ENOMEM) /* the selector's message, under this function's name */
     rc = lsk__fail(NULL, rc, "lsk_context_create: %s", lsk_context_errmsg(NULL));
-  lsk_context *c = rc ? NULL : calloc(1, sizeof *c);
-  if (c && lsk__handle_add(c, LSK__H_CONTEXT, NULL)) {
-    free(c);
-    c = NULL;
-  }
+  lsk_context *c = rc ? NULL : new_context();
   if (!rc && !c)
     rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
   if (c)
@@ -98,10 +111,6 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
     rc = lsk__fail_cl(NULL, err, "lsk_context_create", " (device %s)", c->info.name);
     lsk_context_destroy(c);
     return rc;
-  }
-  if (lsk__context_sync_init(c)) {
-    free(c);
-    return lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: no mutex for the context");
   }
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
   c->cl = clCreateContext(props, 1, &c->device, NULL, NULL, &err);
@@ -141,11 +150,7 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
   if (qctx != context || qdev != device)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_context_wrap: the queue belongs to another %s",
                      qctx != context ? "context" : "device");
-  lsk_context *c = calloc(1, sizeof *c);
-  if (c && lsk__handle_add(c, LSK__H_CONTEXT, NULL)) {
-    free(c);
-    c = NULL;
-  }
+  lsk_context *c = new_context();
   if (!c)
     return lsk__fail(NULL, LSK_ENOMEM, "lsk_context_wrap: out of memory");
   if ((err = lsk__device_info(platform, device, &c->info))) {
@@ -153,10 +158,6 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
     return lsk__fail_cl(NULL, err, "lsk_context_wrap", " (device facts)");
   }
   lsk__device_position(device, &c->info);
-  if (lsk__context_sync_init(c)) {
-    free(c);
-    return lsk__fail(NULL, LSK_ENOMEM, "lsk_context_wrap: no mutex for the context");
-  }
   clRetainContext(context);
   clRetainDevice(device);
   clRetainCommandQueue(queue);

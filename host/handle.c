@@ -91,6 +91,16 @@ int lsk__handle_add(const void *h, lsk__htype type, const void *parent)
   return rc;
 }
 
+void *lsk__handle_new(size_t size, lsk__htype type, const void *parent)
+{
+  void *h = calloc(1, size);
+  if (h && lsk__handle_add(h, type, parent)) {
+    free(h);
+    h = NULL;
+  }
+  return h;
+}
+
 /* Linear probing: removal shifts back the entries of the run after it. */
 static void remove_at(size_t i)
 {

@@ -257,6 +257,10 @@ typedef struct lsk__plan {
 } lsk__plan;
 int lsk__algo_plan(lsk_context *ctx, const char *fn, size_t n, const lsk_algo_options *opt,
                    lsk__plan *p);
+/* Options that ask for workers (0: automatic) and blocks: LSK_ELAUNCH for
+ * more workers than the device's work-group size, LSK_ERANGE for more
+ * than 2^32 - 1 blocks, named under fn (not a later launch). */
+int lsk__check_shape(lsk_context *ctx, const char *fn, unsigned workers, size_t blocks);
 /* reduce.c: "add", "min", "max" (kernel name parts); NULL for a bad op. */
 const char *lsk__op_name(lsk_op op);
 /* LSK_EINVAL unless type is in allowed (a mask of 1 << type) and, for
@@ -288,6 +292,9 @@ typedef enum lsk__htype {
 /* Enters h (type, parent: its context, a kernel's program, a list's pool,
  * NULL for none); LSK_ENOMEM without a message if the table cannot grow. */
 int lsk__handle_add(const void *h, lsk__htype type, const void *parent);
+/* A zeroed handle of size bytes, entered as with lsk__handle_add; NULL
+ * (nothing left allocated) when out of memory. */
+void *lsk__handle_new(size_t size, lsk__htype type, const void *parent);
 /* LSK_OK if h is a live handle of type whose ancestors are all live; else
  * LSK_EINVAL with "fn: what ... is NULL / is not a live lsk_<type> ... / its
  * context ... was destroyed" recorded on msg (NULL: the thread). */

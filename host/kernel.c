@@ -156,16 +156,15 @@ int lsk_kernel_create(lsk_program *prog, const char *name, lsk_kernel **out)
   LSK__LIVE(NULL, prog, PROGRAM, "lsk_kernel_create", "prog");
   if (!out)
     return lsk__fail(prog->ctx, LSK_EINVAL, "lsk_kernel_create: out is NULL");
-  *out = NULL;
   if (!name || !*name)
     return lsk__fail(prog->ctx, LSK_EINVAL, "lsk_kernel_create: name is NULL or empty");
-  lsk_kernel *k = calloc(1, sizeof *k);
-  if (!k || !(k->name = lsk__strdup(name)) || lsk__handle_add(k, LSK__H_KERNEL, prog)) {
-    if (k)
-      free(k->name);
-    free(k);
+  char *copy = lsk__strdup(name);
+  lsk_kernel *k = copy ? lsk__handle_new(sizeof *k, LSK__H_KERNEL, prog) : NULL;
+  if (!k) {
+    free(copy);
     return lsk__fail(prog->ctx, LSK_ENOMEM, "lsk_kernel_create: out of memory");
   }
+  k->name = copy;
   k->prog = prog;
   const lsk__decl *d = lsk__program_decl(prog, name);
   if (d) {

@@ -267,8 +267,8 @@ static size_t member_size(const lsk_layout *l, const lsk__member *m, size_t n, s
 int lsk_layout_member(const lsk_layout *l, size_t i, size_t n, lsk_member_info *out)
 {
   LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_member", "layout");
-  if (!l || !out)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_member: %s is NULL", l ? "out" : "layout");
+  if (!out)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_member: out is NULL");
   if (i >= l->count)
     return lsk__fail(NULL, LSK_ERANGE,
                      "lsk_layout_member: index %zu is out of range: layout '%s' has %zu members", i,
@@ -333,8 +333,8 @@ static size_t quiet_size(const lsk_layout *l, size_t n)
 int lsk_layout_size(const lsk_layout *l, size_t n, size_t *bytes)
 {
   LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_size", "layout");
-  if (!l || !bytes)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_size: %s is NULL", l ? "bytes" : "layout");
+  if (!bytes)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_size: bytes is NULL");
   size_t total = quiet_size(l, n);
   if (total == SIZE_MAX)
     return lsk__fail(NULL, LSK_ERANGE,
@@ -347,8 +347,6 @@ int lsk_layout_size(const lsk_layout *l, size_t n, size_t *bytes)
 size_t lsk_layout_max_elements(const lsk_layout *l, size_t max_bytes)
 {
   LSK__LIVE_OR(0, l, LAYOUT, "lsk_layout_max_elements", "layout");
-  if (!l)
-    return 0;
   if (max_bytes == 0)
     max_bytes = SIZE_MAX - 1;
   /* The size grows with n: binary search the last n that fits. */

@@ -360,7 +360,6 @@ static int emit_cl(emit *e, char **text, const char *fn)
 int lsk_layout_emit_cl(const lsk_layout *l, const lsk_emit_options *opt, char **text)
 {
   static const char fn[] = "lsk_layout_emit_cl";
-  LSK__LIVE(NULL, l, LAYOUT, fn, "layout");
   emit e;
   const char *members[1] = {opt ? opt->members : NULL};
   int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, fn);
@@ -381,7 +380,6 @@ int lsk_layout_emit_view_cl(const char *view_name, size_t k, const lsk_layout *c
 int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **text)
 {
   static const char fn[] = "lsk_layout_emit_c";
-  LSK__LIVE(NULL, l, LAYOUT, fn, "layout");
   emit e;
   const char *members[1] = {opt ? opt->members : NULL};
   int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, fn);

@@ -286,13 +286,9 @@ int lsk_pic_create(lsk_context *ctx, unsigned gx, unsigned gy, const lsk_particl
                        "%s: particle %zu (id %u at %d,%d moving %d,%d): id 0, outside the %ux%u "
                        "grid, or a cell width or more per step",
                        fn, i, p[i].id, p[i].x, p[i].y, p[i].vx, p[i].vy, gx, gy);
-  lsk_pic *pic = calloc(1, sizeof *pic);
+  lsk_pic *pic = lsk__handle_new(sizeof *pic, LSK__H_PIC, ctx);
   if (!pic)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
-  if (lsk__handle_add(pic, LSK__H_PIC, ctx)) {
-    free(pic);
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
-  }
   *pic = (lsk_pic){.ctx = ctx, .gx = gx, .gy = gy, .fs = fs, .n = n, .cells = (size_t)gx * gy};
   /* By default the frames the particles need now, and a quarter more. */
   size_t frames = opt ? opt->frames : 0;

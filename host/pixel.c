@@ -48,6 +48,8 @@ struct lsk_pixel {
   lsk_context *ctx;
   uint32_t threshold;
   unsigned lookup; /* LSK_PIXEL_LOOKUP_GRID or _HASH */
+  /* The options, resolved for the device once (resolve_shape): blocks is
+   * the most per launch, workers and simd as launches take them. */
   lsk_pixel_options opt;
   lsk_layout *layout[3];
   lsk_program *prog;
@@ -102,6 +104,7 @@ lsk_assoc *lsk_pixel_assoc(const lsk_pixel *px)
 }
 
 static lsk_launch shape(const lsk_pixel *px, size_t nm);
+static void resolve_shape(lsk_pixel *px);
 
 static int build(lsk_pixel *px)
 {
@@ -148,11 +151,9 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
   *out = NULL;
   LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   const lsk_device_info *dev = lsk_context_device(ctx);
-  if (opt && opt->workers && dev->max_work_group_size && opt->workers > dev->max_work_group_size)
-    return lsk__fail(ctx, LSK_ELAUNCH, "%s: workers %u exceed the %zu that %s allows", fn,
-                     opt->workers, dev->max_work_group_size, dev->name);
-  if (opt && opt->blocks > UINT32_MAX)
-    return lsk__fail(ctx, LSK_ERANGE, "%s: blocks %zu exceed 2^32 - 1", fn, opt->blocks);
+  int rc = opt ? lsk__check_shape(ctx, fn, opt->workers, opt->blocks) : LSK_OK;
+  if (rc)
+    return rc;
   if (opt && opt->lookup > LSK_PIXEL_LOOKUP_HASH)
     return lsk__fail(ctx, LSK_EINVAL, "%s: lookup %u is none of LSK_PIXEL_LOOKUP_*", fn,
                      opt->lookup);
@@ -166,19 +167,16 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
                      GRID_NEED, dev->name, (unsigned long long)dev->local_mem_size);
   if (lookup == LSK_PIXEL_LOOKUP_AUTO)
     lookup = dev->is_cpu && grid_fits ? LSK_PIXEL_LOOKUP_GRID : LSK_PIXEL_LOOKUP_HASH;
-  lsk_pixel *px = calloc(1, sizeof *px);
+  lsk_pixel *px = lsk__handle_new(sizeof *px, LSK__H_PIXEL, ctx);
   if (!px)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
-  if (lsk__handle_add(px, LSK__H_PIXEL, ctx)) {
-    free(px);
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
-  }
   px->ctx = ctx;
   px->lookup = lookup;
   if (opt)
     px->opt = *opt;
   px->threshold = px->opt.threshold ? px->opt.threshold : LSK_PIXEL_THRESHOLD;
-  int rc = build(px);
+  resolve_shape(px);
+  rc = build(px);
   if (rc) {
     lsk_pixel_destroy(px);
     return rc;
@@ -322,31 +320,36 @@ static void add(arglist *l, lsk_arg a)
     l->a[l->n++] = a;
 }
 
-/* The launch of the per-module kernels over nm modules. */
-static lsk_launch shape(const lsk_pixel *px, size_t nm)
+/* The per-module kernels' shape on px's device, into px->opt at create. */
+static void resolve_shape(lsk_pixel *px)
 {
   /* On CPUs a few blocks per compute unit, each walking many modules
    * (PoCL pays per work-group); on GPUs one per module, and on llvmpipe,
    * whose loop cap a block of many modules passes (merged clusters). */
   const lsk_device_info *dev = &px->ctx->info;
-  size_t most = px->opt.blocks ? px->opt.blocks
-                : dev->is_gpu || lsk__device_loop_capped(dev)
-                    ? 65535
-                    : 8 * (size_t)(dev->compute_units ? dev->compute_units : 1);
-  lsk_launch cfg = {.domain = {LSK_PIXEL_MAX_DIGIS},
-                    .blocks = {nm < most ? (nm ? nm : 1) : most},
-                    .workers = px->opt.workers,
-                    .simd = px->opt.simd};
+  if (!px->opt.blocks)
+    px->opt.blocks = dev->is_gpu || lsk__device_loop_capped(dev)
+                         ? 65535
+                         : 8 * (size_t)(dev->compute_units ? dev->compute_units : 1);
   /* On CPUs one worker of one index: a block is then a plain loop over
    * a module's digis, px_module's local updates are plain operations (no
    * locked instructions), and no step has a masked tail. It beat 1 x 2,
    * 4, 8, 16 and 64 on PoCL (docs/example-pixel.md); results never
    * depend on it. */
-  if (!dev->is_gpu && !cfg.workers && !cfg.simd) {
-    cfg.workers = 1;
-    cfg.simd = 1;
+  if (!dev->is_gpu && !px->opt.workers && !px->opt.simd) {
+    px->opt.workers = 1;
+    px->opt.simd = 1;
   }
-  return cfg;
+}
+
+/* The launch of the per-module kernels over nm modules. */
+static lsk_launch shape(const lsk_pixel *px, size_t nm)
+{
+  size_t most = px->opt.blocks;
+  return (lsk_launch){.domain = {LSK_PIXEL_MAX_DIGIS},
+                      .blocks = {nm < most ? (nm ? nm : 1) : most},
+                      .workers = px->opt.workers,
+                      .simd = px->opt.simd};
 }
 
 int lsk__pixel_module_local(lsk_pixel *px, uint64_t *bytes)
@@ -505,8 +508,8 @@ int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
 {
   static const char fn[] = "lsk_pixel_read";
   LSK__LIVE(NULL, px, PIXEL, fn, "px");
-  if (!px || !r)
-    return lsk__fail(px ? px->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn, px ? "r" : "px");
+  if (!r)
+    return lsk__fail(px->ctx, LSK_EINVAL, "%s: r is NULL", fn);
   if (!px->modules)
     return lsk__fail(px->ctx, LSK_EINVAL, "%s: no run to read", fn);
   if (r->cap_digis < px->digis || r->cap_modules < px->modules)

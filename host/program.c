@@ -31,11 +31,7 @@ int lsk_program_create(lsk_context *ctx, const char *source, const lsk_program_o
   if (!source || !*source)
     return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create: source is %s",
                      source ? "empty" : "NULL");
-  lsk_program *p = calloc(1, sizeof *p);
-  if (p && lsk__handle_add(p, LSK__H_PROGRAM, ctx)) {
-    free(p);
-    p = NULL;
-  }
+  lsk_program *p = lsk__handle_new(sizeof *p, LSK__H_PROGRAM, ctx);
   if (!p)
     return lsk__fail(ctx, LSK_ENOMEM, "lsk_program_create: out of memory");
   p->ctx = ctx;

@@ -45,11 +45,9 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
   LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
-  if (!ctx || !layouts || !counts || k == 0)
+  if (!layouts || !counts || k == 0)
     return lsk__fail(ctx, LSK_EINVAL, "%s: %s", fn,
-                     !ctx     ? "ctx is NULL"
-                     : k == 0 ? "no layouts"
-                              : "layouts or counts is NULL");
+                     k == 0 ? "no layouts" : "layouts or counts is NULL");
   for (size_t j = 0; j < k; ++j) {
     char what[32];
     snprintf(what, sizeof what, "layouts[%zu]", j);
@@ -290,11 +288,9 @@ static int view_args(const lsk_soa *s, size_t k, const size_t *parts, const char
                      lsk_arg *args, size_t cap, size_t *count, const char *fn)
 {
   LSK__LIVE(NULL, s, SOA, fn, "soa");
-  if (!s || !parts || k == 0 || !count || (!args && cap))
-    return lsk__fail(s ? s->ctx : NULL, LSK_EINVAL, "%s: %s", fn,
-                     !s                 ? "soa is NULL"
-                     : k == 0 || !parts ? "no parts"
-                                        : "NULL count or args");
+  if (!parts || k == 0 || !count || (!args && cap))
+    return lsk__fail(s->ctx, LSK_EINVAL, "%s: %s", fn,
+                     k == 0 || !parts ? "no parts" : "NULL count or args");
   size_t n = 0;
   for (size_t j = 0; j < k; ++j) {
     if (parts[j] >= s->k)

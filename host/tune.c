@@ -385,9 +385,9 @@ int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t n
   if (out)
     memset(out, 0, sizeof *out);
   LSK__LIVE(NULL, k, KERNEL, "lsk_tune", "kernel");
-  lsk_context *ctx = k ? lsk__kernel_program(k)->ctx : NULL;
-  if (!k || !cfg || !out)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_tune: %s is NULL", !k ? "kernel" : !cfg ? "cfg" : "out");
+  lsk_context *ctx = lsk__kernel_program(k)->ctx;
+  if (!cfg || !out)
+    return lsk__fail(ctx, LSK_EINVAL, "lsk_tune: %s is NULL", !cfg ? "cfg" : "out");
   if (nargs && !args)
     return lsk__fail(ctx, LSK_EINVAL, "lsk_tune: args is NULL");
   if (opt && opt->candidates == NULL && opt->ncandidates)
@@ -462,11 +462,9 @@ int lsk_tune_stored(lsk_kernel *k, const lsk_launch *cfg, int *found, unsigned *
   if (found)
     *found = 0;
   LSK__LIVE(NULL, k, KERNEL, "lsk_tune_stored", "kernel");
-  if (!k || !cfg || !found || !workers || !simd)
-    return lsk__fail(k ? lsk__kernel_program(k)->ctx : NULL, LSK_EINVAL,
-                     "lsk_tune_stored: %s is NULL",
-                     !k         ? "kernel"
-                     : !cfg     ? "cfg"
+  if (!cfg || !found || !workers || !simd)
+    return lsk__fail(lsk__kernel_program(k)->ctx, LSK_EINVAL, "lsk_tune_stored: %s is NULL",
+                     !cfg       ? "cfg"
                      : !found   ? "found"
                      : !workers ? "workers"
                                 : "simd");

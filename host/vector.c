@@ -35,13 +35,9 @@ int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_v
                      "bytes)",
                      fn, capacity, elem_size, ctx->info.name,
                      (unsigned long long)ctx->info.max_alloc_size);
-  lsk_vector *v = calloc(1, sizeof *v);
+  lsk_vector *v = lsk__handle_new(sizeof *v, LSK__H_VECTOR, ctx);
   if (!v)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
-  if (lsk__handle_add(v, LSK__H_VECTOR, ctx)) {
-    free(v);
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
-  }
   v->ctx = ctx;
   v->elem_size = elem_size;
   v->capacity = capacity;
@@ -87,8 +83,8 @@ int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)
 {
   static const char fn[] = "lsk_vector_size";
   LSK__LIVE(NULL, v, VECTOR, fn, "vector");
-  if (!v || !size)
-    return lsk__fail(v ? v->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn, v ? "size" : "vector");
+  if (!size)
+    return lsk__fail(v->ctx, LSK_EINVAL, "%s: size is NULL", fn);
   uint32_t count = 0;
   int rc = read_count(v, &count);
   if (rc)
@@ -103,8 +99,8 @@ int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n)
 {
   static const char fn[] = "lsk_vector_read";
   LSK__LIVE(NULL, v, VECTOR, fn, "vector");
-  if (!v || !n)
-    return lsk__fail(v ? v->ctx : NULL, LSK_EINVAL, "%s: %s is NULL", fn, v ? "n" : "vector");
+  if (!n)
+    return lsk__fail(v->ctx, LSK_EINVAL, "%s: n is NULL", fn);
   *n = 0;
   if (!dst && max)
     return lsk__fail(v->ctx, LSK_EINVAL, "%s: dst is NULL with max %zu", fn, max);
@@ -143,9 +139,8 @@ lsk_buffer *lsk_vector_count(const lsk_vector *v)
 int lsk_vector_args(const lsk_vector *v, lsk_arg args[3])
 {
   LSK__LIVE(NULL, v, VECTOR, "lsk_vector_args", "vector");
-  if (!v || !args)
-    return lsk__fail(v ? v->ctx : NULL, LSK_EINVAL, "lsk_vector_args: %s is NULL",
-                     v ? "args" : "vector");
+  if (!args)
+    return lsk__fail(v->ctx, LSK_EINVAL, "lsk_vector_args: args is NULL");
   args[0] = LSK_ARG_BUFFER(v->data);
   args[1] = LSK_ARG_BUFFER(v->count);
   args[2] = LSK_ARG_UINT((uint32_t)v->capacity);

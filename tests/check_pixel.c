@@ -158,11 +158,7 @@ END_TEST
  * memory for the grid lookup (llvmpipe, oclgrind's default): a skip. */
 static int grid_too_big(lsk_context *ctx, int rc)
 {
-  const char *m = lsk_context_errmsg(ctx);
-  if (rc != LSK_ELAUNCH || !strstr(m, "the grid lookup needs"))
-    return 0;
-  printf("skipped: %s\n", m);
-  return 1;
+  return tu_skip_on(ctx, rc, LSK_ELAUNCH, "the grid lookup needs");
 }
 
 /* The device's results on ev at a shape, compared with the reference's;

@@ -191,13 +191,18 @@ int tu_fp64(lsk_context *ctx, const char *what)
   return 0;
 }
 
-int tu_over_limits(lsk_context *ctx, int rc)
+int tu_skip_on(lsk_context *ctx, int rc, int skip_rc, const char *text)
 {
   const char *m = lsk_context_errmsg(ctx);
-  if (rc != LSK_ELAUNCH || !strstr(m, "(CL_KERNEL_WORK_GROUP_SIZE)"))
+  if (rc != skip_rc || !strstr(m, text))
     return 0;
   printf("skipped: %s\n", m);
   return 1;
+}
+
+int tu_over_limits(lsk_context *ctx, int rc)
+{
+  return tu_skip_on(ctx, rc, LSK_ELAUNCH, "(CL_KERNEL_WORK_GROUP_SIZE)");
 }
 
 int tu_fill_run(lsk_context *ctx, const char *src, const char *cache_dir, unsigned salt, unsigned n,

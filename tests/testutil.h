@@ -129,9 +129,13 @@ int tu_fp64(lsk_context *ctx, const char *what);
 /* Whether rc is a launch refused for the device's limits (LSK_ELAUNCH:
  * workers above CL_KERNEL_WORK_GROUP_SIZE; llvmpipe: 32): 1, with the
  * reason on stdout. Tests of library objects that pick their own kernels
- * skip then. Not local memory: the pixel pipeline, the one that needed
- * more than llvmpipe's 32 KiB, now fits, and a test holds it there. */
+ * skip then. Not local memory: the pixel pipeline's hash lookup, the one
+ * that needed more than llvmpipe's 32 KiB, now fits, and a test holds it
+ * there (its grid lookup, for CPUs, is refused there: tu_skip_on). */
 int tu_over_limits(lsk_context *ctx, int rc);
+/* Whether rc is skip_rc and ctx's message contains text (a failure that
+ * only says the device lacks something): 1, with the reason on stdout. */
+int tu_skip_on(lsk_context *ctx, int rc, int skip_rc, const char *text);
 
 /* The suites. */
 Suite *suite_status(void);

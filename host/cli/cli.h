@@ -18,7 +18,7 @@
 int cmd_devices(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
-int cmd_demo_pic(int argc, char **argv); /* `lsk demo pic` */
+int cmd_demo_pic(int argc, char **argv);   /* `lsk demo pic` */
 int cmd_demo_pixel(int argc, char **argv); /* `lsk demo`, cmd_pixel.c */
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
@@ -56,6 +56,13 @@ int cli_context_open(const char *cmd, lsk_context **out /* OUT */);
  * the selection. */
 int cli_context_open_opt(const char *cmd, const lsk_context_options *opt,
                          lsk_context **out /* OUT */);
+
+/*
+ * cli_need_fp64: 0 if ctx's device has double precision. Else prints why
+ * cmd cannot run there ("<device> has no double precision (cl_khr_fp64);
+ * <uses>: pick another device ..."), destroys ctx and returns 1.
+ */
+int cli_need_fp64(const char *cmd, lsk_context *ctx, const char *uses);
 
 /* A byte count for people: "128 bytes", "256 KiB", "15.5 GiB"; returns buf. */
 const char *cli_fmt_bytes(uint64_t v, char *buf, size_t len);

@@ -918,14 +918,8 @@ int cmd_bench(int argc, char **argv)
 #endif
   /* The triad, SoA and reduce cases are in double, like the codes they
    * stand for: say so rather than fail in the compiler. */
-  if (!d->has_fp64) {
-    int rc = cli_fail("bench",
-                      "%s has no double precision (cl_khr_fp64); the bench's kernels "
-                      "use double: pick another device (LSK_DEVICE, `lsk devices`)",
-                      d->name);
-    lsk_context_destroy(bn.ctx);
-    return rc;
-  }
+  if (cli_need_fp64("bench", bn.ctx, "the bench's kernels use double"))
+    return 1;
   cl_int err;
   const char *src[1] = {raw_source};
   bn.raw = clCreateProgramWithSource(lsk_context_cl(bn.ctx), 1, src, NULL, &err);

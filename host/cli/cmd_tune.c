@@ -153,14 +153,8 @@ int cmd_tune(int argc, char **argv)
   if (cli_context_open_opt("tune", &(lsk_context_options){.profiling = 1}, &ctx))
     return 1;
   const lsk_device_info *d = lsk_context_device(ctx);
-  if (!d->has_fp64) { /* the tuned triad is the bench's, in double */
-    int rc = cli_fail("tune",
-                      "%s has no double precision (cl_khr_fp64); the tuned triad "
-                      "uses double: pick another device (LSK_DEVICE, `lsk devices`)",
-                      d->name);
-    lsk_context_destroy(ctx);
-    return rc;
-  }
+  if (cli_need_fp64("tune", ctx, "the tuned triad uses double")) /* the bench's, in double */
+    return 1;
   printf("lsk %s tune on %s (%s, driver %s)\n", lsk_version(), d->name, d->platform_name,
          d->driver_version);
   printf("kernel triad of bench_kernels.cl, 2^%u doubles, best of %u interleaved rounds\n", log2n,

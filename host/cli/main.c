@@ -59,6 +59,19 @@ const char *cli_device_origin(const char **selector)
   return device_option ? "--device" : sel ? "LSK_DEVICE" : NULL;
 }
 
+int cli_need_fp64(const char *cmd, lsk_context *ctx, const char *uses)
+{
+  const lsk_device_info *d = lsk_context_device(ctx);
+  if (d->has_fp64)
+    return 0;
+  cli_fail(cmd,
+           "%s has no double precision (cl_khr_fp64); %s: pick another device (LSK_DEVICE, "
+           "`lsk devices`)",
+           d->name, uses);
+  lsk_context_destroy(ctx);
+  return 1;
+}
+
 int cli_context_open(const char *cmd, lsk_context **out)
 {
   return cli_context_open_opt(cmd, NULL, out);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <lsk/lsk.h>
 
@@ -25,5 +26,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
       abort();                                                                                     \
     }                                                                                              \
   } while (0)
+
+/* The input as a C string (malloc'd; NULL when out of memory): the text
+ * ends at its first NUL, if it has one. */
+static inline char *fuzz_text(const uint8_t *data, size_t size)
+{
+  char *text = malloc(size + 1);
+  if (text) {
+    memcpy(text, data, size);
+    text[size] = 0;
+  }
+  return text;
+}
 
 #endif

@@ -71,11 +71,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   /* The text ends at the first NUL, as a C string does (lsk_layout_load
    * refuses files with a NUL byte). */
-  char *text = malloc(size + 1);
+  char *text = fuzz_text(data, size);
   if (!text)
     return 0;
-  memcpy(text, data, size);
-  text[size] = 0;
   lsk_layout *l = (lsk_layout *)&l;
   int rc = lsk_layout_parse(text, "fuzz.layout", &l);
   if (rc == LSK_OK) {

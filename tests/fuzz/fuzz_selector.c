@@ -31,11 +31,9 @@ static void set(char *dst, const char *src, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  char *text = malloc(size + 1);
+  char *text = fuzz_text(data, size);
   if (!text)
     return 0;
-  memcpy(text, data, size);
-  text[size] = 0;
   lsk_device_info list[NDEV];
   memset(list, 0, sizeof list);
   for (unsigned i = 0; i < NDEV; ++i) {
