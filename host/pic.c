@@ -45,6 +45,9 @@ struct lsk_pic {
   lsk_buffer *nfr; /* frames per cell, from pic_frames for pic_compact */
   unsigned gx, gy, fs;
   size_t n, cells, grows;
+  /* The last step's incoming particles wait in the buckets: the next
+   * pic_move fills them in (or pic_fill, before a read). */
+  uint32_t pending;
 };
 
 static int valid(const lsk_particle *q, unsigned gx, unsigned gy)
@@ -193,14 +196,15 @@ static lsk_launch flat(const lsk_pic *p, size_t n)
 /* Frames for every cell, growing the pool until they fit. */
 static int frames(lsk_pic *p)
 {
-  for (;;) {
+  for (uint32_t first = 1;; first = 0) {
     lsk_launch l = flat(p, p->cells);
     lsk_pool_usage u;
     int rc = lsk_kernel_launch(p->frames, &l,
                                LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(p->pool)),
                                         LSK_ARG_BUFFER(p->head), LSK_ARG_BUFFER(p->count),
                                         LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->incoming),
-                                        LSK_ARG_BUFFER(p->nfr), LSK_ARG_UINT((uint32_t)p->cells)),
+                                        LSK_ARG_BUFFER(p->nfr), LSK_ARG_UINT((uint32_t)p->cells),
+                                        LSK_ARG_BUFFER(p->ctl), LSK_ARG_UINT(first)),
                                NULL);
     if (!rc)
       rc = lsk_pool_usage_get(p->pool, &u);
@@ -214,12 +218,30 @@ static int frames(lsk_pic *p)
   }
 }
 
-/* The second half of a step: from the exchange into the frames. */
-static int insert(lsk_pic *p)
+/* The incoming particles that still wait in the buckets into the frames'
+ * holes (the frames know whether theirs are filled already). */
+static int fill(lsk_pic *p)
+{
+  lsk_launch lf = per_frame(p);
+  int rc = !p->pending ? 0
+                       : lsk_kernel_launch(p->fill, &lf,
+                                           LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(p->pool)),
+                                                    LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->bk)),
+                                           NULL);
+  if (!rc)
+    p->pending = 0;
+  return rc;
+}
+
+/* The second half of a step: the exchange bucketed, each cell's frames
+ * made ready for its incoming, lists compacted, the GC. The incoming
+ * particles go into the frames in the next step's pic_move, or now with
+ * fill_now (lsk_pic_create). */
+static int insert(lsk_pic *p, int fill_now)
 {
   lsk_buffer *pool;
   uint32_t cap = (uint32_t)p->n, nc = (uint32_t)p->cells;
-  lsk_launch lb = flat(p, p->n), lc = per_cell(p), lf;
+  lsk_launch lb = flat(p, p->n), lc = per_cell(p);
   int rc = lsk_scan(p->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, p->incoming, 0, p->offs, 0,
                     p->cells + 1, NULL);
   if (!rc)
@@ -230,19 +252,19 @@ static int insert(lsk_pic *p)
                            NULL);
   if (!rc)
     rc = frames(p);
+  if (!rc) {
+    p->pending = 1;
+    if (fill_now)
+      rc = fill(p);
+  }
   pool = lsk_pool_buffer(p->pool);
-  lf = per_frame(p);
   if (!rc)
-    rc = lsk_kernel_launch(p->fill, &lf,
-                           LSK_ARGS(LSK_ARG_BUFFER(pool), LSK_ARG_BUFFER(p->offs),
-                                    LSK_ARG_BUFFER(p->bk), LSK_ARG_BUFFER(p->ctl)),
-                           NULL);
-  if (!rc)
-    rc = lsk_kernel_launch(p->compact, &lc,
-                           LSK_ARGS(LSK_ARG_BUFFER(pool), LSK_ARG_BUFFER(p->head),
-                                    LSK_ARG_BUFFER(p->count), LSK_ARG_BUFFER(p->nfr),
-                                    LSK_ARG_BUFFER(p->ctl), LSK_ARG_UINT(nc)),
-                           NULL);
+    rc = lsk_kernel_launch(
+        p->compact, &lc,
+        LSK_ARGS(LSK_ARG_BUFFER(pool), LSK_ARG_BUFFER(p->head), LSK_ARG_BUFFER(p->count),
+                 LSK_ARG_BUFFER(p->nfr), LSK_ARG_BUFFER(p->ctl), LSK_ARG_UINT(nc),
+                 LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->bk), LSK_ARG_UINT(p->pending)),
+        NULL);
   if (!rc)
     rc = lsk__pool_gc(p->pool);
   return rc;
@@ -252,13 +274,16 @@ int lsk_pic_step(lsk_pic *pic)
 {
   LSK__LIVE(NULL, pic, PIC, "lsk_pic_step", "pic");
   lsk_launch l = per_frame(pic);
-  int rc = lsk_kernel_launch(pic->move, &l,
-                             LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pic->pool)),
-                                      LSK_ARG_BUFFER(pic->incoming), LSK_ARG_BUFFER(pic->ex),
-                                      LSK_ARG_BUFFER(pic->ctl), LSK_ARG_UINT((uint32_t)pic->n),
-                                      LSK_ARG_UINT(pic->gx), LSK_ARG_UINT(pic->gy)),
-                             NULL);
-  return rc ? rc : insert(pic);
+  int rc = lsk_kernel_launch(
+      pic->move, &l,
+      LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pic->pool)), LSK_ARG_BUFFER(pic->incoming),
+               LSK_ARG_BUFFER(pic->ex), LSK_ARG_BUFFER(pic->ctl), LSK_ARG_UINT((uint32_t)pic->n),
+               LSK_ARG_UINT(pic->gx), LSK_ARG_UINT(pic->gy), LSK_ARG_BUFFER(pic->offs),
+               LSK_ARG_BUFFER(pic->bk), LSK_ARG_UINT(pic->pending)),
+      NULL);
+  if (!rc)
+    pic->pending = 0;
+  return rc ? rc : insert(pic, 0);
 }
 
 int lsk_pic_create(lsk_context *ctx, unsigned gx, unsigned gy, const lsk_particle *p, size_t n,
@@ -310,7 +335,7 @@ int lsk_pic_create(lsk_context *ctx, unsigned gx, unsigned gy, const lsk_particl
   if (!rc)
     rc = setup(pic, p);
   if (!rc)
-    rc = insert(pic);
+    rc = insert(pic, 1);
   if (!rc)
     rc = lsk_context_finish(ctx);
   if (rc) {
@@ -333,6 +358,9 @@ int lsk_pic_read(lsk_pic *pic, lsk_particle *p, uint32_t *cell, size_t cap, lsk_
   uint32_t *head = malloc(cells * 8), *count = head ? head + cells : NULL, ctl[CTL_WORDS] = {0};
   unsigned char *frames = aligned_alloc(128, (cap_f * stride + 127) / 128 * 128);
   int rc = !head || !frames ? lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn) : 0;
+  /* The last step's incoming are still in the buckets: into the frames. */
+  if (!rc)
+    rc = fill(pic);
   if (!rc && !(rc = lsk_buffer_read(pic->head, 0, head, cells * 4)) &&
       !(rc = lsk_buffer_read(pic->count, 0, count, cells * 4)) &&
       !(rc = lsk_buffer_read(pic->ctl, 0, ctl, sizeof ctl)))

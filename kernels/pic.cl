@@ -13,11 +13,12 @@
  * a step, the rank of its first hole among its cell's holes. So the two
  * kernels that touch every particle go through the pool's frames in
  * memory order, not list by list (no waiting on a next link). A step:
- *   pic_move    per frame: move every particle; a leaver is masked out
- *               and appended to the exchange buffer (one atomic per
- *               frame), its destination counted (the count's atomic gives
- *               its rank among the destination's incoming); the header's
- *               count drops by the leavers
+ *   pic_move    per frame: first the incoming of the last step fill its
+ *               holes (see pic_fill), then every particle moves; a leaver
+ *               is masked out and appended to the exchange buffer (one
+ *               atomic per frame), its destination counted (the count's
+ *               atomic gives its rank among the destination's incoming);
+ *               the header's count drops by the leavers
  *   lsk_scan    the counts into offsets (host)
  *   pic_bucket  the exchange, bucketed by destination: offset plus rank,
  *               no atomics
@@ -27,10 +28,17 @@
  *               host grows the pool and reruns this kernel if it ran out);
  *               each frame gets the rank of its first hole; the counts
  *               back to zero for the next step
- *   pic_fill    per frame: the incoming fill its holes in slot order
- *   pic_compact block per cell, only for a list less than half full:
- *               compaction, and the frames left empty recycled
+ *   pic_compact block per cell, only for a list less than half full: the
+ *               incoming fill its holes, then compaction, and the frames
+ *               left empty recycled
  *   GC          lsk_pool_gc (host)
+ * The incoming particles wait in the buckets until the next step's
+ * pic_move fills them in, while it streams through the frames anyway: a
+ * separate pass (pic_fill) would read every frame's ids and write its
+ * holes from memory once more. lsk_pic_read and lsk_pic_create run pic_fill
+ * instead. The host knows whether a fill is pending (the kernels take it
+ * as an argument); pic_compact fills the lists it compacts itself and
+ * marks their frames PIC_FILLED, so the next fill passes them by.
  * Blocks meet only through atomics (counts, the exchange's length, the
  * pool) and the host's kernel order. No block waits.
  */
@@ -44,6 +52,7 @@
 /* Frame header words of the example (the pool leaves two to the user). */
 #define PIC_CELL LSK_FRAME_USER     /* the cell whose list holds the frame, plus one; 0: none */
 #define PIC_AT (LSK_FRAME_USER + 1) /* the rank of the frame's first hole among the cell's */
+#define PIC_FILLED 0xffffffffu      /* PIC_AT once the frame's holes are filled */
 /* The flat kernels' scratch: two prefix buffers of W + 1 words (alternating
  * between frames, so one barrier per frame suffices). */
 #define PIC_SCRATCH (2 * (LSK_WORKERS + 1))
@@ -98,15 +107,69 @@ LSK_INLINE uint pic_run_hi(uint nf)
   return min(nf, lsk_block_idx() * per + per);
 }
 
+/*
+ * With pending (uniform), the incoming particles of frame f's cell with
+ * ranks from the frame's PIC_AT on fill its holes, in slot order, unless
+ * PIC_AT is PIC_FILLED. A block collective (one barrier): sp is one half of
+ * the scratch. Each worker fills only its own slots of a ForEach over the
+ * frame, so a ForEach after it reads them without a barrier. Nothing here
+ * marks the frame filled: every worker reads PIC_AT, and the barrier orders
+ * local memory only; the host says whether fills are pending.
+ */
+LSK_COLLECTIVE void pic_fill_frame(__local uint *sp, __global uint *pool, uint f,
+                                   __global const uint *offs, __global const uint *bk, uint pending,
+                                   __global uint *ctx)
+{
+  __global uint *hd = lsk_frame_header(pool, f);
+  uint c = hd[PIC_CELL] - 1u, at = 0, nin = 0, holes = 0;
+  if (pending && c != LSK_POOL_INVALID) {
+    at = hd[PIC_AT];
+    nin = at == PIC_FILLED ? 0u : offs[c + 1] - offs[c];
+  }
+  /* Each worker lists its holes without a branch on the data (one pass
+   * over the ids; their number is the worker's share of the prefix), then
+   * fills them from the bucket in a row. */
+  uint slot[LSK_SLOTS(LSK_DOMAIN_SIZE)];
+  if (at < nin) {
+    pframe_view v = pic_frame(pool, f, ctx);
+    LSK_FOREACH(it)
+    {
+      slot[holes] = it.idx;
+      holes += pframe_id(v, it.idx) == 0;
+    }
+  }
+  uint total, r = pic_prefix(sp, holes, &total);
+  if (at < nin) {
+    /* The view made again after the barrier. */
+    uint q = offs[c] + at + r, end = offs[c + 1];
+    uint k = q < end ? min(holes, end - q) : 0u;
+    pframe_view v = pic_frame(pool, f, ctx);
+    for (uint j = 0; j < k; ++j, ++q) {
+      uint i = slot[j];
+      __global const uint *row = bk + (ulong)PIC_ROW * q;
+      pframe_set_id(v, i, row[0]);
+      pframe_set_x(v, i, (int)row[1]);
+      pframe_set_y(v, i, (int)row[2]);
+      pframe_set_vx(v, i, (int)row[3]);
+      pframe_set_vy(v, i, (int)row[4]);
+    }
+    LSK_MASTER hd[LSK_FRAME_COUNT] += min(total, nin - at);
+  }
+}
+
 LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global uint *incoming, __global uint *ex,
-                         __global uint *ctl, uint cap, uint gx, uint gy)
+                         __global uint *ctl, uint cap, uint gx, uint gy, __global const uint *offs,
+                         __global const uint *bk, uint pending)
 {
   LSK_SHARED(uint, s, PIC_SCRATCH);
   const int w = (int)(gx << 16), h = (int)(gy << 16);
   LSK_VERIFY(lsk_frame_size(pool) == LSK_DOMAIN_SIZE, "pic: domain is not the frame size");
   const uint nf = lsk_pool_capacity(pool), hi = pic_run_hi(nf);
   for (uint f = pic_run_lo(nf); f < hi; ++f) {
-    __local uint *sp = s + (f & 1) * (LSK_WORKERS + 1);
+    /* Two prefixes per frame: the fill's in one half of the scratch, the
+     * leavers' in the other. */
+    __local uint *sp = s + (LSK_WORKERS + 1);
+    pic_fill_frame(s, pool, f, offs, bk, pending, LSK_CTX_FWD);
     uint c = lsk_frame_header(pool, f)[PIC_CELL] - 1u, mine = 0;
     if (c != LSK_POOL_INVALID) {
       pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
@@ -200,13 +263,21 @@ LSK_KERNEL void pic_bucket(LSK_CTX, __global const uint *ex, __global const uint
  * Stops at the first refused allocation (the pool counts it; the host
  * grows the pool and runs this again: the frames linked stay, now empty
  * ones the incoming need). The counts (already scanned into offs) are
- * zeroed for the next step.
+ * zeroed for the next step. PIC_AT is set for every frame of a list, so no
+ * frame still holds a PIC_FILLED from the step before.
  */
 LSK_KERNEL void pic_frames(LSK_CTX, __global uint *pool, __global uint *head, __global uint *count,
                            __global const uint *offs, __global uint *incoming, __global uint *nfr,
-                           uint ncells)
+                           uint ncells, __global uint *ctl, uint first)
 {
   uint fs = lsk_frame_size(pool);
+  /* pic_bucket has read the exchange's length: it starts again from 0 (on
+   * the step's first run only; a rerun after the pool grew leaves it). */
+  LSK_MASTER if (first && lsk_block_idx() == 0)
+  {
+    ctl[PIC_LEFT] = ctl[PIC_EX_COUNT];
+    ctl[PIC_EX_COUNT] = 0;
+  }
   LSK_BLOCKS(b, (ncells + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE)
   {
     LSK_FOREACH(it)
@@ -265,60 +336,21 @@ LSK_KERNEL void pic_frames(LSK_CTX, __global uint *pool, __global uint *head, __
   }
 }
 
-/* Per frame: the incoming particles of the frame's cell with ranks from
- * the frame's PIC_AT on fill its holes, in slot order. */
+/* Per frame: the incoming particles still waiting in the buckets fill the
+ * frames' holes (lsk_pic_create, lsk_pic_read; a step leaves this to the
+ * next step's pic_move). */
 LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global const uint *offs,
-                         __global const uint *bk, __global uint *ctl)
+                         __global const uint *bk)
 {
   LSK_SHARED(uint, s, PIC_SCRATCH);
   const uint nf = lsk_pool_capacity(pool), hi = pic_run_hi(nf);
-  for (uint f = pic_run_lo(nf); f < hi; ++f) {
-    __local uint *sp = s + (f & 1) * (LSK_WORKERS + 1);
-    __global uint *hd = lsk_frame_header(pool, f);
-    uint c = hd[PIC_CELL] - 1u, at = 0, nin = 0, holes = 0;
-    if (c != LSK_POOL_INVALID) {
-      at = hd[PIC_AT];
-      nin = offs[c + 1] - offs[c];
-    }
-    /* Each worker lists its holes without a branch on the data (one pass
-     * over the ids; their number is the worker's share of the prefix),
-     * then fills them from the bucket in a row. */
-    uint slot[LSK_SLOTS(LSK_DOMAIN_SIZE)];
-    if (at < nin) {
-      pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
-      LSK_FOREACH(it)
-      {
-        slot[holes] = it.idx;
-        holes += pframe_id(v, it.idx) == 0;
-      }
-    }
-    uint total, r = pic_prefix(sp, holes, &total);
-    if (at < nin) {
-      /* The view made again after the barrier. */
-      uint q = offs[c] + at + r, end = offs[c + 1];
-      uint k = q < end ? min(holes, end - q) : 0u;
-      pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
-      for (uint j = 0; j < k; ++j, ++q) {
-        uint i = slot[j];
-        __global const uint *row = bk + (ulong)PIC_ROW * q;
-        pframe_set_id(v, i, row[0]);
-        pframe_set_x(v, i, (int)row[1]);
-        pframe_set_y(v, i, (int)row[2]);
-        pframe_set_vx(v, i, (int)row[3]);
-        pframe_set_vy(v, i, (int)row[4]);
-      }
-      LSK_MASTER hd[LSK_FRAME_COUNT] += min(total, nin - at);
-    }
-  }
-  LSK_MASTER if (lsk_block_idx() == 0)
-  {
-    ctl[PIC_LEFT] = ctl[PIC_EX_COUNT];
-    ctl[PIC_EX_COUNT] = 0;
-  }
+  for (uint f = pic_run_lo(nf); f < hi; ++f)
+    pic_fill_frame(s + (f & 1) * (LSK_WORKERS + 1), pool, f, offs, bk, 1, LSK_CTX_FWD);
 }
 
 /*
- * Block per cell: a list less than half full is compacted. The occupied
+ * Block per cell: a list less than half full is compacted, once the
+ * incoming particles have filled its holes. The occupied
  * slots move to the write position pos, which lags the read position, so a
  * frame is read whole (before the barrier) before anything is written into
  * it; pos lies in frame wf (first slot wbase), so one frame's writes fall
@@ -329,9 +361,11 @@ LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global const uint *offs
  */
 LSK_KERNEL void pic_compact(LSK_CTX, __global uint *pool, __global uint *head,
                             __global const uint *count, __global const uint *nfr,
-                            __global uint *ctl, uint ncells)
+                            __global uint *ctl, uint ncells, __global const uint *offs,
+                            __global const uint *bk, uint pending)
 {
   LSK_BLOCK_SCRATCH(uint, s);
+  LSK_SHARED(uint, sf, PIC_SCRATCH);
   LSK_VAR(uint, pre); /* a flag, then its exclusive prefix in the frame */
   LSK_VAR(uint, id);
   LSK_VAR(int, x);
@@ -343,8 +377,12 @@ LSK_KERNEL void pic_compact(LSK_CTX, __global uint *pool, __global uint *head,
   {
     uint keep = count[c];
     for (uint go = nfr[c] * F >= 2 * keep + 2 * F; go; go = 0) {
-      uint pos = 0, wbase = 0, wf = head[c];
+      uint pos = 0, wbase = 0, wf = head[c], side = 0;
       LSK_MASTER atomic_inc(&ctl[PIC_COMPACTED]);
+      /* First the incoming that wait for this list's holes. */
+      for (uint f = head[c]; f != LSK_POOL_INVALID; f = lsk_frame_next(pool, f), side ^= 1)
+        pic_fill_frame(sf + side * (LSK_WORKERS + 1), pool, f, offs, bk, pending, LSK_CTX_FWD);
+      lsk_sync();
       for (uint f = head[c]; f != LSK_POOL_INVALID; f = lsk_frame_next(pool, f)) {
         pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
         LSK_FOREACH(it)
@@ -405,6 +443,7 @@ LSK_KERNEL void pic_compact(LSK_CTX, __global uint *pool, __global uint *head,
             lsk_pool_recycle(pool, g);
           } else {
             lsk_frame_header(pool, g)[LSK_FRAME_COUNT] = k;
+            lsk_frame_header(pool, g)[PIC_AT] = PIC_FILLED; /* the fill is done */
             prev = g;
           }
           g = next;

@@ -169,7 +169,9 @@ START_TEST(test_pool_grind_chunklist)
 }
 END_TEST
 
-/* Three binning steps on a 3x2 grid, frames of 8, every invariant. */
+/* Five binning steps on a 3x2 grid, frames of 8, every invariant after
+ * the first, third and fifth (so pic_move fills in the incoming of the
+ * steps in between). */
 START_TEST(test_pool_grind_pic_steps)
 {
   enum { N = 60, GX = 3, GY = 2 };
@@ -181,7 +183,7 @@ START_TEST(test_pool_grind_pic_steps)
   TU_OK(ctx,
         lsk_pic_create(ctx, GX, GY, p, N, &(lsk_pic_options){.frame_size = 8, .frames = 4}, &pic));
   for (unsigned s = 0; s < 3; ++s)
-    pc_step_and_check(ctx, pic, GX, GY, p, N, got, cell, binned, start, s);
+    pc_step_and_check(ctx, pic, GX, GY, p, N, got, cell, binned, start, s, s ? 1 : 0);
   lsk_pic_destroy(pic);
   lsk_context_destroy(ctx);
 }

@@ -43,12 +43,19 @@ static void pc_make(lsk_particle *p, size_t n, unsigned gx, unsigned gy, unsigne
   (void)gx;
 }
 
-/* One step on both sides and every invariant; ref is the reference's
- * state (moved in place), got, cell, binned and start are scratch. */
+/* 1 + ahead steps on both sides, then every invariant; ref is the
+ * reference's state (moved in place), got, cell, binned and start are
+ * scratch. The steps ahead are not read back, so the next step's pic_move
+ * fills in the incoming particles of the one before (lsk_pic_read does it
+ * when it comes straight after a step). */
 static void pc_step_and_check(lsk_context *ctx, lsk_pic *pic, unsigned gx, unsigned gy,
                               lsk_particle *ref, size_t n, lsk_particle *got, uint32_t *cell,
-                              lsk_particle *binned, uint32_t *start, unsigned step)
+                              lsk_particle *binned, uint32_t *start, unsigned step, unsigned ahead)
 {
+  for (unsigned a = 0; a < ahead; ++a) {
+    TU_OK(ctx, lsk_pic_step(pic));
+    TU_OK(NULL, lsk_pic_reference_step(gx, gy, ref, n, binned, start));
+  }
   TU_OK(ctx, lsk_pic_step(pic));
   TU_OK(NULL, lsk_pic_reference_step(gx, gy, ref, n, binned, start));
   lsk_pic_stats st;
