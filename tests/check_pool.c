@@ -300,6 +300,79 @@ START_TEST(test_pool_exhaustion_and_recovery)
 }
 END_TEST
 
+/* One-word cells recycled in whole GC tiles (2048), the zero-fill's fast
+ * path: aligned runs of 16 consecutive cells (whole cache lines; on x86
+ * PoCL written with non-temporal stores), a run that starts off a line,
+ * and scattered cells, then a partial tile. After the GC: the free list
+ * exactly the model's, every free cell zero, every live one as written;
+ * then every cell allocated again, each checked zero on the device. */
+START_TEST(test_pool_gc_one_word_cells)
+{
+  enum { CAP = 3 * 2048 + 700 };
+  fixture f;
+  /* One block: PoCL then records the recycles in the order given. */
+  fx_open(&f, 64, 8, 8, 1);
+  lsk_pool *pool = NULL;
+  TU_OK(f.ctx, lsk_pool_create(f.ctx, 4, CAP, NULL, &pool));
+  static unsigned got[CAP], want[CAP], rec[CAP], order[CAP], cells[CAP], val[CAP];
+  for (unsigned j = 0; j < CAP; ++j)
+    got[j] = INVALID;
+  dev_alloc(&f, pool, got, CAP, 0);
+  for (unsigned j = 0; j < CAP; ++j)
+    val[got[j]] = j; /* what item j wrote into its cell */
+  pool_model m;
+  pm_init(&m, CAP);
+  pm_alloc(&m, CAP, want);
+  same_multiset(got, want, CAP, "allocated cells");
+  /* The first aligned line of cells: a cell's byte offset in the buffer
+   * gives its alignment (buffers are aligned further than 64 bytes). */
+  unsigned line = 0;
+  while (lsk_pool_cell_offset(pool, line) % 64)
+    ++line;
+  unsigned n = 0, seed = 99u;
+  for (unsigned c = line; c < line + 4096; ++c) /* two tiles of whole lines */
+    rec[n++] = c;
+  for (unsigned c = line + 4096 + 5; c < line + 4096 + 5 + 600; ++c) /* off the lines */
+    rec[n++] = c;
+  unsigned taken[CAP] = {0};
+  for (unsigned j = 0; j < n; ++j)
+    taken[rec[j]] = 1;
+  while (n < 3 * 2048 + 300) { /* scattered, into the third tile and past it */
+    unsigned c = rnd(&seed) % CAP;
+    if (!taken[c]) {
+      taken[c] = 1;
+      rec[n++] = c;
+    }
+  }
+  dev_recycle(&f, pool, rec, n);
+  size_t k = 0;
+  TU_OK(f.ctx, lsk_pool_read_recycled(pool, order, CAP, &k));
+  ck_assert_uint_eq(k, n);
+  memcpy(got, order, n * 4);
+  same_multiset(got, rec, n, "recycled list");
+  TU_OK(f.ctx, lsk_pool_gc(pool));
+  pm_gc(&m, order, n);
+  TU_OK(f.ctx, lsk_pool_read_free(pool, got, CAP, &k));
+  ck_assert_uint_eq(k, n);
+  for (size_t j = 0; j < k; ++j)
+    ck_assert_msg(got[j] == m.free[j], "free[%zu] = %u, model %u", j, got[j], m.free[j]);
+  TU_OK(f.ctx, lsk_pool_read_cells(pool, 0, CAP, cells));
+  for (unsigned c = 0; c < CAP; ++c)
+    ck_assert_msg(cells[c] == (taken[c] ? 0 : val[c]), "cell %u (%s) holds %u", c,
+                  taken[c] ? "free" : "live", cells[c]);
+  /* Allocated again, the free cells read zero on the device (its verify
+   * fails the run otherwise). */
+  for (unsigned j = 0; j < n; ++j)
+    got[j] = INVALID;
+  dev_alloc(&f, pool, got, n, 1);
+  memcpy(want, rec, n * 4);
+  same_multiset(got, want, n, "cells allocated after the GC");
+  pm_free(&m);
+  lsk_pool_destroy(pool);
+  fx_close(&f);
+}
+END_TEST
+
 /* A recycle of an index out of range is counted, and the GC turns it into
  * a device verify failure. */
 START_TEST(test_pool_misuse_reported)
@@ -382,6 +455,7 @@ Suite *suite_pool(void)
   tcase_add_test(tc, test_pool_model_sequence_other_shape);
   tcase_add_test(tc, test_pool_concurrent_no_duplicates);
   tcase_add_test(tc, test_pool_exhaustion_and_recovery);
+  tcase_add_test(tc, test_pool_gc_one_word_cells);
   tcase_add_test(tc, test_pool_misuse_reported);
   tcase_add_test(tc, test_pool_frames_geometry);
   tcase_add_test(tc, test_pool_bad_arguments);
