@@ -270,6 +270,12 @@ static int insert(lsk_pic *p, int fill_now)
   return rc;
 }
 
+int lsk_pic_settle(lsk_pic *pic)
+{
+  LSK__LIVE(NULL, pic, PIC, "lsk_pic_settle", "pic");
+  return fill(pic);
+}
+
 int lsk_pic_step(lsk_pic *pic)
 {
   LSK__LIVE(NULL, pic, PIC, "lsk_pic_step", "pic");

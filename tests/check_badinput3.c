@@ -325,6 +325,8 @@ START_TEST(test_bi_examples)
   BADV("lsk_pic_destroy", (lsk_pic_destroy(wp), 0), 0, WRONG("pic", "buffer"));
   BAD(NULL, "lsk_pic_step", lsk_pic_step(NULL), LSK_EINVAL, "pic is NULL");
   BAD(NULL, "lsk_pic_step", lsk_pic_step(wp), LSK_EINVAL, WRONG("pic", "buffer"));
+  BAD(NULL, "lsk_pic_settle", lsk_pic_settle(NULL), LSK_EINVAL, "pic is NULL");
+  BAD(NULL, "lsk_pic_settle", lsk_pic_settle(wp), LSK_EINVAL, WRONG("pic", "buffer"));
   lsk_particle back[4];
   uint32_t cell[4];
   BAD(NULL, "lsk_pic_read", lsk_pic_read(NULL, back, cell, 4, NULL), LSK_EINVAL, "pic is NULL");

@@ -62,9 +62,20 @@ void lsk_pic_destroy(lsk_pic *pic);
  * lsk_pic_step: one step (move, migrate, compact, recycle, GC). When the
  * pool runs out of frames it grows and the allocation is run again (the
  * particles are safe in the exchange buffer meanwhile). Waits once per
- * step, to read the pool's usage.
+ * step, to read the pool's usage. The particles that left their cell wait
+ * in buckets, their destination frames ready, and the next step's move
+ * puts them into their frames (it reads and writes every frame anyway);
+ * lsk_pic_read and lsk_pic_settle put them there first.
  */
 int lsk_pic_step(lsk_pic *pic);
+
+/*
+ * lsk_pic_settle: puts the particles that wait from the last step into
+ * their frames now (nothing when none wait). For timing a step with
+ * everything it does, or before using the frames directly. Enqueued; no
+ * wait. Errors: LSK_EINVAL (NULL or not a pic), OpenCL codes.
+ */
+int lsk_pic_settle(lsk_pic *pic);
 
 typedef struct lsk_pic_stats {
   size_t particles; /* found in the frames */
@@ -76,7 +87,8 @@ typedef struct lsk_pic_stats {
 } lsk_pic_stats;
 
 /*
- * lsk_pic_read: the particles as the frames hold them, cell by cell (cell
+ * lsk_pic_read: the particles as the frames hold them (lsk_pic_settle
+ * first), cell by cell (cell
  * 0 first; within a cell in frame and slot order): at most cap into p,
  * with cell[i] the cell whose list holds p[i] (cell may be NULL); stats
  * (may be NULL) counts them all. Waits. LSK_EVERIFY if a cell's frames
