@@ -95,6 +95,26 @@ static void same_multiset(unsigned *got, unsigned *want, size_t n, const char *w
                   want[i]);
 }
 
+/* The GC, checked against the model: the device's recycle order must be
+ * a permutation of rec[0..nrec) (sorted here), the model takes the same
+ * order, and the free list after the GC is the model's, entry by entry.
+ * order and got: scratch of cap entries. */
+static void gc_checked(fixture *f, lsk_pool *pool, pool_model *m, unsigned *rec, unsigned nrec,
+                       unsigned *order, unsigned *got, unsigned cap)
+{
+  size_t n = 0;
+  TU_OK(f->ctx, lsk_pool_read_recycled(pool, order, cap, &n));
+  ck_assert_uint_eq(n, nrec);
+  memcpy(got, order, nrec * sizeof *got);
+  same_multiset(got, rec, nrec, "recycled list");
+  TU_OK(f->ctx, lsk_pool_gc(pool));
+  pm_gc(m, order, nrec);
+  TU_OK(f->ctx, lsk_pool_read_free(pool, got, cap, &n));
+  ck_assert_uint_eq(n, m->nfree);
+  for (size_t j = 0; j < n; ++j)
+    ck_assert_msg(got[j] == m->free[j], "free[%zu] = %u, model %u", j, got[j], m->free[j]);
+}
+
 /* Random rounds of allocations, recycles and GCs, every step checked
  * against the model; cap 300 cells of 12 bytes. */
 static void model_sequence(unsigned domain, unsigned workers, unsigned simd, unsigned seed)
@@ -147,20 +167,9 @@ static void model_sequence(unsigned domain, unsigned workers, unsigned simd, uns
       ck_assert_uint_eq(got[j], m.free[used + j]);
     if (round % 3 == 2)
       continue; /* some rounds run no GC: allocations keep taking the cursor */
-    /* The device's recycle order: a permutation of what was recycled. */
     unsigned order[CAP];
-    TU_OK(f.ctx, lsk_pool_read_recycled(pool, order, CAP, &n));
-    ck_assert_uint_eq(n, nrec);
-    memcpy(got, order, nrec * 4);
-    same_multiset(got, rec, nrec, "recycled list");
-    TU_OK(f.ctx, lsk_pool_gc(pool));
-    pm_gc(&m, order, nrec);
+    gc_checked(&f, pool, &m, rec, nrec, order, got, CAP);
     nrec = 0;
-    TU_OK(f.ctx, lsk_pool_read_free(pool, got, CAP, &n));
-    ck_assert_uint_eq(n, m.nfree);
-    for (size_t j = 0; j < n; ++j)
-      ck_assert_msg(got[j] == m.free[j], "round %u: free[%zu] = %u, model %u", round, j, got[j],
-                    m.free[j]);
     TU_OK(f.ctx, lsk_pool_usage_get(pool, &u));
     ck_assert_uint_eq(u.live, nlive);
     ck_assert_uint_eq(u.free, m.nfree);
@@ -345,17 +354,8 @@ START_TEST(test_pool_gc_one_word_cells)
     }
   }
   dev_recycle(&f, pool, rec, n);
-  size_t k = 0;
-  TU_OK(f.ctx, lsk_pool_read_recycled(pool, order, CAP, &k));
-  ck_assert_uint_eq(k, n);
-  memcpy(got, order, n * 4);
-  same_multiset(got, rec, n, "recycled list");
-  TU_OK(f.ctx, lsk_pool_gc(pool));
-  pm_gc(&m, order, n);
-  TU_OK(f.ctx, lsk_pool_read_free(pool, got, CAP, &k));
-  ck_assert_uint_eq(k, n);
-  for (size_t j = 0; j < k; ++j)
-    ck_assert_msg(got[j] == m.free[j], "free[%zu] = %u, model %u", j, got[j], m.free[j]);
+  gc_checked(&f, pool, &m, rec, n, order, got, CAP);
+  ck_assert_uint_eq(m.nfree, n);
   TU_OK(f.ctx, lsk_pool_read_cells(pool, 0, CAP, cells));
   for (unsigned c = 0; c < CAP; ++c)
     ck_assert_msg(cells[c] == (taken[c] ? 0 : val[c]), "cell %u (%s) holds %u", c,
