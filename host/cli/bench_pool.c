@@ -90,10 +90,13 @@ static double c_churn(cpool *p, size_t n)
   return cli_now() - t0;
 }
 
-/* One device round, kernel and GC, waited for. */
+/* One device round, kernel and GC, waited for. A block takes 4096 items at
+ * a time: each tile then reads and writes 16 KiB runs of the lists, which
+ * the CPU's prefetchers follow further than 4 KiB ones (the kernel took
+ * about 17% less time than with 1024, five alternating runs on PoCL). */
 static int churn(bench *bn, lsk_kernel *k, lsk_pool *pool, size_t n, lsk_buffer *got, int check)
 {
-  lsk_launch l = {.domain = {1024}, .blocks = {bn->blocks ? bn->blocks : 64}};
+  lsk_launch l = {.domain = {4096}, .blocks = {bn->blocks ? bn->blocks : 64}};
   int rc =
       lsk_kernel_launch(k, &l,
                         LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pool)), LSK_ARG_UINT((unsigned)n),
