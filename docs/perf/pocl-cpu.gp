@@ -18,32 +18,32 @@ set ylabel 'ratio (log scale)'
 set bmargin 10
 set lmargin 22
 $data << EOD
-"triad vs raw OpenCL" 1.03365 0.870999
-"triad vs C OpenMP" 1.13945 0.969079
-"SoA views vs raw" 1.02449 1.01772
-"SoA placement" 0.562861 0.796415
-"AoS vs SoA" 0.318862 0.294363
-"reduce vs raw OpenCL" 1.68034 1.28416
-"reduce vs C OpenMP" 0.921307 0.906823
-"scan vs triad bytes/s" 0.517361 0.441251
-"scan vs C 1 thread" 2.07515 1.81544
-"float reduce vs Boost.Compute" 8.74695 6.58479
-"float scan vs Boost.Compute" 2.43337 1.79908
-"compact vs C" 1.02489 0.867302
-"assoc vs C 1 thread" 0.927117 1.06073
-"assoc sorted vs C 1 thread" 1.20406 1.30372
-"pool alloc+recycle (block)" 0.905752 0.973548
-"pool alloc+recycle (item)" 0.0533937 0.0502798
-"pic step" 1.25387 1.26001
-"pixel events" 1.76673 1.65038
-"launch vs raw enqueue" 0.795086 0.872715
-"build again vs cold (PoCL on)" 40705.6 40205.6
-"cold + lsk store vs cold (PoCL on)" 1.02812 1.4098
-"lsk cache vs cold (PoCL on)" 110.611 131.549
-"no lsk cache vs cold (PoCL on)" 3.57863 4.82734
-"build again vs cold (PoCL off)" 35860.5 32632.9
-"cold + lsk store vs cold (PoCL off)" 0.563807 0.513377
-"lsk cache vs cold (PoCL off)" 45.2949 38.8609
-"no lsk cache vs cold (PoCL off)" 0.982938 1.14977
+"triad vs raw OpenCL" 1.0137 0.9722
+"triad vs C OpenMP" 1.05379 0.992205
+"SoA views vs raw" 1.00854 0.991073
+"SoA placement" 0.56566 0.71868
+"AoS vs SoA" 0.292015 0.319234
+"reduce vs raw OpenCL" 2.27443 1.77114
+"reduce vs C OpenMP" 1.16051 0.742732
+"scan vs triad bytes/s" 0.582494 0.576303
+"scan vs C 1 thread" 2.28765 2.17589
+"float reduce vs Boost.Compute" 7.60296 6.72368
+"float scan vs Boost.Compute" 3.15476 2.87054
+"compact vs C" 1.12041 1.08627
+"assoc vs C 1 thread" 0.884447 0.881528
+"assoc sorted vs C 1 thread" 1.1901 1.15245
+"pool alloc+recycle (block)" 1.20871 1.2502
+"pool alloc+recycle (item)" 0.0471305 0.0323311
+"pic step" 1.57777 1.54945
+"pixel events" 1.83541 1.81364
+"launch vs raw enqueue" 0.821631 0.680172
+"build again vs cold (PoCL on)" 35666.8 34918.7
+"cold + lsk store vs cold (PoCL on)" 1.13095 1.15684
+"lsk cache vs cold (PoCL on)" 100.037 100.425
+"no lsk cache vs cold (PoCL on)" 4.65069 4.73779
+"build again vs cold (PoCL off)" 37689.1 24920.6
+"cold + lsk store vs cold (PoCL off)" 0.582888 0.597368
+"lsk cache vs cold (PoCL off)" 44.8314 44.8624
+"no lsk cache vs cold (PoCL off)" 0.993913 1.01545
 EOD
 plot $data using 2:xtic(1) title 'best', '' using 3 title 'median', 1 with lines lc 'black' dt 2 notitle
