@@ -309,15 +309,16 @@ START_TEST(test_pool_exhaustion_and_recovery)
 }
 END_TEST
 
-/* One-word cells recycled in whole GC tiles (2048), the zero-fill's fast
- * path: aligned runs of 16 consecutive cells (whole cache lines; on x86
- * PoCL written with non-temporal stores), a run that starts off a line,
- * and scattered cells, then a partial tile. After the GC: the free list
- * exactly the model's, every free cell zero, every live one as written;
- * then every cell allocated again, each checked zero on the device. */
+/* One-word cells recycled in whole GC tiles (8192 on CPUs, 2048 on GPUs:
+ * host/pool.c), the zero-fill's fast path: aligned runs of 16 consecutive
+ * cells (whole cache lines; on x86 PoCL written with non-temporal stores),
+ * a run that starts off a line, and scattered cells, then a partial tile.
+ * After the GC: the free list exactly the model's, every free cell zero,
+ * every live one as written; then every cell allocated again, each checked
+ * zero on the device. */
 START_TEST(test_pool_gc_one_word_cells)
 {
-  enum { CAP = 3 * 2048 + 700 };
+  enum { TILE = 8192, CAP = 3 * TILE + 700 };
   fixture f;
   /* One block: PoCL then records the recycles in the order given. */
   fx_open(&f, 64, 8, 8, 1);
@@ -339,14 +340,14 @@ START_TEST(test_pool_gc_one_word_cells)
   while (lsk_pool_cell_offset(pool, line) % 64)
     ++line;
   unsigned n = 0, seed = 99u;
-  for (unsigned c = line; c < line + 4096; ++c) /* two tiles of whole lines */
+  for (unsigned c = line; c < line + TILE; ++c) /* a tile of whole lines */
     rec[n++] = c;
-  for (unsigned c = line + 4096 + 5; c < line + 4096 + 5 + 600; ++c) /* off the lines */
+  for (unsigned c = line + TILE + 5; c < line + TILE + 5 + 600; ++c) /* off the lines */
     rec[n++] = c;
   unsigned taken[CAP] = {0};
   for (unsigned j = 0; j < n; ++j)
     taken[rec[j]] = 1;
-  while (n < 3 * 2048 + 300) { /* scattered, into the third tile and past it */
+  while (n < 2 * TILE + 300) { /* scattered, into the second tile and past it */
     unsigned c = rnd(&seed) % CAP;
     if (!taken[c]) {
       taken[c] = 1;
