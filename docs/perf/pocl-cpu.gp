@@ -18,32 +18,32 @@ set ylabel 'ratio (log scale)'
 set bmargin 10
 set lmargin 22
 $data << EOD
-"triad vs raw OpenCL" 1.0137 0.9722
-"triad vs C OpenMP" 1.05379 0.992205
-"SoA views vs raw" 1.00854 0.991073
-"SoA placement" 0.56566 0.71868
-"AoS vs SoA" 0.292015 0.319234
-"reduce vs raw OpenCL" 2.27443 1.77114
-"reduce vs C OpenMP" 1.16051 0.742732
-"scan vs triad bytes/s" 0.582494 0.576303
-"scan vs C 1 thread" 2.28765 2.17589
-"float reduce vs Boost.Compute" 7.60296 6.72368
-"float scan vs Boost.Compute" 3.15476 2.87054
-"compact vs C" 1.12041 1.08627
-"assoc vs C 1 thread" 0.884447 0.881528
-"assoc sorted vs C 1 thread" 1.1901 1.15245
-"pool alloc+recycle (block)" 1.20871 1.2502
-"pool alloc+recycle (item)" 0.0471305 0.0323311
-"pic step" 1.57777 1.54945
-"pixel events" 1.83541 1.81364
-"launch vs raw enqueue" 0.821631 0.680172
-"build again vs cold (PoCL on)" 35666.8 34918.7
-"cold + lsk store vs cold (PoCL on)" 1.13095 1.15684
-"lsk cache vs cold (PoCL on)" 100.037 100.425
-"no lsk cache vs cold (PoCL on)" 4.65069 4.73779
-"build again vs cold (PoCL off)" 37689.1 24920.6
-"cold + lsk store vs cold (PoCL off)" 0.582888 0.597368
-"lsk cache vs cold (PoCL off)" 44.8314 44.8624
-"no lsk cache vs cold (PoCL off)" 0.993913 1.01545
+"triad vs raw OpenCL" 1.00724 0.997873
+"triad vs C OpenMP" 1.00887 1.02719
+"SoA views vs raw" 1.05146 1.16731
+"SoA placement" 0.578618 0.553598
+"AoS vs SoA" 0.289698 0.297588
+"reduce vs raw OpenCL" 1.404 1.21374
+"reduce vs C OpenMP" 0.867079 0.721591
+"scan vs triad bytes/s" 0.582987 0.447076
+"scan vs C 1 thread" 2.15251 1.52688
+"float reduce vs Boost.Compute" 5.72953 5.30152
+"float scan vs Boost.Compute" 2.67821 2.17322
+"compact vs C" 1.11308 0.998788
+"assoc vs C 1 thread" 0.940936 0.922327
+"assoc sorted vs C 1 thread" 1.0999 1.00609
+"pool alloc+recycle (block)" 1.35754 1.52639
+"pool alloc+recycle (item)" 0.0566424 0.0383233
+"pic step" 1.61322 1.35015
+"pixel events" 1.84134 1.78492
+"launch vs raw enqueue" 0.605333 0.752984
+"build again vs cold (PoCL on)" 39507.3 36003.1
+"cold + lsk store vs cold (PoCL on)" 1.13456 1.13766
+"lsk cache vs cold (PoCL on)" 104.296 101.665
+"no lsk cache vs cold (PoCL on)" 4.79401 4.76037
+"build again vs cold (PoCL off)" 33199.2 25250.3
+"cold + lsk store vs cold (PoCL off)" 0.595592 0.596146
+"lsk cache vs cold (PoCL off)" 45.6626 42.6394
+"no lsk cache vs cold (PoCL off)" 1.00601 1.0162
 EOD
 plot $data using 2:xtic(1) title 'best', '' using 3 title 'median', 1 with lines lc 'black' dt 2 notitle
