@@ -219,7 +219,8 @@ static int frames(lsk_pic *p)
 }
 
 /* The incoming particles that still wait in the buckets into the frames'
- * holes (the frames know whether theirs are filled already). */
+ * holes; nothing when none wait. (pic_compact has filled the lists it
+ * compacted and marked their frames PIC_FILLED: pic_fill passes them by.) */
 static int fill(lsk_pic *p)
 {
   lsk_launch lf = per_frame(p);

@@ -35,8 +35,8 @@
  * The incoming particles wait in the buckets until the next step's
  * pic_move fills them in, while it streams through the frames anyway: a
  * separate pass (pic_fill) would read every frame's ids and write its
- * holes from memory once more. lsk_pic_read and lsk_pic_create run pic_fill
- * instead. The host knows whether a fill is pending (the kernels take it
+ * holes from memory once more. lsk_pic_settle, lsk_pic_read and
+ * lsk_pic_create run pic_fill instead. The host knows whether a fill is pending (the kernels take it
  * as an argument); pic_compact fills the lists it compacts itself and
  * marks their frames PIC_FILLED, so the next fill passes them by.
  * Blocks meet only through atomics (counts, the exchange's length, the
@@ -52,7 +52,7 @@
 /* Frame header words of the example (the pool leaves two to the user). */
 #define PIC_CELL LSK_FRAME_USER     /* the cell whose list holds the frame, plus one; 0: none */
 #define PIC_AT (LSK_FRAME_USER + 1) /* the rank of the frame's first hole among the cell's */
-#define PIC_FILLED 0xffffffffu      /* PIC_AT once the frame's holes are filled */
+#define PIC_FILLED 0xffffffffu      /* PIC_AT once pic_compact filled the frame's holes */
 /* The flat kernels' scratch: two prefix buffers of W + 1 words (alternating
  * between frames, so one barrier per frame suffices). */
 #define PIC_SCRATCH (2 * (LSK_WORKERS + 1))
