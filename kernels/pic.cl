@@ -36,9 +36,10 @@
  * pic_move fills them in, while it streams through the frames anyway: a
  * separate pass (pic_fill) would read every frame's ids and write its
  * holes from memory once more. lsk_pic_settle, lsk_pic_read and
- * lsk_pic_create run pic_fill instead. The host knows whether a fill is pending (the kernels take it
- * as an argument); pic_compact fills the lists it compacts itself and
- * marks their frames PIC_FILLED, so the next fill passes them by.
+ * lsk_pic_create run pic_fill instead. The host knows whether a fill is
+ * pending (the kernels take it as an argument); pic_compact fills the
+ * lists it compacts itself and marks their frames PIC_FILLED, so the next
+ * fill passes them by.
  * Blocks meet only through atomics (counts, the exchange's length, the
  * pool) and the host's kernel order. No block waits.
  */
