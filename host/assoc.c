@@ -41,34 +41,34 @@ static int check_capacity(lsk_context *ctx, const char *fn, size_t capacity)
   return LSK_OK;
 }
 
+/* Most arguments of a pass (run() adds per_block). */
+#define RUN_ARGS 7
+
 /* Launches kernels/assoc.cl's kernel `name`, a device-wide pass over
  * `items` (planned with the association's algo options), with the
- * arguments head..., per_block, tail... (every pass takes them so). */
-static int run(lsk_assoc *a, const char *fn, const char *name, size_t items, const lsk_arg *head,
-               size_t nhead, const lsk_arg *tail, size_t ntail)
+ * arguments args..., then per_block (every pass ends with it). */
+static int run(lsk_assoc *a, const char *fn, const char *name, size_t items, const lsk_arg *args,
+               size_t nargs)
 {
   lsk__plan p;
   lsk_kernel *k;
-  lsk_arg args[8];
+  lsk_arg all[RUN_ARGS + 1];
   int rc = lsk__algo_plan(a->ctx, fn, items, &a->algo, &p);
   if (!rc)
     rc = lsk__lib_kernel(a->ctx, LSK__LIB_ASSOC, name, &k);
   if (rc)
     return rc;
-  memcpy(args, head, nhead * sizeof *args);
-  args[nhead] = LSK_ARG_UINT((uint32_t)p.per_block);
-  if (ntail) /* zero's tail is NULL */
-    memcpy(args + nhead + 1, tail, ntail * sizeof *args);
+  memcpy(all, args, nargs * sizeof *all);
+  all[nargs] = LSK_ARG_UINT((uint32_t)p.per_block);
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  return lsk_kernel_launch(k, &l, args, nhead + 1 + ntail, NULL);
+  return lsk_kernel_launch(k, &l, all, nargs + 1, NULL);
 }
 
 /* x[0, n) = 0 on the device, with whole-buffer kernel writes (oclgrind
  * does not count clEnqueueFillBuffer as initializing). */
 static int zero(lsk_assoc *a, const char *fn, lsk_buffer *x, size_t n)
 {
-  return run(a, fn, "lsk_assoc_zero", n, LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT((uint32_t)n)),
-             NULL, 0);
+  return run(a, fn, "lsk_assoc_zero", n, LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT((uint32_t)n)));
 }
 
 int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_assoc_options *opt,
@@ -147,8 +147,8 @@ int lsk_assoc_reserve(lsk_assoc *a, size_t capacity)
 #define KEYS_HEAD(keys, offset, n)                                                                 \
   LSK_ARG_BUFFER(keys), LSK_ARG_UINT((uint32_t)(offset)), LSK_ARG_UINT((uint32_t)(n))
 
-/* Keys per index of lsk_assoc_sorted_offsets (LSK__ASSOC_RUN there). */
-#define SORTED_RUN 16
+/* Keys per index of lsk_assoc_sorted_offsets. */
+#define SORTED_RUN 16u
 
 /* The checks that both builds make, and the state they both reset. */
 static int build_args(lsk_assoc *a, const char *fn, lsk_buffer *keys, size_t offset, size_t n)
@@ -182,10 +182,11 @@ int lsk_assoc_build_sorted(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t
   if (n == 0)
     rc = zero(a, fn, a->offsets, (size_t)a->nkeys + 1);
   else if (!(rc = run(a, fn, "lsk_assoc_sorted_offsets", runs,
-                      LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_UINT((uint32_t)runs)),
-                      LSK_ARGS(LSK_ARG_BUFFER(a->offsets), LSK_ARG_UINT(a->nkeys)))))
-    rc = run(a, fn, "lsk_assoc_sorted_content", n, LSK_ARGS(KEYS_HEAD(keys, offset, n)),
-             LSK_ARGS(LSK_ARG_BUFFER(a->content), LSK_ARG_UINT(a->nkeys)));
+                      LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_BUFFER(a->offsets),
+                               LSK_ARG_UINT(a->nkeys), LSK_ARG_UINT(SORTED_RUN)))))
+    rc = run(
+        a, fn, "lsk_assoc_sorted_content", n,
+        LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_BUFFER(a->content), LSK_ARG_UINT(a->nkeys)));
   if (!rc)
     a->n = n;
   return rc;
@@ -205,13 +206,15 @@ int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
   a->counts_dirty = 1;
   /* counts[nkeys] is never counted, so the exclusive scan's last offset is
    * the number stored. n = 0 still scans: the offsets become all zero. */
-  if ((n && (rc = run(a, fn, "lsk_assoc_count", n, LSK_ARGS(KEYS_HEAD(keys, offset, n)),
-                      LSK_ARGS(LSK_ARG_BUFFER(a->counts), LSK_ARG_UINT(a->nkeys))))) ||
+  if ((n && (rc = run(a, fn, "lsk_assoc_count", n,
+                      LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_BUFFER(a->counts),
+                               LSK_ARG_UINT(a->nkeys))))) ||
       (rc = lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a->counts, 0, a->offsets, 0, nc,
                      &a->algo)) ||
-      (n && (rc = run(a, fn, "lsk_assoc_fill", n, LSK_ARGS(KEYS_HEAD(keys, offset, n)),
-                      LSK_ARGS(LSK_ARG_BUFFER(a->offsets), LSK_ARG_BUFFER(a->counts),
-                               LSK_ARG_BUFFER(a->content), LSK_ARG_UINT(a->nkeys))))))
+      (n && (rc = run(a, fn, "lsk_assoc_fill", n,
+                      LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_BUFFER(a->offsets),
+                               LSK_ARG_BUFFER(a->counts), LSK_ARG_BUFFER(a->content),
+                               LSK_ARG_UINT(a->nkeys))))))
     return rc;
   a->counts_dirty = 0;
   a->n = n;

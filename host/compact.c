@@ -161,21 +161,13 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
   if (o.data_type && !type_name_ok(o.data_type))
     return lsk__fail(ctx, LSK_EINVAL, "%s: data_type '%s' is not an OpenCL C type name", fn,
                      o.data_type);
-  lsk_compactor *c = calloc(1, sizeof *c);
-  char *prelude = !c         ? NULL
-                  : o.layout ? soa_prelude(o.layout)
-                             : lsk__strdupf("#define LSK_COMPACT_DATA_T %s\n#define "
-                                            "LSK_COMPACT_IN __global const LSK_COMPACT_DATA_T *\n",
-                                            o.data_type ? o.data_type : "void");
+  char *prelude = o.layout ? soa_prelude(o.layout)
+                           : lsk__strdupf("#define LSK_COMPACT_DATA_T %s\n#define "
+                                          "LSK_COMPACT_IN __global const LSK_COMPACT_DATA_T *\n",
+                                          o.data_type ? o.data_type : "void");
   char *full = lsk__strdupf("%s\n%s", source, lsk__kernels_compact);
-  if (!c || !prelude || !full) {
-    free(c);
-    free(prelude);
-    free(full);
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
-  }
-  if (lsk__handle_add(c, LSK__H_COMPACTOR, ctx)) {
-    free(c);
+  lsk_compactor *c = prelude && full ? lsk__handle_new(sizeof *c, LSK__H_COMPACTOR, ctx) : NULL;
+  if (!c) {
     free(prelude);
     free(full);
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);

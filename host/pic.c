@@ -223,22 +223,23 @@ static int frames(lsk_pic *p)
  * compacted and marked their frames PIC_FILLED: pic_fill passes them by.) */
 static int fill(lsk_pic *p)
 {
-  lsk_launch lf = per_frame(p);
-  int rc = !p->pending ? 0
-                       : lsk_kernel_launch(p->fill, &lf,
-                                           LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(p->pool)),
-                                                    LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->bk)),
-                                           NULL);
+  if (!p->pending)
+    return LSK_OK;
+  lsk_launch l = per_frame(p);
+  int rc = lsk_kernel_launch(p->fill, &l,
+                             LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(p->pool)),
+                                      LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->bk)),
+                             NULL);
   if (!rc)
     p->pending = 0;
   return rc;
 }
 
-/* The second half of a step: the exchange bucketed, each cell's frames
- * made ready for its incoming, lists compacted, the GC. The incoming
- * particles go into the frames in the next step's pic_move, or now with
- * fill_now (lsk_pic_create). */
-static int insert(lsk_pic *p, int fill_now)
+/* The second half of a step (and of lsk_pic_create): the exchange
+ * bucketed, each cell's frames made ready for its incoming, lists
+ * compacted, the GC. The incoming particles go into the frames in the next
+ * step's pic_move (or fill, before a read). */
+static int insert(lsk_pic *p)
 {
   lsk_buffer *pool;
   uint32_t cap = (uint32_t)p->n, nc = (uint32_t)p->cells;
@@ -253,11 +254,8 @@ static int insert(lsk_pic *p, int fill_now)
                            NULL);
   if (!rc)
     rc = frames(p);
-  if (!rc) {
+  if (!rc)
     p->pending = 1;
-    if (fill_now)
-      rc = fill(p);
-  }
   pool = lsk_pool_buffer(p->pool);
   if (!rc)
     rc = lsk_kernel_launch(
@@ -290,7 +288,7 @@ int lsk_pic_step(lsk_pic *pic)
       NULL);
   if (!rc)
     pic->pending = 0;
-  return rc ? rc : insert(pic, 0);
+  return rc ? rc : insert(pic);
 }
 
 int lsk_pic_create(lsk_context *ctx, unsigned gx, unsigned gy, const lsk_particle *p, size_t n,
@@ -342,7 +340,7 @@ int lsk_pic_create(lsk_context *ctx, unsigned gx, unsigned gy, const lsk_particl
   if (!rc)
     rc = setup(pic, p);
   if (!rc)
-    rc = insert(pic, 1);
+    rc = insert(pic);
   if (!rc)
     rc = lsk_context_finish(ctx);
   if (rc) {

@@ -47,9 +47,9 @@ extern const char lsk__pixel_source[];
 struct lsk_pixel {
   lsk_context *ctx;
   uint32_t threshold;
-  unsigned lookup; /* LSK_PIXEL_LOOKUP_GRID or _HASH */
   /* The options, resolved for the device once (resolve_shape): blocks is
-   * the most per launch, workers and simd as launches take them. */
+   * the most per launch, workers and simd as launches take them; lookup is
+   * LSK_PIXEL_LOOKUP_GRID or _HASH. */
   lsk_pixel_options opt;
   lsk_layout *layout[3];
   lsk_program *prog;
@@ -94,7 +94,7 @@ void lsk_pixel_destroy(lsk_pixel *px)
 unsigned lsk_pixel_lookup(const lsk_pixel *px)
 {
   LSK__LIVE_OR(0u, px, PIXEL, "lsk_pixel_lookup", "px");
-  return px->lookup;
+  return px->opt.lookup;
 }
 
 lsk_assoc *lsk_pixel_assoc(const lsk_pixel *px)
@@ -123,7 +123,7 @@ static int build(lsk_pixel *px)
       lsk__strdupf("#define PX_NX %u\n#define PX_NY %u\n#define PX_PITCH_X %.9gf\n"
                    "#define PX_PITCH_Y %.9gf\n#define PX_GRID %d\n%s\n%s\n%s\n",
                    LSK_PIXEL_NX, LSK_PIXEL_NY, (double)LSK_PIXEL_PITCH_X, (double)LSK_PIXEL_PITCH_Y,
-                   px->lookup == LSK_PIXEL_LOOKUP_GRID, view[0], view[1], view[2]);
+                   px->opt.lookup == LSK_PIXEL_LOOKUP_GRID, view[0], view[1], view[2]);
   for (int i = 0; i < 3; ++i)
     lsk_free(view[i]);
   if (!prelude)
@@ -171,9 +171,9 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
   if (!px)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
   px->ctx = ctx;
-  px->lookup = lookup;
   if (opt)
     px->opt = *opt;
+  px->opt.lookup = lookup;
   px->threshold = px->opt.threshold ? px->opt.threshold : LSK_PIXEL_THRESHOLD;
   resolve_shape(px);
   rc = build(px);

@@ -40,13 +40,14 @@ LSK_KERNEL void lsk_assoc_zero(LSK_CTX, __global uint *restrict x, uint n, uint 
 /* lsk_assoc_count(keys, base, n, per_block, counts, nkeys): counts[k] +=
  * the number of i < n with keys[base + i] == k, for k < nkeys. */
 LSK_KERNEL void lsk_assoc_count(LSK_CTX, __global const uint *restrict keys, uint base, uint n,
-                                uint per_block, volatile __global uint *counts, uint nkeys)
+                                volatile __global uint *counts, uint nkeys, uint per_block)
 {
   LSK__TILE_RUN(n, per_block);
   for (uint t = first; t < end; ++t) {
     __global const uint *tile = keys + base + (size_t)t * LSK_DOMAIN_SIZE;
     uint left = t < full ? LSK_DOMAIN_SIZE : n - t * LSK_DOMAIN_SIZE;
-    LSK_FOREACH(it) {
+    LSK_FOREACH(it)
+    {
       if (it.idx < left) {
         uint k = tile[it.idx];
         if (k < nkeys)
@@ -67,9 +68,9 @@ LSK_KERNEL void lsk_assoc_count(LSK_CTX, __global const uint *restrict keys, uin
  * atomic and store side by side). No slot is 0xffffffff: the capacity is
  * at most 2^28. */
 LSK_KERNEL void lsk_assoc_fill(LSK_CTX, __global const uint *restrict keys, uint base, uint n,
-                               uint per_block, __global const uint *restrict offsets,
+                               __global const uint *restrict offsets,
                                volatile __global uint *counts, __global uint *restrict content,
-                               uint nkeys)
+                               uint nkeys, uint per_block)
 {
   LSK_VAR(uint, slot);
   LSK__TILE_RUN(n, per_block);
@@ -77,7 +78,8 @@ LSK_KERNEL void lsk_assoc_fill(LSK_CTX, __global const uint *restrict keys, uint
     uint at = t * LSK_DOMAIN_SIZE;
     __global const uint *tile = keys + base + at;
     uint left = t < full ? LSK_DOMAIN_SIZE : n - at;
-    LSK_FOREACH(it) {
+    LSK_FOREACH(it)
+    {
       uint s = 0xffffffffu;
       if (it.idx < left) {
         uint k = tile[it.idx];
@@ -86,7 +88,8 @@ LSK_KERNEL void lsk_assoc_fill(LSK_CTX, __global const uint *restrict keys, uint
       }
       LSK_VAR_AT(slot, it) = s;
     }
-    LSK_FOREACH(it) {
+    LSK_FOREACH(it)
+    {
       uint s = LSK_VAR_AT(slot, it);
       if (s != 0xffffffffu)
         content[s] = at + it.idx;
@@ -113,28 +116,29 @@ LSK_INLINE uint lsk__assoc_lower(__global const uint *keys, uint nkeys, uint lo,
   return lo;
 }
 
-/* lsk_assoc_sorted_offsets(keys, base, n, runs, per_block, offsets, nkeys):
+/* lsk_assoc_sorted_offsets(keys, base, n, offsets, nkeys, run, per_block):
  * for keys that never decrease (keys[base, base + n), n >= 1), offsets[j] = the first
  * element whose key is j or more (n for none), j = 0..nkeys. Each index
- * takes a run of LSK__ASSOC_RUN keys: a binary search for the first, then
+ * takes a run of `run` keys: a binary search for the first, then
  * for each next one a search that gallops from the last answer (keys
  * close together cost a probe or two). Bounded either way: at most about
  * 2 log2(n) probes per key, whatever the gaps between keys or the
  * elements per key, so no work-item loops long (GPUs; llvmpipe ends a
  * work-item's loops after 65535 iterations). */
-#define LSK__ASSOC_RUN 16u
 LSK_KERNEL void lsk_assoc_sorted_offsets(LSK_CTX, __global const uint *restrict keys, uint base,
-                                         uint n, uint runs, uint per_block,
-                                         __global uint *restrict offsets, uint nkeys)
+                                         uint n, __global uint *restrict offsets, uint nkeys,
+                                         uint run, uint per_block)
 {
+  const uint runs = nkeys / run + 1u; /* nkeys + 1 offsets */
   keys += base;
   LSK__TILE_RUN(runs, per_block);
   for (uint t = first; t < end; ++t) {
     uint left = t < full ? LSK_DOMAIN_SIZE : runs - t * LSK_DOMAIN_SIZE;
-    LSK_FOREACH(it) {
+    LSK_FOREACH(it)
+    {
       if (it.idx < left) {
-        uint j = (t * LSK_DOMAIN_SIZE + it.idx) * LSK__ASSOC_RUN;
-        uint jend = min(j + LSK__ASSOC_RUN, nkeys + 1u);
+        uint j = (t * LSK_DOMAIN_SIZE + it.idx) * run;
+        uint jend = min(j + run, nkeys + 1u);
         uint pos = lsk__assoc_lower(keys, nkeys, 0u, n, j);
         offsets[j] = pos;
         for (++j; j < jend; ++j) {
@@ -170,8 +174,8 @@ LSK_KERNEL void lsk_assoc_sorted_offsets(LSK_CTX, __global const uint *restrict 
  * data (the failure is counted, and looked for again only when there is
  * one), so it vectorizes. */
 LSK_KERNEL void lsk_assoc_sorted_content(LSK_CTX, __global const uint *restrict keys, uint base,
-                                         uint n, uint per_block, __global uint *restrict content,
-                                         uint nkeys)
+                                         uint n, __global uint *restrict content, uint nkeys,
+                                         uint per_block)
 {
   keys += base;
   LSK__TILE_RUN(n, per_block);
@@ -180,23 +184,27 @@ LSK_KERNEL void lsk_assoc_sorted_content(LSK_CTX, __global const uint *restrict 
     uint left = t < full ? LSK_DOMAIN_SIZE : n - at;
     if (t < full && at) {
       /* A whole tile with an element before it: contiguous loads. */
-      LSK_FOREACH(it) {
+      LSK_FOREACH(it)
+      {
         uint i = at + it.idx, k = lsk__assoc_key(keys, i, nkeys);
         bad += lsk__assoc_key(keys, i - 1u, nkeys) > k;
         if (k < nkeys)
           content[i] = i;
       }
     } else {
-      LSK_FOREACH(it) {
+      LSK_FOREACH(it)
+      {
         uint i = at + it.idx, in = it.idx < left, j = in ? i : at;
-        uint k = lsk__assoc_key(keys, j, nkeys), before = j ? lsk__assoc_key(keys, j - 1u, nkeys) : 0u;
+        uint k = lsk__assoc_key(keys, j, nkeys),
+             before = j ? lsk__assoc_key(keys, j - 1u, nkeys) : 0u;
         bad += in & (before > k);
         if (in & (k < nkeys))
           content[i] = i;
       }
     }
     if (bad) {
-      LSK_FOREACH(it) {
+      LSK_FOREACH(it)
+      {
         uint i = at + it.idx;
         if (it.idx < left && i) {
           uint k = lsk__assoc_key(keys, i, nkeys), before = lsk__assoc_key(keys, i - 1u, nkeys);

@@ -35,8 +35,8 @@
  * The incoming particles wait in the buckets until the next step's
  * pic_move fills them in, while it streams through the frames anyway: a
  * separate pass (pic_fill) would read every frame's ids and write its
- * holes from memory once more. lsk_pic_settle, lsk_pic_read and
- * lsk_pic_create run pic_fill instead. The host knows whether a fill is
+ * holes from memory once more. lsk_pic_settle and lsk_pic_read run
+ * pic_fill instead. The host knows whether a fill is
  * pending (the kernels take it as an argument); pic_compact fills the
  * lists it compacts itself and marks their frames PIC_FILLED, so the next
  * fill passes them by.
@@ -338,7 +338,7 @@ LSK_KERNEL void pic_frames(LSK_CTX, __global uint *pool, __global uint *head, __
 }
 
 /* Per frame: the incoming particles still waiting in the buckets fill the
- * frames' holes (lsk_pic_create, lsk_pic_read; a step leaves this to the
+ * frames' holes (lsk_pic_settle, lsk_pic_read; a step leaves this to the
  * next step's pic_move). */
 LSK_KERNEL void pic_fill(LSK_CTX, __global uint *pool, __global const uint *offs,
                          __global const uint *bk)

@@ -216,27 +216,20 @@ static void sizes_case(const lsk_algo_options *algo, const char *shape)
   lsk_context_destroy(ctx);
 }
 
-START_TEST(test_assoc_sizes_auto) { sizes_case(&(lsk_algo_options){0}, "auto"); }
-END_TEST
+/* The shapes both builds are checked at: the automatic one; one worker,
+ * one index per step, small tiles (many blocks, and the scan of the
+ * counts over several blocks); a tile that is no multiple of the step,
+ * over 3 blocks; one index per worker. */
+static const struct {
+  lsk_algo_options algo;
+  const char *name;
+} shapes[] = {{{0}, "auto"},
+              {{.workers = 1, .simd = 1, .tile = 64}, "1x1 tile 64"},
+              {{.workers = 8, .simd = 4, .tile = 96, .blocks = 3}, "8x4 tile 96"},
+              {{.workers = 32, .simd = 1}, "32x1"}};
+enum { NSHAPES = sizeof shapes / sizeof shapes[0] };
 
-/* One worker, one index per step, small tiles: many blocks, and the scan
- * of the counts over several blocks. */
-START_TEST(test_assoc_sizes_one_worker)
-{
-  sizes_case(&(lsk_algo_options){.workers = 1, .simd = 1, .tile = 64}, "1x1 tile 64");
-}
-END_TEST
-
-START_TEST(test_assoc_sizes_8x4_tile_96)
-{
-  sizes_case(&(lsk_algo_options){.workers = 8, .simd = 4, .tile = 96, .blocks = 3}, "8x4 tile 96");
-}
-END_TEST
-
-START_TEST(test_assoc_sizes_32x1)
-{
-  sizes_case(&(lsk_algo_options){.workers = 32, .simd = 1}, "32x1");
-}
+START_TEST(test_assoc_sizes) { sizes_case(&shapes[_i].algo, shapes[_i].name); }
 END_TEST
 
 /* lsk_assoc_build_sorted against the reference (which a sequential fill
@@ -272,15 +265,7 @@ static void sorted_case(const lsk_algo_options *algo, const char *shape)
   lsk_context_destroy(ctx);
 }
 
-START_TEST(test_assoc_sorted)
-{
-  static const lsk_algo_options shapes[] = {{0},
-                                            {.workers = 1, .simd = 1, .tile = 64},
-                                            {.workers = 8, .simd = 4, .tile = 96, .blocks = 3},
-                                            {.workers = 32, .simd = 1}};
-  static const char *names[] = {"auto", "1x1 tile 64", "8x4 tile 96", "32x1"};
-  sorted_case(&shapes[_i], names[_i]);
-}
+START_TEST(test_assoc_sorted) { sorted_case(&shapes[_i].algo, shapes[_i].name); }
 END_TEST
 
 /* Keys that decrease: LSK_EVERIFY at the next wait, naming the element and
@@ -635,14 +620,11 @@ Suite *suite_assoc(void)
   Suite *s = suite_create("assoc");
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 300);
-  tcase_add_test(tc, test_assoc_sizes_auto);
-  tcase_add_test(tc, test_assoc_sizes_one_worker);
-  tcase_add_test(tc, test_assoc_sizes_8x4_tile_96);
-  tcase_add_test(tc, test_assoc_sizes_32x1);
+  tcase_add_loop_test(tc, test_assoc_sizes, 0, NSHAPES);
   tcase_add_test(tc, test_assoc_large);
   tcase_add_test(tc, test_assoc_key_extremes);
   tcase_add_test(tc, test_assoc_rebuild);
-  tcase_add_loop_test(tc, test_assoc_sorted, 0, 4);
+  tcase_add_loop_test(tc, test_assoc_sorted, 0, NSHAPES);
   tcase_add_test(tc, test_assoc_sorted_unsorted_keys);
   tcase_add_test(tc, test_assoc_device_helpers);
   tcase_add_test(tc, test_assoc_bad_input);

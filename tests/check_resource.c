@@ -53,16 +53,10 @@ static const char *big_src =
 enum { N = 500 };
 
 /* fill (SALT salt, cache dir as given, "" none): tu_fill_run over N. */
-static int fill_run_src(lsk_context *ctx, const char *src, const char *cache_dir, unsigned salt,
-                        unsigned *compiled, unsigned *loaded, char *why, size_t cap)
+static int fill_run(lsk_context *ctx, const char *src, const char *cache_dir, unsigned salt,
+                    unsigned *compiled, unsigned *loaded, char *why, size_t cap)
 {
   return tu_fill_run(ctx, src, cache_dir, salt, N, compiled, loaded, why, cap);
-}
-
-static int fill_run(lsk_context *ctx, const char *cache_dir, unsigned salt, unsigned *compiled,
-                    unsigned *loaded, char *why, size_t cap)
-{
-  return tu_fill_run(ctx, TU_FILL_SRC, cache_dir, salt, N, compiled, loaded, why, cap);
 }
 
 /* Waits for a child; asserts it exited 0. */
@@ -135,7 +129,8 @@ START_TEST(test_resource_buffers_beyond_global_memory)
   /* All freed: the context works as before. */
   char why[512] = "";
   unsigned compiled, loaded;
-  ck_assert_msg(fill_run(ctx, "", 1, &compiled, &loaded, why, sizeof why) == 0, "%s", why);
+  ck_assert_msg(fill_run(ctx, TU_FILL_SRC, "", 1, &compiled, &loaded, why, sizeof why) == 0, "%s",
+                why);
   lsk_context_destroy(ctx);
 }
 END_TEST
@@ -180,7 +175,8 @@ START_TEST(test_resource_build_failure_stores_nothing)
   /* The context and its cache still work. */
   char why[512] = "";
   unsigned compiled, loaded;
-  ck_assert_msg(fill_run(ctx, NULL, 2, &compiled, &loaded, why, sizeof why) == 0, "%s", why);
+  ck_assert_msg(fill_run(ctx, TU_FILL_SRC, NULL, 2, &compiled, &loaded, why, sizeof why) == 0, "%s",
+                why);
   ck_assert_int_eq(tu_count_named(dir, ".bin"), 1);
   lsk_context_destroy(ctx);
 }
@@ -204,7 +200,7 @@ static void full_disk_child(const char *dir, const char *warm, rlim_t limit)
     fprintf(stderr, "full disk: %s\n", lsk_context_errmsg(NULL));
     _exit(2);
   }
-  if (fill_run_src(ctx, big_src, limit ? warm : dir, 3, &compiled, &loaded, why, sizeof why)) {
+  if (fill_run(ctx, big_src, limit ? warm : dir, 3, &compiled, &loaded, why, sizeof why)) {
     fprintf(stderr, "full disk, first build: %s\n", why);
     _exit(3);
   }
@@ -220,7 +216,7 @@ static void full_disk_child(const char *dir, const char *warm, rlim_t limit)
   }
   /* Twice: the second finds no entry and compiles again. */
   for (int i = 0; i < 2; ++i) {
-    if (fill_run_src(ctx, big_src, dir, 3, &compiled, &loaded, why, sizeof why)) {
+    if (fill_run(ctx, big_src, dir, 3, &compiled, &loaded, why, sizeof why)) {
       fprintf(stderr, "full disk (limit %llu): %s\n", (unsigned long long)limit, why);
       _exit(5);
     }
@@ -281,11 +277,11 @@ START_TEST(test_resource_cache_full_disk)
   lsk_context *ctx = tu_context();
   char why[512] = "";
   unsigned compiled, loaded;
-  ck_assert_msg(fill_run_src(ctx, big_src, dir, 3, &compiled, &loaded, why, sizeof why) == 0, "%s",
+  ck_assert_msg(fill_run(ctx, big_src, dir, 3, &compiled, &loaded, why, sizeof why) == 0, "%s",
                 why);
   ck_assert_uint_eq(compiled, 1);
   ck_assert_int_eq(tu_count_named(dir, ".bin"), 1);
-  ck_assert_msg(fill_run_src(ctx, big_src, dir, 3, &compiled, &loaded, why, sizeof why) == 0, "%s",
+  ck_assert_msg(fill_run(ctx, big_src, dir, 3, &compiled, &loaded, why, sizeof why) == 0, "%s",
                 why);
   ck_assert_uint_eq(loaded, 1);
   ck_assert_int_eq(tu_count_named(dir, NULL), 1);
@@ -318,7 +314,7 @@ static void unwritable_child(const char *base, const char *cache)
   char why[512] = "";
   unsigned compiled = 0, loaded = 0;
   for (int i = 0; i < 2; ++i) {
-    if (fill_run(ctx, cache, 4, &compiled, &loaded, why, sizeof why)) {
+    if (fill_run(ctx, TU_FILL_SRC, cache, 4, &compiled, &loaded, why, sizeof why)) {
       fprintf(stderr, "unwritable: %s\n", why);
       _exit(4);
     }

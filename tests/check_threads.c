@@ -19,7 +19,6 @@
  * test's thread asserts on it after the join.
  */
 #define _XOPEN_SOURCE 700
-#include <dirent.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,8 +47,9 @@ typedef struct worker {
   lsk_kernel *k;    /* shared kernel, or NULL: the thread makes its own */
   const char *cache_dir;
   unsigned rounds, domain;
-  int library;     /* 1: lsk_reduce rounds (reduce_work) instead of launches */
-  char error[512]; /* "" if all went well */
+  void *(*run)(void *); /* the thread's work: NULL for launches (work) */
+  size_t n;             /* lib_work: elements */
+  char error[512];      /* "" if all went well */
 } worker;
 
 static void fail_at(worker *w, const char *fmt, ...)
@@ -235,16 +235,10 @@ out:
  * scratch buffer the library keeps per context grows while others use it)
  * and builds an association of its own, checked against plain C every
  * round. The first calls also build the library's programs at once. */
-typedef struct lib_worker {
-  worker w;
-  size_t n;
-} lib_worker;
-
 static void *lib_work(void *arg)
 {
-  lib_worker *lw = arg;
-  worker *w = &lw->w;
-  size_t n = lw->n;
+  worker *w = arg;
+  size_t n = w->n;
   enum { KEYS = 97 };
   lsk_buffer *in = NULL, *out = NULL, *keys = NULL;
   lsk_assoc *a = NULL;
@@ -307,7 +301,7 @@ static void run_workers(worker *ws, int n)
   pthread_t t[8];
   ck_assert_int_le(n, 8);
   for (int i = 0; i < n; ++i)
-    ck_assert_int_eq(pthread_create(&t[i], NULL, ws[i].library ? reduce_work : work, &ws[i]), 0);
+    ck_assert_int_eq(pthread_create(&t[i], NULL, ws[i].run ? ws[i].run : work, &ws[i]), 0);
   for (int i = 0; i < n; ++i)
     ck_assert_int_eq(pthread_join(t[i], NULL), 0);
   for (int i = 0; i < n; ++i)
@@ -364,7 +358,7 @@ START_TEST(test_threads_one_context)
     worker ws[5];
     for (int i = 0; i < 4; ++i)
       ws[i] = (worker){.id = i, .ctx = ctx, .k = k, .rounds = 200, .domain = i & 1 ? 32 : 64};
-    ws[4] = (worker){.id = 4, .ctx = ctx, .rounds = 20, .library = 1};
+    ws[4] = (worker){.id = 4, .ctx = ctx, .rounds = 20, .run = reduce_work};
     run_workers(ws, 5);
     lsk_program_stats st;
     TU_OK(ctx, lsk_program_stats_get(p, &st));
@@ -490,16 +484,10 @@ START_TEST(test_threads_library_one_context)
 {
   lsk_context *ctx = tu_context();
   static const size_t sizes[4] = {100000, 250000, 40000, 400003};
-  lib_worker lw[4];
-  pthread_t t[4];
+  worker ws[4];
   for (int i = 0; i < 4; ++i)
-    lw[i] = (lib_worker){.w = {.id = i, .ctx = ctx, .rounds = 12}, .n = sizes[i]};
-  for (int i = 0; i < 4; ++i)
-    ck_assert_int_eq(pthread_create(&t[i], NULL, lib_work, &lw[i]), 0);
-  for (int i = 0; i < 4; ++i)
-    ck_assert_int_eq(pthread_join(t[i], NULL), 0);
-  for (int i = 0; i < 4; ++i)
-    ck_assert_msg(lw[i].w.error[0] == 0, "%s", lw[i].w.error);
+    ws[i] = (worker){.id = i, .ctx = ctx, .rounds = 12, .run = lib_work, .n = sizes[i]};
+  run_workers(ws, 4);
   lsk_context_destroy(ctx);
 }
 END_TEST

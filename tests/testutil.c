@@ -6,6 +6,8 @@
 
 #include "testutil.h"
 
+#include "../host/internal.h" /* lsk__device_loop_capped */
+
 lsk_context *tu_context(void) { return tu_context_opt(NULL); }
 
 lsk_context *tu_context_opt(const lsk_context_options *opt)
@@ -134,11 +136,7 @@ int tu_fits(lsk_context *ctx, lsk_kernel *k, const lsk_launch *cfg)
   return 1;
 }
 
-int tu_loop_capped(lsk_context *ctx)
-{
-  const lsk_device_info *d = lsk_context_device(ctx);
-  return strstr(d->name, "llvmpipe") != NULL;
-}
+int tu_loop_capped(lsk_context *ctx) { return lsk__device_loop_capped(lsk_context_device(ctx)); }
 
 /* The cap is 65535 iterations; a work-item's block and step loops get an
  * eighth of it, the loops inside each step (simd lanes, the block

@@ -49,7 +49,8 @@ typedef struct lsk_pic_options {
 
 /*
  * lsk_pic_create: a gx x gy grid holding the n particles p (copied), each
- * put in the frames of its cell. Builds the example's kernels.
+ * bound for the frames of its cell (as after a step: the first step or
+ * lsk_pic_settle puts them there). Builds the example's kernels.
  * Errors: LSK_EINVAL (NULL, extents 0 or above LSK_PIC_MAX_EXTENT, a
  * particle with id 0 or out of the grid or too fast, bad frame size, n 0 or
  * above 2^31), LSK_ERANGE, LSK_ENOMEM, LSK_EBUILD, OpenCL codes.
