@@ -48,27 +48,14 @@ static const lsk_tune_shape few[] = {{1, 1}, {2, 8}, {4, 1}, {4, 4}};
 /* ------------------------------------------------------------------ */
 /* The temporary directory                                             */
 
-static char base_dir[1024];
-
-static void base_setup(void) { tu_tempdir(base_dir, sizeof base_dir, "tune"); }
-
-static void base_teardown(void)
-{
-  if (base_dir[0])
-    tu_remove_tree(base_dir);
-  base_dir[0] = 0;
-}
-
-/* The test's own directory inside the fixture's (the fixture runs once
+/* The test's own directory inside the test case's (tu_case_dir: made once
  * for all the tests of the case). */
 static char dir[1100];
 
 /* The tests' environment: stored choices on, in a new directory. */
 static void tune_env(void)
 {
-  ck_assert_msg(base_dir[0] != 0, "no base directory");
-  snprintf(dir, sizeof dir, "%s/t-XXXXXX", base_dir);
-  ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp %s failed", dir);
+  tu_sub_dir(dir, sizeof dir, "t");
   unsetenv("LSK_TUNE");
   setenv("LSK_TUNE_DIR", dir, 1);
 }
@@ -489,7 +476,7 @@ Suite *suite_tune(void)
 {
   Suite *s = suite_create("tune");
   TCase *tc = tcase_create("tune");
-  tcase_add_unchecked_fixture(tc, base_setup, base_teardown);
+  tu_case_dir(tc);
   tcase_add_test(tc, test_tune_candidates_default_set);
   tcase_add_test(tc, test_tune_stores_and_later_launch_uses_it);
   tcase_add_test(tc, test_tune_corrupt_file_ignored_and_rewritten);
