@@ -66,15 +66,19 @@
 #define LSK_CTX_FWD lsk__ctx
 
 /*
- * LSK_DECLARE_DOMAIN(kernel, X[, Y[, Z]]): at file scope, declares that
- * kernel always works on a block domain of X*Y*Z. The host reads this line
- * from the source (the arguments must be integer literals), builds the
- * kernel with that domain and refuses launches that name another one. On
- * the device it only defines the constant kernel##_DOMAIN_SIZE.
+ * LSK_DECLARE_DOMAIN(kernel, X), LSK_DECLARE_DOMAIN2(kernel, X, Y) and
+ * LSK_DECLARE_DOMAIN3(kernel, X, Y, Z): at file scope, declare that kernel
+ * always works on a block domain of X, X*Y or X*Y*Z indices. The host reads
+ * this line from the source (the extents must be integer literals, as many
+ * as the name says), builds the kernel with that domain and refuses
+ * launches that name another one. On the device it only defines the
+ * constant kernel##_DOMAIN_SIZE. (One name per rank, not one variadic
+ * macro: OpenCL C 1.2 has no variadic macros, and NVIDIA's compiler
+ * rejects them.)
  */
-#define LSK_DECLARE_DOMAIN(kernel, ...)                                        \
-  enum { kernel##_DOMAIN_SIZE = lsk__prod3(__VA_ARGS__, 1, 1, 1) }
-#define lsk__prod3(x, y, z, ...) ((x) * (y) * (z))
+#define LSK_DECLARE_DOMAIN(kernel, x) enum { kernel##_DOMAIN_SIZE = (x) }
+#define LSK_DECLARE_DOMAIN2(kernel, x, y) enum { kernel##_DOMAIN_SIZE = (x) * (y) }
+#define LSK_DECLARE_DOMAIN3(kernel, x, y, z) enum { kernel##_DOMAIN_SIZE = (x) * (y) * (z) }
 
 /* Steps of a ForEach over n indices, full steps (no index masked), and the
  * number of slots a context variable over n indices holds per worker. */

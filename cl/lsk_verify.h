@@ -17,8 +17,8 @@
 #define LSK__VREC_MSG 12
 #define LSK__VREC_MSG_BYTES 128
 
-LSK_INLINE void lsk__verify_fail(__global uint *rec, uint line, __constant char *msg, uint n, long v0,
-                             long v1, long v2, long v3)
+LSK_INLINE void lsk__verify_fail(__global uint *rec, uint line, __constant char *msg, uint n,
+                                 long v0, long v1, long v2, long v3)
 {
   /* Only the first failing work-item writes the record: no race. */
   if (atomic_inc(&rec[0]) != 0)
@@ -37,23 +37,25 @@ LSK_INLINE void lsk__verify_fail(__global uint *rec, uint line, __constant char 
   m[i] = 0;
 }
 
-#define lsk__nargs(...) lsk__nargs_(__VA_ARGS__, 4, 3, 2, 1, 0, 0)
-#define lsk__nargs_(m, a, b, c, d, n, ...) n
-#define lsk__v0(...) lsk__pick(0, __VA_ARGS__, 0, 0, 0, 0, 0)
-#define lsk__pick(z, m, a, b, c, d, ...) (long)(a), (long)(b), (long)(c), (long)(d)
-
 /*
- * LSK_VERIFY(cond, "message"[, v0[, v1[, v2[, v3]]]]): if cond is false,
- * record the failure with up to four integer values. The kernel carries
- * on; return yourself if the rest would be wrong. Needs LSK_CTX in scope.
- * Any worker may call it; no synchronization.
+ * LSK_VERIFY(cond, "message"): if cond is false, record the failure; the
+ * host reports it with the message and the line. LSK_VERIFY1 to
+ * LSK_VERIFY4 take one to four integer values after the message, reported
+ * with it. The kernel carries on; return yourself if the rest would be
+ * wrong. Needs LSK_CTX in scope. Any worker may call it; no
+ * synchronization. (Five names, not one variadic macro: OpenCL C 1.2 has
+ * no variadic macros, and NVIDIA's compiler rejects them.)
  */
-#define LSK_VERIFY(cond, ...)                                                  \
-  do {                                                                         \
-    if (!(cond))                                                               \
-      lsk__verify_fail(lsk__ctx, __LINE__, lsk__msg(__VA_ARGS__, 0),           \
-                       lsk__nargs(__VA_ARGS__), lsk__v0(__VA_ARGS__));         \
+#define LSK_VERIFY(cond, msg) lsk__verify(cond, msg, 0, 0, 0, 0, 0)
+#define LSK_VERIFY1(cond, msg, a) lsk__verify(cond, msg, 1, a, 0, 0, 0)
+#define LSK_VERIFY2(cond, msg, a, b) lsk__verify(cond, msg, 2, a, b, 0, 0)
+#define LSK_VERIFY3(cond, msg, a, b, c) lsk__verify(cond, msg, 3, a, b, c, 0)
+#define LSK_VERIFY4(cond, msg, a, b, c, d) lsk__verify(cond, msg, 4, a, b, c, d)
+#define lsk__verify(cond, msg, n, a, b, c, d)                                                      \
+  do {                                                                                             \
+    if (!(cond))                                                                                   \
+      lsk__verify_fail(lsk__ctx, __LINE__, (msg), (n), (long)(a), (long)(b), (long)(c),            \
+                       (long)(d));                                                                 \
   } while (0)
-#define lsk__msg(m, ...) (m)
 
 #endif /* LSK_VERIFY_H */

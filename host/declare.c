@@ -1,7 +1,7 @@
 /*
- * declare.c: reading LSK_DECLARE_DOMAIN(kernel, X[, Y[, Z]]) lines from a
- * program's source, so that the host knows a kernel's own block domain
- * before anything is built.
+ * declare.c: reading LSK_DECLARE_DOMAIN(kernel, X), LSK_DECLARE_DOMAIN2(kernel,
+ * X, Y) and LSK_DECLARE_DOMAIN3(kernel, X, Y, Z) lines from a program's source, so that the host
+ * knows a kernel's own block domain before anything is built.
  *
  * Only the text is read: comments, string literals and preprocessor lines
  * are skipped, and the extents must be integer literals.
@@ -73,12 +73,13 @@ static unsigned line_of(const char *text, const char *p)
   return line;
 }
 
-/* Parses one declaration after the macro name. Returns NULL or a message. */
-static char *parse_one(const char *p, lsk__decl *d)
+/* Parses one declaration of rank extents (the macro's name says how many)
+ * after the macro name. Returns NULL or a message. */
+static char *parse_one(const char *p, int rank, lsk__decl *d)
 {
   p = skip_ws(p);
   if (*p != '(')
-    return lsk__strdup("expected '(' after LSK_DECLARE_DOMAIN");
+    return lsk__strdup("expected '(' after the macro name");
   p = skip_ws(p + 1);
   const char *id = p;
   while (isalnum((unsigned char)*p) || *p == '_')
@@ -105,6 +106,11 @@ static char *parse_one(const char *p, lsk__decl *d)
   }
   if (k == 0)
     return lsk__strdup("no extents given");
+  if (k != rank)
+    return k == 1 ? lsk__strdupf("1 extent given, LSK_DECLARE_DOMAIN%d takes %d", rank, rank)
+                  : lsk__strdupf("%d extents given: use LSK_DECLARE_DOMAIN%s(kernel, ...) for %d, "
+                                 "OpenCL C 1.2 having no variadic macros",
+                                 k, k == 2 ? "2" : "3", k);
   if (*p != ')')
     return lsk__strdup("expected ')'");
   if ((uint64_t)d->domain[0] * d->domain[1] * d->domain[2] > LSK__MAX_DOMAIN)
@@ -129,11 +135,13 @@ char *lsk__scan_declarations(const char *source, lsk__decl **decls, size_t *ndec
   char *err = NULL;
   for (const char *p = text; !err && (p = strstr(p, macro)) != NULL; p += sizeof macro - 1) {
     int word_start = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-    char after = p[sizeof macro - 1];
-    if (!word_start || isalnum((unsigned char)after) || after == '_')
+    /* LSK_DECLARE_DOMAIN, LSK_DECLARE_DOMAIN2 or LSK_DECLARE_DOMAIN3. */
+    const char *q = p + sizeof macro - 1;
+    int rank = *q == '2' || *q == '3' ? *q++ - '0' : 1;
+    if (!word_start || isalnum((unsigned char)*q) || *q == '_')
       continue;
     lsk__decl d = {0};
-    char *why = parse_one(p + sizeof macro - 1, &d);
+    char *why = parse_one(q, rank, &d);
     for (size_t i = 0; !why && i < *ndecls; ++i)
       if (strcmp((*decls)[i].kernel, d.kernel) == 0)
         why = lsk__strdupf("kernel '%s' is declared twice", d.kernel);

@@ -123,6 +123,10 @@ int lsk__fail_cl(lsk_context *ctx, cl_int err, const char *call, const char *fmt
 #endif
     ;
 /* Appends a long text (a build log) to the message just set. */
+/* A build log with NVIDIA's "<kernel>:LINE:" (lines of the whole text)
+ * rewritten as "name:LINE:" / "name.prelude:LINE:" (program.c). */
+char *lsk__map_log_lines(const char *name, const char *log, unsigned prelude_line,
+                         unsigned source_line);
 void lsk__append(lsk_context *ctx, const char *text);
 /* The context's locks and messages: init (0 or an errno value) before the
  * first lsk__fail on it, free at destroy. */

@@ -151,7 +151,53 @@ static void append_source_lines(lsk_program *prog, const char *log)
   }
 }
 
-static int build_failed(lsk_program *prog, cl_program program, cl_int err, const char *opts)
+/* Lines of text before p, plus one: the line p is on. */
+static unsigned line_at(const char *text, const char *p)
+{
+  unsigned line = 1;
+  for (; text < p; ++text)
+    line += *text == '\n';
+  return line;
+}
+
+/* Some compilers (NVIDIA's) honour #line for __LINE__ but not in their
+ * diagnostics, which say "<kernel>:LINE:" with LINE counted in the whole
+ * text. The log with those rewritten as "name:LINE:" for the user's source
+ * and "name.prelude:LINE:" for the prelude; lines of the device library
+ * stay as they are. NULL without memory. */
+char *lsk__map_log_lines(const char *name, const char *log, unsigned prelude_line,
+                         unsigned source_line)
+{
+  static const char pat[] = "<kernel>:";
+  size_t cap = strlen(log) + 1, len = 0;
+  for (const char *p = log; (p = strstr(p, pat)) != NULL; p += sizeof pat - 1)
+    cap += strlen(name) + 24;
+  char *out = malloc(cap);
+  if (!out)
+    return NULL;
+  const char *p = log, *q;
+  while ((q = strstr(p, pat)) != NULL) {
+    memcpy(out + len, p, (size_t)(q - p));
+    len += (size_t)(q - p);
+    p = q + sizeof pat - 1;
+    char *end;
+    unsigned long line = strtoul(p, &end, 10);
+    if (end == p || *end != ':' || line < prelude_line) {
+      memcpy(out + len, pat, sizeof pat - 1); /* not a line, or the device library's */
+      len += sizeof pat - 1;
+      continue;
+    }
+    int user = line >= source_line;
+    len += (size_t)sprintf(out + len, "%s%s:%lu", name, user ? "" : ".prelude",
+                           line - (user ? source_line : prelude_line) + 1);
+    p = end;
+  }
+  strcpy(out + len, p);
+  return out;
+}
+
+static int build_failed(lsk_program *prog, cl_program program, cl_int err, const char *opts,
+                        unsigned prelude_line, unsigned source_line)
 {
   lsk_context *ctx = prog->ctx;
   size_t n = 0;
@@ -162,6 +208,11 @@ static int build_failed(lsk_program *prog, cl_program program, cl_int err, const
     if (clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, n, log, NULL))
       n = 0;
     log[n] = 0;
+    char *mapped = lsk__map_log_lines(prog->name, log, prelude_line, source_line);
+    if (mapped) {
+      free(log);
+      log = mapped;
+    }
   }
   lsk__fail_cl(ctx, err, "clBuildProgram", " building '%s' for %s with options '%s'; log:\n%s",
                prog->name, ctx->info.name, opts, log ? log : "(no log)");
@@ -210,7 +261,13 @@ static int build(lsk_program *prog, lsk__build *b)
   }
   err = clBuildProgram(b->program, 1, &ctx->device, opts, NULL, NULL);
   if (err) {
-    rc = build_failed(prog, b->program, err, opts);
+    /* Where the prelude and the user's source start in the whole text. */
+    /* (... prelude "\n#line 1 \"" name "\"\n" source: 12 bytes and the name
+     * between them.) */
+    size_t ns = strlen(prog->source), np = strlen(prog->prelude) + 12 + strlen(prog->name);
+    const char *src_at = full + strlen(full) - ns;
+    rc = build_failed(prog, b->program, err, opts, line_at(full, src_at - np),
+                      line_at(full, src_at));
     clReleaseProgram(b->program);
     b->program = NULL;
     goto build_out;

@@ -208,7 +208,7 @@ LSK_KERNEL void lsk_assoc_sorted_content(LSK_CTX, __global const uint *restrict 
         uint i = at + it.idx;
         if (it.idx < left && i) {
           uint k = lsk__assoc_key(keys, i, nkeys), before = lsk__assoc_key(keys, i - 1u, nkeys);
-          LSK_VERIFY(before <= k, "lsk_assoc_build_sorted: keys decrease", i, before, k);
+          LSK_VERIFY3(before <= k, "lsk_assoc_build_sorted: keys decrease", i, before, k);
         }
       }
     }

@@ -216,7 +216,7 @@ LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global uint *incoming, 
       uint rank[LSK_SLOTS(LSK_DOMAIN_SIZE)];
       for (uint j = 0; j < k; ++j)
         rank[j] = atomic_inc(&incoming[to[j]]);
-      LSK_VERIFY(e + k <= cap, "pic: exchange overflow", e + k, cap);
+      LSK_VERIFY2(e + k <= cap, "pic: exchange overflow", e + k, cap);
       for (uint j = 0; j < k && e + j < cap; ++j) {
         uint i = at[j], q = e + j;
         __global uint *row = ex + (ulong)PIC_ROW * q;
@@ -425,7 +425,7 @@ LSK_KERNEL void pic_compact(LSK_CTX, __global uint *pool, __global uint *head,
         pframe_view v = pic_frame(pool, f, LSK_CTX_FWD);
         LSK_FOREACH(it) if (wbase + it.idx >= keep) pframe_set_id(v, it.idx, 0);
       }
-      LSK_VERIFY(pos == keep, "pic: particles found in compaction differ from the count", c, pos,
+      LSK_VERIFY3(pos == keep, "pic: particles found in compaction differ from the count", c, pos,
                  keep);
       lsk_sync();
       /* The master sets the counts, unlinks and recycles the frames left

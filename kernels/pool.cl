@@ -192,7 +192,7 @@ LSK_KERNEL void lsk_pool_gc_finish(LSK_CTX, __global uint *pool)
     pool[LSK__POOL_RECYCLED] = 0;
     pool[LSK__POOL_MISUSE] = 0;
     pool[LSK__POOL_GCS] += 1;
-    LSK_VERIFY(misuse == 0, "lsk_pool: bad recycles (index out of range or recycled twice)", misuse,
+    LSK_VERIFY2(misuse == 0, "lsk_pool: bad recycles (index out of range or recycled twice)", misuse,
                recycled);
   }
 }

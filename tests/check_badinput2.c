@@ -230,9 +230,19 @@ START_TEST(test_bi_soa)
       DEAD("layout"));
   size_t huge[2] = {8, (size_t)1 << 33};
   BAD(ctx, "lsk_soa_create", lsk_soa_create(ctx, 2, ls, huge, &out), LSK_ERANGE, "8589934592");
-  size_t large[2] = {8, (size_t)1 << 31};
-  BAD(ctx, "lsk_soa_create", lsk_soa_create(ctx, 2, ls, large, &out), LSK_ERANGE,
+  /* Just past the device's largest allocation, with few enough elements
+   * for 32-bit indices: 32-byte elements (a GPU's largest allocation holds
+   * 2^32 elements of the one-float layout). */
+  lsk_layout *wide = NULL;
+  TU_OK(NULL, lsk_layout_create("wide", 0, &wide));
+  TU_OK(NULL, lsk_layout_add_column(wide, "double4", "w"));
+  const lsk_layout *wls[2] = {l, wide};
+  uint64_t past = lsk_context_device(ctx)->max_alloc_size / 32 + 1;
+  ck_assert_uint_le(past, UINT32_MAX);
+  size_t large[2] = {8, (size_t)past};
+  BAD(ctx, "lsk_soa_create", lsk_soa_create(ctx, 2, wls, large, &out), LSK_ERANGE,
       "exceed the largest allocation");
+  lsk_layout_destroy(wide);
   BAD(NULL, "lsk_soa_create", lsk_soa_create((lsk_context *)b, 2, ls, counts, &out), LSK_EINVAL,
       WRONG("context", "buffer"));
   QUIET("lsk_soa_destroy", (lsk_soa_destroy(NULL), 1));

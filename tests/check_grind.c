@@ -183,7 +183,7 @@ START_TEST(test_grind_soa_views)
 }
 END_TEST
 
-static const char *idx_src = "LSK_DECLARE_DOMAIN(idx_info, 4, 3);\n"
+static const char *idx_src = "LSK_DECLARE_DOMAIN2(idx_info, 4, 3);\n"
                              "LSK_KERNEL void idx_info(LSK_CTX, __global uint *out)\n"
                              "{\n"
                              "  LSK_VAR_N(uint, v, 5);\n"

@@ -74,7 +74,7 @@ static const char *src =
     "{\n"
     "  LSK_FOREACH(it) {\n"
     "    if (it.idx < n) {\n"
-    "      LSK_VERIFY(v[it.idx] >= 0, \"negative\", it.idx, v[it.idx], -7, (long)1 << 40);\n"
+    "      LSK_VERIFY4(v[it.idx] >= 0, \"negative\", it.idx, v[it.idx], -7, (long)1 << 40);\n"
     "    }\n"
     "  }\n"
     "}\n"

@@ -4,7 +4,7 @@ LSK_DECLARE_DOMAIN(iota42, 42);
 
 #define IOTA_STORE(g)                                                          \
   if ((g) < n) {                                                               \
-    LSK_VERIFY(data[g] == 0, "target not zero", g, data[g]);                   \
+    LSK_VERIFY2(data[g] == 0, "target not zero", g, data[g]);                   \
     data[g] = (g);                                                             \
   }
 

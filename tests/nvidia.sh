@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 ROOT_DIR=$PWD
 DEB_DIR=$ROOT_DIR/.deb
 PACKAGES=(ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers check libsubunit-dev
-          libsubunit0)
+          libsubunit0 pkg-config pkgconf pkgconf-bin libpkgconf3)
 
 say() { echo "nvidia.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -116,12 +116,16 @@ unpack_debs() {
   local lib=$root/usr/lib/x86_64-linux-gnu
   [ -e "$lib/libOpenCL.so.1" ] || die "the .deb files in $DEB_DIR hold no libOpenCL.so.1"
   export LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  # pkg-config too, for images that lack it (CUDA images often do).
+  command -v pkg-config >/dev/null || export PATH=$root/usr/bin:$PATH
   export LIBRARY_PATH=$lib${LIBRARY_PATH:+:$LIBRARY_PATH}
   export CPATH=$root/usr/include${CPATH:+:$CPATH}
-  # check.pc says prefix=/usr: the sysroot puts its paths under $root.
+  # check.pc says prefix=/usr: point it at $root instead (not with
+  # PKG_CONFIG_SYSROOT_DIR, which would move every package's paths there,
+  # the installed lsk.pc's of the consumer test too).
   if ! have_pkg check && [ -e "$lib/pkgconfig/check.pc" ]; then
-    export PKG_CONFIG_LIBDIR=$lib/pkgconfig
-    export PKG_CONFIG_SYSROOT_DIR=$root
+    sed -i "s|^prefix=/usr\$|prefix=$root/usr|" "$lib"/pkgconfig/*.pc
+    export PKG_CONFIG_PATH=$lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
   fi
   CMAKE_ARGS="${CMAKE_ARGS:-} -DOpenCL_INCLUDE_DIR=$root/usr/include"
   CMAKE_ARGS+=" -DOpenCL_LIBRARY=$lib/libOpenCL.so"

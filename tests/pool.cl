@@ -38,7 +38,7 @@ LSK_KERNEL void pool_alloc(LSK_CTX, __global uint *pool, __global uint *out, uin
         out[i] = c;
         if (c != LSK_POOL_INVALID) {
           __global uint *p = lsk_pool_cell(pool, c);
-          LSK_VERIFY(p[0] == 0 && p[cw - 1] == 0, "allocated cell not zero", c, p[0], p[cw - 1]);
+          LSK_VERIFY3(p[0] == 0 && p[cw - 1] == 0, "allocated cell not zero", c, p[0], p[cw - 1]);
           p[0] = tag + i;
           p[cw - 1] = i;
         }

@@ -562,22 +562,27 @@ static int build_round(bench *bn, const char *base, unsigned round, int driver_o
       run_build_child(nonce_a, bn->domain, "", drv_dir, driver_on, &fresh))
     return 1;
   /* What each child must have done for its time to mean what the table
-   * says. */
-  if (cold.compiled != 1 || cold.cache_loads != 0 || cold.configurations != 1)
+   * says. A build is one configuration, or two where the automatic shape
+   * exceeds the kernel's own work-group limit, known only once built (on a
+   * GPU, registers can cap it): then every child builds or loads both. */
+  unsigned c = cold.configurations;
+  if (c < 1 || c > 2 || cold.compiled != c || cold.cache_loads != 0)
     return cli_fail("bench",
-                    "cold build: %u compiled, %u loaded, %u configurations; wanted 1, 0, 1",
-                    cold.compiled, cold.cache_loads, cold.configurations);
-  if (store.compiled != 1 || store.cache_loads != 0)
-    return cli_fail("bench", "cold build into the disk cache: %u compiled, %u loaded",
-                    store.compiled, store.cache_loads);
-  if (warm.compiled != 0 || warm.cache_loads != 1)
+                    "cold build: %u compiled, %u loaded, %u configurations; wanted as many "
+                    "compiled as configurations (1 or 2), none loaded",
+                    cold.compiled, cold.cache_loads, c);
+  if (store.compiled != c || store.cache_loads != 0)
+    return cli_fail("bench", "cold build into the disk cache: %u compiled, %u loaded; wanted %u, 0",
+                    store.compiled, store.cache_loads, c);
+  if (warm.compiled != 0 || warm.cache_loads != c)
     return cli_fail("bench",
                     "new process with the disk cache compiled %u and loaded %u; wanted "
-                    "a load from the cache",
-                    warm.compiled, warm.cache_loads);
-  if (fresh.compiled != 1 || fresh.cache_loads != 0)
-    return cli_fail("bench", "new process without the disk cache: %u compiled, %u loaded",
-                    fresh.compiled, fresh.cache_loads);
+                    "%u loaded from the cache",
+                    warm.compiled, warm.cache_loads, c);
+  if (fresh.compiled != c || fresh.cache_loads != 0)
+    return cli_fail("bench",
+                    "new process without the disk cache: %u compiled, %u loaded; wanted %u, 0",
+                    fresh.compiled, fresh.cache_loads, c);
   bench_add(&rows->same->lsk, cold.second);
   bench_add(&rows->store->lsk, store.build);
   bench_add(&rows->store->lsk_first, store.first_run);

@@ -43,7 +43,8 @@ static const char iota_cl[] =
     "      uint g = b * LSK_DOMAIN_SIZE + it.idx;\n"
     "      if (g < n) {\n"
     /* One line: a multi-line LSK_VERIFY reports its last line. */
-    "        LSK_VERIFY(data[g] == sentinel, \"element not reset or written twice\", g, data[g]);\n"
+    "        LSK_VERIFY2(data[g] == sentinel, \"element not reset or written twice\", g, "
+    "data[g]);\n"
     "        data[g] = g;\n"
     "      }\n"
     "    }\n"
