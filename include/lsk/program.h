@@ -9,8 +9,9 @@
  * LSK_DOMAIN_Z, LSK_DOMAIN_SIZE, LSK_WORKERS, LSK_SIMD.
  *
  * A kernel may declare its own block domain in the source, at file scope:
- *     LSK_DECLARE_DOMAIN(name, X[, Y[, Z]]);
- * with integer literals. The host reads it from the source; a launch of that
+ *     LSK_DECLARE_DOMAIN(name, X);  LSK_DECLARE_DOMAIN2(name, X, Y);
+ *     LSK_DECLARE_DOMAIN3(name, X, Y, Z);
+ * with integer literals, as many as the name says. The host reads it from the source; a launch of that
  * kernel must then give no domain or the same one.
  */
 #ifndef LSK_PROGRAM_H
