@@ -52,4 +52,18 @@ LSK_INLINE lsk_idx lsk__first(uint step)
  */
 LSK_INLINE void lsk_sync(void) { barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); }
 
+/*
+ * lsk_sync_local: block-wide barrier with a local memory fence only, for
+ * exchanges through local memory. With one worker there is no one to wait
+ * for and no barrier (PoCL 3.1 also fails on some barriers in branches of
+ * one-work-item groups). Always inlined: PoCL 3.1's kernel compiler crashes
+ * on barriers in functions that LLVM declines to inline.
+ * @attention must be reached by every worker of the block.
+ */
+LSK_INLINE __attribute__((always_inline)) void lsk_sync_local(void)
+{
+  if (LSK_WORKERS > 1)
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
 #endif /* LSK_FOREACH_H */

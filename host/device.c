@@ -86,6 +86,9 @@ int lsk__device_info(cl_platform_id platform, cl_device_id d, lsk_device_info *i
 
   info->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
   info->is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+  /* Mesa's llvmpipe caps a kernel's loop iterations (its OpenCL runs on
+   * the Gallium llvmpipe driver): long per-block loops end early there. */
+  info->loops_capped = strstr(info->name, "llvmpipe") != NULL;
   info->compute_units = cu;
   info->max_work_group_size = wg;
   info->local_mem_size = local;
@@ -326,9 +329,4 @@ void lsk__device_position(cl_device_id device, lsk_device_info *info)
         return;
       }
   }
-}
-
-int lsk__device_loop_capped(const lsk_device_info *info)
-{
-  return strstr(info->name, "llvmpipe") != NULL;
 }

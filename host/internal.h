@@ -183,7 +183,6 @@ int lsk__device_ids(const lsk_device_info *info, cl_platform_id *platform, cl_de
 /* Whether the device ends a work-item's loops after 65535 iterations in all
  * (Mesa's llvmpipe, through rusticl): kernels that walk many items per
  * work-item must then use more blocks. */
-int lsk__device_loop_capped(const lsk_device_info *info);
 
 /* program.c: build for a configuration (already resolved and checked). */
 int lsk__program_get_build(lsk_program *prog, const unsigned domain[3], unsigned workers,
@@ -228,7 +227,6 @@ void lsk__kernel_set_tuned(lsk_kernel *k, const unsigned dom[3], unsigned w, uns
 lsk_program *lsk__kernel_program(const lsk_kernel *k);
 /* The kernel's static local memory (CL_KERNEL_LOCAL_MEM_SIZE, before
  * arguments) in the build that a launch with cfg would use, building it. */
-int lsk__kernel_local_static(lsk_kernel *k, const lsk_launch *cfg, uint64_t *bytes /* OUT */);
 const char *lsk__kernel_name(const lsk_kernel *k);
 
 /* tune.c */
@@ -272,6 +270,13 @@ const char *lsk__op_name(lsk_op op);
 int lsk__check_type(lsk_context *ctx, const char *fn, lsk_type type, unsigned allowed);
 /* The launch of the plan's kernels with the given number of blocks. */
 lsk_launch lsk__plan_launch(const lsk__plan *p, size_t blocks);
+
+/* shape.c: the device's limit on workers per block (the smaller of the
+ * work-group and first work-item limits), and a launch's shape where it
+ * gives only workers or only simd (both 0: lsk_auto_shape). */
+size_t lsk__device_max_workers(const lsk_device_info *dev);
+void lsk__resolve_shape(const lsk_device_info *dev, size_t domain, size_t kernel_max,
+                        unsigned req_w, unsigned req_s, unsigned *w, unsigned *s);
 
 /* handle.c: the registry of live handles. */
 #define LSK__HANDLE_MAP(XX)                                                                        \

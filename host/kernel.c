@@ -55,98 +55,6 @@ struct lsk_kernel {
 };
 
 /* ------------------------------------------------------------------ */
-/* The automatic rule.                                                 */
-
-static unsigned round_up(unsigned v, unsigned m) { return (v + m - 1) / m * m; }
-static unsigned ceil_div(size_t a, size_t b) { return (unsigned)((a + b - 1) / b); }
-
-/* On CPU back-ends a worker should get one contiguous run per step (see
- * docs/lockstep.md for the measurements); the run is capped so that context
- * variables stay small, and a handful of workers keeps PoCL's work-group
- * loop from running a single work-item. */
-#define LSK__CPU_WORKERS 8u
-#define LSK__CPU_MAX_SIMD 256u
-
-/* The GPU's scheduling unit: NVIDIA's warp size, else the preferred
- * work-group multiple, else 32. */
-static unsigned gpu_warp(const lsk_device_info *dev)
-{
-  if (dev->warp_size)
-    return dev->warp_size;
-  return dev->preferred_multiple ? (unsigned)dev->preferred_multiple : 32;
-}
-
-static void cpu_shape(size_t domain, size_t wmax, unsigned workers, unsigned *w, unsigned *s)
-{
-  if (!workers) {
-    unsigned want = ceil_div(domain, LSK__CPU_MAX_SIMD);
-    workers = want > LSK__CPU_WORKERS ? want : LSK__CPU_WORKERS;
-    if (workers > domain)
-      workers = (unsigned)domain;
-    if (workers > wmax)
-      workers = (unsigned)wmax;
-  }
-  unsigned simd = ceil_div(domain, workers);
-  *w = workers;
-  *s = simd > LSK__CPU_MAX_SIMD ? LSK__CPU_MAX_SIMD : simd;
-}
-
-void lsk_auto_shape(const lsk_device_info *dev, size_t domain, size_t kernel_max, unsigned *workers,
-                    unsigned *simd)
-{
-  unsigned w = 1, s = 1;
-  if (dev && domain) {
-    size_t wmax = dev->max_work_group_size ? dev->max_work_group_size : 1;
-    if (dev->max_work_item_sizes[0] && dev->max_work_item_sizes[0] < wmax)
-      wmax = dev->max_work_item_sizes[0];
-    if (kernel_max && kernel_max < wmax)
-      wmax = kernel_max;
-    if (dev->is_gpu) {
-      /* GPUs: one index per worker per step, whole warps. */
-      unsigned warp = gpu_warp(dev);
-      unsigned cap = wmax >= warp ? (unsigned)(wmax / warp * warp) : (unsigned)wmax;
-      w = domain > cap ? cap : round_up((unsigned)domain, warp);
-      if (w > cap)
-        w = cap;
-    } else {
-      cpu_shape(domain, wmax, 0, &w, &s);
-    }
-  }
-  if (workers)
-    *workers = w ? w : 1;
-  if (simd)
-    *simd = s ? s : 1;
-}
-
-/* Fill in what the launch left automatic. */
-static void resolve_shape(const lsk_device_info *dev, size_t domain, size_t kernel_max,
-                          unsigned req_w, unsigned req_s, unsigned *w, unsigned *s)
-{
-  if (!req_w && !req_s) {
-    lsk_auto_shape(dev, domain, kernel_max, w, s);
-    return;
-  }
-  if (req_w && req_s) {
-    *w = req_w;
-    *s = req_s;
-  } else if (req_w) {
-    *w = req_w;
-    if (dev->is_gpu)
-      *s = 1;
-    else
-      cpu_shape(domain, req_w, req_w, w, s);
-  } else {
-    /* simd given: enough workers to cover the domain in one step. */
-    size_t wmax = kernel_max ? kernel_max : dev->max_work_group_size;
-    unsigned want = ceil_div(domain, req_s);
-    if (dev->is_gpu)
-      want = round_up(want, gpu_warp(dev));
-    *w = want > wmax ? (unsigned)wmax : want;
-    *s = req_s;
-  }
-}
-
-/* ------------------------------------------------------------------ */
 /* Kernels and their per-build entries.                               */
 
 int lsk_kernel_create(lsk_program *prog, const char *name, lsk_kernel **out)
@@ -430,15 +338,6 @@ int lsk__kernel_domain(lsk_kernel *k, const lsk_launch *cfg, const char *fn, uns
   return resolve_domain(k, cfg, fn, dom);
 }
 
-/* The device's limit on workers per block. */
-static size_t device_max_workers(const lsk_device_info *dev)
-{
-  size_t dev_max = dev->max_work_group_size;
-  if (dev->max_work_item_sizes[0] && dev->max_work_item_sizes[0] < dev_max)
-    dev_max = dev->max_work_item_sizes[0];
-  return dev_max;
-}
-
 /* Resolves a launch to an entry and its workers and simd. With use_tuned, an
  * automatic launch takes the stored choice if the kernel can run it. */
 static int resolve_ex(lsk_kernel *k, const lsk_launch *cfg, const char *fn, int use_tuned,
@@ -458,7 +357,7 @@ static int resolve_ex(lsk_kernel *k, const lsk_launch *cfg, const char *fn, int 
   }
   uint64_t size = (uint64_t)dom[0] * dom[1] * dom[2];
   const lsk_device_info *dev = &ctx->info;
-  size_t dev_max = device_max_workers(dev);
+  size_t dev_max = lsk__device_max_workers(dev);
   if (cfg->workers > dev_max)
     return lsk__fail(ctx, LSK_ELAUNCH, "%s: kernel '%s': %u workers exceed the %zu that %s allows",
                      fn, k->name, cfg->workers, dev_max, dev->name);
@@ -481,7 +380,7 @@ static int resolve_ex(lsk_kernel *k, const lsk_launch *cfg, const char *fn, int 
       w = tw;
       s = ts;
     } else {
-      resolve_shape(dev, (size_t)size, kernel_max, cfg->workers, cfg->simd, &w, &s);
+      lsk__resolve_shape(dev, (size_t)size, kernel_max, cfg->workers, cfg->simd, &w, &s);
     }
     lsk__build *b;
     rc = lsk__program_get_build(k->prog, dom, w, s, &b);
@@ -706,14 +605,21 @@ int lsk_kernel_shape(lsk_kernel *k, const lsk_launch *cfg, unsigned *workers, un
   return rc;
 }
 
-int lsk__kernel_local_static(lsk_kernel *k, const lsk_launch *cfg, uint64_t *bytes)
+int lsk_kernel_query(lsk_kernel *k, const lsk_launch *cfg, lsk_kernel_info *out)
 {
-  unsigned w, s;
+  static const char fn[] = "lsk_kernel_query";
+  if (out)
+    memset(out, 0, sizeof *out);
+  LSK__LIVE(NULL, k, KERNEL, fn, "k");
+  if (!cfg || !out)
+    return lsk__fail(k->prog->ctx, LSK_EINVAL, "%s: %s is NULL", fn, cfg ? "out" : "cfg");
   lsk__kentry *e;
+  unsigned w, s;
   lsk__lock(k->prog->ctx);
-  int rc = resolve(k, cfg, "lsk__kernel_local_static", &e, &w, &s);
+  int rc = resolve(k, cfg, fn, &e, &w, &s);
   lsk__unlock(k->prog->ctx);
-  *bytes = rc ? 0 : (uint64_t)e->local_static;
+  if (!rc)
+    *out = (lsk_kernel_info){w, s, e->wg_max, (uint64_t)e->local_static};
   return rc;
 }
 

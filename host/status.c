@@ -279,6 +279,17 @@ int lsk__fail_cl(lsk_context *ctx, cl_int err, const char *call, const char *fmt
   return err;
 }
 
+int lsk_context_set_error(lsk_context *ctx, int status, const char *fmt, ...)
+{
+  if (ctx && !lsk__handle_live(ctx, LSK__H_CONTEXT))
+    ctx = NULL;
+  va_list ap;
+  va_start(ap, fmt);
+  set_message(ctx, fmt ? vformat(fmt, ap) : lsk__strdup("(no message)"));
+  va_end(ap);
+  return status;
+}
+
 void lsk__append(lsk_context *ctx, const char *text)
 {
   const char *cur = lsk_context_errmsg(ctx);

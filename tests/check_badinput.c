@@ -7,6 +7,7 @@
  * check_badinput2.c has the other headers and the handle lifetimes.
  * One context per test; every object made is destroyed (ASan-clean).
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -74,6 +75,24 @@ START_TEST(test_bi_context)
   bi_clear(NULL);
   m = lsk_context_errmsg((lsk_context *)&out);
   QUIET("lsk_context_errmsg", strstr(m, DEAD("context")) != NULL);
+
+  /* set_error: returns the status; a NULL or dead context, or a handle of
+   * another type, writes the thread's message; a NULL format says so. */
+  QUIET("lsk_context_set_error",
+        lsk_context_set_error(ctx, LSK_ERANGE, "my_fn: %d", 7) == LSK_ERANGE &&
+            strcmp(lsk_context_errmsg(ctx), "my_fn: 7") == 0);
+  bi_clear(NULL);
+  QUIET("lsk_context_set_error",
+        lsk_context_set_error(NULL, LSK_EIO, "my_fn: %s", "io") == LSK_EIO &&
+            strcmp(lsk_context_errmsg(NULL), "my_fn: io") == 0);
+  QUIET("lsk_context_set_error",
+        lsk_context_set_error((lsk_context *)buf, LSK_EINVAL, "my_fn: wrong") == LSK_EINVAL &&
+            strcmp(lsk_context_errmsg(NULL), "my_fn: wrong") == 0);
+  QUIET("lsk_context_set_error",
+        lsk_context_set_error((lsk_context *)&out, LSK_EINVAL, "my_fn: dead") == LSK_EINVAL &&
+            strcmp(lsk_context_errmsg(NULL), "my_fn: dead") == 0);
+  QUIET("lsk_context_set_error", lsk_context_set_error(NULL, LSK_EINVAL, NULL) == LSK_EINVAL &&
+                                     strcmp(lsk_context_errmsg(NULL), "(no message)") == 0);
 
   /* Getters: NULL gives the neutral value silently; a wrong handle also
    * explains in the thread's message. */
@@ -364,6 +383,27 @@ START_TEST(test_bi_program)
   BAD(ctx, "lsk_kernel_shape", lsk_kernel_shape(k, &wide, &w, &s), LSK_ELAUNCH, "1048576");
   BAD(NULL, "lsk_kernel_shape", lsk_kernel_shape((lsk_kernel *)b, &cfg, &w, &s), LSK_EINVAL,
       WRONG("kernel", "buffer"));
+
+  /* lsk_kernel_query: lsk_kernel_shape's checks, and the same shape. */
+  lsk_kernel_info ki;
+  BAD(NULL, "lsk_kernel_query", lsk_kernel_query(NULL, &cfg, &ki), LSK_EINVAL, "k is NULL");
+  BAD(ctx, "lsk_kernel_query", lsk_kernel_query(k, NULL, &ki), LSK_EINVAL, "cfg is NULL");
+  BAD(ctx, "lsk_kernel_query", lsk_kernel_query(k, &cfg, NULL), LSK_EINVAL, "out is NULL");
+  BAD(ctx, "lsk_kernel_query", lsk_kernel_query(k, &wide, &ki), LSK_ELAUNCH, "1048576");
+  BAD(NULL, "lsk_kernel_query", lsk_kernel_query((lsk_kernel *)b, &cfg, &ki), LSK_EINVAL,
+      WRONG("kernel", "buffer"));
+  QUIET("lsk_kernel_query", lsk_kernel_shape(k, &cfg, &w, &s) == LSK_OK &&
+                                lsk_kernel_query(k, &cfg, &ki) == LSK_OK && ki.workers == w &&
+                                ki.simd == s && ki.work_group_max >= w);
+
+  /* lsk_auto_blocks: no status; a NULL device counts one compute unit of
+   * a CPU (4 blocks), nothing still gives one block, and the count stays
+   * below 2^32 whatever is asked. */
+  QUIET("lsk_auto_blocks",
+        lsk_auto_blocks(NULL, 0, 0, 0) == 1 && lsk_auto_blocks(NULL, 100, 10, 0) == 4 &&
+            lsk_auto_blocks(NULL, 100, 10, 64) == 10 &&
+            lsk_auto_blocks(NULL, 101, 0, 1000) == 101 &&
+            lsk_auto_blocks(lsk_context_device(ctx), SIZE_MAX, 1, UINT_MAX) <= UINT32_MAX);
 
   /* lsk_auto_shape and lsk_tune_candidates: no status; NULL device or
    * outputs are ignored, a zero domain gives nothing. */

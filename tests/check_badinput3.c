@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "badinput.h"
+#include "pic.h"
+#include "pixel.h"
 
 /* ------------------------------------------------------------------ */
 /* vector.h, assoc.h                                                   */

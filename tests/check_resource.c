@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pixel.h"
 #include "testutil.h"
 
 #if defined(__SANITIZE_ADDRESS__)

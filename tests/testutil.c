@@ -6,7 +6,6 @@
 
 #include "testutil.h"
 
-#include "../host/internal.h" /* lsk__device_loop_capped */
 
 lsk_context *tu_context(void) { return tu_context_opt(NULL); }
 
@@ -136,7 +135,7 @@ int tu_fits(lsk_context *ctx, lsk_kernel *k, const lsk_launch *cfg)
   return 1;
 }
 
-int tu_loop_capped(lsk_context *ctx) { return lsk__device_loop_capped(lsk_context_device(ctx)); }
+int tu_loop_capped(lsk_context *ctx) { return lsk_context_device(ctx)->loops_capped; }
 
 /* The cap is 65535 iterations; a work-item's block and step loops get an
  * eighth of it, the loops inside each step (simd lanes, the block

@@ -14,6 +14,9 @@
 #include <stdint.h>
 
 #include "lsk/lsk.h"
+/* The examples the command runs (examples/): libraries of their own. */
+#include "pic.h"
+#include "pixel.h"
 
 int cmd_devices(int argc, char **argv);
 int cmd_info(int argc, char **argv);

@@ -85,6 +85,20 @@ void lsk_context_destroy(lsk_context *ctx);
  */
 const char *lsk_context_errmsg(const lsk_context *ctx);
 
+/*
+ * lsk_context_set_error: records fmt (printf-style) as the calling thread's
+ * message on ctx, exactly as lsk's own functions do on failure, and returns
+ * status. For code built on lsk (a pipeline, a library of kernels) that
+ * wants its callers to read its errors the same way: start the text with
+ * the function's name. ctx NULL, or not a live context: the thread's
+ * message (lsk_context_errmsg(NULL)).
+ */
+int lsk_context_set_error(lsk_context *ctx, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* lsk_context_device: the facts of the context's device (never NULL). */
 const lsk_device_info *lsk_context_device(const lsk_context *ctx);
 

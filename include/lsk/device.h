@@ -46,6 +46,9 @@ typedef struct lsk_device_info {
   size_t preferred_multiple;
   int has_fp64;          /* double precision */
   int has_int64_atomics; /* cl_khr_int64_base_atomics */
+  /* The implementation caps a kernel's loop iterations (Mesa's llvmpipe):
+   * keep per-block loops short there, e.g. with more, smaller blocks. */
+  int loops_capped;
 } lsk_device_info;
 
 /*

@@ -20,8 +20,6 @@
 #include "lsk/vector.h"
 #include "lsk/pool.h"
 #include "lsk/chunklist.h"
-#include "lsk/pic.h"
 #include "lsk/assoc.h"
-#include "lsk/pixel.h"
 
 #endif /* LSK_H */

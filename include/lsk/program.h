@@ -11,8 +11,8 @@
  * A kernel may declare its own block domain in the source, at file scope:
  *     LSK_DECLARE_DOMAIN(name, X);  LSK_DECLARE_DOMAIN2(name, X, Y);
  *     LSK_DECLARE_DOMAIN3(name, X, Y, Z);
- * with integer literals, as many as the name says. The host reads it from the source; a launch of that
- * kernel must then give no domain or the same one.
+ * with integer literals, as many as the name says. The host reads it from the source; a launch of
+ * that kernel must then give no domain or the same one.
  */
 #ifndef LSK_PROGRAM_H
 #define LSK_PROGRAM_H
@@ -195,6 +195,32 @@ int lsk_kernel_shape(lsk_kernel *k, const lsk_launch *cfg, unsigned *workers /* 
  */
 void lsk_auto_shape(const lsk_device_info *dev, size_t domain_size, size_t kernel_max,
                     unsigned *workers /* OUT */, unsigned *simd /* OUT */);
+
+/*
+ * lsk_auto_blocks: the number of blocks for a grid-strided pass over items
+ * (LSK_BLOCKS in the kernel) in blocks of per_block items each: one block
+ * per per_block items, at most per_unit blocks per compute unit of dev
+ * (0: lsk's default, 8 on GPUs and 4 elsewhere), at least 1, at most
+ * 2^32 - 1. The kernel library sizes its passes with it.
+ */
+size_t lsk_auto_blocks(const lsk_device_info *dev, size_t items, size_t per_block,
+                       unsigned per_unit);
+
+/* What a kernel is in one build (lsk_kernel_query). */
+typedef struct lsk_kernel_info {
+  unsigned workers, simd;      /* the launch's shape, automatic ones resolved */
+  size_t work_group_max;       /* CL_KERNEL_WORK_GROUP_SIZE of the build */
+  uint64_t local_static_bytes; /* CL_KERNEL_LOCAL_MEM_SIZE before arguments:
+                                  its LSK_SHARED and __local variables */
+} lsk_kernel_info;
+
+/*
+ * lsk_kernel_query: the shape a launch of k with cfg takes and what the
+ * build for it reports (building it if needed), as lsk_kernel_shape does.
+ * For choosing between kernel variants (a local-memory table that fits or
+ * not) and for reports. Errors: those of lsk_kernel_shape.
+ */
+int lsk_kernel_query(lsk_kernel *k, const lsk_launch *cfg, lsk_kernel_info *out /* OUT */);
 
 #ifdef __cplusplus
 }

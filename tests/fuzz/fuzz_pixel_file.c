@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "pixel.h"
 
 static char in_path[256], out_path[256];
 

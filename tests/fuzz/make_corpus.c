@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "pixel.h"
 #include "internal.h"
 
 #define FUZZ_KEY "lsk fuzz key\nplatform pocl\ndevice cpu\noptions -DLSK_WORKERS=64\n"

@@ -15,8 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pixel.h"
 #include "testutil.h"
-#include "../host/pixel_internal.h" /* lsk__pixel_module_local */
+#include "pixel_internal.h" /* px_module_local */
 
 #define TOL 2e-5f /* cm: float rounding of positions up to 20 cm */
 
@@ -490,7 +491,7 @@ START_TEST(test_pixel_module_local_memory)
   if (!tu_over_limits(ctx, rc)) {
     TU_OK(ctx, rc);
     uint64_t bytes = 0;
-    TU_OK(ctx, lsk__pixel_module_local(px, &bytes));
+    TU_OK(ctx, px_module_local(px, &bytes));
     printf("px_module on %s, workers %u simd %u: %llu bytes of local memory\n",
            lsk_context_device(ctx)->name, o[_i].workers, o[_i].simd, (unsigned long long)bytes);
     /* At least the hash table and the union-find links, 3 KiB: a figure
@@ -524,7 +525,7 @@ START_TEST(test_pixel_lookup_choice)
   if (fits) {
     TU_OK(ctx, rc);
     uint64_t bytes = 0;
-    TU_OK(ctx, lsk__pixel_module_local(px, &bytes));
+    TU_OK(ctx, px_module_local(px, &bytes));
     printf("px_module on %s, grid lookup: %llu bytes of local memory\n", dev->name,
            (unsigned long long)bytes);
     ck_assert_uint_ge(bytes, grid + 4u * LSK_PIXEL_MAX_DIGIS);

@@ -5,26 +5,26 @@
 #ifndef LSK_PIXEL_INTERNAL_H
 #define LSK_PIXEL_INTERNAL_H
 
-#include "lsk/pixel.h"
+#include "pixel.h"
 
 /* A cluster's exact sums: charge, lowest pixel, and charge-weighted first
  * and second moments of the offsets from it (64 bits: a long cluster of
  * large charges passes 2^32). */
-typedef struct lsk__pixel_sums {
+typedef struct px_sums {
   uint32_t q;
   uint16_t xmin, ymin;
   uint64_t sx, sy, sxx, syy;
-} lsk__pixel_sums;
+} px_sums;
 
 /* The hit of a cluster in a module placed at p; sets all but module and
  * cluster. */
-void lsk__pixel_hit_of(const lsk__pixel_sums *s, const lsk_pixel_placement *p, lsk_pixel_hit *h);
+void px_hit_of(const px_sums *s, const lsk_pixel_placement *p, lsk_pixel_hit *h);
 
 /* LSK_EINVAL (naming fn) unless r has room for ev's results. */
-int lsk__pixel_result_fits(const lsk_pixel_result *r, const lsk_pixel_events *ev, const char *fn);
+int px_result_fits(const lsk_pixel_result *r, const lsk_pixel_events *ev, const char *fn);
 
 /* px_module's static local memory in the build that px's runs use (the
  * tests hold it to 32 KiB: docs/example-pixel.md). */
-int lsk__pixel_module_local(lsk_pixel *px, uint64_t *bytes /* OUT */);
+int px_module_local(lsk_pixel *px, uint64_t *bytes /* OUT */);
 
 #endif /* LSK_PIXEL_INTERNAL_H */

@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 
-#include "assoc.h"
+#include "lsk/lsk.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -13,6 +13,7 @@
 #ifndef LSK_PIC_CHECK_H
 #define LSK_PIC_CHECK_H
 
+#include "pic.h"
 #include "testutil.h"
 
 static int pc_cmp_id(const void *a, const void *b)

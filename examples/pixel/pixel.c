@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
 #include "pixel_internal.h"
+#include "../../host/internal.h" /* TODO(handles): the handle registry until it is public */
 
 /* The layouts, written once: host views here, generated OpenCL C views for
  * the kernels. */
@@ -36,7 +36,7 @@ LSK_SOA_DEFINE(pxhit, 128, PXHIT_MEMBERS)
 
 #define MAX_ARGS 40
 
-extern const char lsk__pixel_source[];
+extern const char pixel_kernel_source[];
 
 /* The grid lookup's local memory (kernels/pixel.cl, PX_GRID), and what a
  * device must have for it: the grid plus the 32 KiB that the hash way is
@@ -118,18 +118,21 @@ static int build(lsk_pixel *px)
   for (int i = 0; i < 3 && !rc; ++i)
     rc = lsk_layout_emit_cl(px->layout[i], NULL, &view[i]);
   if (rc)
-    return lsk__fail(px->ctx, rc, "%s: layouts: %s", fn, lsk_context_errmsg(NULL));
-  prelude =
-      lsk__strdupf("#define PX_NX %u\n#define PX_NY %u\n#define PX_PITCH_X %.9gf\n"
-                   "#define PX_PITCH_Y %.9gf\n#define PX_GRID %d\n%s\n%s\n%s\n",
-                   LSK_PIXEL_NX, LSK_PIXEL_NY, (double)LSK_PIXEL_PITCH_X, (double)LSK_PIXEL_PITCH_Y,
-                   px->opt.lookup == LSK_PIXEL_LOOKUP_GRID, view[0], view[1], view[2]);
+    return lsk_context_set_error(px->ctx, rc, "%s: layouts: %s", fn, lsk_context_errmsg(NULL));
+  static const char fmt[] = "#define PX_NX %u\n#define PX_NY %u\n#define PX_PITCH_X %.9gf\n"
+                            "#define PX_PITCH_Y %.9gf\n#define PX_GRID %d\n%s\n%s\n%s\n";
+  int grid = px->opt.lookup == LSK_PIXEL_LOOKUP_GRID;
+  int n = snprintf(NULL, 0, fmt, LSK_PIXEL_NX, LSK_PIXEL_NY, (double)LSK_PIXEL_PITCH_X,
+                   (double)LSK_PIXEL_PITCH_Y, grid, view[0], view[1], view[2]);
+  if (n >= 0 && (prelude = malloc((size_t)n + 1)) != NULL)
+    snprintf(prelude, (size_t)n + 1, fmt, LSK_PIXEL_NX, LSK_PIXEL_NY, (double)LSK_PIXEL_PITCH_X,
+             (double)LSK_PIXEL_PITCH_Y, grid, view[0], view[1], view[2]);
   for (int i = 0; i < 3; ++i)
     lsk_free(view[i]);
   if (!prelude)
-    return lsk__fail(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+    return lsk_context_set_error(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
   lsk_program_options po = {.name = "kernels/pixel.cl", .prelude = prelude};
-  rc = lsk_program_create(px->ctx, lsk__pixel_source, &po, &px->prog);
+  rc = lsk_program_create(px->ctx, pixel_kernel_source, &po, &px->prog);
   free(prelude);
   if (!rc)
     rc = lsk_kernel_create(px->prog, "px_module", &px->module);
@@ -147,29 +150,33 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
 {
   static const char fn[] = "lsk_pixel_create";
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
   LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   const lsk_device_info *dev = lsk_context_device(ctx);
-  int rc = opt ? lsk__check_shape(ctx, fn, opt->workers, opt->blocks) : LSK_OK;
-  if (rc)
-    return rc;
+  if (opt && opt->workers && dev->max_work_group_size && opt->workers > dev->max_work_group_size)
+    return lsk_context_set_error(ctx, LSK_ELAUNCH, "%s: workers %u exceed the %zu that %s allows",
+                                 fn, opt->workers, dev->max_work_group_size, dev->name);
+  if (opt && opt->blocks > UINT32_MAX)
+    return lsk_context_set_error(ctx, LSK_ERANGE, "%s: blocks %zu exceed 2^32 - 1", fn,
+                                 opt->blocks);
+  int rc;
   if (opt && opt->lookup > LSK_PIXEL_LOOKUP_HASH)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: lookup %u is none of LSK_PIXEL_LOOKUP_*", fn,
-                     opt->lookup);
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: lookup %u is none of LSK_PIXEL_LOOKUP_*", fn,
+                                 opt->lookup);
   /* The grid where local memory is the host's memory (CPUs: there a block
    * walks many modules, and zeroes the grid once) and holds it. */
   int grid_fits = dev->local_mem_size >= GRID_NEED;
   unsigned lookup = opt ? opt->lookup : LSK_PIXEL_LOOKUP_AUTO;
   if (lookup == LSK_PIXEL_LOOKUP_GRID && !grid_fits)
-    return lsk__fail(ctx, LSK_ELAUNCH,
-                     "%s: the grid lookup needs %u bytes of local memory, %s has %llu", fn,
-                     GRID_NEED, dev->name, (unsigned long long)dev->local_mem_size);
+    return lsk_context_set_error(ctx, LSK_ELAUNCH,
+                                 "%s: the grid lookup needs %u bytes of local memory, %s has %llu",
+                                 fn, GRID_NEED, dev->name, (unsigned long long)dev->local_mem_size);
   if (lookup == LSK_PIXEL_LOOKUP_AUTO)
     lookup = dev->is_cpu && grid_fits ? LSK_PIXEL_LOOKUP_GRID : LSK_PIXEL_LOOKUP_HASH;
   lsk_pixel *px = lsk__handle_new(sizeof *px, LSK__H_PIXEL, ctx);
   if (!px)
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+    return lsk_context_set_error(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
   px->ctx = ctx;
   if (opt)
     px->opt = *opt;
@@ -190,7 +197,7 @@ static int zeros(lsk_context *ctx, size_t n, lsk_buffer **out)
 {
   uint32_t *z = calloc(n, 4);
   if (!z)
-    return lsk__fail(ctx, LSK_ENOMEM, "lsk_pixel_run: out of host memory");
+    return lsk_context_set_error(ctx, LSK_ENOMEM, "lsk_pixel_run: out of host memory");
   int rc = lsk_buffer_create(ctx, n * 4, out);
   if (!rc)
     rc = lsk_buffer_write(*out, 0, z, n * 4);
@@ -235,7 +242,7 @@ static int reserve(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
   if (!rc && px->placed != ev->modules) {
     lsk_pixel_placement *pl = malloc(ev->modules * sizeof *pl);
     if (!pl)
-      return lsk__fail(px->ctx, LSK_ENOMEM, "lsk_pixel_run: out of host memory");
+      return lsk_context_set_error(px->ctx, LSK_ENOMEM, "lsk_pixel_run: out of host memory");
     lsk_pixel_geometry(ev->modules, pl);
     lsk_buffer_destroy(px->place);
     px->place = NULL;
@@ -276,13 +283,15 @@ static int upload(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
   size_t d = ev->digis;
   lsk_buffer *b = lsk_soa_buffer(px->soa[0]);
   void *mem = NULL;
-  int rc = px->ctx->info.is_cpu ? lsk_buffer_map(b, 0, lsk_buffer_size(b), &mem) : LSK_OK;
+  int rc =
+      lsk_context_device(px->ctx)->is_cpu ? lsk_buffer_map(b, 0, lsk_buffer_size(b), &mem) : LSK_OK;
   if (!rc && mem && pxdigi_bind(&v, mem, px->cap_digis)) {
     rc = lsk_buffer_unmap(b, mem);
     mem = NULL;
   }
   if (!rc && !mem && pxdigi_bind(&v, lsk_soa_host(px->soa[0], 0), px->cap_digis))
-    rc = lsk__fail(px->ctx, LSK_EINVAL, "lsk_pixel_run: the digis' host view is misaligned");
+    rc = lsk_context_set_error(px->ctx, LSK_EINVAL,
+                               "lsk_pixel_run: the digis' host view is misaligned");
   if (!rc && d) {
     memcpy(v.x, ev->x, d * 2);
     memcpy(v.y, ev->y, d * 2);
@@ -326,9 +335,9 @@ static void resolve_shape(lsk_pixel *px)
   /* On CPUs a few blocks per compute unit, each walking many modules
    * (PoCL pays per work-group); on GPUs one per module, and on llvmpipe,
    * whose loop cap a block of many modules passes (merged clusters). */
-  const lsk_device_info *dev = &px->ctx->info;
+  const lsk_device_info *dev = lsk_context_device(px->ctx);
   if (!px->opt.blocks)
-    px->opt.blocks = dev->is_gpu || lsk__device_loop_capped(dev)
+    px->opt.blocks = dev->is_gpu || dev->loops_capped
                          ? 65535
                          : 8 * (size_t)(dev->compute_units ? dev->compute_units : 1);
   /* On CPUs one worker of one index: a block is then a plain loop over
@@ -352,10 +361,13 @@ static lsk_launch shape(const lsk_pixel *px, size_t nm)
                       .simd = px->opt.simd};
 }
 
-int lsk__pixel_module_local(lsk_pixel *px, uint64_t *bytes)
+int px_module_local(lsk_pixel *px, uint64_t *bytes)
 {
   lsk_launch cfg = shape(px, 1);
-  return lsk__kernel_local_static(px->module, &cfg, bytes);
+  lsk_kernel_info ki;
+  int rc = lsk_kernel_query(px->module, &cfg, &ki);
+  *bytes = rc ? 0 : ki.local_static_bytes;
+  return rc;
 }
 
 static int launch(lsk_pixel *px, lsk_kernel *k, const arglist *l, size_t nm)
@@ -383,21 +395,23 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   static const char fn[] = "lsk_pixel_run";
   LSK__LIVE(NULL, px, PIXEL, fn, "px");
   if (!ev || !ev->x || !ev->y || !ev->adc || !ev->module || !ev->start)
-    return lsk__fail(px->ctx, LSK_EINVAL, "%s: ev or one of its arrays is NULL", fn);
+    return lsk_context_set_error(px->ctx, LSK_EINVAL, "%s: ev or one of its arrays is NULL", fn);
   if (ev->events == 0 || ev->modules == 0 || ev->events > LSK_PIXEL_MAX_EVENTS ||
       ev->modules > LSK_PIXEL_MAX_MODULES || ev->digis > UINT32_MAX)
-    return lsk__fail(px->ctx, LSK_EINVAL, "%s: %u events of %u modules, %zu digis: out of range",
-                     fn, ev->events, ev->modules, ev->digis);
+    return lsk_context_set_error(px->ctx, LSK_EINVAL,
+                                 "%s: %u events of %u modules, %zu digis: out of range", fn,
+                                 ev->events, ev->modules, ev->digis);
   size_t nm = (size_t)ev->events * ev->modules;
   /* What the kernels' memory safety rests on; the rest of the rules
    * (lsk_pixel_events_check) decide only whether results are right. */
   for (size_t k = 0; k < nm; ++k)
     if (ev->start[k + 1] < ev->start[k] || ev->start[k + 1] - ev->start[k] > LSK_PIXEL_MAX_DIGIS)
-      return lsk__fail(px->ctx, LSK_EINVAL, "%s: module %zu: digis %u to %u (at most %u)", fn, k,
-                       ev->start[k], ev->start[k + 1], LSK_PIXEL_MAX_DIGIS);
+      return lsk_context_set_error(px->ctx, LSK_EINVAL,
+                                   "%s: module %zu: digis %u to %u (at most %u)", fn, k,
+                                   ev->start[k], ev->start[k + 1], LSK_PIXEL_MAX_DIGIS);
   if (ev->start[0] != 0 || ev->start[nm] != ev->digis)
-    return lsk__fail(px->ctx, LSK_EINVAL, "%s: start runs from %u to %u, want 0 to %zu", fn,
-                     ev->start[0], ev->start[nm], ev->digis);
+    return lsk_context_set_error(px->ctx, LSK_EINVAL, "%s: start runs from %u to %u, want 0 to %zu",
+                                 fn, ev->start[0], ev->start[nm], ev->digis);
   px->modules = 0;
   double t0 = now(), first = t0;
   lsk_pixel_times t = {0};
@@ -477,7 +491,9 @@ static int check_assoc(lsk_pixel *px, const lsk_pixel_result *r)
   static const char fn[] = "lsk_pixel_read";
   size_t nm = px->modules, nh = px->nhits;
   uint32_t *off = malloc((nm + 1) * 4), *content = malloc((nh ? nh : 1) * 4);
-  int rc = !off || !content ? lsk__fail(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn) : 0;
+  int rc = !off || !content
+               ? lsk_context_set_error(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn)
+               : 0;
   if (!rc)
     rc = lsk_buffer_read(lsk_assoc_offsets(px->assoc), 0, off, (nm + 1) * 4);
   if (!rc && nh)
@@ -485,19 +501,21 @@ static int check_assoc(lsk_pixel *px, const lsk_pixel_result *r)
   for (size_t k = 0; !rc && k < nm; ++k) {
     uint32_t a = r->hit_start[k], b = r->hit_start[k + 1];
     if (off[k] != a || off[k + 1] != b)
-      rc =
-          lsk__fail(px->ctx, LSK_EVERIFY, "%s: module %zu: associated hits %u to %u, want %u to %u",
-                    fn, k, off[k], off[k + 1], a, b);
+      rc = lsk_context_set_error(px->ctx, LSK_EVERIFY,
+                                 "%s: module %zu: associated hits %u to %u, want %u to %u", fn, k,
+                                 off[k], off[k + 1], a, b);
     /* A permutation of [a, b): every element in range, none twice. */
     uint64_t sum = 0;
     for (uint32_t j = a; !rc && j < b; ++j) {
       if (content[j] < a || content[j] >= b)
-        rc = lsk__fail(px->ctx, LSK_EVERIFY, "%s: module %zu: associated hit %u is not its own", fn,
-                       k, content[j]);
+        rc = lsk_context_set_error(px->ctx, LSK_EVERIFY,
+                                   "%s: module %zu: associated hit %u is not its own", fn, k,
+                                   content[j]);
       sum += content[j];
     }
     if (!rc && sum != ((uint64_t)a + b - 1) * (b - a) / 2)
-      rc = lsk__fail(px->ctx, LSK_EVERIFY, "%s: module %zu: an associated hit repeats", fn, k);
+      rc = lsk_context_set_error(px->ctx, LSK_EVERIFY, "%s: module %zu: an associated hit repeats",
+                                 fn, k);
   }
   free(off);
   free(content);
@@ -509,13 +527,13 @@ int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
   static const char fn[] = "lsk_pixel_read";
   LSK__LIVE(NULL, px, PIXEL, fn, "px");
   if (!r)
-    return lsk__fail(px->ctx, LSK_EINVAL, "%s: r is NULL", fn);
+    return lsk_context_set_error(px->ctx, LSK_EINVAL, "%s: r is NULL", fn);
   if (!px->modules)
-    return lsk__fail(px->ctx, LSK_EINVAL, "%s: no run to read", fn);
+    return lsk_context_set_error(px->ctx, LSK_EINVAL, "%s: no run to read", fn);
   if (r->cap_digis < px->digis || r->cap_modules < px->modules)
-    return lsk__fail(px->ctx, LSK_EINVAL,
-                     "%s: the result holds %zu digis and %zu modules, the run %zu and %zu", fn,
-                     r->cap_digis, r->cap_modules, px->digis, px->modules);
+    return lsk_context_set_error(
+        px->ctx, LSK_EINVAL, "%s: the result holds %zu digis and %zu modules, the run %zu and %zu",
+        fn, r->cap_digis, r->cap_modules, px->digis, px->modules);
   lsk_buffer *b[3] = {lsk_soa_buffer(px->soa[0]), lsk_soa_buffer(px->soa[1]),
                       lsk_soa_buffer(px->soa[2])};
   size_t nm = px->modules, nc = px->clusters, nh = px->nhits, cap = px->cap_digis;

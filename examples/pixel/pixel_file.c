@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 #include "pixel_internal.h"
 
 #define MAGIC "LSKPIXEL"
@@ -52,20 +51,22 @@ int lsk_pixel_events_write(const lsk_pixel_events *ev, const char *path)
 {
   static const char fn[] = "lsk_pixel_events_write";
   if (!path)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: path is NULL", fn);
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: path is NULL", fn);
   int rc = lsk_pixel_events_check(ev);
   if (rc)
     return rc;
   if ((uint64_t)ev->events * ev->modules > MAX_SLOTS)
-    return lsk__fail(NULL, LSK_EINVAL,
-                     "%s: %u events of %u modules: more than %u module slots, which a file may "
-                     "not hold",
-                     fn, ev->events, ev->modules, MAX_SLOTS);
+    return lsk_context_set_error(
+        NULL, LSK_EINVAL,
+        "%s: %u events of %u modules: more than %u module slots, which a file may "
+        "not hold",
+        fn, ev->events, ev->modules, MAX_SLOTS);
   size_t d = ev->digis, nm = ev->modules, bytes = HEADER + 4 * (size_t)ev->events;
   bytes += d * digi_bytes(ev->truth != NULL);
   unsigned char *b = malloc(bytes), *p;
   if (!b)
-    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory for %zu bytes", fn, bytes);
+    return lsk_context_set_error(NULL, LSK_ENOMEM, "%s: out of host memory for %zu bytes", fn,
+                                 bytes);
   memcpy(b, MAGIC, 8);
   put32(b + 8, VERSION);
   put32(b + 12, ev->events);
@@ -90,12 +91,14 @@ int lsk_pixel_events_write(const lsk_pixel_events *ev, const char *path)
     put32(p, ev->truth[i]);
   FILE *f = fopen(path, "wb");
   if (!f) {
-    rc = lsk__fail(NULL, LSK_EIO, "%s: cannot open '%s': %s", fn, path, strerror(errno));
+    rc =
+        lsk_context_set_error(NULL, LSK_EIO, "%s: cannot open '%s': %s", fn, path, strerror(errno));
   } else {
     size_t put = fwrite(b, 1, bytes, f);
     int closed = fclose(f);
     if (put != bytes || closed)
-      rc = lsk__fail(NULL, LSK_EIO, "%s: cannot write '%s': %s", fn, path, strerror(errno));
+      rc = lsk_context_set_error(NULL, LSK_EIO, "%s: cannot write '%s': %s", fn, path,
+                                 strerror(errno));
   }
   free(b);
   return rc;
@@ -107,20 +110,22 @@ static unsigned char *slurp(const char *path, size_t max, size_t *len, int *rc)
   static const char fn[] = "lsk_pixel_events_read";
   FILE *f = fopen(path, "rb");
   if (!f) {
-    *rc = lsk__fail(NULL, LSK_EIO, "%s: cannot open '%s': %s", fn, path, strerror(errno));
+    *rc =
+        lsk_context_set_error(NULL, LSK_EIO, "%s: cannot open '%s': %s", fn, path, strerror(errno));
     return NULL;
   }
   unsigned char *b = NULL;
   long end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
   if (end < 0 || fseek(f, 0, SEEK_SET) != 0)
-    *rc = lsk__fail(NULL, LSK_EIO, "%s: cannot read '%s': %s", fn, path, strerror(errno));
+    *rc =
+        lsk_context_set_error(NULL, LSK_EIO, "%s: cannot read '%s': %s", fn, path, strerror(errno));
   else if ((unsigned long)end > max)
-    *rc = lsk__fail(NULL, LSK_EIO, "%s: '%s': %ld bytes, more than its header says (%zu)", fn, path,
-                    end, max);
+    *rc = lsk_context_set_error(
+        NULL, LSK_EIO, "%s: '%s': %ld bytes, more than its header says (%zu)", fn, path, end, max);
   else if (!(b = malloc((size_t)end ? (size_t)end : 1)))
-    *rc = lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory for '%s'", fn, path);
+    *rc = lsk_context_set_error(NULL, LSK_ENOMEM, "%s: out of host memory for '%s'", fn, path);
   else if (fread(b, 1, (size_t)end, f) != (size_t)end) {
-    *rc = lsk__fail(NULL, LSK_EIO, "%s: cannot read '%s'", fn, path);
+    *rc = lsk_context_set_error(NULL, LSK_EIO, "%s: cannot read '%s'", fn, path);
     free(b);
     b = NULL;
   }
@@ -135,33 +140,35 @@ static int header(const unsigned char *b, size_t len, const char *path, uint32_t
 {
   static const char fn[] = "lsk_pixel_events_read";
   if (len < HEADER || memcmp(b, MAGIC, 8) != 0)
-    return lsk__fail(NULL, LSK_EIO, "%s: '%s' is not a pixel event file (no LSKPIXEL header)", fn,
-                     path);
+    return lsk_context_set_error(
+        NULL, LSK_EIO, "%s: '%s' is not a pixel event file (no LSKPIXEL header)", fn, path);
   uint32_t version = get32(b + 8), flags = get32(b + 20);
   uint64_t d = get32(b + 24) | (uint64_t)get32(b + 28) << 32;
   *events = get32(b + 12);
   *modules = get32(b + 16);
   *truth = flags & 1u;
   if (version != VERSION)
-    return lsk__fail(NULL, LSK_EIO, "%s: '%s': version %u, this lsk reads version %u", fn, path,
-                     version, VERSION);
+    return lsk_context_set_error(NULL, LSK_EIO, "%s: '%s': version %u, this lsk reads version %u",
+                                 fn, path, version, VERSION);
   if (flags > 1u || get32(b + 32) != LSK_PIXEL_NX || get32(b + 36) != LSK_PIXEL_NY)
-    return lsk__fail(NULL, LSK_EIO, "%s: '%s': flags %u, modules of %ux%u pixels (want %ux%u)", fn,
-                     path, flags, get32(b + 32), get32(b + 36), LSK_PIXEL_NX, LSK_PIXEL_NY);
+    return lsk_context_set_error(
+        NULL, LSK_EIO, "%s: '%s': flags %u, modules of %ux%u pixels (want %ux%u)", fn, path, flags,
+        get32(b + 32), get32(b + 36), LSK_PIXEL_NX, LSK_PIXEL_NY);
   if (*events == 0 || *events > LSK_PIXEL_MAX_EVENTS || *modules == 0 ||
       *modules > LSK_PIXEL_MAX_MODULES || d > (uint64_t)*events * *modules * LSK_PIXEL_MAX_DIGIS ||
       d > UINT32_MAX)
-    return lsk__fail(NULL, LSK_EIO,
-                     "%s: '%s': %u events of %u modules with %llu digis: out of range", fn, path,
-                     *events, *modules, (unsigned long long)d);
+    return lsk_context_set_error(NULL, LSK_EIO,
+                                 "%s: '%s': %u events of %u modules with %llu digis: out of range",
+                                 fn, path, *events, *modules, (unsigned long long)d);
   if ((uint64_t)*events * *modules > MAX_SLOTS)
-    return lsk__fail(NULL, LSK_EIO,
-                     "%s: '%s': %u events of %u modules: more than %u module slots, out of range",
-                     fn, path, *events, *modules, MAX_SLOTS);
+    return lsk_context_set_error(
+        NULL, LSK_EIO, "%s: '%s': %u events of %u modules: more than %u module slots, out of range",
+        fn, path, *events, *modules, MAX_SLOTS);
   size_t want = HEADER + 4 * (size_t)*events + (size_t)d * digi_bytes(*truth);
   if (len != want)
-    return lsk__fail(NULL, LSK_EIO, "%s: '%s': %zu bytes, want %zu for %llu digis (%s)", fn, path,
-                     len, want, (unsigned long long)d, len < want ? "truncated" : "too long");
+    return lsk_context_set_error(NULL, LSK_EIO, "%s: '%s': %zu bytes, want %zu for %llu digis (%s)",
+                                 fn, path, len, want, (unsigned long long)d,
+                                 len < want ? "truncated" : "too long");
   *digis = (size_t)d;
   return LSK_OK;
 }
@@ -170,10 +177,10 @@ int lsk_pixel_events_read(const char *path, lsk_pixel_events **out)
 {
   static const char fn[] = "lsk_pixel_events_read";
   if (!out)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
   if (!path)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: path is NULL", fn);
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: path is NULL", fn);
   int rc = LSK_OK, truth = 0;
   size_t len = 0, digis = 0;
   uint32_t events = 0, modules = 0;
@@ -188,7 +195,7 @@ int lsk_pixel_events_read(const char *path, lsk_pixel_events **out)
     rc = lsk_pixel_events_create(events, modules, digis, truth, &ev);
   uint32_t *per = rc ? NULL : malloc((size_t)events * 4);
   if (!rc && !per)
-    rc = lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory", fn);
+    rc = lsk_context_set_error(NULL, LSK_ENOMEM, "%s: out of host memory", fn);
   if (!rc) {
     p = b + HEADER;
     uint64_t sum = 0;
@@ -203,11 +210,12 @@ int lsk_pixel_events_read(const char *path, lsk_pixel_events **out)
     for (size_t i = 0; truth && i < digis; ++i, p += 4)
       ev->truth[i] = get32(p);
     if (sum != digis)
-      rc = lsk__fail(NULL, LSK_EIO, "%s: '%s': the events' counts sum to %llu, the header says %zu",
-                     fn, path, (unsigned long long)sum, digis);
+      rc = lsk_context_set_error(NULL, LSK_EIO,
+                                 "%s: '%s': the events' counts sum to %llu, the header says %zu",
+                                 fn, path, (unsigned long long)sum, digis);
   }
   if (!rc && (lsk_pixel_events_index(ev, per) || lsk_pixel_events_check(ev)))
-    rc = lsk__fail(NULL, LSK_EIO, "%s: '%s': %s", fn, path, lsk_context_errmsg(NULL));
+    rc = lsk_context_set_error(NULL, LSK_EIO, "%s: '%s': %s", fn, path, lsk_context_errmsg(NULL));
   free(per);
   free(b);
   if (rc) {

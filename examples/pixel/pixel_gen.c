@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 #include "pixel_internal.h"
 
 typedef struct gen {
@@ -142,13 +141,13 @@ int lsk_pixel_generate(const lsk_pixel_gen_options *opt, lsk_pixel_events **out)
 {
   static const char fn[] = "lsk_pixel_generate";
   if (!out)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
   uint32_t events = opt && opt->events ? opt->events : 10;
   uint32_t modules = opt && opt->modules ? opt->modules : 512;
   if (events > LSK_PIXEL_MAX_EVENTS || modules > LSK_PIXEL_MAX_MODULES)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %u events of %u modules: at most %u and %u", fn, events,
-                     modules, LSK_PIXEL_MAX_EVENTS, LSK_PIXEL_MAX_MODULES);
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: %u events of %u modules: at most %u and %u",
+                                 fn, events, modules, LSK_PIXEL_MAX_EVENTS, LSK_PIXEL_MAX_MODULES);
   gen g = {.s = opt ? opt->seed : 0};
   uint32_t *per = calloc(events, 4);
   g.grid = calloc((size_t)LSK_PIXEL_NX * LSK_PIXEL_NY, 4);
@@ -159,12 +158,12 @@ int lsk_pixel_generate(const lsk_pixel_gen_options *opt, lsk_pixel_events **out)
       rc = module(&g, m);
     per[e] = (uint32_t)(g.n - before);
     if (g.n > UINT32_MAX / 2)
-      rc = lsk__fail(NULL, LSK_EINVAL, "%s: %u events of %u modules: too many digis", fn, events,
-                     modules);
+      rc = lsk_context_set_error(NULL, LSK_EINVAL, "%s: %u events of %u modules: too many digis",
+                                 fn, events, modules);
   }
   lsk_pixel_events *ev = NULL;
   if (rc == LSK_ENOMEM)
-    rc = lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory", fn);
+    rc = lsk_context_set_error(NULL, LSK_ENOMEM, "%s: out of host memory", fn);
   if (!rc)
     rc = lsk_pixel_events_create(events, modules, g.n, 1, &ev);
   if (!rc) {

@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lsk/pic.h"
-#include "lsk/scan.h"
-#include "pool_internal.h"
+#include "pic.h"
+#include "../../host/internal.h" /* TODO(handles): the handle registry until it is public */
 
 /* The frame layout, written once: the host view (pframe_bind) reads frames
  * back, pframe_describe gives the layout whose generated OpenCL C view the
@@ -33,7 +32,7 @@ LSK_SOA_DEFINE(pframe, 128, PFRAME_MEMBERS)
 #define CTL_COMPACTED 2
 #define TILE 256u
 
-extern const char lsk__pic_source[];
+extern const char pic_kernel_source[];
 
 struct lsk_pic {
   lsk_context *ctx;
@@ -100,9 +99,10 @@ static int build(lsk_pic *p)
   if (!rc)
     rc = lsk_layout_emit_cl(p->layout, NULL, &view);
   if (rc)
-    return lsk__fail(p->ctx, rc, "lsk_pic_create: frame layout: %s", lsk_context_errmsg(NULL));
+    return lsk_context_set_error(p->ctx, rc, "lsk_pic_create: frame layout: %s",
+                                 lsk_context_errmsg(NULL));
   lsk_program_options po = {.name = "kernels/pic.cl", .prelude = view};
-  rc = lsk_program_create(p->ctx, lsk__pic_source, &po, &p->prog);
+  rc = lsk_program_create(p->ctx, pic_kernel_source, &po, &p->prog);
   lsk_free(view);
   if (!rc)
     rc = lsk_kernel_create(p->prog, "pic_move", &p->move);
@@ -126,7 +126,7 @@ static int setup(lsk_pic *p, const lsk_particle *q)
   big = big > cells + 1 ? big : cells + 1;
   uint32_t *w = calloc(big, 4);
   if (!w)
-    return lsk__fail(p->ctx, LSK_ENOMEM, "lsk_pic_create: out of host memory");
+    return lsk_context_set_error(p->ctx, LSK_ENOMEM, "lsk_pic_create: out of host memory");
   int rc = buffer_of(p->ctx, w, cells, &p->nfr);
   if (!rc)
     rc = buffer_of(p->ctx, w, cells, &p->count);
@@ -139,7 +139,7 @@ static int setup(lsk_pic *p, const lsk_particle *q)
   uint32_t *per = calloc(cells + 1, 4);
   if (!per) {
     free(w);
-    return lsk__fail(p->ctx, LSK_ENOMEM, "lsk_pic_create: out of host memory");
+    return lsk_context_set_error(p->ctx, LSK_ENOMEM, "lsk_pic_create: out of host memory");
   }
   for (size_t i = 0; i < n; ++i) {
     uint32_t c = cell_of(&q[i], p->gx);
@@ -172,9 +172,9 @@ static int setup(lsk_pic *p, const lsk_particle *q)
  * over many cells (PoCL pays per work-group); on GPUs up to one per cell. */
 static lsk_launch per_cell(const lsk_pic *p)
 {
-  size_t cus = p->ctx->info.compute_units ? p->ctx->info.compute_units : 1;
-  size_t most = p->ctx->info.is_gpu ? 65535 : 8 * cus;
-  size_t blocks = p->cells < most ? p->cells : most;
+  const lsk_device_info *dev = lsk_context_device(p->ctx);
+  size_t blocks =
+      dev->is_gpu ? (p->cells < 65535 ? p->cells : 65535) : lsk_auto_blocks(dev, p->cells, 1, 8);
   return (lsk_launch){.domain = {p->fs}, .blocks = {blocks}};
 }
 
@@ -190,7 +190,8 @@ static lsk_launch per_frame(const lsk_pic *p)
 
 static lsk_launch flat(const lsk_pic *p, size_t n)
 {
-  return (lsk_launch){.domain = {TILE}, .blocks = {lsk__pool_blocks(p->ctx, n, TILE)}};
+  return (lsk_launch){.domain = {TILE},
+                      .blocks = {lsk_auto_blocks(lsk_context_device(p->ctx), n, TILE, 0)}};
 }
 
 /* Frames for every cell, growing the pool until they fit. */
@@ -265,7 +266,7 @@ static int insert(lsk_pic *p)
                  LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->bk), LSK_ARG_UINT(p->pending)),
         NULL);
   if (!rc)
-    rc = lsk__pool_gc(p->pool);
+    rc = lsk_pool_gc(p->pool);
   return rc;
 }
 
@@ -296,36 +297,38 @@ int lsk_pic_create(lsk_context *ctx, unsigned gx, unsigned gy, const lsk_particl
 {
   static const char fn[] = "lsk_pic_create";
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
   LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (!p)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: particles is NULL", fn);
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: particles is NULL", fn);
   if (gx == 0 || gy == 0 || gx > LSK_PIC_MAX_EXTENT || gy > LSK_PIC_MAX_EXTENT)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: grid %ux%u: extents must be from 1 to %u", fn, gx, gy,
-                     LSK_PIC_MAX_EXTENT);
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: grid %ux%u: extents must be from 1 to %u",
+                                 fn, gx, gy, LSK_PIC_MAX_EXTENT);
   if (n == 0 || n > (1u << 31))
-    return lsk__fail(ctx, LSK_EINVAL, "%s: %zu particles: must be from 1 to 2^31", fn, n);
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: %zu particles: must be from 1 to 2^31", fn,
+                                 n);
   unsigned fs = opt && opt->frame_size ? opt->frame_size : 128;
   if (fs < 8 || fs > 4096 || (fs & (fs - 1)))
-    return lsk__fail(ctx, LSK_EINVAL, "%s: frame size %u: must be a power of two from 8 to 4096",
-                     fn, fs);
+    return lsk_context_set_error(
+        ctx, LSK_EINVAL, "%s: frame size %u: must be a power of two from 8 to 4096", fn, fs);
   for (size_t i = 0; i < n; ++i)
     if (!valid(&p[i], gx, gy))
-      return lsk__fail(ctx, LSK_EINVAL,
-                       "%s: particle %zu (id %u at %d,%d moving %d,%d): id 0, outside the %ux%u "
-                       "grid, or a cell width or more per step",
-                       fn, i, p[i].id, p[i].x, p[i].y, p[i].vx, p[i].vy, gx, gy);
+      return lsk_context_set_error(
+          ctx, LSK_EINVAL,
+          "%s: particle %zu (id %u at %d,%d moving %d,%d): id 0, outside the %ux%u "
+          "grid, or a cell width or more per step",
+          fn, i, p[i].id, p[i].x, p[i].y, p[i].vx, p[i].vy, gx, gy);
   lsk_pic *pic = lsk__handle_new(sizeof *pic, LSK__H_PIC, ctx);
   if (!pic)
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+    return lsk_context_set_error(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
   *pic = (lsk_pic){.ctx = ctx, .gx = gx, .gy = gy, .fs = fs, .n = n, .cells = (size_t)gx * gy};
   /* By default the frames the particles need now, and a quarter more. */
   size_t frames = opt ? opt->frames : 0;
   uint32_t *per = frames ? NULL : calloc(pic->cells, 4);
   if (!frames && !per) {
     lsk_pic_destroy(pic);
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+    return lsk_context_set_error(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
   }
   for (size_t i = 0; per && i < n; ++i)
     ++per[cell_of(&p[i], gx)];
@@ -357,12 +360,13 @@ int lsk_pic_read(lsk_pic *pic, lsk_particle *p, uint32_t *cell, size_t cap, lsk_
   LSK__LIVE(NULL, pic, PIC, fn, "pic");
   lsk_context *ctx = pic->ctx;
   if (!p && cap)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: p is NULL", fn);
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: p is NULL", fn);
   size_t cells = pic->cells, cap_f = lsk_pool_capacity(pic->pool);
   size_t stride = lsk_pool_cell_stride(pic->pool), base = lsk_pool_cell_offset(pic->pool, 0);
   uint32_t *head = malloc(cells * 8), *count = head ? head + cells : NULL, ctl[CTL_WORDS] = {0};
   unsigned char *frames = aligned_alloc(128, (cap_f * stride + 127) / 128 * 128);
-  int rc = !head || !frames ? lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn) : 0;
+  int rc =
+      !head || !frames ? lsk_context_set_error(ctx, LSK_ENOMEM, "%s: out of host memory", fn) : 0;
   /* The last step's incoming are still in the buckets: into the frames. */
   if (!rc)
     rc = fill(pic);
@@ -377,14 +381,14 @@ int lsk_pic_read(lsk_pic *pic, lsk_particle *p, uint32_t *cell, size_t cap, lsk_
     for (uint32_t f = head[c]; !rc && f != LSK_POOL_INVALID; ++k) {
       pframe v = {0};
       if (f >= cap_f || k > cap_f) {
-        rc = lsk__fail(ctx, LSK_EVERIFY, "%s: cell %zu: frame %zu is %u (capacity %zu)", fn, c, k,
-                       f, cap_f);
+        rc = lsk_context_set_error(ctx, LSK_EVERIFY, "%s: cell %zu: frame %zu is %u (capacity %zu)",
+                                   fn, c, k, f, cap_f);
         break;
       }
       unsigned char *cellp = frames + (lsk_pool_cell_offset(pic->pool, f) - base);
       size_t head_bytes = lsk_pool_frame_base(pic->pool, f) - lsk_pool_cell_offset(pic->pool, f);
       if (pframe_bind(&v, cellp + head_bytes, fs))
-        rc = lsk__fail(ctx, LSK_EINVAL, "%s: %s", fn, lsk_context_errmsg(NULL));
+        rc = lsk_context_set_error(ctx, LSK_EINVAL, "%s: %s", fn, lsk_context_errmsg(NULL));
       uint32_t hdr[2], occupied = 0;
       memcpy(hdr, cellp, sizeof hdr);
       for (size_t i = 0; !rc && i < fs; ++i) {
@@ -399,20 +403,21 @@ int lsk_pic_read(lsk_pic *pic, lsk_particle *p, uint32_t *cell, size_t cap, lsk_
         ++occupied;
       }
       if (!rc && (occupied == 0 || occupied != hdr[1]))
-        rc = lsk__fail(ctx, LSK_EVERIFY,
-                       "%s: cell %zu: frame %zu holds %u particles, its header "
-                       "says %u",
-                       fn, c, k, occupied, hdr[1]);
+        rc = lsk_context_set_error(ctx, LSK_EVERIFY,
+                                   "%s: cell %zu: frame %zu holds %u particles, its header "
+                                   "says %u",
+                                   fn, c, k, occupied, hdr[1]);
       in_cell += occupied;
       f = hdr[0] - 1u;
       ++st.frames;
     }
     if (!rc && in_cell != count[c])
-      rc = lsk__fail(ctx, LSK_EVERIFY, "%s: cell %zu holds %zu particles, its count is %u", fn, c,
-                     in_cell, count[c]);
+      rc = lsk_context_set_error(ctx, LSK_EVERIFY,
+                                 "%s: cell %zu holds %zu particles, its count is %u", fn, c,
+                                 in_cell, count[c]);
     if (!rc && k * fs >= 2 * (size_t)count[c] + 2 * fs)
-      rc = lsk__fail(ctx, LSK_EVERIFY, "%s: cell %zu has %zu frames for %u particles", fn, c, k,
-                     count[c]);
+      rc = lsk_context_set_error(ctx, LSK_EVERIFY, "%s: cell %zu has %zu frames for %u particles",
+                                 fn, c, k, count[c]);
   }
   if (!rc && stats && !(rc = lsk_pool_usage_get(pic->pool, &st.pool)))
     *stats = st;
@@ -425,21 +430,22 @@ int lsk_pic_reference_step(unsigned gx, unsigned gy, lsk_particle *p, size_t n,
                            lsk_particle *binned, uint32_t *start)
 {
   if (!p || !binned || !start)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_pic_reference_step: %s is NULL",
-                     !p        ? "p"
-                     : !binned ? "binned"
-                               : "start");
+    return lsk_context_set_error(NULL, LSK_EINVAL, "lsk_pic_reference_step: %s is NULL",
+                                 !p        ? "p"
+                                 : !binned ? "binned"
+                                           : "start");
   if (gx == 0 || gy == 0 || gx > LSK_PIC_MAX_EXTENT || gy > LSK_PIC_MAX_EXTENT)
-    return lsk__fail(NULL, LSK_EINVAL,
-                     "lsk_pic_reference_step: grid %ux%u: extents must be from 1 to %u", gx, gy,
-                     LSK_PIC_MAX_EXTENT);
+    return lsk_context_set_error(NULL, LSK_EINVAL,
+                                 "lsk_pic_reference_step: grid %ux%u: extents must be from 1 to %u",
+                                 gx, gy, LSK_PIC_MAX_EXTENT);
   /* An invalid particle would index past start and binned. */
   for (size_t i = 0; i < n; ++i)
     if (!valid(&p[i], gx, gy))
-      return lsk__fail(NULL, LSK_EINVAL,
-                       "lsk_pic_reference_step: particle %zu (id %u at %d,%d moving %d,%d): id 0, "
-                       "outside the %ux%u grid, or a cell width or more per step",
-                       i, p[i].id, p[i].x, p[i].y, p[i].vx, p[i].vy, gx, gy);
+      return lsk_context_set_error(
+          NULL, LSK_EINVAL,
+          "lsk_pic_reference_step: particle %zu (id %u at %d,%d moving %d,%d): id 0, "
+          "outside the %ux%u grid, or a cell width or more per step",
+          i, p[i].id, p[i].x, p[i].y, p[i].vx, p[i].vy, gx, gy);
   int64_t w = (int64_t)gx * LSK_PIC_UNIT, h = (int64_t)gy * LSK_PIC_UNIT;
   size_t cells = (size_t)gx * gy;
   memset(start, 0, (cells + 1) * sizeof *start);

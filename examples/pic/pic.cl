@@ -85,7 +85,7 @@ LSK_COLLECTIVE uint pic_prefix(__local uint *s, uint v, uint *total)
 {
   uint w = lsk_worker(), pre = 0, all = 0;
   s[w] = v;
-  lsk__lsync();
+  lsk_sync_local();
   for (uint j = 0; j < LSK_WORKERS; ++j) {
     uint x = s[j];
     pre += j < w ? x : 0u;
@@ -194,7 +194,7 @@ LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global uint *incoming, 
       sp[LSK_WORKERS] = atomic_add((volatile __global uint *)ctl + PIC_EX_COUNT, total);
       lsk_frame_header(pool, f)[LSK_FRAME_COUNT] -= total;
     }
-    lsk__lsync();
+    lsk_sync_local();
     if (mine) {
       /* The cell and the view again rather than kept across the barrier
        * (PoCL would keep them per work-item in memory); the destinations

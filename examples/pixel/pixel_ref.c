@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "lsk/pixel.h"
+#include "pixel.h"
 #include "pixel_internal.h"
 
 void lsk_pixel_events_destroy(lsk_pixel_events *ev)
@@ -30,18 +29,19 @@ int lsk_pixel_events_create(uint32_t events, uint32_t modules, size_t digis, int
 {
   static const char fn[] = "lsk_pixel_events_create";
   if (!out)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
   if (events == 0 || events > LSK_PIXEL_MAX_EVENTS)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %u events: must be from 1 to %u", fn, events,
-                     LSK_PIXEL_MAX_EVENTS);
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: %u events: must be from 1 to %u", fn,
+                                 events, LSK_PIXEL_MAX_EVENTS);
   if (modules == 0 || modules > LSK_PIXEL_MAX_MODULES)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %u modules: must be from 1 to %u", fn, modules,
-                     LSK_PIXEL_MAX_MODULES);
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: %u modules: must be from 1 to %u", fn,
+                                 modules, LSK_PIXEL_MAX_MODULES);
   size_t nm = (size_t)events * modules;
   if (digis > nm * LSK_PIXEL_MAX_DIGIS || digis > UINT32_MAX)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %zu digis: more than %u per module or 2^32 in all", fn,
-                     digis, LSK_PIXEL_MAX_DIGIS);
+    return lsk_context_set_error(NULL, LSK_EINVAL,
+                                 "%s: %zu digis: more than %u per module or 2^32 in all", fn, digis,
+                                 LSK_PIXEL_MAX_DIGIS);
   lsk_pixel_events *ev = calloc(1, sizeof *ev);
   size_t d = digis ? digis : 1;
   if (ev) {
@@ -56,7 +56,8 @@ int lsk_pixel_events_create(uint32_t events, uint32_t modules, size_t digis, int
   if (!ev || !ev->x || !ev->y || !ev->adc || !ev->module || (with_truth && !ev->truth) ||
       !ev->start) {
     lsk_pixel_events_destroy(ev);
-    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory for %zu digis", fn, digis);
+    return lsk_context_set_error(NULL, LSK_ENOMEM, "%s: out of host memory for %zu digis", fn,
+                                 digis);
   }
   ev->start[nm] = (uint32_t)digis;
   *out = ev;
@@ -67,7 +68,7 @@ int lsk_pixel_events_index(lsk_pixel_events *ev, const uint32_t *per_event)
 {
   static const char fn[] = "lsk_pixel_events_index";
   if (!ev || !per_event)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, ev ? "per_event" : "ev");
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: %s is NULL", fn, ev ? "per_event" : "ev");
   size_t i = 0, nm = ev->modules;
   /* Pass 0 checks, pass 1 writes: a failure leaves start as it was. */
   for (int write = 0; write < 2; ++write) {
@@ -75,15 +76,17 @@ int lsk_pixel_events_index(lsk_pixel_events *ev, const uint32_t *per_event)
     for (uint32_t e = 0; e < ev->events; ++e) {
       size_t end = i + per_event[e];
       if (end > ev->digis)
-        return lsk__fail(NULL, LSK_EINVAL, "%s: event %u: %u digis, only %zu left of %zu", fn, e,
-                         per_event[e], ev->digis - i, ev->digis);
+        return lsk_context_set_error(NULL, LSK_EINVAL,
+                                     "%s: event %u: %u digis, only %zu left of %zu", fn, e,
+                                     per_event[e], ev->digis - i, ev->digis);
       uint32_t m = 0, last = 0; /* m: the next module without a start */
       for (; i < end; ++i) {
         if (ev->module[i] < last || ev->module[i] >= nm)
-          return lsk__fail(NULL, LSK_EINVAL,
-                           "%s: event %u digi %zu: module %u after module %u (modules are 0 to "
-                           "%zu, grouped in increasing order)",
-                           fn, e, i, ev->module[i], last, nm - 1);
+          return lsk_context_set_error(
+              NULL, LSK_EINVAL,
+              "%s: event %u digi %zu: module %u after module %u (modules are 0 to "
+              "%zu, grouped in increasing order)",
+              fn, e, i, ev->module[i], last, nm - 1);
         last = ev->module[i];
         while (write && m <= last)
           ev->start[e * nm + m++] = (uint32_t)i;
@@ -92,8 +95,8 @@ int lsk_pixel_events_index(lsk_pixel_events *ev, const uint32_t *per_event)
         ev->start[e * nm + m++] = (uint32_t)i;
     }
     if (i != ev->digis)
-      return lsk__fail(NULL, LSK_EINVAL, "%s: the events hold %zu digis, the set %zu", fn, i,
-                       ev->digis);
+      return lsk_context_set_error(NULL, LSK_EINVAL, "%s: the events hold %zu digis, the set %zu",
+                                   fn, i, ev->digis);
   }
   ev->start[(size_t)ev->events * nm] = (uint32_t)i;
   return LSK_OK;
@@ -103,51 +106,53 @@ int lsk_pixel_events_check(const lsk_pixel_events *ev)
 {
   static const char fn[] = "lsk_pixel_events_check";
   if (!ev)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: ev is NULL", fn);
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: ev is NULL", fn);
   if (!ev->x || !ev->y || !ev->adc || !ev->module || !ev->start)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: a digi column or start is NULL", fn);
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: a digi column or start is NULL", fn);
   if (ev->events == 0 || ev->events > LSK_PIXEL_MAX_EVENTS || ev->modules == 0 ||
       ev->modules > LSK_PIXEL_MAX_MODULES || ev->digis > UINT32_MAX)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %u events of %u modules, %zu digis: out of range", fn,
-                     ev->events, ev->modules, ev->digis);
+    return lsk_context_set_error(NULL, LSK_EINVAL,
+                                 "%s: %u events of %u modules, %zu digis: out of range", fn,
+                                 ev->events, ev->modules, ev->digis);
   size_t nm = (size_t)ev->events * ev->modules;
   if (ev->start[0] != 0 || ev->start[nm] != ev->digis)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: start runs from %u to %u, want 0 to %zu", fn,
-                     ev->start[0], ev->start[nm], ev->digis);
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: start runs from %u to %u, want 0 to %zu",
+                                 fn, ev->start[0], ev->start[nm], ev->digis);
   /* Which digi of the module holds each pixel (index + 1), to find repeats;
    * cleared module by module. */
   uint16_t *grid = calloc((size_t)LSK_PIXEL_NX * LSK_PIXEL_NY, 2);
   if (!grid)
-    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory", fn);
+    return lsk_context_set_error(NULL, LSK_ENOMEM, "%s: out of host memory", fn);
   int rc = LSK_OK;
   for (size_t k = 0; k < nm && !rc; ++k) {
     size_t a = ev->start[k], b = ev->start[k + 1];
     size_t e = k / ev->modules, m = k - e * ev->modules;
     if (b < a || b - a > LSK_PIXEL_MAX_DIGIS) {
-      rc = lsk__fail(NULL, LSK_EINVAL,
-                     "%s: event %zu module %zu: start %zu to %zu (at most %u digis)", fn, e, m, a,
-                     b, LSK_PIXEL_MAX_DIGIS);
+      rc = lsk_context_set_error(NULL, LSK_EINVAL,
+                                 "%s: event %zu module %zu: start %zu to %zu (at most %u digis)",
+                                 fn, e, m, a, b, LSK_PIXEL_MAX_DIGIS);
       break;
     }
     size_t i = a;
     for (; i < b && !rc; ++i) {
       size_t p = (size_t)ev->x[i] * LSK_PIXEL_NY + ev->y[i];
       if (ev->module[i] != m)
-        rc = lsk__fail(NULL, LSK_EINVAL, "%s: event %zu module %zu: digi %zu says module %u", fn, e,
-                       m, i - a, ev->module[i]);
+        rc = lsk_context_set_error(NULL, LSK_EINVAL,
+                                   "%s: event %zu module %zu: digi %zu says module %u", fn, e, m,
+                                   i - a, ev->module[i]);
       else if (ev->x[i] >= LSK_PIXEL_NX || ev->y[i] >= LSK_PIXEL_NY || ev->adc[i] == 0)
-        rc = lsk__fail(
+        rc = lsk_context_set_error(
             NULL, LSK_EINVAL,
             "%s: event %zu module %zu: digi %zu at (%u, %u) adc %u: outside %ux%u or adc 0", fn, e,
             m, i - a, ev->x[i], ev->y[i], ev->adc[i], LSK_PIXEL_NX, LSK_PIXEL_NY);
       else if (grid[p])
-        rc = lsk__fail(NULL, LSK_EINVAL,
-                       "%s: event %zu module %zu: digi %zu at (%u, %u) repeats digi %u", fn, e, m,
-                       i - a, ev->x[i], ev->y[i], grid[p] - 1u);
+        rc = lsk_context_set_error(NULL, LSK_EINVAL,
+                                   "%s: event %zu module %zu: digi %zu at (%u, %u) repeats digi %u",
+                                   fn, e, m, i - a, ev->x[i], ev->y[i], grid[p] - 1u);
       else if (ev->truth && ev->truth[i] >= b - a)
-        rc = lsk__fail(NULL, LSK_EINVAL,
-                       "%s: event %zu module %zu: digi %zu: truth %u (of %zu digis)", fn, e, m,
-                       i - a, ev->truth[i], b - a);
+        rc = lsk_context_set_error(NULL, LSK_EINVAL,
+                                   "%s: event %zu module %zu: digi %zu: truth %u (of %zu digis)",
+                                   fn, e, m, i - a, ev->truth[i], b - a);
       else
         grid[p] = (uint16_t)(i - a + 1);
     }
@@ -196,13 +201,13 @@ int lsk_pixel_result_create(const lsk_pixel_events *ev, lsk_pixel_result **out)
 {
   static const char fn[] = "lsk_pixel_result_create";
   if (!out)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
   if (!ev)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: ev is NULL", fn);
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: ev is NULL", fn);
   if (ev->events == 0 || ev->events > LSK_PIXEL_MAX_EVENTS || ev->modules == 0 ||
       ev->modules > LSK_PIXEL_MAX_MODULES || ev->digis > UINT32_MAX)
-    return lsk__fail(
+    return lsk_context_set_error(
         NULL, LSK_EINVAL, "%s: ev has %u events, %u modules, %zu digis (limits %u, %u, 2^32 - 1)",
         fn, ev->events, ev->modules, ev->digis, LSK_PIXEL_MAX_EVENTS, LSK_PIXEL_MAX_MODULES);
   size_t nm = (size_t)ev->events * ev->modules, d = ev->digis ? ev->digis : 1;
@@ -219,19 +224,20 @@ int lsk_pixel_result_create(const lsk_pixel_events *ev, lsk_pixel_result **out)
   }
   if (!r || !r->clus || !r->nclus || !r->charge || !r->hit || !r->hit_start || !r->hits) {
     lsk_pixel_result_destroy(r);
-    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory for %zu digis", fn, ev->digis);
+    return lsk_context_set_error(NULL, LSK_ENOMEM, "%s: out of host memory for %zu digis", fn,
+                                 ev->digis);
   }
   *out = r;
   return LSK_OK;
 }
 
-int lsk__pixel_result_fits(const lsk_pixel_result *r, const lsk_pixel_events *ev, const char *fn)
+int px_result_fits(const lsk_pixel_result *r, const lsk_pixel_events *ev, const char *fn)
 {
   size_t nm = (size_t)ev->events * ev->modules;
   if (r->cap_digis < ev->digis || r->cap_modules < nm)
-    return lsk__fail(NULL, LSK_EINVAL,
-                     "%s: the result holds %zu digis and %zu modules, the events %zu and %zu", fn,
-                     r->cap_digis, r->cap_modules, ev->digis, nm);
+    return lsk_context_set_error(
+        NULL, LSK_EINVAL, "%s: the result holds %zu digis and %zu modules, the events %zu and %zu",
+        fn, r->cap_digis, r->cap_modules, ev->digis, nm);
   return LSK_OK;
 }
 
@@ -284,8 +290,8 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
 {
   static const char fn[] = "lsk_pixel_reference";
   if (!ev || !r)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, ev ? "r" : "ev");
-  int rc = lsk__pixel_result_fits(r, ev, fn);
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: %s is NULL", fn, ev ? "r" : "ev");
+  int rc = px_result_fits(r, ev, fn);
   if (rc)
     return rc;
   size_t nm = (size_t)ev->events * ev->modules;
@@ -294,27 +300,27 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
   if (!grid || !pl) {
     free(grid);
     free(pl);
-    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory", fn);
+    return lsk_context_set_error(NULL, LSK_ENOMEM, "%s: out of host memory", fn);
   }
   lsk_pixel_geometry(ev->modules, pl);
   r->modules = nm;
   r->digis = ev->digis;
   size_t c0 = 0, h = 0;
-  lsk__pixel_sums s[LSK_PIXEL_MAX_DIGIS];
+  px_sums s[LSK_PIXEL_MAX_DIGIS];
   for (size_t k = 0; k < nm; ++k) {
     size_t a = ev->start[k], b = ev->start[k + 1];
     uint32_t nk = cluster_module(ev, a, b, grid, r->clus);
     r->nclus[k] = nk;
     for (uint32_t c = 0; c < nk; ++c)
-      s[c] = (lsk__pixel_sums){.xmin = 0xffff, .ymin = 0xffff};
+      s[c] = (px_sums){.xmin = 0xffff, .ymin = 0xffff};
     for (size_t i = a; i < b; ++i) {
-      lsk__pixel_sums *p = &s[r->clus[i]];
+      px_sums *p = &s[r->clus[i]];
       p->q += ev->adc[i];
       p->xmin = ev->x[i] < p->xmin ? ev->x[i] : p->xmin;
       p->ymin = ev->y[i] < p->ymin ? ev->y[i] : p->ymin;
     }
     for (size_t i = a; i < b; ++i) {
-      lsk__pixel_sums *p = &s[r->clus[i]];
+      px_sums *p = &s[r->clus[i]];
       uint64_t q = ev->adc[i], dx = ev->x[i] - p->xmin, dy = ev->y[i] - p->ymin;
       p->sx += q * dx;
       p->sy += q * dy;
@@ -329,7 +335,7 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
       if (s[c].q < threshold)
         continue;
       r->hit[c0 + c] = (uint32_t)h;
-      lsk__pixel_hit_of(&s[c], place, &r->hits[h]);
+      px_hit_of(&s[c], place, &r->hits[h]);
       r->hits[h].module = (uint32_t)k;
       r->hits[h].cluster = (uint32_t)(c0 + c);
       ++h;
@@ -346,7 +352,7 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
 
 /* The hit of a cluster, from its exact sums: the same float operations as
  * px_hit in kernels/pixel.cl. */
-void lsk__pixel_hit_of(const lsk__pixel_sums *s, const lsk_pixel_placement *p, lsk_pixel_hit *h)
+void px_hit_of(const px_sums *s, const lsk_pixel_placement *p, lsk_pixel_hit *h)
 {
   float q = (float)s->q;
   float mx = (float)s->sx / q, my = (float)s->sy / q;
@@ -369,41 +375,44 @@ int lsk_pixel_compare(const lsk_pixel_result *want, const lsk_pixel_result *got,
 {
   static const char fn[] = "lsk_pixel_compare";
   if (!want || !got)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, want ? "got" : "want");
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: %s is NULL", fn, want ? "got" : "want");
   if (want->modules != got->modules || want->digis != got->digis)
-    return lsk__fail(NULL, LSK_EVERIFY, "%s: %zu modules and %zu digis, want %zu and %zu", fn,
-                     got->modules, got->digis, want->modules, want->digis);
+    return lsk_context_set_error(NULL, LSK_EVERIFY,
+                                 "%s: %zu modules and %zu digis, want %zu and %zu", fn,
+                                 got->modules, got->digis, want->modules, want->digis);
   size_t c0 = 0;
   for (size_t k = 0; k < want->modules; ++k) {
     if (got->nclus[k] != want->nclus[k])
-      return lsk__fail(NULL, LSK_EVERIFY, "%s: module %zu: %u clusters, want %u", fn, k,
-                       got->nclus[k], want->nclus[k]);
+      return lsk_context_set_error(NULL, LSK_EVERIFY, "%s: module %zu: %u clusters, want %u", fn, k,
+                                   got->nclus[k], want->nclus[k]);
     if (got->hit_start[k + 1] != want->hit_start[k + 1])
-      return lsk__fail(NULL, LSK_EVERIFY, "%s: module %zu: hits end at %u, want %u", fn, k,
-                       got->hit_start[k + 1], want->hit_start[k + 1]);
+      return lsk_context_set_error(NULL, LSK_EVERIFY, "%s: module %zu: hits end at %u, want %u", fn,
+                                   k, got->hit_start[k + 1], want->hit_start[k + 1]);
     c0 += want->nclus[k];
   }
   if (got->clusters != c0 || want->clusters != c0 || got->nhits != want->nhits)
-    return lsk__fail(NULL, LSK_EVERIFY, "%s: %zu clusters and %zu hits, want %zu and %zu", fn,
-                     got->clusters, got->nhits, want->clusters, want->nhits);
+    return lsk_context_set_error(NULL, LSK_EVERIFY,
+                                 "%s: %zu clusters and %zu hits, want %zu and %zu", fn,
+                                 got->clusters, got->nhits, want->clusters, want->nhits);
   for (size_t i = 0; i < want->digis; ++i)
     if (got->clus[i] != want->clus[i])
-      return lsk__fail(NULL, LSK_EVERIFY, "%s: digi %zu in cluster %u, want %u", fn, i,
-                       got->clus[i], want->clus[i]);
+      return lsk_context_set_error(NULL, LSK_EVERIFY, "%s: digi %zu in cluster %u, want %u", fn, i,
+                                   got->clus[i], want->clus[i]);
   for (size_t c = 0; c < c0; ++c)
     if (got->charge[c] != want->charge[c] || got->hit[c] != want->hit[c])
-      return lsk__fail(NULL, LSK_EVERIFY, "%s: cluster %zu: charge %u hit %d, want %u hit %d", fn,
-                       c, got->charge[c], (int)got->hit[c], want->charge[c], (int)want->hit[c]);
+      return lsk_context_set_error(
+          NULL, LSK_EVERIFY, "%s: cluster %zu: charge %u hit %d, want %u hit %d", fn, c,
+          got->charge[c], (int)got->hit[c], want->charge[c], (int)want->hit[c]);
   for (size_t h = 0; h < want->nhits; ++h) {
     const lsk_pixel_hit *a = &got->hits[h], *b = &want->hits[h];
     if (a->module != b->module || a->cluster != b->cluster || a->charge != b->charge)
-      return lsk__fail(NULL, LSK_EVERIFY,
-                       "%s: hit %zu: module %u cluster %u charge %u, want %u, %u, %u", fn, h,
-                       a->module, a->cluster, a->charge, b->module, b->cluster, b->charge);
+      return lsk_context_set_error(
+          NULL, LSK_EVERIFY, "%s: hit %zu: module %u cluster %u charge %u, want %u, %u, %u", fn, h,
+          a->module, a->cluster, a->charge, b->module, b->cluster, b->charge);
     if (!near(a->x, b->x, tol) || !near(a->y, b->y, tol) || !near(a->xerr, b->xerr, tol) ||
         !near(a->yerr, b->yerr, tol) || !near(a->g[0], b->g[0], tol) ||
         !near(a->g[1], b->g[1], tol) || !near(a->g[2], b->g[2], tol))
-      return lsk__fail(
+      return lsk_context_set_error(
           NULL, LSK_EVERIFY,
           "%s: hit %zu (module %u): at (%.6f, %.6f) +- (%.6f, %.6f), global (%.5f, "
           "%.5f, %.5f); want (%.6f, %.6f) +- (%.6f, %.6f), (%.5f, %.5f, %.5f) within %g",

@@ -204,7 +204,7 @@ LSK_INLINE void px_union(__local uint *parent, uint i, uint j)
  * charge, its hit's rank among the module's hits and, unless the charge is
  * below the threshold (masked: no hit), the hit's local position and
  * errors, here where the sums are at hand (px_hits then reads 16 bytes,
- * not 36): the same float operations as lsk__pixel_hit_of
+ * not 36): the same float operations as px_hit_of
  * (host/pixel_ref.c). The sums are raw (about the module's corner); sum
  * w (x - x0)^2 = sum w x^2 - 2 x0 sum w x + x0^2 sum w moves them to the
  * lowest pixel, exactly modulo 2^64, and the true value fits. */

@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "pool.h"
+#include "lsk/lsk.h"
 
 #ifdef __cplusplus
 extern "C" {

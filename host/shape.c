@@ -1,0 +1,117 @@
+/*
+ * shape.c: the launch-shape policy, in one place: the device's limit on
+ * workers per block, the automatic rule (workers and simd for a block
+ * domain), the completion of a launch that gives only workers or only simd,
+ * and the number of blocks for a grid-strided pass. The kernel library, the
+ * tuner and code built on lsk ask here rather than carry their own rules.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+size_t lsk__device_max_workers(const lsk_device_info *dev)
+{
+  size_t dev_max = dev->max_work_group_size;
+  if (dev->max_work_item_sizes[0] && dev->max_work_item_sizes[0] < dev_max)
+    dev_max = dev->max_work_item_sizes[0];
+  return dev_max;
+}
+
+static unsigned round_up(unsigned v, unsigned m) { return (v + m - 1) / m * m; }
+static unsigned ceil_div(size_t a, size_t b) { return (unsigned)((a + b - 1) / b); }
+
+/* On CPU back-ends a worker should get one contiguous run per step (see
+ * docs/lockstep.md for the measurements); the run is capped so that context
+ * variables stay small, and a handful of workers keeps PoCL's work-group
+ * loop from running a single work-item. */
+#define LSK__CPU_WORKERS 8u
+#define LSK__CPU_MAX_SIMD 256u
+
+/* The GPU's scheduling unit: NVIDIA's warp size, else the preferred
+ * work-group multiple, else 32. */
+static unsigned gpu_warp(const lsk_device_info *dev)
+{
+  if (dev->warp_size)
+    return dev->warp_size;
+  return dev->preferred_multiple ? (unsigned)dev->preferred_multiple : 32;
+}
+
+static void cpu_shape(size_t domain, size_t wmax, unsigned workers, unsigned *w, unsigned *s)
+{
+  if (!workers) {
+    unsigned want = ceil_div(domain, LSK__CPU_MAX_SIMD);
+    workers = want > LSK__CPU_WORKERS ? want : LSK__CPU_WORKERS;
+    if (workers > domain)
+      workers = (unsigned)domain;
+    if (workers > wmax)
+      workers = (unsigned)wmax;
+  }
+  unsigned simd = ceil_div(domain, workers);
+  *w = workers;
+  *s = simd > LSK__CPU_MAX_SIMD ? LSK__CPU_MAX_SIMD : simd;
+}
+
+void lsk_auto_shape(const lsk_device_info *dev, size_t domain, size_t kernel_max, unsigned *workers,
+                    unsigned *simd)
+{
+  unsigned w = 1, s = 1;
+  if (dev && domain) {
+    size_t wmax = lsk__device_max_workers(dev);
+    wmax = wmax ? wmax : 1;
+    if (kernel_max && kernel_max < wmax)
+      wmax = kernel_max;
+    if (dev->is_gpu) {
+      /* GPUs: one index per worker per step, whole warps. */
+      unsigned warp = gpu_warp(dev);
+      unsigned cap = wmax >= warp ? (unsigned)(wmax / warp * warp) : (unsigned)wmax;
+      w = domain > cap ? cap : round_up((unsigned)domain, warp);
+      if (w > cap)
+        w = cap;
+    } else {
+      cpu_shape(domain, wmax, 0, &w, &s);
+    }
+  }
+  if (workers)
+    *workers = w ? w : 1;
+  if (simd)
+    *simd = s ? s : 1;
+}
+
+void lsk__resolve_shape(const lsk_device_info *dev, size_t domain, size_t kernel_max,
+                        unsigned req_w, unsigned req_s, unsigned *w, unsigned *s)
+{
+  if (!req_w && !req_s) {
+    lsk_auto_shape(dev, domain, kernel_max, w, s);
+    return;
+  }
+  if (req_w && req_s) {
+    *w = req_w;
+    *s = req_s;
+  } else if (req_w) {
+    *w = req_w;
+    if (dev->is_gpu)
+      *s = 1;
+    else
+      cpu_shape(domain, req_w, req_w, w, s);
+  } else {
+    /* simd given: enough workers to cover the domain in one step. */
+    size_t wmax = kernel_max ? kernel_max : lsk__device_max_workers(dev);
+    unsigned want = ceil_div(domain, req_s);
+    if (dev->is_gpu)
+      want = round_up(want, gpu_warp(dev));
+    *w = want > wmax ? (unsigned)wmax : want;
+    *s = req_s;
+  }
+}
+
+size_t lsk_auto_blocks(const lsk_device_info *dev, size_t items, size_t per_block,
+                       unsigned per_unit)
+{
+  size_t cus = dev && dev->compute_units ? dev->compute_units : 1;
+  size_t per = per_block ? per_block : 1;
+  size_t want = items / per + (items % per != 0);
+  size_t most = cus * (per_unit ? per_unit : (dev && dev->is_gpu ? 8 : 4));
+  if (most > UINT32_MAX)
+    most = UINT32_MAX;
+  return want < 1 ? 1 : want > most ? most : want;
+}
