@@ -159,17 +159,6 @@ int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const ls
  * 8 steps of 256 workers. */
 #define LSK__TILE 2048u
 
-int lsk__check_shape(lsk_context *ctx, const char *fn, unsigned workers, size_t blocks)
-{
-  const lsk_device_info *d = &ctx->info;
-  if (workers && d->max_work_group_size && workers > d->max_work_group_size)
-    return lsk__fail(ctx, LSK_ELAUNCH, "%s: workers %u exceed the %zu that %s allows", fn, workers,
-                     d->max_work_group_size, d->name);
-  if (blocks > UINT32_MAX)
-    return lsk__fail(ctx, LSK_ERANGE, "%s: blocks %zu exceed 2^32 - 1", fn, blocks);
-  return LSK_OK;
-}
-
 int lsk__algo_plan(lsk_context *ctx, const char *fn, size_t n, const lsk_algo_options *opt,
                    lsk__plan *p)
 {
@@ -187,8 +176,7 @@ int lsk__algo_plan(lsk_context *ctx, const char *fn, size_t n, const lsk_algo_op
   p->workers = o.workers;
   p->simd = o.simd;
   p->tiles = (n + p->tile - 1) / p->tile;
-  size_t cus = ctx->info.compute_units ? ctx->info.compute_units : 1;
-  size_t blocks = o.blocks ? o.blocks : cus * (ctx->info.is_gpu ? 8 : 16);
+  size_t blocks = o.blocks ? o.blocks : lsk__algo_blocks(&ctx->info, p->tiles);
   if (blocks > p->tiles)
     blocks = p->tiles;
   if (blocks == 0)

@@ -175,7 +175,7 @@ int lsk_list_clear(lsk_list *list)
   int rc = lsk__lib_kernel(ctx, LSK__LIB_POOL, "lsk_list_clear", &k);
   if (rc)
     return rc;
-  lsk_launch l = {.domain = {256}, .blocks = {lsk__pool_blocks(ctx, list->chunks, 256)}};
+  lsk_launch l = {.domain = {256}, .blocks = {lsk_auto_blocks(&ctx->info, list->chunks, 256, 0)}};
   return lsk_kernel_launch(
       k, &l, LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(list->pool)), LSK_ARG_BUFFER(list->buf)),
       NULL);

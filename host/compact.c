@@ -194,10 +194,9 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
   uint32_t zero = 0;
   if (!rc && !(rc = lsk_buffer_create(ctx, sizeof zero, &c->total)))
     rc = lsk_buffer_write(c->total, 0, &zero, sizeof zero);
-  /* The automatic plan's largest number of blocks (algo.c). */
-  size_t cus = ctx->info.compute_units ? ctx->info.compute_units : 1;
+  /* The automatic plan's largest number of blocks (shape.c). */
   if (!rc)
-    rc = counts_buffer(c, cus * 16);
+    rc = counts_buffer(c, lsk__algo_blocks(&ctx->info, SIZE_MAX));
   if (rc) {
     lsk_compactor_destroy(c);
     return rc;

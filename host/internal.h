@@ -277,6 +277,8 @@ lsk_launch lsk__plan_launch(const lsk__plan *p, size_t blocks);
 size_t lsk__device_max_workers(const lsk_device_info *dev);
 void lsk__resolve_shape(const lsk_device_info *dev, size_t domain, size_t kernel_max,
                         unsigned req_w, unsigned req_s, unsigned *w, unsigned *s);
+/* The kernel library's automatic number of blocks over tiles. */
+size_t lsk__algo_blocks(const lsk_device_info *dev, size_t tiles);
 
 /* handle.c: the registry of live handles. */
 #define LSK__HANDLE_MAP(XX)                                                                        \

@@ -28,13 +28,6 @@
 
 static size_t round_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 
-size_t lsk__pool_blocks(const lsk_context *ctx, size_t n, unsigned tile)
-{
-  size_t cus = ctx->info.compute_units ? ctx->info.compute_units : 1;
-  size_t most = cus * (ctx->info.is_gpu ? 8 : 4), blocks = (n + tile - 1) / tile;
-  return blocks < 1 ? 1 : blocks > most ? most : blocks;
-}
-
 /* Offsets for capacity cells of cell_bytes at align; LSK_ERANGE if the
  * buffer would pass 2^32 - 1 words or the device's largest allocation. */
 static int plan(lsk_context *ctx, const char *fn, size_t capacity, size_t cell_bytes, lsk_pool *p)
@@ -279,11 +272,14 @@ static int launch(lsk_pool *p, const char *name, unsigned domain, size_t blocks)
 int lsk__pool_gc(lsk_pool *p)
 {
   unsigned tile = p->ctx->info.is_gpu ? GC_TILE_GPU : GC_TILE_CPU;
-  int rc = launch(p, "lsk_pool_gc_gather", tile, lsk__pool_blocks(p->ctx, p->capacity, tile));
+  int rc =
+      launch(p, "lsk_pool_gc_gather", tile, lsk_auto_blocks(&p->ctx->info, p->capacity, tile, 0));
   if (!rc)
-    rc = launch(p, "lsk_pool_gc_recycle", tile, lsk__pool_blocks(p->ctx, p->capacity, tile));
+    rc = launch(p, "lsk_pool_gc_recycle", tile,
+                lsk_auto_blocks(&p->ctx->info, p->capacity, tile, 0));
   if (!rc && p->cell_words >= LSK__POOL_LARGE_WORDS)
-    rc = launch(p, "lsk_pool_gc_zero_large", LARGE_TILE, lsk__pool_blocks(p->ctx, p->capacity, 1));
+    rc = launch(p, "lsk_pool_gc_zero_large", LARGE_TILE,
+                lsk_auto_blocks(&p->ctx->info, p->capacity, 1, 0));
   if (!rc)
     rc = launch(p, "lsk_pool_gc_finish", 1, 1);
   return rc;

@@ -42,7 +42,5 @@ struct lsk_pool {
 
 /* The enqueued GC, without argument checks. */
 int lsk__pool_gc(lsk_pool *pool);
-/* Blocks of a grid-strided pass over n items in tiles of `tile`. */
-size_t lsk__pool_blocks(const lsk_context *ctx, size_t n, unsigned tile);
 
 #endif /* LSK_POOL_INTERNAL_H */

@@ -2,7 +2,8 @@
  * shape.c: the launch-shape policy, in one place: the device's limit on
  * workers per block, the automatic rule (workers and simd for a block
  * domain), the completion of a launch that gives only workers or only simd,
- * and the number of blocks for a grid-strided pass. The kernel library, the
+ * the number of blocks for a grid-strided pass, and the shapes lsk_tune
+ * tries. The kernel library, the
  * tuner and code built on lsk ask here rather than carry their own rules.
  */
 #include <string.h>
@@ -114,4 +115,52 @@ size_t lsk_auto_blocks(const lsk_device_info *dev, size_t items, size_t per_bloc
   if (most > UINT32_MAX)
     most = UINT32_MAX;
   return want < 1 ? 1 : want > most ? most : want;
+}
+
+/* The kernel library's passes over tiles (reduce, scan, compact, assoc):
+ * on CPUs 16 blocks per compute unit, more than lsk_auto_blocks' default,
+ * so that PoCL's threads balance tiles of unequal cost. */
+size_t lsk__algo_blocks(const lsk_device_info *dev, size_t tiles)
+{
+  return lsk_auto_blocks(dev, tiles, 1, dev->is_gpu ? 8 : 16);
+}
+
+int lsk__check_shape(lsk_context *ctx, const char *fn, unsigned workers, size_t blocks)
+{
+  const lsk_device_info *d = &ctx->info;
+  size_t most = lsk__device_max_workers(d);
+  if (workers && most && workers > most)
+    return lsk__fail(ctx, LSK_ELAUNCH, "%s: workers %u exceed the %zu that %s allows", fn, workers,
+                     most, d->name);
+  if (blocks > UINT32_MAX)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: blocks %zu exceed 2^32 - 1", fn, blocks);
+  return LSK_OK;
+}
+
+/* The shapes lsk_tune tries: powers of two of workers, each with simd 1
+ * and with the simd that covers the domain in one step. */
+size_t lsk_tune_candidates(const lsk_device_info *dev, size_t domain, size_t kernel_max,
+                           lsk_tune_shape *out, size_t cap)
+{
+  if (!dev || !domain)
+    return 0;
+  size_t wmax = lsk__device_max_workers(dev);
+  wmax = wmax ? wmax : 1;
+  if (kernel_max && kernel_max < wmax)
+    wmax = kernel_max;
+  if (domain < wmax)
+    wmax = domain;
+  size_t n = 0;
+  for (size_t w = 1; w <= wmax; w *= 2) {
+    unsigned one_step = (unsigned)((domain + w - 1) / w);
+    for (int i = 0; i < 2; ++i) {
+      unsigned s = i ? one_step : 1;
+      if (i && one_step == 1)
+        break;
+      if (n < cap && out)
+        out[n] = (lsk_tune_shape){(unsigned)w, s};
+      ++n;
+    }
+  }
+  return n;
 }

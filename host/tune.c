@@ -123,36 +123,6 @@ static char *tune_store(const lsk_program *prog, const char *dir, const char *ke
 }
 
 /* ------------------------------------------------------------------ */
-/* Candidates.                                                         */
-
-size_t lsk_tune_candidates(const lsk_device_info *dev, size_t domain, size_t kernel_max,
-                           lsk_tune_shape *out, size_t cap)
-{
-  if (!dev || !domain)
-    return 0;
-  size_t wmax = dev->max_work_group_size ? dev->max_work_group_size : 1;
-  if (dev->max_work_item_sizes[0] && dev->max_work_item_sizes[0] < wmax)
-    wmax = dev->max_work_item_sizes[0];
-  if (kernel_max && kernel_max < wmax)
-    wmax = kernel_max;
-  if (domain < wmax)
-    wmax = domain;
-  size_t n = 0;
-  for (size_t w = 1; w <= wmax; w *= 2) {
-    unsigned one_step = (unsigned)((domain + w - 1) / w);
-    for (int i = 0; i < 2; ++i) {
-      unsigned s = i ? one_step : 1;
-      if (i && one_step == 1)
-        break;
-      if (n < cap && out)
-        out[n] = (lsk_tune_shape){(unsigned)w, s};
-      ++n;
-    }
-  }
-  return n;
-}
-
-/* ------------------------------------------------------------------ */
 /* Tuning.                                                             */
 
 /* One distinct buffer among the arguments: its snapshot and the result of
