@@ -4,6 +4,8 @@
  * temporary buffers, argument checks, and the plan of a device-wide pass
  * (tile, blocks, tiles per block).
  */
+#define _XOPEN_SOURCE 700 /* PTHREAD_MUTEX_RECURSIVE */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,7 +44,7 @@ static const struct {
 #undef XX
 };
 
-/* A library kernel kept by the context. */
+/* A library kernel kept for a context. */
 struct lsk__libkernel {
   lsk__lib family;
   char name[64];
@@ -50,17 +52,81 @@ struct lsk__libkernel {
   struct lsk__libkernel *next;
 };
 
+/* Temporary buffers of the algorithms, per context. */
+#define SCRATCH_SLOTS 4
+
+/* What the kernel library keeps per context, in the context's extension
+ * slot: made on first use, freed when the context is destroyed. */
+typedef struct lib_state {
+  pthread_mutex_t lock; /* recursive: lsk__lib_lock */
+  lsk_program *programs[LSK__LIB_COUNT];
+  lsk__libkernel *kernels;
+  lsk_buffer *scratch[SCRATCH_SLOTS];
+} lib_state;
+
+static void *lib_create(lsk_context *ctx)
+{
+  (void)ctx;
+  lib_state *s = calloc(1, sizeof *s);
+  pthread_mutexattr_t a;
+  int err = !s || pthread_mutexattr_init(&a);
+  if (!err) {
+    err =
+        pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE) || pthread_mutex_init(&s->lock, &a);
+    pthread_mutexattr_destroy(&a);
+  }
+  if (err) {
+    free(s);
+    return NULL;
+  }
+  return s;
+}
+
+static void lib_destroy(lsk_context *ctx, void *state)
+{
+  (void)ctx;
+  lib_state *s = state;
+  for (lsk__libkernel *e = s->kernels, *next; e; e = next) {
+    next = e->next;
+    lsk_kernel_destroy(e->kernel);
+    free(e);
+  }
+  for (int i = 0; i < LSK__LIB_COUNT; ++i)
+    lsk_program_destroy(s->programs[i]);
+  for (int i = 0; i < SCRATCH_SLOTS; ++i)
+    lsk_buffer_destroy(s->scratch[i]);
+  pthread_mutex_destroy(&s->lock);
+  free(s);
+}
+
+static const lsk__ext_type lib_ext = {"the kernel library", lib_create, lib_destroy};
+
+/* The state of ctx; made by lsk__lib_lock, which every user takes first. */
+static lib_state *lib_of(lsk_context *ctx) { return lsk__context_ext(ctx, &lib_ext); }
+
+int lsk__lib_lock(lsk_context *ctx)
+{
+  lib_state *s = lib_of(ctx);
+  if (!s)
+    return lsk__fail(ctx, LSK_ENOMEM, "lsk: the kernel library: out of host memory");
+  pthread_mutex_lock(&s->lock);
+  return LSK_OK;
+}
+
+void lsk__lib_unlock(lsk_context *ctx) { pthread_mutex_unlock(&lib_of(ctx)->lock); }
+
 static int lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_kernel **out)
 {
-  for (lsk__libkernel *e = ctx->lib_kernels; e; e = e->next)
+  lib_state *st = lib_of(ctx);
+  for (lsk__libkernel *e = st->kernels; e; e = e->next)
     if (e->family == family && strcmp(e->name, name) == 0) {
       *out = e->kernel;
       return LSK_OK;
     }
   int rc = LSK_OK;
-  if (!ctx->lib[family]) {
+  if (!st->programs[family]) {
     lsk_program_options po = {.name = families[family].file};
-    rc = lsk_program_create(ctx, families[family].source, &po, &ctx->lib[family]);
+    rc = lsk_program_create(ctx, families[family].source, &po, &st->programs[family]);
     if (rc)
       return rc;
   }
@@ -70,14 +136,14 @@ static int lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_k
     return lsk__fail(ctx, e ? LSK_EINVAL : LSK_ENOMEM, "lsk: library kernel '%s': %s", name,
                      e ? "name too long" : "out of memory");
   }
-  if ((rc = lsk_kernel_create(ctx->lib[family], name, &e->kernel))) {
+  if ((rc = lsk_kernel_create(st->programs[family], name, &e->kernel))) {
     free(e);
     return rc;
   }
   e->family = family;
   strcpy(e->name, name);
-  e->next = ctx->lib_kernels;
-  ctx->lib_kernels = e;
+  e->next = st->kernels;
+  st->kernels = e;
   *out = e->kernel;
   return LSK_OK;
 }
@@ -86,17 +152,19 @@ int lsk__lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_ker
 {
   /* The list and the programs are the context's: one thread at a time
    * (library calls that keep the kernel past this hold the lock already). */
-  lsk__lib_lock(ctx);
-  int rc = lib_kernel(ctx, family, name, out);
+  int rc = lsk__lib_lock(ctx);
+  if (rc)
+    return rc;
+  rc = lib_kernel(ctx, family, name, out);
   lsk__lib_unlock(ctx);
   return rc;
 }
 
-/* The caller holds ctx->lib_lock until its last use of the buffer is
+/* The caller holds the library's lock until its last use of the buffer is
  * enqueued. */
 int lsk__scratch(lsk_context *ctx, unsigned slot, size_t bytes, lsk_buffer **out)
 {
-  lsk_buffer **b = &ctx->scratch[slot];
+  lsk_buffer **b = &lib_of(ctx)->scratch[slot];
   if (bytes == 0)
     bytes = 1;
   if (*b && lsk_buffer_size(*b) >= bytes) {
@@ -116,24 +184,6 @@ int lsk__scratch(lsk_context *ctx, unsigned slot, size_t bytes, lsk_buffer **out
     return rc;
   *out = *b;
   return LSK_OK;
-}
-
-void lsk__lib_free(lsk_context *ctx)
-{
-  for (lsk__libkernel *e = ctx->lib_kernels, *next; e; e = next) {
-    next = e->next;
-    lsk_kernel_destroy(e->kernel);
-    free(e);
-  }
-  ctx->lib_kernels = NULL;
-  for (int i = 0; i < LSK__LIB_COUNT; ++i) {
-    lsk_program_destroy(ctx->lib[i]);
-    ctx->lib[i] = NULL;
-  }
-  for (int i = 0; i < LSK__SCRATCH_SLOTS; ++i) {
-    lsk_buffer_destroy(ctx->scratch[i]);
-    ctx->scratch[i] = NULL;
-  }
 }
 
 int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const lsk_buffer *buf,

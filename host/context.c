@@ -167,6 +167,23 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
   return finish_setup(c, opt, out);
 }
 
+void *lsk__context_ext(lsk_context *ctx, const lsk__ext_type *type)
+{
+  void *state = NULL;
+  lsk__lock(ctx);
+  int i = 0;
+  while (i < LSK__EXT_SLOTS && ctx->ext[i].type && ctx->ext[i].type != type)
+    ++i;
+  if (i < LSK__EXT_SLOTS && ctx->ext[i].type == type)
+    state = ctx->ext[i].state;
+  else if (i < LSK__EXT_SLOTS && (state = type->create(ctx)) != NULL) {
+    ctx->ext[i].type = type;
+    ctx->ext[i].state = state;
+  }
+  lsk__unlock(ctx);
+  return state;
+}
+
 void lsk_context_destroy(lsk_context *ctx)
 {
   /* Its children stay allocated: their own _destroy frees them, any other
@@ -174,7 +191,9 @@ void lsk_context_destroy(lsk_context *ctx)
   LSK__DESTROY(ctx, CONTEXT, "lsk_context_destroy");
   if (ctx->queue)
     clFinish(ctx->queue);
-  lsk__lib_free(ctx);
+  for (int i = LSK__EXT_SLOTS - 1; i >= 0; --i)
+    if (ctx->ext[i].type)
+      ctx->ext[i].type->destroy(ctx, ctx->ext[i].state);
   if (ctx->queue)
     clReleaseCommandQueue(ctx->queue);
   if (ctx->verify)

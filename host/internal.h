@@ -37,8 +37,16 @@ typedef struct lsk__msg {
   char *text;
   struct lsk__msg *next;
 } lsk__msg;
-/* Temporary buffers of the algorithms, per context. */
-#define LSK__SCRATCH_SLOTS 4
+/* A module above the core that keeps state per context (the kernel
+ * library: algo.c): create makes it on first use (NULL: out of memory),
+ * destroy frees it when the context is destroyed, after its queue is
+ * finished and before it is released. */
+typedef struct lsk__ext_type {
+  const char *name;
+  void *(*create)(lsk_context *ctx);
+  void (*destroy)(lsk_context *ctx, void *state);
+} lsk__ext_type;
+#define LSK__EXT_SLOTS 4
 
 struct lsk_context {
   cl_context cl;
@@ -58,12 +66,6 @@ struct lsk_context {
    * and the verify record's check. Never held while calling a function
    * that takes it. */
   pthread_mutex_t lock;
-  /* Recursive; held by each kernel-library call that uses what the library
-   * keeps per context (its programs and kernels, the scratch buffers) from
-   * its first check to its last enqueue or read, so that library calls from
-   * several threads on one context do not clobber each other. Taken before
-   * lock, never while holding it. */
-  pthread_mutex_t lib_lock;
   /* Bytes held by the context's buffers, against the device's global
    * memory: PoCL accepts more than it can back and aborts at first use. */
   atomic_uint_least64_t allocated;
@@ -71,10 +73,12 @@ struct lsk_context {
    * checked; the record cannot say which one failed. */
   char last_kernel[LSK_NAME_MAX];
   unsigned launches_unchecked; /* 0 none, 1 one kernel, 2 several */
-  /* The kernel library, built on first use (algo.c). */
-  lsk_program *lib[LSK__LIB_COUNT];
-  lsk__libkernel *lib_kernels;
-  lsk_buffer *scratch[LSK__SCRATCH_SLOTS];
+  /* The state of modules above the core, made on first use
+   * (lsk__context_ext); the core knows only their destroy. */
+  struct {
+    const lsk__ext_type *type;
+    void *state;
+  } ext[LSK__EXT_SLOTS];
 };
 
 struct lsk_buffer {
@@ -135,8 +139,17 @@ void lsk__context_sync_free(lsk_context *ctx);
 /* ctx->lock; NULL is a no-op (the function then fails on its checks). */
 void lsk__lock(lsk_context *ctx);
 void lsk__unlock(lsk_context *ctx);
-/* ctx->lib_lock (recursive), the same way. */
-void lsk__lib_lock(lsk_context *ctx);
+/* context.c: the state of type on ctx, made by type->create the first
+ * time; NULL (no message) when out of memory or out of slots. */
+void *lsk__context_ext(lsk_context *ctx, const lsk__ext_type *type);
+/* algo.c: the kernel library's recursive lock on ctx, held by each library
+ * call that uses what the library keeps per context (its programs and
+ * kernels, the scratch buffers) from its first check to its last enqueue
+ * or read, so that library calls from several threads on one context do
+ * not clobber each other. Taken before ctx->lock, never while holding it.
+ * lsk__lib_lock fails (LSK_ENOMEM, message set) only where the library's
+ * state cannot be made. */
+int lsk__lib_lock(lsk_context *ctx);
 void lsk__lib_unlock(lsk_context *ctx);
 
 /* A malloc'd printf; NULL on failure. */
@@ -246,7 +259,6 @@ int lsk__lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_ker
  * safe because the queue is in order. */
 int lsk__scratch(lsk_context *ctx, unsigned slot, size_t bytes, lsk_buffer **out);
 /* Frees the library's programs, kernels and buffers (context destroy). */
-void lsk__lib_free(lsk_context *ctx);
 /* Checks that buf holds elements [offset, offset + n) of elem bytes and
  * that offset + n fits 32 bits (kernels index with uint). */
 int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const lsk_buffer *buf,

@@ -76,8 +76,10 @@ int lsk_reduce_to(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, si
                   size_t n, lsk_buffer *out, size_t out_index, const lsk_algo_options *opt)
 {
   LSK__LIVE(NULL, ctx, CONTEXT, "lsk_reduce_to", "ctx");
-  lsk__lib_lock(ctx); /* the scratch buffer (docs/threads.md) */
-  int rc = reduce_to(ctx, "lsk_reduce_to", type, op, in, offset, n, out, out_index, opt);
+  int rc = lsk__lib_lock(ctx); /* the scratch buffer (docs/threads.md) */
+  if (rc)
+    return rc;
+  rc = reduce_to(ctx, "lsk_reduce_to", type, op, in, offset, n, out, out_index, opt);
   lsk__lib_unlock(ctx);
   return rc;
 }
@@ -92,8 +94,10 @@ int lsk_reduce(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_
   lsk_buffer *out;
   /* Until the result is read: another thread's reduce writes the same
    * scratch word. */
-  lsk__lib_lock(ctx);
-  int rc = lsk__scratch(ctx, 1, 8, &out);
+  int rc = lsk__lib_lock(ctx);
+  if (rc)
+    return rc;
+  rc = lsk__scratch(ctx, 1, 8, &out);
   if (!rc)
     rc = reduce_to(ctx, fn, type, op, in, offset, n, out, 0, opt);
   if (!rc)

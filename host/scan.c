@@ -81,8 +81,10 @@ int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in
              lsk_buffer *out, size_t out_offset, size_t n, const lsk_algo_options *opt)
 {
   LSK__LIVE(NULL, ctx, CONTEXT, "lsk_scan", "ctx");
-  lsk__lib_lock(ctx); /* the scratch buffer (docs/threads.md) */
-  int rc = scan(ctx, type, kind, in, in_offset, out, out_offset, n, opt);
+  int rc = lsk__lib_lock(ctx); /* the scratch buffer (docs/threads.md) */
+  if (rc)
+    return rc;
+  rc = scan(ctx, type, kind, in, in_offset, out, out_offset, n, opt);
   lsk__lib_unlock(ctx);
   return rc;
 }

@@ -3,7 +3,6 @@
  * per thread and context (several threads may fail on one context at once,
  * each reads its own failure), and per thread without a context.
  */
-#define _XOPEN_SOURCE 700 /* PTHREAD_MUTEX_RECURSIVE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,18 +180,7 @@ int lsk__context_sync_init(lsk_context *ctx)
     pthread_mutex_destroy(&ctx->msg_lock);
     return err;
   }
-  pthread_mutexattr_t a;
-  if ((err = pthread_mutexattr_init(&a)) == 0) {
-    err = pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-    if (!err)
-      err = pthread_mutex_init(&ctx->lib_lock, &a);
-    pthread_mutexattr_destroy(&a);
-  }
-  if (err) {
-    pthread_mutex_destroy(&ctx->lock);
-    pthread_mutex_destroy(&ctx->msg_lock);
-  }
-  return err;
+  return 0;
 }
 
 void lsk__context_sync_free(lsk_context *ctx)
@@ -203,21 +191,8 @@ void lsk__context_sync_free(lsk_context *ctx)
     free(m);
   }
   ctx->msgs = NULL;
-  pthread_mutex_destroy(&ctx->lib_lock);
   pthread_mutex_destroy(&ctx->lock);
   pthread_mutex_destroy(&ctx->msg_lock);
-}
-
-void lsk__lib_lock(lsk_context *ctx)
-{
-  if (ctx)
-    pthread_mutex_lock(&ctx->lib_lock);
-}
-
-void lsk__lib_unlock(lsk_context *ctx)
-{
-  if (ctx)
-    pthread_mutex_unlock(&ctx->lib_lock);
 }
 
 void lsk__lock(lsk_context *ctx)
