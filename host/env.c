@@ -28,3 +28,29 @@ int lsk__getenv_bool(const char *name, int def)
   return strcmp(v, "True") == 0 || strcmp(v, "true") == 0 || strcmp(v, "T") == 0 ||
          strcmp(v, "1") == 0;
 }
+
+/* The directory of stored tune choices: the context option if given ("":
+ * none), else LSK_TUNE (off: none), LSK_TUNE_DIR, XDG_CACHE_HOME/lsk or
+ * HOME/.cache/lsk. Read here, with the rest of the environment, so that
+ * the context needs nothing of the launch layer to be made. */
+int lsk__tune_dir_init(const char *opt, char **dir)
+{
+  *dir = NULL;
+  if (opt) {
+    if (*opt && !(*dir = lsk__strdup(opt)))
+      return LSK_ENOMEM;
+    return LSK_OK;
+  }
+  if (!lsk__getenv_bool("LSK_TUNE", 1))
+    return LSK_OK;
+  const char *v;
+  if ((v = lsk__getenv("LSK_TUNE_DIR")) != NULL)
+    *dir = lsk__strdup(v);
+  else if ((v = lsk__getenv("XDG_CACHE_HOME")) != NULL)
+    *dir = lsk__strdupf("%s/lsk", v);
+  else if ((v = lsk__getenv("HOME")) != NULL)
+    *dir = lsk__strdupf("%s/.cache/lsk", v);
+  else
+    return LSK_OK; /* nowhere to keep choices: none */
+  return *dir ? LSK_OK : LSK_ENOMEM;
+}

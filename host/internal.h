@@ -238,14 +238,13 @@ int lsk__kernel_tuned(lsk_kernel *k, const unsigned dom[3], unsigned *w, unsigne
  * resolution, so that the next automatic launch sees it. */
 void lsk__kernel_set_tuned(lsk_kernel *k, const unsigned dom[3], unsigned w, unsigned s);
 lsk_program *lsk__kernel_program(const lsk_kernel *k);
-/* The kernel's static local memory (CL_KERNEL_LOCAL_MEM_SIZE, before
- * arguments) in the build that a launch with cfg would use, building it. */
 const char *lsk__kernel_name(const lsk_kernel *k);
 
-/* tune.c */
-/* The tune directory for a context: opt ("" none), else the environment.
- * *dir is malloc'd or NULL; returns LSK_ENOMEM or LSK_OK. */
+/* env.c: the tune directory for a context: opt ("" none), else the
+ * environment. *dir is malloc'd or NULL; returns LSK_ENOMEM or LSK_OK. */
 int lsk__tune_dir_init(const char *opt, char **dir);
+
+/* tune.c */
 /* Reads the stored choice of (kernel, dom) of prog from dir; 1 if there is
  * a well-formed one. Never fails otherwise: a missing or corrupt file is
  * no choice. */

@@ -28,28 +28,6 @@
 /* ------------------------------------------------------------------ */
 /* The directory and the files.                                        */
 
-int lsk__tune_dir_init(const char *opt, char **dir)
-{
-  *dir = NULL;
-  if (opt) {
-    if (*opt && !(*dir = lsk__strdup(opt)))
-      return LSK_ENOMEM;
-    return LSK_OK;
-  }
-  if (!lsk__getenv_bool("LSK_TUNE", 1))
-    return LSK_OK;
-  const char *v;
-  if ((v = lsk__getenv("LSK_TUNE_DIR")) != NULL)
-    *dir = lsk__strdup(v);
-  else if ((v = lsk__getenv("XDG_CACHE_HOME")) != NULL)
-    *dir = lsk__strdupf("%s/lsk", v);
-  else if ((v = lsk__getenv("HOME")) != NULL)
-    *dir = lsk__strdupf("%s/.cache/lsk", v);
-  else
-    return LSK_OK; /* nowhere to keep choices: none */
-  return *dir ? LSK_OK : LSK_ENOMEM;
-}
-
 const char *lsk_tune_dir(const lsk_context *ctx)
 {
   LSK__LIVE_OR(NULL, ctx, CONTEXT, "lsk_tune_dir", "ctx");
