@@ -78,6 +78,23 @@ int cli_usage(const char *cmd, const char *usage_text, const char *fmt, ...)
 #endif
     ;
 
+/*
+ * cli_parse_uint: text as a decimal integer from min to max, strictly: one
+ * or more digits and nothing else (no sign, blank, suffix or overflow).
+ * 0 with *out set, or -1 with *out untouched.
+ */
+int cli_parse_uint(const char *text, unsigned long long min, unsigned long long max,
+                   unsigned long long *out /* OUT */);
+
+/*
+ * cli_opt_uint: the value text of option opt through cli_parse_uint. 0 on
+ * success; else the usage error "lsk: <cmd>: bad value '<text>' for <opt>:
+ * an integer from <min> to <max> wanted" (or "<opt> needs a value" where
+ * text is NULL) and the usage text, and returns 2.
+ */
+int cli_opt_uint(const char *cmd, const char *usage_text, const char *opt, const char *text,
+                 unsigned long long min, unsigned long long max, unsigned long long *out /* OUT */);
+
 /* Monotonic time in seconds. */
 double cli_now(void);
 

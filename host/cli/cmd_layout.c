@@ -18,11 +18,8 @@ static const char usage_text[] =
 
 static int parse_size(const char *s, size_t *v)
 {
-  char *end;
-  if (!s || *s < '0' || *s > '9')
-    return -1;
-  unsigned long long x = strtoull(s, &end, 10);
-  if (*end || x > SIZE_MAX)
+  unsigned long long x;
+  if (cli_parse_uint(s, 0, SIZE_MAX, &x))
     return -1;
   *v = (size_t)x;
   return 0;

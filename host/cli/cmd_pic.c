@@ -169,6 +169,7 @@ int cmd_demo_pic(int argc, char **argv)
     ++i;
     char *end;
     unsigned long x = strtoul(v, &end, 10);
+    unsigned long long n;
     if (strcmp(a, "--grid") == 0) {
       unsigned long y = *end == 'x' ? strtoul(end + 1, &end, 10) : 0;
       if (*end || x == 0 || y == 0 || x > LSK_PIC_MAX_EXTENT || y > LSK_PIC_MAX_EXTENT)
@@ -178,16 +179,16 @@ int cmd_demo_pic(int argc, char **argv)
     } else if (strcmp(a, "--particles") == 0) {
       if (parse_count(v, &r.n))
         return cli_usage("demo pic", usage_text, "bad particle count '%s'", v);
-    } else if (*end || (x == 0 && strcmp(a, "--check-every") != 0) || x > 1000000) {
+    } else if (cli_parse_uint(v, strcmp(a, "--check-every") != 0, 1000000, &n)) {
       return cli_usage("demo pic", usage_text, "bad value '%s' for %s", v, a);
     } else if (strcmp(a, "--frame") == 0) {
-      fs = (unsigned)x;
+      fs = (unsigned)n;
     } else if (strcmp(a, "--steps") == 0) {
-      steps = (unsigned)x;
+      steps = (unsigned)n;
     } else if (strcmp(a, "--check-every") == 0) {
-      every = (unsigned)x;
+      every = (unsigned)n;
     } else if (strcmp(a, "--seed") == 0) {
-      seed = (unsigned)x;
+      seed = (unsigned)n;
     } else {
       return cli_usage("demo pic", usage_text, "unknown option '%s'", a);
     }

@@ -45,11 +45,10 @@ typedef struct demo {
 
 static int parse(const char *v, unsigned long max, unsigned long *out)
 {
-  char *end;
-  unsigned long x = strtoul(v, &end, 10);
-  if (*v < '0' || *v > '9' || *end || x > max)
+  unsigned long long x;
+  if (cli_parse_uint(v, 0, max, &x))
     return -1;
-  *out = x;
+  *out = (unsigned long)x;
   return 0;
 }
 

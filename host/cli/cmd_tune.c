@@ -137,10 +137,13 @@ int cmd_tune(int argc, char **argv)
       no_store = 1;
     } else if (strcmp(a, "--domain") == 0 && v && (ndomains = parse_domains(v, domains))) {
       ++i;
-    } else if (strcmp(a, "--size") == 0 && v && atoi(v) >= 10 && atoi(v) <= 31) {
-      log2n = (unsigned)atoi(argv[++i]);
-    } else if (strcmp(a, "--repeat") == 0 && v && atoi(v) >= 1 && atoi(v) <= 1000) {
-      repeat = (unsigned)atoi(argv[++i]);
+    } else if (strcmp(a, "--size") == 0 || strcmp(a, "--repeat") == 0) {
+      int size = strcmp(a, "--size") == 0, rc;
+      unsigned long long x;
+      if ((rc = cli_opt_uint("tune", usage_text, a, v, size ? 10 : 1, size ? 31 : 1000, &x)))
+        return rc;
+      *(size ? &log2n : &repeat) = (unsigned)x;
+      ++i;
     } else {
       return cli_usage("tune", usage_text, "bad option or value '%s'", a);
     }

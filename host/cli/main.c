@@ -4,6 +4,7 @@
  * helpers the subcommands share (cli.h).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -126,6 +127,32 @@ int cli_usage(const char *cmd, const char *usage_text, const char *fmt, ...)
   va_end(ap);
   fputs(usage_text, stderr);
   return 2;
+}
+
+int cli_parse_uint(const char *text, unsigned long long min, unsigned long long max,
+                   unsigned long long *out)
+{
+  /* strtoull alone would take leading blanks, a sign and trailing junk. */
+  if (!text || *text < '0' || *text > '9')
+    return -1;
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(text, &end, 10);
+  if (errno || *end || x < min || x > max)
+    return -1;
+  *out = x;
+  return 0;
+}
+
+int cli_opt_uint(const char *cmd, const char *usage_text, const char *opt, const char *text,
+                 unsigned long long min, unsigned long long max, unsigned long long *out)
+{
+  if (!text)
+    return cli_usage(cmd, usage_text, "%s needs a value", opt);
+  if (cli_parse_uint(text, min, max, out))
+    return cli_usage(cmd, usage_text, "bad value '%s' for %s: an integer from %llu to %llu wanted",
+                     text, opt, min, max);
+  return 0;
 }
 
 double cli_now(void)

@@ -1,5 +1,5 @@
 /*
- * bench_compact.c: stream compaction of 2^log2n uints with about half of
+ * bench/compact.c: stream compaction of 2^log2n uints with about half of
  * them selected (lsk_compact, the indices of x[i] % 100 < 50), against a
  * plain single-threaded C compaction of the same data, interleaved. Both
  * are timed on the host clock, from the call to the count in hand (lsk's

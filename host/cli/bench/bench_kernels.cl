@@ -1,5 +1,5 @@
 /* bench_kernels.cl: the lsk kernels of `lsk bench`; the raw OpenCL ones it
- * compares with are in cmd_bench.c, built without lsk. */
+ * compares with are in triad.c and launch.c, built without lsk (raw.c). */
 
 /* Triad through ForEach: each block takes data blocks of LSK_DOMAIN_SIZE
  * elements in a grid-strided loop. */

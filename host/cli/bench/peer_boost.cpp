@@ -1,6 +1,6 @@
 /*
  * peer_boost.cpp: lsk-peer-boost, Boost.Compute's reduce and inclusive_scan
- * timed on one OpenCL device, for `lsk bench --only boost` (bench_peer.c).
+ * timed on one OpenCL device, for `lsk bench --only boost` (bench/peer.c).
  * It is C++ because Boost.Compute is; it is optional, built only where CMake
  * finds a C++ compiler and boost/compute.hpp, and lsk never links it.
  *
@@ -38,7 +38,7 @@ namespace compute = boost::compute;
 namespace
 {
 
-/* The same values as bench_peer.c's: a hash of the index, -1, 0 or +1. */
+/* The same values as peer.c's: a hash of the index, -1, 0 or +1. */
 float value(std::size_t i)
 {
   unsigned h = (unsigned)(i * 2654435761u) >> 16;

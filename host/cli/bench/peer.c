@@ -1,10 +1,10 @@
 /*
- * bench_peer.c: Boost.Compute as a peer in `lsk bench` (case boost): lsk's
+ * bench/peer.c: Boost.Compute as a peer in `lsk bench` (case boost): lsk's
  * float sum and float inclusive scan against Boost.Compute's reduce and
  * inclusive_scan on the same device, in the same run.
  *
  * Boost.Compute is C++ and lsk is C, so Boost runs in a separate program,
- * lsk-peer-boost (peer_boost.cpp), built only where Boost is installed and
+ * lsk-peer-boost (bench/peer_boost.cpp), built only where Boost is installed and
  * looked for next to this executable; without it the case says so and is
  * skipped. The peer is started once, with --step: it builds its kernels,
  * warms up and checks its results, says "ready", and then runs one timed

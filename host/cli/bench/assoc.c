@@ -1,5 +1,5 @@
 /*
- * bench_assoc.c: building a one-to-many association of 2^24 elements
+ * bench/assoc.c: building a one-to-many association of 2^24 elements
  * (2^log2n when that is smaller, as with --quick) into 2^16 keys, two rows:
  *   - random keys: lsk_assoc_build (count, scan, fill on the device)
  *     against a plain single-threaded C count-then-fill of the same keys;

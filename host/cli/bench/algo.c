@@ -1,5 +1,5 @@
 /*
- * bench_algo.c: the kernel library's reduce and scan in `lsk bench`.
+ * bench/algo.c: the kernel library's reduce and scan in `lsk bench`.
  *   - reduce of 2^log2n doubles: lsk_reduce against a hand-written raw
  *     OpenCL reduction (each work-item folds a contiguous run, the pattern
  *     CPU back-ends like best, DESIGN.md section 4; then a local tree; the

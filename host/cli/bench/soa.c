@@ -1,5 +1,5 @@
 /*
- * bench_soa.c: the triad a = b + 3c through the OpenCL C views that lsk
+ * bench/soa.c: the triad a = b + 3c through the OpenCL C views that lsk
  * generates for an SoA layout (one restrict pointer per column, see
  * docs/soa.md), against the raw triad with plain pointers to the same
  * columns (sub-buffers of the SoA buffer), all interleaved in one run.

@@ -1,5 +1,5 @@
 /*
- * bench_pool.c: device-side dynamic memory in `lsk bench`.
+ * bench/pool.c: device-side dynamic memory in `lsk bench`.
  *
  * Rows, each checked before it is timed:
  *   - allocations plus recycles per second: every work-item allocates a

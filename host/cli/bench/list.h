@@ -1,0 +1,43 @@
+/*
+ * bench/list.h: the cases of `lsk bench`, one declarative list. It is the
+ * only place a case is named: the prototypes in bench.h, the table that
+ * runs them and that --only selects from, and the case list of the usage
+ * and --help text (cases.c) are all expanded from it, so that they cannot
+ * disagree. Order is run order.
+ *
+ * X(name, flags, help): the case runs bench_case_<name>(bench *); flags is
+ * 0 or BENCH_CASE_BUILD (a case --no-build leaves out); help is one line
+ * for --help.
+ *
+ * Where each case lives:
+ *   triad, launch  triad.c, launch.c
+ *   soa            soa.c: the triad through generated SoA views, and
+ *                  through an array of structs, against the raw triad
+ *   reduce, scan   algo.c: the kernel library's reduce and scan
+ *   boost          peer.c: lsk's float reduce and scan against
+ *                  Boost.Compute's, run by the optional lsk-peer-boost
+ *                  next to this program (skipped without)
+ *   compact        compact.c: compaction of 2^log2n uints, half selected
+ *   assoc          assoc.c: lsk_assoc_build against a C count-then-fill
+ *   pool           pool.c: pool allocation and the binning step against C
+ *   pixel          pixel.c: the pixel clustering pipeline against its C
+ *                  reference
+ *   build          build.c (its child processes: child.c)
+ */
+#ifndef LSK_BENCH_LIST_H
+#define LSK_BENCH_LIST_H
+
+#define BENCH_CASES(X)                                                                             \
+  X(triad, 0, "the triad a = b + 3c (ForEach) against raw OpenCL and C OpenMP")                    \
+  X(soa, 0, "the triad through SoA views, and over an array of structs")                           \
+  X(reduce, 0, "lsk_reduce (double sum) against raw OpenCL and C OpenMP")                          \
+  X(scan, 0, "lsk_scan (exclusive, uint) against a raw uint triad and C")                          \
+  X(boost, 0, "float reduce and scan against Boost.Compute (lsk-peer-boost)")                      \
+  X(compact, 0, "lsk_compact, half of 2^log2n uints selected, against C")                          \
+  X(assoc, 0, "lsk_assoc_build and lsk_assoc_build_sorted against C")                              \
+  X(pool, 0, "pool allocation and recycling, and the pic binning step, against C")                 \
+  X(pixel, 0, "the pixel clustering pipeline against its C reference")                             \
+  X(launch, 0, "launch overhead of an empty kernel against raw clEnqueueNDRangeKernel")            \
+  X(build, BENCH_CASE_BUILD, "build cost: cold, again, lsk's disk cache, new processes")
+
+#endif /* LSK_BENCH_LIST_H */

@@ -1,0 +1,87 @@
+# bench_cli.cmake: checks of `lsk bench`'s command line and outputs that need
+# more than ctest's own properties (an exit status and a message together, a
+# file's contents), in CMake alone: CI machines may have neither python3 nor
+# jq, and CMake >= 3.19 parses JSON (string(JSON) fails on invalid input).
+#
+#   cmake -DLSK=path/to/lsk -DWORK=dir -DMODE=json|bad-number|progress -P bench_cli.cmake
+#
+# json: `lsk bench --quick --json FILE` with an infinite sample in it, and
+#   FILE must parse as JSON with null where that sample is. The sample comes
+#   from a stand-in for lsk-peer-boost (the Boost.Compute peer, looked for
+#   next to the lsk executable): LSK is copied into WORK next to a shell
+#   script that speaks the peer's protocol and reports every time as "inf",
+#   which the bench takes (it refuses only times that are not > 0).
+# bad-number: `lsk bench --repeat 15x` is a usage error (exit status 2) that
+#   names the option and the value.
+# progress: a run whose stderr is not a terminal writes no \r progress line.
+cmake_minimum_required(VERSION 3.20)
+
+if(NOT LSK OR NOT MODE)
+  message(FATAL_ERROR "usage: cmake -DLSK=lsk -DWORK=dir -DMODE=json|bad-number|progress -P ${CMAKE_SCRIPT_MODE_FILE}")
+endif()
+
+if(MODE STREQUAL "json")
+  file(REMOVE_RECURSE "${WORK}")
+  file(MAKE_DIRECTORY "${WORK}")
+  file(COPY "${LSK}" DESTINATION "${WORK}")
+  get_filename_component(name "${LSK}" NAME)
+  file(WRITE "${WORK}/lsk-peer-boost"
+    "#!/bin/sh\n"
+    "# A stand-in for lsk-peer-boost (tests/bench_cli.cmake): infinite times.\n"
+    "echo ready\n"
+    "while read line; do echo 'reduce inf'; echo 'scan inf'; done\n")
+  file(CHMOD "${WORK}/lsk-peer-boost" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+  execute_process(COMMAND "${WORK}/${name}" bench --quick --no-build --only boost
+                          --json "${WORK}/bench.json"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "lsk bench failed (${rc})")
+  endif()
+  file(READ "${WORK}/bench.json" json)
+  string(JSON ncases ERROR_VARIABLE jerr LENGTH "${json}" cases)
+  if(jerr)
+    message(FATAL_ERROR "${WORK}/bench.json is not JSON: ${jerr}\n${json}")
+  endif()
+  # The peer's samples are the boost rows' reference: null, not inf.
+  set(nulls 0)
+  math(EXPR last "${ncases} - 1")
+  foreach(i RANGE ${last})
+    string(JSON nref LENGTH "${json}" cases ${i} ref)
+    if(nref GREATER 0)
+      string(JSON type TYPE "${json}" cases ${i} ref 0)
+      if(type STREQUAL "NULL")
+        math(EXPR nulls "${nulls} + 1")
+      endif()
+    endif()
+  endforeach()
+  if(nulls EQUAL 0)
+    message(FATAL_ERROR "no null sample in ${WORK}/bench.json (the stand-in peer's inf)\n${json}")
+  endif()
+  message("${WORK}/bench.json: valid JSON, ${ncases} cases, ${nulls} with a null sample")
+elseif(MODE STREQUAL "bad-number")
+  execute_process(COMMAND "${LSK}" bench --repeat 15x
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("status ${rc}: ${out}${err}")
+  if(NOT rc EQUAL 2)
+    message(FATAL_ERROR "lsk bench --repeat 15x: exit status ${rc}, wanted 2")
+  endif()
+  if(NOT err MATCHES "bad value '15x' for --repeat")
+    message(FATAL_ERROR "lsk bench --repeat 15x: no message naming --repeat and '15x'")
+  endif()
+elseif(MODE STREQUAL "progress")
+  # Not --quick (which has no progress line), but small and short.
+  execute_process(COMMAND "${LSK}" bench --no-build --only launch --size 10 --repeat 1
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "lsk bench failed (${rc})")
+  endif()
+  string(ASCII 13 cr)
+  string(FIND "${err}" "${cr}" at)
+  if(NOT at EQUAL -1)
+    message(FATAL_ERROR "stderr is not a terminal, yet lsk bench wrote \\r progress to it")
+  endif()
+else()
+  message(FATAL_ERROR "unknown MODE '${MODE}'")
+endif()
