@@ -453,6 +453,16 @@ START_TEST(test_bi_examples)
   BAD(NULL, "lsk_pixel_read", lsk_pixel_read(wx, r), LSK_EINVAL, WRONG("pixel", "buffer"));
   QUIET("lsk_pixel_lookup", lsk_pixel_lookup(NULL) == 0);
   BADV("lsk_pixel_lookup", lsk_pixel_lookup(wx), 0, WRONG("pixel", "buffer"));
+  QUIET("lsk_pixel_threshold", lsk_pixel_threshold(NULL) == 0);
+  BADV("lsk_pixel_threshold", lsk_pixel_threshold(wx), 0, WRONG("pixel", "buffer"));
+  unsigned sw, ss;
+  size_t sb;
+  BAD(NULL, "lsk_pixel_shape", lsk_pixel_shape(NULL, &sw, &ss, &sb), LSK_EINVAL, "px is NULL");
+  BAD(ctx, "lsk_pixel_shape", lsk_pixel_shape(px, NULL, &ss, &sb), LSK_EINVAL, "workers is NULL");
+  BAD(ctx, "lsk_pixel_shape", lsk_pixel_shape(px, &sw, NULL, &sb), LSK_EINVAL, "simd is NULL");
+  BAD(ctx, "lsk_pixel_shape", lsk_pixel_shape(px, &sw, &ss, NULL), LSK_EINVAL, "blocks is NULL");
+  BAD(NULL, "lsk_pixel_shape", lsk_pixel_shape(wx, &sw, &ss, &sb), LSK_EINVAL,
+      WRONG("pixel", "buffer"));
   QUIET("lsk_pixel_assoc", lsk_pixel_assoc(NULL) == NULL);
   BADV("lsk_pixel_assoc", lsk_pixel_assoc(wx), NULL, WRONG("pixel", "buffer"));
 

@@ -1,6 +1,6 @@
 /*
  * check_pic.c: the particle-in-cell binning example on frames
- * (include/lsk/pic.h, kernels/pic.cl): 100 times, after one, two or three
+ * (examples/pic/pic.h, examples/pic/pic.cl): 100 times, after one, two or three
  * steps (so pic_move fills in the last step's incoming, or lsk_pic_read
  * does), the invariants of pic_check.h (nothing lost or duplicated, every particle
  * in its cell, pool usage equal to the frames in use, the state equal to

@@ -1,6 +1,6 @@
 /*
- * pic.c: the particle-in-cell binning example (include/lsk/pic.h): the
- * frame layout, the program (kernels/pic.cl behind the layout's generated
+ * pic.c: the particle-in-cell binning example (examples/pic/pic.h): the
+ * frame layout, the program (examples/pic/pic.cl behind the layout's generated
  * view), the step's sequence of kernels, read-back with shape checks, and
  * the plain C reference step.
  */
@@ -101,7 +101,7 @@ static int build(lsk_pic *p)
   if (rc)
     return lsk_context_set_error(p->ctx, rc, "lsk_pic_create: frame layout: %s",
                                  lsk_context_errmsg(NULL));
-  lsk_program_options po = {.name = "kernels/pic.cl", .prelude = view};
+  lsk_program_options po = {.name = "pic.cl", .prelude = view};
   rc = lsk_program_create(p->ctx, pic_kernel_source, &po, &p->prog);
   lsk_free(view);
   if (!rc)

@@ -1,6 +1,6 @@
 /*
- * pic.cl: the particle-in-cell binning step on frames (host/pic.c runs it;
- * docs/dynamic-memory.md explains it). host/pic.c builds this file with the
+ * pic.cl: the particle-in-cell binning step on frames (examples/pic/pic.c runs it;
+ * docs/dynamic-memory.md explains it). examples/pic/pic.c builds this file with the
  * generated OpenCL C view of its frame layout `pframe` in front (columns
  * id, x, y, vx, vy) and the frame size as the block domain of the per-cell
  * and per-frame kernels, so a ForEach covers the F slots of one frame.
@@ -48,7 +48,7 @@
 #define PIC_COMPACTED 2 /* ctl: lists compacted, in all steps */
 /* The exchange: a row of PIC_ROW words per particle (id, x, y, vx, vy), so
  * that pic_bucket's scattered write of a particle misses once; then the
- * destination and rank columns (host/pic.c writes the first exchange). */
+ * destination and rank columns (examples/pic/pic.c writes the first exchange). */
 #define PIC_ROW 8
 /* Frame header words of the example (the pool leaves two to the user). */
 #define PIC_CELL LSK_FRAME_USER     /* the cell whose list holds the frame, plus one; 0: none */

@@ -1,6 +1,6 @@
 /*
- * check_pixel.c: the pixel clustering example (include/lsk/pixel.h,
- * kernels/pixel.cl). Hand-made modules whose clusters are worked out by
+ * check_pixel.c: the pixel clustering example (examples/pixel/pixel.h,
+ * examples/pixel/pixel.cl). Hand-made modules whose clusters are worked out by
  * hand (a single pixel, an L, two squares touching only at a corner, an
  * empty module, pixels on the module's edges, a module at the maximum digi
  * count), in the C reference and on the device at several shapes; the
@@ -110,8 +110,13 @@ static void hand_check(const hand *h, const lsk_pixel_result *r)
   for (size_t i = 0; i < h->ev->digis; ++i)
     ck_assert_msg(r->clus[i] == h->want[i], "digi %zu: cluster %u, want %u", i, r->clus[i],
                   h->want[i]);
-  for (int m = 0; m < NMOD; ++m)
+  uint32_t first = 0;
+  for (int m = 0; m < NMOD; ++m) {
     ck_assert_uint_eq(r->nclus[m], h->nclus[m]);
+    ck_assert_uint_eq(r->clus_start[m], first);
+    first += h->nclus[m];
+  }
+  ck_assert_uint_eq(r->clus_start[NMOD], first);
   /* Clusters: single (5000), L: isolated 1000 (masked), L 5000; diag:
    * 900 (masked), 8 * 900 = 7200, 900 (masked); max: 2 x 12800; edge: 4
    * x 4000 (at the threshold: kept). */
@@ -176,6 +181,17 @@ static int device_run(lsk_context *ctx, const lsk_pixel_options *opt, const lsk_
   TU_OK(ctx, rc);
   if (opt->lookup)
     ck_assert_uint_eq(lsk_pixel_lookup(px), opt->lookup);
+  /* What px says it uses: the threshold asked for (0: the default), the
+   * shape asked for, and blocks at least 1. */
+  ck_assert_uint_eq(lsk_pixel_threshold(px), opt->threshold ? opt->threshold : LSK_PIXEL_THRESHOLD);
+  unsigned sw, ss;
+  size_t sb;
+  TU_OK(ctx, lsk_pixel_shape(px, &sw, &ss, &sb));
+  if (opt->workers)
+    ck_assert_uint_eq(sw, opt->workers);
+  if (opt->simd)
+    ck_assert_uint_eq(ss, opt->simd);
+  ck_assert(opt->blocks ? sb == opt->blocks : sb >= 1);
   lsk_pixel_times t;
   rc = lsk_pixel_run(px, ev, timed ? &t : NULL);
   if (tu_over_limits(ctx, rc)) {

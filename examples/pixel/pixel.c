@@ -1,7 +1,7 @@
 /*
- * pixel.c: the pixel example's device pipeline (include/lsk/pixel.h): its
+ * pixel.c: the pixel example's device pipeline (examples/pixel/pixel.h): its
  * three SoA layouts (digis, clusters, hits), one lsk_soa each, the program
- * (kernels/pixel.cl behind the layouts' generated views), the stages of a
+ * (examples/pixel/pixel.cl behind the layouts' generated views), the stages of a
  * run, and reading the results back.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -19,7 +19,7 @@
   COLUMN(ushort, x) COLUMN(ushort, y) COLUMN(ushort, adc) COLUMN(uint, module) COLUMN(uint, clus)
 LSK_SOA_DEFINE(pxdigi, 128, PXDIGI_MEMBERS)
 /* charge and hit: dense rows (a module's clusters from its first
- * cluster); the rest sparse (from its first digi), see kernels/pixel.cl. */
+ * cluster); the rest sparse (from its first digi), see examples/pixel/pixel.cl. */
 #define PXCLUS_MEMBERS(COLUMN, MATRIX, SCALAR)                                                     \
   COLUMN(uint, charge)                                                                             \
   COLUMN(uint, hit)                                                                                \
@@ -38,7 +38,7 @@ LSK_SOA_DEFINE(pxhit, 128, PXHIT_MEMBERS)
 
 extern const char pixel_kernel_source[];
 
-/* The grid lookup's local memory (kernels/pixel.cl, PX_GRID), and what a
+/* The grid lookup's local memory (examples/pixel/pixel.cl, PX_GRID), and what a
  * device must have for it: the grid plus the 32 KiB that the hash way is
  * held to. */
 #define GRID_BYTES (2u * LSK_PIXEL_NX * LSK_PIXEL_NY)
@@ -97,6 +97,27 @@ unsigned lsk_pixel_lookup(const lsk_pixel *px)
   return px->opt.lookup;
 }
 
+uint32_t lsk_pixel_threshold(const lsk_pixel *px)
+{
+  LSK__LIVE_OR(0u, px, PIXEL, "lsk_pixel_threshold", "px");
+  return px->threshold;
+}
+
+int lsk_pixel_shape(const lsk_pixel *px, unsigned *workers, unsigned *simd, size_t *blocks)
+{
+  static const char fn[] = "lsk_pixel_shape";
+  LSK__LIVE(NULL, px, PIXEL, fn, "px");
+  if (!workers || !simd || !blocks)
+    return lsk_context_set_error(px->ctx, LSK_EINVAL, "%s: %s is NULL", fn,
+                                 !workers ? "workers"
+                                 : !simd  ? "simd"
+                                          : "blocks");
+  *workers = px->opt.workers;
+  *simd = px->opt.simd;
+  *blocks = px->opt.blocks;
+  return LSK_OK;
+}
+
 lsk_assoc *lsk_pixel_assoc(const lsk_pixel *px)
 {
   LSK__LIVE_OR(NULL, px, PIXEL, "lsk_pixel_assoc", "px");
@@ -131,7 +152,7 @@ static int build(lsk_pixel *px)
     lsk_free(view[i]);
   if (!prelude)
     return lsk_context_set_error(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
-  lsk_program_options po = {.name = "kernels/pixel.cl", .prelude = prelude};
+  lsk_program_options po = {.name = "pixel.cl", .prelude = prelude};
   rc = lsk_program_create(px->ctx, pixel_kernel_source, &po, &px->prog);
   free(prelude);
   if (!rc)
@@ -549,6 +570,8 @@ int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
     rc = lsk_buffer_read(b[0], at(px, 0, dv.clus), r->clus, px->digis * 4);
   if (!rc)
     rc = lsk_buffer_read(px->nclus, 0, r->nclus, nm * 4);
+  if (!rc)
+    rc = lsk_buffer_read(px->coff, 0, r->clus_start, (nm + 1) * 4);
   if (!rc)
     rc = lsk_buffer_read(px->hoff, 0, r->hit_start, (nm + 1) * 4);
   if (!rc && nc)

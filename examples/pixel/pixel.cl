@@ -1,6 +1,6 @@
 /*
- * pixel.cl: the pixel-detector clustering pipeline (host/pixel.c runs it;
- * docs/example-pixel.md explains it). host/pixel.c builds this file with
+ * pixel.cl: the pixel-detector clustering pipeline (examples/pixel/pixel.c runs it;
+ * docs/example-pixel.md explains it). examples/pixel/pixel.c builds this file with
  * the module's constants (PX_NX, PX_NY, PX_PITCH_X, PX_PITCH_Y), PX_GRID
  * (how px_module finds a pixel's neighbours: "Finding a pixel's
  * neighbours" below) and the generated OpenCL C views of its three
@@ -205,7 +205,7 @@ LSK_INLINE void px_union(__local uint *parent, uint i, uint j)
  * below the threshold (masked: no hit), the hit's local position and
  * errors, here where the sums are at hand (px_hits then reads 16 bytes,
  * not 36): the same float operations as px_hit_of
- * (host/pixel_ref.c). The sums are raw (about the module's corner); sum
+ * (examples/pixel/pixel_ref.c). The sums are raw (about the module's corner); sum
  * w (x - x0)^2 = sum w x^2 - 2 x0 sum w x + x0^2 sum w moves them to the
  * lowest pixel, exactly modulo 2^64, and the true value fits. */
 LSK_INLINE void px_row(pxclus_view cv, uint j, uint qr, uint hr, uint threshold, ulong x0, ulong y0,
@@ -264,7 +264,7 @@ LSK_INLINE void px_free(__local uint *tab, __local uint *occ, uint slot, uint x,
  * that lsk's OpenCL devices give a block (llvmpipe; NVIDIA gives 48 KiB),
  * and Mesa 22's rusticl reports
  * twice what a kernel declares, so there it must stay within 16 KiB
- * (tests/check_pixel.c checks the reported figure). It was 25,736 bytes
+ * (examples/pixel/check_pixel.c checks the reported figure). It was 25,736 bytes
  * (51,488 as rusticl reported them); what made room, each explained
  * where it is done:
  *   occ     a filter: columns folded onto 16 (px_earlier) 8328 ->  840

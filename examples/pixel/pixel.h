@@ -5,7 +5,7 @@
  * Input: digis (fired pixels: x, y, adc charge, module), grouped by
  * module as a detector's readout gives them (a module's digis contiguous,
  * in readout order, never sorted), for several events of the same number
- * of modules. The pipeline, on the device (kernels/pixel.cl):
+ * of modules. The pipeline, on the device (examples/pixel/pixel.cl):
  *   cluster  one block per module, the module's digis as the block domain:
  *            connected components over the 8 neighbours (union-find);
  *            cluster ids per module dense 0..k-1 in the order of each
@@ -115,9 +115,12 @@ typedef struct lsk_pixel_gen_options {
 int lsk_pixel_generate(const lsk_pixel_gen_options *opt, lsk_pixel_events **out /* OUT */);
 
 /*
- * Files: a little-endian binary format, "LSKPIXEL" then the version
- * (1), events, modules, digis, whether there is truth, the digis of each
- * event, then the columns module (u32), x, y, adc (u16), truth (u32).
+ * Files: a little-endian binary format: "LSKPIXEL", then as u32 the
+ * version (1), events, modules per event, flags (bit 0: truth follows),
+ * then the digis as u64, the module size nx and ny as u32 each (a file
+ * made for another module size is refused), the digis of each event
+ * (u32 each), then the columns module (u32), x, y, adc (u16) and, if
+ * flagged, truth (u32).
  * lsk_pixel_events_read validates everything (sizes, the file's length,
  * then lsk_pixel_events_check). A file holds at most 2^24 events x modules
  * (an empty module costs no bytes in the file but a slot in memory):
@@ -156,8 +159,12 @@ typedef struct lsk_pixel_result {
   size_t cap_digis, cap_modules; /* room (lsk_pixel_result_create) */
   size_t modules;                /* events * modules */
   size_t digis, clusters, nhits;
-  uint32_t *clus;      /* [digis] the digi's cluster within its module */
-  uint32_t *nclus;     /* [modules] clusters per module */
+  uint32_t *clus;  /* [digis] the digi's cluster within its module */
+  uint32_t *nclus; /* [modules] clusters per module */
+  /* [modules + 1] first cluster of each module: module k's clusters are
+   * clus_start[k] to clus_start[k + 1] - 1 in charge and hit (the sum of
+   * nclus before k; clus_start[modules] = clusters). */
+  uint32_t *clus_start;
   uint32_t *charge;    /* [clusters] */
   uint32_t *hit;       /* [clusters] the cluster's hit, or LSK_PIXEL_NONE (masked) */
   uint32_t *hit_start; /* [modules + 1] first hit of each module */
@@ -220,7 +227,7 @@ typedef struct lsk_pixel_times {
 } lsk_pixel_times;
 
 /*
- * lsk_pixel_create: builds the example's program (kernels/pixel.cl behind
+ * lsk_pixel_create: builds the example's program (examples/pixel/pixel.cl behind
  * the generated views of its digi, cluster and hit layouts).
  * Errors: LSK_EINVAL (a NULL, bad options), LSK_ELAUNCH (workers, or the
  * grid lookup's local memory, past the device's limits), LSK_ENOMEM,
@@ -252,6 +259,16 @@ int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r);
 /* The lookup that px's clusterizer uses (LSK_PIXEL_LOOKUP_GRID or _HASH;
  * 0 for a NULL or destroyed px). */
 unsigned lsk_pixel_lookup(const lsk_pixel *px);
+
+/* The cluster charge threshold px applies (the option, or
+ * LSK_PIXEL_THRESHOLD for 0); 0 for a NULL or destroyed px. */
+uint32_t lsk_pixel_threshold(const lsk_pixel *px);
+
+/* The per-module kernels' shape in use: workers and simd (0: lsk's
+ * automatic rule decides per launch) and the most blocks a run takes.
+ * Errors: LSK_EINVAL (NULL or destroyed px, NULL outputs). */
+int lsk_pixel_shape(const lsk_pixel *px, unsigned *workers /* OUT */, unsigned *simd /* OUT */,
+                    size_t *blocks /* OUT */);
 
 /* The last run's module -> hits association (keys: event * modules +
  * module; elements: hit indices), owned by px; NULL before a run. */

@@ -1,5 +1,5 @@
 /*
- * pixel_file.c: the pixel example's event files (include/lsk/pixel.h).
+ * pixel_file.c: the pixel example's event files (examples/pixel/pixel.h).
  * Little-endian whatever the host, every field at a fixed place:
  *
  *   0  "LSKPIXEL"       8 bytes

@@ -1,6 +1,6 @@
 /*
  * pixel_gen.c: the pixel example's seeded event generator
- * (lsk_pixel_generate, include/lsk/pixel.h). Per module: a few clusters
+ * (lsk_pixel_generate, examples/pixel/pixel.h). Per module: a few clusters
  * grown pixel by pixel from a random centre (each new pixel next to one
  * already in the cluster), their charge shared at random; one cluster in
  * ten a longer streak, as a track at a shallow angle leaves; isolated

@@ -1,6 +1,6 @@
 /*
  * pixel_ref.c: the pixel example's host side that needs no device
- * (include/lsk/pixel.h): event sets and their rules, the detector's
+ * (examples/pixel/pixel.h): event sets and their rules, the detector's
  * geometry, results, the plain C reference pipeline and the comparison.
  * The generator is in pixel_gen.c, files in pixel_file.c.
  */
@@ -190,6 +190,7 @@ void lsk_pixel_result_destroy(lsk_pixel_result *r)
     return;
   free(r->clus);
   free(r->nclus);
+  free(r->clus_start);
   free(r->charge);
   free(r->hit);
   free(r->hit_start);
@@ -217,12 +218,14 @@ int lsk_pixel_result_create(const lsk_pixel_events *ev, lsk_pixel_result **out)
     r->cap_modules = nm;
     r->clus = malloc(d * 4);
     r->nclus = malloc(nm * 4);
+    r->clus_start = malloc((nm + 1) * 4);
     r->charge = malloc(d * 4);
     r->hit = malloc(d * 4);
     r->hit_start = malloc((nm + 1) * 4);
     r->hits = malloc(d * sizeof *r->hits);
   }
-  if (!r || !r->clus || !r->nclus || !r->charge || !r->hit || !r->hit_start || !r->hits) {
+  if (!r || !r->clus || !r->nclus || !r->clus_start || !r->charge || !r->hit || !r->hit_start ||
+      !r->hits) {
     lsk_pixel_result_destroy(r);
     return lsk_context_set_error(NULL, LSK_ENOMEM, "%s: out of host memory for %zu digis", fn,
                                  ev->digis);
@@ -311,6 +314,7 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
     size_t a = ev->start[k], b = ev->start[k + 1];
     uint32_t nk = cluster_module(ev, a, b, grid, r->clus);
     r->nclus[k] = nk;
+    r->clus_start[k] = (uint32_t)c0;
     for (uint32_t c = 0; c < nk; ++c)
       s[c] = (px_sums){.xmin = 0xffff, .ymin = 0xffff};
     for (size_t i = a; i < b; ++i) {
@@ -343,6 +347,7 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
     c0 += nk;
   }
   r->hit_start[nm] = (uint32_t)h;
+  r->clus_start[nm] = (uint32_t)c0;
   r->clusters = c0;
   r->nhits = h;
   free(grid);
@@ -351,7 +356,7 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
 }
 
 /* The hit of a cluster, from its exact sums: the same float operations as
- * px_hit in kernels/pixel.cl. */
+ * px_hit in examples/pixel/pixel.cl. */
 void px_hit_of(const px_sums *s, const lsk_pixel_placement *p, lsk_pixel_hit *h)
 {
   float q = (float)s->q;
@@ -385,11 +390,19 @@ int lsk_pixel_compare(const lsk_pixel_result *want, const lsk_pixel_result *got,
     if (got->nclus[k] != want->nclus[k])
       return lsk_context_set_error(NULL, LSK_EVERIFY, "%s: module %zu: %u clusters, want %u", fn, k,
                                    got->nclus[k], want->nclus[k]);
+    if (got->clus_start[k] != c0 || want->clus_start[k] != c0)
+      return lsk_context_set_error(NULL, LSK_EVERIFY,
+                                   "%s: module %zu: clusters start at %u, want %u (%zu)", fn, k,
+                                   got->clus_start[k], want->clus_start[k], c0);
     if (got->hit_start[k + 1] != want->hit_start[k + 1])
       return lsk_context_set_error(NULL, LSK_EVERIFY, "%s: module %zu: hits end at %u, want %u", fn,
                                    k, got->hit_start[k + 1], want->hit_start[k + 1]);
     c0 += want->nclus[k];
   }
+  if (got->clus_start[want->modules] != c0 || want->clus_start[want->modules] != c0)
+    return lsk_context_set_error(NULL, LSK_EVERIFY, "%s: clusters end at %u, want %u (%zu)", fn,
+                                 got->clus_start[want->modules], want->clus_start[want->modules],
+                                 c0);
   if (got->clusters != c0 || want->clusters != c0 || got->nhits != want->nhits)
     return lsk_context_set_error(NULL, LSK_EVERIFY,
                                  "%s: %zu clusters and %zu hits, want %zu and %zu", fn,

@@ -1,6 +1,6 @@
 /*
  * cmd_pic.c: `lsk demo pic`, the particle-in-cell binning example on
- * frames (include/lsk/pic.h): particles in frames per cell of a periodic
+ * frames (examples/pic/pic.h): particles in frames per cell of a periodic
  * 2-D grid, moved for a number of steps; after each checked step the
  * device's state is compared with the plain C reference step's: no
  * particle lost or duplicated, each in the cell its position says, the

@@ -1,6 +1,6 @@
 /*
  * cmd_pixel.c: `lsk demo`, the pixel-detector clustering pipeline
- * (include/lsk/pixel.h, docs/example-pixel.md) on the selected device:
+ * (examples/pixel/pixel.h, docs/example-pixel.md) on the selected device:
  * generated (or read) events, the device pipeline and the plain C
  * reference timed on the same events, every output compared (the cluster
  * of every digi, charges, masks, hits and the association), and a short

@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(strstr(lsk_context_errmsg(NULL), "lsk_pixel_events_read") != NULL);
   } else {
     FUZZ_CHECK(lsk_pixel_events_check(ev) == LSK_OK);
-    /* The reader's bound on module slots (MAX_SLOTS in host/pixel_file.c):
+    /* The reader's bound on module slots (MAX_SLOTS in examples/pixel/pixel_file.c):
      * without it a 32 KB file of empty events asked for 2 GB. */
     FUZZ_CHECK((uint64_t)ev->events * ev->modules <= (1u << 24));
     lsk_pixel_result *r = NULL;

@@ -1,6 +1,6 @@
 /*
  * bench/pixel.c: `lsk bench --only pixel`: the pixel clustering pipeline
- * (include/lsk/pixel.h) against the single-threaded C reference on the
+ * (examples/pixel/pixel.h) against the single-threaded C reference on the
  * same generated events, interleaved run by run; the result is checked
  * against the reference before and after the timed runs. Also prints the
  * best time of each stage, from runs that wait after every stage.
