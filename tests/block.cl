@@ -1,5 +1,5 @@
 /*
- * block.cl: kernels for tests/check_block.c, one program built once per
+ * block.cl: kernels for tests/device/check_block.c, one program built once per
  * (domain, workers, simd). Block b of the grid works on its own slice of
  * the inputs (lsk_block_idx(), no grid-strided loop: the host launches one
  * block per slice).

@@ -1,5 +1,5 @@
 /*
- * check_main.c: the one registry of test suites.
+ * check_main.c: runs the test suites of tests/suites.h.
  *   lsk_tests            run every suite
  *   lsk_tests NAME...    run the named suites (ctest registers one each)
  * Exit 0 if all pass, 1 if any fails, 77 if a suite needs a device and
@@ -16,42 +16,9 @@ static const struct {
   const char *name;
   Suite *(*make)(void);
 } suites[] = {
-    {"status", suite_status},
-    {"device", suite_device},
-    {"mapping", suite_mapping},
-    {"iota", suite_iota},
-    {"verify", suite_verify},
-    {"errors", suite_errors},
-    {"cache", suite_cache},
-    {"grind", suite_grind},
-    {"tune", suite_tune},
-    {"layout", suite_layout},
-    {"soa", suite_soa},
-    {"reduce", suite_reduce},
-    {"scan", suite_scan},
-    {"grind_algo", suite_grind_algo},
-    {"compact", suite_compact},
-    {"grind_compact", suite_grind_compact},
-    {"vector", suite_vector},
-    {"grind_vector", suite_grind_vector},
-    {"pool", suite_pool},
-    {"chunklist", suite_chunklist},
-    {"pic", suite_pic},
-    {"pool_grind", suite_pool_grind},
-    {"block", suite_block},
-    {"assoc", suite_assoc},
-    {"pixel", suite_pixel},
-    {"pixel_grind", suite_pixel_grind},
-    {"ledger_canary", suite_ledger_canary},
-    {"grind_types", suite_grind_types},
-    {"grind_soa", suite_grind_soa},
-    {"grind_vsum", suite_grind_vsum},
-    {"grind_planted", suite_grind_planted},
-    {"resource", suite_resource},
-    {"threads", suite_threads},
-    {"badinput", suite_badinput},
-    {"badinput2", suite_badinput2},
-    {"badinput3", suite_badinput3},
+#define X(name, source, runs) {#name, suite_##name},
+    LSK_TEST_SUITES(X)
+#undef X
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

@@ -1,6 +1,6 @@
 /*
  * pool.cl: test kernels for the pool and the chunked list
- * (tests/check_pool.c, tests/check_chunklist.c, tests/check_pool_grind.c).
+ * (tests/mem/check_pool.c, tests/mem/check_chunklist.c, tests/mem/check_grind_pool.c).
  *
  * The block collectives are called by every block, with the batched items
  * selected by their flags, never inside an if: PoCL 3.1 miscompiles a

@@ -1,8 +1,9 @@
 /*
  * testutil.h: helpers shared by the libcheck suites.
  *
- * Conventions: one file per concept, tests/check_<concept>.c, providing
- * Suite *suite_<concept>(void); check_main.c is the registry. Device tests
+ * Conventions: one file per concept, tests/<layer>/check_<concept>.c,
+ * providing Suite *suite_<concept>(void), listed once in tests/suites.h
+ * (which the test main and CMake both read). Device tests
  * call tu_context(): with no OpenCL device the whole run exits 77 (ctest
  * reports "skipped").
  */
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "lsk/lsk.h"
+#include "suites.h"
 
 /* A context on the default device (LSK_DEVICE honoured), or exit 77. */
 lsk_context *tu_context(void);
@@ -137,53 +139,15 @@ int tu_over_limits(lsk_context *ctx, int rc);
  * only says the device lacks something): 1, with the reason on stdout. */
 int tu_skip_on(lsk_context *ctx, int rc, int skip_rc, const char *text);
 
-/* The suites. */
-Suite *suite_status(void);
-Suite *suite_device(void);
-Suite *suite_mapping(void);
-Suite *suite_iota(void);
-Suite *suite_verify(void);
-Suite *suite_errors(void);
-Suite *suite_badinput(void);
-Suite *suite_badinput2(void);
-Suite *suite_badinput3(void);
-Suite *suite_cache(void);
-Suite *suite_grind(void);
-Suite *suite_tune(void);
-Suite *suite_layout(void);
-Suite *suite_soa(void);
-Suite *suite_reduce(void);
-Suite *suite_scan(void);
-Suite *suite_grind_algo(void);
-Suite *suite_compact(void);
-Suite *suite_grind_compact(void);
-Suite *suite_vector(void);
-Suite *suite_grind_vector(void);
-Suite *suite_pool(void);
-Suite *suite_chunklist(void);
-Suite *suite_pic(void);
-Suite *suite_pool_grind(void);
-Suite *suite_block(void);
+/* The suites (tests/suites.h). */
+#define X(name, source, runs) Suite *suite_##name(void);
+LSK_TEST_SUITES(X)
+#undef X
 
 /* check_block.c: the block collectives at one small shape, for the grind
- * suite. */
+ * suite; the association's small cases, also run in the grind suite. */
 void block_grind_case(void);
-Suite *suite_assoc(void);
-/* The association's small cases, also run in the grind suite. */
-TCase *tcase_assoc_grind(void);
-Suite *suite_pixel(void);
-Suite *suite_pixel_grind(void);
-Suite *suite_ledger_canary(void);
-/* Grind suites (oclgrind): every type of reduce and scan, and every test
- * of the block suite on one small shape (check_block.c), the float sums
- * of the vector paths (check_grind_types.c); SoA accessors;
- * the planted defects of the oclgrind_planted test. */
-Suite *suite_grind_types(void);
-Suite *suite_grind_vsum(void);
 TCase *tcase_block_grind(void);
-Suite *suite_grind_soa(void);
-Suite *suite_grind_planted(void);
-Suite *suite_resource(void);
-Suite *suite_threads(void);
+TCase *tcase_assoc_grind(void);
 
 #endif /* LSK_TESTUTIL_H */

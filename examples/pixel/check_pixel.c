@@ -6,7 +6,7 @@
  * count), in the C reference and on the device at several shapes; the
  * device against the C reference on generated events of fixed seeds; the
  * generator's determinism; event files (round trip, corrupt files); bad
- * arguments. Suite pixel_grind: the hand-made modules and a small
+ * arguments. Suite grind_pixel: the hand-made modules and a small
  * generated event, for oclgrind.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -580,7 +580,7 @@ Suite *suite_pixel(void)
  * (px_module's plain local operations), each lookup, and a small
  * generated event. The grid needs more local memory than oclgrind's
  * default 32 KiB: tests/CMakeLists.txt gives it 1 MiB, as PoCL has. */
-START_TEST(test_pixel_grind)
+START_TEST(test_grind_pixel)
 {
   lsk_context *ctx = tu_context();
   hand h;
@@ -612,11 +612,11 @@ START_TEST(test_pixel_grind)
 }
 END_TEST
 
-Suite *suite_pixel_grind(void)
+Suite *suite_grind_pixel(void)
 {
-  Suite *s = suite_create("pixel_grind");
+  Suite *s = suite_create("grind_pixel");
   TCase *tc = tcase_create("core");
-  tcase_add_test(tc, test_pixel_grind);
+  tcase_add_test(tc, test_grind_pixel);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1,5 +1,5 @@
 /*
- * check_badinput3.c: bad input to every public function of vector.h,
+ * check_badinput_objects.c: bad input to every public function of vector.h,
  * assoc.h, pool.h, chunklist.h, pic.h and pixel.h (rows: badinput.h), and
  * the handle lifetimes: after lsk_context_destroy its children refuse
  * every call but their own _destroy, which still frees them (the suite is
@@ -602,9 +602,9 @@ START_TEST(test_bi_dead_parents)
 }
 END_TEST
 
-Suite *suite_badinput3(void)
+Suite *suite_badinput_objects(void)
 {
-  Suite *s = suite_create("badinput3");
+  Suite *s = suite_create("badinput_objects");
   TCase *tc = tcase_create("objects");
   tcase_add_test(tc, test_bi_vector_assoc);
   tcase_add_test(tc, test_bi_pool_list);

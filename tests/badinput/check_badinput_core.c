@@ -1,10 +1,10 @@
 /*
- * check_badinput.c: bad input to every public function of context.h,
+ * check_badinput_core.c: bad input to every public function of context.h,
  * device.h, status.h, buffer.h, program.h, tune.h, algo.h, reduce.h,
  * scan.h and compact.h, one row per bad argument (badinput.h): NULL
  * handles, out-parameters and inputs; zero sizes; too-large values;
  * handles of the wrong type or of another context; destroyed handles.
- * check_badinput2.c has the other headers and the handle lifetimes.
+ * check_badinput_data.c has the other headers and the handle lifetimes.
  * One context per test; every object made is destroyed (ASan-clean).
  */
 #include <limits.h>
@@ -701,9 +701,9 @@ START_TEST(test_bi_algo)
 }
 END_TEST
 
-Suite *suite_badinput(void)
+Suite *suite_badinput_core(void)
 {
-  Suite *s = suite_create("badinput");
+  Suite *s = suite_create("badinput_core");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_bi_context);
   tcase_add_test(tc, test_bi_buffer);

@@ -1,5 +1,5 @@
 /*
- * check_pool_grind.c: dynamic memory at small sizes, for oclgrind
+ * check_grind_pool.c: dynamic memory at small sizes, for oclgrind
  * (tests/oclgrind.sh runs this suite as `oclgrind_pool` under `oclgrind
  * --data-races --uninitialized`); it also runs as an ordinary suite.
  * Allocation on both paths, recycles and GCs against the model; a chunked
@@ -189,9 +189,9 @@ START_TEST(test_pool_grind_pic_steps)
 }
 END_TEST
 
-Suite *suite_pool_grind(void)
+Suite *suite_grind_pool(void)
 {
-  Suite *s = suite_create("pool_grind");
+  Suite *s = suite_create("grind_pool");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_pool_grind_alloc_recycle_gc);
   tcase_add_test(tc, test_pool_grind_chunklist);

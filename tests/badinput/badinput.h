@@ -2,7 +2,7 @@
  * badinput.h: the rows of the bad-input suites (check_badinput*.c). Each
  * row calls one public function with one bad argument and checks the
  * status and the message: it starts "<function>: " and holds the text
- * (which names the offending value). tests/badinput_coverage.sh counts the
+ * (which names the offending value). tests/badinput/badinput_coverage.sh counts the
  * rows run per function (bi_count) and fails if a public function of the
  * headers in include/lsk/ has none.
  */
@@ -15,7 +15,7 @@
  * so that a row cannot pass on an earlier message. */
 void bi_clear(lsk_context *ctx);
 /* Counts a row of fn: appends fn to the file $LSK_BADINPUT_ROWS if set
- * (tests/badinput_coverage.sh counts them). */
+ * (tests/badinput/badinput_coverage.sh counts them). */
 void bi_count(const char *fn);
 /* Asserts rc == want and that msg's message (NULL: the thread's) starts
  * with "fn: " and contains text. */

@@ -1,5 +1,5 @@
 /*
- * check_badinput2.c: bad input to every public function of layout.h,
+ * check_badinput_data.c: bad input to every public function of layout.h,
  * soa.h, vector.h, assoc.h, pool.h, chunklist.h, pic.h and pixel.h (rows:
  * badinput.h), and the handle lifetimes: a destroyed context's children
  * refuse every call but their _destroy, which still frees them; double
@@ -344,9 +344,9 @@ START_TEST(test_bi_soa)
 }
 END_TEST
 
-Suite *suite_badinput2(void)
+Suite *suite_badinput_data(void)
 {
-  Suite *s = suite_create("badinput2");
+  Suite *s = suite_create("badinput_data");
   TCase *tc = tcase_create("data");
   tcase_add_test(tc, test_bi_layout);
   tcase_add_test(tc, test_bi_soa);

@@ -1,0 +1,65 @@
+/*
+ * suites.h: every test suite of lsk_tests, once. The test main registers
+ * them from this list (check_main.c), testutil.h declares them, and CMake
+ * reads the same lines for the sources to build and the ctest tests to
+ * register (tests/CMakeLists.txt): a suite added here is built, runnable
+ * and run; nothing else to keep in step.
+ *
+ * X(name, source, runs): name is the suite (`lsk_tests name`, the function
+ * suite_<name>); source its file from the repository's root; runs where
+ * ctest runs it: u as test <name> on the default device (PoCL), r as
+ * rusticl_<name> on Mesa's rusticl, g as oclgrind_<name> under oclgrind;
+ * none: a test of its own in tests/CMakeLists.txt.
+ */
+#ifndef LSK_TEST_SUITES_H
+#define LSK_TEST_SUITES_H
+
+/* clang-format off */
+#define LSK_TEST_SUITES(X)                                                     \
+  /* core */                                                                   \
+  X(status, tests/core/check_status.c, u)                                      \
+  X(device, tests/core/check_device.c, ur)                                     \
+  X(errors, tests/core/check_errors.c, ur)                                     \
+  X(cache, tests/core/check_cache.c, ur)                                       \
+  X(resource, tests/core/check_resource.c, ur)                                 \
+  X(threads, tests/core/check_threads.c, ur)                                   \
+  X(ledger_canary, tests/ledger.c, none)                                       \
+  /* the device library */                                                     \
+  X(mapping, tests/device/check_mapping.c, ur)                                 \
+  X(verify, tests/device/check_verify.c, ur)                                   \
+  X(block, tests/device/check_block.c, ur)                                     \
+  X(grind, tests/device/check_grind.c, urg)                                    \
+  X(grind_types, tests/device/check_grind_types.c, ug)                         \
+  X(grind_vsum, tests/device/check_grind_types.c, ug)                          \
+  X(grind_planted, tests/device/check_grind_planted.c, none)                   \
+  /* launch */                                                                 \
+  X(iota, tests/launch/check_iota.c, ur)                                       \
+  X(tune, tests/launch/check_tune.c, ur)                                       \
+  /* soa */                                                                    \
+  X(layout, tests/soa/check_layout.c, u)                                       \
+  X(soa, tests/soa/check_soa.c, ur)                                            \
+  X(grind_soa, tests/soa/check_grind_soa.c, ug)                                \
+  /* algo */                                                                   \
+  X(reduce, tests/algo/check_reduce.c, ur)                                     \
+  X(scan, tests/algo/check_scan.c, ur)                                         \
+  X(compact, tests/algo/check_compact.c, ur)                                   \
+  X(grind_compact, tests/algo/check_compact.c, g)                              \
+  X(assoc, tests/algo/check_assoc.c, ur)                                       \
+  X(grind_algo, tests/algo/check_grind_algo.c, urg)                            \
+  /* mem */                                                                    \
+  X(vector, tests/mem/check_vector.c, ur)                                      \
+  X(grind_vector, tests/mem/check_vector.c, g)                                 \
+  X(pool, tests/mem/check_pool.c, ur)                                          \
+  X(chunklist, tests/mem/check_chunklist.c, ur)                                \
+  X(grind_pool, tests/mem/check_grind_pool.c, urg)                             \
+  /* bad input to every public function */                                     \
+  X(badinput_core, tests/badinput/check_badinput_core.c, ur)                   \
+  X(badinput_data, tests/badinput/check_badinput_data.c, ur)                   \
+  X(badinput_objects, tests/badinput/check_badinput_objects.c, ur)             \
+  /* the examples */                                                           \
+  X(pic, examples/pic/check_pic.c, ur)                                         \
+  X(pixel, examples/pixel/check_pixel.c, ur)                                   \
+  X(grind_pixel, examples/pixel/check_pixel.c, g)
+/* clang-format on */
+
+#endif /* LSK_TEST_SUITES_H */
