@@ -21,11 +21,12 @@ if [ "$rc" -ne 0 ]; then
   echo "oclgrind_coverage.sh: the suites failed under oclgrind (exit $rc)"
   exit 1
 fi
-# The kernels lsk ships: plain LSK_KERNEL definitions, and the reduce and
+# The kernels lsk ships (its kernel library and its examples): plain
+# LSK_KERNEL definitions, and the reduce and
 # scan kernels that kernels/reduce.cl and kernels/scan.cl instantiate per
 # type (macro lines at the start of a line, not their definitions).
 {
-  sed -nE 's/^LSK_KERNEL void ([a-z_0-9]+)\(.*/\1/p' "$src"/kernels/*.cl
+  sed -nE 's/^LSK_KERNEL void ([a-z_0-9]+)\(.*/\1/p' "$src"/kernels/*.cl "$src"/examples/*/*.cl
   sed -nE 's/^LSK__REDUCE_KERNELS\(([a-z]+),.*/\1/p' "$src"/kernels/reduce.cl |
     while read -r t; do printf 'lsk_reduce_%s_%s\n' add "$t" min "$t" max "$t"; done
   sed -nE 's/^LSK__SCAN_KERNEL\(([a-z]+),.*/lsk_scan_\1/p' "$src"/kernels/scan.cl
