@@ -124,7 +124,9 @@ int lsk_pool_grow(lsk_pool *pool, size_t capacity);
 /* Reads back, waiting for queued work: the free list as the next
  * allocations will take it (first to last), the recycled list in the order
  * the recycles happened, and cells [first, first + count) (count * stride
- * bytes). lists: at most cap entries to dst, the length to *n. */
+ * bytes). lists: at most cap entries to dst, the length to *n. For code
+ * that inspects a pool from the host: reading frames back (the pic
+ * example's lsk_pic_read), checking a kernel's allocations, debugging. */
 int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n /* OUT */);
 int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n /* OUT */);
 int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst);

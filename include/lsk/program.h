@@ -61,7 +61,10 @@ int lsk_program_create_file(lsk_context *ctx, const char *path, const lsk_progra
 /* NULL is a no-op. Kernels of the program must be destroyed before. */
 void lsk_program_destroy(lsk_program *prog);
 
-/* What the program's builds cost so far (for tests and the bench). */
+/* What the program's builds cost so far: the configurations built, and how
+ * many of them were compiled or loaded from the disk cache. For an
+ * application that reports its start-up cost, or checks that its cache
+ * directory serves it (a second run should load, not compile). */
 typedef struct lsk_program_stats {
   unsigned configurations; /* distinct configurations built and kept */
   unsigned compiled;       /* of those, compiled from source */
