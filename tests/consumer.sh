@@ -21,5 +21,22 @@ cmake -S "$src/tests/consumer" -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/
 cmake --build "$tmp/cm" >/dev/null
 "$tmp/cm/iota"
 
+# The examples are not part of the library's ABI.
+if nm -D "$libdir"/liblsk.so | grep -E ' lsk_(pixel|pic)_'; then
+  echo "consumer.sh: liblsk exports the examples' functions"
+  exit 1
+fi
+
 # The installed library needs no file of lsk's at run time.
 [ -z "$(find "$tmp/prefix" -name '*.cl')" ] || { echo "consumer.sh: .cl files installed?"; exit 1; }
+
+# The examples, as a project of their own against the installed package:
+# a copy of examples/ outside lsk's tree, so that nothing but the installed
+# public headers (and lsk_embed_sources from the CMake package) can serve
+# them; then their smoke program.
+echo "== examples against the installed lsk"
+cp -r "$src/examples" "$tmp/examples"
+cmake -S "$tmp/examples" -B "$tmp/ex" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_C_FLAGS=-Werror \
+  >/dev/null
+cmake --build "$tmp/ex" >/dev/null
+LD_LIBRARY_PATH="$libdir" "$tmp/ex/lsk_examples_smoke"

@@ -83,5 +83,10 @@ while read -r f h; do
   fi
 done <"$tmp.inc"
 echo "includes checked: $(wc -l <"$tmp.inc") edges"
+# The examples are built on the public API: no internal (lsk__) name.
+if grep -rn 'lsk__\|LSK__' "$src/examples"; then
+  echo "wrong way: the examples use lsk's internals (above)"
+  bad=1
+fi
 [ "$bad" -eq 0 ] && echo "layering: ok"
 exit "$bad"
