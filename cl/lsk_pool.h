@@ -4,8 +4,8 @@
  *
  * A pool is one __global uint buffer (lsk_pool_buffer on the host): a
  * header, the free list, the recycled list, then the cells. A cell is named
- * by its uint index; LSK_POOL_INVALID names none. Semantics (DESIGN.md
- * section 3, after Taichi's sparse runtime):
+ * by its uint index; LSK_POOL_INVALID names none. Semantics (docs/dynamic-memory.md,
+ * after Taichi's sparse runtime):
  *   - lsk_pool_alloc takes a cursor with one atomic add. Cursor values below
  *     the free list's length reuse freed cells, the next ones take fresh
  *     cells from the data list (never used before), and past those the pool
