@@ -1,11 +1,11 @@
 /*
  * lsk_shared.h: the words that the host and the device both read or write,
  * written once. This file is C11 and OpenCL C 1.2 at the same time: the
- * host library includes it (host/internal.h, host/pool_internal.h) and the
- * device library embeds it, so a word moved here moves on both sides.
- * Plain integer constants only (they fit a uint and an int on both sides),
- * no types, no functions; anything that must differ goes under
- * __OPENCL_C_VERSION__.
+ * host library includes it (through host/internal.h) and the device
+ * library embeds it, so a word moved here moves on both sides. Plain
+ * integer constants only (each fits a uint on both sides), no types, no
+ * functions; anything that must differ between C and OpenCL C goes under
+ * __OPENCL_VERSION__ (as the static assertions below do).
  */
 #ifndef LSK_CL_SHARED_H
 #define LSK_CL_SHARED_H
@@ -72,9 +72,10 @@
 #define LSK__LIST_LOST 4       /* elements appended without storage (atomic) */
 #define LSK__LIST_HEADER_WORDS 16
 
-/* What the words above must satisfy, checked where the compiler can
- * (OpenCL C 1.2 has no static assertion). */
-#ifndef __OPENCL_C_VERSION__
+/* What the words above must satisfy, checked where the compiler can: in C
+ * (OpenCL C 1.2 has no static assertion; every OpenCL C compiler defines
+ * __OPENCL_VERSION__, 1.1 and later __OPENCL_C_VERSION__ too). */
+#if !defined(__OPENCL_VERSION__) && !defined(__OPENCL_C_VERSION__)
 _Static_assert(LSK__VREC_VALUES + 2 * LSK__VREC_MAX_VALUES <= LSK__VREC_MSG,
                "verify record: the values overlap the message");
 _Static_assert(LSK__VREC_WORDS * 4 == LSK__VREC_MSG * 4 + LSK__VREC_MSG_BYTES,
