@@ -10,8 +10,12 @@
  *     use(content[j]);
  * The whole block over one key: LSK_ASSOC_FOREACH below.
  */
-#ifndef LSK_ASSOC_CL_H
-#define LSK_ASSOC_CL_H
+#ifndef LSK_CL_ASSOC_H
+#define LSK_CL_ASSOC_H
+
+#include "lsk_config.h"
+#include "lsk_foreach.h"
+#include "lsk_idx.h"
 
 /* The first position of key's range in the content, one past its last,
  * and its length. */
@@ -33,11 +37,11 @@ LSK_INLINE uint lsk_assoc_length(__global const uint *offsets, uint key)
  * position, `break` is not supported. To combine values across the block,
  * accumulate per worker in the body and use a block collective after it.
  */
-#define LSK_ASSOC_FOREACH(it, j, offsets, key)                                 \
-  for (uint lsk__ae_##it = (offsets)[(key) + 1u], lsk__ac_##it = (offsets)[key];            \
-       lsk__ac_##it < lsk__ae_##it; lsk__ac_##it += LSK_DOMAIN_SIZE)          \
-    LSK_FOREACH(it)                                                            \
-  for (uint j = lsk__ac_##it + it.idx, lsk__a1_##it = j < lsk__ae_##it; lsk__a1_##it;         \
+#define LSK_ASSOC_FOREACH(it, j, offsets, key)                                                     \
+  for (uint lsk__ae_##it = (offsets)[(key) + 1u], lsk__ac_##it = (offsets)[key];                   \
+       lsk__ac_##it < lsk__ae_##it; lsk__ac_##it += LSK_DOMAIN_SIZE)                               \
+    LSK_FOREACH(it)                                                                                \
+  for (uint j = lsk__ac_##it + it.idx, lsk__a1_##it = j < lsk__ae_##it; lsk__a1_##it;              \
        lsk__a1_##it = 0)
 
-#endif /* LSK_ASSOC_CL_H */
+#endif /* LSK_CL_ASSOC_H */

@@ -10,8 +10,10 @@
  * Each function returns the value before the update, like atomic_add.
  * None synchronizes; any work-item may call them.
  */
-#ifndef LSK_ATOMIC_H
-#define LSK_ATOMIC_H
+#ifndef LSK_CL_ATOMIC_H
+#define LSK_CL_ATOMIC_H
+
+#include "lsk_config.h"
 
 /* One CAS loop per (name, address space, type, its bits, cas, op). The
  * loop never reads *p plainly, which would race with the other work-items'
@@ -72,4 +74,4 @@ LSK__ATOMIC_CAS(lsk_atomic_max_double, __global, double, ulong, as_double, as_ul
  */
 LSK_INLINE uint lsk_append(volatile __global uint *count) { return atomic_inc(count); }
 
-#endif /* LSK_ATOMIC_H */
+#endif /* LSK_CL_ATOMIC_H */

@@ -50,8 +50,12 @@
  * Helpers of your own that contain a barrier or call a collective: declare
  * them LSK_COLLECTIVE (below).
  */
-#ifndef LSK_BLOCK_H
-#define LSK_BLOCK_H
+#ifndef LSK_CL_BLOCK_H
+#define LSK_CL_BLOCK_H
+
+#include "lsk_atomic.h"
+#include "lsk_config.h"
+#include "lsk_idx.h"
 
 /* Elements of a collective's scratch: double buffering for the tree and the
  * scan. */
@@ -259,4 +263,4 @@ LSK_COLLECTIVE uint lsk_block_append(__local uint *s, volatile __global uint *co
   return lsk_block_append_ex(s, count, n, &first, &total);
 }
 
-#endif /* LSK_BLOCK_H */
+#endif /* LSK_CL_BLOCK_H */

@@ -9,8 +9,8 @@
  * All are compile-time constants, so loops over the domain have constant
  * trip counts and the compiler can unroll and vectorize them.
  */
-#ifndef LSK_CONFIG_H
-#define LSK_CONFIG_H
+#ifndef LSK_CL_CONFIG_H
+#define LSK_CL_CONFIG_H
 
 #if !defined(LSK_DOMAIN_SIZE) || !defined(LSK_WORKERS) || !defined(LSK_SIMD)
 #error "lsk: LSK_DOMAIN_SIZE, LSK_WORKERS and LSK_SIMD must be defined (the lsk host does this)"
@@ -87,4 +87,4 @@
 #define LSK__FULL(n) ((n) / LSK__STRIDE)
 #define LSK_SLOTS(n) (LSK__STEPS(n) * LSK_SIMD)
 
-#endif /* LSK_CONFIG_H */
+#endif /* LSK_CL_CONFIG_H */

@@ -2,9 +2,16 @@
  * lsk_device.h: the lsk device library, for reading and for offline use
  * (-I with this directory). The host embeds the same files, in this order,
  * in front of every program, so lsk kernels need no #include.
+ *
+ * This list is the only one: CMake reads the #include lines below to embed
+ * the files (cmake/embed.cmake), in this order, and fails the build if a
+ * header of this directory is missing here or comes before one it
+ * includes. The embedded text has no file system, so the embedding drops
+ * each file's #include "lsk_*.h" lines; the order stands in for them.
  */
-#ifndef LSK_DEVICE_H
-#define LSK_DEVICE_H
+#ifndef LSK_CL_DEVICE_H
+#define LSK_CL_DEVICE_H
+#include "lsk_shared.h"
 #include "lsk_config.h"
 #include "lsk_idx.h"
 #include "lsk_foreach.h"
@@ -17,4 +24,4 @@
 #include "lsk_list.h"
 #include "lsk_assoc.h"
 #include "lsk_soa.h"
-#endif /* LSK_DEVICE_H */
+#endif /* LSK_CL_DEVICE_H */

@@ -11,8 +11,11 @@
  * CPU back-ends such as PoCL vectorize well; with S = 1 consecutive workers
  * take consecutive indices, which GPUs coalesce.
  */
-#ifndef LSK_FOREACH_H
-#define LSK_FOREACH_H
+#ifndef LSK_CL_FOREACH_H
+#define LSK_CL_FOREACH_H
+
+#include "lsk_config.h"
+#include "lsk_idx.h"
 
 LSK_INLINE lsk_idx lsk__first(uint step)
 {
@@ -30,10 +33,10 @@ LSK_INLINE lsk_idx lsk__first(uint step)
  * the body (workers run different numbers of indices); `continue` moves to
  * the next index, `break` is not supported.
  */
-#define LSK_FOREACH_N(it, n)                                                   \
-  for (uint lsk__step_##it = 0; lsk__step_##it < LSK__STEPS(n); ++lsk__step_##it) \
-    for (lsk_idx it = lsk__first(lsk__step_##it);                            \
-         it.slot < (lsk__step_##it + 1) * LSK_SIMD; ++it.idx, ++it.slot)      \
+#define LSK_FOREACH_N(it, n)                                                                       \
+  for (uint lsk__step_##it = 0; lsk__step_##it < LSK__STEPS(n); ++lsk__step_##it)                  \
+    for (lsk_idx it = lsk__first(lsk__step_##it); it.slot < (lsk__step_##it + 1) * LSK_SIMD;       \
+         ++it.idx, ++it.slot)                                                                      \
       if (lsk__step_##it < LSK__FULL(n) || it.idx < (uint)(n))
 
 /* LSK_FOREACH(it): ForEach over the block domain. */
@@ -66,4 +69,4 @@ LSK_INLINE __attribute__((always_inline)) void lsk_sync_local(void)
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-#endif /* LSK_FOREACH_H */
+#endif /* LSK_CL_FOREACH_H */

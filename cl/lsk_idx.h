@@ -2,8 +2,10 @@
  * lsk_idx.h: who am I. Worker, block and grid indices, and the N-D view of
  * the block domain. None of these synchronizes.
  */
-#ifndef LSK_IDX_H
-#define LSK_IDX_H
+#ifndef LSK_CL_IDX_H
+#define LSK_CL_IDX_H
+
+#include "lsk_config.h"
 
 /* One index of a ForEach: idx in the domain, slot in the worker's context
  * variables. Read-only for the body. */
@@ -55,7 +57,7 @@ LSK_INLINE uint3 lsk_domain_nd(uint i)
  * is correct for any number of launched blocks. Uniform across the block:
  * every worker runs the same iterations, so barriers inside are allowed.
  */
-#define LSK_BLOCKS(b, nblocks)                                                 \
+#define LSK_BLOCKS(b, nblocks)                                                                     \
   for (uint b = lsk_block_idx(); b < (uint)(nblocks); b += lsk_grid_size())
 
 /*
@@ -66,9 +68,9 @@ LSK_INLINE uint3 lsk_domain_nd(uint i)
  * of tiles with no element at or past n. The remainder is written as
  * n - full * D: a div/rem pair trips oclgrind (see lsk_domain_nd).
  */
-#define LSK__TILE_RUN(n, per_block)                                            \
-  uint first = lsk_block_idx() * (per_block);                                  \
-  uint full = (n) / LSK_DOMAIN_SIZE;                                           \
-  uint end = min(first + (per_block), full + ((n) - full * LSK_DOMAIN_SIZE != 0))
+#define LSK__TILE_RUN(n, per_block)                                                                \
+  uint first = lsk_block_idx() * (per_block);                                                      \
+  uint full = (n) / LSK_DOMAIN_SIZE;                                                               \
+  uint end = min(first + (per_block), full + ((n)-full * LSK_DOMAIN_SIZE != 0))
 
-#endif /* LSK_IDX_H */
+#endif /* LSK_CL_IDX_H */

@@ -20,22 +20,23 @@
  * it. Nothing is lost silently: the host can grow the pool, clear the list
  * and run again.
  */
-#ifndef LSK_LIST_H
-#define LSK_LIST_H
+#ifndef LSK_CL_LIST_H
+#define LSK_CL_LIST_H
 
-/* Header words; host/chunklist.c mirrors them. */
-#define LSK__LIST_LEN 0        /* elements appended (atomic) */
-#define LSK__LIST_LOG2 1       /* log2 of elements per chunk */
-#define LSK__LIST_ELEM_BYTES 2 /* bytes per element */
-#define LSK__LIST_CHUNKS 3     /* entries in the chunk table */
-#define LSK__LIST_LOST 4       /* elements appended without storage (atomic) */
-#define LSK__LIST_HEADER_WORDS 16
+#include "lsk_block.h"
+#include "lsk_config.h"
+#include "lsk_foreach.h"
+#include "lsk_pool.h"
+#include "lsk_shared.h"
+
+/* The header's words (LSK__LIST_*) are in lsk_shared.h, which the host
+ * reads too. */
 
 LSK_INLINE uint lsk_list_length(__global const uint *list) { return list[LSK__LIST_LEN]; }
 
 /* The address of element i in chunk cell (LSK_POOL_INVALID: none, NULL). */
-LSK_INLINE __global uchar *lsk__list_addr(__global uint *pool, __global const uint *list,
-                                          uint cell, uint i)
+LSK_INLINE __global uchar *lsk__list_addr(__global uint *pool, __global const uint *list, uint cell,
+                                          uint i)
 {
   if (cell == LSK_POOL_INVALID)
     return 0;
@@ -74,7 +75,8 @@ LSK_INLINE __global uchar *lsk_list_append(__global uint *pool, __global uint *l
 {
   uint e = atomic_inc((volatile __global uint *)list + LSK__LIST_LEN);
   *i = e;
-  __global uchar *p = lsk__list_addr(pool, list, lsk__list_chunk(pool, list, e >> list[LSK__LIST_LOG2]), e);
+  __global uchar *p =
+      lsk__list_addr(pool, list, lsk__list_chunk(pool, list, e >> list[LSK__LIST_LOG2]), e);
   if (!p)
     atomic_inc((volatile __global uint *)list + LSK__LIST_LOST);
   return p;
@@ -92,11 +94,11 @@ LSK_INLINE __global uchar *lsk_list_append(__global uint *pool, __global uint *l
  * @attention every worker, uniform control flow; includes barriers.
  */
 LSK_COLLECTIVE uint lsk_list_append_var(__local uint *s, __global uint *pool, __global uint *list,
-                                    const uint *want, __global uchar **at, uint n, uint *count)
+                                        const uint *want, __global uchar **at, uint n, uint *count)
 {
   uint base, total;
   uint e = lsk_block_append_ex(s, (volatile __global uint *)list + LSK__LIST_LEN,
-                            lsk__pool_count_var(want, n), &base, &total);
+                               lsk__pool_count_var(want, n), &base, &total);
   *count = total;
   uint log2 = list[LSK__LIST_LOG2], mask = (1u << log2) - 1u;
   uint c0 = base >> log2, c1 = (base + total - 1u) >> log2;
@@ -130,10 +132,10 @@ LSK_COLLECTIVE uint lsk_list_append_var(__local uint *s, __global uint *pool, __
         at[slot] = 0;
         if (want[slot] != 0) {
           uint c = e >> log2;
-          uint cell = c == c0                         ? s[0]
-                      : c == c1                       ? s[1]
+          uint cell = c == c0                      ? s[0]
+                      : c == c1                    ? s[1]
                       : c < list[LSK__LIST_CHUNKS] ? list[LSK__LIST_HEADER_WORDS + c]
-                                                      : LSK_POOL_INVALID;
+                                                   : LSK_POOL_INVALID;
           at[slot] = lsk__list_addr(pool, list, cell, e);
           ++e;
         }
@@ -152,4 +154,4 @@ LSK_INLINE __global uchar *lsk_list_at(__global uint *pool, __global const uint 
   return lsk__list_addr(pool, list, list[LSK__LIST_HEADER_WORDS + c], i);
 }
 
-#endif /* LSK_LIST_H */
+#endif /* LSK_CL_LIST_H */

@@ -4,8 +4,8 @@
  *
  * A pool is one __global uint buffer (lsk_pool_buffer on the host): a
  * header, the free list, the recycled list, then the cells. A cell is named
- * by its uint index; LSK_POOL_INVALID names none. Semantics (DESIGN.md
- * section 3, after Taichi's sparse runtime):
+ * by its uint index; LSK_POOL_INVALID names none. Semantics (docs/dynamic-memory.md,
+ * after Taichi's sparse runtime):
  *   - lsk_pool_alloc takes a cursor with one atomic add. Cursor values below
  *     the free list's length reuse freed cells, the next ones take fresh
  *     cells from the data list (never used before), and past those the pool
@@ -27,33 +27,17 @@
  * the _var ones (block collectives: every worker, uniform control flow, a
  * LSK_BLOCK_SCRATCH(uint) scratch; they include barriers).
  */
-#ifndef LSK_POOL_H
-#define LSK_POOL_H
+#ifndef LSK_CL_POOL_H
+#define LSK_CL_POOL_H
 
-#define LSK_POOL_INVALID 0xffffffffu
+#include "lsk_block.h"
+#include "lsk_config.h"
+#include "lsk_idx.h"
+#include "lsk_shared.h"
 
-/* Header words; host/pool.c mirrors them. */
-/* The two counters that every allocation or recycle hits with an atomic
- * each have a cache line of their own: in one line with each other and
- * with the words that every allocation reads, each atomic would take the
- * line away from the other cores (docs/dynamic-memory.md, Performance). */
-#define LSK__POOL_CURSOR 16    /* allocations asked since the last GC (atomic) */
-#define LSK__POOL_FREE_LEN 1   /* free list length at the last GC */
-#define LSK__POOL_FRESH 2      /* first cell of the data list at the last GC */
-#define LSK__POOL_CAPACITY 3   /* cells */
-#define LSK__POOL_RECYCLED 32  /* recycles since the last GC (atomic; may pass capacity) */
-#define LSK__POOL_CELL_WORDS 5 /* uints from one cell to the next */
-#define LSK__POOL_FREE_OFF 6   /* word offsets of the lists and the cells */
-#define LSK__POOL_REC_OFF 7
-#define LSK__POOL_CELLS_OFF 8
-#define LSK__POOL_REFUSED 9     /* refused allocations before the last GC (sticky, saturates) */
-#define LSK__POOL_MISUSE 10     /* bad recycles: index out of range, recycled list full */
-#define LSK__POOL_GCS 11        /* GCs run */
-#define LSK__POOL_FRAME_SIZE 12 /* frames: elements per frame; 0 for a plain pool */
-#define LSK__POOL_FRAME_HEAD 13 /* frames: words of the frame header */
-#define LSK__POOL_HEADER_WORDS 48
-/* Cells of this many words or more are zero-filled a block per cell. */
-#define LSK__POOL_LARGE_WORDS 64
+/* No cell. The header's words (LSK__POOL_*) are in lsk_shared.h, which
+ * the host reads too. */
+#define LSK_POOL_INVALID LSK__POOL_NONE
 
 LSK_INLINE uint lsk_pool_capacity(__global const uint *pool) { return pool[LSK__POOL_CAPACITY]; }
 
@@ -146,7 +130,7 @@ LSK_INLINE uint lsk__pool_in_count(uint n)
  * @attention every worker, uniform control flow; includes barriers.
  */
 LSK_COLLECTIVE void lsk_pool_alloc_var(__local uint *s, __global uint *pool, const uint *want,
-                                        uint *cell, uint n)
+                                       uint *cell, uint n)
 {
   uint first, total, k = lsk__pool_count_var(want, n);
   uint c =
@@ -185,7 +169,7 @@ LSK_COLLECTIVE void lsk_pool_alloc_var(__local uint *s, __global uint *pool, con
  * @attention every worker, uniform control flow; includes barriers.
  */
 LSK_COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, const uint *cell,
-                                          uint n)
+                                         uint n)
 {
   uint k = 0, cap = pool[LSK__POOL_CAPACITY];
   for (uint step = 0; step < LSK__STEPS(n); ++step)
@@ -193,8 +177,8 @@ LSK_COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, c
       if (LSK__IN(step, j, n) && cell[LSK__SLOT(step, j)] < cap)
         ++k;
   uint first, total;
-  uint r =
-      lsk_block_append_ex(s, (volatile __global uint *)pool + LSK__POOL_RECYCLED, k, &first, &total);
+  uint r = lsk_block_append_ex(s, (volatile __global uint *)pool + LSK__POOL_RECYCLED, k, &first,
+                               &total);
   /* As in lsk_pool_alloc_var: the header in registers, and a plain copy
    * when every slot holds a cell and they all fit. */
   __global uint *rl = pool + pool[LSK__POOL_REC_OFF];
@@ -234,9 +218,8 @@ LSK_COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, c
  * header's next word, which stores next + 1 so that a fresh, zero-filled
  * frame ends a list (lsk_frame_next gives LSK_POOL_INVALID).
  */
-#define LSK_FRAME_NEXT 0  /* next frame + 1 */
-#define LSK_FRAME_COUNT 1 /* free for the user: e.g. occupied slots */
-#define LSK_FRAME_USER 2  /* free for the user */
+/* The header's words, LSK_FRAME_NEXT, LSK_FRAME_COUNT and LSK_FRAME_USER,
+ * are in lsk_shared.h. */
 
 LSK_INLINE uint lsk_frame_size(__global const uint *pool) { return pool[LSK__POOL_FRAME_SIZE]; }
 LSK_INLINE ulong lsk_frame_base(__global const uint *pool, uint f)
@@ -256,4 +239,4 @@ LSK_INLINE void lsk_frame_set_next(__global uint *pool, uint f, uint next)
   lsk_pool_cell(pool, f)[LSK_FRAME_NEXT] = next + 1u;
 }
 
-#endif /* LSK_POOL_H */
+#endif /* LSK_CL_POOL_H */

@@ -2,8 +2,11 @@
  * lsk_soa.h: what code generated from SoA layouts (lsk layout --emit-cl,
  * lsk_layout_emit_cl) needs on the device.
  */
-#ifndef LSK_SOA_H
-#define LSK_SOA_H
+#ifndef LSK_CL_SOA_H
+#define LSK_CL_SOA_H
+
+#include "lsk_config.h"
+#include "lsk_verify.h"
 
 /* Range check of a generated accessor: 1 if i < n, else records a verify
  * failure naming layout.member with the index (as signed, so -1 reads -1)
@@ -19,4 +22,4 @@ LSK_INLINE int lsk__soa_in(__global uint *ctx, uint i, uint n, __constant char *
 /* ceil(x / a) * a for a power of two a: the layout byte rule. */
 LSK_INLINE ulong lsk__soa_align(ulong x, ulong a) { return (x + a - 1) & ~(a - 1); }
 
-#endif /* LSK_SOA_H */
+#endif /* LSK_CL_SOA_H */

@@ -5,8 +5,10 @@
  * carries per-index state from one ForEach to the next over the same
  * domain. It lives in private memory (registers when small).
  */
-#ifndef LSK_VAR_H
-#define LSK_VAR_H
+#ifndef LSK_CL_VAR_H
+#define LSK_CL_VAR_H
+
+#include "lsk_config.h"
 
 /* LSK_VAR_N(T, name, n): a context variable for a ForEach over n indices
  * (n a compile-time constant). LSK_VAR(T, name): over the block domain. */
@@ -24,4 +26,4 @@
  */
 #define LSK_SHARED(T, name, count) __local T name[count]
 
-#endif /* LSK_VAR_H */
+#endif /* LSK_CL_VAR_H */

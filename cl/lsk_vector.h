@@ -17,8 +17,12 @@
  * The order of the elements depends on the scheduling of work-items: sort
  * on the host, or use stream compaction (compact.h) where order matters.
  */
-#ifndef LSK_VECTOR_H
-#define LSK_VECTOR_H
+#ifndef LSK_CL_VECTOR_H
+#define LSK_CL_VECTOR_H
+
+#include "lsk_atomic.h"
+#include "lsk_block.h"
+#include "lsk_config.h"
 
 /* What an append returns when the element does not fit. */
 #define LSK_VECTOR_FULL 0xffffffffu
@@ -63,4 +67,4 @@ LSK_INLINE uint lsk_vector_append(volatile __global uint *count, uint capacity)
  * one of its successors) may be written. */
 LSK_INLINE int lsk_vector_fits(uint slot, uint capacity) { return slot < capacity; }
 
-#endif /* LSK_VECTOR_H */
+#endif /* LSK_CL_VECTOR_H */

@@ -7,28 +7,27 @@
  * failures. The host reads it after the launch (lsk_kernel_run,
  * lsk_context_finish) and returns LSK_EVERIFY with the kernel's name.
  *
- * Record layout, in uints (mirrored in host/internal.h):
- *   [0] failures  [1] line  [2] number of values  [3] unused
- *   [4..11] values as (low, high) pairs  [12..43] message, 128 bytes
+ * The record's words (LSK__VREC_*) are in lsk_shared.h, which the host
+ * reads too.
  */
-#ifndef LSK_VERIFY_H
-#define LSK_VERIFY_H
+#ifndef LSK_CL_VERIFY_H
+#define LSK_CL_VERIFY_H
 
-#define LSK__VREC_MSG 12
-#define LSK__VREC_MSG_BYTES 128
+#include "lsk_config.h"
+#include "lsk_shared.h"
 
 LSK_INLINE void lsk__verify_fail(__global uint *rec, uint line, __constant char *msg, uint n,
                                  long v0, long v1, long v2, long v3)
 {
   /* Only the first failing work-item writes the record: no race. */
-  if (atomic_inc(&rec[0]) != 0)
+  if (atomic_inc(&rec[LSK__VREC_FAILURES]) != 0)
     return;
-  rec[1] = line;
-  rec[2] = n;
-  long v[4] = {v0, v1, v2, v3};
-  for (uint k = 0; k < 4; ++k) {
-    rec[4 + 2 * k] = (uint)v[k];
-    rec[5 + 2 * k] = (uint)((ulong)v[k] >> 32);
+  rec[LSK__VREC_LINE] = line;
+  rec[LSK__VREC_NVALUES] = n;
+  long v[LSK__VREC_MAX_VALUES] = {v0, v1, v2, v3};
+  for (uint k = 0; k < LSK__VREC_MAX_VALUES; ++k) {
+    rec[LSK__VREC_VALUES + 2 * k] = (uint)v[k];
+    rec[LSK__VREC_VALUES + 2 * k + 1] = (uint)((ulong)v[k] >> 32);
   }
   __global uchar *m = (__global uchar *)(rec + LSK__VREC_MSG);
   uint i = 0;
@@ -58,4 +57,4 @@ LSK_INLINE void lsk__verify_fail(__global uint *rec, uint line, __constant char 
                        (long)(d));                                                                 \
   } while (0)
 
-#endif /* LSK_VERIFY_H */
+#endif /* LSK_CL_VERIFY_H */

@@ -1,12 +1,35 @@
 # embed.cmake: turns text files into one C source with a NUL-terminated
 # char array, each file preceded by a #line marker so that compiler
 # diagnostics name the original file.
-#   cmake -DOUT=file.c -DSYMBOL=name -DFILES=a,b -DBASE=dir -P embed.cmake
+#   cmake -DOUT=file.c -DSYMBOL=name -DFILES=a,b -DBASE=dir [-DDROP_INCLUDES=ON] -P embed.cmake
+# DROP_INCLUDES (the device library): the text reaches the OpenCL compiler
+# as one string, with no file system, so each line #include "x.h" of a file
+# becomes an empty line (the line numbers stay), and x.h must be one of the
+# files embedded before it: the order of FILES stands in for the includes,
+# and the include guards keep the headers valid on their own.
+cmake_policy(VERSION 3.20)
 string(REPLACE "," ";" FILES "${FILES}")
 set(text "")
+set(done "")
+set(include_re "\n[ \t]*#[ \t]*include[ \t]*[\"<]([^\">\n]*)[\">][^\n]*")
 foreach(f IN LISTS FILES)
   file(READ "${BASE}/${f}" content)
+  if(DROP_INCLUDES)
+    # A leading newline lets the first line match like the others.
+    set(content "\n${content}")
+    string(REGEX MATCHALL "${include_re}" includes "${content}")
+    foreach(inc IN LISTS includes)
+      string(REGEX REPLACE "${include_re}" "\\1" name "${inc}")
+      if(NOT name IN_LIST done)
+        message(FATAL_ERROR "embed.cmake: ${f} includes ${name}, which is not among the files "
+                            "embedded before it (${done})")
+      endif()
+    endforeach()
+    string(REGEX REPLACE "${include_re}" "\n" content "${content}")
+    string(SUBSTRING "${content}" 1 -1 content)
+  endif()
   string(APPEND text "#line 1 \"${f}\"\n${content}\n")
+  list(APPEND done "${f}")
 endforeach()
 # Hex bytes avoid every escaping problem and the string-literal length limit.
 file(WRITE "${OUT}.txt" "${text}")

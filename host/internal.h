@@ -11,11 +11,9 @@
 #include <stdint.h>
 
 #include "lsk/lsk.h"
-
-/* Verify record, in uints; mirrors cl/lsk_verify.h. */
-#define LSK__VREC_WORDS 44
-#define LSK__VREC_MSG 12
-#define LSK__VREC_MSG_BYTES 128
+/* The words the host and the device share: the verify record
+ * (LSK__VREC_*), the pool's and the lists' headers. One file for both. */
+#include "../cl/lsk_shared.h"
 
 #define LSK__MAX_DOMAIN LSK_MAX_DOMAIN
 

@@ -23,8 +23,8 @@
  *
  * Every grid-strided loop here ends with a barrier: PoCL runs a work-group
  * as a loop over its work-items, and without a barrier in the loop each
- * work-item would walk the whole grid alone, with a stride (DESIGN.md
- * section 4 measured 3 to 9% of the speed); with it, all work-items take
+ * work-item would walk the whole grid alone, with a stride (3 to 9% of
+ * the speed, measured when lsk was designed); with it, all work-items take
  * one data block together.
  */
 

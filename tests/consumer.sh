@@ -27,6 +27,15 @@ if nm -D "$libdir"/liblsk.so | grep -E ' lsk_(pixel|pic)_'; then
   exit 1
 fi
 
+# The installed device headers compile offline, all of them through
+# lsk_device.h (where clang is).
+if command -v clang >/dev/null; then
+  echo "== include/lsk/cl/lsk_device.h, offline"
+  clang -x cl -cl-std=CL1.2 -fsyntax-only -Xclang -finclude-default-header -target spir64 \
+    -I "$tmp/prefix/include/lsk/cl" -DLSK_WORKERS=64 -DLSK_SIMD=1 -DLSK_DOMAIN_SIZE=64 \
+    -pedantic -Werror "$tmp/prefix/include/lsk/cl/lsk_device.h"
+fi
+
 # The installed library needs no file of lsk's at run time.
 [ -z "$(find "$tmp/prefix" -name '*.cl')" ] || { echo "consumer.sh: .cl files installed?"; exit 1; }
 

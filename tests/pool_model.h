@@ -1,6 +1,6 @@
 /*
  * pool_model.h: a plain-C model of the pool allocator's semantics
- * (DESIGN.md section 3) for the tests: which cells the next allocations
+ * (docs/dynamic-memory.md, The pool and The GC) for the tests: which cells the next allocations
  * get, and the exact free list after a GC, given the order in which the
  * device recorded the recycles.
  */

@@ -389,7 +389,7 @@ int lsk_pic_read(lsk_pic *pic, lsk_particle *p, uint32_t *cell, size_t cap, lsk_
       size_t head_bytes = lsk_pool_frame_base(pic->pool, f) - lsk_pool_cell_offset(pic->pool, f);
       if (pframe_bind(&v, cellp + head_bytes, fs))
         rc = lsk_context_set_error(ctx, LSK_EINVAL, "%s: %s", fn, lsk_context_errmsg(NULL));
-      uint32_t hdr[2], occupied = 0;
+      uint32_t hdr[LSK_FRAME_COUNT + 1], occupied = 0; /* the header's first words */
       memcpy(hdr, cellp, sizeof hdr);
       for (size_t i = 0; !rc && i < fs; ++i) {
         if (!v.id[i])
@@ -402,13 +402,13 @@ int lsk_pic_read(lsk_pic *pic, lsk_particle *p, uint32_t *cell, size_t cap, lsk_
         ++st.particles;
         ++occupied;
       }
-      if (!rc && (occupied == 0 || occupied != hdr[1]))
+      if (!rc && (occupied == 0 || occupied != hdr[LSK_FRAME_COUNT]))
         rc = lsk_context_set_error(ctx, LSK_EVERIFY,
                                    "%s: cell %zu: frame %zu holds %u particles, its header "
                                    "says %u",
-                                   fn, c, k, occupied, hdr[1]);
+                                   fn, c, k, occupied, hdr[LSK_FRAME_COUNT]);
       in_cell += occupied;
-      f = hdr[0] - 1u;
+      f = hdr[LSK_FRAME_NEXT] - 1u;
       ++st.frames;
     }
     if (!rc && in_cell != count[c])

@@ -249,12 +249,13 @@ static int verify_check(lsk_context *ctx)
 {
   cl_uint rec[LSK__VREC_WORDS];
   cl_int err =
-      clEnqueueReadBuffer(ctx->queue, ctx->verify, CL_TRUE, 0, sizeof(cl_uint), rec, 0, NULL, NULL);
+      clEnqueueReadBuffer(ctx->queue, ctx->verify, CL_TRUE, LSK__VREC_FAILURES * sizeof(cl_uint),
+                          sizeof(cl_uint), rec + LSK__VREC_FAILURES, 0, NULL, NULL);
   if (err)
     return lsk__fail_cl(ctx, err, "clEnqueueReadBuffer", " (verify record)");
   int several = ctx->launches_unchecked > 1;
   ctx->launches_unchecked = 0;
-  if (rec[0] == 0)
+  if (rec[LSK__VREC_FAILURES] == 0)
     return LSK_OK;
   err = clEnqueueReadBuffer(ctx->queue, ctx->verify, CL_TRUE, 0, sizeof rec, rec, 0, NULL, NULL);
   static const cl_uint zeros[LSK__VREC_WORDS];
@@ -268,9 +269,11 @@ static int verify_check(lsk_context *ctx)
   msg[sizeof msg - 1] = 0;
   char values[160] = "";
   size_t used = 0;
-  unsigned nv = rec[2] > 4 ? 4 : rec[2];
+  unsigned nv =
+      rec[LSK__VREC_NVALUES] > LSK__VREC_MAX_VALUES ? LSK__VREC_MAX_VALUES : rec[LSK__VREC_NVALUES];
   for (unsigned k = 0; k < nv; ++k) {
-    int64_t v = (int64_t)((uint64_t)rec[4 + 2 * k] | ((uint64_t)rec[5 + 2 * k] << 32));
+    const cl_uint *w = rec + LSK__VREC_VALUES + 2 * k;
+    int64_t v = (int64_t)((uint64_t)w[0] | ((uint64_t)w[1] << 32));
     used += (size_t)snprintf(values + used, sizeof values - used, "%s%lld", k ? ", " : " [",
                              (long long)v);
   }
@@ -278,7 +281,8 @@ static int verify_check(lsk_context *ctx)
     snprintf(values + used, sizeof values - used, "]");
   return lsk__fail(ctx, LSK_EVERIFY, "verify failed in %s '%s' at line %u: %s%s (%u failure%s)",
                    several ? "one of the kernels since the last check, the last being" : "kernel",
-                   ctx->last_kernel, rec[1], msg, values, rec[0], rec[0] == 1 ? "" : "s");
+                   ctx->last_kernel, rec[LSK__VREC_LINE], msg, values, rec[LSK__VREC_FAILURES],
+                   rec[LSK__VREC_FAILURES] == 1 ? "" : "s");
 }
 
 int lsk_context_finish(lsk_context *ctx)

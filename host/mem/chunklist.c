@@ -8,9 +8,6 @@
 #include "lsk/chunklist.h"
 #include "pool_internal.h"
 
-/* Header words: mirrors cl/lsk_list.h. */
-enum { LIST_LEN, LIST_LOG2, LIST_ELEM_BYTES, LIST_CHUNKS, LIST_LOST, LIST_HEADER_WORDS = 16 };
-
 struct lsk_list {
   lsk_pool *pool;
   lsk_buffer *buf;
@@ -41,7 +38,7 @@ int lsk_list_create(lsk_pool *pool, size_t elem_bytes, size_t chunk, size_t max_
   if (max_length == 0 || max_length > UINT32_MAX)
     return lsk__fail(ctx, LSK_EINVAL, "%s: max_length %zu: must be from 1 to 2^32 - 1", fn,
                      max_length);
-  size_t chunks = (max_length + chunk - 1) / chunk, words = LIST_HEADER_WORDS + chunks;
+  size_t chunks = (max_length + chunk - 1) / chunk, words = LSK__LIST_HEADER_WORDS + chunks;
   if (words * 4 > ctx->info.max_alloc_size)
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: a table of %zu chunks exceeds the device's largest "
@@ -64,11 +61,11 @@ int lsk_list_create(lsk_pool *pool, size_t elem_bytes, size_t chunk, size_t max_
   l->chunks = chunks;
   while ((size_t)1 << l->log2 < chunk)
     ++l->log2;
-  memset(image, 0, LIST_HEADER_WORDS * 4);
-  image[LIST_LOG2] = l->log2;
-  image[LIST_ELEM_BYTES] = (uint32_t)elem_bytes;
-  image[LIST_CHUNKS] = (uint32_t)chunks;
-  memset(image + LIST_HEADER_WORDS, 0xff, chunks * 4);
+  memset(image, 0, LSK__LIST_HEADER_WORDS * 4);
+  image[LSK__LIST_LOG2] = l->log2;
+  image[LSK__LIST_ELEM_BYTES] = (uint32_t)elem_bytes;
+  image[LSK__LIST_CHUNKS] = (uint32_t)chunks;
+  memset(image + LSK__LIST_HEADER_WORDS, 0xff, chunks * 4);
   int rc = lsk_buffer_create(ctx, words * 4, &l->buf);
   if (!rc)
     rc = lsk_buffer_write(l->buf, 0, image, words * 4);
@@ -97,7 +94,7 @@ lsk_buffer *lsk_list_buffer(const lsk_list *list)
 /* Header and table, after the queued work; *words malloc'd. */
 static int read_all(lsk_list *l, const char *fn, uint32_t **words)
 {
-  size_t n = LIST_HEADER_WORDS + l->chunks;
+  size_t n = LSK__LIST_HEADER_WORDS + l->chunks;
   *words = malloc(n * 4);
   if (!*words)
     return lsk__fail(l->pool->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
@@ -122,11 +119,11 @@ int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out)
   if (rc)
     return rc;
   memset(out, 0, sizeof *out);
-  out->length = w[LIST_LEN];
+  out->length = w[LSK__LIST_LEN];
   out->max_length = list->chunks * list->chunk;
-  out->lost = w[LIST_LOST];
+  out->lost = w[LSK__LIST_LOST];
   for (size_t c = 0; c < list->chunks; ++c)
-    out->chunks += w[LIST_HEADER_WORDS + c] != LSK_POOL_INVALID;
+    out->chunks += w[LSK__LIST_HEADER_WORDS + c] != LSK_POOL_INVALID;
   free(w);
   return LSK_OK;
 }
@@ -142,7 +139,7 @@ int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
   int rc = read_all(list, fn, &w);
   if (rc)
     return rc;
-  size_t len = w[LIST_LEN];
+  size_t len = w[LSK__LIST_LEN];
   if (first > len || count > len - first)
     rc = lsk__fail(ctx, LSK_ERANGE, "%s: first %zu + count %zu pass the length %zu", fn, first,
                    count, len);
@@ -151,7 +148,7 @@ int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
   for (size_t i = first; !rc && i < first + count;) {
     size_t c = i >> list->log2, pos = i & (list->chunk - 1);
     size_t k = list->chunk - pos < first + count - i ? list->chunk - pos : first + count - i;
-    uint32_t cell = c < list->chunks ? w[LIST_HEADER_WORDS + c] : LSK_POOL_INVALID;
+    uint32_t cell = c < list->chunks ? w[LSK__LIST_HEADER_WORDS + c] : LSK_POOL_INVALID;
     if (cell == LSK_POOL_INVALID || cell >= list->pool->capacity)
       rc = lsk__fail(ctx, LSK_ERANGE,
                      "%s: element %zu has no storage (lost: the pool was "

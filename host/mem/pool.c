@@ -164,9 +164,9 @@ int lsk_pool_create_frames(lsk_context *ctx, const lsk_layout *layout, unsigned 
                      lsk_layout_name(layout), align, max_align(ctx));
   if (lsk_layout_size(layout, frame_size, &soa))
     return lsk__fail(ctx, LSK_ERANGE, "%s: %s", fn, lsk_context_errmsg(NULL));
-  /* The header: the next link, a count and two user words, rounded up so
-   * that the SoA chunk after it is aligned. */
-  size_t head = round_up(16, align);
+  /* The header (cl/lsk_shared.h: the next link, a count and two user
+   * words), rounded up so that the SoA chunk after it is aligned. */
+  size_t head = round_up(LSK__FRAME_HEAD_WORDS * 4, align);
   if (soa > SIZE_MAX - head)
     return lsk__fail(ctx, LSK_ERANGE, "%s: frame size overflows", fn);
   lsk_pool t = {.ctx = ctx,

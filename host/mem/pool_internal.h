@@ -8,25 +8,10 @@
 #include "internal.h"
 #include "lsk/pool.h"
 
-/* Header words: mirrors cl/lsk_pool.h. */
-enum {
-  LSK__POOL_FREE_LEN = 1,
-  LSK__POOL_FRESH,
-  LSK__POOL_CAPACITY,
-  LSK__POOL_CELL_WORDS = 5,
-  LSK__POOL_FREE_OFF,
-  LSK__POOL_REC_OFF,
-  LSK__POOL_CELLS_OFF,
-  LSK__POOL_REFUSED,
-  LSK__POOL_MISUSE,
-  LSK__POOL_GCS,
-  LSK__POOL_FRAME_SIZE,
-  LSK__POOL_FRAME_HEAD,
-  LSK__POOL_CURSOR = 16,   /* a cache line of its own (atomic) */
-  LSK__POOL_RECYCLED = 32, /* a cache line of its own (atomic) */
-  LSK__POOL_HEADER_WORDS = 48,
-  LSK__POOL_LARGE_WORDS = 64 /* zero-filled a block per cell */
-};
+/* The header's words (LSK__POOL_*) are in cl/lsk_shared.h, through
+ * internal.h; the public LSK_POOL_INVALID must name the device's no-cell. */
+_Static_assert(LSK_POOL_INVALID == LSK__POOL_NONE,
+               "include/lsk/pool.h and cl/lsk_shared.h disagree on LSK_POOL_INVALID");
 
 struct lsk_pool {
   lsk_context *ctx;

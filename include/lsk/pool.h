@@ -25,6 +25,10 @@
 
 #include "layout.h"
 #include "program.h"
+/* LSK_FRAME_NEXT, LSK_FRAME_COUNT, LSK_FRAME_USER: a frame's header words,
+ * the same for host and device (shared.h is the device library's
+ * lsk_shared.h). */
+#include "lsk/shared.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,5 +1,5 @@
 /*
- * check_mapping.c: the ForEach mapping of DESIGN.md section 1, observed
+ * check_mapping.c: the ForEach mapping of docs/lockstep.md (The model), observed
  * from inside kernels: owner and slot of each index, executions per worker,
  * context variables, master, block indices.
  */
@@ -80,7 +80,7 @@ static void observe(lsk_context *ctx, lsk_kernel *k, unsigned n, unsigned w, uns
   lsk_buffer_destroy(execs);
 }
 
-/* The worked cases of DESIGN.md section 1, typed in from the table. */
+/* The worked cases of docs/lockstep.md's table, typed in from it. */
 START_TEST(test_mapping_worked_cases)
 {
   static const struct {

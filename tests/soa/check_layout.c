@@ -1,6 +1,6 @@
 /*
- * check_layout.c: the SoA byte rule (DESIGN.md section 2 and cases worked
- * out by hand), the dump, the text format, and bad input. No device.
+ * check_layout.c: the SoA byte rule (docs/soa.md, The byte rule, and
+ * cases worked out by hand), the dump, the text format, and bad input. No device.
  */
 #include <stdint.h>
 #include <stdio.h>

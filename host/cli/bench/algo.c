@@ -2,7 +2,7 @@
  * bench/algo.c: the kernel library's reduce and scan in `lsk bench`.
  *   - reduce of 2^log2n doubles: lsk_reduce against a hand-written raw
  *     OpenCL reduction (each work-item folds a contiguous run, the pattern
- *     CPU back-ends like best, DESIGN.md section 4; then a local tree; the
+ *     CPU back-ends like best (docs/lockstep.md); then a local tree; the
  *     host adds the groups' sums) and against C OpenMP `parallel for simd
  *     reduction(+)`;
  *   - exclusive scan of 2^log2n uints: lsk_scan, whose bytes per second
