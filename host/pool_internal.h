@@ -29,6 +29,7 @@ enum {
 };
 
 struct lsk_pool {
+  lsk__handle h;
   lsk_context *ctx;
   lsk_buffer *buf;
   size_t capacity;

@@ -148,7 +148,7 @@ static void set_message(lsk_context *ctx, char *msg)
 {
   /* A context that is not live (destroyed, or another handle passed as
    * one) cannot hold the message: the thread takes it. */
-  if (ctx && !lsk__handle_live(ctx, LSK__H_CONTEXT))
+  if (ctx && !lsk__handle_live(ctx, &LSK__H_CONTEXT))
     ctx = NULL;
   if (ctx) {
     pthread_mutex_lock(&ctx->msg_lock);
@@ -188,6 +188,8 @@ int lsk__context_sync_init(lsk_context *ctx)
       err = pthread_mutex_init(&ctx->lib_lock, &a);
     pthread_mutexattr_destroy(&a);
   }
+  if (!err && (err = lsk__hset_init(&ctx->kids)) != 0)
+    pthread_mutex_destroy(&ctx->lib_lock);
   if (err) {
     pthread_mutex_destroy(&ctx->lock);
     pthread_mutex_destroy(&ctx->msg_lock);
@@ -203,6 +205,7 @@ void lsk__context_sync_free(lsk_context *ctx)
     free(m);
   }
   ctx->msgs = NULL;
+  lsk__hset_free(&ctx->kids);
   pthread_mutex_destroy(&ctx->lib_lock);
   pthread_mutex_destroy(&ctx->lock);
   pthread_mutex_destroy(&ctx->msg_lock);
@@ -292,7 +295,7 @@ const char *lsk_context_errmsg(const lsk_context *ctx)
   if (!ctx)
     return thread_msg;
   /* A dead context's message is gone: say so in the thread's. */
-  if (lsk__handle_check(NULL, ctx, LSK__H_CONTEXT, "lsk_context_errmsg", "ctx"))
+  if (lsk__handle_check(NULL, ctx, &LSK__H_CONTEXT, "lsk_context_errmsg", "ctx"))
     return thread_msg;
   pthread_mutex_t *lock = (pthread_mutex_t *)&ctx->msg_lock;
   pthread_mutex_lock(lock);
