@@ -5,7 +5,7 @@
  * opaque type (in the library or outside it, as the pic and pixel examples)
  * makes it a handle by
  *   - putting an lsk__handle first in its struct (LSK__HANDLE_FIRST checks),
- *   - defining its descriptor, e.g.
+ *   - defining its descriptor, named LSK__H_<ID> for the macros below, e.g.
  *       static const lsk__htype LSK__H_PIC = {"lsk_pic", &LSK__H_CONTEXT, 0};
  *   - creating with lsk__handle_new or lsk__handle_add, starting each public
  *     function with LSK__LIVE / LSK__LIVE_OR and each _destroy with
