@@ -14,6 +14,7 @@
 /* The words the host and the device share: the verify record
  * (LSK__VREC_*), the pool's and the lists' headers. One file for both. */
 #include "../cl/lsk_shared.h"
+#include "handle.h"
 
 #define LSK__MAX_DOMAIN LSK_MAX_DOMAIN
 
@@ -47,6 +48,7 @@ typedef struct lsk__ext_type {
 #define LSK__EXT_SLOTS 4
 
 struct lsk_context {
+  lsk__handle h;
   cl_context cl;
   cl_device_id device;
   cl_command_queue queue;
@@ -67,6 +69,9 @@ struct lsk_context {
   /* Bytes held by the context's buffers, against the device's global
    * memory: PoCL accepts more than it can back and aborts at first use. */
   atomic_uint_least64_t allocated;
+  /* Its live descendants (buffers, programs, kernels...), for the checks of
+   * a launch's arguments without a process-wide lock (handle.c). */
+  lsk__hset kids;
   /* For verify messages: the kernels launched since the record was last
    * checked; the record cannot say which one failed. */
   char last_kernel[LSK_NAME_MAX];
@@ -80,6 +85,7 @@ struct lsk_context {
 };
 
 struct lsk_buffer {
+  lsk__handle h;
   lsk_context *ctx;
   cl_mem mem;
   size_t size;
@@ -99,6 +105,7 @@ typedef struct lsk__decl {
 } lsk__decl;
 
 struct lsk_program {
+  lsk__handle h;
   lsk_context *ctx;
   char *name;
   char *source;    /* the user's source only */
@@ -130,8 +137,8 @@ int lsk__fail_cl(lsk_context *ctx, cl_int err, const char *call, const char *fmt
 char *lsk__map_log_lines(const char *name, const char *log, unsigned prelude_line,
                          unsigned source_line);
 void lsk__append(lsk_context *ctx, const char *text);
-/* The context's locks and messages: init (0 or an errno value) before the
- * first lsk__fail on it, free at destroy. */
+/* The context's locks, messages and set of descendants (handle.h): init
+ * (0 or an errno value) before the first lsk__fail on it, free at destroy. */
 int lsk__context_sync_init(lsk_context *ctx);
 void lsk__context_sync_free(lsk_context *ctx);
 /* ctx->lock; NULL is a no-op (the function then fails on its checks). */
@@ -289,64 +296,10 @@ void lsk__resolve_shape(const lsk_device_info *dev, size_t domain, size_t kernel
 /* The kernel library's automatic number of blocks over tiles. */
 size_t lsk__algo_blocks(const lsk_device_info *dev, size_t tiles);
 
-/* handle.c: the registry of live handles. */
-#define LSK__HANDLE_MAP(XX)                                                                        \
-  XX(CONTEXT, context)                                                                             \
-  XX(BUFFER, buffer)                                                                               \
-  XX(PROGRAM, program)                                                                             \
-  XX(KERNEL, kernel)                                                                               \
-  XX(LAYOUT, layout)                                                                               \
-  XX(SOA, soa)                                                                                     \
-  XX(COMPACTOR, compactor)                                                                         \
-  XX(VECTOR, vector)                                                                               \
-  XX(ASSOC, assoc)                                                                                 \
-  XX(POOL, pool)                                                                                   \
-  XX(LIST, list)                                                                                   \
-  XX(PIC, pic)                                                                                     \
-  XX(PIXEL, pixel)
-typedef enum lsk__htype {
-#define XX(ID, name) LSK__H_##ID,
-  LSK__HANDLE_MAP(XX)
-#undef XX
-} lsk__htype;
-/* Enters h (type, parent: its context, a kernel's program, a list's pool,
- * NULL for none); LSK_ENOMEM without a message if the table cannot grow. */
-int lsk__handle_add(const void *h, lsk__htype type, const void *parent);
-/* A zeroed handle of size bytes, entered as with lsk__handle_add; NULL
- * (nothing left allocated) when out of memory. */
-void *lsk__handle_new(size_t size, lsk__htype type, const void *parent);
-/* LSK_OK if h is a live handle of type whose ancestors are all live; else
- * LSK_EINVAL with "fn: what ... is NULL / is not a live lsk_<type> ... / its
- * context ... was destroyed" recorded on msg (NULL: the thread). */
-int lsk__handle_check(lsk_context *msg, const void *h, lsk__htype type, const char *fn,
-                      const char *what);
-/* Removes h for its _destroy; LSK_EINVAL (thread message) if it is not a
- * live handle of type, which the caller must then leave alone. */
-int lsk__handle_remove(const void *h, lsk__htype type, const char *fn);
-/* 1 if h is a live handle of type (parents not looked at); no message. */
-int lsk__handle_live(const void *h, lsk__htype type);
-const char *lsk__htype_name(lsk__htype t);
-/* Return rc from the enclosing function if the handle check fails. */
-#define LSK__LIVE(msg, h, type, fn, what)                                                          \
-  do {                                                                                             \
-    int lsk_live_rc_ = lsk__handle_check((msg), (h), LSK__H_##type, (fn), (what));                 \
-    if (lsk_live_rc_)                                                                              \
-      return lsk_live_rc_;                                                                         \
-  } while (0)
-/* The same for functions without a status: return val; silently for NULL
- * (the documented neutral answer), with the thread's message otherwise. */
-#define LSK__LIVE_OR(val, h, type, fn, what)                                                       \
-  do {                                                                                             \
-    if (!(h) || lsk__handle_check(NULL, (h), LSK__H_##type, (fn), (what)))                         \
-      return val;                                                                                  \
-  } while (0)
-/* The first lines of a _destroy: NULL is a no-op, a handle that is not live
- * is left alone (thread message), else it is removed and freed below. */
-#define LSK__DESTROY(h, type, fn)                                                                  \
-  do {                                                                                             \
-    if (!(h) || lsk__handle_remove((h), LSK__H_##type, (fn)))                                      \
-      return;                                                                                      \
-  } while (0)
+/* The library's handle types used beyond the module that defines them
+ * (handle.h; LSK__H_CONTEXT is there). */
+extern const lsk__htype LSK__H_BUFFER, LSK__H_PROGRAM, LSK__H_KERNEL, LSK__H_LAYOUT, LSK__H_SOA,
+    LSK__H_POOL;
 
 /* The device library source, embedded at build time (generated). */
 extern const char lsk__device_source[];

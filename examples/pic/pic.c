@@ -35,6 +35,7 @@ LSK_SOA_DEFINE(pframe, 128, PFRAME_MEMBERS)
 extern const char pic_kernel_source[];
 
 struct lsk_pic {
+  lsk__handle h;
   lsk_context *ctx;
   lsk_layout *layout;
   lsk_program *prog;
@@ -48,6 +49,8 @@ struct lsk_pic {
    * pic_move fills them in (or pic_fill, before a read). */
   uint32_t pending;
 };
+static const lsk__htype LSK__H_PIC = {"lsk_pic", &LSK__H_CONTEXT, 0};
+LSK__HANDLE_FIRST(lsk_pic);
 
 static int valid(const lsk_particle *q, unsigned gx, unsigned gy)
 {
@@ -319,10 +322,11 @@ int lsk_pic_create(lsk_context *ctx, unsigned gx, unsigned gy, const lsk_particl
           "%s: particle %zu (id %u at %d,%d moving %d,%d): id 0, outside the %ux%u "
           "grid, or a cell width or more per step",
           fn, i, p[i].id, p[i].x, p[i].y, p[i].vx, p[i].vy, gx, gy);
-  lsk_pic *pic = lsk__handle_new(sizeof *pic, LSK__H_PIC, ctx);
+  lsk_pic *pic = lsk__handle_new(sizeof *pic, &LSK__H_PIC, ctx);
   if (!pic)
     return lsk_context_set_error(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
-  *pic = (lsk_pic){.ctx = ctx, .gx = gx, .gy = gy, .fs = fs, .n = n, .cells = (size_t)gx * gy};
+  *pic = (lsk_pic){
+      .h = pic->h, .ctx = ctx, .gx = gx, .gy = gy, .fs = fs, .n = n, .cells = (size_t)gx * gy};
   /* By default the frames the particles need now, and a quarter more. */
   size_t frames = opt ? opt->frames : 0;
   uint32_t *per = frames ? NULL : calloc(pic->cells, 4);

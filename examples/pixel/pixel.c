@@ -45,6 +45,7 @@ extern const char pixel_kernel_source[];
 #define GRID_NEED (GRID_BYTES + 32768u)
 
 struct lsk_pixel {
+  lsk__handle h;
   lsk_context *ctx;
   uint32_t threshold;
   /* The options, resolved for the device once (resolve_shape): blocks is
@@ -66,6 +67,8 @@ struct lsk_pixel {
   uint32_t per_event;
   size_t modules, digis, clusters, nhits;
 };
+static const lsk__htype LSK__H_PIXEL = {"lsk_pixel", &LSK__H_CONTEXT, 0};
+LSK__HANDLE_FIRST(lsk_pixel);
 
 static double now(void)
 {
@@ -195,7 +198,7 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
                                  fn, GRID_NEED, dev->name, (unsigned long long)dev->local_mem_size);
   if (lookup == LSK_PIXEL_LOOKUP_AUTO)
     lookup = dev->is_cpu && grid_fits ? LSK_PIXEL_LOOKUP_GRID : LSK_PIXEL_LOOKUP_HASH;
-  lsk_pixel *px = lsk__handle_new(sizeof *px, LSK__H_PIXEL, ctx);
+  lsk_pixel *px = lsk__handle_new(sizeof *px, &LSK__H_PIXEL, ctx);
   if (!px)
     return lsk_context_set_error(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
   px->ctx = ctx;

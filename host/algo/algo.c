@@ -189,7 +189,7 @@ int lsk__scratch(lsk_context *ctx, unsigned slot, size_t bytes, lsk_buffer **out
 int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const lsk_buffer *buf,
                     size_t offset, size_t n, size_t elem)
 {
-  int rc = lsk__handle_check(ctx, buf, LSK__H_BUFFER, fn, what);
+  int rc = lsk__handle_check(ctx, buf, &LSK__H_BUFFER, fn, what);
   if (rc)
     return rc;
   if (buf->ctx != ctx)

@@ -12,6 +12,7 @@
 #include "internal.h"
 
 struct lsk_assoc {
+  lsk__handle h;
   lsk_context *ctx;
   uint32_t nkeys;
   size_t capacity;
@@ -27,6 +28,8 @@ struct lsk_assoc {
   uint32_t *host_offsets;
   int host_valid;
 };
+static const lsk__htype LSK__H_ASSOC = {"lsk_assoc", &LSK__H_CONTEXT, 0};
+LSK__HANDLE_FIRST(lsk_assoc);
 
 /* The capacity limits: lsk's, then the device's largest buffer. */
 static int check_capacity(lsk_context *ctx, const char *fn, size_t capacity)
@@ -87,7 +90,7 @@ int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_
   lsk__plan p;
   if (rc || (rc = lsk__algo_plan(ctx, fn, 0, opt ? &opt->algo : NULL, &p)))
     return rc;
-  lsk_assoc *a = lsk__handle_new(sizeof *a, LSK__H_ASSOC, ctx);
+  lsk_assoc *a = lsk__handle_new(sizeof *a, &LSK__H_ASSOC, ctx);
   if (!a)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
   a->ctx = ctx;

@@ -19,6 +19,7 @@
 extern const char lsk__kernels_compact[];
 
 struct lsk_compactor {
+  lsk__handle h;
   lsk_context *ctx;
   const lsk_layout *layout; /* NULL: plain buffer */
   lsk_program *prog;
@@ -26,6 +27,8 @@ struct lsk_compactor {
   lsk_buffer *counts; /* per-block counts, then their prefix; grown */
   lsk_buffer *total;  /* one uint: the count of the waiting variants */
 };
+static const lsk__htype LSK__H_COMPACTOR = {"lsk_compactor", &LSK__H_CONTEXT, 0};
+LSK__HANDLE_FIRST(lsk_compactor);
 
 /* A growing string; on failure it is freed and stays NULL. */
 typedef struct sbuf {
@@ -166,7 +169,7 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
                                           "LSK_COMPACT_IN __global const LSK_COMPACT_DATA_T *\n",
                                           o.data_type ? o.data_type : "void");
   char *full = lsk__strdupf("%s\n%s", source, lsk__kernels_compact);
-  lsk_compactor *c = prelude && full ? lsk__handle_new(sizeof *c, LSK__H_COMPACTOR, ctx) : NULL;
+  lsk_compactor *c = prelude && full ? lsk__handle_new(sizeof *c, &LSK__H_COMPACTOR, ctx) : NULL;
   if (!c) {
     free(prelude);
     free(full);
@@ -360,7 +363,7 @@ static int part_args(lsk_compactor *c, const char *fn, const char *what, const l
                      lsk_arg **args, size_t *nargs)
 {
   *args = NULL;
-  int live = lsk__handle_check(c->ctx, s, LSK__H_SOA, fn, what);
+  int live = lsk__handle_check(c->ctx, s, &LSK__H_SOA, fn, what);
   if (live)
     return live;
   if (lsk_soa_buffer(s)->ctx != c->ctx)

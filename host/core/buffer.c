@@ -5,6 +5,9 @@
 
 #include "internal.h"
 
+const lsk__htype LSK__H_BUFFER = {"lsk_buffer", &LSK__H_CONTEXT, 0};
+LSK__HANDLE_FIRST(lsk_buffer);
+
 int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out)
 {
   if (!out)
@@ -41,7 +44,7 @@ int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out)
     atomic_fetch_sub(&ctx->allocated, size);
     return lsk__fail_cl(ctx, err, "clCreateBuffer", " (%zu bytes)", size);
   }
-  if (lsk__handle_add(b, LSK__H_BUFFER, ctx)) {
+  if (lsk__handle_add(b, &LSK__H_BUFFER, ctx)) {
     clReleaseMemObject(b->mem);
     free(b);
     atomic_fetch_sub(&ctx->allocated, size);
@@ -58,7 +61,7 @@ void lsk_buffer_destroy(lsk_buffer *buf)
   LSK__DESTROY(buf, BUFFER, "lsk_buffer_destroy");
   clReleaseMemObject(buf->mem);
   /* An orphan (its context destroyed first) has no count to give back. */
-  if (lsk__handle_live(buf->ctx, LSK__H_CONTEXT))
+  if (lsk__handle_live(buf->ctx, &LSK__H_CONTEXT))
     atomic_fetch_sub(&buf->ctx->allocated, buf->size);
   free(buf);
 }

@@ -8,6 +8,9 @@
 
 #include "internal.h"
 
+const lsk__htype LSK__H_CONTEXT = {"lsk_context", NULL, offsetof(lsk_context, kids)};
+LSK__HANDLE_FIRST(lsk_context);
+
 /* The preferred work-group multiple, from an empty kernel; 0 if the probe
  * fails (it is a hint, not a requirement). */
 static size_t probe_multiple(lsk_context *c)
@@ -65,8 +68,9 @@ static int finish_setup(lsk_context *c, const lsk_context_options *opt, lsk_cont
   return LSK_OK;
 }
 
-/* A zeroed context with its locks and its registry entry: from here on
- * lsk_context_destroy undoes any later step. NULL when out of memory. */
+/* A zeroed context with its locks, its set of descendants and its place
+ * among the live handles: from here on lsk_context_destroy undoes any
+ * later step. NULL when out of memory. */
 static lsk_context *new_context(void)
 {
   lsk_context *c = calloc(1, sizeof *c);
@@ -74,7 +78,7 @@ static lsk_context *new_context(void)
     free(c);
     return NULL;
   }
-  if (c && lsk__handle_add(c, LSK__H_CONTEXT, NULL)) {
+  if (c && lsk__handle_add(c, &LSK__H_CONTEXT, NULL)) {
     lsk__context_sync_free(c);
     free(c);
     return NULL;

@@ -1,97 +1,158 @@
 /*
- * handle.c: the registry of live handles. Every opaque object is entered by
- * its _create and removed by its _destroy, with its type and its parent (the
- * context, or the program of a kernel, the pool of a list). Public functions
- * look a handle up before they touch it, so that a destroyed, never-created
- * or wrongly-typed handle is an LSK_EINVAL with a message rather than a
- * use-after-free. One mutex guards the table; a look-up is a hash probe.
+ * handle.c: which handles are live. Every opaque object starts with an
+ * lsk__handle (handle.h): the descriptor of its type, defined by the module
+ * that owns the type, and its parent. Its _create enters it in the
+ * process-wide set of live pointers and, when it has a context, in that
+ * context's set of its descendants; its _destroy removes it from both.
+ * Public functions look a handle up in the process-wide set before they
+ * read its header, so that a destroyed, never-created or wrongly-typed
+ * handle is an LSK_EINVAL with a message rather than a use-after-free: a
+ * header is read only once its pointer is known to be live. A launch checks
+ * its buffer arguments against its context's set in one pass under that
+ * set's mutex (kernel.c), with no process-wide lock per argument.
+ *
+ * Lock order: the process-wide set's mutex, then a context's set's. Each
+ * set is a hash set of pointers (linear probing); a look-up is a probe.
  */
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "internal.h"
 
-typedef struct entry {
-  const void *h; /* NULL: empty slot */
-  const void *parent;
-  lsk__htype type;
-} entry;
+static lsk__hset live = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static entry *table;
-static size_t cap, used; /* cap: a power of two, or 0 */
+static const lsk__handle *head(const void *h) { return h; }
 
-static const char *const type_names[] = {
-#define XX(ID, name) "lsk_" #name,
-    LSK__HANDLE_MAP(XX)
-#undef XX
-};
-
-const char *lsk__htype_name(lsk__htype t)
-{
-  return (unsigned)t < sizeof type_names / sizeof type_names[0] ? type_names[t] : "?";
-}
-
-/* The parent's type: a kernel's is its program, a list's its pool, the
- * other children's their context. */
-static lsk__htype parent_type(lsk__htype t)
-{
-  return t == LSK__H_KERNEL ? LSK__H_PROGRAM : t == LSK__H_LIST ? LSK__H_POOL : LSK__H_CONTEXT;
-}
-
-static size_t slot_of(const void *h)
+static size_t slot_of(const lsk__hset *s, const void *h)
 {
   uint64_t x = (uint64_t)(uintptr_t)h;
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdULL;
   x ^= x >> 33;
-  return (size_t)x & (cap - 1);
+  return (size_t)x & (s->cap - 1);
 }
 
-/* The slot of h, or of the empty slot where it would go. */
-static size_t find(const void *h)
+/* The slot of h, or of the empty slot where it would go; s->cap > 0. */
+static size_t find(const lsk__hset *s, const void *h)
 {
-  size_t i = slot_of(h);
-  while (table[i].h && table[i].h != h)
-    i = (i + 1) & (cap - 1);
+  size_t i = slot_of(s, h);
+  while (s->slot[i] && s->slot[i] != h)
+    i = (i + 1) & (s->cap - 1);
   return i;
 }
 
-static int grow(void)
+static int has(const lsk__hset *s, const void *h) { return s->cap && s->slot[find(s, h)] == h; }
+
+static int grow(lsk__hset *s)
 {
-  size_t ncap = cap ? cap * 2 : 256;
-  entry *old = table;
-  size_t ocap = cap;
-  entry *t = calloc(ncap, sizeof *t);
+  size_t ncap = s->cap ? s->cap * 2 : 64;
+  const void **old = s->slot;
+  size_t ocap = s->cap;
+  const void **t = calloc(ncap, sizeof *t);
   if (!t)
     return LSK_ENOMEM;
-  table = t;
-  cap = ncap;
+  s->slot = t;
+  s->cap = ncap;
   for (size_t i = 0; i < ocap; ++i)
-    if (old[i].h)
-      table[find(old[i].h)] = old[i];
+    if (old[i])
+      s->slot[find(s, old[i])] = old[i];
   free(old);
   return LSK_OK;
 }
 
-int lsk__handle_add(const void *h, lsk__htype type, const void *parent)
+static int add(lsk__hset *s, const void *h)
 {
-  int rc = LSK_OK;
-  pthread_mutex_lock(&lock);
-  if (2 * (used + 1) > cap)
-    rc = grow();
-  if (!rc) {
-    size_t i = find(h);
-    if (!table[i].h)
-      ++used;
-    table[i] = (entry){h, parent, type};
+  if (2 * (s->used + 1) > s->cap && grow(s))
+    return LSK_ENOMEM;
+  size_t i = find(s, h);
+  if (!s->slot[i]) {
+    s->slot[i] = h;
+    ++s->used;
   }
-  pthread_mutex_unlock(&lock);
+  return LSK_OK;
+}
+
+/* Linear probing: removal shifts back the entries of the run after it. */
+static void remove_at(lsk__hset *s, size_t i)
+{
+  s->slot[i] = NULL;
+  --s->used;
+  size_t mask = s->cap - 1;
+  for (size_t j = (i + 1) & mask; s->slot[j]; j = (j + 1) & mask) {
+    size_t home = slot_of(s, s->slot[j]);
+    /* j's entry may move to i unless its home lies cyclically in (i, j]. */
+    if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+      s->slot[i] = s->slot[j];
+      s->slot[j] = NULL;
+      i = j;
+    }
+  }
+}
+
+static void drop(lsk__hset *s, const void *h)
+{
+  if (s->cap) {
+    size_t i = find(s, h);
+    if (s->slot[i])
+      remove_at(s, i);
+  }
+}
+
+int lsk__hset_init(lsk__hset *s)
+{
+  s->slot = NULL;
+  s->cap = s->used = 0;
+  return pthread_mutex_init(&s->lock, NULL);
+}
+
+void lsk__hset_free(lsk__hset *s)
+{
+  free(s->slot);
+  s->slot = NULL;
+  s->cap = s->used = 0;
+  pthread_mutex_destroy(&s->lock);
+}
+
+void lsk__hset_lock(lsk__hset *s) { pthread_mutex_lock(&s->lock); }
+
+void lsk__hset_unlock(lsk__hset *s) { pthread_mutex_unlock(&s->lock); }
+
+int lsk__hset_has(const lsk__hset *s, const void *h, const lsk__htype *t)
+{
+  return h && has(s, h) && head(h)->type == t;
+}
+
+/* The set of scope's descendants if scope is a live handle that keeps one,
+ * else NULL; the process-wide lock is held. */
+static lsk__hset *kids_of(const void *scope)
+{
+  if (!scope || !has(&live, scope) || !head(scope)->type->kids)
+    return NULL;
+  return (lsk__hset *)((char *)(uintptr_t)scope + head(scope)->type->kids);
+}
+
+int lsk__handle_add(void *h, const lsk__htype *type, const void *parent)
+{
+  lsk__handle *hd = h;
+  pthread_mutex_lock(&live.lock);
+  const void *scope = NULL;
+  if (parent && has(&live, parent))
+    scope = head(parent)->type->kids ? parent : head(parent)->scope;
+  lsk__hset *kids = kids_of(scope);
+  *hd = (lsk__handle){type, parent, kids ? scope : NULL};
+  int rc = add(&live, h);
+  if (!rc && kids) {
+    pthread_mutex_lock(&kids->lock);
+    rc = add(kids, h);
+    pthread_mutex_unlock(&kids->lock);
+    if (rc)
+      drop(&live, h);
+  }
+  pthread_mutex_unlock(&live.lock);
   return rc;
 }
 
-void *lsk__handle_new(size_t size, lsk__htype type, const void *parent)
+void *lsk__handle_new(size_t size, const lsk__htype *type, const void *parent)
 {
   void *h = calloc(1, size);
   if (h && lsk__handle_add(h, type, parent)) {
@@ -101,104 +162,96 @@ void *lsk__handle_new(size_t size, lsk__htype type, const void *parent)
   return h;
 }
 
-/* Linear probing: removal shifts back the entries of the run after it. */
-static void remove_at(size_t i)
+/* A type's name without its "lsk_", for messages about a parent. */
+static const char *short_name(const lsk__htype *t)
 {
-  table[i].h = NULL;
-  --used;
-  for (size_t j = (i + 1) & (cap - 1); table[j].h; j = (j + 1) & (cap - 1)) {
-    size_t home = slot_of(table[j].h);
-    /* j's entry may move to i unless its home lies cyclically in (i, j]. */
-    if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
-      table[i] = table[j];
-      table[j].h = NULL;
-      i = j;
-    }
-  }
+  const char *n = t->name;
+  return n[0] == 'l' && n[1] == 's' && n[2] == 'k' && n[3] == '_' ? n + 4 : n;
 }
 
 /* What a look-up found; the message is made after the lock is released
- * (lsk__fail asks the registry whether the context is live). */
+ * (lsk__fail asks whether the context is live). */
 typedef struct finding {
-  int found;             /* h is in the table */
-  lsk__htype found_type; /* its type, if found */
-  const void *dead;      /* the first ancestor that is not live, or NULL */
-  lsk__htype dead_type;
+  const lsk__htype *found; /* h's type if h is live, else NULL */
+  const void *dead;        /* the first ancestor that is not live, or NULL */
+  const lsk__htype *dead_type;
 } finding;
 
-static int report(lsk_context *msg, const void *h, lsk__htype t, const char *fn, const char *what,
-                  const finding *f)
+static int report(lsk_context *msg, const void *h, const lsk__htype *t, const char *fn,
+                  const char *what, const finding *f)
 {
-  if (f->found && f->found_type != t)
+  if (f->found && f->found != t)
     return lsk__fail(msg, LSK_EINVAL, "%s: %s %p is not a live %s (it is a live %s)", fn, what, h,
-                     lsk__htype_name(t), lsk__htype_name(f->found_type));
+                     t->name, f->found->name);
   if (!f->found)
     return lsk__fail(msg, LSK_EINVAL, "%s: %s %p is not a live %s (destroyed or never created)", fn,
-                     what, h, lsk__htype_name(t));
+                     what, h, t->name);
   return lsk__fail(msg, LSK_EINVAL, "%s: %s %p is unusable: its %s %p was destroyed", fn, what, h,
-                   lsk__htype_name(f->dead_type) + 4, f->dead);
+                   short_name(f->dead_type), f->dead);
 }
 
-/* Looks h up; the lock is held. 0 if h is live with all its ancestors. */
-static int look_up(const void *h, lsk__htype type, int parents, finding *f, size_t *slot)
+/* Looks h up; the process-wide lock is held. 0 if h is a live handle of
+ * type and, when parents is set, its ancestors are live handles of their
+ * types. A header is read only once its handle is known to be live. */
+static int look_up(const void *h, const lsk__htype *type, int parents, finding *f)
 {
   *f = (finding){0};
-  if (!cap)
+  if (!has(&live, h))
     return 1;
-  size_t i = find(h);
-  *slot = i;
-  if (!table[i].h)
+  f->found = head(h)->type;
+  if (f->found != type)
     return 1;
-  f->found = 1;
-  f->found_type = table[i].type;
-  if (table[i].type != type)
-    return 1;
-  lsk__htype pt = parent_type(type);
-  for (const void *p = parents ? table[i].parent : NULL; p;) {
-    size_t j = find(p);
-    if (table[j].h != p) {
+  const lsk__htype *pt = type->parent;
+  for (const void *p = parents ? head(h)->parent : NULL; p && pt;) {
+    if (!has(&live, p) || head(p)->type != pt) {
       f->dead = p;
       f->dead_type = pt;
       return 1;
     }
-    p = table[j].parent;
-    pt = parent_type(pt);
+    p = head(p)->parent;
+    pt = pt->parent;
   }
   return 0;
 }
 
-int lsk__handle_check(lsk_context *msg, const void *h, lsk__htype type, const char *fn,
+int lsk__handle_check(lsk_context *msg, const void *h, const lsk__htype *type, const char *fn,
                       const char *what)
 {
   if (!h)
     return lsk__fail(msg, LSK_EINVAL, "%s: %s is NULL", fn, what);
   finding f;
-  size_t i;
-  pthread_mutex_lock(&lock);
-  int bad = look_up(h, type, 1, &f, &i);
-  pthread_mutex_unlock(&lock);
+  pthread_mutex_lock(&live.lock);
+  int bad = look_up(h, type, 1, &f);
+  pthread_mutex_unlock(&live.lock);
   return bad ? report(msg, h, type, fn, what, &f) : LSK_OK;
 }
 
-int lsk__handle_remove(const void *h, lsk__htype type, const char *fn)
+int lsk__handle_remove(const void *h, const lsk__htype *type, const char *fn)
 {
   finding f;
-  size_t i;
-  pthread_mutex_lock(&lock);
-  int bad = look_up(h, type, 0, &f, &i);
-  if (!bad)
-    remove_at(i);
-  pthread_mutex_unlock(&lock);
-  return bad ? report(NULL, h, type, fn, lsk__htype_name(type) + 4, &f) : LSK_OK;
+  pthread_mutex_lock(&live.lock);
+  int bad = look_up(h, type, 0, &f);
+  if (!bad) {
+    /* Its scope's set, if the scope is still live: a destroyed context's
+     * set went with it. */
+    lsk__hset *kids = kids_of(head(h)->scope);
+    if (kids) {
+      pthread_mutex_lock(&kids->lock);
+      drop(kids, h);
+      pthread_mutex_unlock(&kids->lock);
+    }
+    drop(&live, h);
+  }
+  pthread_mutex_unlock(&live.lock);
+  return bad ? report(NULL, h, type, fn, short_name(type), &f) : LSK_OK;
 }
 
-int lsk__handle_live(const void *h, lsk__htype type)
+int lsk__handle_live(const void *h, const lsk__htype *type)
 {
   if (!h)
     return 0;
-  pthread_mutex_lock(&lock);
-  size_t i = cap ? find(h) : 0;
-  int live = cap && table[i].h == h && table[i].type == type;
-  pthread_mutex_unlock(&lock);
-  return live;
+  pthread_mutex_lock(&live.lock);
+  int ok = has(&live, h) && head(h)->type == type;
+  pthread_mutex_unlock(&live.lock);
+  return ok;
 }

@@ -11,6 +11,9 @@
 
 #include "internal.h"
 
+const lsk__htype LSK__H_PROGRAM = {"lsk_program", &LSK__H_CONTEXT, 0};
+LSK__HANDLE_FIRST(lsk_program);
+
 /* The name as it may appear inside #line "...": no quotes or backslashes. */
 static char *line_name(const char *name)
 {
@@ -31,7 +34,7 @@ int lsk_program_create(lsk_context *ctx, const char *source, const lsk_program_o
   if (!source || !*source)
     return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create: source is %s",
                      source ? "empty" : "NULL");
-  lsk_program *p = lsk__handle_new(sizeof *p, LSK__H_PROGRAM, ctx);
+  lsk_program *p = lsk__handle_new(sizeof *p, &LSK__H_PROGRAM, ctx);
   if (!p)
     return lsk__fail(ctx, LSK_ENOMEM, "lsk_program_create: out of memory");
   p->ctx = ctx;

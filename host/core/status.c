@@ -147,7 +147,7 @@ static void set_message(lsk_context *ctx, char *msg)
 {
   /* A context that is not live (destroyed, or another handle passed as
    * one) cannot hold the message: the thread takes it. */
-  if (ctx && !lsk__handle_live(ctx, LSK__H_CONTEXT))
+  if (ctx && !lsk__handle_live(ctx, &LSK__H_CONTEXT))
     ctx = NULL;
   if (ctx) {
     pthread_mutex_lock(&ctx->msg_lock);
@@ -180,7 +180,11 @@ int lsk__context_sync_init(lsk_context *ctx)
     pthread_mutex_destroy(&ctx->msg_lock);
     return err;
   }
-  return 0;
+  if ((err = lsk__hset_init(&ctx->kids)) != 0) {
+    pthread_mutex_destroy(&ctx->lock);
+    pthread_mutex_destroy(&ctx->msg_lock);
+  }
+  return err;
 }
 
 void lsk__context_sync_free(lsk_context *ctx)
@@ -191,6 +195,7 @@ void lsk__context_sync_free(lsk_context *ctx)
     free(m);
   }
   ctx->msgs = NULL;
+  lsk__hset_free(&ctx->kids);
   pthread_mutex_destroy(&ctx->lock);
   pthread_mutex_destroy(&ctx->msg_lock);
 }
@@ -256,7 +261,7 @@ int lsk__fail_cl(lsk_context *ctx, cl_int err, const char *call, const char *fmt
 
 int lsk_context_set_error(lsk_context *ctx, int status, const char *fmt, ...)
 {
-  if (ctx && !lsk__handle_live(ctx, LSK__H_CONTEXT))
+  if (ctx && !lsk__handle_live(ctx, &LSK__H_CONTEXT))
     ctx = NULL;
   va_list ap;
   va_start(ap, fmt);
@@ -278,7 +283,7 @@ const char *lsk_context_errmsg(const lsk_context *ctx)
   if (!ctx)
     return thread_msg;
   /* A dead context's message is gone: say so in the thread's. */
-  if (lsk__handle_check(NULL, ctx, LSK__H_CONTEXT, "lsk_context_errmsg", "ctx"))
+  if (lsk__handle_check(NULL, ctx, &LSK__H_CONTEXT, "lsk_context_errmsg", "ctx"))
     return thread_msg;
   pthread_mutex_t *lock = (pthread_mutex_t *)&ctx->msg_lock;
   pthread_mutex_lock(lock);

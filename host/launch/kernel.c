@@ -42,6 +42,7 @@ typedef struct lsk__tuned {
 } lsk__tuned;
 
 struct lsk_kernel {
+  lsk__handle h;
   lsk_program *prog;
   char *name;
   int has_decl;
@@ -53,6 +54,8 @@ struct lsk_kernel {
   unsigned last_workers, last_simd;
   lsk__kentry *last;
 };
+const lsk__htype LSK__H_KERNEL = {"lsk_kernel", &LSK__H_PROGRAM, 0};
+LSK__HANDLE_FIRST(lsk_kernel);
 
 /* ------------------------------------------------------------------ */
 /* Kernels and their per-build entries.                               */
@@ -67,7 +70,7 @@ int lsk_kernel_create(lsk_program *prog, const char *name, lsk_kernel **out)
   if (!name || !*name)
     return lsk__fail(prog->ctx, LSK_EINVAL, "lsk_kernel_create: name is NULL or empty");
   char *copy = lsk__strdup(name);
-  lsk_kernel *k = copy ? lsk__handle_new(sizeof *k, LSK__H_KERNEL, prog) : NULL;
+  lsk_kernel *k = copy ? lsk__handle_new(sizeof *k, &LSK__H_KERNEL, prog) : NULL;
   if (!k) {
     free(copy);
     return lsk__fail(prog->ctx, LSK_ENOMEM, "lsk_kernel_create: out of memory");
@@ -439,6 +442,22 @@ int lsk__kernel_rule_shape(lsk_kernel *k, const unsigned dom[3], const char *fn,
 /* ------------------------------------------------------------------ */
 /* Launch.                                                             */
 
+/* How many of args come before the first buffer argument that is not a live
+ * buffer of ctx: one pass over the context's set of its handles, under that
+ * set's lock, with no process-wide lock (handle.c). From that argument on,
+ * check_and_set_args looks each buffer up as any public function does, for
+ * the message. */
+static size_t own_buffers(lsk_context *ctx, const lsk_arg *args, size_t nargs)
+{
+  size_t i = 0;
+  lsk__hset_lock(&ctx->kids);
+  while (i < nargs && (args[i].kind != LSK_ARG_KIND_BUFFER ||
+                       lsk__hset_has(&ctx->kids, args[i].v.buffer, &LSK__H_BUFFER)))
+    ++i;
+  lsk__hset_unlock(&ctx->kids);
+  return i;
+}
+
 static int check_and_set_args(lsk_kernel *k, lsk__kentry *e, const lsk_launch *cfg,
                               const lsk_arg *args, size_t nargs, const char *fn)
 {
@@ -450,6 +469,7 @@ static int check_and_set_args(lsk_kernel *k, lsk__kentry *e, const lsk_launch *c
                      fn, k->name, e->nargs - 1, e->nargs == 2 ? "" : "s", nargs);
   if (nargs && !args)
     return lsk__fail(ctx, LSK_EINVAL, "%s: args is NULL", fn);
+  size_t own = own_buffers(ctx, args, nargs);
   uint64_t local = e->local_static;
   cl_int err = clSetKernelArg(e->kernel, 0, sizeof(cl_mem), &ctx->verify);
   for (size_t i = 0; i < nargs && !err; ++i) {
@@ -471,12 +491,12 @@ static int check_and_set_args(lsk_kernel *k, lsk__kentry *e, const lsk_launch *c
                        spec->type, kind_name(a->kind));
     switch (a->kind) {
     case LSK_ARG_KIND_BUFFER:
-      if (a->v.buffer && !lsk__handle_live(a->v.buffer, LSK__H_BUFFER)) {
+      if (i >= own && a->v.buffer && !lsk__handle_live(a->v.buffer, &LSK__H_BUFFER)) {
         char what[96];
         snprintf(what, sizeof what, "kernel '%s' argument %zu: buffer", k->name, i);
-        return lsk__handle_check(ctx, a->v.buffer, LSK__H_BUFFER, fn, what);
+        return lsk__handle_check(ctx, a->v.buffer, &LSK__H_BUFFER, fn, what);
       }
-      if (!a->v.buffer || a->v.buffer->ctx != ctx)
+      if (i >= own && (!a->v.buffer || a->v.buffer->ctx != ctx))
         return lsk__fail(ctx, LSK_EINVAL, "%s: kernel '%s' argument %zu: %s", fn, k->name, i,
                          a->v.buffer ? "buffer of another context" : "buffer is NULL");
       err = clSetKernelArg(e->kernel, (cl_uint)i + 1, sizeof(cl_mem), &a->v.buffer->mem);

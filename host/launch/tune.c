@@ -155,7 +155,7 @@ static int take_snapshot(tuner *t)
     if (t->args[i].kind != LSK_ARG_KIND_BUFFER || !t->args[i].v.buffer)
       continue;
     lsk_buffer *b = t->args[i].v.buffer;
-    int live = lsk__handle_check(t->ctx, b, LSK__H_BUFFER, "lsk_tune", "buffer argument");
+    int live = lsk__handle_check(t->ctx, b, &LSK__H_BUFFER, "lsk_tune", "buffer argument");
     if (live)
       return live;
     if (b->ctx != t->ctx)

@@ -9,11 +9,14 @@
 #include "pool_internal.h"
 
 struct lsk_list {
+  lsk__handle h;
   lsk_pool *pool;
   lsk_buffer *buf;
   size_t elem_bytes, chunk, chunks;
   unsigned log2;
 };
+static const lsk__htype LSK__H_LIST = {"lsk_list", &LSK__H_POOL, 0};
+LSK__HANDLE_FIRST(lsk_list);
 
 int lsk_list_create(lsk_pool *pool, size_t elem_bytes, size_t chunk, size_t max_length,
                     lsk_list **out)
@@ -50,7 +53,7 @@ int lsk_list_create(lsk_pool *pool, size_t elem_bytes, size_t chunk, size_t max_
     free(l);
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
   }
-  if (lsk__handle_add(l, LSK__H_LIST, pool)) {
+  if (lsk__handle_add(l, &LSK__H_LIST, pool)) {
     free(l);
     free(image);
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);

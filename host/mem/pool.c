@@ -13,6 +13,9 @@
 
 #include "pool_internal.h"
 
+const lsk__htype LSK__H_POOL = {"lsk_pool", &LSK__H_CONTEXT, 0};
+LSK__HANDLE_FIRST(lsk_pool);
+
 #define MAX_WORDS 0xffffffffu
 /* The GC kernels' block domain: large tiles on CPUs, as PoCL pays for
  * every data block (a barrier, and its work-item loops restarting), and
@@ -95,7 +98,7 @@ static int create(lsk_context *ctx, const char *fn, size_t cell_bytes, size_t ca
   }
   *p = *tmpl;
   header(p, image);
-  if (!(rc = make_buffer(p, image, &p->buf)) && lsk__handle_add(p, LSK__H_POOL, ctx)) {
+  if (!(rc = make_buffer(p, image, &p->buf)) && lsk__handle_add(p, &LSK__H_POOL, ctx)) {
     lsk_buffer_destroy(p->buf);
     rc = lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
   }

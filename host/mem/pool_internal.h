@@ -14,6 +14,7 @@ _Static_assert(LSK_POOL_INVALID == LSK__POOL_NONE,
                "include/lsk/pool.h and cl/lsk_shared.h disagree on LSK_POOL_INVALID");
 
 struct lsk_pool {
+  lsk__handle h;
   lsk_context *ctx;
   lsk_buffer *buf;
   size_t capacity;

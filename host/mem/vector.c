@@ -8,10 +8,13 @@
 #include "lsk/vector.h"
 
 struct lsk_vector {
+  lsk__handle h;
   lsk_context *ctx;
   size_t elem_size, capacity;
   lsk_buffer *data, *count;
 };
+static const lsk__htype LSK__H_VECTOR = {"lsk_vector", &LSK__H_CONTEXT, 0};
+LSK__HANDLE_FIRST(lsk_vector);
 
 int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_vector **out)
 {
@@ -35,7 +38,7 @@ int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_v
                      "bytes)",
                      fn, capacity, elem_size, ctx->info.name,
                      (unsigned long long)ctx->info.max_alloc_size);
-  lsk_vector *v = lsk__handle_new(sizeof *v, LSK__H_VECTOR, ctx);
+  lsk_vector *v = lsk__handle_new(sizeof *v, &LSK__H_VECTOR, ctx);
   if (!v)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
   v->ctx = ctx;

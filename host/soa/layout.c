@@ -10,6 +10,9 @@
 
 #include "layout_internal.h"
 
+const lsk__htype LSK__H_LAYOUT = {"lsk_layout", NULL, 0};
+LSK__HANDLE_FIRST(lsk_layout);
+
 static const struct {
   const char *name;
   size_t size;
@@ -102,7 +105,7 @@ int lsk_layout_create(const char *name, size_t align, lsk_layout **out)
     free(l);
     return lsk__fail(NULL, LSK_ENOMEM, "lsk_layout_create: out of memory");
   }
-  if (lsk__handle_add(l, LSK__H_LAYOUT, NULL)) {
+  if (lsk__handle_add(l, &LSK__H_LAYOUT, NULL)) {
     free(l->name);
     free(l);
     return lsk__fail(NULL, LSK_ENOMEM, "lsk_layout_create: out of memory");

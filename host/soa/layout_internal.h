@@ -17,6 +17,7 @@ typedef struct lsk__member {
 } lsk__member;
 
 struct lsk_layout {
+  lsk__handle h;
   char *name;
   size_t align;
   lsk__member *members;

@@ -15,12 +15,15 @@ typedef struct part {
 } part;
 
 struct lsk_soa {
+  lsk__handle h;
   lsk_context *ctx;
   size_t k, bytes, align;
   part *parts;
   unsigned char *host;
   lsk_buffer *buf;
 };
+const lsk__htype LSK__H_SOA = {"lsk_soa", &LSK__H_CONTEXT, 0};
+LSK__HANDLE_FIRST(lsk_soa);
 
 int lsk_soa_range_error(const char *layout, const char *member, size_t index, size_t n)
 {
@@ -58,7 +61,7 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
     free(s);
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
   }
-  if (lsk__handle_add(s, LSK__H_SOA, ctx)) {
+  if (lsk__handle_add(s, &LSK__H_SOA, ctx)) {
     free(s->parts);
     free(s);
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);

@@ -6,7 +6,8 @@
  *   the same entry is stored from two threads of one process;
  * - several threads on ONE context sharing one kernel (docs/threads.md):
  *   the launches bind arguments of one cl_kernel, which only the context's
- *   lock keeps apart, and one more thread uses the kernel library; each
+ *   lock keeps apart, one more thread uses the kernel library and another
+ *   makes and destroys buffers (the launches' argument checks); each
  *   thread also fails on purpose and must read its own message, not
  *   another thread's;
  * - several threads using the kernel library on one context at once
@@ -296,6 +297,30 @@ out:
   return NULL;
 }
 
+/* Buffers made and destroyed on a shared context while other threads
+ * launch on it: each launch checks its buffer arguments against the
+ * context's set of live handles, which this changes (and grows) meanwhile. */
+static void *churn_work(void *arg)
+{
+  worker *w = arg;
+  enum { BATCH = 100 };
+  lsk_buffer *b[BATCH] = {0};
+  for (unsigned r = 0; r < w->rounds && !w->error[0]; ++r) {
+    for (unsigned i = 0; i < BATCH && !w->error[0]; ++i) {
+      int rc = lsk_buffer_create(w->ctx, 64, &b[i]);
+      if (rc)
+        fail_at(w, "churn round %u: lsk_buffer_create gave %s", r, lsk_status_name(rc));
+    }
+    for (unsigned i = 0; i < BATCH; ++i) {
+      if (b[i] && lsk_buffer_size(b[i]) != 64)
+        fail_at(w, "churn round %u: buffer %u has size %zu", r, i, lsk_buffer_size(b[i]));
+      lsk_buffer_destroy(b[i]);
+      b[i] = NULL;
+    }
+  }
+  return NULL;
+}
+
 static void run_workers(worker *ws, int n)
 {
   pthread_t t[8];
@@ -344,7 +369,8 @@ END_TEST
 /* Four threads on one context and one kernel, not yet built: the first
  * launches build two configurations at once (two domains), then every
  * launch binds its own arguments to a shared cl_kernel. A fifth thread
- * uses the kernel library (lsk_reduce) on the same context meanwhile. */
+ * uses the kernel library (lsk_reduce) on the same context meanwhile, a
+ * sixth makes and destroys buffers on it. */
 START_TEST(test_threads_one_context)
 {
   lsk_context *ctx = tu_context();
@@ -355,11 +381,12 @@ START_TEST(test_threads_one_context)
   lsk_kernel *k = tu_kernel(p, "affine");
   /* Twice: first the builds race, then (built) only the launches do. */
   for (int pass = 0; pass < 2; ++pass) {
-    worker ws[5];
+    worker ws[6];
     for (int i = 0; i < 4; ++i)
       ws[i] = (worker){.id = i, .ctx = ctx, .k = k, .rounds = 200, .domain = i & 1 ? 32 : 64};
     ws[4] = (worker){.id = 4, .ctx = ctx, .rounds = 20, .run = reduce_work};
-    run_workers(ws, 5);
+    ws[5] = (worker){.id = 5, .ctx = ctx, .rounds = 20, .run = churn_work};
+    run_workers(ws, 6);
     lsk_program_stats st;
     TU_OK(ctx, lsk_program_stats_get(p, &st));
 
