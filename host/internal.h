@@ -14,7 +14,7 @@
 /* The words the host and the device share: the verify record
  * (LSK__VREC_*), the pool's and the lists' headers. One file for both. */
 #include "../cl/lsk_shared.h"
-#include "handle.h"
+#include "core/handle.h"
 
 #define LSK__MAX_DOMAIN LSK_MAX_DOMAIN
 

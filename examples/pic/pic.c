@@ -5,11 +5,11 @@
  * the plain C reference step.
  */
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pic.h"
-#include "../../host/internal.h" /* TODO(handles): the handle registry until it is public */
 
 /* The frame layout, written once: the host view (pframe_bind) reads frames
  * back, pframe_describe gives the layout whose generated OpenCL C view the
@@ -35,7 +35,7 @@ LSK_SOA_DEFINE(pframe, 128, PFRAME_MEMBERS)
 extern const char pic_kernel_source[];
 
 struct lsk_pic {
-  lsk__handle h;
+  lsk_handle h; /* first: lsk checks the handle on every call (lsk/handle.h) */
   lsk_context *ctx;
   lsk_layout *layout;
   lsk_program *prog;
@@ -49,8 +49,9 @@ struct lsk_pic {
    * pic_move fills them in (or pic_fill, before a read). */
   uint32_t pending;
 };
-static const lsk__htype LSK__H_PIC = {"lsk_pic", &LSK__H_CONTEXT, 0};
-LSK__HANDLE_FIRST(lsk_pic);
+/* The handle type: lsk's checks name it in their messages. */
+static const lsk_handle_type pic_type = {"lsk_pic", &lsk_context_handle_type, 0};
+_Static_assert(offsetof(lsk_pic, h) == 0, "the handle header comes first");
 
 static int valid(const lsk_particle *q, unsigned gx, unsigned gy)
 {
@@ -66,7 +67,8 @@ static uint32_t cell_of(const lsk_particle *q, unsigned gx)
 
 void lsk_pic_destroy(lsk_pic *pic)
 {
-  LSK__DESTROY(pic, PIC, "lsk_pic_destroy");
+  if (!pic || lsk_handle_remove(pic, &pic_type, "lsk_pic_destroy"))
+    return;
   lsk_kernel_destroy(pic->move);
   lsk_kernel_destroy(pic->bucket);
   lsk_kernel_destroy(pic->frames);
@@ -84,7 +86,8 @@ void lsk_pic_destroy(lsk_pic *pic)
 
 lsk_pool *lsk_pic_pool(const lsk_pic *pic)
 {
-  LSK__LIVE_OR(NULL, pic, PIC, "lsk_pic_pool", "pic");
+  if (!pic || lsk_handle_check(NULL, pic, &pic_type, "lsk_pic_pool", "pic"))
+    return NULL;
   return pic->pool;
 }
 
@@ -275,13 +278,17 @@ static int insert(lsk_pic *p)
 
 int lsk_pic_settle(lsk_pic *pic)
 {
-  LSK__LIVE(NULL, pic, PIC, "lsk_pic_settle", "pic");
+  int hrc = lsk_handle_check(NULL, pic, &pic_type, "lsk_pic_settle", "pic");
+  if (hrc)
+    return hrc;
   return fill(pic);
 }
 
 int lsk_pic_step(lsk_pic *pic)
 {
-  LSK__LIVE(NULL, pic, PIC, "lsk_pic_step", "pic");
+  int hrc = lsk_handle_check(NULL, pic, &pic_type, "lsk_pic_step", "pic");
+  if (hrc)
+    return hrc;
   lsk_launch l = per_frame(pic);
   int rc = lsk_kernel_launch(
       pic->move, &l,
@@ -302,7 +309,9 @@ int lsk_pic_create(lsk_context *ctx, unsigned gx, unsigned gy, const lsk_particl
   if (!out)
     return lsk_context_set_error(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  int hrc = lsk_handle_check(NULL, ctx, &lsk_context_handle_type, fn, "ctx");
+  if (hrc)
+    return hrc;
   if (!p)
     return lsk_context_set_error(ctx, LSK_EINVAL, "%s: particles is NULL", fn);
   if (gx == 0 || gy == 0 || gx > LSK_PIC_MAX_EXTENT || gy > LSK_PIC_MAX_EXTENT)
@@ -322,9 +331,11 @@ int lsk_pic_create(lsk_context *ctx, unsigned gx, unsigned gy, const lsk_particl
           "%s: particle %zu (id %u at %d,%d moving %d,%d): id 0, outside the %ux%u "
           "grid, or a cell width or more per step",
           fn, i, p[i].id, p[i].x, p[i].y, p[i].vx, p[i].vy, gx, gy);
-  lsk_pic *pic = lsk__handle_new(sizeof *pic, &LSK__H_PIC, ctx);
-  if (!pic)
+  lsk_pic *pic = calloc(1, sizeof *pic);
+  if (!pic || lsk_handle_add(pic, &pic_type, ctx)) {
+    free(pic);
     return lsk_context_set_error(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+  }
   *pic = (lsk_pic){
       .h = pic->h, .ctx = ctx, .gx = gx, .gy = gy, .fs = fs, .n = n, .cells = (size_t)gx * gy};
   /* By default the frames the particles need now, and a quarter more. */
@@ -361,7 +372,9 @@ int lsk_pic_create(lsk_context *ctx, unsigned gx, unsigned gy, const lsk_particl
 int lsk_pic_read(lsk_pic *pic, lsk_particle *p, uint32_t *cell, size_t cap, lsk_pic_stats *stats)
 {
   static const char fn[] = "lsk_pic_read";
-  LSK__LIVE(NULL, pic, PIC, fn, "pic");
+  int hrc = lsk_handle_check(NULL, pic, &pic_type, fn, "pic");
+  if (hrc)
+    return hrc;
   lsk_context *ctx = pic->ctx;
   if (!p && cap)
     return lsk_context_set_error(ctx, LSK_EINVAL, "%s: p is NULL", fn);

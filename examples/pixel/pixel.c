@@ -6,12 +6,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "pixel_internal.h"
-#include "../../host/internal.h" /* TODO(handles): the handle registry until it is public */
 
 /* The layouts, written once: host views here, generated OpenCL C views for
  * the kernels. */
@@ -45,7 +45,7 @@ extern const char pixel_kernel_source[];
 #define GRID_NEED (GRID_BYTES + 32768u)
 
 struct lsk_pixel {
-  lsk__handle h;
+  lsk_handle h; /* first: lsk checks the handle on every call (lsk/handle.h) */
   lsk_context *ctx;
   uint32_t threshold;
   /* The options, resolved for the device once (resolve_shape): blocks is
@@ -67,8 +67,9 @@ struct lsk_pixel {
   uint32_t per_event;
   size_t modules, digis, clusters, nhits;
 };
-static const lsk__htype LSK__H_PIXEL = {"lsk_pixel", &LSK__H_CONTEXT, 0};
-LSK__HANDLE_FIRST(lsk_pixel);
+/* The handle type: lsk's checks name it in their messages. */
+static const lsk_handle_type pixel_type = {"lsk_pixel", &lsk_context_handle_type, 0};
+_Static_assert(offsetof(lsk_pixel, h) == 0, "the handle header comes first");
 
 static double now(void)
 {
@@ -79,7 +80,8 @@ static double now(void)
 
 void lsk_pixel_destroy(lsk_pixel *px)
 {
-  LSK__DESTROY(px, PIXEL, "lsk_pixel_destroy");
+  if (!px || lsk_handle_remove(px, &pixel_type, "lsk_pixel_destroy"))
+    return;
   lsk_kernel_destroy(px->module);
   lsk_kernel_destroy(px->hits);
   lsk_program_destroy(px->prog);
@@ -96,20 +98,24 @@ void lsk_pixel_destroy(lsk_pixel *px)
 
 unsigned lsk_pixel_lookup(const lsk_pixel *px)
 {
-  LSK__LIVE_OR(0u, px, PIXEL, "lsk_pixel_lookup", "px");
+  if (!px || lsk_handle_check(NULL, px, &pixel_type, "lsk_pixel_lookup", "px"))
+    return 0u;
   return px->opt.lookup;
 }
 
 uint32_t lsk_pixel_threshold(const lsk_pixel *px)
 {
-  LSK__LIVE_OR(0u, px, PIXEL, "lsk_pixel_threshold", "px");
+  if (!px || lsk_handle_check(NULL, px, &pixel_type, "lsk_pixel_threshold", "px"))
+    return 0u;
   return px->threshold;
 }
 
 int lsk_pixel_shape(const lsk_pixel *px, unsigned *workers, unsigned *simd, size_t *blocks)
 {
   static const char fn[] = "lsk_pixel_shape";
-  LSK__LIVE(NULL, px, PIXEL, fn, "px");
+  int hrc = lsk_handle_check(NULL, px, &pixel_type, fn, "px");
+  if (hrc)
+    return hrc;
   if (!workers || !simd || !blocks)
     return lsk_context_set_error(px->ctx, LSK_EINVAL, "%s: %s is NULL", fn,
                                  !workers ? "workers"
@@ -123,7 +129,8 @@ int lsk_pixel_shape(const lsk_pixel *px, unsigned *workers, unsigned *simd, size
 
 lsk_assoc *lsk_pixel_assoc(const lsk_pixel *px)
 {
-  LSK__LIVE_OR(NULL, px, PIXEL, "lsk_pixel_assoc", "px");
+  if (!px || lsk_handle_check(NULL, px, &pixel_type, "lsk_pixel_assoc", "px"))
+    return NULL;
   return px->modules ? px->assoc : NULL;
 }
 
@@ -176,7 +183,9 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
   if (!out)
     return lsk_context_set_error(ctx, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  int hrc = lsk_handle_check(NULL, ctx, &lsk_context_handle_type, fn, "ctx");
+  if (hrc)
+    return hrc;
   const lsk_device_info *dev = lsk_context_device(ctx);
   if (opt && opt->workers && dev->max_work_group_size && opt->workers > dev->max_work_group_size)
     return lsk_context_set_error(ctx, LSK_ELAUNCH, "%s: workers %u exceed the %zu that %s allows",
@@ -198,9 +207,11 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
                                  fn, GRID_NEED, dev->name, (unsigned long long)dev->local_mem_size);
   if (lookup == LSK_PIXEL_LOOKUP_AUTO)
     lookup = dev->is_cpu && grid_fits ? LSK_PIXEL_LOOKUP_GRID : LSK_PIXEL_LOOKUP_HASH;
-  lsk_pixel *px = lsk__handle_new(sizeof *px, &LSK__H_PIXEL, ctx);
-  if (!px)
+  lsk_pixel *px = calloc(1, sizeof *px);
+  if (!px || lsk_handle_add(px, &pixel_type, ctx)) {
+    free(px);
     return lsk_context_set_error(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+  }
   px->ctx = ctx;
   if (opt)
     px->opt = *opt;
@@ -417,7 +428,9 @@ static int lap(lsk_pixel *px, lsk_pixel_times *t, double *stage, double *t0)
 int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *times)
 {
   static const char fn[] = "lsk_pixel_run";
-  LSK__LIVE(NULL, px, PIXEL, fn, "px");
+  int hrc = lsk_handle_check(NULL, px, &pixel_type, fn, "px");
+  if (hrc)
+    return hrc;
   if (!ev || !ev->x || !ev->y || !ev->adc || !ev->module || !ev->start)
     return lsk_context_set_error(px->ctx, LSK_EINVAL, "%s: ev or one of its arrays is NULL", fn);
   if (ev->events == 0 || ev->modules == 0 || ev->events > LSK_PIXEL_MAX_EVENTS ||
@@ -549,7 +562,9 @@ static int check_assoc(lsk_pixel *px, const lsk_pixel_result *r)
 int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
 {
   static const char fn[] = "lsk_pixel_read";
-  LSK__LIVE(NULL, px, PIXEL, fn, "px");
+  int hrc = lsk_handle_check(NULL, px, &pixel_type, fn, "px");
+  if (hrc)
+    return hrc;
   if (!r)
     return lsk_context_set_error(px->ctx, LSK_EINVAL, "%s: r is NULL", fn);
   if (!px->modules)

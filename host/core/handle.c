@@ -255,3 +255,52 @@ int lsk__handle_live(const void *h, const lsk__htype *type)
   pthread_mutex_unlock(&live.lock);
   return ok;
 }
+
+/* ------------------------------------------------------------------ */
+/* The public face (include/lsk/handle.h), for code built on lsk.      */
+
+int lsk_handle_add(void *h, const lsk_handle_type *type, const void *parent)
+{
+  static const char fn[] = "lsk_handle_add";
+  if (!h || !type)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, h ? "type" : "h");
+  if (!type->name || !*type->name)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: the type has no name", fn);
+  /* Only lsk's own contexts keep a set of descendants. */
+  if (type->kids)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: type '%s': kids must be 0", fn, type->name);
+  if (type->parent) {
+    int rc = lsk__handle_check(NULL, parent, type->parent, fn, "parent");
+    if (rc)
+      return rc;
+  } else if (parent) {
+    return lsk__fail(NULL, LSK_EINVAL, "%s: type '%s' has no parent type, yet a parent is given",
+                     fn, type->name);
+  }
+  pthread_mutex_lock(&live.lock);
+  int already = has(&live, h);
+  pthread_mutex_unlock(&live.lock);
+  if (already)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %p is a live handle already", fn, h);
+  if (lsk__handle_add(h, type, parent))
+    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory", fn);
+  return LSK_OK;
+}
+
+int lsk_handle_check(lsk_context *msg, const void *h, const lsk_handle_type *type, const char *fn,
+                     const char *what)
+{
+  if (!type)
+    return lsk__fail(msg, LSK_EINVAL, "lsk_handle_check: type is NULL");
+  return lsk__handle_check(msg, h, type, fn ? fn : "lsk_handle_check", what ? what : "handle");
+}
+
+int lsk_handle_remove(const void *h, const lsk_handle_type *type, const char *fn)
+{
+  if (!type)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_handle_remove: type is NULL");
+  fn = fn ? fn : "lsk_handle_remove";
+  if (!h)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: handle is NULL", fn);
+  return lsk__handle_remove(h, type, fn);
+}

@@ -8,6 +8,7 @@
 #include "lsk/status.h"
 #include "lsk/device.h"
 #include "lsk/context.h"
+#include "lsk/handle.h"
 #include "lsk/buffer.h"
 #include "lsk/program.h"
 #include "lsk/tune.h"

@@ -156,6 +156,95 @@ START_TEST(test_bi_context)
 END_TEST
 
 /* ------------------------------------------------------------------ */
+/* handle.h: handles of code built on lsk                              */
+
+typedef struct thing {
+  lsk_handle h;
+  int payload;
+} thing;
+static const lsk_handle_type thing_type = {"my_thing", &lsk_context_handle_type, 0};
+static const lsk_handle_type loose_type = {"my_loose", NULL, 0};
+
+/* A check made for the caller's own function (fn "my_run"): the status
+ * and the text, on msg (NULL: the thread's message). */
+static int user_fails(lsk_context *msg, int rc, int want, const char *text)
+{
+  const char *m = lsk_context_errmsg(msg);
+  if (rc != want || !strstr(m, text)) {
+    fprintf(stderr, "got %s '%s', wanted %s '%s'\n", lsk_status_name(rc), m, lsk_status_name(want),
+            text);
+    return 0;
+  }
+  return 1;
+}
+
+START_TEST(test_bi_handle)
+{
+  lsk_context *ctx = tu_context();
+  lsk_buffer *buf = tu_zeros(ctx, 4);
+  thing *t = calloc(1, sizeof *t), *u = calloc(1, sizeof *u);
+  static const lsk_handle_type nameless = {NULL, NULL, 0}, with_kids = {"k", NULL, 8};
+  BAD(NULL, "lsk_handle_add", lsk_handle_add(NULL, &thing_type, ctx), LSK_EINVAL, "h is NULL");
+  BAD(NULL, "lsk_handle_add", lsk_handle_add(t, NULL, ctx), LSK_EINVAL, "type is NULL");
+  BAD(NULL, "lsk_handle_add", lsk_handle_add(t, &nameless, NULL), LSK_EINVAL, "no name");
+  BAD(NULL, "lsk_handle_add", lsk_handle_add(t, &with_kids, NULL), LSK_EINVAL, "kids must be 0");
+  BAD(NULL, "lsk_handle_add", lsk_handle_add(t, &thing_type, NULL), LSK_EINVAL, "parent is NULL");
+  BAD(NULL, "lsk_handle_add", lsk_handle_add(t, &thing_type, buf), LSK_EINVAL,
+      WRONG("context", "buffer"));
+  BAD(NULL, "lsk_handle_add", lsk_handle_add(t, &loose_type, ctx), LSK_EINVAL,
+      "has no parent type");
+  QUIET("lsk_handle_add", lsk_handle_add(t, &thing_type, ctx) == LSK_OK);
+  BAD(NULL, "lsk_handle_add", lsk_handle_add(t, &thing_type, ctx), LSK_EINVAL,
+      "a live handle already");
+  BAD(NULL, "lsk_handle_add", lsk_handle_add(buf, &thing_type, ctx), LSK_EINVAL,
+      "a live handle already");
+
+  /* Checks: a live thing passes; NULL, a buffer, a never-made and a
+   * removed thing get lsk's own messages, on the context given. */
+  QUIET("lsk_handle_check", lsk_handle_check(ctx, t, &thing_type, "my_run", "t") == LSK_OK);
+  QUIET("lsk_handle_check", user_fails(ctx, lsk_handle_check(ctx, NULL, &thing_type, "my_run", "t"),
+                                       LSK_EINVAL, "my_run: t is NULL"));
+  QUIET("lsk_handle_check",
+        user_fails(NULL, lsk_handle_check(NULL, buf, &thing_type, "my_run", "t"), LSK_EINVAL,
+                   "is not a live my_thing (it is a live lsk_buffer)"));
+  QUIET("lsk_handle_check",
+        user_fails(NULL, lsk_handle_check(NULL, u, &thing_type, "my_run", "t"), LSK_EINVAL,
+                   "is not a live my_thing (destroyed or never created)"));
+  QUIET("lsk_handle_check", user_fails(NULL, lsk_handle_check(NULL, t, NULL, "my_run", "t"),
+                                       LSK_EINVAL, "type is NULL"));
+  QUIET("lsk_handle_check",
+        user_fails(NULL, lsk_handle_check(NULL, t, &lsk_context_handle_type, "my_run", "t"),
+                   LSK_EINVAL, "is not a live lsk_context (it is a live my_thing)"));
+
+  /* Remove: once; a buffer or a NULL is refused and left alone. */
+  QUIET("lsk_handle_remove", user_fails(NULL, lsk_handle_remove(NULL, &thing_type, "my_destroy"),
+                                        LSK_EINVAL, "my_destroy: handle is NULL"));
+  QUIET("lsk_handle_remove",
+        user_fails(NULL, lsk_handle_remove(t, NULL, "my_destroy"), LSK_EINVAL, "type is NULL"));
+  QUIET("lsk_handle_remove",
+        user_fails(NULL, lsk_handle_remove(buf, &thing_type, "my_destroy"), LSK_EINVAL,
+                   "is not a live my_thing (it is a live lsk_buffer)"));
+  ck_assert_uint_eq(lsk_buffer_size(buf), 4 * sizeof(uint32_t)); /* untouched */
+  QUIET("lsk_handle_remove", lsk_handle_remove(t, &thing_type, "my_destroy") == LSK_OK);
+  QUIET("lsk_handle_remove",
+        user_fails(NULL, lsk_handle_remove(t, &thing_type, "my_destroy"), LSK_EINVAL,
+                   "is not a live my_thing (destroyed or never created)"));
+
+  /* An object of a destroyed context is orphaned: every check fails. */
+  lsk_context *c2 = tu_context();
+  QUIET("lsk_handle_add", lsk_handle_add(u, &thing_type, c2) == LSK_OK);
+  lsk_context_destroy(c2);
+  QUIET("lsk_handle_check", user_fails(NULL, lsk_handle_check(NULL, u, &thing_type, "my_run", "t"),
+                                       LSK_EINVAL, "was destroyed"));
+  QUIET("lsk_handle_remove", lsk_handle_remove(u, &thing_type, "my_destroy") == LSK_OK);
+  free(t);
+  free(u);
+  lsk_buffer_destroy(buf);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
 /* buffer.h                                                            */
 
 START_TEST(test_bi_buffer)
@@ -707,6 +796,7 @@ Suite *suite_badinput_core(void)
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_bi_context);
   tcase_add_test(tc, test_bi_buffer);
+  tcase_add_test(tc, test_bi_handle);
   tcase_add_test(tc, test_bi_program);
   tcase_add_test(tc, test_bi_algo);
   suite_add_tcase(s, tc);

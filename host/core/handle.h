@@ -1,9 +1,9 @@
 /*
- * handle.h: handle types and their liveness checks. Not installed.
+ * core/handle.h: handle types and their liveness checks inside the
+ * library. Not installed; code outside the library has the same through
+ * include/lsk/handle.h (lsk_handle_add, _check, _remove).
  *
- * This is the extension point for handle types: a module that owns an
- * opaque type (in the library or outside it, as the pic and pixel examples)
- * makes it a handle by
+ * A module of the library that owns an opaque type makes it a handle by
  *   - putting an lsk__handle first in its struct (LSK__HANDLE_FIRST checks),
  *   - defining its descriptor, named LSK__H_<ID> for the macros below, e.g.
  *       static const lsk__htype LSK__H_PIC = {"lsk_pic", &LSK__H_CONTEXT, 0};
@@ -12,21 +12,19 @@
  *     LSK__DESTROY(h, PIC, "lsk_pic_destroy").
  * The core (handle.c) knows no type but through these descriptors.
  */
-#ifndef LSK_HANDLE_H
-#define LSK_HANDLE_H
+#ifndef LSK_CORE_HANDLE_H
+#define LSK_CORE_HANDLE_H
 
 #include <pthread.h>
 #include <stddef.h>
 
-/* A handle type: its name ("lsk_<what>"; messages about a dead parent drop
- * "lsk_") and its parent's type (NULL: none). kids, for a type that keeps
- * the set of its live descendants (the context), is the offset of that
- * lsk__hset in its struct; 0 otherwise. */
-typedef struct lsk__htype {
-  const char *name;
-  const struct lsk__htype *parent;
-  size_t kids;
-} lsk__htype;
+#include "lsk/handle.h"
+
+/* A handle type (the public lsk_handle_type): its name ("lsk_<what>";
+ * messages about a dead parent drop "lsk_") and its parent's type (NULL:
+ * none). kids, for a type that keeps the set of its live descendants (the
+ * context), is the offset of that lsk__hset in its struct; 0 otherwise. */
+typedef lsk_handle_type lsk__htype;
 
 /* The first member of every handle's struct, written by lsk__handle_add. */
 typedef struct lsk__handle {
@@ -35,6 +33,8 @@ typedef struct lsk__handle {
   const void *scope;  /* the nearest ancestor that keeps a set of its descendants; NULL: none */
 } lsk__handle;
 #define LSK__HANDLE_FIRST(T) _Static_assert(offsetof(T, h) == 0, #T ": its lsk__handle comes first")
+/* Code outside the library reserves the header as the public lsk_handle. */
+_Static_assert(sizeof(lsk__handle) == sizeof(lsk_handle), "lsk_handle holds an lsk__handle");
 
 /* A set of live handles under its own mutex: the process-wide one, and one
  * per context for the context's descendants. */
@@ -53,7 +53,8 @@ int lsk__hset_has(const lsk__hset *s, const void *h, const lsk__htype *t);
 void lsk__hset_unlock(lsk__hset *s);
 
 /* The context's type: the parent of most handle types. */
-extern const lsk__htype LSK__H_CONTEXT;
+/* The context's type, the public lsk_context_handle_type. */
+#define LSK__H_CONTEXT lsk_context_handle_type
 
 /* Writes h's header (type, parent: NULL for none, else a live handle) and
  * enters h as live; LSK_ENOMEM without a message if a set cannot grow. */
@@ -94,4 +95,4 @@ int lsk__handle_live(const void *h, const lsk__htype *type);
       return;                                                                                      \
   } while (0)
 
-#endif /* LSK_HANDLE_H */
+#endif /* LSK_CORE_HANDLE_H */
