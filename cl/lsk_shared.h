@@ -78,7 +78,8 @@
 /* (Not in C++, whose static_assert is spelled otherwise: include/lsk/pool.h
  * brings this file to C++ consumers too.) */
 /* clang-format off */
-#if !defined(__OPENCL_VERSION__) && !defined(__OPENCL_C_VERSION__) && !defined(__cplusplus)
+#if !defined(__OPENCL_VERSION__) && !defined(__OPENCL_C_VERSION__) && !defined(__cplusplus) && \
+    defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(LSK__VREC_VALUES + 2 * LSK__VREC_MAX_VALUES <= LSK__VREC_MSG,
                "verify record: the values overlap the message");
 _Static_assert(LSK__VREC_WORDS * 4 == LSK__VREC_MSG * 4 + LSK__VREC_MSG_BYTES,

@@ -4,8 +4,9 @@
 # original file. For kernels that ship inside a library or program, as
 # lsk's own do: nothing to find or install at run time. Installed with lsk's
 # CMake package (find_package(lsk) provides it).
-set(LSK_EMBED_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/embed.cmake")
 function(lsk_embed_sources out symbol base)
+  # The script beside this file, wherever the caller's scope is.
+  set(LSK_EMBED_SCRIPT "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/embed.cmake")
   set(files ${ARGN})
   set(deps)
   foreach(f IN LISTS files)

@@ -2,8 +2,9 @@
  * smoke.c: both examples end to end, as a program of their own would use
  * them: the pixel pipeline on generated events against its C reference,
  * and particle-in-cell steps whose particle count and id sum are kept.
- * Built by examples/CMakeLists.txt when the examples are built on their
- * own against an installed lsk (tests/consumer.sh); exits 0 on success.
+ * Built with the examples, in lsk's tree (ctest examples_smoke) and on
+ * their own against an installed lsk (tests/consumer.sh); exits 0 on
+ * success, 77 without a device.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -80,7 +80,8 @@ struct lsk_context {
    * (lsk__context_ext); the core knows only their destroy. */
   struct {
     const lsk__ext_type *type;
-    void *state;
+    /* Written once, after type, under lock; read without it (acquire). */
+    _Atomic(void *) state;
   } ext[LSK__EXT_SLOTS];
 };
 
@@ -198,9 +199,6 @@ int lsk__device_select_in(const lsk_device_info *list, size_t n, const char *sel
                           unsigned *index);
 /* The OpenCL ids of a listed device (re-enumerated). */
 int lsk__device_ids(const lsk_device_info *info, cl_platform_id *platform, cl_device_id *device);
-/* Whether the device ends a work-item's loops after 65535 iterations in all
- * (Mesa's llvmpipe, through rusticl): kernels that walk many items per
- * work-item must then use more blocks. */
 
 /* program.c: build for a configuration (already resolved and checked). */
 int lsk__program_get_build(lsk_program *prog, const unsigned domain[3], unsigned workers,
@@ -262,7 +260,6 @@ int lsk__lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_ker
 /* Temporary buffer slot of at least bytes, kept by the context. Reuse is
  * safe because the queue is in order. */
 int lsk__scratch(lsk_context *ctx, unsigned slot, size_t bytes, lsk_buffer **out);
-/* Frees the library's programs, kernels and buffers (context destroy). */
 /* Checks that buf holds elements [offset, offset + n) of elem bytes and
  * that offset + n fits 32 bits (kernels index with uint). */
 int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const lsk_buffer *buf,

@@ -332,9 +332,11 @@ int lsk_pic_create(lsk_context *ctx, unsigned gx, unsigned gy, const lsk_particl
           "grid, or a cell width or more per step",
           fn, i, p[i].id, p[i].x, p[i].y, p[i].vx, p[i].vy, gx, gy);
   lsk_pic *pic = calloc(1, sizeof *pic);
-  if (!pic || lsk_handle_add(pic, &pic_type, ctx)) {
-    free(pic);
+  if (!pic)
     return lsk_context_set_error(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+  if ((hrc = lsk_handle_add(pic, &pic_type, ctx)) != LSK_OK) {
+    free(pic);
+    return lsk_context_set_error(ctx, hrc, "%s: %s", fn, lsk_context_errmsg(NULL));
   }
   *pic = (lsk_pic){
       .h = pic->h, .ctx = ctx, .gx = gx, .gy = gy, .fs = fs, .n = n, .cells = (size_t)gx * gy};

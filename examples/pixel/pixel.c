@@ -187,9 +187,13 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
   if (hrc)
     return hrc;
   const lsk_device_info *dev = lsk_context_device(ctx);
-  if (opt && opt->workers && dev->max_work_group_size && opt->workers > dev->max_work_group_size)
+  /* The device's limit on workers, as lsk's launches apply it. */
+  size_t most = dev->max_work_group_size;
+  if (dev->max_work_item_sizes[0] && dev->max_work_item_sizes[0] < most)
+    most = dev->max_work_item_sizes[0];
+  if (opt && opt->workers && most && opt->workers > most)
     return lsk_context_set_error(ctx, LSK_ELAUNCH, "%s: workers %u exceed the %zu that %s allows",
-                                 fn, opt->workers, dev->max_work_group_size, dev->name);
+                                 fn, opt->workers, most, dev->name);
   if (opt && opt->blocks > UINT32_MAX)
     return lsk_context_set_error(ctx, LSK_ERANGE, "%s: blocks %zu exceed 2^32 - 1", fn,
                                  opt->blocks);
@@ -208,9 +212,11 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
   if (lookup == LSK_PIXEL_LOOKUP_AUTO)
     lookup = dev->is_cpu && grid_fits ? LSK_PIXEL_LOOKUP_GRID : LSK_PIXEL_LOOKUP_HASH;
   lsk_pixel *px = calloc(1, sizeof *px);
-  if (!px || lsk_handle_add(px, &pixel_type, ctx)) {
-    free(px);
+  if (!px)
     return lsk_context_set_error(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+  if ((hrc = lsk_handle_add(px, &pixel_type, ctx)) != LSK_OK) {
+    free(px);
+    return lsk_context_set_error(ctx, hrc, "%s: %s", fn, lsk_context_errmsg(NULL));
   }
   px->ctx = ctx;
   if (opt)

@@ -173,16 +173,26 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
 
 void *lsk__context_ext(lsk_context *ctx, const lsk__ext_type *type)
 {
+  /* Made already: no lock (a library call asks on every lock, unlock and
+   * scratch request, and must not wait for a launch's build). A slot's
+   * state is published after its type, so a state seen is a type set. */
+  for (int i = 0; i < LSK__EXT_SLOTS; ++i) {
+    void *s = atomic_load_explicit(&ctx->ext[i].state, memory_order_acquire);
+    if (!s)
+      break;
+    if (ctx->ext[i].type == type)
+      return s;
+  }
   void *state = NULL;
   lsk__lock(ctx);
   int i = 0;
   while (i < LSK__EXT_SLOTS && ctx->ext[i].type && ctx->ext[i].type != type)
     ++i;
   if (i < LSK__EXT_SLOTS && ctx->ext[i].type == type)
-    state = ctx->ext[i].state;
+    state = atomic_load_explicit(&ctx->ext[i].state, memory_order_relaxed);
   else if (i < LSK__EXT_SLOTS && (state = type->create(ctx)) != NULL) {
     ctx->ext[i].type = type;
-    ctx->ext[i].state = state;
+    atomic_store_explicit(&ctx->ext[i].state, state, memory_order_release);
   }
   lsk__unlock(ctx);
   return state;
@@ -197,7 +207,7 @@ void lsk_context_destroy(lsk_context *ctx)
     clFinish(ctx->queue);
   for (int i = LSK__EXT_SLOTS - 1; i >= 0; --i)
     if (ctx->ext[i].type)
-      ctx->ext[i].type->destroy(ctx, ctx->ext[i].state);
+      ctx->ext[i].type->destroy(ctx, atomic_load(&ctx->ext[i].state));
   if (ctx->queue)
     clReleaseCommandQueue(ctx->queue);
   if (ctx->verify)

@@ -299,6 +299,11 @@ int lsk_handle_remove(const void *h, const lsk_handle_type *type, const char *fn
 {
   if (!type)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_handle_remove: type is NULL");
+  /* A context is lsk's to remove (lsk_context_destroy): removed here, it
+   * would leak with its children. */
+  if (type->kids)
+    return lsk__fail(NULL, LSK_EINVAL, "lsk_handle_remove: type '%s' is lsk's own",
+                     type->name ? type->name : "?");
   fn = fn ? fn : "lsk_handle_remove";
   if (!h)
     return lsk__fail(NULL, LSK_EINVAL, "%s: handle is NULL", fn);

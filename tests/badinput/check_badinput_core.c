@@ -225,6 +225,11 @@ START_TEST(test_bi_handle)
         user_fails(NULL, lsk_handle_remove(buf, &thing_type, "my_destroy"), LSK_EINVAL,
                    "is not a live my_thing (it is a live lsk_buffer)"));
   ck_assert_uint_eq(lsk_buffer_size(buf), 4 * sizeof(uint32_t)); /* untouched */
+  /* A context is lsk's to remove: refused, and still live. */
+  QUIET("lsk_handle_remove",
+        user_fails(NULL, lsk_handle_remove(ctx, &lsk_context_handle_type, "my_destroy"), LSK_EINVAL,
+                   "'lsk_context' is lsk's own") &&
+            lsk_handle_check(NULL, ctx, &lsk_context_handle_type, "my_run", "ctx") == LSK_OK);
   QUIET("lsk_handle_remove", lsk_handle_remove(t, &thing_type, "my_destroy") == LSK_OK);
   QUIET("lsk_handle_remove",
         user_fails(NULL, lsk_handle_remove(t, &thing_type, "my_destroy"), LSK_EINVAL,
