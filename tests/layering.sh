@@ -11,6 +11,8 @@
 # Prints the layer graph and exits 1 naming every edge that goes the wrong
 # way.
 set -eu
+# One collation for sort and join, whatever the caller's locale.
+export LC_ALL=C
 src=$1
 shift
 order="core launch soa algo mem"
