@@ -235,7 +235,7 @@ int lsk__kernel_domain(lsk_kernel *k, const lsk_launch *cfg, const char *fn, uns
 int lsk__kernel_rule_shape(lsk_kernel *k, const unsigned dom[3], const char *fn, unsigned *w,
                            unsigned *s, size_t *wg_max);
 /* The stored choice for dom as the kernel keeps it (read from the tune
- * directory at the first ask); 1 if there is one. */
+ * directory at lsk_kernel_create, or set by lsk_tune); 1 if there is one. */
 int lsk__kernel_tuned(lsk_kernel *k, const unsigned dom[3], unsigned *w, unsigned *s);
 /* Replaces the kept choice for dom (w = 0: none) and forgets the last
  * resolution, so that the next automatic launch sees it. */
@@ -248,6 +248,12 @@ const char *lsk__kernel_name(const lsk_kernel *k);
 int lsk__tune_dir_init(const char *opt, char **dir);
 
 /* tune.c */
+/* Calls found for each stored choice of prog's kernel that dir's index of
+ * that kernel lists (lsk_kernel_create: once per kernel, so that no launch
+ * reads a file). */
+void lsk__tune_load_all(const lsk_program *prog, const char *dir, const char *kernel,
+                        void (*found)(void *arg, const unsigned dom[3], unsigned w, unsigned s),
+                        void *arg);
 /* Reads the stored choice of (kernel, dom) of prog from dir; 1 if there is
  * a well-formed one. Never fails otherwise: a missing or corrupt file is
  * no choice. */

@@ -5,8 +5,8 @@
  * The hot path of a repeated launch is: compare the launch with the last
  * one, check the argument kinds against a table made at the first launch,
  * set the arguments, enqueue. No device or kernel query happens there, and
- * no file is read: a choice stored by lsk_tune is read once per domain and
- * kept in the kernel.
+ * no file is read: the choices stored by lsk_tune are read once, at
+ * lsk_kernel_create, and kept in the kernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +60,21 @@ LSK__HANDLE_FIRST(lsk_kernel);
 /* ------------------------------------------------------------------ */
 /* Kernels and their per-build entries.                               */
 
+/* A stored choice for k, as lsk__tune_load_all finds it (kept if there is
+ * memory: without, the rule applies). */
+static void keep_tuned(void *arg, const unsigned dom[3], unsigned w, unsigned s)
+{
+  lsk_kernel *k = arg;
+  lsk__tuned *t = calloc(1, sizeof *t);
+  if (!t)
+    return;
+  memcpy(t->domain, dom, sizeof t->domain);
+  t->workers = w;
+  t->simd = s;
+  t->next = k->tuned;
+  k->tuned = t;
+}
+
 int lsk_kernel_create(lsk_program *prog, const char *name, lsk_kernel **out)
 {
   if (out)
@@ -82,6 +97,9 @@ int lsk_kernel_create(lsk_program *prog, const char *name, lsk_kernel **out)
     k->has_decl = 1;
     memcpy(k->decl, d->domain, sizeof k->decl);
   }
+  /* The stored choices, read here once: a launch reads no file. */
+  if (prog->ctx->tune_dir)
+    lsk__tune_load_all(prog, prog->ctx->tune_dir, name, keep_tuned, k);
   *out = k;
   return LSK_OK;
 }
@@ -292,25 +310,12 @@ int lsk__kernel_tuned(lsk_kernel *k, const unsigned dom[3], unsigned *w, unsigne
   lsk_context *ctx = k->prog->ctx;
   if (!ctx->tune_dir)
     return 0;
+  /* Read at lsk_kernel_create (or set by lsk_tune): no file here. */
   lsk__tuned *t = k->tuned;
   while (t && memcmp(t->domain, dom, sizeof t->domain) != 0)
     t = t->next;
-  if (!t) {
-    unsigned tw = 0, ts = 0;
-    if (!lsk__tune_load(k->prog, ctx->tune_dir, k->name, dom, &tw, &ts))
-      tw = ts = 0;
-    /* Without memory the answer is just not kept: asked again next time. */
-    if ((t = calloc(1, sizeof *t)) == NULL) {
-      *w = tw;
-      *s = ts;
-      return tw != 0;
-    }
-    memcpy(t->domain, dom, sizeof t->domain);
-    t->workers = tw;
-    t->simd = ts;
-    t->next = k->tuned;
-    k->tuned = t;
-  }
+  if (!t)
+    return 0;
   *w = t->workers;
   *s = t->simd;
   return t->workers != 0;

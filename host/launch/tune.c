@@ -71,6 +71,85 @@ int lsk__tune_load(const lsk_program *prog, const char *dir, const char *kernel,
   return found;
 }
 
+/*
+ * A kernel's index: the domains that have a stored choice, one line each
+ * ("domain X Y Z"), in <hash>.tunes beside the choices, so that
+ * lsk_kernel_create reads a kernel's choices once and no launch reads a
+ * file. Keyed as a choice of domain 0x0x0 (no real domain). Two processes
+ * tuning one kernel at once may each write the index without the other's
+ * domain: that domain's choice is then just not used until tuned again.
+ */
+#define INDEX_MAX_DOMAINS 64
+
+static char *index_path(const lsk_program *prog, const char *dir, const char *kernel)
+{
+  static const unsigned none[3] = {0, 0, 0};
+  char *key = tune_key(prog, kernel, none);
+  char *path = key ? lsk__strdupf("%s/%016llx.tunes", dir,
+                                  (unsigned long long)lsk__hash64(key, strlen(key), 1))
+                   : NULL;
+  free(key);
+  return path;
+}
+
+/* The domains the index lists (at most INDEX_MAX_DOMAINS); 0 if none or
+ * unreadable (then there is no choice). */
+static size_t index_read(const char *path, unsigned dom[][3])
+{
+  FILE *f = path ? fopen(path, "rb") : NULL;
+  if (!f)
+    return 0;
+  char line[128];
+  size_t n = 0;
+  while (n < INDEX_MAX_DOMAINS && fgets(line, sizeof line, f))
+    if (sscanf(line, "domain %u %u %u", &dom[n][0], &dom[n][1], &dom[n][2]) == 3 && dom[n][0] &&
+        dom[n][1] && dom[n][2])
+      ++n;
+  fclose(f);
+  return n;
+}
+
+/* Adds dom to the index (atomically replaced); failures only cost the
+ * choice's use by later kernels. */
+static void index_add(const lsk_program *prog, const char *dir, const char *kernel,
+                      const unsigned d[3])
+{
+  char *path = index_path(prog, dir, kernel);
+  unsigned dom[INDEX_MAX_DOMAINS + 1][3];
+  size_t n = index_read(path, dom), i = 0;
+  while (i < n && memcmp(dom[i], d, sizeof dom[i]) != 0)
+    ++i;
+  if (path && i == n) {
+    if (n == INDEX_MAX_DOMAINS) /* the oldest goes */
+      memmove(dom[0], dom[1], --n * sizeof dom[0]);
+    memcpy(dom[n++], d, sizeof dom[0]);
+    char text[INDEX_MAX_DOMAINS * 48 + 64];
+    size_t used = (size_t)snprintf(text, sizeof text,
+                                   "# lsk: the domains of kernel %s with a choice\n", kernel);
+    for (size_t k = 0; k < n && used < sizeof text; ++k)
+      used += (size_t)snprintf(text + used, sizeof text - used, "domain %u %u %u\n", dom[k][0],
+                               dom[k][1], dom[k][2]);
+    lsk__file_part part = {text, used < sizeof text ? used : sizeof text - 1};
+    lsk__file_replace(path, &part, 1);
+  }
+  free(path);
+}
+
+void lsk__tune_load_all(const lsk_program *prog, const char *dir, const char *kernel,
+                        void (*found)(void *arg, const unsigned dom[3], unsigned w, unsigned s),
+                        void *arg)
+{
+  char *path = index_path(prog, dir, kernel);
+  unsigned dom[INDEX_MAX_DOMAINS][3];
+  size_t n = index_read(path, dom);
+  free(path);
+  for (size_t i = 0; i < n; ++i) {
+    unsigned w = 0, s = 0;
+    if (lsk__tune_load(prog, dir, kernel, dom[i], &w, &s))
+      found(arg, dom[i], w, s);
+  }
+}
+
 /* Writes the choice atomically; returns the path (malloc'd) or NULL. */
 static char *tune_store(const lsk_program *prog, const char *dir, const char *kernel,
                         const unsigned dom[3], const lsk_tune_result *r)
@@ -91,6 +170,8 @@ static char *tune_store(const lsk_program *prog, const char *dir, const char *ke
   }
   lsk__file_part part = {text, text ? strlen(text) : 0};
   int ok = text && lsk__make_dirs(dir) == 0 && lsk__file_replace(path, &part, 1) == 0;
+  if (ok)
+    index_add(prog, dir, kernel, dom);
   free(text);
   free(key);
   if (!ok) {
