@@ -138,14 +138,14 @@ int lsk__fail_cl(lsk_context *ctx, cl_int err, const char *call, const char *fmt
 char *lsk__map_log_lines(const char *name, const char *log, unsigned prelude_line,
                          unsigned source_line);
 void lsk__append(lsk_context *ctx, const char *text);
-/* The context's locks, messages and set of descendants (handle.h): init
+/* context.c: the context's locks, messages and set of descendants (handle.h): init
  * (0 or an errno value) before the first lsk__fail on it, free at destroy. */
 int lsk__context_sync_init(lsk_context *ctx);
 void lsk__context_sync_free(lsk_context *ctx);
 /* ctx->lock; NULL is a no-op (the function then fails on its checks). */
 void lsk__lock(lsk_context *ctx);
 void lsk__unlock(lsk_context *ctx);
-/* context.c: the state of type on ctx, made by type->create the first
+/* The state of type on ctx, made by type->create the first
  * time; NULL (no message) when out of memory or out of slots. */
 void *lsk__context_ext(lsk_context *ctx, const lsk__ext_type *type);
 /* algo.c: the kernel library's recursive lock on ctx, held by each library
