@@ -62,7 +62,7 @@ LSK_INLINE uint3 lsk_domain_nd(uint i)
 
 /*
  * LSK__TILE_RUN(n, per_block): the device side of the host's lsk__algo_plan
- * (host/algo.c), for the kernel library's device-wide passes. Declares
+ * (host/algo/algo.c), for the kernel library's device-wide passes. Declares
  * first and end, the tiles [first, end) of LSK_DOMAIN_SIZE elements below n
  * that this block takes (per_block consecutive ones), and full, the number
  * of tiles with no element at or past n. The remainder is written as

@@ -25,7 +25,7 @@
 #define LSK__VREC_WORDS 44 /* the whole record */
 
 /*
- * The pool's header words (lsk_pool.h, host/pool.c). The two counters that
+ * The pool's header words (lsk_pool.h, host/mem/pool.c). The two counters that
  * every allocation or recycle hits with an atomic each have a cache line of
  * their own: in one line with each other and with the words that every
  * allocation reads, each atomic would take the line away from the other
@@ -49,21 +49,21 @@
 /* Cells of this many words or more are zero-filled a block per cell. */
 #define LSK__POOL_LARGE_WORDS 64
 /* No cell: LSK_POOL_INVALID on both sides (include/lsk/pool.h and
- * lsk_pool.h name it; host/pool_internal.h checks that they agree). */
+ * lsk_pool.h name it; host/mem/pool_internal.h checks that they agree). */
 #define LSK__POOL_NONE 0xffffffffu
 
 /*
  * A frame's header words (lsk_pool.h): the next frame + 1 (so that a
  * zero-filled frame ends a list), a count, and user words. The host puts
  * the frame's SoA chunk after LSK__FRAME_HEAD_WORDS words, rounded up to
- * the layout's alignment (host/pool.c).
+ * the layout's alignment (host/mem/pool.c).
  */
 #define LSK_FRAME_NEXT 0  /* next frame + 1 */
 #define LSK_FRAME_COUNT 1 /* free for the user: e.g. occupied slots */
 #define LSK_FRAME_USER 2  /* free for the user, and the word after it */
 #define LSK__FRAME_HEAD_WORDS 4
 
-/* A chunked list's header words (lsk_list.h, host/chunklist.c); the chunk
+/* A chunked list's header words (lsk_list.h, host/mem/chunklist.c); the chunk
  * table follows them. */
 #define LSK__LIST_LEN 0        /* elements appended (atomic) */
 #define LSK__LIST_LOG2 1       /* log2 of elements per chunk */

@@ -1,6 +1,6 @@
 /*
  * compact.cl: stable stream compaction by a user predicate (host:
- * host/compact.c, reference: include/lsk/compact.h). Unlike the other
+ * host/algo/compact.c, reference: include/lsk/compact.h). Unlike the other
  * families this file is never built alone: each compactor builds it after
  * its user's source, which defines
  *     int lsk_select(uint i, LSK_COMPACT_IN in, ulong arg)

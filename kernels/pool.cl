@@ -1,6 +1,6 @@
 /*
  * pool.cl: the pool's garbage collection and the chunked list's clear
- * (cl/lsk_pool.h, cl/lsk_list.h; host/pool.c and host/chunklist.c run them).
+ * (cl/lsk_pool.h, cl/lsk_list.h; host/mem/pool.c and host/mem/chunklist.c run them).
  *
  * The GC is three steps (four kernels for large cells) that the host
  * enqueues in order between user kernels; each reads the header as the

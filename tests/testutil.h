@@ -119,7 +119,7 @@ int tu_loop_capped(lsk_context *ctx);
 int tu_loop_steps(lsk_context *ctx, const char *what, size_t steps);
 size_t tu_steps(lsk_context *ctx, size_t domain, unsigned workers, unsigned simd);
 /* The same for a device-wide pass over n elements with shape o (NULL:
- * automatic), planned as host/algo.c does: tiles per block x steps per
+ * automatic), planned as host/algo/algo.c does: tiles per block x steps per
  * tile. */
 int tu_algo_capped(lsk_context *ctx, const char *what, size_t n, const lsk_algo_options *o);
 

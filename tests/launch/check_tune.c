@@ -4,7 +4,7 @@
  *
  * Which candidate is fastest is a matter of timing, which tests never
  * assert: to see that an automatic launch uses a stored choice, a test
- * rewrites the stored file's workers and simd (the format of host/tune.c)
+ * rewrites the stored file's workers and simd (the format of host/launch/tune.c)
  * to a shape the rule never picks, then looks at lsk_kernel_shape.
  */
 #define _XOPEN_SOURCE 700

@@ -310,7 +310,7 @@ START_TEST(test_pool_exhaustion_and_recovery)
 END_TEST
 
 /* One-word cells recycled in whole GC tiles (8192 on CPUs, 2048 on GPUs:
- * host/pool.c), the zero-fill's fast path: aligned runs of 16 consecutive
+ * host/mem/pool.c), the zero-fill's fast path: aligned runs of 16 consecutive
  * cells (whole cache lines; on x86 PoCL written with non-temporal stores),
  * a run that starts off a line, and scattered cells, then a partial tile.
  * After the GC: the free list exactly the model's, every free cell zero,
