@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(cmake make gcc libc6-dev pkg-config ocl-icd-opencl-dev opencl-headers
-          pocl-opencl-icd check clinfo oclgrind mesa-opencl-icd llvm-15)
+          pocl-opencl-icd check clinfo oclgrind mesa-opencl-icd llvm-15 clang)
 BUILD_DIR=${BUILD_DIR:-build}
 
 install_missing() {
