@@ -24,4 +24,5 @@
 #include "lsk_list.h"
 #include "lsk_assoc.h"
 #include "lsk_soa.h"
+#include "lsk_random.h"
 #endif /* LSK_CL_DEVICE_H */

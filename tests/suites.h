@@ -32,6 +32,7 @@
   X(grind_types, tests/device/check_grind_types.c, ug)                         \
   X(grind_vsum, tests/device/check_grind_types.c, ug)                          \
   X(grind_planted, tests/device/check_grind_planted.c, none)                   \
+  X(random, tests/device/check_random.c, urg)                                  \
   /* launch */                                                                 \
   X(iota, tests/launch/check_iota.c, ur)                                       \
   X(tune, tests/launch/check_tune.c, ur)                                       \
