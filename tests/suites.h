@@ -47,6 +47,8 @@
   X(grind_compact, tests/algo/check_compact.c, g)                              \
   X(assoc, tests/algo/check_assoc.c, ur)                                       \
   X(grind_algo, tests/algo/check_grind_algo.c, urg)                            \
+  X(random_fill, tests/algo/check_random_fill.c, ur)                           \
+  X(grind_random, tests/algo/check_random_fill.c, g)                           \
   /* mem */                                                                    \
   X(vector, tests/mem/check_vector.c, ur)                                      \
   X(grind_vector, tests/mem/check_vector.c, g)                                 \

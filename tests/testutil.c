@@ -6,7 +6,6 @@
 
 #include "testutil.h"
 
-
 lsk_context *tu_context(void) { return tu_context_opt(NULL); }
 
 lsk_context *tu_context_opt(const lsk_context_options *opt)
@@ -243,4 +242,25 @@ int tu_fill_run(lsk_context *ctx, const char *src, const char *cache_dir, unsign
   lsk_program_destroy(p);
   free(host);
   return rc ? 1 : 0;
+}
+
+/* Philox4x32-10 from the published algorithm (Salmon et al., SC'11): ten
+ * rounds of two 32x32 -> 64-bit products, the key bumped by the Weyl
+ * constants before each round after the first. */
+void tu_philox(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
+{
+  uint32_t c[4] = {ctr[0], ctr[1], ctr[2], ctr[3]}, k0 = key[0], k1 = key[1];
+  for (int r = 0; r < 10; ++r) {
+    if (r) {
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    uint64_t p0 = (uint64_t)0xD2511F53u * c[0], p1 = (uint64_t)0xCD9E8D57u * c[2];
+    uint32_t n[4] = {(uint32_t)(p1 >> 32) ^ c[1] ^ k0, (uint32_t)p1,
+                     (uint32_t)(p0 >> 32) ^ c[3] ^ k1, (uint32_t)p0};
+    for (int i = 0; i < 4; ++i)
+      c[i] = n[i];
+  }
+  for (int i = 0; i < 4; ++i)
+    out[i] = c[i];
 }

@@ -86,6 +86,9 @@ int tu_count_named(const char *dir, const char *part);
 int tu_fill_run(lsk_context *ctx, const char *src, const char *cache_dir, unsigned salt, unsigned n,
                 unsigned *compiled, unsigned *loaded, char *why, size_t cap);
 
+/* Philox4x32-10 in plain C, the reference for cl/lsk_random.h. */
+void tu_philox(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
+
 /* A fixed-seed generator (64-bit LCG): the next 32 random bits. */
 uint32_t tu_rng(uint64_t *state);
 

@@ -22,5 +22,6 @@
 #include "lsk/pool.h"
 #include "lsk/chunklist.h"
 #include "lsk/assoc.h"
+#include "lsk/random.h"
 
 #endif /* LSK_H */

@@ -617,6 +617,29 @@ START_TEST(test_bi_algo)
       lsk_reduce_to((lsk_context *)in, U, LSK_OP_SUM, in, 0, 64, out, 0, NULL), LSK_EINVAL,
       WRONG("context", "buffer"));
 
+  /* lsk_random_fill */
+  const lsk_random_dist RU = LSK_RANDOM_UNIFORM;
+  BAD(NULL, "lsk_random_fill", lsk_random_fill(NULL, out, 0, 64, U, RU, 1, 0, NULL), LSK_EINVAL,
+      "ctx is NULL");
+  BAD(NULL, "lsk_random_fill", lsk_random_fill((lsk_context *)in, out, 0, 64, U, RU, 1, 0, NULL),
+      LSK_EINVAL, WRONG("context", "buffer"));
+  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, NULL, 0, 64, U, RU, 1, 0, NULL), LSK_EINVAL,
+      "is NULL");
+  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, out, 0, 64, LSK_TYPE_INT, RU, 1, 0, NULL),
+      LSK_EINVAL, "type 1");
+  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, out, 0, 64, U, (lsk_random_dist)7, 1, 0, NULL),
+      LSK_EINVAL, "dist 7");
+  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, out, 0, 64, U, LSK_RANDOM_NORMAL, 1, 0, NULL),
+      LSK_EINVAL, "uint takes LSK_RANDOM_UNIFORM");
+  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, out, 1, 64, U, RU, 1, 0, NULL), LSK_ERANGE,
+      "[1, 65)");
+  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, foreign, 0, 64, U, RU, 1, 0, NULL), LSK_EINVAL,
+      "belongs to another context");
+  lsk_algo_options wide_fill = {.workers = 1u << 20};
+  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, out, 0, 64, U, RU, 1, 0, &wide_fill),
+      LSK_ELAUNCH, "1048576");
+  QUIET("lsk_random_fill", lsk_random_fill(ctx, out, 64, 0, U, RU, 1, 0, NULL) == LSK_OK);
+
   BAD(NULL, "lsk_scan", lsk_scan(NULL, U, LSK_SCAN_INCLUSIVE, in, 0, out, 0, 64, NULL), LSK_EINVAL,
       "ctx is NULL");
   BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, NULL, 0, out, 0, 64, NULL), LSK_EINVAL,

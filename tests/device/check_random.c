@@ -1,7 +1,8 @@
 /*
  * check_random.c: the counter-based random numbers of cl/lsk_random.h.
  * Philox4x32-10 on the device against the published known-answer values
- * and against a plain C Philox written here from the published algorithm;
+ * and against a plain C Philox written from the published algorithm
+ * (tu_philox);
  * per-(stream, index, draw) words, uniform and normal variates against the
  * same C formulas; and the same numbers whatever the launch shape.
  */
@@ -11,27 +12,6 @@
 #include "testutil.h"
 
 #define PI 3.14159265358979323846
-
-/* ------------------------------------------------------------------ */
-/* The reference: Philox4x32-10 in plain C.                            */
-
-static void philox_ref(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
-{
-  uint32_t c[4] = {ctr[0], ctr[1], ctr[2], ctr[3]}, k0 = key[0], k1 = key[1];
-  for (int r = 0; r < 10; ++r) {
-    if (r) {
-      k0 += 0x9E3779B9u;
-      k1 += 0xBB67AE85u;
-    }
-    uint64_t p0 = (uint64_t)0xD2511F53u * c[0], p1 = (uint64_t)0xCD9E8D57u * c[2];
-    uint32_t n[4] = {(uint32_t)(p1 >> 32) ^ c[1] ^ k0, (uint32_t)p1,
-                     (uint32_t)(p0 >> 32) ^ c[3] ^ k1, (uint32_t)p0};
-    for (int i = 0; i < 4; ++i)
-      c[i] = n[i];
-  }
-  for (int i = 0; i < 4; ++i)
-    out[i] = c[i];
-}
 
 /* The published known-answer values (counter, key -> output). */
 static const uint32_t kat[3][10] = {
@@ -90,7 +70,7 @@ START_TEST(test_random_known_answers)
   /* The reference first: it must give the published values itself. */
   for (int v = 0; v < 3; ++v) {
     uint32_t out[4];
-    philox_ref(kat[v], kat[v] + 4, out);
+    tu_philox(kat[v], kat[v] + 4, out);
     for (int j = 0; j < 4; ++j)
       ck_assert_msg(out[j] == kat[v][6 + j], "C reference, vector %d word %d: %08x, want %08x", v,
                     j, out[j], kat[v][6 + j]);
@@ -154,7 +134,7 @@ START_TEST(test_random_streams_and_variates)
   for (uint32_t i = 0; i < N; ++i) {
     /* Counter (index, draw, stream, 0), key the seed's words. */
     uint32_t ctr[4] = {i, 7, 3, 0}, key[2] = {(uint32_t)SEED, (uint32_t)(SEED >> 32)}, r[4];
-    philox_ref(ctr, key, r);
+    tu_philox(ctr, key, r);
     for (int j = 0; j < 4; ++j)
       ck_assert_msg(w[4 * i + j] == r[j], "item %u word %d: %08x, want %08x", i, j, w[4 * i + j],
                     r[j]);
@@ -214,7 +194,7 @@ START_TEST(test_random_double)
   TU_OK(ctx, lsk_buffer_read(bg, 0, g, sizeof g));
   for (uint32_t i = 0; i < N; ++i) {
     uint32_t ctr[4] = {i, 0, 0, 0}, key[2] = {(uint32_t)SEED, (uint32_t)(SEED >> 32)}, r[4];
-    philox_ref(ctr, key, r);
+    tu_philox(ctr, key, r);
     /* 53 bits: 27 of the first word, 26 of the second. */
     double want_u = (double)(((uint64_t)(r[0] >> 5) << 26) | (r[1] >> 6)) * 0x1.0p-53;
     ck_assert_msg(u[i] == want_u && u[i] < 1.0, "item %u: uniform %.17g, want %.17g", i, u[i],

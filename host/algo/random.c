@@ -1,0 +1,46 @@
+/*
+ * random.c: lsk_random_fill (kernels/random.cl): one pass of blocks over
+ * tiles, each element's value a function of its position alone.
+ */
+#include <stdio.h>
+
+#include "internal.h"
+
+int lsk_random_fill(lsk_context *ctx, lsk_buffer *out, size_t offset, size_t n, lsk_type type,
+                    lsk_random_dist dist, uint64_t seed, uint32_t stream,
+                    const lsk_algo_options *opt)
+{
+  static const char fn[] = "lsk_random_fill";
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  int rc = lsk__check_type(
+      ctx, fn, type, (1u << LSK_TYPE_UINT) | (1u << LSK_TYPE_FLOAT) | (1u << LSK_TYPE_DOUBLE));
+  if (rc)
+    return rc;
+  if (dist != LSK_RANDOM_UNIFORM && dist != LSK_RANDOM_NORMAL)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: dist %d is neither LSK_RANDOM_UNIFORM nor _NORMAL", fn,
+                     (int)dist);
+  if (type == LSK_TYPE_UINT && dist != LSK_RANDOM_UNIFORM)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: uint takes LSK_RANDOM_UNIFORM (raw words)", fn);
+  if ((rc = lsk__check_span(ctx, fn, "out", out, offset, n, lsk_type_size(type))))
+    return rc;
+  if (n == 0)
+    return LSK_OK;
+  lsk__plan p;
+  if ((rc = lsk__algo_plan(ctx, fn, n, opt, &p)))
+    return rc;
+  char name[48];
+  if (type == LSK_TYPE_UINT)
+    snprintf(name, sizeof name, "lsk_random_uint");
+  else
+    snprintf(name, sizeof name, "lsk_random_%s_%s",
+             dist == LSK_RANDOM_NORMAL ? "normal" : "uniform", lsk_type_name(type));
+  lsk_kernel *k;
+  if ((rc = lsk__lib_kernel(ctx, LSK__LIB_RANDOM, name, &k)))
+    return rc;
+  lsk_launch l = lsk__plan_launch(&p, p.blocks);
+  return lsk_kernel_launch(k, &l,
+                           LSK_ARGS(LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)offset),
+                                    LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)p.per_block),
+                                    LSK_ARG_ULONG(seed), LSK_ARG_UINT(stream)),
+                           NULL);
+}

@@ -1,0 +1,182 @@
+/*
+ * check_random_fill.c: lsk_random_fill (include/lsk/random.h) against the
+ * plain C reference (tu_philox and the formulas of cl/lsk_random.h): every
+ * element of every type and distribution, at the algorithms' sizes and
+ * launch shapes, with an offset; a fill split in two equals one fill; the
+ * elements around the range stay untouched. Suite grind_random: small
+ * cases of every fill kernel, for oclgrind.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "testutil.h"
+
+#define PI 3.14159265358979323846
+#define SEED 0xfeedfacecafebeefull
+#define STREAM 11u
+
+/* Element j's value in the reference, as a double (uint and the uniform
+ * ones exactly). */
+static double want(lsk_type type, lsk_random_dist dist, uint32_t j)
+{
+  uint32_t key[2] = {(uint32_t)SEED, (uint32_t)(SEED >> 32)}, r[4];
+  uint32_t per = type == LSK_TYPE_DOUBLE && dist == LSK_RANDOM_NORMAL   ? 1
+                 : type == LSK_TYPE_DOUBLE || dist == LSK_RANDOM_NORMAL ? 2
+                                                                        : 4;
+  uint32_t ctr[4] = {j / per, 0, STREAM, 0};
+  tu_philox(ctr, key, r);
+  if (type == LSK_TYPE_UINT)
+    return r[j % 4];
+  if (type == LSK_TYPE_FLOAT && dist == LSK_RANDOM_UNIFORM)
+    return (double)(float)((double)(r[j % 4] >> 8) * 0x1.0p-24);
+  if (type == LSK_TYPE_FLOAT) {
+    uint32_t a = r[2 * (j % 2)], b = r[2 * (j % 2) + 1];
+    return sqrt(-2.0 * log((double)((a >> 8) + 1u) * 0x1.0p-24)) *
+           cos(2.0 * PI * (double)(b >> 8) * 0x1.0p-24);
+  }
+#define U53(hi, lo) ((double)((((uint64_t)((hi) >> 5)) << 26) | ((lo) >> 6)) * 0x1.0p-53)
+  if (dist == LSK_RANDOM_UNIFORM)
+    return U53(r[2 * (j % 2)], r[2 * (j % 2) + 1]);
+  return sqrt(-2.0 * log(U53(r[0], r[1]) + 0x1.0p-53)) * cos(2.0 * PI * U53(r[2], r[3]));
+#undef U53
+}
+
+/* Reads element j of a host copy as a double. */
+static double got(lsk_type type, const void *h, size_t j)
+{
+  return type == LSK_TYPE_UINT    ? ((const uint32_t *)h)[j]
+         : type == LSK_TYPE_FLOAT ? ((const float *)h)[j]
+                                  : ((const double *)h)[j];
+}
+
+static void check_case(lsk_context *ctx, lsk_type type, lsk_random_dist dist, size_t n,
+                       const lsk_algo_options *opt, const char *what)
+{
+  if (tu_algo_capped(ctx, "random fill", n, opt))
+    return;
+  size_t size = lsk_type_size(type), off = 3, total = n + 2 * off;
+  lsk_buffer *b = tu_zeros(ctx, total * size / 4);
+  int rc = lsk_random_fill(ctx, b, off, n, type, dist, SEED, STREAM, opt);
+  if (tu_over_limits(ctx, rc)) {
+    lsk_buffer_destroy(b);
+    return;
+  }
+  TU_OK(ctx, rc);
+  unsigned char *h = malloc(total * size);
+  ck_assert_ptr_nonnull(h);
+  TU_OK(ctx, lsk_buffer_read(b, 0, h, total * size));
+  int normal = dist == LSK_RANDOM_NORMAL;
+  double tol = !normal ? 0 : type == LSK_TYPE_FLOAT ? 1e-4 : 1e-9;
+  for (size_t j = 0; j < total; ++j) {
+    double g = got(type, h, j);
+    if (j < off || j >= off + n) {
+      ck_assert_msg(g == 0, "%s n=%zu: element %zu outside the range written", what, n, j);
+      continue;
+    }
+    double w = want(type, dist, (uint32_t)j);
+    ck_assert_msg(fabs(g - w) <= tol * (1.0 + fabs(w)),
+                  "%s n=%zu: element %zu is %.17g, want %.17g", what, n, j, g, w);
+    if (!normal && type != LSK_TYPE_UINT)
+      ck_assert_msg(g >= 0 && g < 1, "%s: element %zu = %.17g outside [0, 1)", what, j, g);
+  }
+  free(h);
+  lsk_buffer_destroy(b);
+}
+
+static const struct {
+  lsk_type type;
+  lsk_random_dist dist;
+  const char *name;
+} kinds[] = {
+    {LSK_TYPE_UINT, LSK_RANDOM_UNIFORM, "uint"},
+    {LSK_TYPE_FLOAT, LSK_RANDOM_UNIFORM, "uniform float"},
+    {LSK_TYPE_FLOAT, LSK_RANDOM_NORMAL, "normal float"},
+    {LSK_TYPE_DOUBLE, LSK_RANDOM_UNIFORM, "uniform double"},
+    {LSK_TYPE_DOUBLE, LSK_RANDOM_NORMAL, "normal double"},
+};
+#define NKINDS (sizeof kinds / sizeof kinds[0])
+
+START_TEST(test_random_fill_matches_reference)
+{
+  lsk_context *ctx = tu_context();
+  for (size_t k = 0; k < NKINDS; ++k) {
+    if (kinds[k].type == LSK_TYPE_DOUBLE && !tu_fp64(ctx, kinds[k].name))
+      continue;
+    for (size_t s = 0; s < TU_NSIZES; ++s)
+      for (size_t sh = 0; sh < TU_NSHAPES; ++sh) {
+        /* The largest size at the automatic shape only: the others add
+         * shapes, not elements. */
+        if (tu_sizes[s] > 100000 && sh > 0)
+          continue;
+        char what[96];
+        snprintf(what, sizeof what, "%s, shape %zu", kinds[k].name, sh);
+        check_case(ctx, kinds[k].type, kinds[k].dist, tu_sizes[s], &tu_shapes[sh], what);
+      }
+  }
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* Two fills of the halves give the bytes of one fill of the whole. */
+START_TEST(test_random_fill_split)
+{
+  lsk_context *ctx = tu_context();
+  enum { N = 10001 };
+  lsk_buffer *one = tu_zeros(ctx, N), *two = tu_zeros(ctx, N);
+  TU_OK(ctx,
+        lsk_random_fill(ctx, one, 0, N, LSK_TYPE_FLOAT, LSK_RANDOM_NORMAL, SEED, STREAM, NULL));
+  TU_OK(ctx,
+        lsk_random_fill(ctx, two, 0, 4321, LSK_TYPE_FLOAT, LSK_RANDOM_NORMAL, SEED, STREAM, NULL));
+  lsk_algo_options o = {.workers = 1, .simd = 1};
+  TU_OK(ctx, lsk_random_fill(ctx, two, 4321, N - 4321, LSK_TYPE_FLOAT, LSK_RANDOM_NORMAL, SEED,
+                             STREAM, &o));
+  unsigned *a = tu_read_uints(ctx, one, N), *b = tu_read_uints(ctx, two, N);
+  ck_assert_msg(memcmp(a, b, N * 4) == 0, "a split fill differs from one fill");
+  /* Another stream, other numbers. */
+  TU_OK(ctx,
+        lsk_random_fill(ctx, two, 0, N, LSK_TYPE_FLOAT, LSK_RANDOM_NORMAL, SEED, STREAM + 1, NULL));
+  free(b);
+  b = tu_read_uints(ctx, two, N);
+  size_t same = 0;
+  for (size_t i = 0; i < N; ++i)
+    same += a[i] == b[i];
+  ck_assert_msg(same < 10, "%zu of %d equal across streams", same, N);
+  free(a);
+  free(b);
+  lsk_buffer_destroy(one);
+  lsk_buffer_destroy(two);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* Small cases of every fill kernel (oclgrind). */
+START_TEST(test_grind_random)
+{
+  lsk_context *ctx = tu_context();
+  lsk_algo_options o = {.tile = 64, .blocks = 2};
+  for (size_t k = 0; k < NKINDS; ++k)
+    if (kinds[k].type != LSK_TYPE_DOUBLE || tu_fp64(ctx, kinds[k].name))
+      check_case(ctx, kinds[k].type, kinds[k].dist, 150, &o, kinds[k].name);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+Suite *suite_random_fill(void)
+{
+  Suite *s = suite_create("random_fill");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, test_random_fill_matches_reference);
+  tcase_add_test(tc, test_random_fill_split);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+Suite *suite_grind_random(void)
+{
+  Suite *s = suite_create("grind_random");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, test_grind_random);
+  suite_add_tcase(s, tc);
+  return s;
+}
