@@ -1,8 +1,8 @@
 /*
  * check_random_fill.c: lsk_random_fill (include/lsk/random.h) against the
  * plain C reference (tu_philox and the formulas of cl/lsk_random.h): every
- * element of every type and distribution, at the algorithms' sizes and
- * launch shapes, with an offset; a fill split in two equals one fill; the
+ * element of every type and distribution (a sample of the largest size),
+ * at the algorithms' sizes and launch shapes, with an offset; a fill split in two equals one fill; the
  * elements around the range stay untouched. Suite grind_random: small
  * cases of every fill kernel, for oclgrind.
  */
@@ -73,6 +73,10 @@ static void check_case(lsk_context *ctx, lsk_type type, lsk_random_dist dist, si
       ck_assert_msg(g == 0, "%s n=%zu: element %zu outside the range written", what, n, j);
       continue;
     }
+    /* Past 100,000 elements a sample (every 61st, and the ends): the C
+     * reference costs more than the device, most under the sanitizers. */
+    if (n > 100000 && (j - off) % 61 != 0 && j - off > 64 && off + n - j > 64)
+      continue;
     double w = want(type, dist, (uint32_t)j);
     ck_assert_msg(fabs(g - w) <= tol * (1.0 + fabs(w)),
                   "%s n=%zu: element %zu is %.17g, want %.17g", what, n, j, g, w);
