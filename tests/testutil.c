@@ -2,6 +2,7 @@
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <ftw.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "testutil.h"
@@ -263,4 +264,25 @@ void tu_philox(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
   }
   for (int i = 0; i < 4; ++i)
     out[i] = c[i];
+}
+
+/* The variates of cl/lsk_random.h in double precision (the uniform ones
+ * exact). */
+double tu_uniform24(uint32_t r) { return (double)(r >> 8) * 0x1.0p-24; }
+
+double tu_uniform53(uint32_t hi, uint32_t lo)
+{
+  return (double)(((uint64_t)(hi >> 5) << 26) | (lo >> 6)) * 0x1.0p-53;
+}
+
+double tu_normal24(uint32_t r0, uint32_t r1)
+{
+  return sqrt(-2.0 * log(tu_uniform24(r0) + 0x1.0p-24)) *
+         cos(2.0 * 3.14159265358979323846 * tu_uniform24(r1));
+}
+
+double tu_normal53(const uint32_t r[4])
+{
+  return sqrt(-2.0 * log(tu_uniform53(r[0], r[1]) + 0x1.0p-53)) *
+         cos(2.0 * 3.14159265358979323846 * tu_uniform53(r[2], r[3]));
 }

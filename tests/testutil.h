@@ -88,6 +88,12 @@ int tu_fill_run(lsk_context *ctx, const char *src, const char *cache_dir, unsign
 
 /* Philox4x32-10 in plain C, the reference for cl/lsk_random.h. */
 void tu_philox(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
+/* Its variates in double: uniform from the top 24 bits of a word, or 53
+ * bits of two; Box-Muller normals from two words (24 bits each) or four. */
+double tu_uniform24(uint32_t r);
+double tu_uniform53(uint32_t hi, uint32_t lo);
+double tu_normal24(uint32_t r0, uint32_t r1);
+double tu_normal53(const uint32_t r[4]);
 
 /* A fixed-seed generator (64-bit LCG): the next 32 random bits. */
 uint32_t tu_rng(uint64_t *state);

@@ -135,6 +135,12 @@ int lsk__handle_add(void *h, const lsk__htype *type, const void *parent)
 {
   lsk__handle *hd = h;
   pthread_mutex_lock(&live.lock);
+  /* Checked under the lock that enters it: two adds of one h cannot both
+   * pass (and a live handle's header is never overwritten). */
+  if (has(&live, h)) {
+    pthread_mutex_unlock(&live.lock);
+    return LSK_EINVAL;
+  }
   const void *scope = NULL;
   if (parent && has(&live, parent))
     scope = head(parent)->type->kids ? parent : head(parent)->scope;
@@ -277,14 +283,10 @@ int lsk_handle_add(void *h, const lsk_handle_type *type, const void *parent)
     return lsk__fail(NULL, LSK_EINVAL, "%s: type '%s' has no parent type, yet a parent is given",
                      fn, type->name);
   }
-  pthread_mutex_lock(&live.lock);
-  int already = has(&live, h);
-  pthread_mutex_unlock(&live.lock);
-  if (already)
+  int rc = lsk__handle_add(h, type, parent);
+  if (rc == LSK_EINVAL)
     return lsk__fail(NULL, LSK_EINVAL, "%s: %p is a live handle already", fn, h);
-  if (lsk__handle_add(h, type, parent))
-    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory", fn);
-  return LSK_OK;
+  return rc ? lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory", fn) : LSK_OK;
 }
 
 int lsk_handle_check(lsk_context *msg, const void *h, const lsk_handle_type *type, const char *fn,

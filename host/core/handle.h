@@ -57,7 +57,8 @@ void lsk__hset_unlock(lsk__hset *s);
 #define LSK__H_CONTEXT lsk_context_handle_type
 
 /* Writes h's header (type, parent: NULL for none, else a live handle) and
- * enters h as live; LSK_ENOMEM without a message if a set cannot grow. */
+ * enters h as live; LSK_ENOMEM without a message if a set cannot grow,
+ * LSK_EINVAL without one if h is live already (header left alone). */
 int lsk__handle_add(void *h, const lsk__htype *type, const void *parent);
 /* A zeroed handle of size bytes, entered as with lsk__handle_add; NULL
  * (nothing left allocated) when out of memory. */

@@ -2,16 +2,15 @@
  * check_random_fill.c: lsk_random_fill (include/lsk/random.h) against the
  * plain C reference (tu_philox and the formulas of cl/lsk_random.h): every
  * element of every type and distribution (a sample of the largest size),
- * at the algorithms' sizes and launch shapes, with an offset; a fill split in two equals one fill; the
- * elements around the range stay untouched. Suite grind_random: small
- * cases of every fill kernel, for oclgrind.
+ * at the algorithms' sizes and launch shapes, with an offset; a fill split in two equals one fill;
+ * the elements around the range stay untouched. Suite grind_random: small cases of every fill
+ * kernel, for oclgrind.
  */
 #include <math.h>
 #include <stdio.h>
 
 #include "testutil.h"
 
-#define PI 3.14159265358979323846
 #define SEED 0xfeedfacecafebeefull
 #define STREAM 11u
 
@@ -28,17 +27,12 @@ static double want(lsk_type type, lsk_random_dist dist, uint32_t j)
   if (type == LSK_TYPE_UINT)
     return r[j % 4];
   if (type == LSK_TYPE_FLOAT && dist == LSK_RANDOM_UNIFORM)
-    return (double)(float)((double)(r[j % 4] >> 8) * 0x1.0p-24);
-  if (type == LSK_TYPE_FLOAT) {
-    uint32_t a = r[2 * (j % 2)], b = r[2 * (j % 2) + 1];
-    return sqrt(-2.0 * log((double)((a >> 8) + 1u) * 0x1.0p-24)) *
-           cos(2.0 * PI * (double)(b >> 8) * 0x1.0p-24);
-  }
-#define U53(hi, lo) ((double)((((uint64_t)((hi) >> 5)) << 26) | ((lo) >> 6)) * 0x1.0p-53)
+    return tu_uniform24(r[j % 4]);
+  if (type == LSK_TYPE_FLOAT)
+    return tu_normal24(r[2 * (j % 2)], r[2 * (j % 2) + 1]);
   if (dist == LSK_RANDOM_UNIFORM)
-    return U53(r[2 * (j % 2)], r[2 * (j % 2) + 1]);
-  return sqrt(-2.0 * log(U53(r[0], r[1]) + 0x1.0p-53)) * cos(2.0 * PI * U53(r[2], r[3]));
-#undef U53
+    return tu_uniform53(r[2 * (j % 2)], r[2 * (j % 2) + 1]);
+  return tu_normal53(r);
 }
 
 /* Reads element j of a host copy as a double. */

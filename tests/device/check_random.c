@@ -11,8 +11,6 @@
 
 #include "testutil.h"
 
-#define PI 3.14159265358979323846
-
 /* The published known-answer values (counter, key -> output). */
 static const uint32_t kat[3][10] = {
     {0, 0, 0, 0, 0, 0, 0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8},
@@ -139,12 +137,11 @@ START_TEST(test_random_streams_and_variates)
       ck_assert_msg(w[4 * i + j] == r[j], "item %u word %d: %08x, want %08x", i, j, w[4 * i + j],
                     r[j]);
     /* Uniform: exactly the top 24 bits, in [0, 1). */
-    ck_assert_msg(u[i] == (float)(r[0] >> 8) * 0x1.0p-24f && u[i] >= 0.0f && u[i] < 1.0f,
+    ck_assert_msg(u[i] == (float)tu_uniform24(r[0]) && u[i] >= 0.0f && u[i] < 1.0f,
                   "item %u: uniform %.9g", i, (double)u[i]);
     /* Normal: Box-Muller in double here; the device's float log and cos
      * agree to a few units in the last place. */
-    double a = (double)((r[1] >> 8) + 1u) * 0x1.0p-24, b = (double)(r[2] >> 8) * 0x1.0p-24;
-    double want = sqrt(-2.0 * log(a)) * cos(2.0 * PI * b);
+    double want = tu_normal24(r[1], r[2]);
     ck_assert_msg(fabs((double)g[i] - want) <= 1e-4 * (1.0 + fabs(want)),
                   "item %u: normal %.9g, want %.9g", i, (double)g[i], want);
     su += u[i];
@@ -196,12 +193,10 @@ START_TEST(test_random_double)
     uint32_t ctr[4] = {i, 0, 0, 0}, key[2] = {(uint32_t)SEED, (uint32_t)(SEED >> 32)}, r[4];
     tu_philox(ctr, key, r);
     /* 53 bits: 27 of the first word, 26 of the second. */
-    double want_u = (double)(((uint64_t)(r[0] >> 5) << 26) | (r[1] >> 6)) * 0x1.0p-53;
+    double want_u = tu_uniform53(r[0], r[1]);
     ck_assert_msg(u[i] == want_u && u[i] < 1.0, "item %u: uniform %.17g, want %.17g", i, u[i],
                   want_u);
-    double a = (double)((((uint64_t)(r[0] >> 5) << 26) | (r[1] >> 6)) + 1u) * 0x1.0p-53;
-    double b = (double)(((uint64_t)(r[2] >> 5) << 26) | (r[3] >> 6)) * 0x1.0p-53;
-    double want_g = sqrt(-2.0 * log(a)) * cos(2.0 * PI * b);
+    double want_g = tu_normal53(r);
     ck_assert_msg(fabs(g[i] - want_g) <= 1e-9 * (1.0 + fabs(want_g)),
                   "item %u: normal %.17g, want %.17g", i, g[i], want_g);
   }
