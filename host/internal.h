@@ -48,12 +48,58 @@ typedef struct lsk__ext_type {
 } lsk__ext_type;
 #define LSK__EXT_SLOTS 4
 
+/* An in-order queue of a context (queue.c), with its own verify record:
+ * a failure is reported with the queue it happened on. */
+/* Verify records per queue: one slot per kernel id (the last slot shared
+ * by ids beyond), each a sub-buffer of one zeroed buffer, so that a
+ * failure names its queue and its kernel and one read checks them all. */
+#define LSK__VSLOTS 128
+struct lsk_queue {
+  lsk__handle h;
+  lsk_context *ctx;
+  cl_command_queue cl;
+  unsigned index;
+  int is_default;
+  char name[64];
+  struct lsk_queue *next; /* the context's live queues (ctx->lock) */
+  /* Under ctx->lock: the records, the slots launched into since the last
+   * check (lo > hi: none), and for the shared slot how many kernels. */
+  cl_mem vbuf;
+  size_t vstride; /* bytes from one slot to the next */
+  cl_mem vmem[LSK__VSLOTS];
+  unsigned char vdirty[LSK__VSLOTS];
+  unsigned vlo, vhi;
+  unsigned vshared_kernels;
+  unsigned vshared_last; /* kernel id of the last launch in the shared slot */
+};
+
+/* An event of one command (queue.c); user events have no queue. */
+struct lsk_event {
+  lsk__handle h;
+  lsk_context *ctx;
+  cl_event ev;
+  int user;      /* a user event; 2 once completed */
+  char what[80]; /* lsk_event_what */
+};
+
 struct lsk_context {
   lsk__handle h;
   cl_context cl;
   cl_device_id device;
-  cl_command_queue queue;
-  cl_mem verify; /* LSK__VREC_WORDS uints, zeroed */
+  cl_command_queue queue; /* dq->cl */
+  lsk_queue *dq;          /* the default queue */
+  lsk_queue *queues;      /* every live queue, the default first (lock) */
+  unsigned queues_made;   /* for the names "queue N" (lock) */
+  int profiling;          /* queues are made with CL_QUEUE_PROFILING_ENABLE */
+  /* The names of the kernels launched on the context, indexed by the id
+   * each kernel's builds pass to the device (LSK_CTX's second word), so
+   * that a verify record says which kernel failed (lock). */
+  char **knames;
+  unsigned nknames, capknames;
+  /* The buffer cache (bufcache.c), made at create. */
+  struct lsk__bcache *bcache;
+  /* The timeline (trace.c); NULL: not recording, and nothing is spent. */
+  struct lsk__trace *trace;
   lsk_device_info info;
   char *cache_dir; /* NULL: no disk cache */
   char *tune_dir;  /* NULL: no stored tune choices */
@@ -73,10 +119,6 @@ struct lsk_context {
   /* Its live descendants (buffers, programs, kernels...), for the checks of
    * a launch's arguments without a process-wide lock (handle.c). */
   lsk__hset kids;
-  /* For verify messages: the kernels launched since the record was last
-   * checked; the record cannot say which one failed. */
-  char last_kernel[LSK_NAME_MAX];
-  unsigned launches_unchecked; /* 0 none, 1 one kernel, 2 several */
   /* The state of modules above the core, made on first use
    * (lsk__context_ext); the core knows only their destroy. */
   struct {
@@ -91,6 +133,12 @@ struct lsk_buffer {
   lsk_context *ctx;
   cl_mem mem;
   size_t size;
+  /* From the buffer cache (lsk_buffer_alloc): mem holds cap bytes, and
+   * goes back to the cache for the queue q (index qidx) when freed. */
+  int cached;
+  size_t cap;
+  lsk_queue *q;
+  unsigned qidx;
 };
 
 /* One build of a program: one configuration on the context's device. */
@@ -167,8 +215,89 @@ char *lsk__strdupf(const char *fmt, ...)
     ;
 char *lsk__strdup(const char *s);
 
-/* context.c: read the verify record; LSK_EVERIFY and clear it if set. */
-int lsk__verify_check(lsk_context *ctx);
+/* queue.c: read q's verify record; LSK_EVERIFY and clear it if set. */
+int lsk__verify_check(lsk_queue *q);
+/* queue.c: the verify record that a launch of kernel id kid on q binds as
+ * LSK_CTX (made on first use), marked as to be checked. Under ctx->lock. */
+int lsk__verify_slot(lsk_queue *q, unsigned kid, cl_mem *mem);
+/* queue.c: the context's default queue, made at create (NULL queue: the
+ * context's own cl queue is wrapped). */
+int lsk__queue_default(lsk_context *ctx);
+/* queue.c: releases q's OpenCL objects and frees it (its handle removed). */
+void lsk__queue_free(lsk_queue *q);
+/* queue.c: waits for every queue of the context (its destroy). */
+void lsk__queues_free(lsk_context *ctx);
+/* queue.c: the id of kernel name on ctx (for the verify record), made on
+ * first use; UINT32_MAX when out of memory. Takes ctx->lock: call it
+ * without. */
+unsigned lsk__kernel_id(lsk_context *ctx, const char *name);
+/* An lsk_async resolved: the queue, the wait list as OpenCL events, and
+ * whether the caller wants an event. */
+typedef struct lsk__on {
+  lsk_queue *q;
+  cl_uint nwait;
+  cl_event wait[LSK_WAIT_MAX];
+  lsk_event **event;
+} lsk__on;
+/* queue.c: checks on (NULL: the default queue) against ctx: a live queue
+ * of ctx, nwait within LSK_WAIT_MAX, every event live, of ctx, not NULL;
+ * clears *on->event. LSK_EINVAL naming fn otherwise. */
+int lsk__on_resolve(lsk_context *ctx, const lsk_async *on, const char *fn, lsk__on *out);
+/* queue.c: whether a command must ask OpenCL for an event (the caller
+ * wants one, or the trace records). */
+#define lsk__on_wants_event(ctx, o) ((o)->event != NULL || (ctx)->trace != NULL)
+/* queue.c: after a command enqueued with event ev (NULL if none was
+ * asked): gives the caller its lsk_event, describing what; releases ev
+ * otherwise. LSK_ENOMEM (message on ctx, ev released) if the handle
+ * cannot be made; the command is enqueued either way. */
+int lsk__on_done(lsk_context *ctx, lsk__on *o, cl_event ev, const char *what, const char *fn);
+
+/* buffer.c: a cl_mem of bytes for ctx, counted against the device's
+ * global memory (LSK_ERANGE past it, message naming fn); where that or the
+ * driver refuses, the cache's idle buffers are released and it is tried
+ * once more. lsk__mem_release gives it back (ctx may be destroyed). */
+int lsk__mem_create(lsk_context *ctx, size_t bytes, const char *fn, cl_mem *out);
+void lsk__mem_release(lsk_context *ctx, cl_mem mem, size_t bytes);
+/* buffer.c: a buffer handle around mem (taken over; released on failure). */
+int lsk__buffer_wrap(lsk_context *ctx, cl_mem mem, size_t size, const char *fn, lsk_buffer **out);
+/* buffer.c: a transfer on q, blocking or not, without an lsk_async (the
+ * kernel library's reads and writes on its call's queue). */
+int lsk__buffer_rw(lsk_buffer *buf, int write, size_t offset, void *ptr, size_t size, lsk_queue *q,
+                   int blocking, const char *fn);
+/* bufcache.c: made at context create (0 or LSK_ENOMEM; off: the cache
+ * passes everything through), freed at destroy after the queues finish;
+ * lsk__bcache_trim releases the idle buffers (bytes given back). */
+int lsk__bcache_init(lsk_context *ctx, int off);
+void lsk__bcache_free(lsk_context *ctx);
+size_t lsk__bcache_trim(lsk_context *ctx);
+/* bufcache.c: takes back a cached buffer's memory (lsk_buffer_destroy of
+ * an lsk_buffer_alloc'ed buffer: as lsk_buffer_free on its own queue). */
+void lsk__bcache_put(lsk_buffer *buf, lsk_queue *q);
+
+/* trace.c: the timeline. One command of queue q: its kind and name
+ * (kernel), its shape (kernels; NULL otherwise), its bytes (transfers),
+ * its event (the trace retains it). Called only when ctx->trace is set. */
+typedef enum lsk__op {
+  LSK__OP_KERNEL,
+  LSK__OP_WRITE,
+  LSK__OP_READ,
+  LSK__OP_FILL,
+  LSK__OP_COPY,
+  LSK__OP_MAP,
+  LSK__OP_UNMAP,
+  LSK__OP_MARKER
+} lsk__op;
+typedef struct lsk__shape {
+  unsigned domain[3];
+  size_t blocks[3];
+  unsigned workers, simd;
+} lsk__shape;
+void lsk__trace_add(lsk_queue *q, lsk__op kind, const char *name, const lsk__shape *shape,
+                    size_t bytes, cl_event ev);
+/* trace.c: made at context create when asked (0 or LSK_ENOMEM), freed at
+ * destroy. */
+int lsk__trace_init(lsk_context *ctx);
+void lsk__trace_free(lsk_context *ctx);
 
 /* file.c: the whole text file at path, NUL-terminated, malloc'd; NULL with
  * *rc set (LSK_EIO, LSK_ENOMEM, LSK_EINVAL for a NUL byte or more than max
@@ -242,6 +371,9 @@ int lsk__kernel_tuned(lsk_kernel *k, const unsigned dom[3], unsigned *w, unsigne
  * resolution, so that the next automatic launch sees it. */
 void lsk__kernel_set_tuned(lsk_kernel *k, const unsigned dom[3], unsigned w, unsigned s);
 lsk_program *lsk__kernel_program(const lsk_kernel *k);
+/* kernel.c: a launch on q, no wait list, no event (the kernel library's). */
+int lsk__launch_q(lsk_kernel *k, lsk_queue *q, const lsk_launch *cfg, const lsk_arg *args,
+                  size_t nargs);
 const char *lsk__kernel_name(const lsk_kernel *k);
 
 /* env.c: the tune directory for a context: opt ("" none), else the
@@ -264,9 +396,17 @@ int lsk__tune_load(const lsk_program *prog, const char *dir, const char *kernel,
 /* algo.c: the kernel library's shared parts. */
 /* The kernel name of family, made and kept by the context on first use. */
 int lsk__lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_kernel **out);
-/* Temporary buffer slot of at least bytes, kept by the context. Reuse is
- * safe because the queue is in order. */
-int lsk__scratch(lsk_context *ctx, unsigned slot, size_t bytes, lsk_buffer **out);
+/* A temporary buffer of at least bytes for a call on q, from the buffer
+ * cache (a later call on q reuses it at once; another queue only once q
+ * is past this call). Free it on q when the call's last use is enqueued. */
+int lsk__scratch(lsk_context *ctx, lsk_queue *q, size_t bytes, lsk_buffer **out);
+void lsk__scratch_free(lsk_buffer *buf, lsk_queue *q);
+/* The queue and wait list of a library call (opt->on): begin resolves it
+ * and holds the call's first command until the wait list is complete (a
+ * marker); end, on success, gives the caller an event for the call's last
+ * command (a marker) where asked, and returns rc otherwise. */
+int lsk__lib_begin(lsk_context *ctx, const lsk_algo_options *opt, const char *fn, lsk__on *o);
+int lsk__lib_end(lsk_context *ctx, lsk__on *o, int rc, const char *fn);
 /* Checks that buf holds elements [offset, offset + n) of elem bytes and
  * that offset + n fits 32 bits (kernels index with uint). */
 int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const lsk_buffer *buf,
@@ -302,8 +442,8 @@ size_t lsk__algo_blocks(const lsk_device_info *dev, size_t tiles);
 
 /* The library's handle types used beyond the module that defines them
  * (handle.h; LSK__H_CONTEXT is there). */
-extern const lsk__htype LSK__H_BUFFER, LSK__H_PROGRAM, LSK__H_KERNEL, LSK__H_LAYOUT, LSK__H_SOA,
-    LSK__H_POOL;
+extern const lsk__htype LSK__H_QUEUE, LSK__H_EVENT, LSK__H_BUFFER, LSK__H_PROGRAM, LSK__H_KERNEL,
+    LSK__H_LAYOUT, LSK__H_SOA, LSK__H_POOL;
 
 /* The device library source, embedded at build time (generated). */
 extern const char lsk__device_source[];

@@ -126,6 +126,7 @@ CREATE(L_PROGRAM, cl_program, clCreateProgramWithBinary,
        (c, n, d, l, b, st, e))
 CREATE(L_KERNEL, cl_kernel, clCreateKernel, (cl_program p, const char *name, cl_int *e),
        (p, name, e))
+CREATE(L_EVENT, cl_event, clCreateUserEvent, (cl_context c, cl_int *e), (c, e))
 
 REFCOUNT(L_CONTEXT, cl_context, clRetainContext, 1)
 REFCOUNT(L_CONTEXT, cl_context, clReleaseContext, -1)

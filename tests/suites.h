@@ -23,6 +23,7 @@
   X(cache, tests/core/check_cache.c, ur)                                       \
   X(resource, tests/core/check_resource.c, ur)                                 \
   X(threads, tests/core/check_threads.c, ur)                                   \
+  X(queues, tests/core/check_queues.c, ur)                                     \
   X(ledger_canary, tests/ledger.c, none)                                       \
   /* the device library */                                                     \
   X(mapping, tests/device/check_mapping.c, ur)                                 \
@@ -59,6 +60,7 @@
   X(badinput_core, tests/badinput/check_badinput_core.c, ur)                   \
   X(badinput_data, tests/badinput/check_badinput_data.c, ur)                   \
   X(badinput_objects, tests/badinput/check_badinput_objects.c, ur)             \
+  X(badinput_queues, tests/badinput/check_badinput_queues.c, ur)               \
   /* the examples */                                                           \
   X(pic, examples/pic/check_pic.c, ur)                                         \
   X(pixel, examples/pixel/check_pixel.c, ur)                                   \

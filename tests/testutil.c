@@ -42,6 +42,9 @@ lsk_buffer *tu_zeros(lsk_context *ctx, size_t n)
   unsigned zero = 0;
   TU_OK(ctx, lsk_buffer_create(ctx, n * sizeof(unsigned), &b));
   TU_OK(ctx, lsk_buffer_fill(b, &zero, sizeof zero, 0, n * sizeof(unsigned)));
+  /* Done before the caller goes on: a test may use it on another queue,
+   * which the default queue's fill would not be ordered with. */
+  TU_OK(ctx, lsk_queue_finish(lsk_context_queue(ctx)));
   return b;
 }
 

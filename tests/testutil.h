@@ -45,7 +45,7 @@ lsk_context *tu_context_opt(const lsk_context_options *opt);
 lsk_program *tu_program(lsk_context *ctx, const char *name, const char *src);
 lsk_kernel *tu_kernel(lsk_program *prog, const char *name);
 
-/* A buffer of n uints, all zero. */
+/* A buffer of n uints, all zero (the fill finished: usable on any queue). */
 lsk_buffer *tu_zeros(lsk_context *ctx, size_t n);
 
 /* Reads n uints back into a malloc'd array. */

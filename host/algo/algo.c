@@ -52,16 +52,12 @@ struct lsk__libkernel {
   struct lsk__libkernel *next;
 };
 
-/* Temporary buffers of the algorithms, per context. */
-#define SCRATCH_SLOTS 4
-
 /* What the kernel library keeps per context, in the context's extension
  * slot: made on first use, freed when the context is destroyed. */
 typedef struct lib_state {
   pthread_mutex_t lock; /* recursive: lsk__lib_lock */
   lsk_program *programs[LSK__LIB_COUNT];
   lsk__libkernel *kernels;
-  lsk_buffer *scratch[SCRATCH_SLOTS];
 } lib_state;
 
 static void *lib_create(lsk_context *ctx)
@@ -93,8 +89,6 @@ static void lib_destroy(lsk_context *ctx, void *state)
   }
   for (int i = 0; i < LSK__LIB_COUNT; ++i)
     lsk_program_destroy(s->programs[i]);
-  for (int i = 0; i < SCRATCH_SLOTS; ++i)
-    lsk_buffer_destroy(s->scratch[i]);
   pthread_mutex_destroy(&s->lock);
   free(s);
 }
@@ -160,30 +154,41 @@ int lsk__lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_ker
   return rc;
 }
 
-/* The caller holds the library's lock until its last use of the buffer is
- * enqueued. */
-int lsk__scratch(lsk_context *ctx, unsigned slot, size_t bytes, lsk_buffer **out)
+int lsk__scratch(lsk_context *ctx, lsk_queue *q, size_t bytes, lsk_buffer **out)
 {
-  lsk_buffer **b = &lib_of(ctx)->scratch[slot];
-  if (bytes == 0)
-    bytes = 1;
-  if (*b && lsk_buffer_size(*b) >= bytes) {
-    *out = *b;
-    return LSK_OK;
-  }
-  /* Releasing is safe with work still queued: OpenCL keeps the memory until
-   * the commands that use it are done. Grow by half again to avoid
-   * reallocating on every slightly larger call. */
-  size_t want = bytes + bytes / 2;
-  if (want > ctx->info.max_alloc_size)
-    want = bytes;
-  lsk_buffer_destroy(*b);
-  *b = NULL;
-  int rc = lsk_buffer_create(ctx, want, b);
-  if (rc)
+  return lsk_buffer_alloc(ctx, bytes ? bytes : 1, q, out);
+}
+
+void lsk__scratch_free(lsk_buffer *buf, lsk_queue *q)
+{
+  if (buf)
+    lsk_buffer_free(buf, q);
+}
+
+int lsk__lib_begin(lsk_context *ctx, const lsk_algo_options *opt, const char *fn, lsk__on *o)
+{
+  int rc = lsk__on_resolve(ctx, opt ? opt->on : NULL, fn, o);
+  if (rc || !o->nwait)
     return rc;
-  *out = *b;
+  /* In an in-order queue the marker holds every later command. */
+  cl_int err = clEnqueueMarkerWithWaitList(o->q->cl, o->nwait, o->wait, NULL);
+  if (err)
+    return lsk__fail_cl(ctx, err, "clEnqueueMarkerWithWaitList", " (%s, queue '%s')", fn,
+                        o->q->name);
+  o->nwait = 0;
   return LSK_OK;
+}
+
+int lsk__lib_end(lsk_context *ctx, lsk__on *o, int rc, const char *fn)
+{
+  if (rc || !o->event)
+    return rc;
+  cl_event ev;
+  cl_int err = clEnqueueMarkerWithWaitList(o->q->cl, 0, NULL, &ev);
+  if (err)
+    return lsk__fail_cl(ctx, err, "clEnqueueMarkerWithWaitList", " (%s, queue '%s')", fn,
+                        o->q->name);
+  return lsk__on_done(ctx, o, ev, fn, fn);
 }
 
 int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const lsk_buffer *buf,

@@ -17,6 +17,8 @@ struct lsk_assoc {
   uint32_t nkeys;
   size_t capacity;
   lsk_algo_options algo;
+  lsk_async on; /* algo.on: the queue below */
+  lsk_queue *q;
   lsk_buffer *counts;  /* nkeys + 1 uints; zero between builds */
   lsk_buffer *offsets; /* nkeys + 1 uints */
   lsk_buffer *content; /* capacity uints, at least 1 */
@@ -64,7 +66,7 @@ static int run(lsk_assoc *a, const char *fn, const char *name, size_t items, con
   memcpy(all, args, nargs * sizeof *all);
   all[nargs] = LSK_ARG_UINT((uint32_t)p.per_block);
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  return lsk_kernel_launch(k, &l, all, nargs + 1, NULL);
+  return lsk__launch_q(k, a->q, &l, all, nargs + 1);
 }
 
 /* x[0, n) = 0 on the device, with whole-buffer kernel writes (oclgrind
@@ -90,6 +92,15 @@ int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_
   lsk__plan p;
   if (rc || (rc = lsk__algo_plan(ctx, fn, 0, opt ? &opt->algo : NULL, &p)))
     return rc;
+  if (opt && opt->algo.on)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: opt->algo.on is set; an association takes opt->queue",
+                     fn);
+  if (opt && opt->queue) {
+    if ((rc = lsk__handle_check(ctx, opt->queue, &LSK__H_QUEUE, fn, "opt->queue")))
+      return rc;
+    if (opt->queue->ctx != ctx)
+      return lsk__fail(ctx, LSK_EINVAL, "%s: opt->queue belongs to another context", fn);
+  }
   lsk_assoc *a = lsk__handle_new(sizeof *a, &LSK__H_ASSOC, ctx);
   if (!a)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
@@ -97,6 +108,9 @@ int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_
   a->nkeys = (uint32_t)nkeys;
   a->capacity = capacity;
   a->algo = opt ? opt->algo : (lsk_algo_options){0};
+  a->q = opt && opt->queue ? opt->queue : ctx->dq;
+  a->on.queue = a->q;
+  a->algo.on = &a->on;
   a->counts_dirty = 1;
   size_t bytes = (nkeys + 1) * sizeof(uint32_t);
   rc = lsk_buffer_create(ctx, bytes, &a->counts);
@@ -237,7 +251,7 @@ int lsk_assoc_range(lsk_assoc *a, size_t key, size_t *begin, size_t *end)
   if (!a->host_valid) {
     if (!a->host_offsets && !(a->host_offsets = malloc(nc * sizeof(uint32_t))))
       return lsk__fail(a->ctx, LSK_ENOMEM, "%s: out of memory for %zu offsets", fn, nc);
-    int rc = lsk_buffer_read(a->offsets, 0, a->host_offsets, nc * sizeof(uint32_t));
+    int rc = lsk__buffer_rw(a->offsets, 0, 0, a->host_offsets, nc * sizeof(uint32_t), a->q, 1, fn);
     if (rc)
       return rc;
     a->host_valid = 1;
@@ -256,7 +270,8 @@ int lsk_assoc_size(lsk_assoc *a, size_t *stored, size_t *skipped)
   if (a->host_valid)
     total = a->host_offsets[a->nkeys];
   else
-    rc = lsk_buffer_read(a->offsets, (size_t)a->nkeys * sizeof total, &total, sizeof total);
+    rc = lsk__buffer_rw(a->offsets, 0, (size_t)a->nkeys * sizeof total, &total, sizeof total, a->q,
+                        1, fn);
   if (rc)
     return rc;
   /* Every element is either stored or skipped. */

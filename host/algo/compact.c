@@ -229,7 +229,10 @@ static int run(lsk_compactor *c, const char *fn, lsk_kernel *last, const lsk_arg
 {
   lsk_context *ctx = c->ctx;
   lsk__plan p;
+  lsk__on o;
   int rc = lsk__algo_plan(ctx, fn, n, opt, &p);
+  if (!rc)
+    rc = lsk__lib_begin(ctx, opt, fn, &o);
   if (rc)
     return rc;
   if (p.blocks > 1 && lsk_buffer_size(c->counts) < p.blocks * sizeof(uint32_t) &&
@@ -246,11 +249,11 @@ static int run(lsk_compactor *c, const char *fn, lsk_kernel *last, const lsk_arg
   if (p.blocks > 1) {
     lsk_launch l = lsk__plan_launch(&p, p.blocks);
     a[k] = LSK_ARG_BUFFER(c->counts);
-    rc = lsk_kernel_launch(c->count, &l, a, k + 1, NULL);
+    rc = lsk__launch_q(c->count, o.q, &l, a, k + 1);
     l = lsk__plan_launch(&p, 1);
     if (!rc)
-      rc = lsk_kernel_launch(
-          c->scan, &l, LSK_ARGS(LSK_ARG_BUFFER(c->counts), LSK_ARG_UINT((uint32_t)p.blocks)), NULL);
+      rc = lsk__launch_q(c->scan, o.q, &l,
+                         LSK_ARGS(LSK_ARG_BUFFER(c->counts), LSK_ARG_UINT((uint32_t)p.blocks)));
   }
   a[k++] = LSK_ARG_BUFFER(c->counts);
   a[k++] = LSK_ARG_UINT(p.blocks > 1);
@@ -260,19 +263,21 @@ static int run(lsk_compactor *c, const char *fn, lsk_kernel *last, const lsk_arg
   a[k++] = LSK_ARG_UINT((uint32_t)count_index);
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
   if (!rc)
-    rc = lsk_kernel_launch(last, &l, a, k, NULL);
+    rc = lsk__launch_q(last, o.q, &l, a, k);
   free(a);
-  return rc;
+  return lsk__lib_end(ctx, &o, rc, fn);
 }
 
-/* The count of a waiting variant: read back, then device verify. */
-static int wait_count(lsk_compactor *c, int rc, size_t *count)
+/* The count of a waiting variant: read back on the call's queue (run
+ * checked it), then that queue's device verify. */
+static int wait_count(lsk_compactor *c, int rc, size_t *count, const lsk_algo_options *opt)
 {
   uint32_t got = 0;
+  lsk_queue *q = opt && opt->on && opt->on->queue ? opt->on->queue : c->ctx->dq;
   if (!rc)
-    rc = lsk_buffer_read(c->total, 0, &got, sizeof got);
+    rc = lsk__buffer_rw(c->total, 0, 0, &got, sizeof got, q, 1, "lsk_compact");
   if (!rc)
-    rc = lsk__verify_check(c->ctx);
+    rc = lsk__verify_check(q);
   *count = rc ? 0 : got;
   return rc;
 }
@@ -354,7 +359,7 @@ int lsk_compact(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, lsk_
   if (rc)
     return rc;
   rc = compact_buffer(c, fn, data, n, arg, out, out_offset, capacity, c->total, 0, opt);
-  return wait_count(c, rc, count);
+  return wait_count(c, rc, count, opt);
 }
 
 /* The kernel arguments of the view of part j (args malloc'd), after
@@ -429,7 +434,7 @@ int lsk_compact_soa(lsk_compactor *c, const lsk_soa *src, size_t part, uint64_t 
   if (rc)
     return rc;
   rc = compact_soa(c, fn, src, part, arg, out, out_offset, capacity, c->total, 0, opt);
-  return wait_count(c, rc, count);
+  return wait_count(c, rc, count, opt);
 }
 
 static int rows(lsk_compactor *c, const char *fn, const lsk_soa *src, size_t sj, lsk_soa *dst,
@@ -472,5 +477,5 @@ int lsk_compact_rows(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa *d
   if (rc)
     return rc;
   rc = rows(c, fn, src, sj, dst, dj, arg, c->total, 0, opt);
-  return wait_count(c, rc, count);
+  return wait_count(c, rc, count, opt);
 }

@@ -6,12 +6,11 @@
 
 #include "internal.h"
 
-int lsk_random_fill(lsk_context *ctx, lsk_buffer *out, size_t offset, size_t n, lsk_type type,
-                    lsk_random_dist dist, uint64_t seed, uint32_t stream,
-                    const lsk_algo_options *opt)
+static int fill(lsk_context *ctx, lsk_queue *q, lsk_buffer *out, size_t offset, size_t n,
+                lsk_type type, lsk_random_dist dist, uint64_t seed, uint32_t stream,
+                const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_random_fill";
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   int rc = lsk__check_type(
       ctx, fn, type, (1u << LSK_TYPE_UINT) | (1u << LSK_TYPE_FLOAT) | (1u << LSK_TYPE_DOUBLE));
   if (rc)
@@ -38,9 +37,21 @@ int lsk_random_fill(lsk_context *ctx, lsk_buffer *out, size_t offset, size_t n, 
   if ((rc = lsk__lib_kernel(ctx, LSK__LIB_RANDOM, name, &k)))
     return rc;
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  return lsk_kernel_launch(k, &l,
-                           LSK_ARGS(LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)offset),
-                                    LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)p.per_block),
-                                    LSK_ARG_ULONG(seed), LSK_ARG_UINT(stream)),
-                           NULL);
+  return lsk__launch_q(k, q, &l,
+                       LSK_ARGS(LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)offset),
+                                LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)p.per_block),
+                                LSK_ARG_ULONG(seed), LSK_ARG_UINT(stream)));
+}
+
+int lsk_random_fill(lsk_context *ctx, lsk_buffer *out, size_t offset, size_t n, lsk_type type,
+                    lsk_random_dist dist, uint64_t seed, uint32_t stream,
+                    const lsk_algo_options *opt)
+{
+  static const char fn[] = "lsk_random_fill";
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  lsk__on o;
+  int rc = lsk__lib_begin(ctx, opt, fn, &o);
+  if (!rc)
+    rc = fill(ctx, o.q, out, offset, n, type, dist, seed, stream, opt);
+  return lsk__lib_end(ctx, &o, rc, fn);
 }

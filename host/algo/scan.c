@@ -9,21 +9,20 @@
 
 #define SCAN_TYPES ((1u << LSK_TYPE_INT) | (1u << LSK_TYPE_UINT) | (1u << LSK_TYPE_FLOAT))
 
-static int scan_launch(lsk_kernel *k, const lsk__plan *p, size_t blocks, lsk_buffer *in,
-                       size_t base, size_t n, size_t per_block, lsk_buffer *out, size_t out_base,
-                       lsk_buffer *carries, int inclusive)
+static int scan_launch(lsk_kernel *k, lsk_queue *q, const lsk__plan *p, size_t blocks,
+                       lsk_buffer *in, size_t base, size_t n, size_t per_block, lsk_buffer *out,
+                       size_t out_base, lsk_buffer *carries, int inclusive)
 {
   lsk_launch l = lsk__plan_launch(p, blocks);
-  return lsk_kernel_launch(
-      k, &l,
-      LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)base), LSK_ARG_UINT((uint32_t)n),
-               LSK_ARG_UINT((uint32_t)per_block), LSK_ARG_BUFFER(out),
-               LSK_ARG_UINT((uint32_t)out_base), LSK_ARG_BUFFER(carries ? carries : in),
-               LSK_ARG_UINT(carries != NULL), LSK_ARG_UINT((uint32_t)inclusive)),
-      NULL);
+  return lsk__launch_q(k, q, &l,
+                       LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)base),
+                                LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)per_block),
+                                LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)out_base),
+                                LSK_ARG_BUFFER(carries ? carries : in),
+                                LSK_ARG_UINT(carries != NULL), LSK_ARG_UINT((uint32_t)inclusive)));
 }
 
-static int scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in,
+static int scan(lsk_context *ctx, lsk_queue *q, lsk_type type, lsk_scan_kind kind, lsk_buffer *in,
                 size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,
                 const lsk_algo_options *opt)
 {
@@ -55,36 +54,36 @@ static int scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer 
     return rc;
   int incl = kind == LSK_SCAN_INCLUSIVE;
   if (p.blocks == 1)
-    return scan_launch(scan, &p, 1, in, in_offset, n, p.per_block, out, out_offset, NULL, incl);
+    return scan_launch(scan, q, &p, 1, in, in_offset, n, p.per_block, out, out_offset, NULL, incl);
   snprintf(name, sizeof name, "lsk_reduce_add_%s", lsk_type_name(type));
   lsk_kernel *sums;
-  lsk_buffer *partial;
+  lsk_buffer *partial = NULL;
   if ((rc = lsk__lib_kernel(ctx, LSK__LIB_REDUCE, name, &sums)) ||
-      (rc = lsk__scratch(ctx, 0, p.blocks * size, &partial)))
+      (rc = lsk__scratch(ctx, q, p.blocks * size, &partial)))
     return rc;
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  rc = lsk_kernel_launch(sums, &l,
-                         LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)in_offset),
-                                  LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)p.per_block),
-                                  LSK_ARG_BUFFER(partial), LSK_ARG_UINT(0)),
-                         NULL);
+  rc = lsk__launch_q(sums, q, &l,
+                     LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)in_offset),
+                              LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)p.per_block),
+                              LSK_ARG_BUFFER(partial), LSK_ARG_UINT(0)));
   if (!rc)
-    rc = scan_launch(scan, &p, 1, partial, 0, p.blocks, (p.blocks + p.tile - 1) / p.tile, partial,
-                     0, NULL, 0);
+    rc = scan_launch(scan, q, &p, 1, partial, 0, p.blocks, (p.blocks + p.tile - 1) / p.tile,
+                     partial, 0, NULL, 0);
   if (!rc)
-    rc = scan_launch(scan, &p, p.blocks, in, in_offset, n, p.per_block, out, out_offset, partial,
+    rc = scan_launch(scan, q, &p, p.blocks, in, in_offset, n, p.per_block, out, out_offset, partial,
                      incl);
+  lsk__scratch_free(partial, q);
   return rc;
 }
 
 int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in, size_t in_offset,
              lsk_buffer *out, size_t out_offset, size_t n, const lsk_algo_options *opt)
 {
-  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_scan", "ctx");
-  int rc = lsk__lib_lock(ctx); /* the scratch buffer (docs/threads.md) */
-  if (rc)
-    return rc;
-  rc = scan(ctx, type, kind, in, in_offset, out, out_offset, n, opt);
-  lsk__lib_unlock(ctx);
-  return rc;
+  static const char fn[] = "lsk_scan";
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  lsk__on o;
+  int rc = lsk__lib_begin(ctx, opt, fn, &o);
+  if (!rc)
+    rc = scan(ctx, o.q, type, kind, in, in_offset, out, out_offset, n, opt);
+  return lsk__lib_end(ctx, &o, rc, fn);
 }

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "lsk/lsk.h"
 /* The examples the command runs (examples/): libraries of their own. */
@@ -97,5 +98,16 @@ int cli_opt_uint(const char *cmd, const char *usage_text, const char *opt, const
 
 /* Monotonic time in seconds. */
 double cli_now(void);
+
+/*
+ * cli_trace_finish: the end of a run on a context made with
+ * lsk_context_options.trace: writes the trace to path (if not NULL) and
+ * prints the per-kernel profile (if profile): count, total, mean and share
+ * of the device time of each kernel and transfer kind. 0, or 1 after
+ * printing the failure. cli_trace_profile prints only the profile to out
+ * and returns the lsk status.
+ */
+int cli_trace_finish(const char *cmd, lsk_context *ctx, const char *path, int profile);
+int cli_trace_profile(lsk_context *ctx, FILE *out);
 
 #endif /* LSK_CLI_H */

@@ -8,61 +8,99 @@
 const lsk__htype LSK__H_BUFFER = {"lsk_buffer", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_buffer);
 
-int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out)
+/* Reserves bytes of the device's global memory for ctx (a CAS: several
+ * threads may create buffers at once): PoCL accepts more than it can back
+ * and aborts at first use. */
+static int reserve(lsk_context *ctx, size_t bytes)
 {
-  if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_buffer_create: out is NULL");
-  *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_buffer_create", "ctx");
-  if (size == 0)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_buffer_create: size is 0");
-  if (size > ctx->info.max_alloc_size)
-    return lsk__fail(
-        ctx, LSK_ERANGE,
-        "lsk_buffer_create: size %zu exceeds the largest allocation of %s (%llu bytes)", size,
-        ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
-  /* The context's buffers together within the device's global memory,
-   * reserved before the driver is asked (a CAS, as several threads may
-   * create buffers at once). */
   uint64_t held = atomic_load(&ctx->allocated), global = ctx->info.global_mem_size;
   do {
-    if (global && (size > global || held > global - size))
-      return lsk__fail(ctx, LSK_ERANGE,
-                       "lsk_buffer_create: size %zu with the %llu bytes this context's buffers "
-                       "hold exceeds the global memory of %s (%llu bytes)",
-                       size, (unsigned long long)held, ctx->info.name, (unsigned long long)global);
-  } while (!atomic_compare_exchange_weak(&ctx->allocated, &held, held + size));
-  lsk_buffer *b = calloc(1, sizeof *b);
-  if (!b) {
-    atomic_fetch_sub(&ctx->allocated, size);
-    return lsk__fail(ctx, LSK_ENOMEM, "lsk_buffer_create: out of memory");
-  }
+    if (global && (bytes > global || held > global - bytes))
+      return LSK_ERANGE;
+  } while (!atomic_compare_exchange_weak(&ctx->allocated, &held, held + bytes));
+  return LSK_OK;
+}
+
+static cl_int try_create(lsk_context *ctx, size_t bytes, cl_mem *out)
+{
+  if (reserve(ctx, bytes))
+    return 1;
   cl_int err;
-  b->mem = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, size, NULL, &err);
+  *out = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
   if (err) {
-    free(b);
-    atomic_fetch_sub(&ctx->allocated, size);
-    return lsk__fail_cl(ctx, err, "clCreateBuffer", " (%zu bytes)", size);
+    *out = NULL;
+    atomic_fetch_sub(&ctx->allocated, bytes);
   }
-  if (lsk__handle_add(b, &LSK__H_BUFFER, ctx)) {
-    clReleaseMemObject(b->mem);
+  return err;
+}
+
+int lsk__mem_create(lsk_context *ctx, size_t bytes, const char *fn, cl_mem *out)
+{
+  if (bytes > ctx->info.max_alloc_size)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: size %zu exceeds the largest allocation of %s (%llu bytes)", fn, bytes,
+                     ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
+  cl_int err = try_create(ctx, bytes, out);
+  /* Memory the cache holds idle is the first to give back. */
+  if (err && lsk__bcache_trim(ctx) > 0)
+    err = try_create(ctx, bytes, out);
+  if (err == 1)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: size %zu with the %llu bytes this context's buffers hold exceeds the "
+                     "global memory of %s (%llu bytes)",
+                     fn, bytes, (unsigned long long)atomic_load(&ctx->allocated), ctx->info.name,
+                     (unsigned long long)ctx->info.global_mem_size);
+  if (err)
+    return lsk__fail_cl(ctx, err, "clCreateBuffer", " (%s, %zu bytes)", fn, bytes);
+  return LSK_OK;
+}
+
+void lsk__mem_release(lsk_context *ctx, cl_mem mem, size_t bytes)
+{
+  clReleaseMemObject(mem);
+  /* An orphan (its context destroyed first) has no count to give back. */
+  if (lsk__handle_live(ctx, &LSK__H_CONTEXT))
+    atomic_fetch_sub(&ctx->allocated, bytes);
+}
+
+int lsk__buffer_wrap(lsk_context *ctx, cl_mem mem, size_t size, const char *fn, lsk_buffer **out)
+{
+  lsk_buffer *b = calloc(1, sizeof *b);
+  if (!b || lsk__handle_add(b, &LSK__H_BUFFER, ctx)) {
     free(b);
-    atomic_fetch_sub(&ctx->allocated, size);
-    return lsk__fail(ctx, LSK_ENOMEM, "lsk_buffer_create: out of memory");
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
   }
   b->ctx = ctx;
+  b->mem = mem;
   b->size = size;
+  b->cap = size;
   *out = b;
   return LSK_OK;
+}
+
+int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out)
+{
+  static const char fn[] = "lsk_buffer_create";
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  *out = NULL;
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  if (size == 0)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: size is 0", fn);
+  cl_mem mem;
+  int rc = lsk__mem_create(ctx, size, fn, &mem);
+  if (!rc && (rc = lsk__buffer_wrap(ctx, mem, size, fn, out)) != LSK_OK)
+    lsk__mem_release(ctx, mem, size);
+  return rc;
 }
 
 void lsk_buffer_destroy(lsk_buffer *buf)
 {
   LSK__DESTROY(buf, BUFFER, "lsk_buffer_destroy");
-  clReleaseMemObject(buf->mem);
-  /* An orphan (its context destroyed first) has no count to give back. */
-  if (lsk__handle_live(buf->ctx, &LSK__H_CONTEXT))
-    atomic_fetch_sub(&buf->ctx->allocated, buf->size);
+  if (buf->cached && lsk__handle_live(buf->ctx, &LSK__H_CONTEXT))
+    lsk__bcache_put(buf, NULL);
+  else
+    lsk__mem_release(buf->ctx, buf->mem, buf->cap);
   free(buf);
 }
 
@@ -92,80 +130,248 @@ static int check_range(const char *fn, lsk_buffer *buf, size_t offset, size_t si
   return LSK_OK;
 }
 
+/* A transfer's command on o's queue, blocking or not; size 0 enqueues a
+ * marker (for the wait list and the event) or nothing. */
+typedef enum { T_WRITE, T_READ } tkind;
+static int transfer(tkind kind, lsk_buffer *buf, size_t offset, void *ptr, size_t size,
+                    cl_bool blocking, const lsk_async *on, const char *fn)
+{
+  if (on && on->event)
+    *on->event = NULL;
+  int rc = check_range(fn, buf, offset, size, ptr, 1);
+  if (rc)
+    return rc;
+  lsk_context *ctx = buf->ctx;
+  lsk__on o;
+  if ((rc = lsk__on_resolve(ctx, on, fn, &o)))
+    return rc;
+  cl_event ev = NULL, *evp = lsk__on_wants_event(ctx, &o) ? &ev : NULL;
+  const cl_event *wl = o.nwait ? o.wait : NULL;
+  cl_int err;
+  const char *call;
+  if (size == 0) {
+    if (!o.nwait && !o.event)
+      return LSK_OK;
+    call = "clEnqueueMarkerWithWaitList";
+    err = clEnqueueMarkerWithWaitList(o.q->cl, o.nwait, wl, evp);
+  } else if (kind == T_WRITE) {
+    call = "clEnqueueWriteBuffer";
+    err = clEnqueueWriteBuffer(o.q->cl, buf->mem, blocking, offset, size, ptr, o.nwait, wl, evp);
+  } else {
+    call = "clEnqueueReadBuffer";
+    err = clEnqueueReadBuffer(o.q->cl, buf->mem, blocking, offset, size, ptr, o.nwait, wl, evp);
+  }
+  if (err)
+    return lsk__fail_cl(ctx, err, call, " (%zu bytes, queue '%s')", size, o.q->name);
+  const char *what = kind == T_WRITE ? "write" : "read";
+  if (ctx->trace && ev)
+    lsk__trace_add(o.q, kind == T_WRITE ? LSK__OP_WRITE : LSK__OP_READ, what, NULL, size, ev);
+  return lsk__on_done(ctx, &o, ev, what, fn);
+}
+
+int lsk__buffer_rw(lsk_buffer *buf, int write, size_t offset, void *ptr, size_t size, lsk_queue *q,
+                   int blocking, const char *fn)
+{
+  lsk_async on = {.queue = q};
+  return transfer(write ? T_WRITE : T_READ, buf, offset, ptr, size, blocking ? CL_TRUE : CL_FALSE,
+                  &on, fn);
+}
+
 int lsk_buffer_write(lsk_buffer *buf, size_t offset, const void *src, size_t size)
 {
-  int rc = check_range("lsk_buffer_write", buf, offset, size, src, 1);
-  if (rc || size == 0)
-    return rc;
-  cl_int err =
-      clEnqueueWriteBuffer(buf->ctx->queue, buf->mem, CL_TRUE, offset, size, src, 0, NULL, NULL);
-  return err ? lsk__fail_cl(buf->ctx, err, "clEnqueueWriteBuffer", " (%zu bytes)", size) : LSK_OK;
+  return transfer(T_WRITE, buf, offset, (void *)src, size, CL_TRUE, NULL, "lsk_buffer_write");
 }
 
 int lsk_buffer_read(lsk_buffer *buf, size_t offset, void *dst, size_t size)
 {
-  int rc = check_range("lsk_buffer_read", buf, offset, size, dst, 1);
-  if (rc || size == 0)
+  return transfer(T_READ, buf, offset, dst, size, CL_TRUE, NULL, "lsk_buffer_read");
+}
+
+int lsk_buffer_write_async(lsk_buffer *buf, size_t offset, const void *src, size_t size,
+                           const lsk_async *on)
+{
+  return transfer(T_WRITE, buf, offset, (void *)src, size, CL_FALSE, on, "lsk_buffer_write_async");
+}
+
+int lsk_buffer_read_async(lsk_buffer *buf, size_t offset, void *dst, size_t size,
+                          const lsk_async *on)
+{
+  return transfer(T_READ, buf, offset, dst, size, CL_FALSE, on, "lsk_buffer_read_async");
+}
+
+static int fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
+                size_t size, const lsk_async *on, const char *fn)
+{
+  if (on && on->event)
+    *on->event = NULL;
+  LSK__LIVE(NULL, buf, BUFFER, fn, "buf");
+  if (!pattern)
+    return lsk__fail(buf->ctx, LSK_EINVAL, "%s: pattern is NULL", fn);
+  int rc = check_range(fn, buf, offset, size, pattern, 1);
+  if (rc)
     return rc;
-  cl_int err =
-      clEnqueueReadBuffer(buf->ctx->queue, buf->mem, CL_TRUE, offset, size, dst, 0, NULL, NULL);
-  return err ? lsk__fail_cl(buf->ctx, err, "clEnqueueReadBuffer", " (%zu bytes)", size) : LSK_OK;
+  if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
+    return lsk__fail(buf->ctx, LSK_EINVAL, "%s: pattern_size %zu is not a power of two up to 128",
+                     fn, pattern_size);
+  if (offset % pattern_size || size % pattern_size)
+    return lsk__fail(buf->ctx, LSK_EINVAL,
+                     "%s: offset %zu and size %zu must be multiples of pattern_size %zu", fn,
+                     offset, size, pattern_size);
+  lsk_context *ctx = buf->ctx;
+  lsk__on o;
+  if ((rc = lsk__on_resolve(ctx, on, fn, &o)))
+    return rc;
+  cl_event ev = NULL, *evp = lsk__on_wants_event(ctx, &o) ? &ev : NULL;
+  const cl_event *wl = o.nwait ? o.wait : NULL;
+  cl_int err;
+  if (size == 0) {
+    if (!o.nwait && !o.event)
+      return LSK_OK;
+    err = clEnqueueMarkerWithWaitList(o.q->cl, o.nwait, wl, evp);
+  } else {
+    err = clEnqueueFillBuffer(o.q->cl, buf->mem, pattern, pattern_size, offset, size, o.nwait, wl,
+                              evp);
+  }
+  if (err)
+    return lsk__fail_cl(ctx, err, "clEnqueueFillBuffer", " (%zu bytes, queue '%s')", size,
+                        o.q->name);
+  if (ctx->trace && ev)
+    lsk__trace_add(o.q, LSK__OP_FILL, "fill", NULL, size, ev);
+  return lsk__on_done(ctx, &o, ev, "fill", fn);
 }
 
 int lsk_buffer_fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
                     size_t size)
 {
-  LSK__LIVE(NULL, buf, BUFFER, "lsk_buffer_fill", "buf");
-  if (!pattern)
-    return lsk__fail(buf->ctx, LSK_EINVAL, "lsk_buffer_fill: pattern is NULL");
-  int rc = check_range("lsk_buffer_fill", buf, offset, size, pattern, 1);
+  return fill(buf, pattern, pattern_size, offset, size, NULL, "lsk_buffer_fill");
+}
+
+int lsk_buffer_fill_async(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
+                          size_t size, const lsk_async *on)
+{
+  return fill(buf, pattern, pattern_size, offset, size, on, "lsk_buffer_fill_async");
+}
+
+int lsk_buffer_copy(lsk_buffer *dst, size_t dst_offset, const lsk_buffer *src, size_t src_offset,
+                    size_t size, const lsk_async *on)
+{
+  static const char fn[] = "lsk_buffer_copy";
+  if (on && on->event)
+    *on->event = NULL;
+  LSK__LIVE(NULL, dst, BUFFER, fn, "dst");
+  lsk_context *ctx = dst->ctx;
+  int rc = lsk__handle_check(ctx, src, &LSK__H_BUFFER, fn, "src");
   if (rc)
     return rc;
-  if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
-    return lsk__fail(buf->ctx, LSK_EINVAL,
-                     "lsk_buffer_fill: pattern_size %zu is not a power of two up to 128",
-                     pattern_size);
-  if (offset % pattern_size || size % pattern_size)
-    return lsk__fail(buf->ctx, LSK_EINVAL,
-                     "lsk_buffer_fill: offset %zu and size %zu must be multiples of pattern_size "
-                     "%zu",
-                     offset, size, pattern_size);
+  if (src->ctx != ctx)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: src belongs to another context than dst", fn);
+  if (dst_offset > dst->size || size > dst->size - dst_offset || src_offset > src->size ||
+      size > src->size - src_offset)
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: %zu bytes from offset %zu of %zu (src) to offset %zu of %zu (dst) "
+                     "exceed a buffer",
+                     fn, size, src_offset, src->size, dst_offset, dst->size);
+  if (src == dst && size && src_offset < dst_offset + size && dst_offset < src_offset + size)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: [%zu, +%zu) and [%zu, +%zu) of one buffer overlap", fn,
+                     src_offset, size, dst_offset, size);
+  lsk__on o;
+  if ((rc = lsk__on_resolve(ctx, on, fn, &o)))
+    return rc;
+  cl_event ev = NULL, *evp = lsk__on_wants_event(ctx, &o) ? &ev : NULL;
+  const cl_event *wl = o.nwait ? o.wait : NULL;
+  cl_int err;
+  if (size == 0) {
+    if (!o.nwait && !o.event)
+      return LSK_OK;
+    err = clEnqueueMarkerWithWaitList(o.q->cl, o.nwait, wl, evp);
+  } else {
+    err = clEnqueueCopyBuffer(o.q->cl, src->mem, dst->mem, src_offset, dst_offset, size, o.nwait,
+                              wl, evp);
+  }
+  if (err)
+    return lsk__fail_cl(ctx, err, "clEnqueueCopyBuffer", " (%zu bytes, queue '%s')", size,
+                        o.q->name);
+  if (ctx->trace && ev)
+    lsk__trace_add(o.q, LSK__OP_COPY, "copy", NULL, size, ev);
+  return lsk__on_done(ctx, &o, ev, "copy", fn);
+}
+
+static int map(lsk_buffer *buf, size_t offset, size_t size, cl_bool blocking, const lsk_async *on,
+               void **ptr, const char *fn)
+{
+  if (ptr)
+    *ptr = NULL;
+  if (on && on->event)
+    *on->event = NULL;
+  LSK__LIVE(NULL, buf, BUFFER, fn, "buf");
+  if (!ptr)
+    return lsk__fail(buf->ctx, LSK_EINVAL, "%s: ptr is NULL", fn);
+  int rc = check_range(fn, buf, offset, size, NULL, 0);
+  if (rc)
+    return rc;
   if (size == 0)
-    return LSK_OK;
-  cl_int err = clEnqueueFillBuffer(buf->ctx->queue, buf->mem, pattern, pattern_size, offset, size,
-                                   0, NULL, NULL);
-  return err ? lsk__fail_cl(buf->ctx, err, "clEnqueueFillBuffer", " (%zu bytes)", size) : LSK_OK;
+    return lsk__fail(buf->ctx, LSK_EINVAL, "%s: size is 0", fn);
+  lsk_context *ctx = buf->ctx;
+  lsk__on o;
+  if ((rc = lsk__on_resolve(ctx, on, fn, &o)))
+    return rc;
+  cl_event ev = NULL, *evp = lsk__on_wants_event(ctx, &o) ? &ev : NULL;
+  cl_int err;
+  void *p = clEnqueueMapBuffer(o.q->cl, buf->mem, blocking, CL_MAP_READ | CL_MAP_WRITE, offset,
+                               size, o.nwait, o.nwait ? o.wait : NULL, evp, &err);
+  if (err)
+    return lsk__fail_cl(ctx, err, "clEnqueueMapBuffer", " (%zu bytes, queue '%s')", size,
+                        o.q->name);
+  if (ctx->trace && ev)
+    lsk__trace_add(o.q, LSK__OP_MAP, "map", NULL, size, ev);
+  *ptr = p;
+  return lsk__on_done(ctx, &o, ev, "map", fn);
 }
 
 int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr)
 {
-  if (ptr)
-    *ptr = NULL;
-  LSK__LIVE(NULL, buf, BUFFER, "lsk_buffer_map", "buf");
+  return map(buf, offset, size, CL_TRUE, NULL, ptr, "lsk_buffer_map");
+}
+
+int lsk_buffer_map_async(lsk_buffer *buf, size_t offset, size_t size, const lsk_async *on,
+                         void **ptr)
+{
+  return map(buf, offset, size, CL_FALSE, on, ptr, "lsk_buffer_map_async");
+}
+
+static int unmap(lsk_buffer *buf, void *ptr, const lsk_async *on, int finish, const char *fn)
+{
+  if (on && on->event)
+    *on->event = NULL;
+  LSK__LIVE(NULL, buf, BUFFER, fn, "buf");
   if (!ptr)
-    return lsk__fail(buf->ctx, LSK_EINVAL, "lsk_buffer_map: ptr is NULL");
-  int rc = check_range("lsk_buffer_map", buf, offset, size, NULL, 0);
+    return lsk__fail(buf->ctx, LSK_EINVAL, "%s: ptr is NULL", fn);
+  lsk_context *ctx = buf->ctx;
+  lsk__on o;
+  int rc = lsk__on_resolve(ctx, on, fn, &o);
   if (rc)
     return rc;
-  if (size == 0)
-    return lsk__fail(buf->ctx, LSK_EINVAL, "lsk_buffer_map: size is 0");
-  cl_int err;
-  *ptr = clEnqueueMapBuffer(buf->ctx->queue, buf->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, offset,
-                            size, 0, NULL, NULL, &err);
+  cl_event ev = NULL, *evp = lsk__on_wants_event(ctx, &o) ? &ev : NULL;
+  cl_int err =
+      clEnqueueUnmapMemObject(o.q->cl, buf->mem, ptr, o.nwait, o.nwait ? o.wait : NULL, evp);
+  if (!err && finish)
+    err = clFinish(o.q->cl);
   if (err) {
-    *ptr = NULL;
-    return lsk__fail_cl(buf->ctx, err, "clEnqueueMapBuffer", " (%zu bytes)", size);
+    if (ev)
+      clReleaseEvent(ev);
+    return lsk__fail_cl(ctx, err, "clEnqueueUnmapMemObject", " (queue '%s')", o.q->name);
   }
-  return LSK_OK;
+  if (ctx->trace && ev)
+    lsk__trace_add(o.q, LSK__OP_UNMAP, "unmap", NULL, 0, ev);
+  return lsk__on_done(ctx, &o, ev, "unmap", fn);
 }
 
 int lsk_buffer_unmap(lsk_buffer *buf, void *ptr)
 {
-  LSK__LIVE(NULL, buf, BUFFER, "lsk_buffer_unmap", "buf");
-  if (!ptr)
-    return lsk__fail(buf->ctx, LSK_EINVAL, "lsk_buffer_unmap: ptr is NULL");
-  cl_int err = clEnqueueUnmapMemObject(buf->ctx->queue, buf->mem, ptr, 0, NULL, NULL);
-  if (!err)
-    err = clFinish(buf->ctx->queue);
-  return err ? lsk__fail_cl(buf->ctx, err, "clEnqueueUnmapMemObject", "%s", "") : LSK_OK;
+  return unmap(buf, ptr, NULL, 1, "lsk_buffer_unmap");
+}
+
+int lsk_buffer_unmap_async(lsk_buffer *buf, void *ptr, const lsk_async *on)
+{
+  return unmap(buf, ptr, on, 0, "lsk_buffer_unmap_async");
 }

@@ -1,6 +1,6 @@
 /*
- * context.c: the context (device, OpenCL context, queue, verify record)
- * and the check of the verify record after launches.
+ * context.c: the context (device, OpenCL context, its default queue) and
+ * lsk_context_finish over all its queues.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +34,7 @@ static size_t probe_multiple(lsk_context *c)
   return multiple;
 }
 
-/* Shared tail of create and wrap: options, the verify record. On failure
+/* Shared tail of create and wrap: options, the trace, the default queue. On failure
  * the context is destroyed and the message moved to the thread. */
 static int finish_setup(lsk_context *c, const lsk_context_options *opt, lsk_context **out)
 {
@@ -44,20 +44,17 @@ static int finish_setup(lsk_context *c, const lsk_context_options *opt, lsk_cont
     rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
   if (!rc && lsk__tune_dir_init(opt ? opt->tune_dir : NULL, &c->tune_dir))
     rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
-  cl_int err = CL_SUCCESS;
+  if (!rc && lsk__bcache_init(c, (opt && opt->no_buffer_cache) ||
+                                     !lsk__getenv_bool("LSK_BUFFER_CACHE", 1)))
+    rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
+  if (!rc && opt && opt->trace && lsk__trace_init(c))
+    rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
   if (!rc) {
-    c->verify =
-        clCreateBuffer(c->cl, CL_MEM_READ_WRITE, LSK__VREC_WORDS * sizeof(cl_uint), NULL, &err);
-    if (err)
-      rc = lsk__fail_cl(NULL, err, "clCreateBuffer", " (verify record of %s)", c->info.name);
-  }
-  if (!rc) {
-    /* A write rather than a fill: oclgrind does not count filled memory
-     * as initialized, and this runs once. */
-    static const cl_uint zeros[LSK__VREC_WORDS];
-    err = clEnqueueWriteBuffer(c->queue, c->verify, CL_TRUE, 0, sizeof zeros, zeros, 0, NULL, NULL);
-    if (err)
-      rc = lsk__fail_cl(NULL, err, "clEnqueueWriteBuffer", " (verify record of %s)", c->info.name);
+    cl_command_queue_properties qp = 0;
+    if (clGetCommandQueueInfo(c->queue, CL_QUEUE_PROPERTIES, sizeof qp, &qp, NULL) == CL_SUCCESS)
+      c->profiling = (qp & CL_QUEUE_PROFILING_ENABLE) != 0;
+    if ((rc = lsk__queue_default(c)) != LSK_OK) /* its message, to the thread's */
+      rc = lsk__fail(NULL, rc, "%s", lsk_context_errmsg(c));
   }
   if (rc) {
     lsk_context_destroy(c);
@@ -119,8 +116,9 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
   c->cl = clCreateContext(props, 1, &c->device, NULL, NULL, &err);
   if (!err)
-    c->queue = clCreateCommandQueue(c->cl, c->device,
-                                    (opt && opt->profiling) ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+    c->queue = clCreateCommandQueue(
+        c->cl, c->device, (opt && (opt->profiling || opt->trace)) ? CL_QUEUE_PROFILING_ENABLE : 0,
+        &err);
   if (err) {
     rc = lsk__fail_cl(NULL, err, c->cl ? "clCreateCommandQueue" : "clCreateContext", " (device %s)",
                       c->info.name);
@@ -249,13 +247,21 @@ void lsk_context_destroy(lsk_context *ctx)
   LSK__DESTROY(ctx, CONTEXT, "lsk_context_destroy");
   if (ctx->queue)
     clFinish(ctx->queue);
+  lsk__queues_free(ctx);
   for (int i = LSK__EXT_SLOTS - 1; i >= 0; --i)
     if (ctx->ext[i].type)
       ctx->ext[i].type->destroy(ctx, atomic_load(&ctx->ext[i].state));
+  lsk__bcache_free(ctx);
+  lsk__trace_free(ctx);
+  /* The default queue goes here; the others the user made stay allocated
+   * as orphans until their lsk_queue_destroy (finished above). */
+  if (ctx->dq && lsk__handle_remove(ctx->dq, &LSK__H_QUEUE, "lsk_context_destroy") == 0)
+    lsk__queue_free(ctx->dq);
   if (ctx->queue)
     clReleaseCommandQueue(ctx->queue);
-  if (ctx->verify)
-    clReleaseMemObject(ctx->verify);
+  for (unsigned i = 0; i < ctx->nknames; ++i)
+    free(ctx->knames[i]);
+  free(ctx->knames);
   if (ctx->cl)
     clReleaseContext(ctx->cl);
   if (ctx->device)
@@ -291,63 +297,35 @@ cl_command_queue lsk_context_cl_queue(const lsk_context *ctx)
   return ctx->queue;
 }
 
-static int verify_check(lsk_context *ctx);
-
-/* Under the context's lock: the record and the launch count are shared by
- * every thread that launches on the context (and by the kernel library). */
-int lsk__verify_check(lsk_context *ctx)
-{
-  lsk__lock(ctx);
-  int rc = verify_check(ctx);
-  lsk__unlock(ctx);
-  return rc;
-}
-
-static int verify_check(lsk_context *ctx)
-{
-  cl_uint rec[LSK__VREC_WORDS];
-  cl_int err =
-      clEnqueueReadBuffer(ctx->queue, ctx->verify, CL_TRUE, LSK__VREC_FAILURES * sizeof(cl_uint),
-                          sizeof(cl_uint), rec + LSK__VREC_FAILURES, 0, NULL, NULL);
-  if (err)
-    return lsk__fail_cl(ctx, err, "clEnqueueReadBuffer", " (verify record)");
-  int several = ctx->launches_unchecked > 1;
-  ctx->launches_unchecked = 0;
-  if (rec[LSK__VREC_FAILURES] == 0)
-    return LSK_OK;
-  err = clEnqueueReadBuffer(ctx->queue, ctx->verify, CL_TRUE, 0, sizeof rec, rec, 0, NULL, NULL);
-  static const cl_uint zeros[LSK__VREC_WORDS];
-  if (!err)
-    err = clEnqueueWriteBuffer(ctx->queue, ctx->verify, CL_TRUE, 0, sizeof zeros, zeros, 0, NULL,
-                               NULL);
-  if (err)
-    return lsk__fail_cl(ctx, err, "lsk_context_finish", " (verify record)");
-  char msg[LSK__VREC_MSG_BYTES];
-  memcpy(msg, rec + LSK__VREC_MSG, sizeof msg);
-  msg[sizeof msg - 1] = 0;
-  char values[160] = "";
-  size_t used = 0;
-  unsigned nv =
-      rec[LSK__VREC_NVALUES] > LSK__VREC_MAX_VALUES ? LSK__VREC_MAX_VALUES : rec[LSK__VREC_NVALUES];
-  for (unsigned k = 0; k < nv; ++k) {
-    const cl_uint *w = rec + LSK__VREC_VALUES + 2 * k;
-    int64_t v = (int64_t)((uint64_t)w[0] | ((uint64_t)w[1] << 32));
-    used += (size_t)snprintf(values + used, sizeof values - used, "%s%lld", k ? ", " : " [",
-                             (long long)v);
-  }
-  if (nv)
-    snprintf(values + used, sizeof values - used, "]");
-  return lsk__fail(ctx, LSK_EVERIFY, "verify failed in %s '%s' at line %u: %s%s (%u failure%s)",
-                   several ? "one of the kernels since the last check, the last being" : "kernel",
-                   ctx->last_kernel, rec[LSK__VREC_LINE], msg, values, rec[LSK__VREC_FAILURES],
-                   rec[LSK__VREC_FAILURES] == 1 ? "" : "s");
-}
-
 int lsk_context_finish(lsk_context *ctx)
 {
   LSK__LIVE(NULL, ctx, CONTEXT, "lsk_context_finish", "ctx");
-  cl_int err = clFinish(ctx->queue);
-  if (err)
-    return lsk__fail_cl(ctx, err, "clFinish", "%s", "");
-  return lsk__verify_check(ctx);
+  /* Every queue: a list taken under the lock (queues are not destroyed
+   * while the context is in use, docs/threads.md), waited for without. */
+  lsk_queue *qs[64], **list = qs;
+  size_t n = 0, cap = sizeof qs / sizeof *qs;
+  lsk__lock(ctx);
+  for (lsk_queue *q = ctx->queues; q; q = q->next)
+    ++n;
+  if (n > cap && !(list = malloc(n * sizeof *list))) {
+    lsk__unlock(ctx);
+    return lsk__fail(ctx, LSK_ENOMEM, "lsk_context_finish: out of memory");
+  }
+  n = 0;
+  for (lsk_queue *q = ctx->queues; q; q = q->next)
+    list[n++] = q;
+  lsk__unlock(ctx);
+  int rc = LSK_OK;
+  for (size_t i = 0; i < n; ++i) {
+    /* Every queue is waited for; the records are checked up to the first
+     * failure, whose message is kept (a later one stays for the next
+     * check). */
+    cl_int err = clFinish(list[i]->cl);
+    if (!rc)
+      rc = err ? lsk__fail_cl(ctx, err, "clFinish", " (queue '%s')", list[i]->name)
+               : lsk__verify_check(list[i]);
+  }
+  if (list != qs)
+    free(list);
+  return rc;
 }

@@ -53,6 +53,7 @@ struct lsk_kernel {
   unsigned last_domain[3], last_req_workers, last_req_simd;
   unsigned last_workers, last_simd;
   lsk__kentry *last;
+  unsigned kid; /* its id in the context's verify records (queue.c) */
 };
 const lsk__htype LSK__H_KERNEL = {"lsk_kernel", &LSK__H_PROGRAM, 0};
 LSK__HANDLE_FIRST(lsk_kernel);
@@ -92,6 +93,9 @@ int lsk_kernel_create(lsk_program *prog, const char *name, lsk_kernel **out)
   }
   k->name = copy;
   k->prog = prog;
+  /* Out of memory for the id: failures are still reported, in the
+   * shared slot under the last kernel launched there. */
+  k->kid = lsk__kernel_id(prog->ctx, name);
   const lsk__decl *d = lsk__program_decl(prog, name);
   if (d) {
     k->has_decl = 1;
@@ -464,7 +468,7 @@ static size_t own_buffers(lsk_context *ctx, const lsk_arg *args, size_t nargs)
 }
 
 static int check_and_set_args(lsk_kernel *k, lsk__kentry *e, const lsk_launch *cfg,
-                              const lsk_arg *args, size_t nargs, const char *fn)
+                              const lsk_arg *args, size_t nargs, cl_mem verify, const char *fn)
 {
   lsk_context *ctx = k->prog->ctx;
   if (nargs + 1 != e->nargs)
@@ -476,7 +480,7 @@ static int check_and_set_args(lsk_kernel *k, lsk__kentry *e, const lsk_launch *c
     return lsk__fail(ctx, LSK_EINVAL, "%s: args is NULL", fn);
   size_t own = own_buffers(ctx, args, nargs);
   uint64_t local = e->local_static;
-  cl_int err = clSetKernelArg(e->kernel, 0, sizeof(cl_mem), &ctx->verify);
+  cl_int err = clSetKernelArg(e->kernel, 0, sizeof(cl_mem), &verify);
   for (size_t i = 0; i < nargs && !err; ++i) {
     const lsk_arg *a = &args[i];
     const lsk__argspec *spec = &e->args[i + 1];
@@ -545,10 +549,10 @@ static int check_and_set_args(lsk_kernel *k, lsk__kentry *e, const lsk_launch *c
   return LSK_OK;
 }
 
-/* k is live and *event cleared: the public callers check before they
- * take the context's lock. */
+/* k is live and o resolved: the public callers check before they take the
+ * context's lock. *clev gets the command's event if clev is not NULL. */
 static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
-                  cl_event *event, const char *fn)
+                  const lsk__on *o, cl_event *clev, const char *fn)
 {
   if (!cfg)
     return lsk__fail(k->prog->ctx, LSK_EINVAL, "%s: cfg is NULL", fn);
@@ -568,22 +572,31 @@ static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, siz
       (uint64_t)blocks[0] * w > ((uint64_t)1 << 40))
     return lsk__fail(ctx, LSK_ELAUNCH, "%s: kernel '%s': grid %zux%zux%zu is too large", fn,
                      k->name, blocks[0], blocks[1], blocks[2]);
-  if ((rc = check_and_set_args(k, e, cfg, args, nargs, fn)))
+  cl_mem verify;
+  if ((rc = lsk__verify_slot(o->q, k->kid, &verify)) ||
+      (rc = check_and_set_args(k, e, cfg, args, nargs, verify, fn)))
     return rc;
   size_t global[3] = {blocks[0] * w, blocks[1], blocks[2]};
   size_t local[3] = {w, 1, 1};
   cl_uint dims = blocks[2] > 1 ? 3 : blocks[1] > 1 ? 2 : 1;
-  cl_int err =
-      clEnqueueNDRangeKernel(ctx->queue, e->kernel, dims, NULL, global, local, 0, NULL, event);
+  cl_event ev = NULL;
+  cl_int err = clEnqueueNDRangeKernel(o->q->cl, e->kernel, dims, NULL, global, local, o->nwait,
+                                      o->nwait ? o->wait : NULL, (clev || ctx->trace) ? &ev : NULL);
   if (err)
     return lsk__fail_cl(ctx, err, "clEnqueueNDRangeKernel",
-                        " (kernel '%s', %zux%zux%zu blocks of %u workers)", k->name, blocks[0],
-                        blocks[1], blocks[2], w);
-  /* 0: nothing launched since the last check, 1: one kernel, 2: several. */
-  if (ctx->launches_unchecked == 0 || strcmp(ctx->last_kernel, k->name) != 0) {
-    ctx->launches_unchecked = ctx->launches_unchecked ? 2 : 1;
-    snprintf(ctx->last_kernel, sizeof ctx->last_kernel, "%s", k->name);
+                        " (kernel '%s', %zux%zux%zu blocks of %u workers, queue '%s')", k->name,
+                        blocks[0], blocks[1], blocks[2], w, o->q->name);
+  if (ctx->trace) {
+    lsk__shape sh = {{e->build->domain[0], e->build->domain[1], e->build->domain[2]},
+                     {blocks[0], blocks[1], blocks[2]},
+                     w,
+                     s};
+    lsk__trace_add(o->q, LSK__OP_KERNEL, k->name, &sh, 0, ev);
   }
+  if (clev)
+    *clev = ev;
+  else if (ev)
+    clReleaseEvent(ev);
   return LSK_OK;
 }
 
@@ -597,8 +610,44 @@ int lsk_kernel_launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args,
   /* Checked before the lock: a dead kernel's context may be gone. */
   LSK__LIVE(NULL, k, KERNEL, "lsk_kernel_launch", "kernel");
   lsk_context *ctx = k->prog->ctx;
+  lsk__on o = {.q = ctx->dq};
   lsk__lock(ctx);
-  int rc = launch(k, cfg, args, nargs, event, "lsk_kernel_launch");
+  int rc = launch(k, cfg, args, nargs, &o, event, "lsk_kernel_launch");
+  lsk__unlock(ctx);
+  return rc;
+}
+
+int lsk_kernel_launch_async(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
+                            const lsk_async *on)
+{
+  static const char fn[] = "lsk_kernel_launch_async";
+  if (on && on->event)
+    *on->event = NULL;
+  LSK__LIVE(NULL, k, KERNEL, fn, "kernel");
+  lsk_context *ctx = k->prog->ctx;
+  lsk__on o;
+  int rc = lsk__on_resolve(ctx, on, fn, &o);
+  if (rc)
+    return rc;
+  cl_event ev = NULL;
+  lsk__lock(ctx);
+  rc = launch(k, cfg, args, nargs, &o, o.event ? &ev : NULL, fn);
+  lsk__unlock(ctx);
+  if (rc)
+    return rc;
+  char what[80];
+  snprintf(what, sizeof what, "kernel '%s'", k->name);
+  return lsk__on_done(ctx, &o, ev, what, fn);
+}
+
+int lsk__launch_q(lsk_kernel *k, lsk_queue *q, const lsk_launch *cfg, const lsk_arg *args,
+                  size_t nargs)
+{
+  LSK__LIVE(NULL, k, KERNEL, "lsk_kernel_launch", "kernel");
+  lsk_context *ctx = k->prog->ctx;
+  lsk__on o = {.q = q};
+  lsk__lock(ctx);
+  int rc = launch(k, cfg, args, nargs, &o, NULL, "lsk_kernel_launch");
   lsk__unlock(ctx);
   return rc;
 }
@@ -607,12 +656,13 @@ int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, si
 {
   LSK__LIVE(NULL, k, KERNEL, "lsk_kernel_run", "kernel");
   lsk_context *ctx = k->prog->ctx;
+  lsk__on o = {.q = ctx->dq};
   lsk__lock(ctx);
-  int rc = launch(k, cfg, args, nargs, NULL, "lsk_kernel_run");
+  int rc = launch(k, cfg, args, nargs, &o, NULL, "lsk_kernel_run");
   lsk__unlock(ctx);
   if (rc)
     return rc;
-  return lsk_context_finish(k->prog->ctx);
+  return lsk_queue_finish(ctx->dq);
 }
 
 int lsk_kernel_shape(lsk_kernel *k, const lsk_launch *cfg, unsigned *workers, unsigned *simd)

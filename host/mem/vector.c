@@ -79,7 +79,7 @@ int lsk_vector_clear(lsk_vector *v)
 static int read_count(lsk_vector *v, uint32_t *count)
 {
   int rc = lsk_buffer_read(v->count, 0, count, sizeof *count);
-  return rc ? rc : lsk__verify_check(v->ctx);
+  return rc ? rc : lsk__verify_check(v->ctx->dq);
 }
 
 int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)

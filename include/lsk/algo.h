@@ -4,13 +4,16 @@
  *
  * The algorithms (reduce.h, scan.h, compact.h, assoc.h, vector.h) are lsk
  * kernels from kernels/, built on first use for the context's device and
- * kept until the context is destroyed. They are enqueued on the context's
- * in-order queue, so they are ordered with the caller's own launches and
- * transfers; their temporary buffers belong to the context and are reused
- * from call to call. A call that returns a value to the host waits; the
- * others do not (lsk_context_finish waits and reports device errors).
+ * kept until the context is destroyed. They are enqueued on the queue
+ * that opt->on names (the default queue without one), in order with the
+ * caller's own launches and transfers on that queue; their temporary
+ * buffers come from the context's buffer cache (buffer.h), so calls on
+ * different queues never share one. A call that returns a value to the
+ * host waits for its queue; the others do not (lsk_queue_finish or
+ * lsk_context_finish waits and reports device errors).
  *
- * Thread-safety: as for the context (one thread at a time).
+ * Thread-safety: calls on different queues may run from different
+ * threads at once; see each object for its own calls.
  */
 #ifndef LSK_ALGO_H
 #define LSK_ALGO_H
@@ -50,6 +53,9 @@ typedef struct lsk_algo_options {
   unsigned tile;    /* elements a block handles per step of its loop (its
                      * block domain), at most LSK_MAX_DOMAIN */
   size_t blocks;    /* blocks launched in the main pass */
+  /* Where the call runs (queue.h): its queue, the events its first command
+   * waits for, and an event of its last command. NULL: the default queue. */
+  const lsk_async *on;
 } lsk_algo_options;
 
 #ifdef __cplusplus

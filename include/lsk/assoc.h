@@ -43,7 +43,10 @@ typedef struct lsk_assoc lsk_assoc;
 typedef struct lsk_assoc_options {
   /* The shape of the count and fill passes and of the scan (algo.h);
    * results never depend on it. */
-  lsk_algo_options algo;
+  lsk_algo_options algo; /* its .on must be NULL: the queue is below */
+  /* The queue every call on the association runs on (its kernels, its
+   * scans, its reads); NULL: the context's default queue. */
+  lsk_queue *queue;
 } lsk_assoc_options;
 
 /*

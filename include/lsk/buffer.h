@@ -1,8 +1,13 @@
 /*
  * buffer.h: device buffers with size checks.
  *
- * All transfers go through the context's in-order queue. Reads and writes
- * are blocking; fill is asynchronous (ordered before later work).
+ * The plain calls use the context's default queue: reads, writes and maps
+ * block; fill is asynchronous (ordered before later work). The _async
+ * forms and lsk_buffer_copy name a queue, a wait list and an event
+ * (lsk_async, queue.h; NULL: the default queue) and never block: the host
+ * memory they read or write must stay valid, and untouched by the host,
+ * until their event completes (or their queue is finished). Pinned host
+ * memory (pinned.h) makes them real DMA transfers on GPUs.
  *
  * Thread-safety: every function here may be called by several threads on
  * one context at once (OpenCL's enqueue calls are thread-safe and lsk keeps
@@ -12,7 +17,10 @@
 #ifndef LSK_BUFFER_H
 #define LSK_BUFFER_H
 
+#include <stdint.h>
+
 #include "context.h"
+#include "queue.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,9 +50,71 @@ int lsk_buffer_fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, s
                     size_t size);
 
 /* Map [offset, offset + size) for reading and writing (blocking); unmap
- * before the buffer is used by a kernel. */
+ * before the buffer is used by a kernel (lsk_buffer_unmap waits for the
+ * default queue). */
 int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr /* OUT */);
 int lsk_buffer_unmap(lsk_buffer *buf, void *ptr);
+
+/* Non-blocking forms on on->queue after on's wait list (size 0: nothing
+ * is copied; with a wait list or an event asked for, a marker stands in
+ * so that the event exists). */
+int lsk_buffer_write_async(lsk_buffer *buf, size_t offset, const void *src, size_t size,
+                           const lsk_async *on);
+int lsk_buffer_read_async(lsk_buffer *buf, size_t offset, void *dst, size_t size,
+                          const lsk_async *on);
+int lsk_buffer_fill_async(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
+                          size_t size, const lsk_async *on);
+/* lsk_buffer_copy: size bytes from src at src_offset to dst at dst_offset,
+ * on the device (non-blocking); overlapping ranges of one buffer are
+ * LSK_EINVAL, ranges past either buffer LSK_ERANGE. */
+int lsk_buffer_copy(lsk_buffer *dst, size_t dst_offset, const lsk_buffer *src, size_t src_offset,
+                    size_t size, const lsk_async *on);
+/* Non-blocking map: *ptr is valid once the event completes (ask for one,
+ * or finish the queue); unmap with lsk_buffer_unmap_async, which returns
+ * without waiting. */
+int lsk_buffer_map_async(lsk_buffer *buf, size_t offset, size_t size, const lsk_async *on,
+                         void **ptr /* OUT */);
+int lsk_buffer_unmap_async(lsk_buffer *buf, void *ptr, const lsk_async *on);
+
+/*
+ * The buffer cache: a queue-ordered caching allocator in front of the
+ * driver, for buffers made and dropped every step (scratch, per-event
+ * data). lsk_buffer_alloc hands out a buffer of at least size bytes for
+ * use on queue q (NULL: the default queue), from the cache when one of
+ * its size class is idle, else new. lsk_buffer_free gives it back as of
+ * the commands enqueued on q (NULL: the queue it was allocated for) so
+ * far: q may have it again at once (its later commands run after the
+ * free); another queue only once q has passed that point, never earlier,
+ * and no allocation waits for it (it makes a new buffer meanwhile). Use
+ * the buffer on q, or order other queues' use by events, as with any
+ * buffer. lsk_buffer_destroy of such a buffer is lsk_buffer_free on its
+ * queue. lsk_buffer_size gives the size asked for; the kernel library's
+ * temporary buffers come from here.
+ *
+ * Size classes: four per power of two from 256 bytes (at most a quarter
+ * more memory than asked). Idle buffers count against the device's
+ * memory like any buffer; an allocation that would not fit releases them
+ * first. With lsk_context_options.no_buffer_cache (or LSK_BUFFER_CACHE=0)
+ * alloc is lsk_buffer_create and free lsk_buffer_destroy.
+ * Errors: as lsk_buffer_create; LSK_EINVAL for a queue of another context,
+ * or for lsk_buffer_free of a buffer made by lsk_buffer_create.
+ */
+int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_queue *q, lsk_buffer **out /* OUT */);
+int lsk_buffer_free(lsk_buffer *buf, lsk_queue *q);
+
+/* What the cache did since the context was made. */
+typedef struct lsk_buffer_cache_stats {
+  uint64_t hits;         /* allocations served from the cache */
+  uint64_t misses;       /* allocations that made a new buffer */
+  uint64_t bytes_held;   /* idle in the cache now */
+  uint64_t buffers_held; /* idle buffers now */
+  uint64_t bytes_in_use; /* allocated and not freed now (class sizes) */
+  uint64_t high_water;   /* the most of in use + held at any time */
+} lsk_buffer_cache_stats;
+int lsk_buffer_cache_stats_get(lsk_context *ctx, lsk_buffer_cache_stats *out /* OUT */);
+/* lsk_buffer_cache_trim: releases every idle buffer (commands still using
+ * one keep it until they are done, as OpenCL defers the release). */
+int lsk_buffer_cache_trim(lsk_context *ctx);
 
 #ifdef __cplusplus
 }

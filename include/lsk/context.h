@@ -1,7 +1,8 @@
 /*
- * context.h: an lsk context is one device, its OpenCL context and one
- * in-order command queue, the device-verify record that kernels write to,
- * and the last error message.
+ * context.h: an lsk context is one device, its OpenCL context, a default
+ * in-order command queue (and any others made with lsk_queue_create,
+ * queue.h), the device-verify records that kernels write to, and the last
+ * error messages.
  *
  * Thread-safety (docs/threads.md): different contexts may be used from
  * different threads at once. On one context, several threads may at once
@@ -40,12 +41,21 @@ typedef struct lsk_context_options {
    * as they are (compiled each time) and no partial file behind. Several
    * threads and processes may share one directory. */
   const char *cache_dir;
-  /* Non-zero: create the queue with CL_QUEUE_PROFILING_ENABLE. */
+  /* Non-zero: create the queues with CL_QUEUE_PROFILING_ENABLE, so that
+   * events have device times (lsk_event_times_get). */
   int profiling;
   /* Directory of the choices stored by lsk_tune (see tune.h). NULL: the
    * environment (LSK_TUNE, LSK_TUNE_DIR, XDG_CACHE_HOME, HOME); "": automatic
    * launches use no stored choice and lsk_tune stores none. */
   const char *tune_dir;
+  /* Non-zero: record a timeline of every launch and transfer on every
+   * queue (trace.h); implies profiling. Zero: nothing is recorded and
+   * nothing is spent on it. */
+  int trace;
+  /* Non-zero: no buffer cache (buffer.h): lsk_buffer_alloc and the kernel
+   * library's temporary buffers are made and released each time. Also
+   * LSK_BUFFER_CACHE=0 in the environment. */
+  int no_buffer_cache;
 } lsk_context_options;
 
 /*
@@ -102,16 +112,19 @@ int lsk_context_set_error(lsk_context *ctx, int status, const char *fmt, ...)
 /* lsk_context_device: the facts of the context's device (never NULL). */
 const lsk_device_info *lsk_context_device(const lsk_context *ctx);
 
-/* Raw handles for interoperation; lsk keeps ownership. */
+/* Raw handles for interoperation; lsk keeps ownership. The queue is the
+ * default one (lsk_queue_cl for the others). */
 cl_context lsk_context_cl(const lsk_context *ctx);
 cl_device_id lsk_context_cl_device(const lsk_context *ctx);
 cl_command_queue lsk_context_cl_queue(const lsk_context *ctx);
 
 /*
- * lsk_context_finish: wait for all work on the queue, then check the device
- * verify record. Returns LSK_EVERIFY (and clears the record) if a kernel
- * recorded a failure since the last check; the message names the kernel, the
- * line of the user's source, the message and the values.
+ * lsk_context_finish: wait for all work on every queue of the context,
+ * then check their device verify records. Returns LSK_EVERIFY (and clears
+ * the record) if a kernel recorded a failure since the last check; the
+ * message names the queue, the kernel, the line of the user's source, the
+ * message and the values. Where several queues failed, the first in the
+ * order the queues were made is reported, the others at the next check.
  */
 int lsk_context_finish(lsk_context *ctx);
 

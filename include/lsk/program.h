@@ -19,6 +19,7 @@
 
 #include "buffer.h"
 #include "context.h"
+#include "queue.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -181,7 +182,20 @@ typedef struct lsk_arg {
 int lsk_kernel_launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
                       cl_event *event /* OUT, may be NULL */);
 
-/* lsk_kernel_run: launch, wait, then check the verify record (LSK_EVERIFY). */
+/*
+ * lsk_kernel_launch_async: lsk_kernel_launch on on->queue after on's wait
+ * list, with an lsk_event for it in *on->event if asked (queue.h). on NULL:
+ * the default queue. A verify failure is reported by lsk_queue_finish of
+ * that queue (or lsk_context_finish), naming the queue and the kernel.
+ * Adds to lsk_kernel_launch's errors: LSK_EINVAL for a bad queue or wait
+ * list (a NULL, a released event, one of another context, more than
+ * LSK_WAIT_MAX).
+ */
+int lsk_kernel_launch_async(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
+                            const lsk_async *on);
+
+/* lsk_kernel_run: launch on the default queue, wait for that queue, then
+ * check its verify records (LSK_EVERIFY). */
 int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs);
 
 /*

@@ -33,7 +33,8 @@ extern "C" {
   XX(EARGS, -4008, "kernel arguments do not match the kernel")              \
   XX(ENOKERNEL, -4009, "no such kernel in the program")                      \
   XX(EIO, -4010, "file input or output failed")                              \
-  XX(ERANGE, -4011, "offset or size out of range")
+  XX(ERANGE, -4011, "offset or size out of range")                         \
+  XX(EBUSY, -4012, "work still pending on the object")
 /* clang-format on */
 
 typedef enum lsk_status {

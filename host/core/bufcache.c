@@ -1,0 +1,281 @@
+/*
+ * bufcache.c: the queue-ordered caching allocator behind lsk_buffer_alloc
+ * and lsk_buffer_free (buffer.h).
+ *
+ * A freed buffer goes to a list of its size class with the queue it was
+ * freed on. The same queue may take it again at once: its later commands
+ * run after the ones that used it. Another queue may take it only once the
+ * freeing queue has passed the point of the free: the first time another
+ * queue asks, a marker is enqueued on the freeing queue (it covers the
+ * free and anything after, so it can only be late, never early), and the
+ * buffer is handed out once that marker is complete. No allocation waits.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Size classes: four per power of two from 256 bytes (256, 320, 384, 448,
+ * 512, ...), so a buffer holds at most a quarter more than asked. */
+#define NCLASS 168
+static size_t class_size(unsigned c) { return (size_t)(4 + c % 4) << (c / 4 + 6); }
+static unsigned class_of(size_t size)
+{
+  unsigned c = 0;
+  while (c < NCLASS - 1 && class_size(c) < size)
+    ++c;
+  return c;
+}
+
+typedef struct centry {
+  cl_mem mem;
+  size_t cap;
+  lsk_queue *q; /* the queue it was freed on (compared with qidx: it may be gone) */
+  unsigned qidx;
+  cl_event ready; /* a marker on q after the free; NULL: none asked yet */
+  struct centry *next;
+} centry;
+
+struct lsk__bcache {
+  pthread_mutex_t lock;
+  int off;
+  centry *idle[NCLASS];
+  lsk_buffer_cache_stats stats;
+};
+
+int lsk__bcache_init(lsk_context *ctx, int off)
+{
+  struct lsk__bcache *c = calloc(1, sizeof *c);
+  if (!c || pthread_mutex_init(&c->lock, NULL)) {
+    free(c);
+    return LSK_ENOMEM;
+  }
+  c->off = off;
+  ctx->bcache = c;
+  return LSK_OK;
+}
+
+static void drop(lsk_context *ctx, centry *e)
+{
+  if (e->ready)
+    clReleaseEvent(e->ready);
+  lsk__mem_release(ctx, e->mem, e->cap);
+  free(e);
+}
+
+/* Under the lock. */
+static size_t trim_locked(lsk_context *ctx, struct lsk__bcache *c)
+{
+  size_t freed = 0;
+  for (unsigned k = 0; k < NCLASS; ++k)
+    for (centry *e = c->idle[k], *next; e; e = next) {
+      next = e->next;
+      freed += e->cap;
+      drop(ctx, e);
+    }
+  memset(c->idle, 0, sizeof c->idle);
+  c->stats.bytes_held = 0;
+  c->stats.buffers_held = 0;
+  return freed;
+}
+
+size_t lsk__bcache_trim(lsk_context *ctx)
+{
+  struct lsk__bcache *c = ctx->bcache;
+  if (!c)
+    return 0;
+  pthread_mutex_lock(&c->lock);
+  size_t freed = trim_locked(ctx, c);
+  pthread_mutex_unlock(&c->lock);
+  return freed;
+}
+
+void lsk__bcache_free(lsk_context *ctx)
+{
+  struct lsk__bcache *c = ctx->bcache;
+  if (!c)
+    return;
+  trim_locked(ctx, c);
+  pthread_mutex_destroy(&c->lock);
+  free(c);
+  ctx->bcache = NULL;
+}
+
+/* Whether e may go to queue q now (under the lock). */
+static int usable(centry *e, const lsk_queue *q)
+{
+  if (e->qidx == q->index)
+    return 1;
+  /* Its queue destroyed: its work was finished then. */
+  if (!lsk__handle_live(e->q, &LSK__H_QUEUE) || e->q->index != e->qidx)
+    return 1;
+  if (!e->ready && clEnqueueMarkerWithWaitList(e->q->cl, 0, NULL, &e->ready) != CL_SUCCESS) {
+    e->ready = NULL;
+    return 0;
+  }
+  if (!e->ready)
+    return 0;
+  /* Markers are not flushed by themselves: without this one could stay
+   * queued for as long as the queue sees nothing else. */
+  clFlush(e->q->cl);
+  cl_int st;
+  return clGetEventInfo(e->ready, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ==
+             CL_SUCCESS &&
+         st == CL_COMPLETE;
+}
+
+static void account_use(struct lsk__bcache *c, size_t cap)
+{
+  c->stats.bytes_in_use += cap;
+  uint64_t total = c->stats.bytes_in_use + c->stats.bytes_held;
+  if (total > c->stats.high_water)
+    c->stats.high_water = total;
+}
+
+int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_queue *q, lsk_buffer **out)
+{
+  static const char fn[] = "lsk_buffer_alloc";
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  *out = NULL;
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  if (size == 0)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: size is 0", fn);
+  if (q) {
+    int rc = lsk__handle_check(ctx, q, &LSK__H_QUEUE, fn, "q");
+    if (rc)
+      return rc;
+    if (q->ctx != ctx)
+      return lsk__fail(ctx, LSK_EINVAL, "%s: queue '%s' belongs to another context", fn, q->name);
+  } else {
+    q = ctx->dq;
+  }
+  struct lsk__bcache *c = ctx->bcache;
+  unsigned k = class_of(size);
+  size_t cap = class_size(k);
+  /* Beyond the classes, or where the class would pass the device's limit:
+   * the exact size, not cached when freed. */
+  int cacheable = !c->off && cap >= size && cap <= ctx->info.max_alloc_size;
+  if (!cacheable)
+    cap = size;
+  centry *hit = NULL;
+  pthread_mutex_lock(&c->lock);
+  if (cacheable) {
+    for (centry **p = &c->idle[k]; *p; p = &(*p)->next)
+      if (usable(*p, q)) {
+        hit = *p;
+        *p = hit->next;
+        break;
+      }
+  }
+  if (hit) {
+    c->stats.hits++;
+    c->stats.bytes_held -= hit->cap;
+    c->stats.buffers_held--;
+  } else {
+    c->stats.misses++;
+  }
+  pthread_mutex_unlock(&c->lock);
+  cl_mem mem;
+  int rc = LSK_OK;
+  if (hit) {
+    mem = hit->mem;
+    if (hit->ready)
+      clReleaseEvent(hit->ready);
+    free(hit);
+  } else if ((rc = lsk__mem_create(ctx, cap, fn, &mem)) != LSK_OK) {
+    return rc;
+  }
+  lsk_buffer *b;
+  if ((rc = lsk__buffer_wrap(ctx, mem, size, fn, &b)) != LSK_OK) {
+    lsk__mem_release(ctx, mem, cap);
+    return rc;
+  }
+  b->cap = cap;
+  b->cached = 1;
+  b->q = q;
+  b->qidx = q->index;
+  pthread_mutex_lock(&c->lock);
+  account_use(c, cap);
+  pthread_mutex_unlock(&c->lock);
+  *out = b;
+  return LSK_OK;
+}
+
+void lsk__bcache_put(lsk_buffer *buf, lsk_queue *q)
+{
+  lsk_context *ctx = buf->ctx;
+  struct lsk__bcache *c = ctx->bcache;
+  if (!q) {
+    /* The queue it was allocated for, or, if that is gone (finished when
+     * it went), any: the default. */
+    q = lsk__handle_live(buf->q, &LSK__H_QUEUE) && buf->q->index == buf->qidx ? buf->q : ctx->dq;
+  }
+  centry *e = NULL;
+  if (!c->off && class_size(class_of(buf->cap)) == buf->cap)
+    e = calloc(1, sizeof *e);
+  pthread_mutex_lock(&c->lock);
+  c->stats.bytes_in_use -= buf->cap;
+  if (e) {
+    e->mem = buf->mem;
+    e->cap = buf->cap;
+    e->q = q;
+    e->qidx = q->index;
+    unsigned k = class_of(buf->cap);
+    e->next = c->idle[k];
+    c->idle[k] = e;
+    c->stats.bytes_held += buf->cap;
+    c->stats.buffers_held++;
+  }
+  pthread_mutex_unlock(&c->lock);
+  /* Not cacheable (or no memory for the entry): released, which OpenCL
+   * defers until the commands that use it are done. */
+  if (!e)
+    lsk__mem_release(ctx, buf->mem, buf->cap);
+}
+
+int lsk_buffer_free(lsk_buffer *buf, lsk_queue *q)
+{
+  static const char fn[] = "lsk_buffer_free";
+  if (!buf)
+    return LSK_OK;
+  LSK__LIVE(NULL, buf, BUFFER, fn, "buf");
+  lsk_context *ctx = buf->ctx;
+  if (!buf->cached)
+    return lsk__fail(ctx, LSK_EINVAL,
+                     "%s: the buffer was made by lsk_buffer_create; lsk_buffer_destroy frees it",
+                     fn);
+  if (q) {
+    int rc = lsk__handle_check(ctx, q, &LSK__H_QUEUE, fn, "q");
+    if (rc)
+      return rc;
+    if (q->ctx != ctx)
+      return lsk__fail(ctx, LSK_EINVAL, "%s: queue '%s' belongs to another context", fn, q->name);
+  }
+  if (lsk__handle_remove(buf, &LSK__H_BUFFER, fn))
+    return LSK_EINVAL;
+  lsk__bcache_put(buf, q);
+  free(buf);
+  return LSK_OK;
+}
+
+int lsk_buffer_cache_stats_get(lsk_context *ctx, lsk_buffer_cache_stats *out)
+{
+  static const char fn[] = "lsk_buffer_cache_stats_get";
+  if (out)
+    memset(out, 0, sizeof *out);
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  pthread_mutex_lock(&ctx->bcache->lock);
+  *out = ctx->bcache->stats;
+  pthread_mutex_unlock(&ctx->bcache->lock);
+  return LSK_OK;
+}
+
+int lsk_buffer_cache_trim(lsk_context *ctx)
+{
+  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_buffer_cache_trim", "ctx");
+  lsk__bcache_trim(ctx);
+  return LSK_OK;
+}

@@ -1,0 +1,83 @@
+/*
+ * pinned.c: host memory allocated by the OpenCL runtime and mapped for the
+ * life of the allocation (pinned.h says what that buys on each runtime).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct lsk_pinned {
+  lsk__handle h;
+  lsk_context *ctx;
+  cl_mem mem;
+  void *ptr;
+  size_t size;
+};
+static const lsk__htype LSK__H_PINNED = {"lsk_pinned", &LSK__H_CONTEXT, 0};
+LSK__HANDLE_FIRST(lsk_pinned);
+
+int lsk_pinned_create(lsk_context *ctx, size_t size, lsk_pinned **out)
+{
+  static const char fn[] = "lsk_pinned_create";
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  *out = NULL;
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  if (size == 0)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: size is 0", fn);
+  if (size > ctx->info.max_alloc_size)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: size %zu exceeds the largest allocation of %s (%llu)",
+                     fn, size, ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
+  lsk_pinned *p = calloc(1, sizeof *p);
+  if (!p)
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  cl_int err;
+  p->mem = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size, NULL, &err);
+  if (!err)
+    p->ptr = clEnqueueMapBuffer(ctx->queue, p->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, size, 0,
+                                NULL, NULL, &err);
+  if (err || lsk__handle_add(p, &LSK__H_PINNED, ctx)) {
+    int rc = err ? lsk__fail_cl(ctx, err, p->mem ? "clEnqueueMapBuffer" : "clCreateBuffer",
+                                " (%zu bytes of pinned memory)", size)
+                 : lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    if (p->ptr)
+      clEnqueueUnmapMemObject(ctx->queue, p->mem, p->ptr, 0, NULL, NULL);
+    if (p->mem)
+      clReleaseMemObject(p->mem);
+    free(p);
+    return rc;
+  }
+  /* Zeroed, as the header promises: the runtime's memory may hold anything
+   * (and tools count it as uninitialized). */
+  memset(p->ptr, 0, size);
+  p->ctx = ctx;
+  p->size = size;
+  *out = p;
+  return LSK_OK;
+}
+
+void lsk_pinned_destroy(lsk_pinned *p)
+{
+  LSK__DESTROY(p, PINNED, "lsk_pinned_destroy");
+  /* An orphan's context finished its queues when it went; the mapping
+   * ends with the buffer. */
+  if (lsk__handle_live(p->ctx, &LSK__H_CONTEXT)) {
+    clEnqueueUnmapMemObject(p->ctx->queue, p->mem, p->ptr, 0, NULL, NULL);
+    clFinish(p->ctx->queue);
+  }
+  clReleaseMemObject(p->mem);
+  free(p);
+}
+
+void *lsk_pinned_ptr(const lsk_pinned *p)
+{
+  LSK__LIVE_OR(NULL, p, PINNED, "lsk_pinned_ptr", "p");
+  return p->ptr;
+}
+
+size_t lsk_pinned_size(const lsk_pinned *p)
+{
+  LSK__LIVE_OR(0, p, PINNED, "lsk_pinned_size", "p");
+  return p->size;
+}

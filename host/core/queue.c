@@ -1,0 +1,631 @@
+/*
+ * queue.c: a context's queues, their verify records, and events.
+ */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+const lsk__htype LSK__H_QUEUE = {"lsk_queue", &LSK__H_CONTEXT, 0};
+const lsk__htype LSK__H_EVENT = {"lsk_event", &LSK__H_CONTEXT, 0};
+LSK__HANDLE_FIRST(lsk_queue);
+LSK__HANDLE_FIRST(lsk_event);
+
+/* ------------------------------------------------------------------ */
+/* Queues.                                                             */
+
+/* The records: slots far enough apart for sub-buffers (the device's base
+ * address alignment), zeroed with a write (oclgrind does not count a fill
+ * as initializing). */
+static cl_int make_records(lsk_queue *q)
+{
+  lsk_context *ctx = q->ctx;
+  cl_uint align_bits = 0;
+  cl_int err = clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits,
+                               &align_bits, NULL);
+  size_t stride = LSK__VREC_WORDS * sizeof(cl_uint), align = err ? 4096 : align_bits / 8;
+  if (align < 64)
+    align = 64;
+  q->vstride = (stride + align - 1) / align * align;
+  size_t bytes = q->vstride * LSK__VSLOTS;
+  q->vbuf = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+  if (err)
+    return err;
+  void *zeros = calloc(1, bytes);
+  if (!zeros)
+    return CL_OUT_OF_HOST_MEMORY;
+  err = clEnqueueWriteBuffer(q->cl, q->vbuf, CL_TRUE, 0, bytes, zeros, 0, NULL, NULL);
+  free(zeros);
+  q->vlo = 1;
+  q->vhi = 0;
+  return err;
+}
+
+void lsk__queue_free(lsk_queue *q)
+{
+  for (unsigned i = 0; i < LSK__VSLOTS; ++i)
+    if (q->vmem[i])
+      clReleaseMemObject(q->vmem[i]);
+  if (q->vbuf)
+    clReleaseMemObject(q->vbuf);
+  if (q->cl)
+    clReleaseCommandQueue(q->cl);
+  free(q);
+}
+
+/* A queue of ctx around cl (retained by the caller for it), entered in the
+ * context's list; on failure cl is released and the message set. */
+static int new_queue(lsk_context *ctx, cl_command_queue cl, const char *name, int is_default,
+                     const char *fn, lsk_queue **out)
+{
+  lsk_queue *q = calloc(1, sizeof *q);
+  if (!q) {
+    clReleaseCommandQueue(cl);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  }
+  q->ctx = ctx;
+  q->cl = cl;
+  q->is_default = is_default;
+  cl_int err = make_records(q);
+  if (err) {
+    lsk__queue_free(q);
+    return lsk__fail_cl(ctx, err, fn, " (the queue's verify records)");
+  }
+  if (lsk__handle_add(q, &LSK__H_QUEUE, ctx)) {
+    lsk__queue_free(q);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  }
+  lsk__lock(ctx);
+  q->index = ctx->queues_made++;
+  if (name)
+    snprintf(q->name, sizeof q->name, "%s", name);
+  else if (is_default)
+    snprintf(q->name, sizeof q->name, "default");
+  else
+    snprintf(q->name, sizeof q->name, "queue %u", q->index);
+  /* The default queue first, the others in the order made. */
+  lsk_queue **p = &ctx->queues;
+  while (*p)
+    p = &(*p)->next;
+  *p = q;
+  lsk__unlock(ctx);
+  *out = q;
+  return LSK_OK;
+}
+
+int lsk__queue_default(lsk_context *ctx)
+{
+  clRetainCommandQueue(ctx->queue);
+  return new_queue(ctx, ctx->queue, NULL, 1, "lsk_context_create", &ctx->dq);
+}
+
+int lsk_queue_create(lsk_context *ctx, const lsk_queue_options *opt, lsk_queue **out)
+{
+  static const char fn[] = "lsk_queue_create";
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  *out = NULL;
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  if (opt && opt->name && strlen(opt->name) >= sizeof ctx->dq->name)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: name '%.20s...' is longer than %zu bytes", fn, opt->name,
+                     sizeof ctx->dq->name - 1);
+  cl_int err;
+  cl_command_queue cl = clCreateCommandQueue(ctx->cl, ctx->device,
+                                             ctx->profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+  if (err)
+    return lsk__fail_cl(ctx, err, "clCreateCommandQueue", " (%s)", fn);
+  return new_queue(ctx, cl, opt ? opt->name : NULL, 0, fn, out);
+}
+
+static void unlink_queue(lsk_queue *q)
+{
+  lsk_context *ctx = q->ctx;
+  lsk__lock(ctx);
+  for (lsk_queue **p = &ctx->queues; *p; p = &(*p)->next)
+    if (*p == q) {
+      *p = q->next;
+      break;
+    }
+  lsk__unlock(ctx);
+}
+
+int lsk_queue_destroy(lsk_queue *q)
+{
+  static const char fn[] = "lsk_queue_destroy";
+  if (!q)
+    return LSK_OK;
+  if (!lsk__handle_live(q, &LSK__H_QUEUE))
+    return lsk__handle_check(NULL, q, &LSK__H_QUEUE, fn, "q");
+  /* An orphan (its context destroyed first) was finished then; only its
+   * own memory is left. */
+  if (!lsk__handle_live(q->ctx, &LSK__H_CONTEXT)) {
+    if (lsk__handle_remove(q, &LSK__H_QUEUE, fn))
+      return LSK_EINVAL;
+    lsk__queue_free(q);
+    return LSK_OK;
+  }
+  lsk_context *ctx = q->ctx;
+  if (q->is_default)
+    return lsk__fail(ctx, LSK_EINVAL,
+                     "%s: '%s' is the context's default queue; it goes with the context", fn,
+                     q->name);
+  /* Nothing may be lost: work still pending (a command waiting for a user
+   * event, say) would run against freed records, and waiting for it could
+   * wait for ever. A marker tells: an idle queue passes it at once. */
+  cl_event m;
+  cl_int err = clEnqueueMarkerWithWaitList(q->cl, 0, NULL, &m);
+  if (!err)
+    err = clFlush(q->cl);
+  if (err)
+    return lsk__fail_cl(ctx, err, "clEnqueueMarkerWithWaitList", " (%s '%s')", fn, q->name);
+  cl_int st = CL_QUEUED;
+  for (int i = 0; i < 200; ++i) {
+    if (clGetEventInfo(m, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ||
+        st <= CL_COMPLETE)
+      break;
+    struct timespec ts = {0, 500000};
+    nanosleep(&ts, NULL);
+  }
+  clReleaseEvent(m);
+  if (st > CL_COMPLETE)
+    return lsk__fail(ctx, LSK_EBUSY,
+                     "%s: queue '%s' still has work pending; lsk_queue_finish it first (the queue "
+                     "is left as it was)",
+                     fn, q->name);
+  /* A failure its kernels recorded is reported here, before the records
+   * go. */
+  int rc = lsk__verify_check(q);
+  if (lsk__handle_remove(q, &LSK__H_QUEUE, fn))
+    return LSK_EINVAL;
+  unlink_queue(q);
+  lsk__queue_free(q);
+  return rc;
+}
+
+void lsk__queues_free(lsk_context *ctx)
+{
+  for (lsk_queue *q = ctx->queues; q; q = q->next)
+    clFinish(q->cl);
+}
+
+lsk_queue *lsk_context_queue(lsk_context *ctx)
+{
+  LSK__LIVE_OR(NULL, ctx, CONTEXT, "lsk_context_queue", "ctx");
+  return ctx->dq;
+}
+
+int lsk_queue_finish(lsk_queue *q)
+{
+  LSK__LIVE(NULL, q, QUEUE, "lsk_queue_finish", "q");
+  cl_int err = clFinish(q->cl);
+  if (err)
+    return lsk__fail_cl(q->ctx, err, "clFinish", " (queue '%s')", q->name);
+  return lsk__verify_check(q);
+}
+
+int lsk_queue_flush(lsk_queue *q)
+{
+  LSK__LIVE(NULL, q, QUEUE, "lsk_queue_flush", "q");
+  cl_int err = clFlush(q->cl);
+  return err ? lsk__fail_cl(q->ctx, err, "clFlush", " (queue '%s')", q->name) : LSK_OK;
+}
+
+const char *lsk_queue_name(const lsk_queue *q)
+{
+  LSK__LIVE_OR("", q, QUEUE, "lsk_queue_name", "q");
+  return q->name;
+}
+
+cl_command_queue lsk_queue_cl(const lsk_queue *q)
+{
+  LSK__LIVE_OR(NULL, q, QUEUE, "lsk_queue_cl", "q");
+  return q->cl;
+}
+
+/* ------------------------------------------------------------------ */
+/* Verify records.                                                     */
+
+unsigned lsk__kernel_id(lsk_context *ctx, const char *name)
+{
+  unsigned id = UINT32_MAX;
+  lsk__lock(ctx);
+  for (unsigned i = 0; i < ctx->nknames; ++i)
+    if (strcmp(ctx->knames[i], name) == 0) {
+      id = i;
+      break;
+    }
+  if (id == UINT32_MAX) {
+    if (ctx->nknames == ctx->capknames) {
+      unsigned cap = ctx->capknames ? 2 * ctx->capknames : 16;
+      char **p = realloc(ctx->knames, cap * sizeof *p);
+      if (p) {
+        ctx->knames = p;
+        ctx->capknames = cap;
+      }
+    }
+    char *copy = ctx->nknames < ctx->capknames ? lsk__strdup(name) : NULL;
+    if (copy) {
+      id = ctx->nknames++;
+      ctx->knames[id] = copy;
+    }
+  }
+  lsk__unlock(ctx);
+  return id;
+}
+
+int lsk__verify_slot(lsk_queue *q, unsigned kid, cl_mem *mem)
+{
+  unsigned slot = kid < LSK__VSLOTS - 1 ? kid : LSK__VSLOTS - 1;
+  if (!q->vmem[slot]) {
+    cl_buffer_region r = {slot * q->vstride, LSK__VREC_WORDS * sizeof(cl_uint)};
+    cl_int err;
+    q->vmem[slot] =
+        clCreateSubBuffer(q->vbuf, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
+    if (err) {
+      q->vmem[slot] = NULL;
+      return lsk__fail_cl(q->ctx, err, "clCreateSubBuffer", " (verify record of queue '%s')",
+                          q->name);
+    }
+  }
+  if (slot == LSK__VSLOTS - 1 && (!q->vdirty[slot] || q->vshared_last != kid)) {
+    q->vshared_kernels += 1;
+    q->vshared_last = kid;
+  }
+  q->vdirty[slot] = 1;
+  if (q->vlo > q->vhi)
+    q->vlo = q->vhi = slot;
+  else if (slot < q->vlo)
+    q->vlo = slot;
+  else if (slot > q->vhi)
+    q->vhi = slot;
+  *mem = q->vmem[slot];
+  return LSK_OK;
+}
+
+static int report(lsk_queue *q, unsigned slot, const cl_uint *rec, unsigned shared_kernels,
+                  unsigned shared_last)
+{
+  lsk_context *ctx = q->ctx;
+  char msg[LSK__VREC_MSG_BYTES];
+  memcpy(msg, rec + LSK__VREC_MSG, sizeof msg);
+  msg[sizeof msg - 1] = 0;
+  char values[160] = "";
+  size_t used = 0;
+  unsigned nv =
+      rec[LSK__VREC_NVALUES] > LSK__VREC_MAX_VALUES ? LSK__VREC_MAX_VALUES : rec[LSK__VREC_NVALUES];
+  for (unsigned k = 0; k < nv; ++k) {
+    const cl_uint *w = rec + LSK__VREC_VALUES + 2 * k;
+    int64_t v = (int64_t)((uint64_t)w[0] | ((uint64_t)w[1] << 32));
+    used += (size_t)snprintf(values + used, sizeof values - used, "%s%lld", k ? ", " : " [",
+                             (long long)v);
+  }
+  if (nv)
+    snprintf(values + used, sizeof values - used, "]");
+  int shared = slot == LSK__VSLOTS - 1 && shared_kernels > 1;
+  unsigned kid = slot == LSK__VSLOTS - 1 ? shared_last : slot;
+  char name[LSK_NAME_MAX] = "?";
+  lsk__lock(ctx);
+  if (kid < ctx->nknames)
+    snprintf(name, sizeof name, "%s", ctx->knames[kid]);
+  lsk__unlock(ctx);
+  return lsk__fail(ctx, LSK_EVERIFY,
+                   "verify failed on queue '%s' in %s '%s' at line %u: %s%s (%u failure%s)",
+                   q->name, shared ? "one of several kernels, the last being" : "kernel", name,
+                   rec[LSK__VREC_LINE], msg, values, rec[LSK__VREC_FAILURES],
+                   rec[LSK__VREC_FAILURES] == 1 ? "" : "s");
+}
+
+int lsk__verify_check(lsk_queue *q)
+{
+  lsk_context *ctx = q->ctx;
+  /* Which slots to read, taken under the lock that launches mark them
+   * under; the reads go unlocked behind the queue's work. */
+  unsigned char dirty[LSK__VSLOTS];
+  lsk__lock(ctx);
+  unsigned lo = q->vlo, hi = q->vhi, shared_kernels = q->vshared_kernels,
+           shared_last = q->vshared_last;
+  if (lo <= hi) {
+    memcpy(dirty, q->vdirty, sizeof dirty);
+    memset(q->vdirty, 0, sizeof q->vdirty);
+    q->vlo = 1;
+    q->vhi = 0;
+    q->vshared_kernels = 0;
+  }
+  lsk__unlock(ctx);
+  if (lo > hi)
+    return LSK_OK;
+  /* One read: the failure words of every slot from lo to hi. */
+  size_t words = (hi - lo) * (q->vstride / sizeof(cl_uint)) + 1;
+  cl_uint small[1], *w = words == 1 ? small : malloc(words * sizeof *w);
+  if (!w)
+    return lsk__fail(ctx, LSK_ENOMEM, "lsk_queue_finish: out of memory");
+  cl_int err = clEnqueueReadBuffer(q->cl, q->vbuf, CL_TRUE, lo * q->vstride, words * sizeof *w, w,
+                                   0, NULL, NULL);
+  int rc = LSK_OK;
+  if (err)
+    rc = lsk__fail_cl(ctx, err, "clEnqueueReadBuffer", " (verify records of queue '%s')", q->name);
+  for (unsigned s = lo; !rc && s <= hi; ++s) {
+    if (!dirty[s] || w[(s - lo) * (q->vstride / sizeof(cl_uint))] == 0)
+      continue;
+    cl_uint rec[LSK__VREC_WORDS];
+    static const cl_uint zeros[LSK__VREC_WORDS];
+    err = clEnqueueReadBuffer(q->cl, q->vbuf, CL_TRUE, s * q->vstride, sizeof rec, rec, 0, NULL,
+                              NULL);
+    if (!err)
+      err = clEnqueueWriteBuffer(q->cl, q->vbuf, CL_TRUE, s * q->vstride, sizeof zeros, zeros, 0,
+                                 NULL, NULL);
+    rc = err ? lsk__fail_cl(ctx, err, "lsk_queue_finish", " (verify record of queue '%s')", q->name)
+             : report(q, s, rec, shared_kernels, shared_last);
+  }
+  if (w != small)
+    free(w);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Events.                                                             */
+
+static lsk_event *new_event(lsk_context *ctx, cl_event ev, const char *what)
+{
+  lsk_event *e = lsk__handle_new(sizeof *e, &LSK__H_EVENT, ctx);
+  if (!e)
+    return NULL;
+  e->ctx = ctx;
+  e->ev = ev;
+  snprintf(e->what, sizeof e->what, "%s", what);
+  return e;
+}
+
+int lsk__on_resolve(lsk_context *ctx, const lsk_async *on, const char *fn, lsk__on *out)
+{
+  out->q = ctx->dq;
+  out->nwait = 0;
+  out->event = NULL;
+  if (!on)
+    return LSK_OK;
+  out->event = on->event;
+  if (on->event)
+    *on->event = NULL;
+  if (on->queue) {
+    int rc = lsk__handle_check(ctx, on->queue, &LSK__H_QUEUE, fn, "on->queue");
+    if (rc)
+      return rc;
+    if (on->queue->ctx != ctx)
+      return lsk__fail(ctx, LSK_EINVAL, "%s: on->queue '%s' belongs to another context", fn,
+                       on->queue->name);
+    out->q = on->queue;
+  }
+  if (on->nwait > LSK_WAIT_MAX)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: a wait list of %zu events; at most %d", fn, on->nwait,
+                     LSK_WAIT_MAX);
+  if (on->nwait && !on->wait)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: on->wait is NULL with nwait %zu", fn, on->nwait);
+  /* Every event in one pass over the context's set (no process-wide lock);
+   * a miss is looked up again for its message. */
+  size_t i = 0;
+  lsk__hset_lock(&ctx->kids);
+  while (i < on->nwait && on->wait[i] && lsk__hset_has(&ctx->kids, on->wait[i], &LSK__H_EVENT))
+    ++i;
+  lsk__hset_unlock(&ctx->kids);
+  if (i < on->nwait) {
+    char what[48];
+    snprintf(what, sizeof what, "on->wait[%zu]", i);
+    if (!on->wait[i])
+      return lsk__fail(ctx, LSK_EINVAL, "%s: %s is NULL", fn, what);
+    int rc = lsk__handle_check(ctx, on->wait[i], &LSK__H_EVENT, fn, what);
+    return rc ? rc : lsk__fail(ctx, LSK_EINVAL, "%s: %s is an event of another context", fn, what);
+  }
+  for (i = 0; i < on->nwait; ++i)
+    out->wait[i] = on->wait[i]->ev;
+  out->nwait = (cl_uint)on->nwait;
+  return LSK_OK;
+}
+
+int lsk__on_done(lsk_context *ctx, lsk__on *o, cl_event ev, const char *what, const char *fn)
+{
+  if (!ev)
+    return LSK_OK;
+  if (!o->event) {
+    clReleaseEvent(ev);
+    return LSK_OK;
+  }
+  /* A command whose event another queue may wait for must be submitted:
+   * OpenCL leaves flushing to the application, and a wait on an unflushed
+   * command of another queue can wait for ever (rusticl does). */
+  clFlush(o->q->cl);
+  lsk_event *e = new_event(ctx, ev, what);
+  if (!e) {
+    clReleaseEvent(ev);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory for the event (the command is enqueued)",
+                     fn);
+  }
+  *o->event = e;
+  return LSK_OK;
+}
+
+static int event_error(lsk_event *e, cl_int status, const char *fn)
+{
+  return lsk__fail(e->ctx, status < 0 ? status : LSK_EINVAL, "%s: %s failed: %s", fn, e->what,
+                   lsk_status_name(status));
+}
+
+int lsk_event_wait(lsk_event *ev)
+{
+  static const char fn[] = "lsk_event_wait";
+  LSK__LIVE(NULL, ev, EVENT, fn, "ev");
+  cl_int err = clWaitForEvents(1, &ev->ev), st = CL_COMPLETE;
+  if (err && clGetEventInfo(ev->ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) == 0 &&
+      st < 0)
+    return event_error(ev, st, fn);
+  return err ? lsk__fail_cl(ev->ctx, err, "clWaitForEvents", " (%s)", ev->what) : LSK_OK;
+}
+
+int lsk_event_wait_all(lsk_event *const *evs, size_t n)
+{
+  static const char fn[] = "lsk_event_wait_all";
+  if (n == 0)
+    return LSK_OK;
+  if (!evs)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: evs is NULL with n %zu", fn, n);
+  if (n > LSK_WAIT_MAX)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %zu events; at most %d", fn, n, LSK_WAIT_MAX);
+  for (size_t i = 0; i < n; ++i) {
+    char what[32];
+    snprintf(what, sizeof what, "evs[%zu]", i);
+    int rc = lsk__handle_check(NULL, evs[i], &LSK__H_EVENT, fn, what);
+    if (rc)
+      return rc;
+    if (evs[i]->ctx != evs[0]->ctx)
+      return lsk__fail(evs[0]->ctx, LSK_EINVAL, "%s: %s is an event of another context than evs[0]",
+                       fn, what);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    int rc = lsk_event_wait(evs[i]);
+    if (rc)
+      return rc;
+  }
+  return LSK_OK;
+}
+
+int lsk_event_state_get(lsk_event *ev, lsk_event_state *state)
+{
+  static const char fn[] = "lsk_event_state_get";
+  LSK__LIVE(NULL, ev, EVENT, fn, "ev");
+  if (!state)
+    return lsk__fail(ev->ctx, LSK_EINVAL, "%s: state is NULL", fn);
+  cl_int st;
+  cl_int err = clGetEventInfo(ev->ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+  if (err)
+    return lsk__fail_cl(ev->ctx, err, "clGetEventInfo", " (%s)", ev->what);
+  *state = st == CL_COMPLETE    ? LSK_EVENT_COMPLETE
+           : st == CL_RUNNING   ? LSK_EVENT_RUNNING
+           : st == CL_SUBMITTED ? LSK_EVENT_SUBMITTED
+           : st == CL_QUEUED    ? LSK_EVENT_QUEUED
+                                : LSK_EVENT_FAILED;
+  return LSK_OK;
+}
+
+int lsk_event_times_get(lsk_event *ev, lsk_event_times *out)
+{
+  static const char fn[] = "lsk_event_times_get";
+  if (out)
+    memset(out, 0, sizeof *out);
+  LSK__LIVE(NULL, ev, EVENT, fn, "ev");
+  if (!out)
+    return lsk__fail(ev->ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  if (ev->user)
+    return lsk__fail(ev->ctx, LSK_EINVAL, "%s: a user event has no device times", fn);
+  int rc = lsk_event_wait(ev);
+  if (rc)
+    return rc;
+  static const cl_profiling_info what[4] = {CL_PROFILING_COMMAND_QUEUED,
+                                            CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START,
+                                            CL_PROFILING_COMMAND_END};
+  cl_ulong t[4];
+  for (int i = 0; i < 4; ++i) {
+    cl_int err = clGetEventProfilingInfo(ev->ev, what[i], sizeof t[i], &t[i], NULL);
+    if (err == CL_PROFILING_INFO_NOT_AVAILABLE)
+      return lsk__fail(ev->ctx, LSK_EINVAL,
+                       "%s: %s: its queue has no profiling (set lsk_context_options.profiling)", fn,
+                       ev->what);
+    if (err)
+      return lsk__fail_cl(ev->ctx, err, "clGetEventProfilingInfo", " (%s)", ev->what);
+  }
+  *out = (lsk_event_times){t[0], t[1], t[2], t[3]};
+  return LSK_OK;
+}
+
+const char *lsk_event_what(const lsk_event *ev)
+{
+  LSK__LIVE_OR("", ev, EVENT, "lsk_event_what", "ev");
+  return ev->what;
+}
+
+cl_event lsk_event_cl(const lsk_event *ev)
+{
+  LSK__LIVE_OR(NULL, ev, EVENT, "lsk_event_cl", "ev");
+  return ev->ev;
+}
+
+void lsk_event_release(lsk_event *ev)
+{
+  LSK__DESTROY(ev, EVENT, "lsk_event_release");
+  /* A user event that commands wait for and that was never completed
+   * would hold them for ever: complete it as failed, so that they end. */
+  if (ev->user == 1)
+    clSetUserEventStatus(ev->ev, CL_INVALID_EVENT);
+  clReleaseEvent(ev->ev);
+  free(ev);
+}
+
+int lsk_event_user_create(lsk_context *ctx, lsk_event **out)
+{
+  static const char fn[] = "lsk_event_user_create";
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  *out = NULL;
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  cl_int err;
+  cl_event ev = clCreateUserEvent(ctx->cl, &err);
+  if (err)
+    return lsk__fail_cl(ctx, err, "clCreateUserEvent", " (%s)", fn);
+  lsk_event *e = new_event(ctx, ev, "user");
+  if (!e) {
+    clSetUserEventStatus(ev, CL_INVALID_EVENT);
+    clReleaseEvent(ev);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  }
+  e->user = 1;
+  *out = e;
+  return LSK_OK;
+}
+
+int lsk_event_user_complete(lsk_event *ev)
+{
+  static const char fn[] = "lsk_event_user_complete";
+  LSK__LIVE(NULL, ev, EVENT, fn, "ev");
+  if (ev->user != 1)
+    return lsk__fail(ev->ctx, LSK_EINVAL, "%s: %s", fn,
+                     ev->user ? "the user event is complete already"
+                              : "not a user event (lsk_event_user_create)");
+  cl_int err = clSetUserEventStatus(ev->ev, CL_COMPLETE);
+  if (err)
+    return lsk__fail_cl(ev->ctx, err, "clSetUserEventStatus", "%s", "");
+  ev->user = 2;
+  return LSK_OK;
+}
+
+int lsk_queue_marker(const lsk_async *on)
+{
+  static const char fn[] = "lsk_queue_marker";
+  if (!on || !on->event)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, on ? "on->event" : "on");
+  *on->event = NULL;
+  lsk_context *ctx = NULL;
+  if (on->queue) {
+    LSK__LIVE(NULL, on->queue, QUEUE, fn, "on->queue");
+    ctx = on->queue->ctx;
+  } else if (on->nwait && on->wait && on->wait[0]) {
+    LSK__LIVE(NULL, on->wait[0], EVENT, fn, "on->wait[0]");
+    ctx = on->wait[0]->ctx;
+  } else {
+    return lsk__fail(NULL, LSK_EINVAL,
+                     "%s: on->queue is NULL and there is no wait list to name "
+                     "the context",
+                     fn);
+  }
+  lsk__on o;
+  int rc = lsk__on_resolve(ctx, on, fn, &o);
+  if (rc)
+    return rc;
+  cl_event ev;
+  cl_int err = clEnqueueMarkerWithWaitList(o.q->cl, o.nwait, o.nwait ? o.wait : NULL, &ev);
+  if (err)
+    return lsk__fail_cl(ctx, err, "clEnqueueMarkerWithWaitList", " (queue '%s')", o.q->name);
+  if (ctx->trace)
+    lsk__trace_add(o.q, LSK__OP_MARKER, "marker", NULL, 0, ev);
+  return lsk__on_done(ctx, &o, ev, "marker", fn);
+}
