@@ -91,6 +91,9 @@ struct lsk_context {
   lsk_queue *queues;      /* every live queue, the default first (lock) */
   unsigned queues_made;   /* for the names "queue N" (lock) */
   int profiling;          /* queues are made with CL_QUEUE_PROFILING_ENABLE */
+  /* clFinish does not wait for commands that waited for a user event
+   * (Mesa's rusticl 22 and 23): lsk__queue_wait waits for a marker first. */
+  int finish_by_marker;
   /* The names of the kernels launched on the context, indexed by the id
    * each kernel's builds pass to the device (LSK_CTX's second word), so
    * that a verify record says which kernel failed (lock). */
@@ -223,6 +226,9 @@ int lsk__verify_slot(lsk_queue *q, unsigned kid, cl_mem *mem);
 /* queue.c: the context's default queue, made at create (NULL queue: the
  * context's own cl queue is wrapped). */
 int lsk__queue_default(lsk_context *ctx);
+/* queue.c: waits until everything enqueued on q is complete (clFinish,
+ * after a marker where the runtime needs it); an OpenCL status. */
+cl_int lsk__queue_wait(lsk_queue *q);
 /* queue.c: releases q's OpenCL objects and frees it (its handle removed). */
 void lsk__queue_free(lsk_queue *q);
 /* queue.c: waits for every queue of the context (its destroy). */

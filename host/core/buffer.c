@@ -355,7 +355,7 @@ static int unmap(lsk_buffer *buf, void *ptr, const lsk_async *on, int finish, co
   cl_int err =
       clEnqueueUnmapMemObject(o.q->cl, buf->mem, ptr, o.nwait, o.nwait ? o.wait : NULL, evp);
   if (!err && finish)
-    err = clFinish(o.q->cl);
+    err = lsk__queue_wait(o.q);
   if (err) {
     if (ev)
       clReleaseEvent(ev);

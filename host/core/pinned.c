@@ -64,7 +64,7 @@ void lsk_pinned_destroy(lsk_pinned *p)
    * ends with the buffer. */
   if (lsk__handle_live(p->ctx, &LSK__H_CONTEXT)) {
     clEnqueueUnmapMemObject(p->ctx->queue, p->mem, p->ptr, 0, NULL, NULL);
-    clFinish(p->ctx->queue);
+    lsk__queue_wait(p->ctx->dq);
   }
   clReleaseMemObject(p->mem);
   free(p);

@@ -188,7 +188,7 @@ int lsk_queue_destroy(lsk_queue *q)
 void lsk__queues_free(lsk_context *ctx)
 {
   for (lsk_queue *q = ctx->queues; q; q = q->next)
-    clFinish(q->cl);
+    lsk__queue_wait(q);
 }
 
 lsk_queue *lsk_context_queue(lsk_context *ctx)
@@ -197,10 +197,26 @@ lsk_queue *lsk_context_queue(lsk_context *ctx)
   return ctx->dq;
 }
 
+cl_int lsk__queue_wait(lsk_queue *q)
+{
+  if (q->ctx->finish_by_marker) {
+    cl_event m;
+    cl_int err = clEnqueueMarkerWithWaitList(q->cl, 0, NULL, &m);
+    if (!err) {
+      err = clWaitForEvents(1, &m);
+      clReleaseEvent(m);
+    }
+    /* A failed command before the marker fails the wait: clFinish below
+     * reports what the queue says. */
+    (void)err;
+  }
+  return clFinish(q->cl);
+}
+
 int lsk_queue_finish(lsk_queue *q)
 {
   LSK__LIVE(NULL, q, QUEUE, "lsk_queue_finish", "q");
-  cl_int err = clFinish(q->cl);
+  cl_int err = lsk__queue_wait(q);
   if (err)
     return lsk__fail_cl(q->ctx, err, "clFinish", " (queue '%s')", q->name);
   return lsk__verify_check(q);

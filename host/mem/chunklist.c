@@ -176,7 +176,7 @@ int lsk_list_clear(lsk_list *list)
   if (rc)
     return rc;
   lsk_launch l = {.domain = {256}, .blocks = {lsk_auto_blocks(&ctx->info, list->chunks, 256, 0)}};
-  return lsk_kernel_launch(
-      k, &l, LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(list->pool)), LSK_ARG_BUFFER(list->buf)),
-      NULL);
+  return lsk__launch_q(
+      k, list->pool->q, &l,
+      LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(list->pool)), LSK_ARG_BUFFER(list->buf)));
 }

@@ -142,7 +142,13 @@ int lsk_pool_create(lsk_context *ctx, size_t cell_bytes, size_t capacity,
                      "%s: align %zu: must be a power of two from 4 to %zu (the device's base "
                      "address alignment)",
                      fn, align, max_align(ctx));
-  lsk_pool t = {.ctx = ctx, .align = align};
+  if (opt && opt->queue) {
+    if ((rc = lsk__handle_check(ctx, opt->queue, &LSK__H_QUEUE, fn, "opt->queue")))
+      return rc;
+    if (opt->queue->ctx != ctx)
+      return lsk__fail(ctx, LSK_EINVAL, "%s: opt->queue belongs to another context", fn);
+  }
+  lsk_pool t = {.ctx = ctx, .align = align, .q = opt && opt->queue ? opt->queue : ctx->dq};
   return create(ctx, fn, cell_bytes, capacity, &t, out);
 }
 
@@ -176,7 +182,8 @@ int lsk_pool_create_frames(lsk_context *ctx, const lsk_layout *layout, unsigned 
                 .align = align,
                 .layout = layout,
                 .frame_size = frame_size,
-                .frame_head_words = head / 4};
+                .frame_head_words = head / 4,
+                .q = ctx->dq};
   return create(ctx, fn, head + soa, capacity, &t, out);
 }
 
@@ -269,7 +276,7 @@ static int launch(lsk_pool *p, const char *name, unsigned domain, size_t blocks)
   if (rc)
     return rc;
   lsk_launch l = {.domain = {domain}, .blocks = {blocks}};
-  return lsk_kernel_launch(k, &l, LSK_ARGS(LSK_ARG_BUFFER(p->buf)), NULL);
+  return lsk__launch_q(k, p->q, &l, LSK_ARGS(LSK_ARG_BUFFER(p->buf)));
 }
 
 int lsk__pool_gc(lsk_pool *p)

@@ -24,6 +24,7 @@ struct lsk_pool {
   const lsk_layout *layout;                   /* frames, else NULL */
   unsigned frame_size;
   size_t frame_head_words;
+  lsk_queue *q; /* its own kernels' queue */
 };
 
 /* The enqueued GC, without argument checks. */

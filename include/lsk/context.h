@@ -8,13 +8,14 @@
  * different threads at once. On one context, several threads may at once
  * launch (lsk_kernel_launch, lsk_kernel_run, lsk_kernel_shape,
  * lsk_program_build, even of the same kernel: a per-context lock
- * serializes building, argument binding and enqueueing), create, destroy,
- * read, write, fill, map and unmap buffers (each thread its own buffers,
- * or ordered by the caller), call lsk_context_finish and read their own
- * error messages. One thread at a time per context: the kernel library
- * (lsk_reduce, lsk_scan, compactors, pools, ...; it may run beside other
- * threads' launches), lsk_tune, and the create and destroy of the context,
- * of programs and of kernels, which must not race with their use.
+ * serializes building, argument binding and enqueueing), drive different
+ * queues (queue.h), create, destroy, read, write, fill, map and unmap
+ * buffers (each thread its own buffers, or ordered by the caller), use the
+ * buffer cache and the kernel library (each library object by one thread
+ * at a time), call lsk_context_finish and read their own error messages.
+ * One thread at a time per context: lsk_tune, and the create and destroy
+ * of the context, of queues, programs and kernels, which must not race
+ * with their use.
  */
 #ifndef LSK_CONTEXT_H
 #define LSK_CONTEXT_H

@@ -45,6 +45,11 @@ typedef struct lsk_pool_options {
    * base address alignment (CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8, 128 on
    * PoCL); 0 means 4. */
   size_t align;
+  /* The queue the pool's own kernels (its GC, its lists' clears) run on;
+   * NULL: the context's default queue. Kernels that allocate from the pool
+   * on other queues must be ordered with them by the caller (events). The
+   * calls that read the pool's state wait for every queue of the context. */
+  lsk_queue *queue;
 } lsk_pool_options;
 
 /*
@@ -59,7 +64,8 @@ int lsk_pool_create(lsk_context *ctx, size_t cell_bytes, size_t capacity,
                     const lsk_pool_options *opt, lsk_pool **out /* OUT */);
 
 /*
- * lsk_pool_create_frames: a pool whose cells are frames: a small header
+ * lsk_pool_create_frames: a pool whose cells are frames (its own kernels on
+ * the default queue): a small header
  * (the link to the next frame, cl/lsk_pool.h), then an SoA chunk of
  * frame_size elements of layout (a power of two from 1 to LSK_MAX_DOMAIN),
  * aligned to the layout's alignment. The layout must outlive the pool.

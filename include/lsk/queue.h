@@ -56,7 +56,7 @@ typedef struct lsk_async {
 /* All zeros means the defaults. */
 typedef struct lsk_queue_options {
   /* Name in messages and in the trace (copied, at most 63 bytes); NULL:
-   * "queue N", N counted per context (the default queue is "queue 0"). */
+   * "queue N", N counted per context (the default queue is "default"). */
   const char *name;
 } lsk_queue_options;
 

@@ -21,7 +21,7 @@ static const struct {
 
 START_TEST(test_status_lsk_codes_names_and_messages)
 {
-  ck_assert_uint_eq(NCODES, 12);
+  ck_assert_uint_eq(NCODES, 13);
   for (size_t i = 0; i < NCODES; ++i) {
     char buf[64];
     ck_assert_str_eq(lsk_status_name(lsk_codes[i].code), lsk_codes[i].name);
