@@ -3,7 +3,7 @@
 # file's contents), in CMake alone: CI machines may have neither python3 nor
 # jq, and CMake >= 3.19 parses JSON (string(JSON) fails on invalid input).
 #
-#   cmake -DLSK=path/to/lsk -DWORK=dir -DMODE=json|bad-number|progress -P bench_cli.cmake
+#   cmake -DLSK=path/to/lsk -DWORK=dir -DMODE=json|bad-number|progress|trace -P bench_cli.cmake
 #
 # json: `lsk bench --quick --json FILE` with an infinite sample in it, and
 #   FILE must parse as JSON with null where that sample is. The sample comes
@@ -14,10 +14,15 @@
 # bad-number: `lsk bench --repeat 15x` is a usage error (exit status 2) that
 #   names the option and the value.
 # progress: a run whose stderr is not a terminal writes no \r progress line.
+# trace: `lsk bench --quick --only launch --trace FILE` writes FILE, valid
+#   trace-event JSON: a thread_name for the default queue, and one complete
+#   ("X") slice per launch of the case's empty kernel, on that queue, each
+#   with a start and a duration >= 0 (the case launches it 1 + 2 x 200 times
+#   with --quick; at least 400 are wanted).
 cmake_minimum_required(VERSION 3.20)
 
 if(NOT LSK OR NOT MODE)
-  message(FATAL_ERROR "usage: cmake -DLSK=lsk -DWORK=dir -DMODE=json|bad-number|progress -P ${CMAKE_SCRIPT_MODE_FILE}")
+  message(FATAL_ERROR "usage: cmake -DLSK=lsk -DWORK=dir -DMODE=json|bad-number|progress|trace -P ${CMAKE_SCRIPT_MODE_FILE}")
 endif()
 
 if(MODE STREQUAL "json")
@@ -82,6 +87,57 @@ elseif(MODE STREQUAL "progress")
   if(NOT at EQUAL -1)
     message(FATAL_ERROR "stderr is not a terminal, yet lsk bench wrote \\r progress to it")
   endif()
+elseif(MODE STREQUAL "trace")
+  file(REMOVE_RECURSE "${WORK}")
+  file(MAKE_DIRECTORY "${WORK}")
+  set(trace "${WORK}/trace.json")
+  execute_process(COMMAND "${LSK}" bench --quick --no-build --only launch --trace "${trace}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "lsk bench --trace failed (${rc})")
+  endif()
+  if(NOT EXISTS "${trace}")
+    message(FATAL_ERROR "lsk bench --trace: no ${trace}")
+  endif()
+  file(READ "${trace}" json)
+  string(JSON nev ERROR_VARIABLE jerr LENGTH "${json}" traceEvents)
+  if(jerr)
+    message(FATAL_ERROR "${trace} is not trace-event JSON: ${jerr}")
+  endif()
+  set(slices 0)
+  set(named 0)
+  math(EXPR last "${nev} - 1")
+  foreach(i RANGE ${last})
+    string(JSON ev GET "${json}" traceEvents ${i})
+    string(JSON ph GET "${ev}" ph)
+    string(JSON name GET "${ev}" name)
+    string(JSON tid GET "${ev}" tid)
+    if(ph STREQUAL "M")
+      if(name STREQUAL "thread_name")
+        string(JSON qname GET "${ev}" args name)
+        if(NOT tid EQUAL 0 OR NOT qname STREQUAL "default")
+          message(FATAL_ERROR "${trace}: thread_name '${qname}' for tid ${tid}: ${ev}")
+        endif()
+        math(EXPR named "${named} + 1")
+      endif()
+    elseif(ph STREQUAL "X")
+      string(JSON cat GET "${ev}" cat)
+      string(JSON ts GET "${ev}" ts)
+      string(JSON dur GET "${ev}" dur)
+      if(NOT name STREQUAL "empty" OR NOT cat STREQUAL "kernel" OR NOT tid EQUAL 0
+         OR ts MATCHES "^-" OR dur MATCHES "^-")
+        message(FATAL_ERROR "${trace}: not a launch of 'empty' on queue 0: ${ev}")
+      endif()
+      math(EXPR slices "${slices} + 1")
+    else()
+      message(FATAL_ERROR "${trace}: event of phase '${ph}': ${ev}")
+    endif()
+  endforeach()
+  if(NOT named EQUAL 1 OR slices LESS 400)
+    message(FATAL_ERROR "${trace}: ${named} thread names, ${slices} slices (wanted 1 and >= 400)")
+  endif()
+  message("${trace}: valid trace-event JSON, ${slices} launches of 'empty' on the default queue")
 else()
   message(FATAL_ERROR "unknown MODE '${MODE}'")
 endif()

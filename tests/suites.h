@@ -25,6 +25,7 @@
   X(threads, tests/core/check_threads.c, ur)                                   \
   X(queues, tests/core/check_queues.c, ur)                                     \
   X(grind_queues, tests/core/check_queues.c, g)                                \
+  X(trace, tests/core/check_trace.c, ur)                                       \
   X(ledger_canary, tests/ledger.c, none)                                       \
   /* the device library */                                                     \
   X(mapping, tests/device/check_mapping.c, ur)                                 \

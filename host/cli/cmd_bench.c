@@ -23,7 +23,14 @@
 static const char usage_head[] =
     "usage: lsk bench [--quick] [--sweep] [--size LOG2] [--repeat N] [--domain D]\n"
     "                 [--workers W] [--simd S] [--blocks B] [--json FILE] [--plot FILE.png]\n"
-    "                 [--no-build] [--only CASE,...]\n";
+    "                 [--no-build] [--only CASE,...] [--trace FILE]\n"
+    "  --trace FILE  record every command lsk enqueues in the run (the cases share\n"
+    "                one context) and write the timeline to FILE as trace-event JSON\n"
+    "                (ui.perfetto.dev, chrome://tracing, docs/tools/trace_png.py).\n"
+    "                Not recorded: the raw OpenCL rows, the build case's child\n"
+    "                processes, the Boost.Compute peer. Each lsk command then makes\n"
+    "                an event that the record keeps: compare timings of a traced run\n"
+    "                only with traced runs. Off by default.\n";
 
 /* The usage text: its head, then the cases from the table (with help:
  * one line each). */
@@ -87,6 +94,8 @@ int cmd_bench(int argc, char **argv)
       json = argv[++i];
     else if (strcmp(a, "--plot") == 0 && v)
       plot = argv[++i];
+    else if (strcmp(a, "--trace") == 0 && v && *v)
+      bn.trace = argv[++i];
     else if (strcmp(a, "--no-build") == 0)
       no_build = 1;
     else if (strcmp(a, "--only") == 0 && v) {
@@ -115,6 +124,8 @@ int cmd_bench(int argc, char **argv)
     rc = bench_write_json(&bn, json);
   if (!rc && plot && !sweep)
     rc = bench_write_plot(&bn, plot);
+  if (!rc && bn.trace)
+    rc = cli_trace_finish("bench", bn.ctx, bn.trace, 0);
   bench_close(&bn);
   return rc ? 1 : 0;
 }

@@ -16,6 +16,7 @@
 static const char *const usage_text =
     "usage: lsk [--device SEL] demo pic [--grid GXxGY] [--particles N] [--frame F]\n"
     "                                   [--steps S] [--check-every K] [--seed X]\n"
+    "                                   [--trace FILE] [--profile]\n"
     "Particles in frames per cell of a periodic 2-D grid (frames from a device pool);\n"
     "each step moves them, migrates those that leave their cell, compacts each cell's\n"
     "frames, recycles empty ones and runs the pool's GC. Checked against plain C.\n"
@@ -25,7 +26,13 @@ static const char *const usage_text =
     "  --steps S         steps (default 100)\n"
     "  --check-every K   compare with the reference every K steps (default 1; 0: only\n"
     "                    at the end); the reference steps every step regardless\n"
-    "  --seed X          seed of the initial particles (default 1)\n";
+    "  --seed X          seed of the initial particles (default 1)\n"
+    "  --trace FILE      record every launch and transfer of the run (set-up,\n"
+    "                    steps, the checks' reads); write the timeline to FILE as\n"
+    "                    trace-event JSON (ui.perfetto.dev, chrome://tracing, or\n"
+    "                    docs/tools/trace_png.py to draw it)\n"
+    "  --profile         print each kernel's and transfer's count, total and mean\n"
+    "                    device time at the end\n";
 
 typedef struct pic_run {
   lsk_context *ctx;
@@ -156,11 +163,17 @@ int cmd_demo_pic(int argc, char **argv)
 {
   pic_run r = {.gx = 64, .gy = 64, .n = 262144};
   unsigned fs = 128, steps = 100, every = 1, seed = 1;
+  const char *trace = NULL;
+  int profile = 0;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       fputs(usage_text, stdout);
       return 0;
+    }
+    if (strcmp(a, "--profile") == 0) {
+      profile = 1;
+      continue;
     }
     if (!v)
       return cli_usage("demo pic", usage_text, "%s '%s'",
@@ -170,7 +183,11 @@ int cmd_demo_pic(int argc, char **argv)
     char *end;
     unsigned long x = strtoul(v, &end, 10);
     unsigned long long n;
-    if (strcmp(a, "--grid") == 0) {
+    if (strcmp(a, "--trace") == 0) {
+      if (!*v)
+        return cli_usage("demo pic", usage_text, "--trace needs a file name");
+      trace = v;
+    } else if (strcmp(a, "--grid") == 0) {
       unsigned long y = *end == 'x' ? strtoul(end + 1, &end, 10) : 0;
       if (*end || x == 0 || y == 0 || x > LSK_PIC_MAX_EXTENT || y > LSK_PIC_MAX_EXTENT)
         return cli_usage("demo pic", usage_text, "bad grid '%s': expected GXxGY such as 64x64", v);
@@ -202,12 +219,16 @@ int cmd_demo_pic(int argc, char **argv)
   int rc = 0;
   if (!r.ref || !r.got || !r.binned || !r.cell || !r.start)
     rc = cli_fail("demo pic", "out of host memory for %zu particles", r.n);
-  if (!rc && cli_context_open("demo pic", &r.ctx))
+  /* --trace, --profile: the context records its commands (trace.h). */
+  lsk_context_options copt = {.trace = trace || profile};
+  if (!rc && cli_context_open_opt("demo pic", &copt, &r.ctx))
     rc = 1;
   if (!rc) {
     make(r.ref, r.n, r.gx, r.gy, seed);
     rc = run(&r, fs, steps, every);
   }
+  if (!rc && (trace || profile))
+    rc = cli_trace_finish("demo pic", r.ctx, trace, profile);
   lsk_pic_destroy(r.pic);
   lsk_context_destroy(r.ctx);
   free(r.ref);

@@ -42,6 +42,10 @@ typedef struct bench {
   unsigned log2n, repeat, domain, workers, simd;
   size_t blocks;
   int quick, progress;
+  /* --trace FILE: the context records every lsk command (trace.h) and the
+   * timeline goes to trace at the end; NULL (the default): nothing is
+   * recorded and the timings are as without the option. */
+  const char *trace;
   result *results, **tail;
 } bench;
 
@@ -77,8 +81,9 @@ void bench_case_list(char *buf, size_t len, int help);
 /* The first name of the comma-separated list only that is not a case, as
  * a pointer into only and its length in *len; NULL when all are cases. */
 const char *bench_unknown_case(const char *only, size_t *len);
-/* Opens the device (profiling on; double precision needed) and builds the
- * raw and lsk bench kernels; prints the heading. */
+/* Opens the device (profiling on, and the trace with --trace; double
+ * precision needed) and builds the raw and lsk bench kernels; prints the
+ * heading. */
 int bench_open(bench *bn);
 /* Runs the cases that only names (NULL: all), less the BENCH_CASE_BUILD
  * ones with no_build, in table order, until one fails; returns its 1. */

@@ -93,7 +93,8 @@ static int want(const char *only, const char *name)
 
 int bench_open(bench *bn)
 {
-  lsk_context_options copt = {.profiling = 1};
+  /* One context for every case: with --trace it records them all. */
+  lsk_context_options copt = {.profiling = 1, .trace = bn->trace != NULL};
   if (lsk_context_create(&copt, &bn->ctx))
     return cli_fail("bench", "%s", lsk_context_errmsg(NULL));
   const lsk_device_info *d = lsk_context_device(bn->ctx);
