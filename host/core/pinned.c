@@ -2,6 +2,7 @@
  * pinned.c: host memory allocated by the OpenCL runtime and mapped for the
  * life of the allocation (pinned.h says what that buys on each runtime).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +12,8 @@ struct lsk_pinned {
   lsk__handle h;
   lsk_context *ctx;
   cl_mem mem;
-  void *ptr;
+  void *map; /* the mapping */
+  void *ptr; /* the caller's: map rounded up to 64 bytes */
   size_t size;
 };
 static const lsk__htype LSK__H_PINNED = {"lsk_pinned", &LSK__H_CONTEXT, 0};
@@ -32,17 +34,33 @@ int lsk_pinned_create(lsk_context *ctx, size_t size, lsk_pinned **out)
   lsk_pinned *p = calloc(1, sizeof *p);
   if (!p)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
-  cl_int err;
-  p->mem = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size, NULL, &err);
+  /* OpenCL promises no alignment of a mapping (oclgrind gives 32 bytes):
+   * where the first one is not on 64, a second with room to round up. */
+  cl_int err = CL_SUCCESS;
+  for (size_t extra = 0; extra <= 64 && !err; extra += 64) {
+    if (p->map) {
+      clEnqueueUnmapMemObject(ctx->queue, p->mem, p->map, 0, NULL, NULL);
+      clReleaseMemObject(p->mem);
+      p->map = NULL;
+    }
+    p->mem = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size + extra, NULL,
+                            &err);
+    if (!err)
+      p->map = clEnqueueMapBuffer(ctx->queue, p->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                  size + extra, 0, NULL, NULL, &err);
+    if (err)
+      p->map = NULL;
+    else if ((uintptr_t)p->map % 64 == 0 || extra)
+      break;
+  }
   if (!err)
-    p->ptr = clEnqueueMapBuffer(ctx->queue, p->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, size, 0,
-                                NULL, NULL, &err);
+    p->ptr = (char *)p->map + (64 - (uintptr_t)p->map % 64) % 64;
   if (err || lsk__handle_add(p, &LSK__H_PINNED, ctx)) {
     int rc = err ? lsk__fail_cl(ctx, err, p->mem ? "clEnqueueMapBuffer" : "clCreateBuffer",
                                 " (%zu bytes of pinned memory)", size)
                  : lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
-    if (p->ptr)
-      clEnqueueUnmapMemObject(ctx->queue, p->mem, p->ptr, 0, NULL, NULL);
+    if (p->map)
+      clEnqueueUnmapMemObject(ctx->queue, p->mem, p->map, 0, NULL, NULL);
     if (p->mem)
       clReleaseMemObject(p->mem);
     free(p);
@@ -63,7 +81,7 @@ void lsk_pinned_destroy(lsk_pinned *p)
   /* An orphan's context finished its queues when it went; the mapping
    * ends with the buffer. */
   if (lsk__handle_live(p->ctx, &LSK__H_CONTEXT)) {
-    clEnqueueUnmapMemObject(p->ctx->queue, p->mem, p->ptr, 0, NULL, NULL);
+    clEnqueueUnmapMemObject(p->ctx->queue, p->mem, p->map, 0, NULL, NULL);
     lsk__queue_wait(p->ctx->dq);
   }
   clReleaseMemObject(p->mem);
