@@ -6,6 +6,7 @@
  * dependency shows as a wrong result, not as a lucky race.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
@@ -534,6 +535,98 @@ START_TEST(test_queues_events)
 }
 END_TEST
 
+/* Four threads, each driving its own queue of one context: kernels, the
+ * kernel library (scan and reduce, whose temporary buffers come from the
+ * cache on each thread's queue), transfers; each checks its own results
+ * against C, 30 rounds. */
+typedef struct worker {
+  lsk_context *ctx;
+  lsk_kernel *prod;
+  unsigned id;
+  char why[256];
+} worker;
+
+static void *drive(void *arg)
+{
+  worker *w = arg;
+  lsk_context *ctx = w->ctx;
+  lsk_queue *q = NULL;
+  uint32_t n = 5000 + 777 * w->id;
+  lsk_buffer *d = NULL, *s = NULL;
+  uint32_t *got = malloc(n * 4);
+  int rc = got ? lsk_queue_create(ctx, NULL, &q) : LSK_ENOMEM;
+  if (!rc)
+    rc = lsk_buffer_alloc(ctx, n * 4, q, &d);
+  if (!rc)
+    rc = lsk_buffer_alloc(ctx, n * 4, q, &s);
+  lsk_algo_options o = {.on = &(lsk_async){.queue = q}};
+  for (unsigned round = 0; !rc && round < 30; ++round) {
+    uint32_t salt = w->id * 1000 + round, sum = 0;
+    rc = lsk_kernel_launch_async(
+        w->prod, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(salt)), o.on);
+    if (!rc)
+      rc = lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, d, 0, s, 0, n, &o);
+    if (!rc)
+      rc = lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, d, 0, n, &sum, &o);
+    if (!rc)
+      rc = lsk_buffer_read_async(s, 0, got, n * 4, o.on);
+    if (!rc)
+      rc = lsk_queue_finish(q);
+    uint32_t run = 0;
+    for (uint32_t g = 0; !rc && g < n; ++g) {
+      if (got[g] != run) {
+        snprintf(w->why, sizeof w->why, "thread %u round %u: s[%u] = %u, want %u", w->id, round, g,
+                 got[g], run);
+        rc = LSK_EVERIFY;
+      }
+      run += produced(g, salt);
+    }
+    if (!rc && sum != run) {
+      snprintf(w->why, sizeof w->why, "thread %u round %u: sum %u, want %u", w->id, round, sum,
+               run);
+      rc = LSK_EVERIFY;
+    }
+  }
+  if (rc && !w->why[0])
+    snprintf(w->why, sizeof w->why, "thread %u: %s: %s", w->id, lsk_status_name(rc),
+             lsk_context_errmsg(ctx));
+  lsk_buffer_free(d, q);
+  lsk_buffer_free(s, q);
+  if (q) {
+    lsk_queue_finish(q);
+    if (lsk_queue_destroy(q) != LSK_OK && !w->why[0])
+      snprintf(w->why, sizeof w->why, "thread %u: destroy: %s", w->id, lsk_context_errmsg(ctx));
+  }
+  free(got);
+  return NULL;
+}
+
+START_TEST(test_queues_threads)
+{
+  lsk_context *ctx = tu_context();
+  lsk_program *p = tu_program(ctx, "queues.cl", src);
+  lsk_kernel *prod = tu_kernel(p, "produce");
+  worker w[4];
+  pthread_t t[4];
+  for (unsigned i = 0; i < 4; ++i) {
+    w[i] = (worker){.ctx = ctx, .prod = prod, .id = i};
+    ck_assert_int_eq(pthread_create(&t[i], NULL, drive, &w[i]), 0);
+  }
+  for (unsigned i = 0; i < 4; ++i)
+    pthread_join(t[i], NULL);
+  for (unsigned i = 0; i < 4; ++i)
+    ck_assert_msg(w[i].why[0] == 0, "%s", w[i].why);
+  /* Every buffer went back: only idle ones are held. */
+  lsk_buffer_cache_stats st;
+  TU_OK(ctx, lsk_buffer_cache_stats_get(ctx, &st));
+  ck_assert_uint_eq(st.bytes_in_use, 0);
+  ck_assert(st.hits > 0);
+  lsk_kernel_destroy(prod);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_queues(void)
 {
   Suite *s = suite_create("queues");
@@ -546,6 +639,7 @@ Suite *suite_queues(void)
   tcase_add_test(tc, test_queues_cache_off);
   tcase_add_test(tc, test_queues_verify);
   tcase_add_test(tc, test_queues_events);
+  tcase_add_test(tc, test_queues_threads);
   suite_add_tcase(s, tc);
   return s;
 }
