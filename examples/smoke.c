@@ -1,7 +1,8 @@
 /*
  * smoke.c: both examples end to end, as a program of their own would use
- * them: the pixel pipeline on generated events against its C reference,
- * and particle-in-cell steps whose particle count and id sum are kept.
+ * them: the pixel pipeline on generated events against its C reference
+ * (on one queue, and over two streams), and particle-in-cell steps whose
+ * particle count and id sum are kept.
  * Built with the examples, in lsk's tree (ctest examples_smoke) and on
  * their own against an installed lsk (tests/consumer.sh); exits 0 on
  * success, 77 without a device.
@@ -33,12 +34,23 @@ static int pixel(lsk_context *ctx)
     rc = lsk_pixel_reference(ev, lsk_pixel_threshold(px), want);
   if (!rc)
     rc = lsk_pixel_compare(want, got, 2e-5f);
+  /* The same events as batches of one event over two streams. */
+  lsk_pixel_stream *s = NULL;
+  lsk_pixel_stream_options so = {.streams = 2, .batch_events = 1};
+  if (!rc)
+    rc = lsk_pixel_stream_create(ctx, &so, &s);
+  if (!rc)
+    rc = lsk_pixel_stream_run(s, ev, got);
+  if (!rc)
+    rc = lsk_pixel_compare(want, got, 2e-5f);
+  lsk_pixel_stream_destroy(s);
   if (rc)
     fprintf(stderr, "smoke: pixel: %s: %s %s\n", lsk_status_name(rc), lsk_context_errmsg(ctx),
             lsk_context_errmsg(NULL));
   else
-    printf("pixel: %zu digis, %zu clusters, %zu hits, as the C reference\n", got->digis,
-           got->clusters, got->nhits);
+    printf("pixel: %zu digis, %zu clusters, %zu hits, as the C reference (one queue, and two "
+           "streams)\n",
+           got->digis, got->clusters, got->nhits);
   lsk_pixel_destroy(px);
   lsk_pixel_result_destroy(got);
   lsk_pixel_result_destroy(want);

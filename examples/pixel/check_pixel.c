@@ -6,13 +6,18 @@
  * count), in the C reference and on the device at several shapes; the
  * device against the C reference on generated events of fixed seeds; the
  * generator's determinism; event files (round trip, corrupt files); bad
- * arguments. Suite grind_pixel: the hand-made modules and a small
- * generated event, for oclgrind.
+ * arguments. The queue option (every command on it, its waits its own)
+ * and the streams (batches over several queues and threads: the same
+ * results as one run, whatever the streams and the batches). Suite
+ * grind_pixel: the hand-made modules and a small generated event, for
+ * oclgrind.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pixel.h"
@@ -559,6 +564,301 @@ START_TEST(test_pixel_lookup_choice)
 }
 END_TEST
 
+/* Whether a and b are the same results, bit for bit. */
+static void same_result(const lsk_pixel_result *a, const lsk_pixel_result *b, const char *what)
+{
+  ck_assert_msg(a->modules == b->modules && a->digis == b->digis && a->clusters == b->clusters &&
+                    a->nhits == b->nhits,
+                "%s: %zu modules, %zu digis, %zu clusters, %zu hits; want %zu, %zu, %zu, %zu", what,
+                b->modules, b->digis, b->clusters, b->nhits, a->modules, a->digis, a->clusters,
+                a->nhits);
+  ck_assert_msg(memcmp(a->clus, b->clus, a->digis * 4) == 0, "%s: clus", what);
+  ck_assert_msg(memcmp(a->nclus, b->nclus, a->modules * 4) == 0, "%s: nclus", what);
+  ck_assert_msg(memcmp(a->clus_start, b->clus_start, (a->modules + 1) * 4) == 0, "%s: clus_start",
+                what);
+  ck_assert_msg(memcmp(a->hit_start, b->hit_start, (a->modules + 1) * 4) == 0, "%s: hit_start",
+                what);
+  ck_assert_msg(memcmp(a->charge, b->charge, a->clusters * 4) == 0, "%s: charge", what);
+  ck_assert_msg(memcmp(a->hit, b->hit, a->clusters * 4) == 0, "%s: hit", what);
+  ck_assert_msg(memcmp(a->hits, b->hits, a->nhits * sizeof *a->hits) == 0, "%s: hits", what);
+}
+
+/* The set, its C reference and its single-queue run (lsk_pixel_run on the
+ * default queue, whole). */
+typedef struct ref_set {
+  lsk_pixel_events *ev;
+  lsk_pixel_result *want, *one, *got;
+} ref_set;
+
+static void ref_set_make(lsk_context *ctx, ref_set *t, uint32_t events, uint32_t modules,
+                         uint64_t seed)
+{
+  lsk_pixel_gen_options g = {.events = events, .modules = modules, .seed = seed};
+  ck_assert_int_eq(lsk_pixel_generate(&g, &t->ev), LSK_OK);
+  ck_assert_int_eq(lsk_pixel_result_create(t->ev, &t->want), LSK_OK);
+  ck_assert_int_eq(lsk_pixel_result_create(t->ev, &t->one), LSK_OK);
+  ck_assert_int_eq(lsk_pixel_result_create(t->ev, &t->got), LSK_OK);
+  ck_assert_int_eq(lsk_pixel_reference(t->ev, LSK_PIXEL_THRESHOLD, t->want), LSK_OK);
+  lsk_pixel *px = NULL;
+  TU_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
+  TU_OK(ctx, lsk_pixel_run(px, t->ev, NULL));
+  TU_OK(ctx, lsk_pixel_read(px, t->one));
+  ck_assert_msg(lsk_pixel_compare(t->want, t->one, TOL) == LSK_OK, "%s", lsk_context_errmsg(NULL));
+  lsk_pixel_destroy(px);
+}
+
+static void ref_set_free(ref_set *t)
+{
+  lsk_pixel_result_destroy(t->want);
+  lsk_pixel_result_destroy(t->one);
+  lsk_pixel_result_destroy(t->got);
+  lsk_pixel_events_destroy(t->ev);
+}
+
+/* got against the single-queue run (bit for bit) and C (within TOL). */
+static void check_got(const ref_set *t, const char *what)
+{
+  same_result(t->one, t->got, what);
+  ck_assert_msg(lsk_pixel_compare(t->want, t->got, TOL) == LSK_OK, "%s: %s", what,
+                lsk_context_errmsg(NULL));
+}
+
+/* Every command of an lsk_pixel on a queue of its own goes there: the
+ * trace of a run and a read names no other queue, except, in a run that
+ * grows the SoA buffers, the whole-buffer writes of lsk_soa_create (on the
+ * default queue, waited for: lsk_soa has no queue). */
+START_TEST(test_pixel_queue_trace)
+{
+  lsk_context *ctx = tu_context_opt(&(lsk_context_options){.trace = 1});
+  ref_set t = {0};
+  ref_set_make(ctx, &t, 3, 40, 11);
+  lsk_queue *q = NULL;
+  TU_OK(ctx, lsk_queue_create(ctx, &(lsk_queue_options){.name = "pixel q"}, &q));
+  lsk_pixel *px = NULL;
+  TU_OK(ctx, lsk_pixel_create(ctx, &(lsk_pixel_options){.queue = q}, &px));
+  ck_assert_ptr_eq(lsk_pixel_queue(px), q);
+  for (int pass = 0; pass < 2; ++pass) {
+    TU_OK(ctx, lsk_trace_clear(ctx));
+    TU_OK(ctx, lsk_pixel_run(px, t.ev, NULL));
+    TU_OK(ctx, lsk_pixel_read(px, t.got));
+    check_got(&t, "on a queue of its own");
+    size_t n = 0, kernels = 0, writes = 0, reads = 0, soa = 0;
+    TU_OK(ctx, lsk_trace_count(ctx, &n));
+    for (size_t i = 0; i < n; ++i) {
+      lsk_trace_entry e;
+      TU_OK(ctx, lsk_trace_get(ctx, i, &e));
+      if (pass == 0 && e.kind == LSK_TRACE_WRITE && strcmp(e.queue, "default") == 0 && soa < 3) {
+        ++soa;
+        continue;
+      }
+      ck_assert_msg(strcmp(e.queue, "pixel q") == 0, "pass %d: command %zu (%s) on '%s'", pass, i,
+                    e.name, e.queue);
+      kernels += e.kind == LSK_TRACE_KERNEL;
+      writes += e.kind == LSK_TRACE_WRITE;
+      reads += e.kind == LSK_TRACE_READ;
+    }
+    /* The module and hits kernels, the scans' and the association's; the
+     * two uploads (and the module buffers' and placements' first writes);
+     * the counts and the results. */
+    ck_assert_uint_eq(soa, pass == 0 ? 3 : 0);
+    ck_assert_uint_ge(kernels, 6);
+    ck_assert_uint_ge(writes, pass == 0 ? 8 : 2);
+    ck_assert_uint_ge(reads, 10);
+  }
+  /* A queue of another context, and a destroyed one. */
+  lsk_context *other = tu_context();
+  lsk_pixel *bad = NULL;
+  TU_FAILS(other, lsk_pixel_create(other, &(lsk_pixel_options){.queue = q}, &bad), LSK_EINVAL,
+           "opt->queue");
+  ck_assert_ptr_null(bad);
+  lsk_context_destroy(other);
+  lsk_pixel_destroy(px);
+  TU_OK(ctx, lsk_queue_destroy(q));
+  TU_FAILS(ctx, lsk_pixel_create(ctx, &(lsk_pixel_options){.queue = q}, &bad), LSK_EINVAL,
+           "opt->queue");
+  ref_set_free(&t);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* A user event released by a thread after a delay. */
+typedef struct release {
+  lsk_event *ev;
+  double after;
+  pthread_t tid;
+} release;
+
+static void *release_main(void *arg)
+{
+  release *r = arg;
+  struct timespec ts = {(time_t)r->after, (long)((r->after - (double)(time_t)r->after) * 1e9)};
+  nanosleep(&ts, NULL);
+  lsk_event_user_complete(r->ev);
+  return NULL;
+}
+
+/* q held until ev completes: a marker on q waiting for it. */
+static void hold(lsk_context *ctx, lsk_queue *q, lsk_event *ev)
+{
+  lsk_event *m = NULL;
+  TU_OK(ctx, lsk_queue_marker(&(lsk_async){.queue = q, .wait = &ev, .nwait = 1, .event = &m}));
+  lsk_event_release(m);
+}
+
+static double seconds(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The lsk_pixel's waits are its queue's, and they are there: its queue is
+ * held for 0.1 s at the start of a run and of a read (so that a result
+ * read without a wait would be read before the device has it), and the
+ * default queue for 2 s (an upload there would come after the kernels;
+ * a wait for the whole context would take the 1.5 s). The run is on a
+ * smaller set than the first one, so it needs no new staging area
+ * (lsk_pinned_create maps on the default queue). */
+START_TEST(test_pixel_queue_waits_are_its_own)
+{
+  lsk_context *ctx = tu_context();
+  ref_set big = {0}, t = {0};
+  ref_set_make(ctx, &big, 6, 64, 21);
+  ref_set_make(ctx, &t, 3, 64, 22);
+  lsk_queue *q = NULL;
+  TU_OK(ctx, lsk_queue_create(ctx, NULL, &q));
+  lsk_pixel *px = NULL;
+  TU_OK(ctx, lsk_pixel_create(ctx, &(lsk_pixel_options){.queue = q}, &px));
+  TU_OK(ctx, lsk_pixel_run(px, big.ev, NULL));
+  TU_OK(ctx, lsk_pixel_read(px, big.got));
+  check_got(&big, "first run");
+  release r[3] = {{.after = 1.5}, {.after = 0.1}, {.after = 0.1}};
+  for (int i = 0; i < 3; ++i)
+    TU_OK(ctx, lsk_event_user_create(ctx, &r[i].ev));
+  hold(ctx, lsk_context_queue(ctx), r[0].ev);
+  hold(ctx, q, r[1].ev);
+  double t0 = seconds();
+  ck_assert_int_eq(pthread_create(&r[0].tid, NULL, release_main, &r[0]), 0);
+  ck_assert_int_eq(pthread_create(&r[1].tid, NULL, release_main, &r[1]), 0);
+  TU_OK(ctx, lsk_pixel_run(px, t.ev, NULL));
+  pthread_join(r[1].tid, NULL);
+  hold(ctx, q, r[2].ev);
+  ck_assert_int_eq(pthread_create(&r[2].tid, NULL, release_main, &r[2]), 0);
+  TU_OK(ctx, lsk_pixel_read(px, t.got));
+  double t1 = seconds();
+  pthread_join(r[2].tid, NULL);
+  check_got(&t, "behind held queues");
+  ck_assert_msg(t1 - t0 < 1.2,
+                "the run and the read took %.2f s: they waited for the default queue", t1 - t0);
+  pthread_join(r[0].tid, NULL);
+  TU_OK(ctx, lsk_context_finish(ctx));
+  for (int i = 0; i < 3; ++i)
+    lsk_event_release(r[i].ev);
+  lsk_pixel_destroy(px);
+  TU_OK(ctx, lsk_queue_destroy(q));
+  ref_set_free(&big);
+  ref_set_free(&t);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* The streams against the single-queue run and C: 11 events in batches of
+ * 4 on one stream, of 5 on two (three batches: stream 0 has two), of 3 on
+ * three (four batches: the count does not divide); then a smaller set and
+ * the first again on the same streams (their buffers resized, results
+ * kept per batch), and a run that reads nothing back. Every result is
+ * the single-queue run's, so none depends on the streams or batches. */
+START_TEST(test_pixel_stream_matches_single_queue)
+{
+  static const uint32_t batch[] = {4, 5, 3};
+  unsigned n = (unsigned)_i + 1;
+  lsk_context *ctx = tu_context();
+  ref_set t = {0}, small = {0};
+  ref_set_make(ctx, &t, 11, 48, 31);
+  ref_set_make(ctx, &small, 4, 48, 32);
+  lsk_pixel_stream *s = NULL;
+  lsk_pixel_stream_options so = {.streams = n, .batch_events = batch[_i]};
+  TU_OK(ctx, lsk_pixel_stream_create(ctx, &so, &s));
+  ck_assert_uint_eq(lsk_pixel_stream_count(s), n);
+  ck_assert_uint_eq(lsk_pixel_stream_batch(s), batch[_i]);
+  for (unsigned k = 0; k < n; ++k) {
+    lsk_pixel *px = lsk_pixel_stream_pixel(s, k);
+    ck_assert_ptr_nonnull(px);
+    char name[32];
+    snprintf(name, sizeof name, "stream %u", k);
+    ck_assert_str_eq(lsk_queue_name(lsk_pixel_queue(px)), name);
+  }
+  ck_assert_ptr_null(lsk_pixel_stream_pixel(s, n));
+  char what[64];
+  snprintf(what, sizeof what, "%u streams, batches of %u", n, batch[_i]);
+  TU_OK(ctx, lsk_pixel_stream_run(s, t.ev, t.got));
+  check_got(&t, what);
+  TU_OK(ctx, lsk_pixel_stream_run(s, small.ev, small.got));
+  check_got(&small, what);
+  memset(t.got->hits, 0, t.got->cap_digis * sizeof *t.got->hits);
+  memset(t.got->clus, 0xff, t.got->cap_digis * 4);
+  TU_OK(ctx, lsk_pixel_stream_run(s, t.ev, t.got));
+  check_got(&t, what);
+  TU_OK(ctx, lsk_pixel_stream_run(s, t.ev, NULL));
+  lsk_pixel_stream_destroy(s);
+  ref_set_free(&t);
+  ref_set_free(&small);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(test_pixel_stream_bad_arguments)
+{
+  lsk_context *ctx = tu_context();
+  lsk_pixel_stream *s = NULL;
+  TU_FAILS(NULL, lsk_pixel_stream_create(NULL, NULL, &s), LSK_EINVAL, "ctx is NULL");
+  TU_FAILS(ctx, lsk_pixel_stream_create(ctx, &(lsk_pixel_stream_options){.streams = 17}, &s),
+           LSK_EINVAL, "17 streams; at most 16");
+  TU_FAILS(ctx,
+           lsk_pixel_stream_create(
+               ctx, &(lsk_pixel_stream_options){.pixel = {.queue = lsk_context_queue(ctx)}}, &s),
+           LSK_EINVAL, "each stream has its own queue");
+  ck_assert_ptr_null(s);
+  TU_OK(ctx, lsk_pixel_stream_create(ctx, NULL, &s));
+  ck_assert_uint_eq(lsk_pixel_stream_count(s), 1);
+  ck_assert_uint_eq(lsk_pixel_stream_batch(s), LSK_PIXEL_BATCH_EVENTS);
+  lsk_pixel_events *ev = NULL, *big = NULL;
+  lsk_pixel_result *r = NULL;
+  ck_assert_int_eq(
+      lsk_pixel_generate(&(lsk_pixel_gen_options){.events = 2, .modules = 10, .seed = 1}, &ev),
+      LSK_OK);
+  ck_assert_int_eq(
+      lsk_pixel_generate(&(lsk_pixel_gen_options){.events = 3, .modules = 10, .seed = 1}, &big),
+      LSK_OK);
+  ck_assert_int_eq(lsk_pixel_result_create(ev, &r), LSK_OK);
+  TU_FAILS(ctx, lsk_pixel_stream_run(s, NULL, r), LSK_EINVAL, "ev or one of its arrays is NULL");
+  TU_FAILS(ctx, lsk_pixel_stream_run(s, big, r), LSK_EINVAL, "the result holds");
+  TU_FAILS(NULL, lsk_pixel_stream_run(NULL, ev, r), LSK_EINVAL, "s is NULL");
+  /* A module of too many digis: the batch's run says so, with the batch. */
+  lsk_pixel_events *bad = NULL;
+  lsk_pixel_result *rb = NULL;
+  ck_assert_int_eq(lsk_pixel_events_create(1, 2, 300, 0, &bad), LSK_OK);
+  ck_assert_int_eq(lsk_pixel_result_create(bad, &rb), LSK_OK);
+  bad->start[1] = 0;
+  bad->start[2] = 300;
+  TU_FAILS(ctx, lsk_pixel_stream_run(s, bad, rb), LSK_EINVAL,
+           "stream 0, batch 0 (events 0 to 0): lsk_pixel_run: module 1: digis 0 to 300");
+  bad->start[1] = 301; /* out of order */
+  TU_FAILS(ctx, lsk_pixel_stream_run(s, bad, rb), LSK_EINVAL, "module 1: digis 301 to 300");
+  /* And the streams go on. */
+  TU_OK(ctx, lsk_pixel_stream_run(s, ev, r));
+  lsk_pixel_result_destroy(rb);
+  lsk_pixel_events_destroy(bad);
+  lsk_pixel_stream_destroy(s);
+  lsk_pixel_stream_destroy(NULL);
+  ck_assert_uint_eq(lsk_pixel_stream_count(s), 0);
+  lsk_pixel_result_destroy(r);
+  lsk_pixel_events_destroy(ev);
+  lsk_pixel_events_destroy(big);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_pixel(void)
 {
   Suite *s = suite_create("pixel");
@@ -572,6 +872,10 @@ Suite *suite_pixel(void)
   tcase_add_test(tc, test_pixel_generator);
   tcase_add_test(tc, test_pixel_file_round_trip_and_corrupt);
   tcase_add_test(tc, test_pixel_bad_arguments);
+  tcase_add_test(tc, test_pixel_queue_trace);
+  tcase_add_test(tc, test_pixel_queue_waits_are_its_own);
+  tcase_add_loop_test(tc, test_pixel_stream_matches_single_queue, 0, 3);
+  tcase_add_test(tc, test_pixel_stream_bad_arguments);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -2,7 +2,8 @@
  * pixel.c: the pixel example's device pipeline (examples/pixel/pixel.h): its
  * three SoA layouts (digis, clusters, hits), one lsk_soa each, the program
  * (examples/pixel/pixel.cl behind the layouts' generated views), the stages of a
- * run, and reading the results back.
+ * run, and reading the results back. Everything a run enqueues goes on the
+ * lsk_pixel's queue (px->q), and it waits for that queue alone.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -47,6 +48,11 @@ extern const char pixel_kernel_source[];
 struct lsk_pixel {
   lsk_handle h; /* first: lsk checks the handle on every call (lsk/handle.h) */
   lsk_context *ctx;
+  /* The queue of every command, as an lsk_async and as the kernel
+   * library's options (on = &on). */
+  lsk_queue *q;
+  lsk_async on;
+  lsk_algo_options algo;
   uint32_t threshold;
   /* The options, resolved for the device once (resolve_shape): blocks is
    * the most per launch, workers and simd as launches take them; lookup is
@@ -63,6 +69,14 @@ struct lsk_pixel {
   lsk_buffer *place; /* 12 floats per module of an event */
   uint32_t placed;   /* modules per event that place holds */
   lsk_assoc *assoc;
+  /* The pinned staging area of the uploads: the digi buffer's layout for
+   * stage_digis rows from stage_off (its alignment), then stage_modules + 1
+   * module starts from stage_start. */
+  lsk_pinned *stage;
+  size_t stage_digis, stage_modules, stage_off, stage_start;
+  /* Commands may still be in flight on q (a run or read that failed before
+   * its wait): the next call waits first. */
+  int pending;
   /* The last run. */
   uint32_t per_event;
   size_t modules, digis, clusters, nhits;
@@ -82,6 +96,10 @@ void lsk_pixel_destroy(lsk_pixel *px)
 {
   if (!px || lsk_handle_remove(px, &pixel_type, "lsk_pixel_destroy"))
     return;
+  /* No transfer from the staging area may be in flight when it goes. */
+  if (px->pending)
+    lsk_queue_finish(px->q);
+  lsk_pinned_destroy(px->stage);
   lsk_kernel_destroy(px->module);
   lsk_kernel_destroy(px->hits);
   lsk_program_destroy(px->prog);
@@ -132,6 +150,13 @@ lsk_assoc *lsk_pixel_assoc(const lsk_pixel *px)
   if (!px || lsk_handle_check(NULL, px, &pixel_type, "lsk_pixel_assoc", "px"))
     return NULL;
   return px->modules ? px->assoc : NULL;
+}
+
+lsk_queue *lsk_pixel_queue(const lsk_pixel *px)
+{
+  if (!px || lsk_handle_check(NULL, px, &pixel_type, "lsk_pixel_queue", "px"))
+    return NULL;
+  return px->q;
 }
 
 static lsk_launch shape(const lsk_pixel *px, size_t nm);
@@ -221,10 +246,21 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
   px->ctx = ctx;
   if (opt)
     px->opt = *opt;
+  px->q = px->opt.queue ? px->opt.queue : lsk_context_queue(ctx);
+  px->on = (lsk_async){.queue = px->q};
+  px->algo = (lsk_algo_options){.on = &px->on};
   px->opt.lookup = lookup;
   px->threshold = px->opt.threshold ? px->opt.threshold : LSK_PIXEL_THRESHOLD;
   resolve_shape(px);
-  rc = build(px);
+  /* The queue is live and the context's: the buffer cache checks both
+   * (and keeps the buffer for the first run). */
+  lsk_buffer *probe = NULL;
+  rc = lsk_buffer_alloc(ctx, 4, px->q, &probe);
+  if (rc)
+    rc = lsk_context_set_error(ctx, rc, "%s: opt->queue: %s", fn, lsk_context_errmsg(ctx));
+  lsk_buffer_free(probe, px->q);
+  if (!rc)
+    rc = build(px);
   if (rc) {
     lsk_pixel_destroy(px);
     return rc;
@@ -233,75 +269,131 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
   return LSK_OK;
 }
 
-/* A buffer of n uints, zero, written whole. */
-static int zeros(lsk_context *ctx, size_t n, lsk_buffer **out)
+/* A wait for px's queue after a failure, for the commands already
+ * enqueued (host memory they use may go when the caller returns); the
+ * failure's message is kept. */
+static int settle(lsk_pixel *px, int rc)
 {
-  uint32_t *z = calloc(n, 4);
-  if (!z)
-    return lsk_context_set_error(ctx, LSK_ENOMEM, "lsk_pixel_run: out of host memory");
-  int rc = lsk_buffer_create(ctx, n * 4, out);
-  if (!rc)
-    rc = lsk_buffer_write(*out, 0, z, n * 4);
-  free(z);
-  return rc;
+  if (!px->pending)
+    return rc;
+  if (!rc) {
+    rc = lsk_queue_finish(px->q);
+    px->pending = rc != LSK_OK;
+    return rc;
+  }
+  char msg[512];
+  snprintf(msg, sizeof msg, "%s", lsk_context_errmsg(px->ctx));
+  if (lsk_queue_finish(px->q) == LSK_OK)
+    px->pending = 0;
+  return lsk_context_set_error(px->ctx, rc, "%s", msg);
 }
 
-/* Room for ev: device buffers (the SoA grown, never shrunk), the placements of its
- * modules, the association of its modules. */
+/* Rounds up to a multiple of a (a power of two). */
+static size_t round_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
+
+/* The pinned staging area for nm modules and the digi buffer's cap_digis
+ * rows, grown by a quarter when it is too small (and never shrunk: pinned
+ * memory is slow to get). No transfer from it is in flight here. */
+static int stage_reserve(lsk_pixel *px, size_t nm)
+{
+  if (px->stage && px->stage_digis >= px->cap_digis && px->stage_modules >= nm)
+    return LSK_OK;
+  size_t digis = px->cap_digis > px->stage_digis ? px->cap_digis : px->stage_digis;
+  size_t mods = nm > px->stage_modules ? nm + nm / 4 : px->stage_modules;
+  size_t align = 128; /* the layouts' (LSK_SOA_DEFINE) */
+  size_t soa = round_up(pxdigi_bytes(digis), 64);
+  lsk_pinned_destroy(px->stage);
+  px->stage = NULL;
+  px->stage_digis = px->stage_modules = 0;
+  int rc = lsk_pinned_create(px->ctx, align + soa + 4 * (mods + 1), &px->stage);
+  if (rc)
+    return rc;
+  uintptr_t p = (uintptr_t)lsk_pinned_ptr(px->stage);
+  px->stage_off = (size_t)(round_up(p, align) - p);
+  px->stage_start = px->stage_off + soa;
+  px->stage_digis = digis;
+  px->stage_modules = mods;
+  return LSK_OK;
+}
+
+/* Room for ev: device buffers (the SoA grown, never shrunk), the placements
+ * of its modules, the association of its modules, the staging area. Its
+ * own writes on px's queue, waited for at the end (the host memory written
+ * from goes then). */
 static int reserve(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
 {
-  int rc = LSK_OK;
+  int rc = LSK_OK, wrote = 0;
+  uint32_t *z = NULL;
+  lsk_pixel_placement *pl = NULL;
   if (ev->digis > px->cap_digis || !px->soa[0]) {
     size_t cap = ev->digis + ev->digis / 4 + 1;
     px->cap_digis = 0;
     for (int i = 0; i < 3; ++i) {
       lsk_soa_destroy(px->soa[i]);
       px->soa[i] = NULL;
+      /* lsk_soa_create writes the whole buffer (zero, so every byte is
+       * defined) on the default queue, waiting for it: the one command of
+       * an lsk_pixel not on its queue, when the set outgrows the buffers. */
       if (!rc)
         rc = lsk_soa_create(px->ctx, 1, (const lsk_layout *const *)&px->layout[i], &cap,
                             &px->soa[i]);
-      if (!rc)
-        rc = lsk_soa_upload(px->soa[i]); /* whole, so every byte is defined */
     }
     if (!rc)
       px->cap_digis = cap;
   }
-  /* Exactly nm + 1 each, so that every write is of the whole buffer
-   * (oclgrind takes partial writes for no initialization). */
+  /* nm + 1 uints each, written whole before any use; from the buffer
+   * cache on px's queue, so that a size seen before (a stream's shorter
+   * last batch, then the others) costs no new buffer. The cache's buffer
+   * may be larger: nothing reads past nm + 1. */
   if (!rc && nm != px->cap_modules) {
     lsk_buffer **b[] = {&px->start, &px->nclus, &px->coff, &px->nhit, &px->hoff};
     px->cap_modules = 0;
+    if (!(z = calloc(nm + 1, 4)))
+      rc = lsk_context_set_error(px->ctx, LSK_ENOMEM, "lsk_pixel_run: out of host memory");
     for (size_t i = 0; i < 5; ++i) {
-      lsk_buffer_destroy(*b[i]);
+      lsk_buffer_destroy(*b[i]); /* lsk_buffer_free on the queue it came from */
       *b[i] = NULL;
       if (!rc)
-        rc = zeros(px->ctx, nm + 1, b[i]);
+        rc = lsk_buffer_alloc(px->ctx, (nm + 1) * 4, px->q, b[i]);
+      if (!rc)
+        rc = lsk_buffer_write_async(*b[i], 0, z, (nm + 1) * 4, &px->on);
+      wrote |= !rc;
     }
     if (!rc)
       px->cap_modules = nm;
   }
   if (!rc && px->placed != ev->modules) {
-    lsk_pixel_placement *pl = malloc(ev->modules * sizeof *pl);
-    if (!pl)
-      return lsk_context_set_error(px->ctx, LSK_ENOMEM, "lsk_pixel_run: out of host memory");
-    lsk_pixel_geometry(ev->modules, pl);
     lsk_buffer_destroy(px->place);
     px->place = NULL;
     px->placed = 0;
-    rc = lsk_buffer_create(px->ctx, ev->modules * sizeof *pl, &px->place);
+    if (!(pl = malloc(ev->modules * sizeof *pl)))
+      rc = lsk_context_set_error(px->ctx, LSK_ENOMEM, "lsk_pixel_run: out of host memory");
+    if (!rc) {
+      lsk_pixel_geometry(ev->modules, pl);
+      rc = lsk_buffer_create(px->ctx, ev->modules * sizeof *pl, &px->place);
+    }
     if (!rc)
-      rc = lsk_buffer_write(px->place, 0, pl, ev->modules * sizeof *pl);
+      rc = lsk_buffer_write_async(px->place, 0, pl, ev->modules * sizeof *pl, &px->on);
+    wrote |= !rc;
     if (!rc)
       px->placed = ev->modules;
-    free(pl);
   }
   if (!rc && (!px->assoc || lsk_assoc_nkeys(px->assoc) != nm)) {
     lsk_assoc_destroy(px->assoc);
     px->assoc = NULL;
-    rc = lsk_assoc_create(px->ctx, nm, px->cap_digis, NULL, &px->assoc);
+    lsk_assoc_options ao = {.queue = px->q};
+    rc = lsk_assoc_create(px->ctx, nm, px->cap_digis, &ao, &px->assoc);
   }
   if (!rc)
     rc = lsk_assoc_reserve(px->assoc, px->cap_digis);
+  if (!rc)
+    rc = stage_reserve(px, nm);
+  if (wrote) {
+    px->pending = 1;
+    rc = settle(px, rc);
+  }
+  free(z);
+  free(pl);
   return rc;
 }
 
@@ -313,40 +405,34 @@ static size_t at(const lsk_pixel *px, size_t j, const void *member)
                   (const unsigned char *)lsk_soa_host(px->soa[j], 0));
 }
 
-/* The digis into the digi SoA. On CPUs through a map of the whole buffer
- * (zero copy on PoCL: the digis are copied once, into the buffer itself),
- * where the map is aligned for the view. Otherwise into the host view,
- * then all of it in one write (oclgrind, whose maps are not aligned,
- * counts no partial write as defining). */
+/* The digis into the pinned staging area, in the digi buffer's layout,
+ * and from there to the device without waiting: the columns x, y, adc in
+ * full and module up to the last digi in one write (the rest of the
+ * buffer, clus, is the kernels'), and the module starts. Every byte of the
+ * buffer was defined once by lsk_soa_create's whole write (oclgrind's
+ * --uninitialized, grind_pixel, is clean with this partial write). */
 static int upload(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
 {
   pxdigi v = {0};
   size_t d = ev->digis;
-  lsk_buffer *b = lsk_soa_buffer(px->soa[0]);
-  void *mem = NULL;
-  int rc =
-      lsk_context_device(px->ctx)->is_cpu ? lsk_buffer_map(b, 0, lsk_buffer_size(b), &mem) : LSK_OK;
-  if (!rc && mem && pxdigi_bind(&v, mem, px->cap_digis)) {
-    rc = lsk_buffer_unmap(b, mem);
-    mem = NULL;
-  }
-  if (!rc && !mem && pxdigi_bind(&v, lsk_soa_host(px->soa[0], 0), px->cap_digis))
-    rc = lsk_context_set_error(px->ctx, LSK_EINVAL,
-                               "lsk_pixel_run: the digis' host view is misaligned");
-  if (!rc && d) {
+  unsigned char *base = (unsigned char *)lsk_pinned_ptr(px->stage) + px->stage_off;
+  uint32_t *start = (uint32_t *)((unsigned char *)lsk_pinned_ptr(px->stage) + px->stage_start);
+  int rc = pxdigi_bind(&v, base, px->cap_digis);
+  if (rc)
+    return lsk_context_set_error(px->ctx, rc, "lsk_pixel_run: the staging area: %s",
+                                 lsk_context_errmsg(NULL));
+  if (d) {
     memcpy(v.x, ev->x, d * 2);
     memcpy(v.y, ev->y, d * 2);
     memcpy(v.adc, ev->adc, d * 2);
     memcpy(v.module, ev->module, d * 4);
   }
-  if (mem) {
-    int urc = lsk_buffer_unmap(b, mem);
-    rc = rc ? rc : urc;
-  } else if (!rc) {
-    rc = lsk_soa_upload(px->soa[0]);
-  }
+  memcpy(start, ev->start, (nm + 1) * 4);
+  px->pending = 1;
+  size_t bytes = (size_t)((unsigned char *)(v.module + d) - base);
+  rc = lsk_buffer_write_async(lsk_soa_buffer(px->soa[0]), 0, base, bytes, &px->on);
   if (!rc)
-    rc = lsk_buffer_write(px->start, 0, ev->start, (nm + 1) * 4);
+    rc = lsk_buffer_write_async(px->start, 0, start, (nm + 1) * 4, &px->on);
   return rc;
 }
 
@@ -416,7 +502,7 @@ static int launch(lsk_pixel *px, lsk_kernel *k, const arglist *l, size_t nm)
   if (l->rc)
     return l->rc;
   lsk_launch cfg = shape(px, nm);
-  return lsk_kernel_launch(k, &cfg, l->a, l->n, NULL);
+  return lsk_kernel_launch_async(k, &cfg, l->a, l->n, &px->on);
 }
 
 /* Wait and charge the time since *t0 to *stage, when timing. */
@@ -424,7 +510,7 @@ static int lap(lsk_pixel *px, lsk_pixel_times *t, double *stage, double *t0)
 {
   if (!t)
     return LSK_OK;
-  int rc = lsk_context_finish(px->ctx);
+  int rc = lsk_queue_finish(px->q);
   double t1 = now();
   *stage = t1 - *t0;
   *t0 = t1;
@@ -458,7 +544,11 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   px->modules = 0;
   double t0 = now(), first = t0;
   lsk_pixel_times t = {0};
-  int rc = reserve(px, ev, nm);
+  /* A failed call's commands first: the staging area is rewritten below. */
+  int rc = settle(px, LSK_OK);
+  px->pending = 1;
+  if (!rc)
+    rc = reserve(px, ev, nm);
   if (!rc)
     rc = upload(px, ev, nm);
   if (!rc)
@@ -478,10 +568,10 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
     rc = lap(px, times, &t.cluster, &t0);
   if (!rc)
     rc = lsk_scan(px->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, px->nclus, 0, px->coff, 0, nm + 1,
-                  NULL);
+                  &px->algo);
   if (!rc)
     rc = lsk_scan(px->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, px->nhit, 0, px->hoff, 0, nm + 1,
-                  NULL);
+                  &px->algo);
   if (!rc)
     rc = lap(px, times, &t.charge, &t0);
   l = (arglist){.n = 0};
@@ -496,22 +586,23 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   add(&l, LSK_ARG_UINT(m32));
   if (!rc)
     rc = launch(px, px->hits, &l, nm);
-  /* The association needs the number of hits: the one wait of a run. */
+  /* The association needs the number of hits: the first wait of a run. */
   uint32_t total[2] = {0, 0};
   if (!rc)
-    rc = lsk_buffer_read(px->coff, nm * 4, &total[0], 4);
+    rc = lsk_buffer_read_async(px->coff, nm * 4, &total[0], 4, &px->on);
   if (!rc)
-    rc = lsk_buffer_read(px->hoff, nm * 4, &total[1], 4);
+    rc = lsk_buffer_read_async(px->hoff, nm * 4, &total[1], 4, &px->on);
+  rc = settle(px, rc); /* total is read into: waited for, failure or not */
   if (!rc)
     rc = lap(px, times, &t.hits, &t0);
   pxhit hv = {0};
   if (!rc)
     rc = pxhit_bind(&hv, lsk_soa_host(px->soa[2], 0), px->cap_digis);
+  px->pending = 1;
   if (!rc)
     rc = lsk_assoc_build_sorted(px->assoc, lsk_soa_buffer(px->soa[2]), at(px, 2, hv.hmodule) / 4,
                                 total[1]);
-  if (!rc)
-    rc = lsk_context_finish(px->ctx);
+  rc = settle(px, rc);
   if (!rc)
     rc = lap(px, times, &t.assoc, &t0);
   if (rc)
@@ -527,20 +618,15 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   return LSK_OK;
 }
 
-/* The association against the hit order: module k's hits are exactly
- * hit_start[k] up to hit_start[k + 1] - 1. */
-static int check_assoc(lsk_pixel *px, const lsk_pixel_result *r)
+/* The association (off: nm + 1 offsets, content: nh elements, read
+ * back) against the hit order: module k's hits are exactly hit_start[k]
+ * up to hit_start[k + 1] - 1. */
+static int check_assoc(lsk_pixel *px, const lsk_pixel_result *r, const uint32_t *off,
+                       const uint32_t *content)
 {
   static const char fn[] = "lsk_pixel_read";
-  size_t nm = px->modules, nh = px->nhits;
-  uint32_t *off = malloc((nm + 1) * 4), *content = malloc((nh ? nh : 1) * 4);
-  int rc = !off || !content
-               ? lsk_context_set_error(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn)
-               : 0;
-  if (!rc)
-    rc = lsk_buffer_read(lsk_assoc_offsets(px->assoc), 0, off, (nm + 1) * 4);
-  if (!rc && nh)
-    rc = lsk_buffer_read(lsk_assoc_content(px->assoc), 0, content, nh * 4);
+  size_t nm = px->modules;
+  int rc = LSK_OK;
   for (size_t k = 0; !rc && k < nm; ++k) {
     uint32_t a = r->hit_start[k], b = r->hit_start[k + 1];
     if (off[k] != a || off[k + 1] != b)
@@ -560,8 +646,6 @@ static int check_assoc(lsk_pixel *px, const lsk_pixel_result *r)
       rc = lsk_context_set_error(px->ctx, LSK_EVERIFY, "%s: module %zu: an associated hit repeats",
                                  fn, k);
   }
-  free(off);
-  free(content);
   return rc;
 }
 
@@ -585,29 +669,44 @@ int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
   pxdigi dv = {0};
   pxclus cv = {0};
   pxhit hv = {0};
-  int rc = pxdigi_bind(&dv, lsk_soa_host(px->soa[0], 0), cap);
+  uint32_t *off = malloc((nm + 1) * 4), *content = malloc((nh ? nh : 1) * 4);
+  int rc = !off || !content
+               ? lsk_context_set_error(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn)
+               : LSK_OK;
+  if (!rc)
+    rc = pxdigi_bind(&dv, lsk_soa_host(px->soa[0], 0), cap);
   if (!rc)
     rc = pxclus_bind(&cv, lsk_soa_host(px->soa[1], 0), cap);
   if (!rc)
     rc = pxhit_bind(&hv, lsk_soa_host(px->soa[2], 0), cap);
+  /* Every read on px's queue, then one wait. */
+  const lsk_async *on = &px->on;
+  px->pending = 1;
   if (!rc && px->digis)
-    rc = lsk_buffer_read(b[0], at(px, 0, dv.clus), r->clus, px->digis * 4);
+    rc = lsk_buffer_read_async(b[0], at(px, 0, dv.clus), r->clus, px->digis * 4, on);
   if (!rc)
-    rc = lsk_buffer_read(px->nclus, 0, r->nclus, nm * 4);
+    rc = lsk_buffer_read_async(px->nclus, 0, r->nclus, nm * 4, on);
   if (!rc)
-    rc = lsk_buffer_read(px->coff, 0, r->clus_start, (nm + 1) * 4);
+    rc = lsk_buffer_read_async(px->coff, 0, r->clus_start, (nm + 1) * 4, on);
   if (!rc)
-    rc = lsk_buffer_read(px->hoff, 0, r->hit_start, (nm + 1) * 4);
+    rc = lsk_buffer_read_async(px->hoff, 0, r->hit_start, (nm + 1) * 4, on);
   if (!rc && nc)
-    rc = lsk_buffer_read(b[1], at(px, 1, cv.charge), r->charge, nc * 4);
+    rc = lsk_buffer_read_async(b[1], at(px, 1, cv.charge), r->charge, nc * 4, on);
   if (!rc && nc)
-    rc = lsk_buffer_read(b[1], at(px, 1, cv.hit), r->hit, nc * 4);
+    rc = lsk_buffer_read_async(b[1], at(px, 1, cv.hit), r->hit, nc * 4, on);
   /* The hit columns into the host view, then to structs. */
   void *col[] = {hv.hx, hv.hy, hv.xerr, hv.yerr, hv.hcharge, hv.hmodule, hv.cluster};
   for (size_t j = 0; !rc && nh && j < sizeof col / sizeof col[0]; ++j)
-    rc = lsk_buffer_read(b[2], at(px, 2, col[j]), col[j], nh * 4);
+    rc = lsk_buffer_read_async(b[2], at(px, 2, col[j]), col[j], nh * 4, on);
   for (size_t j = 0; !rc && nh && j < 3; ++j)
-    rc = lsk_buffer_read(b[2], at(px, 2, hv.g + j * hv.g_stride), hv.g + j * hv.g_stride, nh * 4);
+    rc = lsk_buffer_read_async(b[2], at(px, 2, hv.g + j * hv.g_stride), hv.g + j * hv.g_stride,
+                               nh * 4, on);
+  /* The association, to check it against the hit order. */
+  if (!rc)
+    rc = lsk_buffer_read_async(lsk_assoc_offsets(px->assoc), 0, off, (nm + 1) * 4, on);
+  if (!rc && nh)
+    rc = lsk_buffer_read_async(lsk_assoc_content(px->assoc), 0, content, nh * 4, on);
+  rc = settle(px, rc);
   for (size_t i = 0; !rc && i < nh; ++i)
     r->hits[i] = (lsk_pixel_hit){.x = hv.hx[i],
                                  .y = hv.hy[i],
@@ -617,11 +716,14 @@ int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
                                  .charge = hv.hcharge[i],
                                  .module = hv.hmodule[i],
                                  .cluster = hv.cluster[i]};
-  if (rc)
-    return rc;
-  r->modules = nm;
-  r->digis = px->digis;
-  r->clusters = nc;
-  r->nhits = nh;
-  return check_assoc(px, r);
+  if (!rc) {
+    r->modules = nm;
+    r->digis = px->digis;
+    r->clusters = nc;
+    r->nhits = nh;
+    rc = check_assoc(px, r, off, content);
+  }
+  free(off);
+  free(content);
+  return rc;
 }

@@ -18,10 +18,15 @@
  *            placement), hits in module order
  *   assoc    module -> hits (lsk_assoc)
  * and the same in plain C (lsk_pixel_reference) to check it against.
- * See docs/example-pixel.md.
+ * An lsk_pixel runs on one queue (lsk_pixel_options.queue) and uploads
+ * from pinned memory; lsk_pixel_stream runs a set of events as batches
+ * over several queues at once, as a CUDA application runs one stream per
+ * batch of events. See docs/example-pixel.md.
  *
- * Thread-safety: an lsk_pixel as its context; the host-only functions
- * (events, generator, files, reference) are reentrant.
+ * Thread-safety: one lsk_pixel (one lsk_pixel_stream) is used by one
+ * thread at a time; lsk_pixels on different queues of one context may run
+ * in different threads at once (lsk_pixel_stream does so). The host-only
+ * functions (events, generator, files, reference) are reentrant.
  */
 #ifndef LSK_PIXEL_H
 #define LSK_PIXEL_H
@@ -217,6 +222,12 @@ typedef struct lsk_pixel_options {
   unsigned workers, simd;
   size_t blocks;
   unsigned lookup; /* LSK_PIXEL_LOOKUP_*; 0: automatic */
+  /* The queue (queue.h) of everything the lsk_pixel enqueues: its
+   * uploads, kernels, kernel-library calls (scans, the association) and
+   * reads; its waits are lsk_queue_finish of this queue alone, so that
+   * lsk_pixels on other queues run on meanwhile. NULL: the context's
+   * default queue. It must outlive the lsk_pixel. */
+  lsk_queue *queue;
 } lsk_pixel_options;
 
 /* Wall-clock seconds of each stage of the last lsk_pixel_run: cluster is
@@ -229,22 +240,42 @@ typedef struct lsk_pixel_times {
 /*
  * lsk_pixel_create: builds the example's program (examples/pixel/pixel.cl behind
  * the generated views of its digi, cluster and hit layouts).
- * Errors: LSK_EINVAL (a NULL, bad options), LSK_ELAUNCH (workers, or the
- * grid lookup's local memory, past the device's limits), LSK_ENOMEM,
- * LSK_EBUILD, OpenCL codes.
+ * Errors: LSK_EINVAL (a NULL, bad options, opt->queue not a live queue of
+ * ctx), LSK_ELAUNCH (workers, or the grid lookup's local memory, past the
+ * device's limits), LSK_ENOMEM, LSK_EBUILD, OpenCL codes.
+ *
+ * Memory: device buffers of the largest set run so far (grown, never
+ * shrunk: the digis, clusters and hits), the per-module buffers of the
+ * last set's module count (from the buffer cache, lsk_buffer_alloc on the
+ * queue: a stream whose batches change size takes them back from the
+ * cache), the association, and a pinned staging area (lsk_pinned) for one
+ * set's digis and module starts. The kernel library's temporaries (the
+ * scans') come from the buffer cache on the same queue.
+ *
+ * Uploads come from pinned memory: lsk_pixel_run copies the set's digi
+ * columns and module starts into the staging area, in the layout of the
+ * device's digi buffer, and uploads them with lsk_buffer_write_async
+ * (one DMA from page-locked memory on GPUs; a copy in PoCL). A staging
+ * area rather than events allocated in pinned memory: any set works (the
+ * generator's, a file's, a batch that is a view into a larger set), the
+ * caller may reuse its events as soon as lsk_pixel_run returns, and the
+ * pinned memory (scarce on GPU machines) stays one batch per lsk_pixel,
+ * not whole data sets. The copy costs one pass over the digis on the
+ * host (docs/example-pixel.md has the figures).
  */
 int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel **out /* OUT */);
 void lsk_pixel_destroy(lsk_pixel *px);
 
 /*
- * lsk_pixel_run: the pipeline over ev: uploads the digis (growing the
- * device buffers as needed) and runs every stage. It checks only what
- * memory safety needs (start increasing from 0 to digis, at most
- * LSK_PIXEL_MAX_DIGIS per module); results are right for sets that pass
- * lsk_pixel_events_check (the generator's and the reader's do). With times
- * NULL it waits once (for the
- * number of hits, which the association needs); with times it also waits
- * after each stage to time it. Results stay on the device.
+ * lsk_pixel_run: the pipeline over ev on px's queue: uploads the digis
+ * from the pinned staging area (growing the device buffers as needed) and
+ * runs every stage. It checks only what memory safety needs (start
+ * increasing from 0 to digis, at most LSK_PIXEL_MAX_DIGIS per module);
+ * results are right for sets that pass lsk_pixel_events_check (the
+ * generator's and the reader's do). With times NULL it waits for its
+ * queue twice: for the number of hits, which the association needs, and
+ * at the end; with times it also waits after each stage to time it.
+ * Results stay on the device. ev is not used once it returns.
  * Errors: LSK_EINVAL, LSK_ENOMEM, LSK_EVERIFY, OpenCL codes.
  */
 int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *times /* OUT */);
@@ -252,7 +283,8 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
 /*
  * lsk_pixel_read: the last run's results into r (made for that set or a
  * larger one). Also checks the module -> hits association against the hit
- * order: LSK_EVERIFY naming the module if a module's hits differ. Waits.
+ * order: LSK_EVERIFY naming the module if a module's hits differ. Every
+ * read is enqueued on px's queue, then one wait (lsk_queue_finish).
  */
 int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r);
 
@@ -273,6 +305,65 @@ int lsk_pixel_shape(const lsk_pixel *px, unsigned *workers /* OUT */, unsigned *
 /* The last run's module -> hits association (keys: event * modules +
  * module; elements: hit indices), owned by px; NULL before a run. */
 lsk_assoc *lsk_pixel_assoc(const lsk_pixel *px);
+
+/* The queue px runs on (the option, or the context's default queue); NULL
+ * for a NULL or destroyed px. */
+lsk_queue *lsk_pixel_queue(const lsk_pixel *px);
+
+/* ---- Streams: a set of events as batches over several queues ---- */
+
+/* The most streams, and the events of a batch by default. */
+#define LSK_PIXEL_MAX_STREAMS 16u
+#define LSK_PIXEL_BATCH_EVENTS 20u
+
+typedef struct lsk_pixel_stream lsk_pixel_stream;
+
+/* All zeros: the defaults. */
+typedef struct lsk_pixel_stream_options {
+  unsigned streams;        /* queues, each with a thread and an lsk_pixel; 0: 1 */
+  uint32_t batch_events;   /* events per batch; 0: LSK_PIXEL_BATCH_EVENTS */
+  lsk_pixel_options pixel; /* every stream's pipeline (its .queue must be NULL) */
+} lsk_pixel_stream_options;
+
+/*
+ * lsk_pixel_stream_create: streams queues of ctx ("stream 0", "stream 1",
+ * ...: their names in a trace), an lsk_pixel on each. opt may be NULL.
+ * Errors: LSK_EINVAL (a NULL, streams above LSK_PIXEL_MAX_STREAMS,
+ * batch_events above LSK_PIXEL_MAX_EVENTS, pixel.queue set), and those of
+ * lsk_queue_create and lsk_pixel_create.
+ */
+int lsk_pixel_stream_create(lsk_context *ctx, const lsk_pixel_stream_options *opt,
+                            lsk_pixel_stream **out /* OUT */);
+/* Frees the lsk_pixels and the queues (each finished first). NULL is
+ * allowed. */
+void lsk_pixel_stream_destroy(lsk_pixel_stream *s);
+
+/*
+ * lsk_pixel_stream_run: ev cut into batches of batch_events events (the
+ * last one shorter where they do not divide), batch b run on stream
+ * b mod streams, each stream in a thread of its own (stream 0 in the
+ * caller's) that drives its lsk_pixel on its queue: while one stream
+ * uploads a batch from its pinned staging area, the others' kernels run.
+ * With r not NULL each batch is read back on its stream and the batches
+ * gathered into r, in order, as they complete: r is then exactly what
+ * lsk_pixel_run and lsk_pixel_read over the whole set give (module,
+ * cluster and hit indices of the whole set), whatever the streams and the
+ * batch size. With r NULL nothing is read back (results stay on the
+ * device, the last batch of each stream's). Returns when every batch is
+ * done; after a failure the other streams stop at their next batch.
+ * Errors: LSK_EINVAL (a NULL, ev's start out of order, r too small),
+ * LSK_ENOMEM, and those of lsk_pixel_run and lsk_pixel_read, the message
+ * naming the stream and the batch.
+ */
+int lsk_pixel_stream_run(lsk_pixel_stream *s, const lsk_pixel_events *ev,
+                         lsk_pixel_result *r /* OUT, may be NULL */);
+
+/* The streams and the events per batch of s; 0 for a NULL or destroyed s. */
+unsigned lsk_pixel_stream_count(const lsk_pixel_stream *s);
+uint32_t lsk_pixel_stream_batch(const lsk_pixel_stream *s);
+/* Stream k's lsk_pixel (owned by s: for its lookup and shape), NULL for a
+ * bad s or k. */
+lsk_pixel *lsk_pixel_stream_pixel(const lsk_pixel_stream *s, unsigned k);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,11 @@
  * generated (or read) events, the device pipeline and the plain C
  * reference timed on the same events, every output compared (the cluster
  * of every digi, charges, masks, hits and the association), and a short
- * table. Exit 1 on any difference.
+ * table. Then the same events as batches over --streams N queues
+ * (lsk_pixel_stream: a thread, a queue and an lsk_pixel per stream,
+ * uploads from pinned memory), every run's results compared with C.
+ * --trace FILE and --profile record every command of every queue
+ * (lsk_context_options.trace). Exit 1 on any difference.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +22,7 @@ static const char *const usage_text =
     "usage: lsk [--device SEL] demo [--events N] [--modules M] [--seed S] [--repeat R]\n"
     "                               [--threshold Q] [--input FILE] [--output FILE]\n"
     "                               [--workers W] [--simd S] [--lookup grid|hash]\n"
+    "                               [--streams N] [--batch E] [--trace FILE] [--profile]\n"
     "       lsk demo tour [--size N] [--inject-fault]   three small kernels (see --help)\n"
     "       lsk demo pic [...]                          particle-in-cell on frames\n"
     "Pixel-detector clustering on SoA: digis grouped by module, clustered (one block\n"
@@ -32,15 +37,23 @@ static const char *const usage_text =
     "  --output FILE     write the events to FILE\n"
     "  --workers W, --simd S   the per-module kernels' shape (default: automatic)\n"
     "  --lookup grid|hash      how the clusterizer finds neighbours (default: the grid\n"
-    "                    where local memory holds it, as on CPUs, else the hash)\n";
+    "                    where local memory holds it, as on CPUs, else the hash)\n"
+    "  --streams N       then the events as batches over N queues at once, 1 to 16: a\n"
+    "                    thread and a pipeline per queue, uploads from pinned memory\n"
+    "                    overlapping the other batches' kernels (default 1)\n"
+    "  --batch E         events per batch of the streams (default 20)\n"
+    "  --trace FILE      record every command of every queue; write the trace to FILE\n"
+    "                    (Chrome trace-event JSON: ui.perfetto.dev opens it)\n"
+    "  --profile         record every command; print the device time per kernel\n";
 
 typedef struct demo {
   lsk_pixel_events *ev;
   lsk_context *ctx;
   lsk_pixel *px;
-  lsk_pixel_result *got, *want;
-  unsigned repeat;
-  uint32_t threshold;
+  lsk_pixel_options po;
+  lsk_pixel_result *got, *want, *sgot;
+  unsigned repeat, streams;
+  uint32_t threshold, batch;
 } demo;
 
 static int parse(const char *v, unsigned long max, unsigned long *out)
@@ -50,6 +63,37 @@ static int parse(const char *v, unsigned long max, unsigned long *out)
     return -1;
   *out = (unsigned long)x;
   return 0;
+}
+
+/* The streams: a checked run (it allocates), then repeat timed runs,
+ * each read back and compared with C (want) after its time. Best time in
+ * *best; the number of runs compared in *checked. */
+static int run_streams(demo *d, double *best, unsigned *checked)
+{
+  lsk_pixel_stream *s = NULL;
+  lsk_pixel_stream_options so = {.streams = d->streams, .batch_events = d->batch, .pixel = d->po};
+  int rc = lsk_pixel_stream_create(d->ctx, &so, &s);
+  if (rc)
+    return cli_fail_lsk("demo", d->ctx, rc, "creating the streams");
+  *checked = 0;
+  for (unsigned r = 0; r <= d->repeat; ++r) {
+    double t0 = cli_now();
+    if ((rc = lsk_pixel_stream_run(s, d->ev, d->sgot))) {
+      rc = cli_fail_lsk("demo", d->ctx, rc, "streams");
+      break;
+    }
+    double t = cli_now() - t0;
+    if (r > 0)
+      *best = r == 1 || t < *best ? t : *best;
+    if (lsk_pixel_compare(d->want, d->sgot, TOL)) {
+      rc = cli_fail("demo", "%u streams: run %u differs from the C reference: %s", d->streams, r,
+                    lsk_context_errmsg(NULL));
+      break;
+    }
+    ++*checked;
+  }
+  lsk_pixel_stream_destroy(s);
+  return rc;
 }
 
 /* The device pipeline and the reference, timed; then the comparison. */
@@ -83,6 +127,13 @@ static int run(demo *d)
   if ((rc = lsk_pixel_read(d->px, d->got)))
     return cli_fail_lsk("demo", d->ctx, rc, "reading the results");
   int same = lsk_pixel_compare(d->want, d->got, TOL);
+  if (same)
+    return cli_fail("demo", "the device differs from the C reference: %s",
+                    lsk_context_errmsg(NULL));
+  double streamed = 0;
+  unsigned checked = 0;
+  if ((rc = run_streams(d, &streamed, &checked)))
+    return rc;
 
   size_t truth = 0;
   for (size_t k = 0; ev->truth && k < d->got->modules; ++k) {
@@ -107,33 +158,59 @@ static int run(demo *d)
               {"association", best.assoc}};
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i)
     printf("%-26s %10.3f %12.2f\n", rows[i].name, 1e3 * rows[i].v, 1e6 * rows[i].v / n);
+  char sname[48];
+  snprintf(sname, sizeof sname, "lsk, %u stream%s (+ read)", d->streams,
+           d->streams == 1 ? "" : "s");
   printf("\n%-26s %10s %12s %12s\n", "whole pipeline", "ms", "us/event", "events/s");
   printf("%-26s %10.3f %12.2f %12.0f\n", "lsk (one wait)", 1e3 * total, 1e6 * total / n, n / total);
+  printf("%-26s %10.3f %12.2f %12.0f\n", sname, 1e3 * streamed, 1e6 * streamed / n, n / streamed);
   printf("%-26s %10.3f %12.2f %12.0f\n", "C reference, 1 thread", 1e3 * ref, 1e6 * ref / n,
          n / ref);
   printf("lsk / C: %.2f times the events per second (best of %u; wall clock, upload included)\n",
          ref / total, d->repeat);
-  if (same)
-    return cli_fail("demo", "the device differs from the C reference: %s",
-                    lsk_context_errmsg(NULL));
+  uint32_t batch = d->batch ? d->batch : LSK_PIXEL_BATCH_EVENTS;
+  printf("streams: %u queue%s, a thread each, %u batches of up to %u events round-robin, uploads "
+         "from pinned memory, results read back and gathered: %.2f times the one-wait run's "
+         "events per second\n",
+         d->streams, d->streams == 1 ? "" : "s", (ev->events + batch - 1) / batch, batch,
+         total / streamed);
   printf("check: every digi's cluster, cluster charges and masks identical to C; hits within "
-         "%g cm; association ok\n",
-         (double)TOL);
+         "%g cm; association ok; the streams' %u runs too\n",
+         (double)TOL, checked);
   return 0;
 }
 
 int cmd_demo_pixel(int argc, char **argv)
 {
-  demo d = {.repeat = 3, .threshold = LSK_PIXEL_THRESHOLD};
+  demo d = {.repeat = 3, .threshold = LSK_PIXEL_THRESHOLD, .streams = 1};
   lsk_pixel_options po = {0};
   lsk_pixel_gen_options g = {.events = 200, .modules = 512, .seed = 1};
-  const char *input = NULL, *output = NULL;
+  const char *input = NULL, *output = NULL, *trace = NULL;
+  int profile = 0;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     unsigned long x = 0;
+    unsigned long long n = 0;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       fputs(usage_text, stdout);
       return 0;
+    }
+    if (strcmp(a, "--profile") == 0) {
+      profile = 1;
+      continue;
+    }
+    if (strcmp(a, "--streams") == 0 || strcmp(a, "--batch") == 0) {
+      int streams = a[2] == 's';
+      int urc = cli_opt_uint("demo", usage_text, a, v, 1,
+                             streams ? LSK_PIXEL_MAX_STREAMS : LSK_PIXEL_MAX_EVENTS, &n);
+      if (urc)
+        return urc;
+      if (streams)
+        d.streams = (unsigned)n;
+      else
+        d.batch = (uint32_t)n;
+      ++i;
+      continue;
     }
     if (!v)
       return cli_usage("demo", usage_text, "%s '%s'",
@@ -142,6 +219,8 @@ int cmd_demo_pixel(int argc, char **argv)
     ++i;
     if (strcmp(a, "--input") == 0)
       input = v;
+    else if (strcmp(a, "--trace") == 0)
+      trace = v;
     else if (strcmp(a, "--output") == 0)
       output = v;
     else if (strcmp(a, "--events") == 0 && !parse(v, LSK_PIXEL_MAX_EVENTS, &x) && x)
@@ -170,9 +249,11 @@ int cmd_demo_pixel(int argc, char **argv)
     lsk_pixel_events_destroy(d.ev);
     return cli_fail_lsk("demo", NULL, rc, "writing events");
   }
-  if (lsk_pixel_result_create(d.ev, &d.got) || lsk_pixel_result_create(d.ev, &d.want)) {
+  lsk_context_options co = {.trace = trace || profile};
+  if (lsk_pixel_result_create(d.ev, &d.got) || lsk_pixel_result_create(d.ev, &d.want) ||
+      lsk_pixel_result_create(d.ev, &d.sgot)) {
     rc = cli_fail_lsk("demo", NULL, LSK_ENOMEM, "results");
-  } else if (cli_context_open("demo", &d.ctx)) {
+  } else if (cli_context_open_opt("demo", &co, &d.ctx)) {
     rc = 1;
   } else {
     const lsk_device_info *dev = lsk_context_device(d.ctx);
@@ -185,6 +266,7 @@ int cmd_demo_pixel(int argc, char **argv)
              output ? ", written to " : "", output ? output : "");
     double t0 = cli_now();
     po.threshold = d.threshold;
+    d.po = po;
     rc = lsk_pixel_create(d.ctx, &po, &d.px);
     if (rc)
       rc = cli_fail_lsk("demo", d.ctx, rc, "building the pipeline");
@@ -193,11 +275,15 @@ int cmd_demo_pixel(int argc, char **argv)
              lsk_pixel_lookup(d.px) == LSK_PIXEL_LOOKUP_GRID ? "grid" : "hash");
       rc = run(&d);
     }
+    /* The trace and profile of everything that ran, a failed run's too. */
+    if ((trace || profile) && cli_trace_finish("demo", d.ctx, trace, profile))
+      rc = 1;
   }
   lsk_pixel_destroy(d.px);
   lsk_context_destroy(d.ctx);
   lsk_pixel_result_destroy(d.got);
   lsk_pixel_result_destroy(d.want);
+  lsk_pixel_result_destroy(d.sgot);
   lsk_pixel_events_destroy(d.ev);
   return rc;
 }

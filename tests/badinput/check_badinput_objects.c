@@ -465,6 +465,66 @@ START_TEST(test_bi_examples)
       WRONG("pixel", "buffer"));
   QUIET("lsk_pixel_assoc", lsk_pixel_assoc(NULL) == NULL);
   BADV("lsk_pixel_assoc", lsk_pixel_assoc(wx), NULL, WRONG("pixel", "buffer"));
+  QUIET("lsk_pixel_queue", lsk_pixel_queue(NULL) == NULL);
+  BADV("lsk_pixel_queue", lsk_pixel_queue(wx), NULL, WRONG("pixel", "buffer"));
+  xo = (lsk_pixel_options){.queue = (lsk_queue *)b};
+  BAD(ctx, "lsk_pixel_create", lsk_pixel_create(ctx, &xo, &xout), LSK_EINVAL,
+      WRONG("queue", "buffer"));
+
+  /* pixel.h: the streams. */
+  lsk_pixel_stream *ps = NULL, *sout = (lsk_pixel_stream *)&sout, *ws = (lsk_pixel_stream *)b;
+  TU_OK(ctx, lsk_pixel_stream_create(ctx, NULL, &ps));
+  BAD(ctx, "lsk_pixel_stream_create", lsk_pixel_stream_create(ctx, NULL, NULL), LSK_EINVAL,
+      "out is NULL");
+  BAD(NULL, "lsk_pixel_stream_create", lsk_pixel_stream_create(NULL, NULL, &sout), LSK_EINVAL,
+      "ctx is NULL");
+  ck_assert_ptr_null(sout);
+  BAD(NULL, "lsk_pixel_stream_create", lsk_pixel_stream_create((lsk_context *)b, NULL, &sout),
+      LSK_EINVAL, WRONG("context", "buffer"));
+  lsk_pixel_stream_options so = {.streams = 17};
+  BAD(ctx, "lsk_pixel_stream_create", lsk_pixel_stream_create(ctx, &so, &sout), LSK_EINVAL,
+      "17 streams; at most 16");
+  so = (lsk_pixel_stream_options){.batch_events = LSK_PIXEL_MAX_EVENTS + 1};
+  BAD(ctx, "lsk_pixel_stream_create", lsk_pixel_stream_create(ctx, &so, &sout), LSK_EINVAL,
+      "batches of 1000001 events");
+  so = (lsk_pixel_stream_options){.pixel = {.queue = lsk_context_queue(ctx)}};
+  BAD(ctx, "lsk_pixel_stream_create", lsk_pixel_stream_create(ctx, &so, &sout), LSK_EINVAL,
+      "opt->pixel.queue is set");
+  so = (lsk_pixel_stream_options){.streams = 2, .pixel = {.lookup = 3}};
+  BAD(ctx, "lsk_pixel_create", lsk_pixel_stream_create(ctx, &so, &sout), LSK_EINVAL,
+      "lookup 3 is none of LSK_PIXEL_LOOKUP_*");
+  ck_assert_ptr_null(sout);
+  QUIET("lsk_pixel_stream_destroy", (lsk_pixel_stream_destroy(NULL), 1));
+  BADV("lsk_pixel_stream_destroy", (lsk_pixel_stream_destroy(ws), 0), 0,
+       WRONG("pixel_stream", "buffer"));
+  BAD(NULL, "lsk_pixel_stream_run", lsk_pixel_stream_run(NULL, ev, r), LSK_EINVAL, "s is NULL");
+  BAD(NULL, "lsk_pixel_stream_run", lsk_pixel_stream_run(ws, ev, r), LSK_EINVAL,
+      WRONG("pixel_stream", "buffer"));
+  BAD(ctx, "lsk_pixel_stream_run", lsk_pixel_stream_run(ps, NULL, r), LSK_EINVAL,
+      "ev or one of its arrays");
+  broken = *ev;
+  broken.modules = 0;
+  BAD(ctx, "lsk_pixel_stream_run", lsk_pixel_stream_run(ps, &broken, r), LSK_EINVAL,
+      "2 events of 0 modules");
+  broken = *ev;
+  broken.digis = ev->digis + 1;
+  BAD(ctx, "lsk_pixel_stream_run", lsk_pixel_stream_run(ps, &broken, r), LSK_EINVAL,
+      "start runs from 0 to");
+  lsk_pixel_events *ev3 = NULL;
+  go.events = 3;
+  TU_OK(NULL, lsk_pixel_generate(&go, &ev3));
+  BAD(ctx, "lsk_pixel_stream_run", lsk_pixel_stream_run(ps, ev3, r), LSK_EINVAL,
+      "the result holds");
+  lsk_pixel_events_destroy(ev3);
+  QUIET("lsk_pixel_stream_count", lsk_pixel_stream_count(NULL) == 0);
+  BADV("lsk_pixel_stream_count", lsk_pixel_stream_count(ws), 0, WRONG("pixel_stream", "buffer"));
+  QUIET("lsk_pixel_stream_batch", lsk_pixel_stream_batch(NULL) == 0);
+  BADV("lsk_pixel_stream_batch", lsk_pixel_stream_batch(ws), 0, WRONG("pixel_stream", "buffer"));
+  QUIET("lsk_pixel_stream_pixel", lsk_pixel_stream_pixel(NULL, 0) == NULL);
+  QUIET("lsk_pixel_stream_pixel", lsk_pixel_stream_pixel(ps, 1) == NULL);
+  BADV("lsk_pixel_stream_pixel", lsk_pixel_stream_pixel(ws, 0), NULL,
+       WRONG("pixel_stream", "buffer"));
+  lsk_pixel_stream_destroy(ps);
 
   lsk_pixel_destroy(px);
   lsk_pixel_result_destroy(r);
@@ -494,6 +554,7 @@ START_TEST(test_bi_orphans)
   lsk_list *list = NULL;
   lsk_compactor *c = NULL;
   lsk_pixel *px = NULL;
+  lsk_pixel_stream *ps = NULL;
   lsk_soa *soa = NULL;
   lsk_layout *l = NULL;
   TU_OK(NULL, lsk_layout_create("o", 0, &l));
@@ -508,6 +569,7 @@ START_TEST(test_bi_orphans)
                                   "{ return 1; }\n",
                                   &(lsk_compactor_options){.data_type = "uint"}, &c));
   TU_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
+  TU_OK(ctx, lsk_pixel_stream_create(ctx, &(lsk_pixel_stream_options){.streams = 2}, &ps));
   TU_OK(ctx, lsk_soa_create(ctx, 1, (const lsk_layout *const[]){l}, &cnt, &soa));
   lsk_context_destroy(ctx);
 
@@ -539,11 +601,14 @@ START_TEST(test_bi_orphans)
   BAD(NULL, "lsk_compact", lsk_compact(c, NULL, 0, 0, b, 0, 4, &n, NULL), LSK_EINVAL,
       ORPHAN("context"));
   BAD(NULL, "lsk_pixel_read", lsk_pixel_read(px, NULL), LSK_EINVAL, ORPHAN("context"));
+  BAD(NULL, "lsk_pixel_stream_run", lsk_pixel_stream_run(ps, NULL, NULL), LSK_EINVAL,
+      ORPHAN("context"));
   BAD(NULL, "lsk_soa_upload", lsk_soa_upload(soa), LSK_EINVAL, ORPHAN("context"));
   TU_OK(NULL, lsk_layout_size(l, 4, &n)); /* a layout has no context */
   /* ... and their _destroy still frees them (ASan: no leak, no
    * use-after-free); each then is a dead handle. */
   lsk_soa_destroy(soa);
+  lsk_pixel_stream_destroy(ps);
   lsk_pixel_destroy(px);
   lsk_compactor_destroy(c);
   lsk_list_destroy(list);

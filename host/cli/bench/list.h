@@ -22,6 +22,11 @@
  *   pool           pool.c: pool allocation and the binning step against C
  *   pixel          pixel.c: the pixel clustering pipeline against its C
  *                  reference
+ *   streams, bufcache, overlap
+ *                  queues.c: the pixel pipeline over 2 and 4 streams
+ *                  against 1; the buffer cache against clCreateBuffer per
+ *                  step; pinned uploads beside kernels on two queues
+ *                  against one queue
  *   build          build.c (its child processes: child.c)
  */
 #ifndef LSK_BENCH_LIST_H
@@ -37,6 +42,9 @@
   X(assoc, 0, "lsk_assoc_build and lsk_assoc_build_sorted against C")                              \
   X(pool, 0, "pool allocation and recycling, and the pic binning step, against C")                 \
   X(pixel, 0, "the pixel clustering pipeline against its C reference")                             \
+  X(streams, 0, "the pixel pipeline as batches over 2 and 4 streams against 1")                    \
+  X(bufcache, 0, "lsk_buffer_alloc/free per step against clCreateBuffer/clReleaseMemObject")       \
+  X(overlap, 0, "pinned uploads beside kernels on two queues against one queue")                   \
   X(launch, 0, "launch overhead of an empty kernel against raw clEnqueueNDRangeKernel")            \
   X(build, BENCH_CASE_BUILD, "build cost: cold, again, lsk's disk cache, new processes")
 
