@@ -50,9 +50,10 @@ typedef struct lsk__ext_type {
 
 /* An in-order queue of a context (queue.c), with its own verify record:
  * a failure is reported with the queue it happened on. */
-/* Verify records per queue: one slot per kernel id (the last slot shared
- * by ids beyond), each a sub-buffer of one zeroed buffer, so that a
- * failure names its queue and its kernel and one read checks them all. */
+/* Verify records per queue: one small zeroed buffer per kernel id (the
+ * last slot shared by ids beyond), so that a failure names its queue and
+ * its kernel; a check reads the failure word of each slot launched into
+ * since the last one, with one wait. */
 #define LSK__VSLOTS 128
 struct lsk_queue {
   lsk__handle h;
@@ -64,8 +65,6 @@ struct lsk_queue {
   struct lsk_queue *next; /* the context's live queues (ctx->lock) */
   /* Under ctx->lock: the records, the slots launched into since the last
    * check (lo > hi: none), and for the shared slot how many kernels. */
-  cl_mem vbuf;
-  size_t vstride; /* bytes from one slot to the next */
   cl_mem vmem[LSK__VSLOTS];
   unsigned char vdirty[LSK__VSLOTS];
   unsigned vlo, vhi;
@@ -237,6 +236,10 @@ void lsk__queues_free(lsk_context *ctx);
  * first use; UINT32_MAX when out of memory. Takes ctx->lock: call it
  * without. */
 unsigned lsk__kernel_id(lsk_context *ctx, const char *name);
+/* queue.c: LSK_OK if q is a live queue of ctx; else LSK_EINVAL with
+ * "fn: what ..." (dead, wrong type, or "what: queue 'name' belongs to
+ * another context"). */
+int lsk__queue_check(lsk_context *ctx, const lsk_queue *q, const char *fn, const char *what);
 /* An lsk_async resolved: the queue, the wait list as OpenCL events, and
  * whether the caller wants an event. */
 typedef struct lsk__on {

@@ -411,13 +411,49 @@ static size_t at(const lsk_pixel *px, size_t j, const void *member)
  * buffer, clus, is the kernels'), and the module starts. Every byte of the
  * buffer was defined once by lsk_soa_create's whole write (oclgrind's
  * --uninitialized, grind_pixel, is clean with this partial write). */
+/* Where the device's memory is the host's (CPUs), the digis go straight
+ * into the mapped digi buffer on px's queue, with no copy but the one from
+ * the events: a staging copy would be a second memcpy there. 1 if done
+ * (rc set), 0 to take the staging path (a map not aligned for the view,
+ * as oclgrind's). */
+static int upload_mapped(lsk_pixel *px, const lsk_pixel_events *ev, int *rc)
+{
+  lsk_buffer *b = lsk_soa_buffer(px->soa[0]);
+  void *mem = NULL;
+  lsk_event *mapped = NULL;
+  pxdigi v = {0};
+  *rc = lsk_buffer_map_async(b, 0, lsk_buffer_size(b),
+                             &(lsk_async){.queue = px->q, .event = &mapped}, &mem);
+  if (!*rc)
+    *rc = lsk_event_wait(mapped);
+  lsk_event_release(mapped);
+  if (*rc)
+    return 1;
+  int bound = pxdigi_bind(&v, mem, px->cap_digis) == LSK_OK;
+  size_t d = ev->digis;
+  if (bound && d) {
+    memcpy(v.x, ev->x, d * 2);
+    memcpy(v.y, ev->y, d * 2);
+    memcpy(v.adc, ev->adc, d * 2);
+    memcpy(v.module, ev->module, d * 4);
+  }
+  *rc = lsk_buffer_unmap_async(b, mem, &px->on);
+  return bound || *rc;
+}
+
 static int upload(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
 {
   pxdigi v = {0};
   size_t d = ev->digis;
   unsigned char *base = (unsigned char *)lsk_pinned_ptr(px->stage) + px->stage_off;
   uint32_t *start = (uint32_t *)((unsigned char *)lsk_pinned_ptr(px->stage) + px->stage_start);
-  int rc = pxdigi_bind(&v, base, px->cap_digis);
+  int rc;
+  if (lsk_context_device(px->ctx)->is_cpu && upload_mapped(px, ev, &rc)) {
+    px->pending = 1;
+    memcpy(start, ev->start, (nm + 1) * 4);
+    return rc ? rc : lsk_buffer_write_async(px->start, 0, start, (nm + 1) * 4, &px->on);
+  }
+  rc = pxdigi_bind(&v, base, px->cap_digis);
   if (rc)
     return lsk_context_set_error(px->ctx, rc, "lsk_pixel_run: the staging area: %s",
                                  lsk_context_errmsg(NULL));

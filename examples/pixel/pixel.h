@@ -255,7 +255,11 @@ typedef struct lsk_pixel_times {
  * Uploads come from pinned memory: lsk_pixel_run copies the set's digi
  * columns and module starts into the staging area, in the layout of the
  * device's digi buffer, and uploads them with lsk_buffer_write_async
- * (one DMA from page-locked memory on GPUs; a copy in PoCL). A staging
+ * (one DMA from page-locked memory on GPUs). On CPUs, where the device's
+ * memory is the host's and a write is one more memcpy, the digis go
+ * straight into the digi buffer mapped on the pipeline's queue (only the
+ * module starts through the staging area); where that map is not aligned
+ * for the view (oclgrind), the staging path. A staging
  * area rather than events allocated in pinned memory: any set works (the
  * generator's, a file's, a batch that is a view into a larger set), the
  * caller may reuse its events as soon as lsk_pixel_run returns, and the

@@ -96,10 +96,8 @@ int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_
     return lsk__fail(ctx, LSK_EINVAL, "%s: opt->algo.on is set; an association takes opt->queue",
                      fn);
   if (opt && opt->queue) {
-    if ((rc = lsk__handle_check(ctx, opt->queue, &LSK__H_QUEUE, fn, "opt->queue")))
+    if ((rc = lsk__queue_check(ctx, opt->queue, fn, "opt->queue")))
       return rc;
-    if (opt->queue->ctx != ctx)
-      return lsk__fail(ctx, LSK_EINVAL, "%s: opt->queue belongs to another context", fn);
   }
   lsk_assoc *a = lsk__handle_new(sizeof *a, &LSK__H_ASSOC, ctx);
   if (!a)

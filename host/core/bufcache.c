@@ -142,11 +142,9 @@ int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_queue *q, lsk_buffer **o
   if (size == 0)
     return lsk__fail(ctx, LSK_EINVAL, "%s: size is 0", fn);
   if (q) {
-    int rc = lsk__handle_check(ctx, q, &LSK__H_QUEUE, fn, "q");
+    int rc = lsk__queue_check(ctx, q, fn, "q");
     if (rc)
       return rc;
-    if (q->ctx != ctx)
-      return lsk__fail(ctx, LSK_EINVAL, "%s: queue '%s' belongs to another context", fn, q->name);
   } else {
     q = ctx->dq;
   }
@@ -246,11 +244,9 @@ int lsk_buffer_free(lsk_buffer *buf, lsk_queue *q)
                      "%s: the buffer was made by lsk_buffer_create; lsk_buffer_destroy frees it",
                      fn);
   if (q) {
-    int rc = lsk__handle_check(ctx, q, &LSK__H_QUEUE, fn, "q");
+    int rc = lsk__queue_check(ctx, q, fn, "q");
     if (rc)
       return rc;
-    if (q->ctx != ctx)
-      return lsk__fail(ctx, LSK_EINVAL, "%s: queue '%s' belongs to another context", fn, q->name);
   }
   if (lsk__handle_remove(buf, &LSK__H_BUFFER, fn))
     return LSK_EINVAL;

@@ -130,10 +130,69 @@ static int check_range(const char *fn, lsk_buffer *buf, size_t offset, size_t si
   return LSK_OK;
 }
 
-/* A transfer's command on o's queue, blocking or not; size 0 enqueues a
- * marker (for the wait list and the event) or nothing. */
-typedef enum { T_WRITE, T_READ } tkind;
-static int transfer(tkind kind, lsk_buffer *buf, size_t offset, void *ptr, size_t size,
+/* One command of the transfers below: a write or read between host memory
+ * (ptr) and buf, a fill of buf with the pattern at ptr, or a copy from src
+ * into buf. */
+typedef struct cmd {
+  lsk__op op; /* LSK__OP_WRITE, _READ, _FILL or _COPY */
+  lsk_buffer *buf;
+  const lsk_buffer *src;
+  size_t offset, src_offset, size;
+  void *ptr;
+  size_t pattern_size;
+  cl_bool blocking;
+} cmd;
+
+/* c on the queue of on, after its wait list, its event to the caller if
+ * asked and to the trace if it records. Size 0 moves nothing: a marker
+ * stands in where a wait list or an event needs a command, else nothing
+ * is enqueued. */
+static int enqueue(const cmd *c, const lsk_async *on, const char *fn)
+{
+  static const char *const what[] = {[LSK__OP_WRITE] = "write",
+                                     [LSK__OP_READ] = "read",
+                                     [LSK__OP_FILL] = "fill",
+                                     [LSK__OP_COPY] = "copy"};
+  lsk_context *ctx = c->buf->ctx;
+  lsk__on o;
+  int rc = lsk__on_resolve(ctx, on, fn, &o);
+  if (rc)
+    return rc;
+  cl_event ev = NULL, *evp = lsk__on_wants_event(ctx, &o) ? &ev : NULL;
+  const cl_event *wl = o.nwait ? o.wait : NULL;
+  cl_command_queue q = o.q->cl;
+  cl_int err;
+  const char *call;
+  if (c->size == 0) {
+    if (!o.nwait && !o.event)
+      return LSK_OK;
+    call = "clEnqueueMarkerWithWaitList";
+    err = clEnqueueMarkerWithWaitList(q, o.nwait, wl, evp);
+  } else if (c->op == LSK__OP_WRITE) {
+    call = "clEnqueueWriteBuffer";
+    err = clEnqueueWriteBuffer(q, c->buf->mem, c->blocking, c->offset, c->size, c->ptr, o.nwait, wl,
+                               evp);
+  } else if (c->op == LSK__OP_READ) {
+    call = "clEnqueueReadBuffer";
+    err = clEnqueueReadBuffer(q, c->buf->mem, c->blocking, c->offset, c->size, c->ptr, o.nwait, wl,
+                              evp);
+  } else if (c->op == LSK__OP_FILL) {
+    call = "clEnqueueFillBuffer";
+    err = clEnqueueFillBuffer(q, c->buf->mem, c->ptr, c->pattern_size, c->offset, c->size, o.nwait,
+                              wl, evp);
+  } else {
+    call = "clEnqueueCopyBuffer";
+    err = clEnqueueCopyBuffer(q, c->src->mem, c->buf->mem, c->src_offset, c->offset, c->size,
+                              o.nwait, wl, evp);
+  }
+  if (err)
+    return lsk__fail_cl(ctx, err, call, " (%zu bytes, queue '%s')", c->size, o.q->name);
+  if (ctx->trace && ev)
+    lsk__trace_add(o.q, c->op, what[c->op], NULL, c->size, ev);
+  return lsk__on_done(ctx, &o, ev, what[c->op], fn);
+}
+
+static int transfer(lsk__op op, lsk_buffer *buf, size_t offset, void *ptr, size_t size,
                     cl_bool blocking, const lsk_async *on, const char *fn)
 {
   if (on && on->event)
@@ -141,62 +200,39 @@ static int transfer(tkind kind, lsk_buffer *buf, size_t offset, void *ptr, size_
   int rc = check_range(fn, buf, offset, size, ptr, 1);
   if (rc)
     return rc;
-  lsk_context *ctx = buf->ctx;
-  lsk__on o;
-  if ((rc = lsk__on_resolve(ctx, on, fn, &o)))
-    return rc;
-  cl_event ev = NULL, *evp = lsk__on_wants_event(ctx, &o) ? &ev : NULL;
-  const cl_event *wl = o.nwait ? o.wait : NULL;
-  cl_int err;
-  const char *call;
-  if (size == 0) {
-    if (!o.nwait && !o.event)
-      return LSK_OK;
-    call = "clEnqueueMarkerWithWaitList";
-    err = clEnqueueMarkerWithWaitList(o.q->cl, o.nwait, wl, evp);
-  } else if (kind == T_WRITE) {
-    call = "clEnqueueWriteBuffer";
-    err = clEnqueueWriteBuffer(o.q->cl, buf->mem, blocking, offset, size, ptr, o.nwait, wl, evp);
-  } else {
-    call = "clEnqueueReadBuffer";
-    err = clEnqueueReadBuffer(o.q->cl, buf->mem, blocking, offset, size, ptr, o.nwait, wl, evp);
-  }
-  if (err)
-    return lsk__fail_cl(ctx, err, call, " (%zu bytes, queue '%s')", size, o.q->name);
-  const char *what = kind == T_WRITE ? "write" : "read";
-  if (ctx->trace && ev)
-    lsk__trace_add(o.q, kind == T_WRITE ? LSK__OP_WRITE : LSK__OP_READ, what, NULL, size, ev);
-  return lsk__on_done(ctx, &o, ev, what, fn);
+  cmd c = {.op = op, .buf = buf, .offset = offset, .size = size, .ptr = ptr, .blocking = blocking};
+  return enqueue(&c, on, fn);
 }
 
 int lsk__buffer_rw(lsk_buffer *buf, int write, size_t offset, void *ptr, size_t size, lsk_queue *q,
                    int blocking, const char *fn)
 {
   lsk_async on = {.queue = q};
-  return transfer(write ? T_WRITE : T_READ, buf, offset, ptr, size, blocking ? CL_TRUE : CL_FALSE,
-                  &on, fn);
+  return transfer(write ? LSK__OP_WRITE : LSK__OP_READ, buf, offset, ptr, size,
+                  blocking ? CL_TRUE : CL_FALSE, &on, fn);
 }
 
 int lsk_buffer_write(lsk_buffer *buf, size_t offset, const void *src, size_t size)
 {
-  return transfer(T_WRITE, buf, offset, (void *)src, size, CL_TRUE, NULL, "lsk_buffer_write");
+  return transfer(LSK__OP_WRITE, buf, offset, (void *)src, size, CL_TRUE, NULL, "lsk_buffer_write");
 }
 
 int lsk_buffer_read(lsk_buffer *buf, size_t offset, void *dst, size_t size)
 {
-  return transfer(T_READ, buf, offset, dst, size, CL_TRUE, NULL, "lsk_buffer_read");
+  return transfer(LSK__OP_READ, buf, offset, dst, size, CL_TRUE, NULL, "lsk_buffer_read");
 }
 
 int lsk_buffer_write_async(lsk_buffer *buf, size_t offset, const void *src, size_t size,
                            const lsk_async *on)
 {
-  return transfer(T_WRITE, buf, offset, (void *)src, size, CL_FALSE, on, "lsk_buffer_write_async");
+  return transfer(LSK__OP_WRITE, buf, offset, (void *)src, size, CL_FALSE, on,
+                  "lsk_buffer_write_async");
 }
 
 int lsk_buffer_read_async(lsk_buffer *buf, size_t offset, void *dst, size_t size,
                           const lsk_async *on)
 {
-  return transfer(T_READ, buf, offset, dst, size, CL_FALSE, on, "lsk_buffer_read_async");
+  return transfer(LSK__OP_READ, buf, offset, dst, size, CL_FALSE, on, "lsk_buffer_read_async");
 }
 
 static int fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
@@ -217,27 +253,13 @@ static int fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_
     return lsk__fail(buf->ctx, LSK_EINVAL,
                      "%s: offset %zu and size %zu must be multiples of pattern_size %zu", fn,
                      offset, size, pattern_size);
-  lsk_context *ctx = buf->ctx;
-  lsk__on o;
-  if ((rc = lsk__on_resolve(ctx, on, fn, &o)))
-    return rc;
-  cl_event ev = NULL, *evp = lsk__on_wants_event(ctx, &o) ? &ev : NULL;
-  const cl_event *wl = o.nwait ? o.wait : NULL;
-  cl_int err;
-  if (size == 0) {
-    if (!o.nwait && !o.event)
-      return LSK_OK;
-    err = clEnqueueMarkerWithWaitList(o.q->cl, o.nwait, wl, evp);
-  } else {
-    err = clEnqueueFillBuffer(o.q->cl, buf->mem, pattern, pattern_size, offset, size, o.nwait, wl,
-                              evp);
-  }
-  if (err)
-    return lsk__fail_cl(ctx, err, "clEnqueueFillBuffer", " (%zu bytes, queue '%s')", size,
-                        o.q->name);
-  if (ctx->trace && ev)
-    lsk__trace_add(o.q, LSK__OP_FILL, "fill", NULL, size, ev);
-  return lsk__on_done(ctx, &o, ev, "fill", fn);
+  cmd c = {.op = LSK__OP_FILL,
+           .buf = buf,
+           .offset = offset,
+           .size = size,
+           .ptr = (void *)pattern,
+           .pattern_size = pattern_size};
+  return enqueue(&c, on, fn);
 }
 
 int lsk_buffer_fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
@@ -274,26 +296,13 @@ int lsk_buffer_copy(lsk_buffer *dst, size_t dst_offset, const lsk_buffer *src, s
   if (src == dst && size && src_offset < dst_offset + size && dst_offset < src_offset + size)
     return lsk__fail(ctx, LSK_EINVAL, "%s: [%zu, +%zu) and [%zu, +%zu) of one buffer overlap", fn,
                      src_offset, size, dst_offset, size);
-  lsk__on o;
-  if ((rc = lsk__on_resolve(ctx, on, fn, &o)))
-    return rc;
-  cl_event ev = NULL, *evp = lsk__on_wants_event(ctx, &o) ? &ev : NULL;
-  const cl_event *wl = o.nwait ? o.wait : NULL;
-  cl_int err;
-  if (size == 0) {
-    if (!o.nwait && !o.event)
-      return LSK_OK;
-    err = clEnqueueMarkerWithWaitList(o.q->cl, o.nwait, wl, evp);
-  } else {
-    err = clEnqueueCopyBuffer(o.q->cl, src->mem, dst->mem, src_offset, dst_offset, size, o.nwait,
-                              wl, evp);
-  }
-  if (err)
-    return lsk__fail_cl(ctx, err, "clEnqueueCopyBuffer", " (%zu bytes, queue '%s')", size,
-                        o.q->name);
-  if (ctx->trace && ev)
-    lsk__trace_add(o.q, LSK__OP_COPY, "copy", NULL, size, ev);
-  return lsk__on_done(ctx, &o, ev, "copy", fn);
+  cmd c = {.op = LSK__OP_COPY,
+           .buf = dst,
+           .src = src,
+           .offset = dst_offset,
+           .src_offset = src_offset,
+           .size = size};
+  return enqueue(&c, on, fn);
 }
 
 static int map(lsk_buffer *buf, size_t offset, size_t size, cl_bool blocking, const lsk_async *on,

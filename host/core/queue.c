@@ -17,40 +17,11 @@ LSK__HANDLE_FIRST(lsk_event);
 /* ------------------------------------------------------------------ */
 /* Queues.                                                             */
 
-/* The records: slots far enough apart for sub-buffers (the device's base
- * address alignment), zeroed with a write (oclgrind does not count a fill
- * as initializing). */
-static cl_int make_records(lsk_queue *q)
-{
-  lsk_context *ctx = q->ctx;
-  cl_uint align_bits = 0;
-  cl_int err = clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits,
-                               &align_bits, NULL);
-  size_t stride = LSK__VREC_WORDS * sizeof(cl_uint), align = err ? 4096 : align_bits / 8;
-  if (align < 64)
-    align = 64;
-  q->vstride = (stride + align - 1) / align * align;
-  size_t bytes = q->vstride * LSK__VSLOTS;
-  q->vbuf = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
-  if (err)
-    return err;
-  void *zeros = calloc(1, bytes);
-  if (!zeros)
-    return CL_OUT_OF_HOST_MEMORY;
-  err = clEnqueueWriteBuffer(q->cl, q->vbuf, CL_TRUE, 0, bytes, zeros, 0, NULL, NULL);
-  free(zeros);
-  q->vlo = 1;
-  q->vhi = 0;
-  return err;
-}
-
 void lsk__queue_free(lsk_queue *q)
 {
   for (unsigned i = 0; i < LSK__VSLOTS; ++i)
     if (q->vmem[i])
       clReleaseMemObject(q->vmem[i]);
-  if (q->vbuf)
-    clReleaseMemObject(q->vbuf);
   if (q->cl)
     clReleaseCommandQueue(q->cl);
   free(q);
@@ -69,11 +40,8 @@ static int new_queue(lsk_context *ctx, cl_command_queue cl, const char *name, in
   q->ctx = ctx;
   q->cl = cl;
   q->is_default = is_default;
-  cl_int err = make_records(q);
-  if (err) {
-    lsk__queue_free(q);
-    return lsk__fail_cl(ctx, err, fn, " (the queue's verify records)");
-  }
+  q->vlo = 1;
+  q->vhi = 0;
   if (lsk__handle_add(q, &LSK__H_QUEUE, ctx)) {
     lsk__queue_free(q);
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
@@ -272,24 +240,9 @@ unsigned lsk__kernel_id(lsk_context *ctx, const char *name)
   return id;
 }
 
-int lsk__verify_slot(lsk_queue *q, unsigned kid, cl_mem *mem)
+/* Slot to be read at the next check (under ctx->lock). */
+static void mark(lsk_queue *q, unsigned slot)
 {
-  unsigned slot = kid < LSK__VSLOTS - 1 ? kid : LSK__VSLOTS - 1;
-  if (!q->vmem[slot]) {
-    cl_buffer_region r = {slot * q->vstride, LSK__VREC_WORDS * sizeof(cl_uint)};
-    cl_int err;
-    q->vmem[slot] =
-        clCreateSubBuffer(q->vbuf, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
-    if (err) {
-      q->vmem[slot] = NULL;
-      return lsk__fail_cl(q->ctx, err, "clCreateSubBuffer", " (verify record of queue '%s')",
-                          q->name);
-    }
-  }
-  if (slot == LSK__VSLOTS - 1 && (!q->vdirty[slot] || q->vshared_last != kid)) {
-    q->vshared_kernels += 1;
-    q->vshared_last = kid;
-  }
   q->vdirty[slot] = 1;
   if (q->vlo > q->vhi)
     q->vlo = q->vhi = slot;
@@ -297,6 +250,32 @@ int lsk__verify_slot(lsk_queue *q, unsigned kid, cl_mem *mem)
     q->vlo = slot;
   else if (slot > q->vhi)
     q->vhi = slot;
+}
+
+int lsk__verify_slot(lsk_queue *q, unsigned kid, cl_mem *mem)
+{
+  unsigned slot = kid < LSK__VSLOTS - 1 ? kid : LSK__VSLOTS - 1;
+  if (!q->vmem[slot]) {
+    /* Zeroed with a write, in queue order (oclgrind counts no fill as
+     * initializing); never waited for. */
+    static const cl_uint zeros[LSK__VREC_WORDS];
+    cl_int err;
+    q->vmem[slot] = clCreateBuffer(q->ctx->cl, CL_MEM_READ_WRITE, sizeof zeros, NULL, &err);
+    if (!err)
+      err = clEnqueueWriteBuffer(q->cl, q->vmem[slot], CL_FALSE, 0, sizeof zeros, zeros, 0, NULL,
+                                 NULL);
+    if (err) {
+      if (q->vmem[slot])
+        clReleaseMemObject(q->vmem[slot]);
+      q->vmem[slot] = NULL;
+      return lsk__fail_cl(q->ctx, err, "clCreateBuffer", " (verify record of queue '%s')", q->name);
+    }
+  }
+  if (slot == LSK__VSLOTS - 1 && (!q->vdirty[slot] || q->vshared_last != kid)) {
+    q->vshared_kernels += 1;
+    q->vshared_last = kid;
+  }
+  mark(q, slot);
   *mem = q->vmem[slot];
   return LSK_OK;
 }
@@ -353,31 +332,37 @@ int lsk__verify_check(lsk_queue *q)
   lsk__unlock(ctx);
   if (lo > hi)
     return LSK_OK;
-  /* One read: the failure words of every slot from lo to hi. */
-  size_t words = (hi - lo) * (q->vstride / sizeof(cl_uint)) + 1;
-  cl_uint small[1], *w = words == 1 ? small : malloc(words * sizeof *w);
-  if (!w)
-    return lsk__fail(ctx, LSK_ENOMEM, "lsk_queue_finish: out of memory");
-  cl_int err = clEnqueueReadBuffer(q->cl, q->vbuf, CL_TRUE, lo * q->vstride, words * sizeof *w, w,
-                                   0, NULL, NULL);
+  /* The failure word of every slot launched into, read without waiting
+   * but the last (hi): one wait behind the queue's work, as one read. */
+  cl_uint w[LSK__VSLOTS] = {0};
+  cl_int err = CL_SUCCESS;
+  for (unsigned s = lo; s <= hi && !err; ++s)
+    if (dirty[s])
+      err = clEnqueueReadBuffer(q->cl, q->vmem[s], s == hi ? CL_TRUE : CL_FALSE, 0, sizeof *w,
+                                &w[s], 0, NULL, NULL);
+  if (!err && ctx->finish_by_marker)
+    err = lsk__queue_wait(q);
   int rc = LSK_OK;
   if (err)
     rc = lsk__fail_cl(ctx, err, "clEnqueueReadBuffer", " (verify records of queue '%s')", q->name);
   for (unsigned s = lo; !rc && s <= hi; ++s) {
-    if (!dirty[s] || w[(s - lo) * (q->vstride / sizeof(cl_uint))] == 0)
+    if (!dirty[s] || w[s] == 0)
       continue;
     cl_uint rec[LSK__VREC_WORDS];
     static const cl_uint zeros[LSK__VREC_WORDS];
-    err = clEnqueueReadBuffer(q->cl, q->vbuf, CL_TRUE, s * q->vstride, sizeof rec, rec, 0, NULL,
-                              NULL);
+    err = clEnqueueReadBuffer(q->cl, q->vmem[s], CL_TRUE, 0, sizeof rec, rec, 0, NULL, NULL);
     if (!err)
-      err = clEnqueueWriteBuffer(q->cl, q->vbuf, CL_TRUE, s * q->vstride, sizeof zeros, zeros, 0,
-                                 NULL, NULL);
+      err = clEnqueueWriteBuffer(q->cl, q->vmem[s], CL_TRUE, 0, sizeof zeros, zeros, 0, NULL, NULL);
     rc = err ? lsk__fail_cl(ctx, err, "lsk_queue_finish", " (verify record of queue '%s')", q->name)
              : report(q, s, rec, shared_kernels, shared_last);
+    /* One failure per check: the other failed records stay to be read by
+     * the next check, so that none is lost. */
+    lsk__lock(ctx);
+    for (unsigned t = s + 1; t <= hi; ++t)
+      if (dirty[t] && w[t] != 0)
+        mark(q, t);
+    lsk__unlock(ctx);
   }
-  if (w != small)
-    free(w);
   return rc;
 }
 
@@ -395,6 +380,15 @@ static lsk_event *new_event(lsk_context *ctx, cl_event ev, const char *what)
   return e;
 }
 
+int lsk__queue_check(lsk_context *ctx, const lsk_queue *q, const char *fn, const char *what)
+{
+  int rc = lsk__handle_check(ctx, q, &LSK__H_QUEUE, fn, what);
+  if (!rc && q->ctx != ctx)
+    rc = lsk__fail(ctx, LSK_EINVAL, "%s: %s: queue '%s' belongs to another context", fn, what,
+                   q->name);
+  return rc;
+}
+
 int lsk__on_resolve(lsk_context *ctx, const lsk_async *on, const char *fn, lsk__on *out)
 {
   out->q = ctx->dq;
@@ -406,12 +400,9 @@ int lsk__on_resolve(lsk_context *ctx, const lsk_async *on, const char *fn, lsk__
   if (on->event)
     *on->event = NULL;
   if (on->queue) {
-    int rc = lsk__handle_check(ctx, on->queue, &LSK__H_QUEUE, fn, "on->queue");
+    int rc = lsk__queue_check(ctx, on->queue, fn, "on->queue");
     if (rc)
       return rc;
-    if (on->queue->ctx != ctx)
-      return lsk__fail(ctx, LSK_EINVAL, "%s: on->queue '%s' belongs to another context", fn,
-                       on->queue->name);
     out->q = on->queue;
   }
   if (on->nwait > LSK_WAIT_MAX)

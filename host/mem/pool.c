@@ -143,10 +143,8 @@ int lsk_pool_create(lsk_context *ctx, size_t cell_bytes, size_t capacity,
                      "address alignment)",
                      fn, align, max_align(ctx));
   if (opt && opt->queue) {
-    if ((rc = lsk__handle_check(ctx, opt->queue, &LSK__H_QUEUE, fn, "opt->queue")))
+    if ((rc = lsk__queue_check(ctx, opt->queue, fn, "opt->queue")))
       return rc;
-    if (opt->queue->ctx != ctx)
-      return lsk__fail(ctx, LSK_EINVAL, "%s: opt->queue belongs to another context", fn);
   }
   lsk_pool t = {.ctx = ctx, .align = align, .q = opt && opt->queue ? opt->queue : ctx->dq};
   return create(ctx, fn, cell_bytes, capacity, &t, out);

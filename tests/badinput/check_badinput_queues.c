@@ -83,15 +83,15 @@ START_TEST(test_bi_queues)
   lsk_queue *oq = lsk_context_queue(other);
   BAD(ctx, "lsk_buffer_fill_async",
       lsk_buffer_fill_async(buf, longname, 4, 0, 4, &(lsk_async){.queue = oq}), LSK_EINVAL,
-      "on->queue 'default' belongs to another context");
+      "on->queue: queue 'default' belongs to another context");
 
   /* Objects of the kernel library that take a queue. */
   lsk_pool *pool = (lsk_pool *)&pool;
   BAD(ctx, "lsk_pool_create", lsk_pool_create(ctx, 16, 4, &(lsk_pool_options){.queue = oq}, &pool),
-      LSK_EINVAL, "opt->queue belongs to another context");
+      LSK_EINVAL, "opt->queue: queue 'default' belongs to another context");
   lsk_assoc *as = NULL;
   BAD(ctx, "lsk_assoc_create", lsk_assoc_create(ctx, 4, 4, &(lsk_assoc_options){.queue = oq}, &as),
-      LSK_EINVAL, "opt->queue belongs to another context");
+      LSK_EINVAL, "opt->queue: queue 'default' belongs to another context");
   BAD(ctx, "lsk_assoc_create",
       lsk_assoc_create(ctx, 4, 4, &(lsk_assoc_options){.algo.on = &(lsk_async){0}}, &as),
       LSK_EINVAL, "opt->algo.on is set; an association takes opt->queue");

@@ -459,6 +459,15 @@ START_TEST(test_queues_verify)
     TU_OK(ctx, lsk_queue_finish(q2));
     TU_OK(ctx, lsk_context_finish(ctx));
   }
+  /* Two kernels failing on one queue before one check: each check reports
+   * one, none is lost (the one made first, then the other). */
+  TU_OK(ctx,
+        lsk_kernel_launch_async(kb, &l, LSK_ARGS(LSK_ARG_UINT(44)), &(lsk_async){.queue = q1}));
+  TU_OK(ctx,
+        lsk_kernel_launch_async(ka, &l, LSK_ARGS(LSK_ARG_UINT(55)), &(lsk_async){.queue = q1}));
+  TU_FAILS(ctx, lsk_queue_finish(q1), LSK_EVERIFY, "kernel 'bad_a' at line 25: planted in a [55]");
+  TU_FAILS(ctx, lsk_queue_finish(q1), LSK_EVERIFY, "kernel 'bad_b' at line 32: planted in b [44]");
+  TU_OK(ctx, lsk_queue_finish(q1));
   /* An unchecked failure is reported by the queue's destroy. */
   TU_OK(ctx,
         lsk_kernel_launch_async(ka, &l, LSK_ARGS(LSK_ARG_UINT(33)), &(lsk_async){.queue = q1}));
