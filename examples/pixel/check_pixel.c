@@ -654,7 +654,9 @@ START_TEST(test_pixel_queue_trace)
       ck_assert_msg(strcmp(e.queue, "pixel q") == 0, "pass %d: command %zu (%s) on '%s'", pass, i,
                     e.name, e.queue);
       kernels += e.kind == LSK_TRACE_KERNEL;
-      writes += e.kind == LSK_TRACE_WRITE;
+      /* The digis' upload is a write from the staging area, or on CPUs a
+       * map of the digi buffer. */
+      writes += e.kind == LSK_TRACE_WRITE || e.kind == LSK_TRACE_MAP;
       reads += e.kind == LSK_TRACE_READ;
     }
     /* The module and hits kernels, the scans' and the association's; the
