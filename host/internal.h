@@ -220,14 +220,21 @@ char *lsk__strdup(const char *s);
 /* queue.c: read q's verify record; LSK_EVERIFY and clear it if set. */
 int lsk__verify_check(lsk_queue *q);
 /* queue.c: the verify record that a launch of kernel id kid on q binds as
- * LSK_CTX (made on first use), marked as to be checked. Under ctx->lock. */
+ * LSK_CTX (made on first use); once the launch is enqueued,
+ * lsk__verify_mark marks it to be read at the next check. Under
+ * ctx->lock. */
 int lsk__verify_slot(lsk_queue *q, unsigned kid, cl_mem *mem);
+void lsk__verify_mark(lsk_queue *q, unsigned kid);
 /* queue.c: the context's default queue, made at create (NULL queue: the
  * context's own cl queue is wrapped). */
 int lsk__queue_default(lsk_context *ctx);
 /* queue.c: waits until everything enqueued on q is complete (clFinish,
  * after a marker where the runtime needs it); an OpenCL status. */
 cl_int lsk__queue_wait(lsk_queue *q);
+/* context.c: waits for every queue of ctx, checking no verify record (a
+ * call that reads state other queues' kernels may write, and checks its
+ * own queue's records only); fn names the caller in a message. */
+int lsk__context_wait(lsk_context *ctx, const char *fn);
 /* queue.c: releases q's OpenCL objects and frees it (its handle removed). */
 void lsk__queue_free(lsk_queue *q);
 /* queue.c: waits for every queue of the context (its destroy). */
@@ -279,6 +286,9 @@ int lsk__buffer_rw(lsk_buffer *buf, int write, size_t offset, void *ptr, size_t 
 int lsk__bcache_init(lsk_context *ctx, int off);
 void lsk__bcache_free(lsk_context *ctx);
 size_t lsk__bcache_trim(lsk_context *ctx);
+/* bufcache.c: a queue being destroyed (idle: nothing of it is pending)
+ * leaves the cache; its idle buffers are free for any queue. */
+void lsk__bcache_forget_queue(lsk_context *ctx, const lsk_queue *q);
 /* bufcache.c: takes back a cached buffer's memory (lsk_buffer_destroy of
  * an lsk_buffer_alloc'ed buffer: as lsk_buffer_free on its own queue). */
 void lsk__bcache_put(lsk_buffer *buf, lsk_queue *q);
@@ -415,6 +425,14 @@ void lsk__scratch_free(lsk_buffer *buf, lsk_queue *q);
  * marker); end, on success, gives the caller an event for the call's last
  * command (a marker) where asked, and returns rc otherwise. */
 int lsk__lib_begin(lsk_context *ctx, const lsk_algo_options *opt, const char *fn, lsk__on *o);
+/* The first line of every library call that takes options: the event it
+ * may give is NULL until it does (a call failing early leaves no stale
+ * handle for the caller to release). */
+static inline void lsk__lib_clear(const lsk_algo_options *opt)
+{
+  if (opt && opt->on && opt->on->event)
+    *opt->on->event = NULL;
+}
 int lsk__lib_end(lsk_context *ctx, lsk__on *o, int rc, const char *fn);
 /* Checks that buf holds elements [offset, offset + n) of elem bytes and
  * that offset + n fits 32 bits (kernels index with uint). */

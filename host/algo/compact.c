@@ -345,6 +345,7 @@ int lsk_compact_to(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, l
                    const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_to";
+  lsk__lib_clear(opt);
   int rc = check_common(c, fn, 0, 1, NULL, count_buf, count_index);
   return rc ? rc
             : compact_buffer(c, fn, data, n, arg, out, out_offset, capacity, count_buf, count_index,
@@ -355,6 +356,7 @@ int lsk_compact(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, lsk_
                 size_t out_offset, size_t capacity, size_t *count, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact";
+  lsk__lib_clear(opt);
   int rc = check_common(c, fn, 0, 0, count, NULL, 0);
   if (rc)
     return rc;
@@ -419,6 +421,7 @@ int lsk_compact_soa_to(lsk_compactor *c, const lsk_soa *src, size_t part, uint64
                        size_t count_index, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_soa_to";
+  lsk__lib_clear(opt);
   int rc = check_common(c, fn, 1, 1, NULL, count_buf, count_index);
   return rc ? rc
             : compact_soa(c, fn, src, part, arg, out, out_offset, capacity, count_buf, count_index,
@@ -430,6 +433,7 @@ int lsk_compact_soa(lsk_compactor *c, const lsk_soa *src, size_t part, uint64_t 
                     const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_soa";
+  lsk__lib_clear(opt);
   int rc = check_common(c, fn, 1, 0, count, NULL, 0);
   if (rc)
     return rc;
@@ -465,6 +469,7 @@ int lsk_compact_rows_to(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa
                         const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_rows_to";
+  lsk__lib_clear(opt);
   int rc = check_common(c, fn, 1, 1, NULL, count_buf, count_index);
   return rc ? rc : rows(c, fn, src, sj, dst, dj, arg, count_buf, count_index, opt);
 }
@@ -473,6 +478,7 @@ int lsk_compact_rows(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa *d
                      uint64_t arg, size_t *count, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_compact_rows";
+  lsk__lib_clear(opt);
   int rc = check_common(c, fn, 1, 0, count, NULL, 0);
   if (rc)
     return rc;

@@ -48,6 +48,7 @@ int lsk_random_fill(lsk_context *ctx, lsk_buffer *out, size_t offset, size_t n, 
                     const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_random_fill";
+  lsk__lib_clear(opt);
   LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   lsk__on o;
   int rc = lsk__lib_begin(ctx, opt, fn, &o);

@@ -84,6 +84,7 @@ int lsk_reduce_to(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, si
                   size_t n, lsk_buffer *out, size_t out_index, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_reduce_to";
+  lsk__lib_clear(opt);
   LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   lsk__on o;
   int rc = lsk__lib_begin(ctx, opt, fn, &o);
@@ -96,6 +97,7 @@ int lsk_reduce(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_
                void *result, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_reduce";
+  lsk__lib_clear(opt);
   LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   if (!result)
     return lsk__fail(ctx, LSK_EINVAL, "%s: result is NULL", fn);

@@ -80,6 +80,7 @@ int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in
              lsk_buffer *out, size_t out_offset, size_t n, const lsk_algo_options *opt)
 {
   static const char fn[] = "lsk_scan";
+  lsk__lib_clear(opt);
   LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   lsk__on o;
   int rc = lsk__lib_begin(ctx, opt, fn, &o);

@@ -101,13 +101,24 @@ void lsk__bcache_free(lsk_context *ctx)
   ctx->bcache = NULL;
 }
 
+void lsk__bcache_forget_queue(lsk_context *ctx, const lsk_queue *q)
+{
+  struct lsk__bcache *c = ctx->bcache;
+  pthread_mutex_lock(&c->lock);
+  for (unsigned k = 0; k < NCLASS; ++k)
+    for (centry *e = c->idle[k]; e; e = e->next)
+      if (e->q == q)
+        e->q = NULL;
+  pthread_mutex_unlock(&c->lock);
+}
+
 /* Whether e may go to queue q now (under the lock). */
 static int usable(centry *e, const lsk_queue *q)
 {
-  if (e->qidx == q->index)
+  /* Its queue destroyed (lsk__bcache_forget_queue): it was idle then. */
+  if (!e->q)
     return 1;
-  /* Its queue destroyed: its work was finished then. */
-  if (!lsk__handle_live(e->q, &LSK__H_QUEUE) || e->q->index != e->qidx)
+  if (e->qidx == q->index)
     return 1;
   if (!e->ready && clEnqueueMarkerWithWaitList(e->q->cl, 0, NULL, &e->ready) != CL_SUCCESS) {
     e->ready = NULL;

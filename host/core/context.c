@@ -300,11 +300,13 @@ cl_command_queue lsk_context_cl_queue(const lsk_context *ctx)
   return ctx->queue;
 }
 
-int lsk_context_finish(lsk_context *ctx)
+/* Every queue of ctx waited for; with check, each one's verify records
+ * then checked, up to the first failure (whose message is kept: a later
+ * one stays for the next check). The list is taken under the lock (queues
+ * are not destroyed while the context is in use, docs/threads.md), the
+ * waits run without it. */
+static int wait_queues(lsk_context *ctx, int check, const char *fn)
 {
-  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_context_finish", "ctx");
-  /* Every queue: a list taken under the lock (queues are not destroyed
-   * while the context is in use, docs/threads.md), waited for without. */
   lsk_queue *qs[64], **list = qs;
   size_t n = 0, cap = sizeof qs / sizeof *qs;
   lsk__lock(ctx);
@@ -312,7 +314,7 @@ int lsk_context_finish(lsk_context *ctx)
     ++n;
   if (n > cap && !(list = malloc(n * sizeof *list))) {
     lsk__unlock(ctx);
-    return lsk__fail(ctx, LSK_ENOMEM, "lsk_context_finish: out of memory");
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
   }
   n = 0;
   for (lsk_queue *q = ctx->queues; q; q = q->next)
@@ -320,15 +322,21 @@ int lsk_context_finish(lsk_context *ctx)
   lsk__unlock(ctx);
   int rc = LSK_OK;
   for (size_t i = 0; i < n; ++i) {
-    /* Every queue is waited for; the records are checked up to the first
-     * failure, whose message is kept (a later one stays for the next
-     * check). */
     cl_int err = lsk__queue_wait(list[i]);
-    if (!rc)
-      rc = err ? lsk__fail_cl(ctx, err, "clFinish", " (queue '%s')", list[i]->name)
-               : lsk__verify_check(list[i]);
+    if (!rc && err)
+      rc = lsk__fail_cl(ctx, err, "clFinish", " (%s, queue '%s')", fn, list[i]->name);
+    else if (!rc && check)
+      rc = lsk__verify_check(list[i]);
   }
   if (list != qs)
     free(list);
   return rc;
+}
+
+int lsk__context_wait(lsk_context *ctx, const char *fn) { return wait_queues(ctx, 0, fn); }
+
+int lsk_context_finish(lsk_context *ctx)
+{
+  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_context_finish", "ctx");
+  return wait_queues(ctx, 1, "lsk_context_finish");
 }

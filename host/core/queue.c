@@ -144,11 +144,24 @@ int lsk_queue_destroy(lsk_queue *q)
                      "is left as it was)",
                      fn, q->name);
   /* A failure its kernels recorded is reported here, before the records
-   * go. */
+   * go; if several kernels failed, the first, and how many more. */
   int rc = lsk__verify_check(q);
+  if (rc == LSK_EVERIFY) {
+    char first[512];
+    snprintf(first, sizeof first, "%s", lsk_context_errmsg(ctx));
+    unsigned more = 0;
+    while (more < LSK__VSLOTS && lsk__verify_check(q) == LSK_EVERIFY)
+      ++more;
+    if (more)
+      rc = lsk__fail(ctx, LSK_EVERIFY, "%s: %s; and %u more kernel%s failed on the queue", fn,
+                     first, more, more == 1 ? "" : "s");
+    else
+      rc = lsk__fail(ctx, LSK_EVERIFY, "%s: %s", fn, first);
+  }
   if (lsk__handle_remove(q, &LSK__H_QUEUE, fn))
     return LSK_EINVAL;
   unlink_queue(q);
+  lsk__bcache_forget_queue(ctx, q);
   lsk__queue_free(q);
   return rc;
 }
@@ -271,13 +284,18 @@ int lsk__verify_slot(lsk_queue *q, unsigned kid, cl_mem *mem)
       return lsk__fail_cl(q->ctx, err, "clCreateBuffer", " (verify record of queue '%s')", q->name);
     }
   }
+  *mem = q->vmem[slot];
+  return LSK_OK;
+}
+
+void lsk__verify_mark(lsk_queue *q, unsigned kid)
+{
+  unsigned slot = kid < LSK__VSLOTS - 1 ? kid : LSK__VSLOTS - 1;
   if (slot == LSK__VSLOTS - 1 && (!q->vdirty[slot] || q->vshared_last != kid)) {
     q->vshared_kernels += 1;
     q->vshared_last = kid;
   }
   mark(q, slot);
-  *mem = q->vmem[slot];
-  return LSK_OK;
 }
 
 static int report(lsk_queue *q, unsigned slot, const cl_uint *rec, unsigned shared_kernels,
@@ -340,7 +358,9 @@ int lsk__verify_check(lsk_queue *q)
     if (dirty[s])
       err = clEnqueueReadBuffer(q->cl, q->vmem[s], s == hi ? CL_TRUE : CL_FALSE, 0, sizeof *w,
                                 &w[s], 0, NULL, NULL);
-  if (!err && ctx->finish_by_marker)
+  if (err)
+    clFinish(q->cl); /* no read may still be writing into w */
+  else if (ctx->finish_by_marker)
     err = lsk__queue_wait(q);
   int rc = LSK_OK;
   if (err)
@@ -348,19 +368,38 @@ int lsk__verify_check(lsk_queue *q)
   for (unsigned s = lo; !rc && s <= hi; ++s) {
     if (!dirty[s] || w[s] == 0)
       continue;
+    /* The record and its clearing back to back under the lock that
+     * launches enqueue under: a launch of another thread on this queue
+     * cannot fall between them and have its failure wiped. */
     cl_uint rec[LSK__VREC_WORDS];
     static const cl_uint zeros[LSK__VREC_WORDS];
-    err = clEnqueueReadBuffer(q->cl, q->vmem[s], CL_TRUE, 0, sizeof rec, rec, 0, NULL, NULL);
+    cl_event cleared = NULL;
+    lsk__lock(ctx);
+    err = clEnqueueReadBuffer(q->cl, q->vmem[s], CL_FALSE, 0, sizeof rec, rec, 0, NULL, NULL);
     if (!err)
-      err = clEnqueueWriteBuffer(q->cl, q->vmem[s], CL_TRUE, 0, sizeof zeros, zeros, 0, NULL, NULL);
+      err = clEnqueueWriteBuffer(q->cl, q->vmem[s], CL_FALSE, 0, sizeof zeros, zeros, 0, NULL,
+                                 &cleared);
+    lsk__unlock(ctx);
+    if (cleared) {
+      if (!err)
+        err = clWaitForEvents(1, &cleared);
+      clReleaseEvent(cleared);
+    } else {
+      clFinish(q->cl);
+    }
     rc = err ? lsk__fail_cl(ctx, err, "lsk_queue_finish", " (verify record of queue '%s')", q->name)
              : report(q, s, rec, shared_kernels, shared_last);
     /* One failure per check: the other failed records stay to be read by
      * the next check, so that none is lost. */
     lsk__lock(ctx);
     for (unsigned t = s + 1; t <= hi; ++t)
-      if (dirty[t] && w[t] != 0)
+      if (dirty[t] && w[t] != 0) {
         mark(q, t);
+        if (t == LSK__VSLOTS - 1) {
+          q->vshared_kernels += shared_kernels;
+          q->vshared_last = shared_last;
+        }
+      }
     lsk__unlock(ctx);
   }
   return rc;
@@ -600,7 +639,7 @@ int lsk_event_user_complete(lsk_event *ev)
                               : "not a user event (lsk_event_user_create)");
   cl_int err = clSetUserEventStatus(ev->ev, CL_COMPLETE);
   if (err)
-    return lsk__fail_cl(ev->ctx, err, "clSetUserEventStatus", "%s", "");
+    return lsk__fail_cl(ev->ctx, err, "clSetUserEventStatus", " (%s)", fn);
   ev->user = 2;
   return LSK_OK;
 }

@@ -23,9 +23,14 @@ typedef struct rec {
 
 struct lsk__trace {
   pthread_mutex_t lock;
-  rec *recs;
-  size_t n, cap;
+  /* Chunks of CHUNK records that never move once made: an entry's strings
+   * point into them (trace.h: valid as long as the record). */
+  rec **chunks;
+  size_t n, nchunks, cap_chunks;
 };
+#define CHUNK 1024
+
+static rec *at(const struct lsk__trace *t, size_t i) { return &t->chunks[i / CHUNK][i % CHUNK]; }
 
 int lsk__trace_init(lsk_context *ctx)
 {
@@ -41,7 +46,7 @@ int lsk__trace_init(lsk_context *ctx)
 static void release_all(struct lsk__trace *t)
 {
   for (size_t i = 0; i < t->n; ++i)
-    clReleaseEvent(t->recs[i].ev);
+    clReleaseEvent(at(t, i)->ev);
   t->n = 0;
 }
 
@@ -51,7 +56,9 @@ void lsk__trace_free(lsk_context *ctx)
   if (!t)
     return;
   release_all(t);
-  free(t->recs);
+  for (size_t c = 0; c < t->nchunks; ++c)
+    free(t->chunks[c]);
+  free(t->chunks);
   pthread_mutex_destroy(&t->lock);
   free(t);
   ctx->trace = NULL;
@@ -64,17 +71,22 @@ void lsk__trace_add(lsk_queue *q, lsk__op kind, const char *name, const lsk__sha
   if (!ev)
     return;
   pthread_mutex_lock(&t->lock);
-  if (t->n == t->cap) {
-    size_t cap = t->cap ? 2 * t->cap : 256;
-    rec *r = realloc(t->recs, cap * sizeof *r);
-    if (r) {
-      t->recs = r;
-      t->cap = cap;
+  if (t->n == t->nchunks * CHUNK) {
+    if (t->nchunks == t->cap_chunks) {
+      size_t cap = t->cap_chunks ? 2 * t->cap_chunks : 8;
+      rec **p = realloc(t->chunks, cap * sizeof *p);
+      if (p) {
+        t->chunks = p;
+        t->cap_chunks = cap;
+      }
     }
+    rec *chunk = t->nchunks < t->cap_chunks ? malloc(CHUNK * sizeof *chunk) : NULL;
+    if (chunk)
+      t->chunks[t->nchunks++] = chunk;
   }
   /* Out of memory: the command is left out of the record, not failed. */
-  if (t->n < t->cap) {
-    rec *r = &t->recs[t->n++];
+  if (t->n < t->nchunks * CHUNK) {
+    rec *r = at(t, t->n++);
     memset(r, 0, sizeof *r);
     r->kind = kind;
     snprintf(r->name, sizeof r->name, "%s", name);
@@ -153,9 +165,8 @@ int lsk_trace_get(lsk_context *ctx, size_t i, lsk_trace_entry *out)
   struct lsk__trace *t = ctx->trace;
   pthread_mutex_lock(&t->lock);
   size_t n = t->n;
-  /* The record may move as it grows: its entry points into it, which the
-   * header allows until the next clear (and no thread enqueues meanwhile). */
-  rec *r = i < n ? &t->recs[i] : NULL;
+  /* Records never move: the entry's strings stay valid until a clear. */
+  rec *r = i < n ? at(t, i) : NULL;
   pthread_mutex_unlock(&t->lock);
   if (!r)
     return lsk__fail(ctx, LSK_ERANGE, "%s: command %zu of %zu recorded", fn, i, n);
@@ -245,7 +256,7 @@ int lsk_trace_write(lsk_context *ctx, const char *path)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
   uint64_t t0 = UINT64_MAX;
   for (size_t i = 0; i < n && !rc; ++i) {
-    rc = entry(ctx, &tr->recs[i], &es[i], fn);
+    rc = entry(ctx, at(tr, i), &es[i], fn);
     if (es[i].start && es[i].start < t0)
       t0 = es[i].start;
   }

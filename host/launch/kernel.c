@@ -586,6 +586,7 @@ static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, siz
     return lsk__fail_cl(ctx, err, "clEnqueueNDRangeKernel",
                         " (kernel '%s', %zux%zux%zu blocks of %u workers, queue '%s')", k->name,
                         blocks[0], blocks[1], blocks[2], w, o->q->name);
+  lsk__verify_mark(o->q, k->kid);
   if (ctx->trace) {
     lsk__shape sh = {{e->build->domain[0], e->build->domain[1], e->build->domain[2]},
                      {blocks[0], blocks[1], blocks[2]},
@@ -645,6 +646,16 @@ int lsk__launch_q(lsk_kernel *k, lsk_queue *q, const lsk_launch *cfg, const lsk_
 {
   LSK__LIVE(NULL, k, KERNEL, "lsk_kernel_launch", "kernel");
   lsk_context *ctx = k->prog->ctx;
+  /* The queue an object keeps (a pool's, an association's) may have been
+   * destroyed since: one look-up in the context's set, no global lock. */
+  lsk__hset_lock(&ctx->kids);
+  int live = lsk__hset_has(&ctx->kids, q, &LSK__H_QUEUE);
+  lsk__hset_unlock(&ctx->kids);
+  if (!live)
+    return lsk__fail(ctx, LSK_EINVAL,
+                     "lsk_kernel_launch: kernel '%s': its queue was destroyed (an object's queue "
+                     "must outlive the object)",
+                     k->name);
   lsk__on o = {.q = q};
   lsk__lock(ctx);
   int rc = launch(k, cfg, args, nargs, &o, NULL, "lsk_kernel_launch");

@@ -101,7 +101,9 @@ static int read_all(lsk_list *l, const char *fn, uint32_t **words)
   *words = malloc(n * 4);
   if (!*words)
     return lsk__fail(l->pool->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
-  int rc = lsk_context_finish(l->pool->ctx);
+  int rc = lsk__context_wait(l->pool->ctx, "lsk_list");
+  if (!rc)
+    rc = lsk__verify_check(l->pool->q);
   if (!rc)
     rc = lsk_buffer_read(l->buf, 0, *words, n * 4);
   if (rc) {

@@ -226,7 +226,9 @@ size_t lsk_pool_frame_base(const lsk_pool *pool, uint32_t f)
 /* The header, after the queued work. */
 static int read_header(lsk_pool *p, uint32_t *h)
 {
-  int rc = lsk_context_finish(p->ctx);
+  int rc = lsk__context_wait(p->ctx, "lsk_pool");
+  if (!rc)
+    rc = lsk__verify_check(p->q);
   return rc ? rc : lsk_buffer_read(p->buf, 0, h, LSK__POOL_HEADER_WORDS * 4);
 }
 
@@ -296,7 +298,8 @@ int lsk__pool_gc(lsk_pool *p)
 int lsk_pool_gc(lsk_pool *pool)
 {
   LSK__LIVE(NULL, pool, POOL, "lsk_pool_gc", "pool");
-  return lsk__pool_gc(pool);
+  int rc = lsk__queue_check(pool->ctx, pool->q, "lsk_pool_gc", "the pool's queue");
+  return rc ? rc : lsk__pool_gc(pool);
 }
 
 int lsk_pool_grow(lsk_pool *pool, size_t capacity)
@@ -309,7 +312,8 @@ int lsk_pool_grow(lsk_pool *pool, size_t capacity)
                      capacity, pool->capacity);
   lsk_pool next = *pool;
   int rc = plan(ctx, fn, capacity, pool->cell_words * 4, &next);
-  if (rc || (rc = lsk__pool_gc(pool)) || (rc = lsk_context_finish(ctx)))
+  if (rc || (rc = lsk__pool_gc(pool)) || (rc = lsk__context_wait(ctx, "lsk_pool_grow")) ||
+      (rc = lsk__verify_check(pool->q)))
     return rc;
   uint32_t *old = malloc(pool->words * 4), *image = old ? calloc(next.words, 4) : NULL;
   if (!image) {
@@ -383,7 +387,9 @@ int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst)
   if (first > pool->capacity || count > pool->capacity - first)
     return lsk__fail(pool->ctx, LSK_ERANGE, "%s: first %zu + count %zu exceed the capacity %zu", fn,
                      first, count, pool->capacity);
-  int rc = lsk_context_finish(pool->ctx);
+  int rc = lsk__context_wait(pool->ctx, "lsk_pool_read_cells");
+  if (!rc)
+    rc = lsk__verify_check(pool->q);
   if (rc || !count)
     return rc;
   return lsk_buffer_read(pool->buf, lsk_pool_cell_offset(pool, (uint32_t)first), dst,

@@ -45,7 +45,8 @@ typedef struct lsk_assoc_options {
    * results never depend on it. */
   lsk_algo_options algo; /* its .on must be NULL: the queue is below */
   /* The queue every call on the association runs on (its kernels, its
-   * scans, its reads); NULL: the context's default queue. */
+   * scans, its reads); NULL: the context's default queue. It must outlive
+   * the association (a call after its destroy is LSK_EINVAL). */
   lsk_queue *queue;
 } lsk_assoc_options;
 

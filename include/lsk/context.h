@@ -76,7 +76,9 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out /* OUT 
 int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
                      const lsk_context_options *opt, lsk_context **out /* OUT */);
 
-/* lsk_context_destroy: waits for the queue, frees the context. NULL is a
+/* lsk_context_destroy: waits for every queue, frees the context (a command
+ * held by a user event that is never completed would be waited for: complete
+ * or release such events first). NULL is a
  * no-op. Destroy its children (buffers, programs, kernels, pools, ...)
  * first; one destroyed after still frees it, and every other call on it
  * fails with LSK_EINVAL "... its context ... was destroyed" (docs/errors.md,

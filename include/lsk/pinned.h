@@ -32,8 +32,9 @@ typedef struct lsk_pinned lsk_pinned;
  * LSK_ENOMEM, OpenCL codes. */
 int lsk_pinned_create(lsk_context *ctx, size_t size, lsk_pinned **out /* OUT */);
 /* Waits for the context's default queue (where it was mapped), then frees
- * it: no transfer from or to it may still be in flight on other queues.
- * NULL is a no-op. */
+ * it: no transfer from or to it may still be in flight on other queues,
+ * and no command of the default queue held by a user event that is never
+ * completed. NULL is a no-op. */
 void lsk_pinned_destroy(lsk_pinned *p);
 /* The memory (NULL for a bad handle) and its size (0). Aligned to at least
  * 64 bytes. */

@@ -48,7 +48,9 @@ typedef struct lsk_pool_options {
   /* The queue the pool's own kernels (its GC, its lists' clears) run on;
    * NULL: the context's default queue. Kernels that allocate from the pool
    * on other queues must be ordered with them by the caller (events). The
-   * calls that read the pool's state wait for every queue of the context. */
+   * calls that read the pool's state wait for every queue of the context
+   * and check this queue's verify records. The queue must outlive the
+   * pool (a call after its destroy is LSK_EINVAL). */
   lsk_queue *queue;
 } lsk_pool_options;
 

@@ -39,7 +39,8 @@ typedef enum lsk_trace_kind {
   LSK_TRACE_MARKER
 } lsk_trace_kind;
 
-/* One recorded command. The strings live as long as the record. */
+/* One recorded command. Its strings stay valid until lsk_trace_clear or
+ * the context's destroy (recording more does not move them). */
 typedef struct lsk_trace_entry {
   lsk_trace_kind kind;
   const char *name;  /* the kernel's name, or "write", "read", ... */

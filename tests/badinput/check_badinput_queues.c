@@ -97,6 +97,22 @@ START_TEST(test_bi_queues)
       LSK_EINVAL, "opt->algo.on is set; an association takes opt->queue");
   ck_assert_ptr_null(as);
 
+  /* An object whose queue was destroyed refuses to launch on it. */
+  lsk_queue *gone_q = NULL;
+  TU_OK(ctx, lsk_queue_create(ctx, NULL, &gone_q));
+  lsk_pool *pl = NULL;
+  TU_OK(ctx, lsk_pool_create(ctx, 16, 4, &(lsk_pool_options){.queue = gone_q}, &pl));
+  TU_OK(ctx, lsk_queue_destroy(gone_q));
+  BAD(ctx, "lsk_pool_gc", lsk_pool_gc(pl), LSK_EINVAL, DEAD("queue"));
+  lsk_pool_destroy(pl);
+  /* A library call failing early leaves no event behind. */
+  lsk_event *stale = (lsk_event *)&stale;
+  BAD(ctx, "lsk_scan",
+      lsk_scan(ctx, (lsk_type)99, LSK_SCAN_EXCLUSIVE, buf, 0, buf, 0, 4,
+               &(lsk_algo_options){.on = &(lsk_async){.event = &stale}}),
+      LSK_EINVAL, "type 99");
+  ck_assert_ptr_null(stale);
+
   /* Work pending: refused, and nothing lost. */
   lsk_event *gate = NULL;
   TU_OK(ctx, lsk_event_user_create(ctx, &gate));

@@ -473,10 +473,15 @@ START_TEST(test_queues_verify)
         lsk_kernel_launch_async(ka, &l, LSK_ARGS(LSK_ARG_UINT(33)), &(lsk_async){.queue = q1}));
   TU_OK(ctx, lsk_queue_finish(q2));
   lsk_event *m = NULL;
+  TU_OK(ctx,
+        lsk_kernel_launch_async(kb, &l, LSK_ARGS(LSK_ARG_UINT(34)), &(lsk_async){.queue = q1}));
+  m = NULL;
   TU_OK(ctx, lsk_queue_marker(&(lsk_async){.queue = q1, .event = &m}));
   TU_OK(ctx, lsk_event_wait(m));
   lsk_event_release(m);
-  TU_FAILS(ctx, lsk_queue_destroy(q1), LSK_EVERIFY, "queue 'one' in kernel 'bad_a'");
+  TU_FAILS(ctx, lsk_queue_destroy(q1), LSK_EVERIFY,
+           "queue 'one' in kernel 'bad_a' at line 25: planted in a [33] (1 failure); and 1 more "
+           "kernel failed on the queue");
   unsigned *got = tu_read_uints(ctx, d, 1);
   ck_assert_uint_eq(got[0], 4);
   free(got);
