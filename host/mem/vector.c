@@ -12,6 +12,7 @@ struct lsk_vector {
   lsk_context *ctx;
   size_t elem_size, capacity;
   lsk_buffer *data, *count;
+  lsk_queue *q; /* NULL: the default queue */
 };
 static const lsk__htype LSK__H_VECTOR = {"lsk_vector", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_vector);
@@ -68,18 +69,43 @@ void lsk_vector_destroy(lsk_vector *v)
   free(v);
 }
 
+int lsk_vector_set_queue(lsk_vector *v, lsk_queue *q)
+{
+  static const char fn[] = "lsk_vector_set_queue";
+  LSK__LIVE(NULL, v, VECTOR, fn, "vector");
+  int rc = q ? lsk__queue_check(v->ctx, q, fn, "q") : LSK_OK;
+  if (!rc)
+    v->q = q;
+  return rc;
+}
+
+/* The vector's queue, checked (it may have been destroyed since). */
+static int queue_of(lsk_vector *v, const char *fn, lsk_queue **q)
+{
+  *q = v->q ? v->q : v->ctx->dq;
+  return v->q ? lsk__queue_check(v->ctx, v->q, fn, "the vector's queue") : LSK_OK;
+}
+
 int lsk_vector_clear(lsk_vector *v)
 {
-  LSK__LIVE(NULL, v, VECTOR, "lsk_vector_clear", "vector");
+  static const char fn[] = "lsk_vector_clear";
+  LSK__LIVE(NULL, v, VECTOR, fn, "vector");
+  lsk_queue *q;
+  int rc = queue_of(v, fn, &q);
   uint32_t zero = 0;
-  return lsk_buffer_fill(v->count, &zero, sizeof zero, 0, sizeof zero);
+  return rc ? rc
+            : lsk_buffer_fill_async(v->count, &zero, sizeof zero, 0, sizeof zero,
+                                    &(lsk_async){.queue = q});
 }
 
 /* The raw count after the queue is done, and earlier device verify failures. */
-static int read_count(lsk_vector *v, uint32_t *count)
+static int read_count(lsk_vector *v, uint32_t *count, const char *fn)
 {
-  int rc = lsk_buffer_read(v->count, 0, count, sizeof *count);
-  return rc ? rc : lsk__verify_check(v->ctx->dq);
+  lsk_queue *q;
+  int rc = queue_of(v, fn, &q);
+  if (!rc)
+    rc = lsk__buffer_rw(v->count, 0, 0, count, sizeof *count, q, 1, fn);
+  return rc ? rc : lsk__verify_check(q);
 }
 
 int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)
@@ -89,7 +115,7 @@ int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)
   if (!size)
     return lsk__fail(v->ctx, LSK_EINVAL, "%s: size is NULL", fn);
   uint32_t count = 0;
-  int rc = read_count(v, &count);
+  int rc = read_count(v, &count, fn);
   if (rc)
     return rc;
   *size = count < v->capacity ? count : v->capacity;
@@ -112,7 +138,9 @@ int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n)
   if (rc)
     return rc;
   size = size < max ? size : max;
-  if (size && (rc = lsk_buffer_read(v->data, 0, dst, size * v->elem_size)))
+  lsk_queue *q;
+  if (size && ((rc = queue_of(v, fn, &q)) ||
+               (rc = lsk__buffer_rw(v->data, 0, 0, dst, size * v->elem_size, q, 1, fn))))
     return rc;
   *n = size;
   return LSK_OK;

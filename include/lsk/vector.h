@@ -11,9 +11,12 @@
  * vector and run again. The order of appended elements depends on
  * scheduling.
  *
- * Like the algorithms (algo.h), calls are enqueued on the context's
- * in-order queue: those that return something to the host wait, the
- * others do not. Thread-safety: as for the context. A vector belongs to its
+ * Like the algorithms (algo.h), calls are enqueued on a queue, the
+ * context's default one unless lsk_vector_set_queue names another: those
+ * that return something to the host wait for that queue, the others do
+ * not. Kernels that append run where their caller launches them: order
+ * them with the vector's queue (the same queue, or events).
+ * Thread-safety: one thread at a time per vector. A vector belongs to its
  * context and must be destroyed before it.
  */
 #ifndef LSK_VECTOR_H
@@ -43,15 +46,22 @@ int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity,
 /* NULL is a no-op. Work already enqueued still completes. */
 void lsk_vector_destroy(lsk_vector *v);
 
+/* lsk_vector_set_queue: the queue the vector's own calls (clear, size,
+ * read) run on from now; NULL: the context's default queue. It must
+ * outlive its use by the vector. Errors: LSK_EINVAL (a bad vector, a
+ * queue dead or of another context). */
+int lsk_vector_set_queue(lsk_vector *v, lsk_queue *q);
+
 /* lsk_vector_clear: count = 0, enqueued (not waited for). The data is left
  * as it is. Errors: LSK_EINVAL (NULL), OpenCL codes. */
 int lsk_vector_clear(lsk_vector *v);
 
 /*
- * lsk_vector_size: waits for the queue, then *size = the elements stored
- * (min(count, capacity)) and, if overflow is not NULL, *overflow = how many
- * appends did not fit (count - capacity, or 0). Reports a device verify
- * failure of earlier launches (LSK_EVERIFY), as lsk_context_finish does.
+ * lsk_vector_size: waits for the vector's queue, then *size = the elements
+ * stored (min(count, capacity)) and, if overflow is not NULL, *overflow =
+ * how many appends did not fit (count - capacity, or 0). Reports a device
+ * verify failure of earlier launches on that queue (LSK_EVERIFY), as
+ * lsk_queue_finish does.
  * Errors: LSK_EINVAL (NULL), LSK_EVERIFY, OpenCL codes.
  */
 int lsk_vector_size(lsk_vector *v, size_t *size /* OUT */, size_t *overflow /* OUT, may be NULL */);

@@ -105,6 +105,26 @@ START_TEST(test_bi_queues)
   TU_OK(ctx, lsk_queue_destroy(gone_q));
   BAD(ctx, "lsk_pool_gc", lsk_pool_gc(pl), LSK_EINVAL, DEAD("queue"));
   lsk_pool_destroy(pl);
+  /* A vector on a queue: refused for a queue of another context, a dead
+   * queue, a bad vector; a destroyed queue refuses its later calls. */
+  lsk_vector *vec = NULL;
+  TU_OK(ctx, lsk_vector_create(ctx, 4, 8, &vec));
+  BAD(ctx, "lsk_vector_set_queue", lsk_vector_set_queue(vec, oq), LSK_EINVAL,
+      "q: queue 'default' belongs to another context");
+  BAD(NULL, "lsk_vector_set_queue", lsk_vector_set_queue(NULL, NULL), LSK_EINVAL, "vector is NULL");
+  lsk_queue *vq = NULL;
+  TU_OK(ctx, lsk_queue_create(ctx, NULL, &vq));
+  TU_OK(ctx, lsk_vector_set_queue(vec, vq));
+  TU_OK(ctx, lsk_vector_clear(vec));
+  TU_OK(ctx, lsk_queue_finish(vq));
+  TU_OK(ctx, lsk_queue_destroy(vq));
+  size_t vsize = 9;
+  BAD(ctx, "lsk_vector_size", lsk_vector_size(vec, &vsize, NULL), LSK_EINVAL, DEAD("queue"));
+  BAD(ctx, "lsk_vector_set_queue", lsk_vector_set_queue(vec, vq), LSK_EINVAL, DEAD("queue"));
+  TU_OK(ctx, lsk_vector_set_queue(vec, NULL));
+  TU_OK(ctx, lsk_vector_size(vec, &vsize, NULL));
+  ck_assert_uint_eq(vsize, 0);
+  lsk_vector_destroy(vec);
   /* A library call failing early leaves no event behind. */
   lsk_event *stale = (lsk_event *)&stale;
   BAD(ctx, "lsk_scan",

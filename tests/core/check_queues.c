@@ -549,6 +549,54 @@ START_TEST(test_queues_events)
 }
 END_TEST
 
+/* Completes a user event after a delay, from another thread. */
+typedef struct later {
+  lsk_event *ev;
+  long ms;
+} later;
+
+static void *complete_later(void *arg)
+{
+  later *l = arg;
+  nap_ms(l->ms);
+  lsk_event_user_complete(l->ev);
+  return NULL;
+}
+
+/* A vector on its own queue: its size is read on that queue, so it sees
+ * a count written there behind a held command (on the default queue it
+ * would read the count before the write). */
+START_TEST(test_queues_vector)
+{
+  lsk_context *ctx = tu_context();
+  lsk_queue *q = NULL;
+  TU_OK(ctx, lsk_queue_create(ctx, NULL, &q));
+  lsk_vector *v = NULL;
+  TU_OK(ctx, lsk_vector_create(ctx, 4, 16, &v));
+  TU_OK(ctx, lsk_vector_set_queue(v, q));
+  lsk_event *gate = NULL;
+  TU_OK(ctx, lsk_event_user_create(ctx, &gate));
+  uint32_t five = 5;
+  TU_OK(ctx, lsk_buffer_fill_async(lsk_vector_count(v), &five, 4, 0, 4,
+                                   &(lsk_async){.queue = q, .wait = &gate, .nwait = 1}));
+  later l = {gate, 50};
+  pthread_t t;
+  ck_assert_int_eq(pthread_create(&t, NULL, complete_later, &l), 0);
+  size_t size = 0, over = 9;
+  TU_OK(ctx, lsk_vector_size(v, &size, &over));
+  pthread_join(t, NULL);
+  ck_assert_uint_eq(size, 5);
+  ck_assert_uint_eq(over, 0);
+  TU_OK(ctx, lsk_vector_clear(v));
+  TU_OK(ctx, lsk_vector_size(v, &size, NULL));
+  ck_assert_uint_eq(size, 0);
+  lsk_event_release(gate);
+  lsk_vector_destroy(v);
+  TU_OK(ctx, lsk_queue_destroy(q));
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 /* Four threads, each driving its own queue of one context: kernels, the
  * kernel library (scan and reduce, whose temporary buffers come from the
  * cache on each thread's queue), transfers; each checks its own results
@@ -654,6 +702,7 @@ Suite *suite_queues(void)
   tcase_add_test(tc, test_queues_verify);
   tcase_add_test(tc, test_queues_events);
   tcase_add_test(tc, test_queues_threads);
+  tcase_add_test(tc, test_queues_vector);
   suite_add_tcase(s, tc);
   return s;
 }
