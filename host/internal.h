@@ -23,7 +23,8 @@
 /* compact is built per compactor only, with the user's predicate (compact.c). */
 #define LSK__LIB_MAP(XX)                                                                           \
   XX(REDUCE, reduce)                                                                               \
-  XX(SCAN, scan) XX(COMPACT, compact) XX(POOL, pool) XX(ASSOC, assoc) XX(RANDOM, random)
+  XX(SCAN, scan)                                                                                   \
+  XX(COMPACT, compact) XX(POOL, pool) XX(ASSOC, assoc) XX(RANDOM, random) XX(HISTOGRAM, histogram)
 typedef enum lsk__lib {
 #define XX(ID, name) LSK__LIB_##ID,
   LSK__LIB_MAP(XX)

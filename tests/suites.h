@@ -52,6 +52,8 @@
   X(grind_algo, tests/algo/check_grind_algo.c, urg)                            \
   X(random_fill, tests/algo/check_random_fill.c, ur)                           \
   X(grind_random, tests/algo/check_random_fill.c, g)                           \
+  X(histogram, tests/algo/check_histogram.c, ur)                               \
+  X(grind_histogram, tests/algo/check_histogram.c, g)                          \
   /* mem */                                                                    \
   X(vector, tests/mem/check_vector.c, ur)                                      \
   X(grind_vector, tests/mem/check_vector.c, g)                                 \

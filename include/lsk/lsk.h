@@ -26,5 +26,6 @@
 #include "lsk/chunklist.h"
 #include "lsk/assoc.h"
 #include "lsk/random.h"
+#include "lsk/histogram.h"
 
 #endif /* LSK_H */

@@ -1,9 +1,9 @@
 /*
  * check_badinput_core.c: bad input to every public function of context.h,
  * device.h, status.h, buffer.h, program.h, tune.h, algo.h, reduce.h,
- * scan.h and compact.h, one row per bad argument (badinput.h): NULL
- * handles, out-parameters and inputs; zero sizes; too-large values;
- * handles of the wrong type or of another context; destroyed handles.
+ * scan.h, compact.h, random.h and histogram.h, one row per bad argument
+ * (badinput.h): NULL handles, out-parameters and inputs; zero sizes;
+ * too-large values; handles of the wrong type or of another context; destroyed handles.
  * check_badinput_data.c has the other headers and the handle lifetimes.
  * One context per test; every object made is destroyed (ASan-clean).
  */
@@ -639,6 +639,81 @@ START_TEST(test_bi_algo)
   BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, out, 0, 64, U, RU, 1, 0, &wide_fill),
       LSK_ELAUNCH, "1048576");
   QUIET("lsk_random_fill", lsk_random_fill(ctx, out, 64, 0, U, RU, 1, 0, NULL) == LSK_OK);
+
+  /* lsk_histogram_uint, lsk_histogram_real (out: 64 counters) */
+  BAD(NULL, "lsk_histogram_uint", lsk_histogram_uint(NULL, in, 0, 64, 7, out, 0, NULL), LSK_EINVAL,
+      "ctx is NULL");
+  BAD(NULL, "lsk_histogram_uint", lsk_histogram_uint((lsk_context *)in, in, 0, 64, 7, out, 0, NULL),
+      LSK_EINVAL, WRONG("context", "buffer"));
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, NULL, 0, 64, 7, out, 0, NULL), LSK_EINVAL,
+      "keys is NULL");
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 7, NULL, 0, NULL), LSK_EINVAL,
+      "bins_out is NULL");
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 0, out, 0, NULL), LSK_EINVAL,
+      "lsk_histogram_uint: nbins is 0");
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 1, 64, 7, out, 0, NULL), LSK_ERANGE,
+      "keys: elements [1, 65)");
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 64, out, 0, NULL), LSK_ERANGE,
+      "bins_out: elements [0, 65)");
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 7, out, 60, NULL), LSK_ERANGE,
+      "bins_out: elements [60, 68)");
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, UINT32_MAX, out, 0, NULL),
+      LSK_ERANGE, "nbins 4294967295 + 1 extra counters exceed 2^32 - 1");
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, SIZE_MAX, 2, 7, out, 0, NULL),
+      LSK_ERANGE, "offset 18446744073709551615");
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 7, foreign, 0, NULL),
+      LSK_EINVAL, "belongs to another context");
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 7, out, 0, &wide_fill),
+      LSK_ELAUNCH, "1048576");
+  dead = bi_dead_buffer(ctx);
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, dead, 0, 64, 7, out, 0, NULL), LSK_EINVAL,
+      DEAD("buffer"));
+  QUIET("lsk_histogram_uint", lsk_histogram_uint(ctx, in, 64, 0, 7, out, 0, NULL) == LSK_OK);
+
+  const lsk_type F = LSK_TYPE_FLOAT;
+  BAD(NULL, "lsk_histogram_real", lsk_histogram_real(NULL, F, in, 0, 64, 0, 1, 7, out, 0, NULL),
+      LSK_EINVAL, "ctx is NULL");
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, U, in, 0, 64, 0, 1, 7, out, 0, NULL),
+      LSK_EINVAL, "lsk_histogram_real: type 2");
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, NULL, 0, 64, 0, 1, 7, out, 0, NULL),
+      LSK_EINVAL, "values is NULL");
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, 0, 1, 0, out, 0, NULL),
+      LSK_EINVAL, "nbins is 0");
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, 1, 1, 7, out, 0, NULL),
+      LSK_EINVAL, "lo 1 is not below hi 1");
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, 2, 1, 7, out, 0, NULL),
+      LSK_EINVAL, "lo 2 is not below hi 1");
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, NAN, 1, 7, out, 0, NULL),
+      LSK_EINVAL, "lo nan and hi 1 must be finite");
+  BAD(ctx, "lsk_histogram_real",
+      lsk_histogram_real(ctx, F, in, 0, 64, 0, INFINITY, 7, out, 0, NULL), LSK_EINVAL,
+      "hi inf must be finite");
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, 0, 1e39, 7, out, 0, NULL),
+      LSK_EINVAL, "hi 1e+39 is not finite as a float");
+  BAD(ctx, "lsk_histogram_real",
+      lsk_histogram_real(ctx, F, in, 0, 64, -3e38, 3e38, 7, out, 0, NULL), LSK_EINVAL,
+      "hi - lo (inf)");
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, 0, 1e-44, 7, out, 0, NULL),
+      LSK_EINVAL, "nbins / (hi - lo) is not finite");
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, 0, 1, 62, out, 0, NULL),
+      LSK_ERANGE, "bins_out: elements [0, 65)");
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 1, 64, 0, 1, 7, out, 0, NULL),
+      LSK_ERANGE, "values: elements [1, 65)");
+  BAD(ctx, "lsk_histogram_real",
+      lsk_histogram_real(ctx, F, in, 0, 64, 0, 1, UINT32_MAX - 2, out, 0, NULL), LSK_ERANGE,
+      "nbins 4294967293 + 3 extra counters");
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, foreign, 0, 64, 0, 1, 7, out, 0, NULL),
+      LSK_EINVAL, "belongs to another context");
+  if (lsk_context_device(ctx)->has_fp64)
+    BAD(ctx, "lsk_histogram_real",
+        lsk_histogram_real(ctx, LSK_TYPE_DOUBLE, in, 0, 64, 0, 1, 7, out, 0, NULL), LSK_ERANGE,
+        "values: elements [0, 64) of 8 bytes");
+  else
+    BAD(ctx, "lsk_histogram_real",
+        lsk_histogram_real(ctx, LSK_TYPE_DOUBLE, in, 0, 8, 0, 1, 7, out, 0, NULL), LSK_EINVAL,
+        "double needs cl_khr_fp64");
+  QUIET("lsk_histogram_real",
+        lsk_histogram_real(ctx, F, in, 0, 0, 0, 1, 7, out, 0, NULL) == LSK_OK);
 
   BAD(NULL, "lsk_scan", lsk_scan(NULL, U, LSK_SCAN_INCLUSIVE, in, 0, out, 0, 64, NULL), LSK_EINVAL,
       "ctx is NULL");

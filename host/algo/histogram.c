@@ -1,0 +1,155 @@
+/*
+ * histogram.c: lsk_histogram_uint and lsk_histogram_real
+ * (kernels/histogram.cl): the counters zeroed by a kernel, then one pass
+ * of blocks over tiles, each block counting in local memory where the
+ * counters fit beside the kernel's own, in global memory otherwise.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "internal.h"
+
+/* The counters' span, the zeroing, and the pass with the kernel of the
+ * slot type tname (uint, float, double); lo, hi and scale are its
+ * arguments of that type. */
+static int histogram(lsk_context *ctx, lsk_queue *q, const char *fn, const char *tname,
+                     lsk_buffer *in, size_t offset, size_t n, lsk_arg lo, lsk_arg hi, lsk_arg scale,
+                     size_t nbins, size_t slots, lsk_buffer *out, size_t out_offset,
+                     const lsk_algo_options *opt)
+{
+  int rc;
+  if ((rc = lsk__check_span(ctx, fn, "bins_out", out, out_offset, slots, 4)))
+    return rc;
+  lsk__plan p, pz;
+  if ((rc = lsk__algo_plan(ctx, fn, n, opt, &p)) || (rc = lsk__algo_plan(ctx, fn, slots, opt, &pz)))
+    return rc;
+  lsk_kernel *zero;
+  if ((rc = lsk__lib_kernel(ctx, LSK__LIB_HISTOGRAM, "lsk_histogram_zero", &zero)))
+    return rc;
+  lsk_launch lz = lsk__plan_launch(&pz, pz.blocks);
+  rc = lsk__launch_q(zero, q, &lz,
+                     LSK_ARGS(LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)out_offset),
+                              LSK_ARG_UINT((uint32_t)slots)));
+  if (rc || n == 0)
+    return rc;
+  /* The local kernel where its build's own local memory and one counter
+   * per slot fit the device's. */
+  char name[48];
+  snprintf(name, sizeof name, "lsk_histogram_%s_local", tname);
+  lsk_kernel *k;
+  if ((rc = lsk__lib_kernel(ctx, LSK__LIB_HISTOGRAM, name, &k)))
+    return rc;
+  lsk_launch l = lsk__plan_launch(&p, p.blocks);
+  lsk_kernel_info info;
+  if ((rc = lsk_kernel_query(k, &l, &info)))
+    return rc;
+  uint64_t local = ctx->info.local_mem_size;
+  int use_local =
+      info.local_static_bytes <= local && (uint64_t)slots * 4 <= local - info.local_static_bytes;
+  if (use_local) {
+    l.local_bytes = slots * 4;
+  } else {
+    snprintf(name, sizeof name, "lsk_histogram_%s_global", tname);
+    if ((rc = lsk__lib_kernel(ctx, LSK__LIB_HISTOGRAM, name, &k)))
+      return rc;
+  }
+  lsk_arg args[] = {LSK_ARG_BUFFER(in),
+                    LSK_ARG_UINT((uint32_t)offset),
+                    LSK_ARG_UINT((uint32_t)n),
+                    LSK_ARG_UINT((uint32_t)p.per_block),
+                    lo,
+                    hi,
+                    scale,
+                    LSK_ARG_UINT((uint32_t)nbins),
+                    LSK_ARG_UINT((uint32_t)slots),
+                    LSK_ARG_BUFFER(out),
+                    LSK_ARG_UINT((uint32_t)out_offset),
+                    LSK_ARG_DYN_LOCAL};
+  return lsk__launch_q(k, q, &l, args, use_local ? 12 : 11);
+}
+
+/* nbins: at least 1, and the counters below 2^32. */
+static int check_nbins(lsk_context *ctx, const char *fn, size_t nbins, size_t extra)
+{
+  if (nbins == 0)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: nbins is 0", fn);
+  if (nbins > UINT32_MAX - extra)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: nbins %zu + %zu extra counters exceed 2^32 - 1", fn,
+                     nbins, extra);
+  return LSK_OK;
+}
+
+int lsk_histogram_uint(lsk_context *ctx, lsk_buffer *keys, size_t offset, size_t n, size_t nbins,
+                       lsk_buffer *bins_out, size_t out_offset, const lsk_algo_options *opt)
+{
+  static const char fn[] = "lsk_histogram_uint";
+  lsk__lib_clear(opt);
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  int rc = lsk__check_span(ctx, fn, "keys", keys, offset, n, 4);
+  if (rc || (rc = check_nbins(ctx, fn, nbins, LSK_HISTOGRAM_UINT_EXTRA)))
+    return rc;
+  lsk__on o;
+  rc = lsk__lib_begin(ctx, opt, fn, &o);
+  if (!rc)
+    rc = histogram(ctx, o.q, fn, "uint", keys, offset, n, LSK_ARG_UINT(0), LSK_ARG_UINT(0),
+                   LSK_ARG_UINT(0), nbins, nbins + LSK_HISTOGRAM_UINT_EXTRA, bins_out, out_offset,
+                   opt);
+  return lsk__lib_end(ctx, &o, rc, fn);
+}
+
+/* lo and hi in the type, checked; the scale (T)nbins / (hi - lo). */
+static int real_range(lsk_context *ctx, const char *fn, lsk_type type, double lo, double hi,
+                      size_t nbins, lsk_arg a[3])
+{
+  if (!isfinite(lo) || !isfinite(hi))
+    return lsk__fail(ctx, LSK_EINVAL, "%s: lo %g and hi %g must be finite", fn, lo, hi);
+  if (type == LSK_TYPE_FLOAT) {
+    if (fabs(lo) > FLT_MAX || fabs(hi) > FLT_MAX)
+      return lsk__fail(ctx, LSK_EINVAL, "%s: lo %g or hi %g is not finite as a float", fn, lo, hi);
+    float l = (float)lo, h = (float)hi;
+    if (!(l < h))
+      return lsk__fail(ctx, LSK_EINVAL, "%s: lo %.9g is not below hi %.9g (as floats)", fn,
+                       (double)l, (double)h);
+    float w = h - l, s = (float)nbins / w;
+    if (!isfinite(w) || !isfinite(s))
+      return lsk__fail(ctx, LSK_EINVAL,
+                       "%s: hi - lo (%.9g) or nbins / (hi - lo) is not finite as a float", fn,
+                       (double)w);
+    a[0] = LSK_ARG_FLOAT(l);
+    a[1] = LSK_ARG_FLOAT(h);
+    a[2] = LSK_ARG_FLOAT(s);
+    return LSK_OK;
+  }
+  if (!(lo < hi))
+    return lsk__fail(ctx, LSK_EINVAL, "%s: lo %.17g is not below hi %.17g", fn, lo, hi);
+  double w = hi - lo, s = (double)nbins / w;
+  if (!isfinite(w) || !isfinite(s))
+    return lsk__fail(ctx, LSK_EINVAL, "%s: hi - lo (%.17g) or nbins / (hi - lo) is not finite", fn,
+                     w);
+  a[0] = LSK_ARG_DOUBLE(lo);
+  a[1] = LSK_ARG_DOUBLE(hi);
+  a[2] = LSK_ARG_DOUBLE(s);
+  return LSK_OK;
+}
+
+int lsk_histogram_real(lsk_context *ctx, lsk_type type, lsk_buffer *values, size_t offset, size_t n,
+                       double lo, double hi, size_t nbins, lsk_buffer *bins_out, size_t out_offset,
+                       const lsk_algo_options *opt)
+{
+  static const char fn[] = "lsk_histogram_real";
+  lsk__lib_clear(opt);
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  int rc = lsk__check_type(ctx, fn, type, (1u << LSK_TYPE_FLOAT) | (1u << LSK_TYPE_DOUBLE));
+  lsk_arg a[3];
+  if (rc || (rc = lsk__check_span(ctx, fn, "values", values, offset, n, lsk_type_size(type))) ||
+      (rc = check_nbins(ctx, fn, nbins, LSK_HISTOGRAM_REAL_EXTRA)) ||
+      (rc = real_range(ctx, fn, type, lo, hi, nbins, a)))
+    return rc;
+  lsk__on o;
+  rc = lsk__lib_begin(ctx, opt, fn, &o);
+  if (!rc)
+    rc = histogram(ctx, o.q, fn, lsk_type_name(type), values, offset, n, a[0], a[1], a[2], nbins,
+                   nbins + LSK_HISTOGRAM_REAL_EXTRA, bins_out, out_offset, opt);
+  return lsk__lib_end(ctx, &o, rc, fn);
+}

@@ -1,0 +1,358 @@
+/*
+ * check_histogram.c: lsk_histogram_uint and lsk_histogram_real
+ * (include/lsk/histogram.h) against plain C references computing the same
+ * bins in the same precision: every counter equal, at the algorithms'
+ * sizes and launch shapes, with offsets; nbins 1, 7, 256, 65536 and
+ * 200003 (past PoCL's 512 KiB of local memory: the global path); keys all
+ * in one bin, out of range, full 32-bit; values at lo, just below hi
+ * (where the product rounds up to nbins: the clamp), at hi, -0.0, +-inf,
+ * NaN; the counters overwritten, the elements around them untouched; the
+ * queue option. Suite grind_histogram: small cases of every kernel, for
+ * oclgrind.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "testutil.h"
+
+#define GUARD 0xdeadbeefu
+#define IN_OFF 2
+#define OUT_OFF 3
+
+static lsk_buffer *upload(lsk_context *ctx, const void *h, size_t bytes)
+{
+  lsk_buffer *b = NULL;
+  TU_OK(ctx, lsk_buffer_create(ctx, bytes ? bytes : 4, &b));
+  if (bytes)
+    TU_OK(ctx, lsk_buffer_write(b, 0, h, bytes));
+  return b;
+}
+
+/* The counters' buffer: OUT_OFF guards, slots counters (set to a junk
+ * value, to be overwritten), 2 guards. */
+static lsk_buffer *counters(lsk_context *ctx, size_t slots)
+{
+  size_t total = slots + OUT_OFF + 2;
+  uint32_t *h = malloc(total * 4);
+  ck_assert_ptr_nonnull(h);
+  for (size_t i = 0; i < total; ++i)
+    h[i] = i < OUT_OFF || i >= OUT_OFF + slots ? GUARD : 12345u;
+  lsk_buffer *b = upload(ctx, h, total * 4);
+  free(h);
+  return b;
+}
+
+/* Compares the device's counters with want[slots] and the guards. */
+static void compare(lsk_context *ctx, lsk_buffer *out, const uint32_t *want, size_t slots,
+                    const char *what)
+{
+  size_t total = slots + OUT_OFF + 2;
+  unsigned *got = tu_read_uints(ctx, out, total);
+  for (size_t i = 0; i < total; ++i) {
+    if (i < OUT_OFF || i >= OUT_OFF + slots) {
+      ck_assert_msg(got[i] == GUARD, "%s: guard %zu is %u", what, i, got[i]);
+      continue;
+    }
+    ck_assert_msg(got[i] == want[i - OUT_OFF], "%s: counter %zu of %zu is %u, want %u", what,
+                  i - OUT_OFF, slots, got[i], want[i - OUT_OFF]);
+  }
+  free(got);
+}
+
+/* Whether the case runs into llvmpipe's loop cap: the pass, and the
+ * local kernel's two loops over the slots. */
+static int capped(lsk_context *ctx, const char *what, size_t n, size_t slots,
+                  const lsk_algo_options *o)
+{
+  if (tu_algo_capped(ctx, what, n, o))
+    return 1;
+  return tu_loop_steps(ctx, what, 2 * tu_steps(ctx, slots, o ? o->workers : 0, 1));
+}
+
+/* ---- uint ---- */
+
+static void check_uint(lsk_context *ctx, const uint32_t *keys, size_t n, size_t nbins,
+                       const lsk_algo_options *opt, const char *what)
+{
+  size_t slots = nbins + LSK_HISTOGRAM_UINT_EXTRA;
+  if (capped(ctx, what, n, slots, opt))
+    return;
+  uint32_t *h = calloc(n + IN_OFF + 1, 4), *want = calloc(slots, 4);
+  ck_assert(h && want);
+  memcpy(h + IN_OFF, keys, n * 4);
+  for (size_t i = 0; i < n; ++i)
+    ++want[keys[i] < nbins ? keys[i] : nbins + LSK_HISTOGRAM_OUT_OF_RANGE];
+  lsk_buffer *in = upload(ctx, h, (n + IN_OFF + 1) * 4), *out = counters(ctx, slots);
+  int rc = lsk_histogram_uint(ctx, in, IN_OFF, n, nbins, out, OUT_OFF, opt);
+  if (!tu_over_limits(ctx, rc)) {
+    TU_OK(ctx, rc);
+    compare(ctx, out, want, slots, what);
+  }
+  lsk_buffer_destroy(in);
+  lsk_buffer_destroy(out);
+  free(h);
+  free(want);
+}
+
+/* Keys of kind k: 0 random below nbins + nbins / 4 + 1 (some out of
+ * range), 1 all in one bin, 2 all out of range, 3 any 32 bits. */
+static uint32_t *make_keys(size_t n, size_t nbins, int k, uint64_t seed)
+{
+  uint32_t *keys = malloc((n ? n : 1) * 4);
+  ck_assert_ptr_nonnull(keys);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t r = tu_rng(&seed);
+    keys[i] = k == 0   ? r % (uint32_t)(nbins + nbins / 4 + 1)
+              : k == 1 ? (uint32_t)(nbins / 2)
+              : k == 2 ? (uint32_t)nbins + r % 5
+                       : r;
+  }
+  return keys;
+}
+
+static const size_t nbins_list[] = {1, 7, 256, 65536, 200003};
+#define NNBINS (sizeof nbins_list / sizeof nbins_list[0])
+
+START_TEST(test_histogram_uint)
+{
+  lsk_context *ctx = tu_context();
+  for (size_t b = 0; b < NNBINS; ++b)
+    for (size_t s = 0; s < TU_NSIZES; ++s)
+      for (int k = 0; k < 4; ++k) {
+        size_t n = tu_sizes[s], nbins = nbins_list[b];
+        uint32_t *keys = make_keys(n, nbins, k, 1000 + b * 10 + k);
+        for (size_t sh = 0; sh < TU_NSHAPES; ++sh) {
+          /* The large cases at the automatic shape only. */
+          if ((n > 100000 || nbins > 1000) && sh > 0)
+            continue;
+          if (n > 100000 && k == 3 && nbins > 256)
+            continue;
+          char what[128];
+          snprintf(what, sizeof what, "uint n=%zu nbins=%zu keys %d shape %zu", n, nbins, k, sh);
+          check_uint(ctx, keys, n, nbins, &tu_shapes[sh], what);
+        }
+        free(keys);
+      }
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* Every shape gives the same counts for 65536 bins (the local path on
+ * PoCL, one loop per worker over many slots) and 200003 (global). */
+START_TEST(test_histogram_uint_shapes)
+{
+  lsk_context *ctx = tu_context();
+  size_t n = 100003;
+  for (size_t b = 3; b < NNBINS; ++b) {
+    uint32_t *keys = make_keys(n, nbins_list[b], 0, 77 + b);
+    for (size_t sh = 0; sh < TU_NSHAPES; ++sh) {
+      char what[96];
+      snprintf(what, sizeof what, "uint nbins=%zu shape %zu", nbins_list[b], sh);
+      check_uint(ctx, keys, n, nbins_list[b], &tu_shapes[sh], what);
+    }
+    free(keys);
+  }
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* ---- real ---- */
+
+/* The reference bins (include/lsk/histogram.h), in each precision; *hit:
+ * set where the clamp changed a bin. */
+static size_t slot_float(float v, float lo, float hi, float scale, size_t nbins, int *hit)
+{
+  if (isnan(v))
+    return nbins + LSK_HISTOGRAM_NAN;
+  if (v < lo)
+    return nbins + LSK_HISTOGRAM_BELOW;
+  if (v >= hi)
+    return nbins + LSK_HISTOGRAM_ABOVE;
+  float f = floorf((v - lo) * scale);
+  size_t bin = f < (float)nbins ? (size_t)f : nbins;
+  if (bin >= nbins)
+    *hit = 1;
+  return bin < nbins ? bin : nbins - 1;
+}
+
+static size_t slot_double(double v, double lo, double hi, double scale, size_t nbins, int *hit)
+{
+  if (isnan(v))
+    return nbins + LSK_HISTOGRAM_NAN;
+  if (v < lo)
+    return nbins + LSK_HISTOGRAM_BELOW;
+  if (v >= hi)
+    return nbins + LSK_HISTOGRAM_ABOVE;
+  double f = floor((v - lo) * scale);
+  size_t bin = f < (double)nbins ? (size_t)f : nbins;
+  if (bin >= nbins)
+    *hit = 1;
+  return bin < nbins ? bin : nbins - 1;
+}
+
+/* lo = -1, hi = 1: just below hi, v - lo rounds to 2, the product to
+ * nbins, in both precisions and for every nbins here. */
+#define LO (-1.0)
+#define HI 1.0
+
+/* Values: uniform over [lo - w/4, hi + w/4), with the special ones at
+ * fixed places (every 97th element, cycling through them). */
+static double special(size_t i, int dbl)
+{
+  double below_hi = dbl ? nextafter(HI, -INFINITY) : (double)nextafterf((float)HI, -INFINITY);
+  double below_lo = dbl ? nextafter(LO, -INFINITY) : (double)nextafterf((float)LO, -INFINITY);
+  const double v[] = {LO, below_hi, HI, -0.0, 0.0, INFINITY, -INFINITY, NAN, -NAN, below_lo};
+  return v[i % (sizeof v / sizeof v[0])];
+}
+
+static void check_real(lsk_context *ctx, lsk_type type, size_t n, size_t nbins,
+                       const lsk_algo_options *opt, uint64_t seed, const char *what)
+{
+  size_t slots = nbins + LSK_HISTOGRAM_REAL_EXTRA, size = lsk_type_size(type);
+  if (capped(ctx, what, n, slots, opt))
+    return;
+  int dbl = type == LSK_TYPE_DOUBLE, hit = 0;
+  unsigned char *h = calloc(n + IN_OFF + 1, size);
+  uint32_t *want = calloc(slots, 4);
+  ck_assert(h && want);
+  float flo = (float)LO, fhi = (float)HI, fs = (float)nbins / (fhi - flo);
+  double ds = (double)nbins / (HI - LO);
+  for (size_t i = 0; i < n; ++i) {
+    double u = tu_rng(&seed) / 4294967296.0;
+    double v = i % 97 == 0 ? special(i / 97, dbl) : LO - 0.5 + 3.0 * u;
+    size_t j = i + IN_OFF;
+    if (dbl) {
+      ((double *)h)[j] = v;
+      ++want[slot_double(v, LO, HI, ds, nbins, &hit)];
+    } else {
+      ((float *)h)[j] = (float)v;
+      ++want[slot_float((float)v, flo, fhi, fs, nbins, &hit)];
+    }
+  }
+  /* The clamp case is in every input of 97 * 2 elements or more. */
+  ck_assert_msg(hit || n < 200, "%s: no value reached the clamp", what);
+  lsk_buffer *in = upload(ctx, h, (n + IN_OFF + 1) * size), *out = counters(ctx, slots);
+  int rc = lsk_histogram_real(ctx, type, in, IN_OFF, n, LO, HI, nbins, out, OUT_OFF, opt);
+  if (!tu_over_limits(ctx, rc)) {
+    TU_OK(ctx, rc);
+    compare(ctx, out, want, slots, what);
+  }
+  lsk_buffer_destroy(in);
+  lsk_buffer_destroy(out);
+  free(h);
+  free(want);
+}
+
+START_TEST(test_histogram_real)
+{
+  lsk_context *ctx = tu_context();
+  const lsk_type types[] = {LSK_TYPE_FLOAT, LSK_TYPE_DOUBLE};
+  for (size_t t = 0; t < 2; ++t) {
+    if (types[t] == LSK_TYPE_DOUBLE && !tu_fp64(ctx, "histogram of doubles"))
+      continue;
+    for (size_t b = 0; b < NNBINS; ++b)
+      for (size_t s = 0; s < TU_NSIZES; ++s)
+        for (size_t sh = 0; sh < TU_NSHAPES; ++sh) {
+          size_t n = tu_sizes[s], nbins = nbins_list[b];
+          if ((n > 100000 || nbins > 1000) && sh > 0)
+            continue;
+          char what[128];
+          snprintf(what, sizeof what, "%s n=%zu nbins=%zu shape %zu", lsk_type_name(types[t]), n,
+                   nbins, sh);
+          check_real(ctx, types[t], n, nbins, &tu_shapes[sh], 5 + b + s, what);
+        }
+  }
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* Only special values: each lands in its counter. */
+START_TEST(test_histogram_real_specials)
+{
+  lsk_context *ctx = tu_context();
+  const float v[] = {-1.0f, 0x1.fffffep-1f, 1.0f, -0.0f, 0.0f, INFINITY, -INFINITY, NAN};
+  lsk_buffer *in = upload(ctx, v, sizeof v), *out = counters(ctx, 7);
+  TU_OK(ctx, lsk_histogram_real(ctx, LSK_TYPE_FLOAT, in, 0, 8, -1.0, 1.0, 4, out, OUT_OFF, NULL));
+  /* bins [-1, -0.5), [-0.5, 0), [0, 0.5), [0.5, 1); below, above, NaN. */
+  const uint32_t want[7] = {1, 0, 2, 1, 1, 2, 1};
+  compare(ctx, out, want, 7, "specials");
+  lsk_buffer_destroy(in);
+  lsk_buffer_destroy(out);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* On a queue of its own, with an event; then run again: overwritten,
+ * not added to. */
+START_TEST(test_histogram_queue)
+{
+  lsk_context *ctx = tu_context();
+  enum { N = 5000, NB = 100 };
+  uint32_t *keys = make_keys(N, NB, 0, 31), want[NB + 1] = {0};
+  for (size_t i = 0; i < N; ++i)
+    ++want[keys[i] < NB ? keys[i] : NB];
+  lsk_buffer *in = upload(ctx, keys, N * 4), *out = counters(ctx, NB + 1);
+  lsk_queue *q = NULL;
+  TU_OK(ctx, lsk_queue_create(ctx, NULL, &q));
+  lsk_event *ev = NULL;
+  lsk_async on = {.queue = q, .event = &ev};
+  lsk_algo_options o = {.on = &on};
+  for (int round = 0; round < 2; ++round) {
+    TU_OK(ctx, lsk_histogram_uint(ctx, in, 0, N, NB, out, OUT_OFF, &o));
+    ck_assert_ptr_nonnull(ev);
+    TU_OK(ctx, lsk_event_wait(ev));
+    lsk_event_release(ev);
+    ev = NULL;
+    TU_OK(ctx, lsk_queue_finish(q));
+    compare(ctx, out, want, NB + 1, "on a queue");
+  }
+  TU_OK(ctx, lsk_queue_destroy(q));
+  lsk_buffer_destroy(in);
+  lsk_buffer_destroy(out);
+  free(keys);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* Small cases of every kernel (oclgrind): both paths for uint, the local
+ * one for the reals. */
+START_TEST(test_grind_histogram)
+{
+  lsk_context *ctx = tu_context();
+  lsk_algo_options o = {.tile = 64, .blocks = 2};
+  uint32_t *keys = make_keys(150, 7, 0, 3);
+  check_uint(ctx, keys, 150, 7, &o, "grind uint");
+  free(keys);
+  keys = make_keys(300, 200003, 0, 4);
+  check_uint(ctx, keys, 300, 200003, &o, "grind uint global");
+  free(keys);
+  check_real(ctx, LSK_TYPE_FLOAT, 250, 7, &o, 9, "grind float");
+  if (tu_fp64(ctx, "grind double"))
+    check_real(ctx, LSK_TYPE_DOUBLE, 250, 7, &o, 10, "grind double");
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+Suite *suite_histogram(void)
+{
+  Suite *s = suite_create("histogram");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, test_histogram_uint);
+  tcase_add_test(tc, test_histogram_uint_shapes);
+  tcase_add_test(tc, test_histogram_real);
+  tcase_add_test(tc, test_histogram_real_specials);
+  tcase_add_test(tc, test_histogram_queue);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+Suite *suite_grind_histogram(void)
+{
+  Suite *s = suite_create("grind_histogram");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, test_grind_histogram);
+  suite_add_tcase(s, tc);
+  return s;
+}
