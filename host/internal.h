@@ -236,10 +236,13 @@ cl_int lsk__queue_wait(lsk_queue *q);
  * call that reads state other queues' kernels may write, and checks its
  * own queue's records only); fn names the caller in a message. */
 int lsk__context_wait(lsk_context *ctx, const char *fn);
+/* queue.c: the four profiling times of ev (0 where the runtime gives
+ * none), and the first OpenCL error of the queries. */
+cl_int lsk__event_times(cl_event ev, lsk_event_times *out);
 /* queue.c: releases q's OpenCL objects and frees it (its handle removed). */
 void lsk__queue_free(lsk_queue *q);
 /* queue.c: waits for every queue of the context (its destroy). */
-void lsk__queues_free(lsk_context *ctx);
+void lsk__queues_wait(lsk_context *ctx);
 /* queue.c: the id of kernel name on ctx (for the verify record), made on
  * first use; UINT32_MAX when out of memory. Takes ctx->lock: call it
  * without. */
@@ -248,6 +251,10 @@ unsigned lsk__kernel_id(lsk_context *ctx, const char *name);
  * "fn: what ..." (dead, wrong type, or "what: queue 'name' belongs to
  * another context"). */
 int lsk__queue_check(lsk_context *ctx, const lsk_queue *q, const char *fn, const char *what);
+/* queue.c: LSK_OK if q, a queue the library keeps (an object's), is still
+ * a live queue of ctx: one look-up in the context's set, no global lock;
+ * else LSK_EINVAL naming fn. */
+int lsk__queue_usable(lsk_context *ctx, const lsk_queue *q, const char *fn);
 /* An lsk_async resolved: the queue, the wait list as OpenCL events, and
  * whether the caller wants an event. */
 typedef struct lsk__on {

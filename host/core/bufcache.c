@@ -30,8 +30,7 @@ static unsigned class_of(size_t size)
 typedef struct centry {
   cl_mem mem;
   size_t cap;
-  lsk_queue *q; /* the queue it was freed on (compared with qidx: it may be gone) */
-  unsigned qidx;
+  lsk_queue *q;   /* the queue it was freed on; NULL once that is destroyed */
   cl_event ready; /* a marker on q after the free; NULL: none asked yet */
   struct centry *next;
 } centry;
@@ -115,10 +114,9 @@ void lsk__bcache_forget_queue(lsk_context *ctx, const lsk_queue *q)
 /* Whether e may go to queue q now (under the lock). */
 static int usable(centry *e, const lsk_queue *q)
 {
-  /* Its queue destroyed (lsk__bcache_forget_queue): it was idle then. */
-  if (!e->q)
-    return 1;
-  if (e->qidx == q->index)
+  /* Its queue destroyed (lsk__bcache_forget_queue: it was idle then), or
+   * the same queue, whose later commands run after the free. */
+  if (!e->q || e->q == q)
     return 1;
   if (!e->ready && clEnqueueMarkerWithWaitList(e->q->cl, 0, NULL, &e->ready) != CL_SUCCESS) {
     e->ready = NULL;
@@ -229,7 +227,6 @@ void lsk__bcache_put(lsk_buffer *buf, lsk_queue *q)
     e->mem = buf->mem;
     e->cap = buf->cap;
     e->q = q;
-    e->qidx = q->index;
     unsigned k = class_of(buf->cap);
     e->next = c->idle[k];
     c->idle[k] = e;

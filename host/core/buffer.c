@@ -131,65 +131,77 @@ static int check_range(const char *fn, lsk_buffer *buf, size_t offset, size_t si
 }
 
 /* One command of the transfers below: a write or read between host memory
- * (ptr) and buf, a fill of buf with the pattern at ptr, or a copy from src
- * into buf. */
+ * (ptr) and buf, a fill of buf with the pattern at ptr, a copy from src
+ * into buf, a map of buf (its pointer to *mapped) or the unmap of ptr. */
 typedef struct cmd {
-  lsk__op op; /* LSK__OP_WRITE, _READ, _FILL or _COPY */
+  lsk__op op; /* LSK__OP_WRITE, _READ, _FILL, _COPY, _MAP or _UNMAP */
   lsk_buffer *buf;
   const lsk_buffer *src;
   size_t offset, src_offset, size;
   void *ptr;
   size_t pattern_size;
   cl_bool blocking;
+  void **mapped;
 } cmd;
 
-/* c on the queue of on, after its wait list, its event to the caller if
- * asked and to the trace if it records. Size 0 moves nothing: a marker
- * stands in where a wait list or an event needs a command, else nothing
- * is enqueued. */
-static int enqueue(const cmd *c, const lsk_async *on, const char *fn)
+/* c on o's queue, after its wait list, its event to the caller if asked
+ * and to the trace if it records. A transfer of size 0 moves nothing: a
+ * marker stands in where a wait list or an event needs a command, else
+ * nothing is enqueued. */
+static int enqueue_on(const cmd *c, lsk__on *o, const char *fn)
 {
-  static const char *const what[] = {[LSK__OP_WRITE] = "write",
-                                     [LSK__OP_READ] = "read",
-                                     [LSK__OP_FILL] = "fill",
-                                     [LSK__OP_COPY] = "copy"};
+  static const char *const what[] = {
+      [LSK__OP_WRITE] = "write", [LSK__OP_READ] = "read", [LSK__OP_FILL] = "fill",
+      [LSK__OP_COPY] = "copy",   [LSK__OP_MAP] = "map",   [LSK__OP_UNMAP] = "unmap"};
   lsk_context *ctx = c->buf->ctx;
-  lsk__on o;
-  int rc = lsk__on_resolve(ctx, on, fn, &o);
-  if (rc)
-    return rc;
-  cl_event ev = NULL, *evp = lsk__on_wants_event(ctx, &o) ? &ev : NULL;
-  const cl_event *wl = o.nwait ? o.wait : NULL;
-  cl_command_queue q = o.q->cl;
+  cl_event ev = NULL, *evp = lsk__on_wants_event(ctx, o) ? &ev : NULL;
+  const cl_event *wl = o->nwait ? o->wait : NULL;
+  cl_command_queue q = o->q->cl;
+  cl_mem mem = c->buf->mem;
   cl_int err;
   const char *call;
-  if (c->size == 0) {
-    if (!o.nwait && !o.event)
+  if (c->size == 0 && c->op != LSK__OP_UNMAP) {
+    if (!o->nwait && !o->event)
       return LSK_OK;
     call = "clEnqueueMarkerWithWaitList";
-    err = clEnqueueMarkerWithWaitList(q, o.nwait, wl, evp);
+    err = clEnqueueMarkerWithWaitList(q, o->nwait, wl, evp);
   } else if (c->op == LSK__OP_WRITE) {
     call = "clEnqueueWriteBuffer";
-    err = clEnqueueWriteBuffer(q, c->buf->mem, c->blocking, c->offset, c->size, c->ptr, o.nwait, wl,
-                               evp);
+    err = clEnqueueWriteBuffer(q, mem, c->blocking, c->offset, c->size, c->ptr, o->nwait, wl, evp);
   } else if (c->op == LSK__OP_READ) {
     call = "clEnqueueReadBuffer";
-    err = clEnqueueReadBuffer(q, c->buf->mem, c->blocking, c->offset, c->size, c->ptr, o.nwait, wl,
-                              evp);
+    err = clEnqueueReadBuffer(q, mem, c->blocking, c->offset, c->size, c->ptr, o->nwait, wl, evp);
   } else if (c->op == LSK__OP_FILL) {
     call = "clEnqueueFillBuffer";
-    err = clEnqueueFillBuffer(q, c->buf->mem, c->ptr, c->pattern_size, c->offset, c->size, o.nwait,
-                              wl, evp);
-  } else {
+    err =
+        clEnqueueFillBuffer(q, mem, c->ptr, c->pattern_size, c->offset, c->size, o->nwait, wl, evp);
+  } else if (c->op == LSK__OP_COPY) {
     call = "clEnqueueCopyBuffer";
-    err = clEnqueueCopyBuffer(q, c->src->mem, c->buf->mem, c->src_offset, c->offset, c->size,
-                              o.nwait, wl, evp);
+    err = clEnqueueCopyBuffer(q, c->src->mem, mem, c->src_offset, c->offset, c->size, o->nwait, wl,
+                              evp);
+  } else if (c->op == LSK__OP_MAP) {
+    call = "clEnqueueMapBuffer";
+    *c->mapped = clEnqueueMapBuffer(q, mem, c->blocking, CL_MAP_READ | CL_MAP_WRITE, c->offset,
+                                    c->size, o->nwait, wl, evp, &err);
+    if (err)
+      *c->mapped = NULL;
+  } else {
+    call = "clEnqueueUnmapMemObject";
+    err = clEnqueueUnmapMemObject(q, mem, c->ptr, o->nwait, wl, evp);
   }
   if (err)
-    return lsk__fail_cl(ctx, err, call, " (%zu bytes, queue '%s')", c->size, o.q->name);
+    return lsk__fail_cl(ctx, err, call, " (%zu bytes, queue '%s')", c->size, o->q->name);
   if (ctx->trace && ev)
-    lsk__trace_add(o.q, c->op, what[c->op], NULL, c->size, ev);
-  return lsk__on_done(ctx, &o, ev, what[c->op], fn);
+    lsk__trace_add(o->q, c->op, what[c->op], NULL, c->size, ev);
+  return lsk__on_done(ctx, o, ev, what[c->op], fn);
+}
+
+/* enqueue_on after the caller's lsk_async is checked and resolved. */
+static int enqueue(const cmd *c, const lsk_async *on, const char *fn)
+{
+  lsk__on o;
+  int rc = lsk__on_resolve(c->buf->ctx, on, fn, &o);
+  return rc ? rc : enqueue_on(c, &o, fn);
 }
 
 static int transfer(lsk__op op, lsk_buffer *buf, size_t offset, void *ptr, size_t size,
@@ -204,12 +216,24 @@ static int transfer(lsk__op op, lsk_buffer *buf, size_t offset, void *ptr, size_
   return enqueue(&c, on, fn);
 }
 
+/* The library's own transfers on a queue it holds: no lsk_async to check,
+ * only the buffer, the range and that the queue still lives. */
 int lsk__buffer_rw(lsk_buffer *buf, int write, size_t offset, void *ptr, size_t size, lsk_queue *q,
                    int blocking, const char *fn)
 {
-  lsk_async on = {.queue = q};
-  return transfer(write ? LSK__OP_WRITE : LSK__OP_READ, buf, offset, ptr, size,
-                  blocking ? CL_TRUE : CL_FALSE, &on, fn);
+  int rc = check_range(fn, buf, offset, size, ptr, 1);
+  if (!rc)
+    rc = lsk__queue_usable(buf->ctx, q, fn);
+  if (rc)
+    return rc;
+  cmd c = {.op = write ? LSK__OP_WRITE : LSK__OP_READ,
+           .buf = buf,
+           .offset = offset,
+           .size = size,
+           .ptr = ptr,
+           .blocking = blocking ? CL_TRUE : CL_FALSE};
+  lsk__on o = {.q = q};
+  return enqueue_on(&c, &o, fn);
 }
 
 int lsk_buffer_write(lsk_buffer *buf, size_t offset, const void *src, size_t size)
@@ -320,21 +344,13 @@ static int map(lsk_buffer *buf, size_t offset, size_t size, cl_bool blocking, co
     return rc;
   if (size == 0)
     return lsk__fail(buf->ctx, LSK_EINVAL, "%s: size is 0", fn);
-  lsk_context *ctx = buf->ctx;
-  lsk__on o;
-  if ((rc = lsk__on_resolve(ctx, on, fn, &o)))
-    return rc;
-  cl_event ev = NULL, *evp = lsk__on_wants_event(ctx, &o) ? &ev : NULL;
-  cl_int err;
-  void *p = clEnqueueMapBuffer(o.q->cl, buf->mem, blocking, CL_MAP_READ | CL_MAP_WRITE, offset,
-                               size, o.nwait, o.nwait ? o.wait : NULL, evp, &err);
-  if (err)
-    return lsk__fail_cl(ctx, err, "clEnqueueMapBuffer", " (%zu bytes, queue '%s')", size,
-                        o.q->name);
-  if (ctx->trace && ev)
-    lsk__trace_add(o.q, LSK__OP_MAP, "map", NULL, size, ev);
-  *ptr = p;
-  return lsk__on_done(ctx, &o, ev, "map", fn);
+  cmd c = {.op = LSK__OP_MAP,
+           .buf = buf,
+           .offset = offset,
+           .size = size,
+           .blocking = blocking,
+           .mapped = ptr};
+  return enqueue(&c, on, fn);
 }
 
 int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr)
@@ -355,24 +371,13 @@ static int unmap(lsk_buffer *buf, void *ptr, const lsk_async *on, int finish, co
   LSK__LIVE(NULL, buf, BUFFER, fn, "buf");
   if (!ptr)
     return lsk__fail(buf->ctx, LSK_EINVAL, "%s: ptr is NULL", fn);
-  lsk_context *ctx = buf->ctx;
   lsk__on o;
-  int rc = lsk__on_resolve(ctx, on, fn, &o);
-  if (rc)
-    return rc;
-  cl_event ev = NULL, *evp = lsk__on_wants_event(ctx, &o) ? &ev : NULL;
-  cl_int err =
-      clEnqueueUnmapMemObject(o.q->cl, buf->mem, ptr, o.nwait, o.nwait ? o.wait : NULL, evp);
-  if (!err && finish)
-    err = lsk__queue_wait(o.q);
-  if (err) {
-    if (ev)
-      clReleaseEvent(ev);
-    return lsk__fail_cl(ctx, err, "clEnqueueUnmapMemObject", " (queue '%s')", o.q->name);
-  }
-  if (ctx->trace && ev)
-    lsk__trace_add(o.q, LSK__OP_UNMAP, "unmap", NULL, 0, ev);
-  return lsk__on_done(ctx, &o, ev, "unmap", fn);
+  cmd c = {.op = LSK__OP_UNMAP, .buf = buf, .ptr = ptr};
+  int rc = lsk__on_resolve(buf->ctx, on, fn, &o);
+  if (!rc)
+    rc = enqueue_on(&c, &o, fn);
+  cl_int err = rc || !finish ? CL_SUCCESS : lsk__queue_wait(o.q);
+  return err ? lsk__fail_cl(buf->ctx, err, "clFinish", " (%s, queue '%s')", fn, o.q->name) : rc;
 }
 
 int lsk_buffer_unmap(lsk_buffer *buf, void *ptr)

@@ -248,7 +248,7 @@ void lsk_context_destroy(lsk_context *ctx)
    * call on them fails (docs/errors.md, handle lifetime). */
   LSK__DESTROY(ctx, CONTEXT, "lsk_context_destroy");
   if (ctx->dq)
-    lsk__queues_free(ctx);
+    lsk__queues_wait(ctx);
   else if (ctx->queue)
     clFinish(ctx->queue);
   for (int i = LSK__EXT_SLOTS - 1; i >= 0; --i)

@@ -166,7 +166,7 @@ int lsk_queue_destroy(lsk_queue *q)
   return rc;
 }
 
-void lsk__queues_free(lsk_context *ctx)
+void lsk__queues_wait(lsk_context *ctx)
 {
   for (lsk_queue *q = ctx->queues; q; q = q->next)
     lsk__queue_wait(q);
@@ -428,6 +428,18 @@ int lsk__queue_check(lsk_context *ctx, const lsk_queue *q, const char *fn, const
   return rc;
 }
 
+int lsk__queue_usable(lsk_context *ctx, const lsk_queue *q, const char *fn)
+{
+  lsk__hset_lock(&ctx->kids);
+  int live = lsk__hset_has(&ctx->kids, q, &LSK__H_QUEUE);
+  lsk__hset_unlock(&ctx->kids);
+  return live ? LSK_OK
+              : lsk__fail(ctx, LSK_EINVAL,
+                          "%s: its queue was destroyed (an object's queue must outlive the "
+                          "object)",
+                          fn);
+}
+
 int lsk__on_resolve(lsk_context *ctx, const lsk_async *on, const char *fn, lsk__on *out)
 {
   out->q = ctx->dq;
@@ -554,6 +566,23 @@ int lsk_event_state_get(lsk_event *ev, lsk_event_state *state)
   return LSK_OK;
 }
 
+cl_int lsk__event_times(cl_event ev, lsk_event_times *out)
+{
+  static const cl_profiling_info what[4] = {CL_PROFILING_COMMAND_QUEUED,
+                                            CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START,
+                                            CL_PROFILING_COMMAND_END};
+  uint64_t *t[4] = {&out->queued, &out->submitted, &out->start, &out->end};
+  cl_int first = CL_SUCCESS;
+  for (int i = 0; i < 4; ++i) {
+    cl_ulong v = 0;
+    cl_int err = clGetEventProfilingInfo(ev, what[i], sizeof v, &v, NULL);
+    *t[i] = err ? 0 : v;
+    if (err && !first)
+      first = err;
+  }
+  return first;
+}
+
 int lsk_event_times_get(lsk_event *ev, lsk_event_times *out)
 {
   static const char fn[] = "lsk_event_times_get";
@@ -567,20 +596,13 @@ int lsk_event_times_get(lsk_event *ev, lsk_event_times *out)
   int rc = lsk_event_wait(ev);
   if (rc)
     return rc;
-  static const cl_profiling_info what[4] = {CL_PROFILING_COMMAND_QUEUED,
-                                            CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START,
-                                            CL_PROFILING_COMMAND_END};
-  cl_ulong t[4];
-  for (int i = 0; i < 4; ++i) {
-    cl_int err = clGetEventProfilingInfo(ev->ev, what[i], sizeof t[i], &t[i], NULL);
-    if (err == CL_PROFILING_INFO_NOT_AVAILABLE)
-      return lsk__fail(ev->ctx, LSK_EINVAL,
-                       "%s: %s: its queue has no profiling (set lsk_context_options.profiling)", fn,
-                       ev->what);
-    if (err)
-      return lsk__fail_cl(ev->ctx, err, "clGetEventProfilingInfo", " (%s)", ev->what);
-  }
-  *out = (lsk_event_times){t[0], t[1], t[2], t[3]};
+  cl_int err = lsk__event_times(ev->ev, out);
+  if (err == CL_PROFILING_INFO_NOT_AVAILABLE)
+    return lsk__fail(ev->ctx, LSK_EINVAL,
+                     "%s: %s: its queue has no profiling (set lsk_context_options.profiling)", fn,
+                     ev->what);
+  if (err)
+    return lsk__fail_cl(ev->ctx, err, "clGetEventProfilingInfo", " (%s)", ev->what);
   return LSK_OK;
 }
 

@@ -140,15 +140,13 @@ static int entry(lsk_context *ctx, const rec *r, lsk_trace_entry *e, const char 
   if (err)
     return lsk__fail_cl(ctx, err, "clWaitForEvents", " (%s: %s on queue '%s')", fn, r->name,
                         r->queue);
-  static const cl_profiling_info what[4] = {CL_PROFILING_COMMAND_QUEUED,
-                                            CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START,
-                                            CL_PROFILING_COMMAND_END};
-  uint64_t *t[4] = {&e->queued, &e->submitted, &e->start, &e->end};
-  for (int i = 0; i < 4; ++i) {
-    cl_ulong v = 0;
-    if (clGetEventProfilingInfo(r->ev, what[i], sizeof v, &v, NULL) == CL_SUCCESS)
-      *t[i] = v;
-  }
+  /* A time the runtime does not give stays 0 (trace.h). */
+  lsk_event_times t;
+  lsk__event_times(r->ev, &t);
+  e->queued = t.queued;
+  e->submitted = t.submitted;
+  e->start = t.start;
+  e->end = t.end;
   return LSK_OK;
 }
 

@@ -646,19 +646,12 @@ int lsk__launch_q(lsk_kernel *k, lsk_queue *q, const lsk_launch *cfg, const lsk_
 {
   LSK__LIVE(NULL, k, KERNEL, "lsk_kernel_launch", "kernel");
   lsk_context *ctx = k->prog->ctx;
-  /* The queue an object keeps (a pool's, an association's) may have been
-   * destroyed since: one look-up in the context's set, no global lock. */
-  lsk__hset_lock(&ctx->kids);
-  int live = lsk__hset_has(&ctx->kids, q, &LSK__H_QUEUE);
-  lsk__hset_unlock(&ctx->kids);
-  if (!live)
-    return lsk__fail(ctx, LSK_EINVAL,
-                     "lsk_kernel_launch: kernel '%s': its queue was destroyed (an object's queue "
-                     "must outlive the object)",
-                     k->name);
+  int rc = lsk__queue_usable(ctx, q, "lsk_kernel_launch");
+  if (rc)
+    return rc;
   lsk__on o = {.q = q};
   lsk__lock(ctx);
-  int rc = launch(k, cfg, args, nargs, &o, NULL, "lsk_kernel_launch");
+  rc = launch(k, cfg, args, nargs, &o, NULL, "lsk_kernel_launch");
   lsk__unlock(ctx);
   return rc;
 }
