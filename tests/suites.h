@@ -39,6 +39,8 @@
   /* launch */                                                                 \
   X(iota, tests/launch/check_iota.c, ur)                                       \
   X(tune, tests/launch/check_tune.c, ur)                                       \
+  X(group, tests/launch/check_group.c, u)                                      \
+  X(group_devices, tests/launch/check_group.c, none)                           \
   /* soa */                                                                    \
   X(layout, tests/soa/check_layout.c, u)                                       \
   X(soa, tests/soa/check_soa.c, ur)                                            \
