@@ -67,9 +67,11 @@
   X(badinput_data, tests/badinput/check_badinput_data.c, ur)                   \
   X(badinput_objects, tests/badinput/check_badinput_objects.c, ur)             \
   X(badinput_queues, tests/badinput/check_badinput_queues.c, ur)               \
+  X(badinput_group, tests/badinput/check_badinput_group.c, ur)                 \
   /* the examples */                                                           \
   X(pic, examples/pic/check_pic.c, ur)                                         \
   X(pixel, examples/pixel/check_pixel.c, ur)                                   \
+  X(pixel_group, examples/pixel/check_pixel_group.c, u)                        \
   X(grind_pixel, examples/pixel/check_pixel.c, g)
 /* clang-format on */
 

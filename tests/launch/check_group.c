@@ -340,6 +340,20 @@ END_TEST
 /* ------------------------------------------------------------------ */
 /* Groups of several devices (LSK_TEST_GROUP)                          */
 
+/* Whether the device can be split equally (CL_DEVICE_PARTITION_PROPERTIES). */
+static int can_partition(lsk_context *ctx)
+{
+  cl_device_partition_property kinds[8] = {0};
+  size_t size = 0;
+  if (clGetDeviceInfo(lsk_context_cl_device(ctx), CL_DEVICE_PARTITION_PROPERTIES, sizeof kinds,
+                      kinds, &size) != CL_SUCCESS)
+    return 0;
+  for (size_t i = 0; i < size / sizeof kinds[0]; ++i)
+    if (kinds[i] == CL_DEVICE_PARTITION_EQUALLY)
+      return 1;
+  return 0;
+}
+
 START_TEST(test_group_devices_split)
 {
   lsk_group *g = env_group();
@@ -371,6 +385,18 @@ START_TEST(test_group_devices_split)
       ck_assert_ptr_null(bad);
     }
   lsk_buffer_destroy(b);
+  /* A member whose device cannot be split equally (rusticl's) says so. */
+  for (unsigned i = 0; i < m; ++i) {
+    lsk_context *c = lsk_group_context(g, i);
+    if (can_partition(c))
+      continue;
+    char sel[16];
+    snprintf(sel, sizeof sel, "%u", lsk_context_device(c)->index);
+    lsk_group *h = (lsk_group *)&h;
+    TU_FAILS(NULL, lsk_group_create(sel, &(lsk_group_options){.partition = 2}, &h), LSK_EINVAL,
+             "cannot be partitioned equally (its partition types: none)");
+    ck_assert_ptr_null(h);
+  }
   /* The measured weights' split, and a given one. */
   double w[LSK_GROUP_MAX];
   TU_OK(NULL, lsk_group_weights(g, w));
