@@ -21,7 +21,9 @@
  * An lsk_pixel runs on one queue (lsk_pixel_options.queue) and uploads
  * from pinned memory; lsk_pixel_stream runs a set of events as batches
  * over several queues at once, as a CUDA application runs one stream per
- * batch of events. See docs/example-pixel.md.
+ * batch of events, on one device or over a group of devices
+ * (lsk_pixel_stream_create_group). See docs/example-pixel.md and
+ * docs/devices.md.
  *
  * Thread-safety: one lsk_pixel (one lsk_pixel_stream) is used by one
  * thread at a time; lsk_pixels on different queues of one context may run
