@@ -32,7 +32,7 @@
  * and releases of a device with a parent): for root devices retain and
  * release are no-ops (and release without retain is allowed). */
 enum { L_CONTEXT, L_QUEUE, L_MEM, L_PROGRAM, L_KERNEL, L_EVENT, L_DEVICE, L_KINDS };
-static const char *const kind_name[L_KINDS] = {"context", "queue", "mem",      "program",
+static const char *const kind_name[L_KINDS] = {"context", "queue", "mem",       "program",
                                                "kernel",  "event", "sub-device"};
 static atomic_long live[L_KINDS];
 
@@ -159,8 +159,7 @@ cl_int clCreateSubDevices(cl_device_id d, const cl_device_partition_property *p,
 static int has_parent(cl_device_id d)
 {
   cl_device_id parent = NULL;
-  return clGetDeviceInfo(d, CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL) ==
-             CL_SUCCESS &&
+  return clGetDeviceInfo(d, CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL) == CL_SUCCESS &&
          parent != NULL;
 }
 

@@ -115,8 +115,8 @@ static void check_stats(lsk_group *g, lsk_pixel_stream *s, unsigned per, const d
       batches += st.batches;
       events += st.events;
       printf("member %u stream %u (%s): weight %.2f, %zu batches, %llu events, %.1f ms\n", i, j,
-             lsk_context_device(st.ctx)->name, st.weight, st.batches,
-             (unsigned long long)st.events, 1e3 * st.seconds);
+             lsk_context_device(st.ctx)->name, st.weight, st.batches, (unsigned long long)st.events,
+             1e3 * st.seconds);
     }
     ck_assert_uint_eq(batches, first[i + 1] - first[i]);
   }
@@ -197,8 +197,7 @@ START_TEST(test_pixel_group_bad_arguments)
   ck_assert_ptr_null(s);
   TU_FAILS(NULL, lsk_pixel_stream_create_group((lsk_group *)c0, NULL, &s), LSK_EINVAL,
            "is not a live lsk_group (it is a live lsk_context)");
-  TU_FAILS(NULL,
-           lsk_pixel_stream_create_group(g, &(lsk_pixel_stream_options){.streams = 9}, &s),
+  TU_FAILS(NULL, lsk_pixel_stream_create_group(g, &(lsk_pixel_stream_options){.streams = 9}, &s),
            LSK_EINVAL, "9 streams on each of");
   double w[LSK_PIXEL_MAX_STREAMS];
   for (unsigned i = 0; i < LSK_PIXEL_MAX_STREAMS; ++i)

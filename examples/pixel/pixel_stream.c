@@ -35,7 +35,7 @@
 #include "pixel_internal.h"
 
 struct lsk_pixel_stream {
-  lsk_handle h; /* first: lsk checks the handle on every call (lsk/handle.h) */
+  lsk_handle h;     /* first: lsk checks the handle on every call (lsk/handle.h) */
   lsk_context *ctx; /* the messages' (a group's member 0) */
   unsigned n;
   uint32_t batch;
@@ -149,10 +149,9 @@ static int check_options(lsk_context *ctx, const lsk_pixel_stream_options *o, un
                          const char *fn)
 {
   if (o->streams > LSK_PIXEL_MAX_STREAMS / members)
-    return lsk_context_set_error(ctx, LSK_EINVAL,
-                                 "%s: %u streams on each of %u device%s; at most %u in all", fn,
-                                 o->streams, members, members == 1 ? "" : "s",
-                                 LSK_PIXEL_MAX_STREAMS);
+    return lsk_context_set_error(
+        ctx, LSK_EINVAL, "%s: %u streams on each of %u device%s; at most %u in all", fn, o->streams,
+        members, members == 1 ? "" : "s", LSK_PIXEL_MAX_STREAMS);
   if (o->batch_events > LSK_PIXEL_MAX_EVENTS)
     return lsk_context_set_error(ctx, LSK_EINVAL, "%s: batches of %u events; at most %u", fn,
                                  o->batch_events, LSK_PIXEL_MAX_EVENTS);

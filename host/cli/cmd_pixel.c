@@ -144,8 +144,8 @@ static void print_members(const demo *d)
     const lsk_device_info *dev = lsk_context_device(c);
     printf("%-6u %7.1f%% %8zu %7llu %9.3f  %s (%s)%s%s, %u stream%s%s\n", i,
            100.0 * md->weight / wsum, md->batches, (unsigned long long)md->events, 1e3 * md->busy,
-           dev->name, dev->platform_name, dev->partition[0] ? ", sub-device: " : "",
-           dev->partition, md->streams, md->streams == 1 ? "" : "s",
+           dev->name, dev->platform_name, dev->partition[0] ? ", sub-device: " : "", dev->partition,
+           md->streams, md->streams == 1 ? "" : "s",
            i > 0 && lsk_context_cl(c) == lsk_context_cl(lsk_group_context(d->g, 0))
                ? ", device 0's OpenCL context"
                : "");
@@ -381,8 +381,8 @@ int cmd_demo_pixel(int argc, char **argv)
     rc = cli_fail_lsk("demo", NULL, LSK_ENOMEM, "results");
   } else if (cli_context_open_opt("demo", &co, &d.ctx)) {
     rc = 1;
-  } else if (devices && (rc = lsk_group_create(devices, &(lsk_group_options){.partition = partition},
-                                               &d.g))) {
+  } else if (devices &&
+             (rc = lsk_group_create(devices, &(lsk_group_options){.partition = partition}, &d.g))) {
     rc = cli_fail_lsk("demo", NULL, rc, "--devices");
   } else if (d.g && d.nweights && d.nweights != lsk_group_size(d.g)) {
     rc = cli_fail("demo", "--weights gives %u weights for %u devices ('%s')", d.nweights,

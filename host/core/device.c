@@ -59,9 +59,8 @@ static void describe_partition(cl_device_id d, char *buf, size_t cap, int depth)
     snprintf(how, sizeof how, "equally %lld", (long long)type[1]);
   } else if (nt >= 2 && type[0] == CL_DEVICE_PARTITION_BY_COUNTS) {
     size_t h = (size_t)snprintf(how, sizeof how, "by counts");
-    for (size_t i = 1; i < nt && type[i] != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END &&
-                       h < sizeof how;
-         ++i)
+    for (size_t i = 1;
+         i < nt && type[i] != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END && h < sizeof how; ++i)
       h += (size_t)snprintf(how + h, sizeof how - h, "%s%lld", i == 1 ? " " : ",",
                             (long long)type[i]);
   } else if (nt >= 2 && type[0] == CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN) {

@@ -88,11 +88,10 @@ static const char *partition_kinds(const cl_device_partition_property *p, size_t
   buf[0] = 0;
   for (size_t i = 0; i < n && p[i] && used < cap; ++i)
     used += (size_t)snprintf(buf + used, cap - used, "%s%s", used ? ", " : "",
-                             p[i] == CL_DEVICE_PARTITION_EQUALLY    ? "equally"
-                             : p[i] == CL_DEVICE_PARTITION_BY_COUNTS ? "by counts"
-                             : p[i] == CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN
-                                 ? "by affinity domain"
-                                 : "other");
+                             p[i] == CL_DEVICE_PARTITION_EQUALLY              ? "equally"
+                             : p[i] == CL_DEVICE_PARTITION_BY_COUNTS          ? "by counts"
+                             : p[i] == CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN ? "by affinity domain"
+                                                                              : "other");
   return used ? buf : "none";
 }
 
@@ -172,8 +171,7 @@ static int make_contexts(lsk_group *g, const member *m, const lsk_group_options 
         who[nd] = j;
         devs[nd++] = m[j].device;
       }
-    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)m[i].platform,
-                                     0};
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)m[i].platform, 0};
     cl_int err;
     cl_context cl = clCreateContext(props, nd, devs, NULL, NULL, &err);
     if (err && nd > 1) { /* alone, then; the others get theirs in turn */
@@ -222,9 +220,10 @@ int lsk_group_create(const char *selector, const lsk_group_options *opt, lsk_gro
   *out = NULL;
   lsk_group_options o = opt ? *opt : (lsk_group_options){0};
   if (o.partition == 1 || o.partition > LSK_GROUP_MAX)
-    return lsk__fail(NULL, LSK_EINVAL,
-                     "%s: opt->partition is %u: 0 for whole devices, or 2 to %u sub-devices of each",
-                     fn, o.partition, LSK_GROUP_MAX);
+    return lsk__fail(
+        NULL, LSK_EINVAL,
+        "%s: opt->partition is %u: 0 for whole devices, or 2 to %u sub-devices of each", fn,
+        o.partition, LSK_GROUP_MAX);
   if (o.context.device)
     return lsk__fail(NULL, LSK_EINVAL,
                      "%s: opt->context.device is '%s': the selector names the devices", fn,
@@ -410,13 +409,12 @@ static void triad_free(triad *t)
 /* One timed run (s = 3); the best time kept. */
 static int triad_run(triad *t)
 {
-  lsk_launch cfg = {.domain = {TRIAD_DOMAIN},
-                    .blocks = {(t->n + TRIAD_DOMAIN - 1) / TRIAD_DOMAIN}};
+  lsk_launch cfg = {.domain = {TRIAD_DOMAIN}, .blocks = {(t->n + TRIAD_DOMAIN - 1) / TRIAD_DOMAIN}};
   double t0 = now();
-  int rc = lsk_kernel_run(t->k, &cfg,
-                          LSK_ARGS(LSK_ARG_BUFFER(t->buf[0]), LSK_ARG_BUFFER(t->buf[1]),
-                                   LSK_ARG_BUFFER(t->buf[2]), LSK_ARG_FLOAT(3.0f),
-                                   LSK_ARG_UINT(t->n)));
+  int rc =
+      lsk_kernel_run(t->k, &cfg,
+                     LSK_ARGS(LSK_ARG_BUFFER(t->buf[0]), LSK_ARG_BUFFER(t->buf[1]),
+                              LSK_ARG_BUFFER(t->buf[2]), LSK_ARG_FLOAT(3.0f), LSK_ARG_UINT(t->n)));
   double dt = now() - t0;
   if (!rc && (t->best == 0 || dt < t->best))
     t->best = dt;

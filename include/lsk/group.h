@@ -74,8 +74,7 @@ typedef struct lsk_group_options {
  * that matches no device: the message lists the devices), LSK_ENOMEM,
  * OpenCL codes. On failure *out is NULL and nothing is left behind.
  */
-int lsk_group_create(const char *selector, const lsk_group_options *opt,
-                     lsk_group **out /* OUT */);
+int lsk_group_create(const char *selector, const lsk_group_options *opt, lsk_group **out /* OUT */);
 
 /* lsk_group_destroy: destroys every member's context (lsk_context_destroy:
  * it waits for their queues; destroy what was made on them first). NULL

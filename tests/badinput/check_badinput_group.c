@@ -47,12 +47,10 @@ START_TEST(test_bi_group_create)
   BAD(NULL, "lsk_group_create", lsk_group_create("0,,0", NULL, &out), LSK_EINVAL,
       "device list '0,,0': part 2 is empty");
   BAD(NULL, "lsk_group_create", lsk_group_create(" ", NULL, &out), LSK_EINVAL, "part 1 is empty");
-  BAD(NULL, "lsk_group_create",
-      lsk_group_create(NULL, &(lsk_group_options){.partition = 1}, &out), LSK_EINVAL,
-      "opt->partition is 1: 0 for whole devices, or 2 to 64");
-  BAD(NULL, "lsk_group_create",
-      lsk_group_create(NULL, &(lsk_group_options){.partition = 65}, &out), LSK_EINVAL,
-      "opt->partition is 65");
+  BAD(NULL, "lsk_group_create", lsk_group_create(NULL, &(lsk_group_options){.partition = 1}, &out),
+      LSK_EINVAL, "opt->partition is 1: 0 for whole devices, or 2 to 64");
+  BAD(NULL, "lsk_group_create", lsk_group_create(NULL, &(lsk_group_options){.partition = 65}, &out),
+      LSK_EINVAL, "opt->partition is 65");
   BAD(NULL, "lsk_group_create",
       lsk_group_create(NULL, &(lsk_group_options){.context.device = "0"}, &out), LSK_EINVAL,
       "opt->context.device is '0': the selector names the devices");
@@ -62,7 +60,8 @@ START_TEST(test_bi_group_create)
   char sel[16];
   snprintf(sel, sizeof sel, "%u", d->index);
   BAD(NULL, "lsk_group_create", lsk_group_create(sel, &(lsk_group_options){.partition = k}, &out),
-      LSK_EINVAL, can_partition(ctx) ? "compute units and at most" : "cannot be partitioned equally");
+      LSK_EINVAL,
+      can_partition(ctx) ? "compute units and at most" : "cannot be partitioned equally");
   ck_assert_ptr_null(out);
   lsk_context_destroy(ctx);
 }
@@ -162,8 +161,7 @@ START_TEST(test_bi_split_range)
 {
   size_t first[4];
   const double w[3] = {1, 2, 3};
-  BAD(NULL, "lsk_split_range", lsk_split_range(10, NULL, 3, first), LSK_EINVAL,
-      "weights is NULL");
+  BAD(NULL, "lsk_split_range", lsk_split_range(10, NULL, 3, first), LSK_EINVAL, "weights is NULL");
   BAD(NULL, "lsk_split_range", lsk_split_range(10, w, 3, NULL), LSK_EINVAL, "first is NULL");
   BAD(NULL, "lsk_split_range", lsk_split_range(10, w, 0, first), LSK_EINVAL, "parts is 0");
   BAD(NULL, "lsk_split_range", lsk_split_range(10, (double[]){1, -2, 3}, 3, first), LSK_EINVAL,

@@ -58,10 +58,10 @@ static void expect_split(size_t n, const double *w, unsigned parts, const size_t
  * halves up. */
 START_TEST(test_split_worked)
 {
-  expect_split(10, (double[]){1, 1, 1}, 3, (size_t[]){0, 3, 7, 10});  /* 3.33, 6.67 */
-  expect_split(3, (double[]){1, 1}, 2, (size_t[]){0, 2, 3});          /* 1.5 up */
-  expect_split(2, (double[]){1, 1, 1, 1}, 4, (size_t[]){0, 1, 1, 2, 2}); /* .5, 1, 1.5 */
-  expect_split(7, (double[]){1, 2, 3, 4}, 4, (size_t[]){0, 1, 2, 4, 7}); /* .7, 2.1, 4.2 */
+  expect_split(10, (double[]){1, 1, 1}, 3, (size_t[]){0, 3, 7, 10});       /* 3.33, 6.67 */
+  expect_split(3, (double[]){1, 1}, 2, (size_t[]){0, 2, 3});               /* 1.5 up */
+  expect_split(2, (double[]){1, 1, 1, 1}, 4, (size_t[]){0, 1, 1, 2, 2});   /* .5, 1, 1.5 */
+  expect_split(7, (double[]){1, 2, 3, 4}, 4, (size_t[]){0, 1, 2, 4, 7});   /* .7, 2.1, 4.2 */
   expect_split(100003, (double[]){1, 3}, 2, (size_t[]){0, 25001, 100003}); /* 25000.75 */
   expect_split(100, (double[]){0.25, 0.75}, 2, (size_t[]){0, 25, 100});
   expect_split(0, (double[]){1, 2}, 2, (size_t[]){0, 0, 0});
@@ -188,17 +188,19 @@ static unsigned split_affine(lsk_group *g, size_t n, const size_t *first)
       continue;
     size_t blocks = (count + 255) / 256;
     lsk_launch cfg = {.domain = {256}, .blocks = {blocks < 64 ? blocks : 64}};
-    TU_OK(lsk_group_context(g, i),
-          lsk_kernel_launch(k[i], &cfg,
-                            LSK_ARGS(LSK_ARG_BUFFER(by[i]), LSK_ARG_BUFFER(bx[i]),
-                                     LSK_ARG_UINT((uint32_t)first[i]), LSK_ARG_UINT((uint32_t)count)),
-                            NULL));
+    TU_OK(
+        lsk_group_context(g, i),
+        lsk_kernel_launch(k[i], &cfg,
+                          LSK_ARGS(LSK_ARG_BUFFER(by[i]), LSK_ARG_BUFFER(bx[i]),
+                                   LSK_ARG_UINT((uint32_t)first[i]), LSK_ARG_UINT((uint32_t)count)),
+                          NULL));
   }
   TU_OK(NULL, lsk_group_finish(g));
   TU_OK(c0, lsk_buffer_read(by[0], 0, got, n * 4));
   for (unsigned i = 1; i < m; ++i)
     if (lsk_context_cl(lsk_group_context(g, i)) != lsk_context_cl(c0))
-      TU_OK(NULL, lsk_buffer_read(by[i], first[i] * 4, got + first[i], (first[i + 1] - first[i]) * 4));
+      TU_OK(NULL,
+            lsk_buffer_read(by[i], first[i] * 4, got + first[i], (first[i + 1] - first[i]) * 4));
   for (size_t i = 0; i < n; ++i)
     ck_assert_msg(got[i] == want_y(x, i), "y[%zu] = %u, want %u", i, got[i], want_y(x, i));
   for (unsigned i = 0; i < m; ++i) {
@@ -371,9 +373,8 @@ START_TEST(test_group_devices_split)
       const lsk_device_info *dj = lsk_context_device(lsk_group_context(g, j));
       int same = di->platform_index == dj->platform_index;
       seen |= same;
-      ck_assert_int_eq(lsk_context_cl(lsk_group_context(g, i)) ==
-                           lsk_context_cl(lsk_group_context(g, j)),
-                       same);
+      ck_assert_int_eq(
+          lsk_context_cl(lsk_group_context(g, i)) == lsk_context_cl(lsk_group_context(g, j)), same);
     }
     platforms += !seen;
   }
@@ -381,7 +382,8 @@ START_TEST(test_group_devices_split)
   lsk_buffer *b = tu_zeros(c0, 4), *bad = (lsk_buffer *)&bad;
   for (unsigned i = 1; i < m; ++i)
     if (lsk_context_cl(lsk_group_context(g, i)) != lsk_context_cl(c0)) {
-      TU_FAILS(NULL, lsk_group_share(g, b, i, &bad), LSK_EINVAL, "have no OpenCL context in common");
+      TU_FAILS(NULL, lsk_group_share(g, b, i, &bad), LSK_EINVAL,
+               "have no OpenCL context in common");
       ck_assert_ptr_null(bad);
     }
   lsk_buffer_destroy(b);
