@@ -149,13 +149,36 @@ static lsk_group *env_group(void)
   return g;
 }
 
+/* The affine kernel on each member (built once for a test's runs). */
+typedef struct affine {
+  lsk_program *prog[LSK_GROUP_MAX];
+  lsk_kernel *k[LSK_GROUP_MAX];
+} affine;
+
+static void affine_open(lsk_group *g, affine *a)
+{
+  for (unsigned i = 0; i < lsk_group_size(g); ++i) {
+    a->prog[i] = tu_program(lsk_group_context(g, i), "affine.cl", src);
+    a->k[i] = tu_kernel(a->prog[i], "affine");
+  }
+}
+
+static void affine_close(lsk_group *g, affine *a)
+{
+  for (unsigned i = 0; i < lsk_group_size(g); ++i) {
+    lsk_kernel_destroy(a->k[i]);
+    lsk_program_destroy(a->prog[i]);
+  }
+}
+
 /* Each member's part of the affine kernel over n elements split by first:
  * members sharing member 0's OpenCL context write into member 0's y
  * through shares of x and y; the others into buffers of their own, read
  * back into got. Then everything against C. Returns how many members
  * shared member 0's context. */
-static unsigned split_affine(lsk_group *g, size_t n, const size_t *first)
+static unsigned split_affine(lsk_group *g, const affine *a, size_t n, const size_t *first)
 {
+  lsk_kernel *const *k = a->k;
   unsigned m = lsk_group_size(g), shared = 0;
   uint32_t *x = malloc(n * 4), *got = malloc(n * 4);
   ck_assert(x && got);
@@ -164,8 +187,6 @@ static unsigned split_affine(lsk_group *g, size_t n, const size_t *first)
     x[i] = tu_rng(&rng);
   lsk_context *c0 = lsk_group_context(g, 0);
   lsk_buffer *bx[LSK_GROUP_MAX] = {0}, *by[LSK_GROUP_MAX] = {0};
-  lsk_program *prog[LSK_GROUP_MAX] = {0};
-  lsk_kernel *k[LSK_GROUP_MAX] = {0};
   for (unsigned i = 0; i < m; ++i) {
     lsk_context *c = lsk_group_context(g, i);
     if (i > 0 && lsk_context_cl(c) == lsk_context_cl(c0)) {
@@ -178,8 +199,6 @@ static unsigned split_affine(lsk_group *g, size_t n, const size_t *first)
       by[i] = tu_zeros(c, n);
       TU_OK(c, lsk_buffer_write(bx[i], 0, x, n * 4));
     }
-    prog[i] = tu_program(c, "affine.cl", src);
-    k[i] = tu_kernel(prog[i], "affine");
   }
   /* Every member's part at once, each on its default queue. */
   for (unsigned i = 0; i < m; ++i) {
@@ -204,8 +223,6 @@ static unsigned split_affine(lsk_group *g, size_t n, const size_t *first)
   for (size_t i = 0; i < n; ++i)
     ck_assert_msg(got[i] == want_y(x, i), "y[%zu] = %u, want %u", i, got[i], want_y(x, i));
   for (unsigned i = 0; i < m; ++i) {
-    lsk_kernel_destroy(k[i]);
-    lsk_program_destroy(prog[i]);
     lsk_buffer_destroy(bx[i]);
     lsk_buffer_destroy(by[i]);
   }
@@ -255,14 +272,17 @@ START_TEST(test_group_subdevices)
   TU_OK(NULL, lsk_group_split(g, N, NULL, first));
   TU_OK(NULL, lsk_split_range(N, w, 2, want));
   ck_assert(memcmp(first, want, sizeof first) == 0);
-  ck_assert_uint_eq(split_affine(g, N, first), 1);
+  affine a;
+  affine_open(g, &a);
+  ck_assert_uint_eq(split_affine(g, &a, N, first), 1);
   /* Given weights, a part empty: still every element once. */
   TU_OK(NULL, lsk_group_split(g, N, (double[]){1, 3}, first));
   ck_assert_uint_eq(first[1], 25001);
-  ck_assert_uint_eq(split_affine(g, N, first), 1);
+  ck_assert_uint_eq(split_affine(g, &a, N, first), 1);
   TU_OK(NULL, lsk_group_split(g, 1, (double[]){1, 3}, first));
   ck_assert_uint_eq(first[1], 0);
-  ck_assert_uint_eq(split_affine(g, 1, first), 1);
+  ck_assert_uint_eq(split_affine(g, &a, 1, first), 1);
+  affine_close(g, &a);
   lsk_group_destroy(g);
   lsk_context_destroy(whole);
 }
@@ -407,11 +427,14 @@ START_TEST(test_group_devices_split)
   enum { N = 50021 };
   size_t first[LSK_GROUP_MAX + 1];
   TU_OK(NULL, lsk_group_split(g, N, NULL, first));
-  unsigned shared = split_affine(g, N, first);
+  affine a;
+  affine_open(g, &a);
+  unsigned shared = split_affine(g, &a, N, first);
   for (unsigned i = 0; i < m; ++i)
     w[i] = 1 + i;
   TU_OK(NULL, lsk_group_split(g, N, w, first));
-  ck_assert_uint_eq(split_affine(g, N, first), shared);
+  ck_assert_uint_eq(split_affine(g, &a, N, first), shared);
+  affine_close(g, &a);
   printf("%u members on %u platform(s); %u shared member 0's context\n", m, platforms, shared);
   lsk_group_destroy(g);
 }
