@@ -113,8 +113,9 @@ int lsk_group_finish(lsk_group *g);
  * lsk_group_weights: each member's bandwidth on a short triad
  * (a[i] = b[i] + s c[i] over floats, from 1 Mi elements, four times more
  * while a run takes under a millisecond, up to 16 Mi), in GB/s (10^9 bytes
- * read and written per second), each member alone, the best of three runs
- * after one that builds. Measured at the first call (or the first
+ * read and written per second), each member alone: after a run that
+ * builds, three rounds of one run on each member in turn, the best of
+ * each (docs/devices.md). Measured at the first call (or the first
  * lsk_group_split without weights) and kept: later calls return the same.
  * weights gets lsk_group_size(g) values. Members that share a memory (the
  * sub-devices of one CPU) each measure it alone: use the weights for how
