@@ -283,6 +283,11 @@ int lsk__on_done(lsk_context *ctx, lsk__on *o, cl_event ev, const char *what, co
  * once more. lsk__mem_release gives it back (ctx may be destroyed). */
 int lsk__mem_create(lsk_context *ctx, size_t bytes, const char *fn, cl_mem *out);
 void lsk__mem_release(lsk_context *ctx, cl_mem mem, size_t bytes);
+/* buffer.c: another handle of src's memory in ctx, whose OpenCL context
+ * is src's (a group's members on one platform, group.c): the cl_mem
+ * retained, its bytes counted against ctx's device too. LSK_ERANGE (past
+ * that device's memory) or LSK_ENOMEM, the message on ctx naming fn. */
+int lsk__buffer_share(lsk_context *ctx, const lsk_buffer *src, const char *fn, lsk_buffer **out);
 /* buffer.c: a buffer handle around mem (taken over; released on failure). */
 int lsk__buffer_wrap(lsk_context *ctx, cl_mem mem, size_t size, const char *fn, lsk_buffer **out);
 /* buffer.c: a transfer on q, blocking or not, without an lsk_async (the
@@ -357,6 +362,14 @@ int lsk__device_select_in(const lsk_device_info *list, size_t n, const char *sel
                           unsigned *index);
 /* The OpenCL ids of a listed device (re-enumerated). */
 int lsk__device_ids(const lsk_device_info *info, cl_platform_id *platform, cl_device_id *device);
+/* device.c: every device a group's selector names (group.h): the
+ * comma-separated parts in order, each naming every device it matches, no
+ * device twice, at most cap (idx[cap]); NULL or "": LSK_DEVICE read the
+ * same way, unset: the one device lsk__device_select_in picks. LSK_ENODEV
+ * listing the devices for a part that matches none, LSK_EINVAL for an
+ * empty part or more than cap; messages (the thread's) start with fn. */
+int lsk__device_select_all(const lsk_device_info *list, size_t n, const char *selector,
+                           const char *fn, unsigned *idx, size_t cap, size_t *count);
 
 /* program.c: build for a configuration (already resolved and checked). */
 int lsk__program_get_build(lsk_program *prog, const unsigned domain[3], unsigned workers,

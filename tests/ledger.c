@@ -28,11 +28,12 @@
 
 #include "lsk/lsk.h"
 
-/* Devices are not counted: lsk only uses root devices, for which retain and
+/* Devices: only sub-devices are counted (clCreateSubDevices, and retains
+ * and releases of a device with a parent): for root devices retain and
  * release are no-ops (and release without retain is allowed). */
-enum { L_CONTEXT, L_QUEUE, L_MEM, L_PROGRAM, L_KERNEL, L_EVENT, L_KINDS };
-static const char *const kind_name[L_KINDS] = {"context", "queue",  "mem",
-                                               "program", "kernel", "event"};
+enum { L_CONTEXT, L_QUEUE, L_MEM, L_PROGRAM, L_KERNEL, L_EVENT, L_DEVICE, L_KINDS };
+static const char *const kind_name[L_KINDS] = {"context", "queue", "mem",       "program",
+                                               "kernel",  "event", "sub-device"};
 static atomic_long live[L_KINDS];
 
 static void *real(const char *name)
@@ -140,6 +141,45 @@ REFCOUNT(L_KERNEL, cl_kernel, clRetainKernel, 1)
 REFCOUNT(L_KERNEL, cl_kernel, clReleaseKernel, -1)
 REFCOUNT(L_EVENT, cl_event, clRetainEvent, 1)
 REFCOUNT(L_EVENT, cl_event, clReleaseEvent, -1)
+
+cl_int clCreateSubDevices(cl_device_id d, const cl_device_partition_property *p, cl_uint n,
+                          cl_device_id *out, cl_uint *nout)
+{
+  REAL(clCreateSubDevices);
+  cl_uint made = 0;
+  cl_int rc = real_clCreateSubDevices(d, p, n, out, &made);
+  if (nout)
+    *nout = made;
+  /* With out, as many as it holds (made where the runtime says so). */
+  count(L_DEVICE, rc == CL_SUCCESS && out != NULL, (long)(made && made < n ? made : n));
+  return rc;
+}
+
+/* Whether d is a sub-device (asked before a release, which may free it). */
+static int has_parent(cl_device_id d)
+{
+  cl_device_id parent = NULL;
+  return clGetDeviceInfo(d, CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL) == CL_SUCCESS &&
+         parent != NULL;
+}
+
+cl_int clRetainDevice(cl_device_id d)
+{
+  REAL(clRetainDevice);
+  int sub = has_parent(d);
+  cl_int rc = real_clRetainDevice(d);
+  count(L_DEVICE, sub && rc == CL_SUCCESS, 1);
+  return rc;
+}
+
+cl_int clReleaseDevice(cl_device_id d)
+{
+  REAL(clReleaseDevice);
+  int sub = has_parent(d);
+  cl_int rc = real_clReleaseDevice(d);
+  count(L_DEVICE, sub && rc == CL_SUCCESS, -1);
+  return rc;
+}
 
 /* Commands that can hand back an event: counted when they do. */
 #define EVENT_OUT(rc, ev) count(L_EVENT, (rc) == CL_SUCCESS && (ev) != NULL, 1)

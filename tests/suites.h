@@ -39,6 +39,8 @@
   /* launch */                                                                 \
   X(iota, tests/launch/check_iota.c, ur)                                       \
   X(tune, tests/launch/check_tune.c, ur)                                       \
+  X(group, tests/launch/check_group.c, u)                                      \
+  X(group_devices, tests/launch/check_group.c, none)                           \
   /* soa */                                                                    \
   X(layout, tests/soa/check_layout.c, u)                                       \
   X(soa, tests/soa/check_soa.c, ur)                                            \
@@ -67,9 +69,11 @@
   X(badinput_data, tests/badinput/check_badinput_data.c, ur)                   \
   X(badinput_objects, tests/badinput/check_badinput_objects.c, ur)             \
   X(badinput_queues, tests/badinput/check_badinput_queues.c, ur)               \
+  X(badinput_group, tests/badinput/check_badinput_group.c, ur)                 \
   /* the examples */                                                           \
   X(pic, examples/pic/check_pic.c, ur)                                         \
   X(pixel, examples/pixel/check_pixel.c, ur)                                   \
+  X(pixel_group, examples/pixel/check_pixel_group.c, u)                        \
   X(grind_pixel, examples/pixel/check_pixel.c, g)                              \
   X(heat, examples/heat/check_heat.c, ur)                                      \
   X(grind_heat, examples/heat/check_heat.c, g)

@@ -21,7 +21,9 @@
  * An lsk_pixel runs on one queue (lsk_pixel_options.queue) and uploads
  * from pinned memory; lsk_pixel_stream runs a set of events as batches
  * over several queues at once, as a CUDA application runs one stream per
- * batch of events. See docs/example-pixel.md.
+ * batch of events, on one device or over a group of devices
+ * (lsk_pixel_stream_create_group). See docs/example-pixel.md and
+ * docs/devices.md.
  *
  * Thread-safety: one lsk_pixel (one lsk_pixel_stream) is used by one
  * thread at a time; lsk_pixels on different queues of one context may run
@@ -324,9 +326,14 @@ typedef struct lsk_pixel_stream lsk_pixel_stream;
 
 /* All zeros: the defaults. */
 typedef struct lsk_pixel_stream_options {
-  unsigned streams;        /* queues, each with a thread and an lsk_pixel; 0: 1 */
+  unsigned streams;        /* queues, each with a thread and an lsk_pixel; 0: 1
+                              (over a group: on each member) */
   uint32_t batch_events;   /* events per batch; 0: LSK_PIXEL_BATCH_EVENTS */
   lsk_pixel_options pixel; /* every stream's pipeline (its .queue must be NULL) */
+  /* Over a group (lsk_pixel_stream_create_group): each member's share of
+   * the batches, lsk_group_size of them (copied); NULL: the group's
+   * measured weights (lsk_group_weights). Must be NULL without a group. */
+  const double *weights;
 } lsk_pixel_stream_options;
 
 /*
@@ -338,6 +345,24 @@ typedef struct lsk_pixel_stream_options {
  */
 int lsk_pixel_stream_create(lsk_context *ctx, const lsk_pixel_stream_options *opt,
                             lsk_pixel_stream **out /* OUT */);
+/*
+ * lsk_pixel_stream_create_group: the streams over the devices of a group
+ * (lsk/group.h, docs/devices.md): opt->streams (0: 1) streams on each
+ * member's context, stream k on member k / opt->streams, at most
+ * LSK_PIXEL_MAX_STREAMS in all. A run splits its batches over the members
+ * by opt->weights (lsk_group_split over the number of batches: member i
+ * takes a run of consecutive batches, by its weight), and each member's
+ * streams take its batches in turn. The results are the whole set's, as
+ * with one context: identical whatever the members (within the hits'
+ * float rounding across different implementations). g must outlive the
+ * streams. Messages of the create: the thread's (lsk_context_errmsg(NULL));
+ * of the other calls: member 0's context.
+ * Errors: LSK_EINVAL (a NULL, a bad g, more streams than
+ * LSK_PIXEL_MAX_STREAMS, bad weights), those of lsk_group_weights where
+ * they are measured, and those of lsk_pixel_stream_create.
+ */
+int lsk_pixel_stream_create_group(lsk_group *g, const lsk_pixel_stream_options *opt,
+                                  lsk_pixel_stream **out /* OUT */);
 /* Frees the lsk_pixels and the queues (each finished first). NULL is
  * allowed. */
 void lsk_pixel_stream_destroy(lsk_pixel_stream *s);
@@ -368,6 +393,19 @@ uint32_t lsk_pixel_stream_batch(const lsk_pixel_stream *s);
 /* Stream k's lsk_pixel (owned by s: for its lookup and shape), NULL for a
  * bad s or k. */
 lsk_pixel *lsk_pixel_stream_pixel(const lsk_pixel_stream *s, unsigned k);
+
+/* What stream k did in the last lsk_pixel_stream_run. */
+typedef struct lsk_pixel_stream_stats {
+  unsigned member;  /* its group member (0 without a group) */
+  lsk_context *ctx; /* its context (the member's) */
+  double weight;    /* its member's weight (1 without a group) */
+  size_t batches;   /* batches it ran */
+  uint64_t events;  /* their events */
+  double seconds;   /* wall clock its thread took for them, reads included */
+} lsk_pixel_stream_stats;
+/* Errors: LSK_EINVAL (a bad s, k out of range, out NULL). */
+int lsk_pixel_stream_stats_get(const lsk_pixel_stream *s, unsigned k,
+                               lsk_pixel_stream_stats *out /* OUT */);
 
 #ifdef __cplusplus
 }

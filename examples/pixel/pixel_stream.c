@@ -3,7 +3,11 @@
  * (examples/pixel/pixel.h, lsk_pixel_stream), on lsk's public API alone.
  *
  * Each stream is a queue, an lsk_pixel on it and a thread (stream 0 runs
- * in the caller's): batch b goes to stream b mod streams. A thread drives
+ * in the caller's): batch b goes to stream b mod streams. Over a group of
+ * devices (lsk/group.h) each member has streams of its own on its
+ * context, the batches are split over the members by weights
+ * (lsk_group_split: member i takes a run of consecutive batches) and the
+ * member's streams take its batches in turn. A thread drives
  * only its own lsk_pixel and queue, so the streams share nothing of the
  * example's; what they share of lsk's is thread-safe on one context
  * (docs/threads.md): launches bind and enqueue under the context's lock,
@@ -26,16 +30,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pixel_internal.h"
 
 struct lsk_pixel_stream {
-  lsk_handle h; /* first: lsk checks the handle on every call (lsk/handle.h) */
-  lsk_context *ctx;
+  lsk_handle h;     /* first: lsk checks the handle on every call (lsk/handle.h) */
+  lsk_context *ctx; /* the messages' (a group's member 0) */
   unsigned n;
   uint32_t batch;
   lsk_queue *q[LSK_PIXEL_MAX_STREAMS];
   lsk_pixel *px[LSK_PIXEL_MAX_STREAMS];
+  lsk_context *qctx[LSK_PIXEL_MAX_STREAMS]; /* each stream's context */
+  /* A group's: its members (stream k on member k / per) and their
+   * weights; without a group one member, g NULL, per = n. */
+  lsk_group *g;
+  unsigned members, per;
+  double weights[LSK_PIXEL_MAX_STREAMS];
+  /* The last run: each member's first batch (bfirst[members]: all), and
+   * what each stream did. */
+  size_t bfirst[LSK_PIXEL_MAX_STREAMS + 1];
+  size_t sbatches[LSK_PIXEL_MAX_STREAMS];
+  uint64_t sevents[LSK_PIXEL_MAX_STREAMS];
+  double sseconds[LSK_PIXEL_MAX_STREAMS];
   /* The batches of the current run: views of the set's events with their
    * own start (rebased to 0, in starts), and their results; cap_nb kept. */
   size_t nb, cap_nb;
@@ -75,6 +92,75 @@ void lsk_pixel_stream_destroy(lsk_pixel_stream *s)
   free(s);
 }
 
+/* The streams on ctx (a group's member 0 where g is set: members members
+ * of per streams each), checked options o; messages on ctx. */
+static int make(const char *fn, lsk_context *ctx, lsk_group *g, unsigned members,
+                const lsk_pixel_stream_options *o, const double *weights, lsk_pixel_stream **out)
+{
+  lsk_pixel_stream *s = calloc(1, sizeof *s);
+  if (!s)
+    return lsk_context_set_error(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+  if (pthread_mutex_init(&s->lock, NULL)) {
+    free(s);
+    return lsk_context_set_error(ctx, LSK_ENOMEM, "%s: no mutex", fn);
+  }
+  int rc = lsk_handle_add(s, &stream_type, ctx);
+  if (rc != LSK_OK) {
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+    return lsk_context_set_error(ctx, rc, "%s: %s", fn, lsk_context_errmsg(NULL));
+  }
+  s->ctx = ctx;
+  s->g = g;
+  s->members = members;
+  s->per = o->streams ? o->streams : 1;
+  s->n = members * s->per;
+  s->batch = o->batch_events ? o->batch_events : LSK_PIXEL_BATCH_EVENTS;
+  for (unsigned m = 0; m < members; ++m)
+    s->weights[m] = weights ? weights[m] : 1;
+  for (unsigned k = 0; k < s->n && !rc; ++k) {
+    lsk_context *qc = g ? lsk_group_context(g, k / s->per) : ctx;
+    s->qctx[k] = qc;
+    char name[32];
+    snprintf(name, sizeof name, "stream %u", k);
+    lsk_queue_options qo = {.name = name};
+    rc = lsk_queue_create(qc, &qo, &s->q[k]);
+    lsk_pixel_options po = o->pixel;
+    po.queue = s->q[k];
+    if (!rc)
+      rc = lsk_pixel_create(qc, &po, &s->px[k]);
+    if (rc && g) /* the member's message, on ctx */
+      lsk_context_set_error(ctx, rc, "%s: stream %u on member %u (%s): %s", fn, k, k / s->per,
+                            lsk_context_device(qc)->name, lsk_context_errmsg(qc));
+  }
+  if (rc) {
+    /* The message of the failure, not of the clean-up. */
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", lsk_context_errmsg(ctx));
+    lsk_pixel_stream_destroy(s);
+    return lsk_context_set_error(ctx, rc, "%s", msg);
+  }
+  *out = s;
+  return LSK_OK;
+}
+
+/* The options every stream set takes. */
+static int check_options(lsk_context *ctx, const lsk_pixel_stream_options *o, unsigned members,
+                         const char *fn)
+{
+  if (o->streams > LSK_PIXEL_MAX_STREAMS / members)
+    return lsk_context_set_error(
+        ctx, LSK_EINVAL, "%s: %u streams on each of %u device%s; at most %u in all", fn, o->streams,
+        members, members == 1 ? "" : "s", LSK_PIXEL_MAX_STREAMS);
+  if (o->batch_events > LSK_PIXEL_MAX_EVENTS)
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: batches of %u events; at most %u", fn,
+                                 o->batch_events, LSK_PIXEL_MAX_EVENTS);
+  if (o->pixel.queue)
+    return lsk_context_set_error(ctx, LSK_EINVAL,
+                                 "%s: opt->pixel.queue is set; each stream has its own queue", fn);
+  return LSK_OK;
+}
+
 int lsk_pixel_stream_create(lsk_context *ctx, const lsk_pixel_stream_options *opt,
                             lsk_pixel_stream **out)
 {
@@ -89,46 +175,42 @@ int lsk_pixel_stream_create(lsk_context *ctx, const lsk_pixel_stream_options *op
   if (o.streams > LSK_PIXEL_MAX_STREAMS)
     return lsk_context_set_error(ctx, LSK_EINVAL, "%s: %u streams; at most %u", fn, o.streams,
                                  LSK_PIXEL_MAX_STREAMS);
-  if (o.batch_events > LSK_PIXEL_MAX_EVENTS)
-    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: batches of %u events; at most %u", fn,
-                                 o.batch_events, LSK_PIXEL_MAX_EVENTS);
-  if (o.pixel.queue)
-    return lsk_context_set_error(ctx, LSK_EINVAL,
-                                 "%s: opt->pixel.queue is set; each stream has its own queue", fn);
-  lsk_pixel_stream *s = calloc(1, sizeof *s);
-  if (!s)
-    return lsk_context_set_error(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
-  if (pthread_mutex_init(&s->lock, NULL)) {
-    free(s);
-    return lsk_context_set_error(ctx, LSK_ENOMEM, "%s: no mutex", fn);
-  }
-  if ((rc = lsk_handle_add(s, &stream_type, ctx)) != LSK_OK) {
-    pthread_mutex_destroy(&s->lock);
-    free(s);
-    return lsk_context_set_error(ctx, rc, "%s: %s", fn, lsk_context_errmsg(NULL));
-  }
-  s->ctx = ctx;
-  s->n = o.streams ? o.streams : 1;
-  s->batch = o.batch_events ? o.batch_events : LSK_PIXEL_BATCH_EVENTS;
-  for (unsigned k = 0; k < s->n && !rc; ++k) {
-    char name[32];
-    snprintf(name, sizeof name, "stream %u", k);
-    lsk_queue_options qo = {.name = name};
-    rc = lsk_queue_create(ctx, &qo, &s->q[k]);
-    lsk_pixel_options po = o.pixel;
-    po.queue = s->q[k];
-    if (!rc)
-      rc = lsk_pixel_create(ctx, &po, &s->px[k]);
-  }
-  if (rc) {
-    /* The message of the failure, not of the clean-up. */
-    char msg[512];
-    snprintf(msg, sizeof msg, "%s", lsk_context_errmsg(ctx));
-    lsk_pixel_stream_destroy(s);
-    return lsk_context_set_error(ctx, rc, "%s", msg);
-  }
-  *out = s;
-  return LSK_OK;
+  if (o.weights)
+    return lsk_context_set_error(
+        ctx, LSK_EINVAL,
+        "%s: opt->weights is set: weights are a group's (lsk_pixel_stream_create_group)", fn);
+  if ((rc = check_options(ctx, &o, 1, fn)))
+    return rc;
+  return make(fn, ctx, NULL, 1, &o, NULL, out);
+}
+
+int lsk_pixel_stream_create_group(lsk_group *g, const lsk_pixel_stream_options *opt,
+                                  lsk_pixel_stream **out)
+{
+  static const char fn[] = "lsk_pixel_stream_create_group";
+  if (!out)
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: out is NULL", fn);
+  *out = NULL;
+  unsigned members = lsk_group_size(g); /* 0 for a bad g, with the message */
+  if (!members)
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: %s", fn,
+                                 g ? lsk_context_errmsg(NULL) : "g is NULL");
+  if (members > LSK_PIXEL_MAX_STREAMS)
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: %u devices; at most %u", fn, members,
+                                 LSK_PIXEL_MAX_STREAMS);
+  lsk_context *ctx = lsk_group_context(g, 0);
+  lsk_pixel_stream_options o = opt ? *opt : (lsk_pixel_stream_options){0};
+  int rc = check_options(NULL, &o, members, fn);
+  /* The weights checked now (a split of nothing), or measured now. */
+  double w[LSK_PIXEL_MAX_STREAMS];
+  size_t first[LSK_PIXEL_MAX_STREAMS + 1];
+  if (!rc && o.weights && (rc = lsk_group_split(g, 0, o.weights, first)))
+    rc = lsk_context_set_error(NULL, rc, "%s: opt->weights: %s", fn, lsk_context_errmsg(NULL));
+  if (!rc && !o.weights && (rc = lsk_group_weights(g, w)))
+    rc = lsk_context_set_error(NULL, rc, "%s: %s", fn, lsk_context_errmsg(NULL));
+  if (!rc && (rc = make(fn, ctx, g, members, &o, o.weights ? o.weights : w, out)))
+    rc = lsk_context_set_error(NULL, rc, "%s", lsk_context_errmsg(ctx));
+  return rc;
 }
 
 unsigned lsk_pixel_stream_count(const lsk_pixel_stream *s)
@@ -261,6 +343,13 @@ static void gather(lsk_pixel_stream *s, size_t b)
   pthread_mutex_unlock(&s->lock);
 }
 
+static double stream_now(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 typedef struct worker {
   lsk_pixel_stream *s;
   unsigned k;
@@ -273,11 +362,21 @@ typedef struct worker {
   char msg[512];
 } worker;
 
+/* Stream k's first batch and its stride: the batches of its member, in
+ * turn among the member's streams. */
+static size_t first_batch(const lsk_pixel_stream *s, unsigned k)
+{
+  return s->bfirst[k / s->per] + k % s->per;
+}
+
 static void *work(void *arg)
 {
   worker *w = arg;
   lsk_pixel_stream *s = w->s;
-  for (size_t b = w->k; b < s->nb; b += s->n) {
+  size_t end = s->bfirst[w->k / s->per + 1];
+  lsk_context *ctx = s->qctx[w->k];
+  double t0 = stream_now();
+  for (size_t b = first_batch(s, w->k); b < end; b += s->per) {
     pthread_mutex_lock(&s->lock);
     int stop = s->stop;
     pthread_mutex_unlock(&s->lock);
@@ -289,7 +388,7 @@ static void *work(void *arg)
     if (rc) {
       w->rc = rc;
       w->batch = b;
-      snprintf(w->msg, sizeof w->msg, "%s", lsk_context_errmsg(s->ctx));
+      snprintf(w->msg, sizeof w->msg, "%s", lsk_context_errmsg(ctx));
       pthread_mutex_lock(&s->lock);
       s->stop = 1;
       pthread_mutex_unlock(&s->lock);
@@ -297,7 +396,10 @@ static void *work(void *arg)
     }
     if (w->read)
       gather(s, b);
+    s->sbatches[w->k] += 1;
+    s->sevents[w->k] += s->bev[b].events;
   }
+  s->sseconds[w->k] = stream_now() - t0;
   return NULL;
 }
 
@@ -328,18 +430,29 @@ int lsk_pixel_stream_run(lsk_pixel_stream *s, const lsk_pixel_events *ev, lsk_pi
     return lsk_context_set_error(s->ctx, rc, "%s", lsk_context_errmsg(NULL));
   if ((rc = cut(s, ev, r != NULL)))
     return rc;
+  /* The members' batches: all of them for one context. */
+  s->bfirst[0] = 0;
+  s->bfirst[1] = s->nb;
+  if (s->g && (rc = lsk_group_split(s->g, s->nb, s->weights, s->bfirst)))
+    return lsk_context_set_error(s->ctx, rc, "%s: %s", fn, lsk_context_errmsg(NULL));
   s->r = r;
   s->next = s->clusters = s->hits = 0;
   s->merging = s->stop = 0;
   worker w[LSK_PIXEL_MAX_STREAMS];
-  unsigned nw = s->n < s->nb ? s->n : (unsigned)s->nb;
-  for (unsigned k = 0; k < nw; ++k)
+  unsigned nw = s->n;
+  for (unsigned k = 0; k < nw; ++k) {
     w[k] = (worker){.s = s, .k = k, .read = r != NULL};
+    s->sbatches[k] = 0;
+    s->sevents[k] = 0;
+    s->sseconds[k] = 0;
+  }
   for (unsigned k = 1; k < nw; ++k) {
+    if (first_batch(s, k) >= s->bfirst[k / s->per + 1])
+      continue; /* no batch for it (w[k].started 0: not joined) */
     w[k].started = pthread_create(&w[k].tid, NULL, work, &w[k]) == 0;
     if (!w[k].started) {
       w[k].rc = LSK_ENOMEM;
-      w[k].batch = k;
+      w[k].batch = first_batch(s, k);
       snprintf(w[k].msg, sizeof w[k].msg, "no thread for the stream");
       pthread_mutex_lock(&s->lock);
       s->stop = 1;
@@ -356,8 +469,12 @@ int lsk_pixel_stream_run(lsk_pixel_stream *s, const lsk_pixel_events *ev, lsk_pi
     if (w[k].rc) {
       const lsk_pixel_events *be = &s->bev[w[k].batch];
       uint32_t e0 = (uint32_t)(w[k].batch * s->batch);
+      char on[LSK_NAME_MAX + 32] = "";
+      if (s->g)
+        snprintf(on, sizeof on, " on member %u (%s)", k / s->per,
+                 lsk_context_device(s->qctx[k])->name);
       return lsk_context_set_error(s->ctx, w[k].rc,
-                                   "%s: stream %u, batch %zu (events %u to %u): %s", fn, k,
+                                   "%s: stream %u%s, batch %zu (events %u to %u): %s", fn, k, on,
                                    w[k].batch, e0, e0 + be->events - 1, w[k].msg);
     }
   if (r) {
@@ -368,5 +485,24 @@ int lsk_pixel_stream_run(lsk_pixel_stream *s, const lsk_pixel_events *ev, lsk_pi
     r->clus_start[nm] = (uint32_t)s->clusters;
     r->hit_start[nm] = (uint32_t)s->hits;
   }
+  return LSK_OK;
+}
+
+int lsk_pixel_stream_stats_get(const lsk_pixel_stream *s, unsigned k, lsk_pixel_stream_stats *out)
+{
+  static const char fn[] = "lsk_pixel_stream_stats_get";
+  int rc = lsk_handle_check(NULL, s, &stream_type, fn, "s");
+  if (rc)
+    return rc;
+  if (!out)
+    return lsk_context_set_error(s->ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  if (k >= s->n)
+    return lsk_context_set_error(s->ctx, LSK_EINVAL, "%s: stream %u; there are %u", fn, k, s->n);
+  *out = (lsk_pixel_stream_stats){.member = k / s->per,
+                                  .ctx = s->qctx[k],
+                                  .weight = s->weights[k / s->per],
+                                  .batches = s->sbatches[k],
+                                  .events = s->sevents[k],
+                                  .seconds = s->sseconds[k]};
   return LSK_OK;
 }

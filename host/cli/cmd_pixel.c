@@ -8,8 +8,13 @@
  * (lsk_pixel_stream: a thread, a queue and an lsk_pixel per stream,
  * uploads from pinned memory), every run's results compared with C.
  * --trace FILE and --profile record every command of every queue
- * (lsk_context_options.trace). Exit 1 on any difference.
+ * (lsk_context_options.trace). With --devices SEL the streams run over a
+ * group of devices (lsk/group.h: SEL may name several, --partition K
+ * splits each into sub-devices), the batches split over them by weights
+ * (--weights, or a triad measured on each), and a line per device says
+ * what it did. Exit 1 on any difference.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +28,7 @@ static const char *const usage_text =
     "                               [--threshold Q] [--input FILE] [--output FILE]\n"
     "                               [--workers W] [--simd S] [--lookup grid|hash]\n"
     "                               [--streams N] [--batch E] [--trace FILE] [--profile]\n"
+    "                               [--devices SEL [--partition K] [--weights W,W...]]\n"
     "       lsk demo tour [--size N] [--inject-fault]   three small kernels (see --help)\n"
     "       lsk demo pic [...]                          particle-in-cell on frames\n"
     "Pixel-detector clustering on SoA: digis grouped by module, clustered (one block\n"
@@ -44,7 +50,23 @@ static const char *const usage_text =
     "  --batch E         events per batch of the streams (default 20)\n"
     "  --trace FILE      record every command of every queue; write the trace to FILE\n"
     "                    (Chrome trace-event JSON: ui.perfetto.dev opens it)\n"
-    "  --profile         record every command; print the device time per kernel\n";
+    "  --profile         record every command; print the device time per kernel\n"
+    "  --devices SEL     run the streams over a group of devices instead: SEL is a\n"
+    "                    comma-separated list of selectors, each naming every device it\n"
+    "                    matches ('pthread', '0,2', 'pocl,llvmpipe', '*'); --streams N\n"
+    "                    streams on each; the batches split over the devices by weight,\n"
+    "                    and a line per device says what it did (docs/devices.md)\n"
+    "  --partition K     with --devices: split each device into K equal sub-devices\n"
+    "  --weights W,...   with --devices: each device's share (default: a short triad\n"
+    "                    measured on each)\n";
+
+/* What one device of a group did (--devices). */
+typedef struct member_did {
+  double weight, busy;
+  size_t batches;
+  uint64_t events;
+  unsigned streams;
+} member_did;
 
 typedef struct demo {
   lsk_pixel_events *ev;
@@ -54,7 +76,30 @@ typedef struct demo {
   lsk_pixel_result *got, *want, *sgot;
   unsigned repeat, streams;
   uint32_t threshold, batch;
+  /* --devices: the group, its weights (nweights 0: measured). */
+  lsk_group *g;
+  double weights[LSK_PIXEL_MAX_STREAMS];
+  unsigned nweights;
+  member_did did[LSK_PIXEL_MAX_STREAMS];
 } demo;
+
+/* "1,2.5,3": at most cap positive numbers; their count, or 0 if bad. */
+static unsigned parse_weights(const char *v, double *out, unsigned cap)
+{
+  unsigned n = 0;
+  for (const char *p = v; *p;) {
+    char *end;
+    errno = 0;
+    double x = strtod(p, &end);
+    if (end == p || errno || n == cap || (*end && *end != ','))
+      return 0;
+    out[n++] = x;
+    p = *end ? end + 1 : end;
+    if (*end && !*p)
+      return 0;
+  }
+  return n;
+}
 
 static int parse(const char *v, unsigned long max, unsigned long *out)
 {
@@ -65,21 +110,71 @@ static int parse(const char *v, unsigned long max, unsigned long *out)
   return 0;
 }
 
+/* What each device of the group did in the last run, kept for the
+ * report (keep_members) and printed after the table (print_members). */
+static void keep_members(demo *d, lsk_pixel_stream *s)
+{
+  unsigned n = lsk_pixel_stream_count(s), m = lsk_group_size(d->g), per = n / m;
+  for (unsigned i = 0; i < m; ++i) {
+    member_did *md = &d->did[i];
+    *md = (member_did){.streams = per};
+    for (unsigned j = 0; j < per; ++j) {
+      lsk_pixel_stream_stats st;
+      if (lsk_pixel_stream_stats_get(s, i * per + j, &st) != LSK_OK)
+        continue;
+      md->batches += st.batches;
+      md->events += st.events;
+      md->busy = st.seconds > md->busy ? st.seconds : md->busy;
+      md->weight = st.weight;
+    }
+  }
+}
+
+static void print_members(const demo *d)
+{
+  unsigned m = lsk_group_size(d->g);
+  double wsum = 0;
+  for (unsigned i = 0; i < m; ++i)
+    wsum += d->did[i].weight;
+  printf("\n%-6s %8s %8s %7s %9s  %s\n", "device", "weight", "batches", "events", "busy ms",
+         "(the last run)");
+  for (unsigned i = 0; i < m; ++i) {
+    const member_did *md = &d->did[i];
+    lsk_context *c = lsk_group_context(d->g, i);
+    const lsk_device_info *dev = lsk_context_device(c);
+    printf("%-6u %7.1f%% %8zu %7llu %9.3f  %s (%s)%s%s, %u stream%s%s\n", i,
+           100.0 * md->weight / wsum, md->batches, (unsigned long long)md->events, 1e3 * md->busy,
+           dev->name, dev->platform_name, dev->partition[0] ? ", sub-device: " : "", dev->partition,
+           md->streams, md->streams == 1 ? "" : "s",
+           i > 0 && lsk_context_cl(c) == lsk_context_cl(lsk_group_context(d->g, 0))
+               ? ", device 0's OpenCL context"
+               : "");
+  }
+  printf("weight: its share of the batches (%s); busy: its slowest stream, wall clock\n",
+         d->nweights ? "--weights" : "as its bandwidth on a short triad, measured on each");
+}
+
 /* The streams: a checked run (it allocates), then repeat timed runs,
  * each read back and compared with C (want) after its time. Best time in
  * *best; the number of runs compared in *checked. */
 static int run_streams(demo *d, double *best, unsigned *checked)
 {
   lsk_pixel_stream *s = NULL;
-  lsk_pixel_stream_options so = {.streams = d->streams, .batch_events = d->batch, .pixel = d->po};
-  int rc = lsk_pixel_stream_create(d->ctx, &so, &s);
+  lsk_pixel_stream_options so = {.streams = d->streams,
+                                 .batch_events = d->batch,
+                                 .pixel = d->po,
+                                 .weights = d->nweights ? d->weights : NULL};
+  int rc = d->g ? lsk_pixel_stream_create_group(d->g, &so, &s)
+                : lsk_pixel_stream_create(d->ctx, &so, &s);
   if (rc)
-    return cli_fail_lsk("demo", d->ctx, rc, "creating the streams");
+    return cli_fail_lsk("demo", d->g ? NULL : d->ctx, rc, "creating the streams");
+  /* Messages of a group's streams: on device 0's context. */
+  lsk_context *sctx = d->g ? lsk_group_context(d->g, 0) : d->ctx;
   *checked = 0;
   for (unsigned r = 0; r <= d->repeat; ++r) {
     double t0 = cli_now();
     if ((rc = lsk_pixel_stream_run(s, d->ev, d->sgot))) {
-      rc = cli_fail_lsk("demo", d->ctx, rc, "streams");
+      rc = cli_fail_lsk("demo", sctx, rc, "streams");
       break;
     }
     double t = cli_now() - t0;
@@ -92,6 +187,8 @@ static int run_streams(demo *d, double *best, unsigned *checked)
     }
     ++*checked;
   }
+  if (!rc && d->g)
+    keep_members(d, s);
   lsk_pixel_stream_destroy(s);
   return rc;
 }
@@ -159,8 +256,12 @@ static int run(demo *d)
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i)
     printf("%-26s %10.3f %12.2f\n", rows[i].name, 1e3 * rows[i].v, 1e6 * rows[i].v / n);
   char sname[48];
-  snprintf(sname, sizeof sname, "lsk, %u stream%s (+ read)", d->streams,
-           d->streams == 1 ? "" : "s");
+  if (d->g)
+    snprintf(sname, sizeof sname, "lsk, %u devices x %u (+ read)", lsk_group_size(d->g),
+             d->streams);
+  else
+    snprintf(sname, sizeof sname, "lsk, %u stream%s (+ read)", d->streams,
+             d->streams == 1 ? "" : "s");
   printf("\n%-26s %10s %12s %12s\n", "whole pipeline", "ms", "us/event", "events/s");
   printf("%-26s %10.3f %12.2f %12.0f\n", "lsk (one wait)", 1e3 * total, 1e6 * total / n, n / total);
   printf("%-26s %10.3f %12.2f %12.0f\n", sname, 1e3 * streamed, 1e6 * streamed / n, n / streamed);
@@ -169,11 +270,20 @@ static int run(demo *d)
   printf("lsk / C: %.2f times the events per second (best of %u; wall clock, upload included)\n",
          ref / total, d->repeat);
   uint32_t batch = d->batch ? d->batch : LSK_PIXEL_BATCH_EVENTS;
-  printf("streams: %u queue%s, a thread each, %u batches of up to %u events round-robin, uploads "
-         "from pinned memory, results read back and gathered: %.2f times the one-wait run's "
-         "events per second\n",
-         d->streams, d->streams == 1 ? "" : "s", (ev->events + batch - 1) / batch, batch,
-         total / streamed);
+  if (d->g)
+    printf("devices: %u, %u stream%s each (a queue and a thread), %u batches of up to %u events "
+           "split over the devices by weight, results read back and gathered: %.2f times the "
+           "one-device run's events per second\n",
+           lsk_group_size(d->g), d->streams, d->streams == 1 ? "" : "s",
+           (ev->events + batch - 1) / batch, batch, total / streamed);
+  else
+    printf("streams: %u queue%s, a thread each, %u batches of up to %u events round-robin, "
+           "uploads from pinned memory, results read back and gathered: %.2f times the one-wait "
+           "run's events per second\n",
+           d->streams, d->streams == 1 ? "" : "s", (ev->events + batch - 1) / batch, batch,
+           total / streamed);
+  if (d->g)
+    print_members(d);
   printf("check: every digi's cluster, cluster charges and masks identical to C; hits within "
          "%g cm; association ok; the streams' %u runs too\n",
          (double)TOL, checked);
@@ -185,7 +295,8 @@ int cmd_demo_pixel(int argc, char **argv)
   demo d = {.repeat = 3, .threshold = LSK_PIXEL_THRESHOLD, .streams = 1};
   lsk_pixel_options po = {0};
   lsk_pixel_gen_options g = {.events = 200, .modules = 512, .seed = 1};
-  const char *input = NULL, *output = NULL, *trace = NULL;
+  const char *input = NULL, *output = NULL, *trace = NULL, *devices = NULL, *weights = NULL;
+  unsigned partition = 0;
   int profile = 0;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -217,7 +328,13 @@ int cmd_demo_pixel(int argc, char **argv)
                        a[0] == '-' ? "option needs a value or is unknown:" : "unexpected argument",
                        a);
     ++i;
-    if (strcmp(a, "--input") == 0)
+    if (strcmp(a, "--devices") == 0)
+      devices = v;
+    else if (strcmp(a, "--weights") == 0)
+      weights = v;
+    else if (strcmp(a, "--partition") == 0 && !parse(v, LSK_GROUP_MAX, &x) && x >= 2)
+      partition = (unsigned)x;
+    else if (strcmp(a, "--input") == 0)
       input = v;
     else if (strcmp(a, "--trace") == 0)
       trace = v;
@@ -242,6 +359,15 @@ int cmd_demo_pixel(int argc, char **argv)
     else
       return cli_usage("demo", usage_text, "bad option or value: %s %s", a, v);
   }
+  if ((partition || weights) && !devices)
+    return cli_usage("demo", usage_text, "%s needs --devices",
+                     partition ? "--partition" : "--weights");
+  if (devices && (trace || profile))
+    return cli_usage("demo", usage_text,
+                     "--trace and --profile record one context: not with --devices");
+  if (weights && !(d.nweights = parse_weights(weights, d.weights, LSK_PIXEL_MAX_STREAMS)))
+    return cli_usage("demo", usage_text,
+                     "bad --weights '%s': numbers separated by commas, one per device", weights);
   int rc = input ? lsk_pixel_events_read(input, &d.ev) : lsk_pixel_generate(&g, &d.ev);
   if (rc)
     return cli_fail_lsk("demo", NULL, rc, input ? "reading events" : "generating events");
@@ -255,6 +381,12 @@ int cmd_demo_pixel(int argc, char **argv)
     rc = cli_fail_lsk("demo", NULL, LSK_ENOMEM, "results");
   } else if (cli_context_open_opt("demo", &co, &d.ctx)) {
     rc = 1;
+  } else if (devices &&
+             (rc = lsk_group_create(devices, &(lsk_group_options){.partition = partition}, &d.g))) {
+    rc = cli_fail_lsk("demo", NULL, rc, "--devices");
+  } else if (d.g && d.nweights && d.nweights != lsk_group_size(d.g)) {
+    rc = cli_fail("demo", "--weights gives %u weights for %u devices ('%s')", d.nweights,
+                  lsk_group_size(d.g), devices);
   } else {
     const lsk_device_info *dev = lsk_context_device(d.ctx);
     printf("lsk %s demo: pixel-detector clustering on %s (%s)\n", lsk_version(), dev->name,
@@ -280,6 +412,7 @@ int cmd_demo_pixel(int argc, char **argv)
       rc = 1;
   }
   lsk_pixel_destroy(d.px);
+  lsk_group_destroy(d.g);
   lsk_context_destroy(d.ctx);
   lsk_pixel_result_destroy(d.got);
   lsk_pixel_result_destroy(d.want);

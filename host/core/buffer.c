@@ -389,3 +389,22 @@ int lsk_buffer_unmap_async(lsk_buffer *buf, void *ptr, const lsk_async *on)
 {
   return unmap(buf, ptr, on, 0, "lsk_buffer_unmap_async");
 }
+
+int lsk__buffer_share(lsk_context *ctx, const lsk_buffer *src, const char *fn, lsk_buffer **out)
+{
+  if (reserve(ctx, src->size))
+    return lsk__fail(ctx, LSK_ERANGE,
+                     "%s: %zu bytes with the %llu bytes this context's buffers hold exceed the "
+                     "global memory of %s (%llu bytes)",
+                     fn, src->size, (unsigned long long)atomic_load(&ctx->allocated),
+                     ctx->info.name, (unsigned long long)ctx->info.global_mem_size);
+  cl_int err = clRetainMemObject(src->mem);
+  if (err) {
+    atomic_fetch_sub(&ctx->allocated, src->size);
+    return lsk__fail_cl(ctx, err, "clRetainMemObject", " (%s)", fn);
+  }
+  int rc = lsk__buffer_wrap(ctx, src->mem, src->size, fn, out);
+  if (rc)
+    lsk__mem_release(ctx, src->mem, src->size);
+  return rc;
+}

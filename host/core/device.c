@@ -29,6 +29,47 @@ static void get_pstr(cl_platform_id p, cl_platform_info what, char *dst)
   dst[LSK_NAME_MAX - 1] = 0;
 }
 
+/* How d was made from its parent, into buf: "" for a whole device, else
+ * "U of P compute units (how)", the parent's own description first
+ * (" / " between) where the parent is a sub-device too. */
+static void describe_partition(cl_device_id d, char *buf, size_t cap, int depth)
+{
+  buf[0] = 0;
+  cl_device_id parent = NULL;
+  if (clGetDeviceInfo(d, CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL) != CL_SUCCESS ||
+      !parent)
+    return;
+  size_t used = 0;
+  if (depth < 4) {
+    describe_partition(parent, buf, cap, depth + 1);
+    used = strlen(buf);
+    if (used)
+      used += (size_t)snprintf(buf + used, cap - used, " / ");
+  }
+  cl_uint cu = 0, pcu = 0;
+  clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL);
+  clGetDeviceInfo(parent, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof pcu, &pcu, NULL);
+  cl_device_partition_property type[16] = {0};
+  size_t tsize = 0;
+  if (clGetDeviceInfo(d, CL_DEVICE_PARTITION_TYPE, sizeof type, type, &tsize) != CL_SUCCESS)
+    tsize = 0;
+  char how[64] = "sub-device";
+  size_t nt = tsize / sizeof type[0];
+  if (nt >= 2 && type[0] == CL_DEVICE_PARTITION_EQUALLY) {
+    snprintf(how, sizeof how, "equally %lld", (long long)type[1]);
+  } else if (nt >= 2 && type[0] == CL_DEVICE_PARTITION_BY_COUNTS) {
+    size_t h = (size_t)snprintf(how, sizeof how, "by counts");
+    for (size_t i = 1;
+         i < nt && type[i] != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END && h < sizeof how; ++i)
+      h += (size_t)snprintf(how + h, sizeof how - h, "%s%lld", i == 1 ? " " : ",",
+                            (long long)type[i]);
+  } else if (nt >= 2 && type[0] == CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN) {
+    snprintf(how, sizeof how, "by affinity domain 0x%llx", (unsigned long long)type[1]);
+  }
+  if (used < cap)
+    snprintf(buf + used, cap - used, "%u of %u compute units (%s)", cu, pcu, how);
+}
+
 int lsk__device_info(cl_platform_id platform, cl_device_id d, lsk_device_info *info)
 {
   memset(info, 0, sizeof *info);
@@ -98,6 +139,7 @@ int lsk__device_info(cl_platform_id platform, cl_device_id d, lsk_device_info *i
   info->warp_size = warp;
   info->has_fp64 = fp64 != 0 || strstr(ext, "cl_khr_fp64") != NULL;
   info->has_int64_atomics = strstr(ext, "cl_khr_int64_base_atomics") != NULL;
+  describe_partition(d, info->partition, sizeof info->partition, 0);
   return CL_SUCCESS;
 }
 
@@ -200,6 +242,8 @@ static int parse_index(const char *s, size_t len, unsigned *v)
 static int platform_matches(const lsk_device_info *d, const char *part)
 {
   unsigned i;
+  if (strcmp(part, "*") == 0)
+    return 1;
   if (parse_index(part, strlen(part), &i))
     return d->platform_index == i;
   return contains(d->platform_name, part) || contains(d->platform_vendor, part) ||
@@ -209,12 +253,33 @@ static int platform_matches(const lsk_device_info *d, const char *part)
 static int device_matches(const lsk_device_info *d, const char *part)
 {
   unsigned i;
+  if (strcmp(part, "*") == 0)
+    return 1;
   if (parse_index(part, strlen(part), &i))
     return d->device_index == i;
   return contains(d->name, part) || contains(d->vendor, part);
 }
 
-static int list_devices_in_message(const char *selector, const char *origin,
+/* Whether list entry i (d) matches one selector (device.h's forms). */
+static int selector_matches(const lsk_device_info *d, size_t i, const char *sel)
+{
+  const char *colon = strchr(sel, ':');
+  unsigned flat;
+  if (!colon && parse_index(sel, strlen(sel), &flat))
+    return i == flat;
+  if (!colon)
+    return platform_matches(d, sel) || device_matches(d, sel);
+  size_t plen = (size_t)(colon - sel);
+  char part[LSK_NAME_MAX];
+  if (plen >= sizeof part)
+    return 0;
+  memcpy(part, sel, plen);
+  part[plen] = 0;
+  return platform_matches(d, part) && device_matches(d, colon + 1);
+}
+
+/* LSK_ENODEV: "fn: no such device: 'selector'where; the devices are ...". */
+static int list_devices_in_message(const char *fn, const char *selector, const char *where,
                                    const lsk_device_info *list, size_t n)
 {
   char buf[3072];
@@ -228,9 +293,8 @@ static int list_devices_in_message(const char *selector, const char *origin,
     used += (size_t)w;
   }
   return lsk__fail(NULL, LSK_ENODEV,
-                   "lsk_device_select: no such device: '%s'%s; the devices are (index "
-                   "(platform:device)):%s",
-                   selector, origin, buf);
+                   "%s: no such device: '%s'%s; the devices are (index (platform:device)):%s", fn,
+                   selector, where, buf);
 }
 
 int lsk__device_select_in(const lsk_device_info *list, size_t n, const char *selector,
@@ -249,31 +313,77 @@ int lsk__device_select_in(const lsk_device_info *list, size_t n, const char *sel
     if (found < 0)
       found = 0;
   } else {
-    const char *colon = strchr(selector, ':');
-    unsigned flat;
-    if (!colon && parse_index(selector, strlen(selector), &flat)) {
-      if (flat < n)
-        found = (long)flat;
-    } else if (colon) {
-      size_t plen = (size_t)(colon - selector);
-      char part[LSK_NAME_MAX];
-      if (plen < sizeof part) {
-        memcpy(part, selector, plen);
-        part[plen] = 0;
-        for (size_t i = 0; i < n && found < 0; ++i)
-          if (platform_matches(&list[i], part) && device_matches(&list[i], colon + 1))
-            found = (long)i;
-      }
-    } else {
-      for (size_t i = 0; i < n && found < 0; ++i)
-        if (platform_matches(&list[i], selector) || device_matches(&list[i], selector))
-          found = (long)i;
-    }
+    for (size_t i = 0; i < n && found < 0; ++i)
+      if (selector_matches(&list[i], i, selector))
+        found = (long)i;
   }
   if (found < 0)
-    return list_devices_in_message(selector, origin, list, n);
+    return list_devices_in_message("lsk_device_select", selector, origin, list, n);
   *index = (unsigned)found;
   return LSK_OK;
+}
+
+int lsk__device_select_all(const lsk_device_info *list, size_t n, const char *selector,
+                           const char *fn, unsigned *idx, size_t cap, size_t *count)
+{
+  *count = 0;
+  const char *origin = "";
+  if (!selector || !*selector) {
+    selector = lsk__getenv("LSK_DEVICE");
+    origin = selector ? " (LSK_DEVICE)" : "";
+  }
+  if (!selector) { /* the one device lsk_device_select(NULL) picks */
+    int rc = lsk__device_select_in(list, n, NULL, &idx[0]);
+    *count = rc ? 0 : 1;
+    return rc;
+  }
+  char *text = lsk__strdup(selector);
+  if (!text)
+    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
+  int rc = LSK_OK;
+  unsigned npart = 0;
+  for (char *part = text, *next; part && !rc; part = next) {
+    next = strchr(part, ',');
+    if (next)
+      *next++ = 0;
+    ++npart;
+    /* Spaces around a part are not part of it ("pocl, llvmpipe"). */
+    while (*part == ' ')
+      ++part;
+    size_t len = strlen(part);
+    while (len && part[len - 1] == ' ')
+      part[--len] = 0;
+    if (!len) {
+      rc = lsk__fail(NULL, LSK_EINVAL, "%s: device list '%s'%s: part %u is empty", fn, selector,
+                     origin, npart);
+      break;
+    }
+    int matched = 0;
+    for (size_t i = 0; i < n && !rc; ++i) {
+      if (!selector_matches(&list[i], i, part))
+        continue;
+      matched = 1;
+      size_t k = 0;
+      while (k < *count && idx[k] != i)
+        ++k;
+      if (k < *count)
+        continue; /* named by an earlier part: one member */
+      if (*count == cap)
+        rc = lsk__fail(NULL, LSK_EINVAL, "%s: device list '%s'%s names more than %zu devices", fn,
+                       selector, origin, cap);
+      else
+        idx[(*count)++] = (unsigned)i;
+    }
+    if (!rc && !matched) {
+      char *where = lsk__strdupf(" (part %u of '%s'%s)", npart, selector, origin);
+      rc = list_devices_in_message(fn, part, where ? where : "", list, n);
+      free(where);
+    }
+  }
+  free(text);
+  if (rc)
+    *count = 0;
+  return rc;
 }
 
 int lsk_device_select(const char *selector, unsigned *index)
@@ -314,6 +424,15 @@ void lsk__device_position(cl_device_id device, lsk_device_info *info)
   cl_uint np = 0;
   cl_platform_id plats[64];
   unsigned flat = 0;
+  /* A sub-device is not listed: its root device's place. */
+  for (int depth = 0; depth < 8; ++depth) {
+    cl_device_id parent = NULL;
+    if (clGetDeviceInfo(device, CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL) !=
+            CL_SUCCESS ||
+        !parent)
+      break;
+    device = parent;
+  }
   if (clGetPlatformIDs(64, plats, &np) != CL_SUCCESS)
     return;
   for (cl_uint p = 0; p < np && p < 64; ++p) {

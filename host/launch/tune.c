@@ -1,7 +1,7 @@
 /*
  * tune.c: lsk_tune (measure candidate shapes, verify, pick the fastest) and
- * the tune directory, one small text file per (device, driver, lsk
- * version, program, kernel, domain):
+ * the tune directory, one small text file per (device and its partition
+ * where it is a sub-device, driver, lsk version, program, kernel, domain):
  *
  *     lsk tune 1
  *     key 5f0c3a61d2e4b7a9
@@ -41,11 +41,14 @@ static char *tune_key(const lsk_program *prog, const char *kernel, const unsigne
   /* The prelude (generated SoA views) is part of what is built. */
   uint64_t src = lsk__hash64(prog->source, strlen(prog->source), 4) ^
                  lsk__hash64(prog->prelude, strlen(prog->prelude), 5);
-  return lsk__strdupf("lsk %s\n%s\n%s\n%s\n%s\n%s\nsource %016llx\noptions %s\nkernel %s\n"
+  /* A sub-device is not its parent (fewer compute units): its partition
+   * joins the key; a whole device's key is as it was before sub-devices. */
+  return lsk__strdupf("lsk %s\n%s\n%s\n%s\n%s\n%s\n%s%s%ssource %016llx\noptions %s\nkernel %s\n"
                       "domain %ux%ux%u",
                       LSK_VERSION_STRING, d->platform_name, d->platform_version, d->name,
-                      d->version, d->driver_version, (unsigned long long)src, prog->options, kernel,
-                      dom[0], dom[1], dom[2]);
+                      d->version, d->driver_version, d->partition[0] ? "partition " : "",
+                      d->partition, d->partition[0] ? "\n" : "", (unsigned long long)src,
+                      prog->options, kernel, dom[0], dom[1], dom[2]);
 }
 
 static char *tune_path(const char *dir, const char *key)

@@ -49,6 +49,13 @@ typedef struct lsk_device_info {
   /* The implementation caps a kernel's loop iterations (Mesa's llvmpipe):
    * keep per-block loops short there, e.g. with more, smaller blocks. */
   int loops_capped;
+  /* A sub-device (clCreateSubDevices; lsk_group_options.partition): its
+   * compute units, its parent's and how the parent was split, e.g. "1 of 2
+   * compute units (equally 1)", the parent's own first where it is a
+   * sub-device too; "" for a whole device. Part of the device's identity
+   * where choices are stored (tune.h): a sub-device's are not its
+   * parent's. The index fields of a sub-device are its parent's. */
+  char partition[LSK_NAME_MAX];
 } lsk_device_info;
 
 /*
@@ -70,7 +77,10 @@ void lsk_device_list_free(lsk_device_info *list);
  *   "P:D"    device D of platform P; each part is an index or a
  *            substring (case-insensitive) of the platform's name, vendor
  *            or version and of the device's name or vendor;
- *   "text"   the first device whose platform or device matches "text".
+ *   "text"   the first device whose platform or device matches "text";
+ *   "*"      any device ("P:*": any device of platform P).
+ * A group of devices (group.h) takes a list of these, each naming every
+ * device it matches.
  * Errors: LSK_ENODEV with a message listing the devices, LSK_EINVAL.
  */
 int lsk_device_select(const char *selector, unsigned *index /* OUT */);

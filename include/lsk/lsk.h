@@ -28,5 +28,6 @@
 #include "lsk/random.h"
 #include "lsk/histogram.h"
 #include "lsk/grid.h"
+#include "lsk/group.h"
 
 #endif /* LSK_H */

@@ -5,7 +5,8 @@
  * "platform name|device name" (up to 4 devices; the first byte of a
  * device line picks is_gpu). Checks that an accepted selector gives an
  * index inside the list and a refused one the ENODEV message listing the
- * devices.
+ * devices; and the same text as a group's list of selectors
+ * (lsk__device_select_all).
  */
 #include <string.h>
 
@@ -76,6 +77,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   } else {
     FUZZ_CHECK(rc == LSK_ENODEV);
     FUZZ_CHECK(strstr(lsk_context_errmsg(NULL), "no such device") != NULL);
+  }
+  /* The same text as a group's list (lsk_group_create): indices inside
+   * the list, none twice, at most the room given; or a message. */
+  unsigned all[3];
+  size_t count = 99;
+  rc = lsk__device_select_all(list, n, text, "fuzz", all, 3, &count);
+  if (rc == LSK_OK) {
+    FUZZ_CHECK(count >= 1 && count <= 3);
+    for (size_t i = 0; i < count; ++i) {
+      FUZZ_CHECK(all[i] < n);
+      for (size_t j = 0; j < i; ++j)
+        FUZZ_CHECK(all[i] != all[j]);
+    }
+  } else {
+    FUZZ_CHECK(count == 0);
+    FUZZ_CHECK(rc == LSK_ENODEV || rc == LSK_EINVAL || rc == LSK_ENOMEM);
+    FUZZ_CHECK(strncmp(lsk_context_errmsg(NULL), "fuzz: ", 6) == 0);
   }
   free(text);
   return 0;
