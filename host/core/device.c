@@ -399,6 +399,24 @@ int lsk_device_select(const char *selector, unsigned *index)
   return rc;
 }
 
+int lsk_device_select_all(const char *selector, unsigned *indices, size_t cap, size_t *count)
+{
+  static const char fn[] = "lsk_device_select_all";
+  if (count)
+    *count = 0;
+  if (!indices || !count)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, !indices ? "indices" : "count");
+  if (cap == 0)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: cap is 0", fn);
+  lsk_device_info *list;
+  size_t n;
+  int rc = lsk_device_list(&list, &n);
+  if (!rc)
+    rc = lsk__device_select_all(list, n, selector, fn, indices, cap, count);
+  lsk_device_list_free(list);
+  return rc;
+}
+
 int lsk__device_ids(const lsk_device_info *info, cl_platform_id *platform, cl_device_id *device)
 {
   cl_uint np = 0, nd = 0;

@@ -3,7 +3,6 @@
  * agreement on failure, and reductions over the ranks in rank order.
  * Built on liblsk's public API only, like any code on lsk.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,52 +35,24 @@ int lsk__mpi_check(lsk_context *ctx, int mrc, const char *fn, const char *call)
   return lsk__mpi_fail(ctx, LSK_ECOMM, "%s: %s failed: %s", fn, call, text);
 }
 
-/* Case-insensitive substring. */
-static int has(const char *hay, const char *needle)
+/* The devices the ranks of a node share out: those the selector list
+ * names (lsk_device_select_all), or, with neither a selector nor
+ * LSK_DEVICE, every GPU (the first device where there is none). */
+static int match_devices(const char *sel, unsigned *idx, size_t cap, size_t *count)
 {
-  size_t n = strlen(needle);
-  for (; *hay; ++hay) {
-    size_t i = 0;
-    while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-      ++i;
-    if (i == n)
-      return 1;
-  }
-  return n == 0;
-}
-
-/* The devices a selector names, as flat indices: the text form matches
- * every device it names, the index forms (N, P:D) one device. */
-static int match_devices(const char *sel, unsigned *idx, size_t *count)
-{
+  if ((sel && *sel) || getenv("LSK_DEVICE"))
+    return lsk_device_select_all(sel, idx, cap, count);
   lsk_device_info *list;
   size_t n;
   int rc = lsk_device_list(&list, &n);
   if (rc)
     return rc;
   *count = 0;
-  /* The text form: not "N" nor "P:D". */
-  int text = sel && *sel && !strchr(sel, ':') && strspn(sel, "0123456789") != strlen(sel);
-  if (!sel || !*sel) {
-    for (size_t i = 0; i < n; ++i)
-      if (list[i].is_gpu)
-        idx[(*count)++] = (unsigned)i;
-  } else if (text) {
-    for (size_t i = 0; i < n; ++i) {
-      const lsk_device_info *d = &list[i];
-      if (has(d->platform_name, sel) || has(d->platform_vendor, sel) ||
-          has(d->platform_version, sel) || has(d->name, sel) || has(d->vendor, sel))
-        idx[(*count)++] = (unsigned)i;
-    }
-  }
+  for (size_t i = 0; i < n && *count < cap; ++i)
+    if (list[i].is_gpu)
+      idx[(*count)++] = (unsigned)i;
   lsk_device_list_free(list);
-  if (*count == 0) { /* the index forms, or no GPU: lsk's own choice */
-    unsigned one;
-    if ((rc = lsk_device_select(sel, &one)))
-      return rc;
-    idx[(*count)++] = one;
-  }
-  return LSK_OK;
+  return *count ? LSK_OK : lsk_device_select_all(NULL, idx, cap, count);
 }
 
 /* The status of every rank combined: the lowest failing rank's status
@@ -149,7 +120,7 @@ int lsk_mpi_create(const lsk_mpi_options *opt, lsk_mpi **out)
     if ((rc = lsk_device_list(&list, &n)) == LSK_OK) {
       lsk_device_list_free(list);
       idx = malloc(n * sizeof *idx + 1);
-      rc = idx ? match_devices(sel, idx, &count)
+      rc = idx ? match_devices(sel, idx, n ? n : 1, &count)
                : lsk__mpi_fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
     }
     if (!rc) {

@@ -85,6 +85,19 @@ void lsk_device_list_free(lsk_device_info *list);
  */
 int lsk_device_select(const char *selector, unsigned *index /* OUT */);
 
+/*
+ * lsk_device_select_all: every device a list of selectors names, as a
+ * group takes it: comma-separated parts in order, each naming every device
+ * it matches ("pocl", "0,2", "nvidia,amd", "*"), no device twice; at most
+ * cap flat indices into indices, their number in *count. NULL or "":
+ * LSK_DEVICE read the same way; unset: the one device lsk_device_select
+ * picks. Errors: LSK_ENODEV (a part that matches nothing; the message
+ * lists the devices), LSK_EINVAL (NULL, cap 0, an empty part, more than
+ * cap devices), LSK_ENOMEM; the message is the thread's.
+ */
+int lsk_device_select_all(const char *selector, unsigned *indices /* OUT */, size_t cap,
+                          size_t *count /* OUT */);
+
 #ifdef __cplusplus
 }
 #endif

@@ -43,11 +43,11 @@ typedef struct lsk_mpi_options {
   /* The ranks taking part; NULL: MPI_COMM_WORLD. lsk_mpi works on its own
    * duplicate, so its messages never meet the application's. */
   const MPI_Comm *comm;
-  /* The devices the ranks of a node share out: a selector of
-   * lsk_device_select where a text form matches every device it names
-   * (not only the first); NULL: LSK_DEVICE; neither: every GPU, or the
-   * first device where there is none. Rank r of its node (ranks of a node
-   * share memory: MPI_Comm_split_type) takes match r % matches. */
+  /* The devices the ranks of a node share out: a list of selectors as
+   * lsk_device_select_all takes it (each part names every device it
+   * matches: "nvidia", "0,1", "*"); NULL: LSK_DEVICE; neither: every GPU,
+   * or the first device where there is none. Rank r of its node (ranks of
+   * a node share memory: MPI_Comm_split_type) takes match r % matches. */
   const char *devices;
   /* Options of each rank's context (NULL: defaults); its device field is
    * replaced by the device chosen. */

@@ -130,6 +130,24 @@ START_TEST(test_bi_context)
   BAD(NULL, "lsk_device_select", lsk_device_select("no-such-device-xyz", &index), LSK_ENODEV,
       "no-such-device-xyz");
   BAD(NULL, "lsk_device_select", lsk_device_select("4294967296", &index), LSK_ENODEV, "4294967296");
+  unsigned all[4];
+  size_t nall = 9;
+  BAD(NULL, "lsk_device_select_all", lsk_device_select_all("0", NULL, 4, &nall), LSK_EINVAL,
+      "indices is NULL");
+  BAD(NULL, "lsk_device_select_all", lsk_device_select_all("0", all, 4, NULL), LSK_EINVAL,
+      "count is NULL");
+  BAD(NULL, "lsk_device_select_all", lsk_device_select_all("0", all, 0, &nall), LSK_EINVAL,
+      "cap is 0");
+  BAD(NULL, "lsk_device_select_all", lsk_device_select_all("0,,0", all, 4, &nall), LSK_EINVAL,
+      "part 2 is empty");
+  BAD(NULL, "lsk_device_select_all", lsk_device_select_all("0,no-such-device-xyz", all, 4, &nall),
+      LSK_ENODEV, "no-such-device-xyz");
+  ck_assert_uint_eq(nall, 0);
+  /* "*" names every device, once each, in list order. */
+  ck_assert_int_eq(lsk_device_select_all("*,0", all, 4, &nall), LSK_OK);
+  ck_assert_uint_ge(nall, 1);
+  for (size_t i = 0; i < nall; ++i)
+    ck_assert_uint_eq(all[i], i);
   BAD(NULL, "lsk_device_select", lsk_device_select("0:99", &index), LSK_ENODEV, "0:99");
 
   /* status.h, version, algo.h: total functions, checked for their
