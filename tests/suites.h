@@ -67,6 +67,7 @@
   X(badinput_queues, tests/badinput/check_badinput_queues.c, ur)               \
   /* the examples */                                                           \
   X(pic, examples/pic/check_pic.c, ur)                                         \
+  X(grind_pic, examples/pic/check_pic.c, g)                                    \
   X(pixel, examples/pixel/check_pixel.c, ur)                                   \
   X(grind_pixel, examples/pixel/check_pixel.c, g)
 /* clang-format on */
