@@ -15,8 +15,11 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# openmpi-bin and libopenmpi-dev: Debian's Open MPI, for the optional
+# lsk_mpi component and its tests (liblsk never needs it).
 PACKAGES=(cmake make gcc libc6-dev pkg-config ocl-icd-opencl-dev opencl-headers
-          pocl-opencl-icd check clinfo oclgrind mesa-opencl-icd llvm-15 clang)
+          pocl-opencl-icd check clinfo oclgrind mesa-opencl-icd llvm-15 clang
+          openmpi-bin libopenmpi-dev)
 BUILD_DIR=${BUILD_DIR:-build}
 
 install_missing() {

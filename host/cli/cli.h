@@ -27,6 +27,20 @@ int cmd_demo_pixel(int argc, char **argv); /* `lsk demo`, cmd_pixel.c */
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
+int cmd_demo_heat(int argc, char **argv); /* `lsk demo heat`, cmd_heat.c */
+int cmd_mpi(int argc, char **argv);       /* `lsk mpi heat|pic`, cmd_mpi.c */
+
+/* The heat example's options (cmd_heat.c), shared by `demo heat` and
+ * `mpi heat`. cli_heat_parse: 0, the exit status of a usage error, or -1
+ * after printing the help. */
+typedef struct cli_heat_options {
+  size_t gx, gy;
+  unsigned steps, parts[2];
+  uint64_t seed;
+  float alpha;
+  int check;
+} cli_heat_options;
+int cli_heat_parse(const char *cmd, int argc, char **argv, cli_heat_options *o);
 
 /* Prints "lsk: <cmd>: <msg>\n" to stderr; returns 1. */
 int cli_fail(const char *cmd, const char *fmt, ...)

@@ -434,6 +434,8 @@ int cmd_demo(int argc, char **argv)
 {
   if (argc > 1 && strcmp(argv[1], "pic") == 0)
     return cmd_demo_pic(argc - 1, argv + 1); /* cmd_pic.c */
+  if (argc > 1 && strcmp(argv[1], "heat") == 0)
+    return cmd_demo_heat(argc - 1, argv + 1); /* cmd_heat.c */
   if (argc > 1 && strcmp(argv[1], "tour") == 0)
     return demo_tour(argc - 1, argv + 1);
   return cmd_demo_pixel(argc, argv);

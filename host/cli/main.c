@@ -25,6 +25,7 @@ static const struct {
     {"bench", cmd_bench, "time lockstep kernels on the device"},
     {"tune", cmd_tune, "find the fastest workers and simd of the bench kernels, and keep them"},
     {"layout", cmd_layout, "print an SoA layout file's bytes, or its generated OpenCL C or C"},
+    {"mpi", cmd_mpi, "the heat and particle-in-cell examples over MPI ranks (under mpirun)"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

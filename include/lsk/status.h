@@ -34,7 +34,8 @@ extern "C" {
   XX(ENOKERNEL, -4009, "no such kernel in the program")                      \
   XX(EIO, -4010, "file input or output failed")                              \
   XX(ERANGE, -4011, "offset or size out of range")                         \
-  XX(EBUSY, -4012, "work still pending on the object")
+  XX(EBUSY, -4012, "work still pending on the object")                       \
+  XX(ECOMM, -4013, "communication between processes failed")
 /* clang-format on */
 
 typedef enum lsk_status {

@@ -344,12 +344,102 @@ START_TEST(test_bi_soa)
 }
 END_TEST
 
+/* The grid and its halo (grid.h). */
+START_TEST(test_bi_grid)
+{
+  lsk_context *ctx = tu_context();
+  const size_t g[3] = {10, 6, 1};
+  const unsigned parts[3] = {2, 1, 1}, c0[3] = {0, 0, 0};
+  const int per[3] = {1, 0, 0};
+  lsk_grid_box b;
+  BAD(NULL, "lsk_grid_split", lsk_grid_split(2, NULL, parts, c0, 1, per, &b), LSK_EINVAL,
+      "global is NULL");
+  BAD(NULL, "lsk_grid_split", lsk_grid_split(0, g, parts, c0, 1, per, &b), LSK_EINVAL,
+      "dims 0 is not 1, 2 or 3");
+  BAD(NULL, "lsk_grid_split", lsk_grid_split(2, g, (unsigned[3]){2, 7, 1}, c0, 1, per, &b),
+      LSK_EINVAL, "parts[1] is 7 for 6 cells");
+  BAD(NULL, "lsk_grid_split", lsk_grid_split(2, g, parts, (unsigned[3]){2, 0, 0}, 1, per, &b),
+      LSK_EINVAL, "coord[0] 2 is not below parts[0] 2");
+  BAD(NULL, "lsk_grid_split", lsk_grid_split(2, g, parts, c0, 6, per, &b), LSK_EINVAL,
+      "guard 6 is wider than the smallest part along axis 0 (5 cells)");
+  BAD(NULL, "lsk_grid_split", lsk_grid_split(2, (size_t[3]){10, 0, 1}, parts, c0, 1, per, &b),
+      LSK_EINVAL, "global[1] is 0");
+  QUIET("lsk_grid_box_storage", lsk_grid_box_storage(NULL, NULL) == 0);
+  TU_OK(NULL, lsk_grid_split(2, g, parts, c0, 1, per, &b));
+  QUIET("lsk_grid_box_index", lsk_grid_box_index(&b, 0, 0, 0) == 7 + 1);
+
+  lsk_halo *h = NULL;
+  BAD(NULL, "lsk_halo_create", lsk_halo_create(NULL, &b, &h), LSK_EINVAL, "ctx is NULL");
+  BAD(ctx, "lsk_halo_create", lsk_halo_create(ctx, NULL, &h), LSK_EINVAL, "box is NULL");
+  BAD(ctx, "lsk_halo_create", lsk_halo_create(ctx, &b, NULL), LSK_EINVAL, "out is NULL");
+  lsk_grid_box bad = b;
+  bad.offset[0] = 8; /* 5 cells from 8 pass the grid's 10 */
+  BAD(ctx, "lsk_halo_create", lsk_halo_create(ctx, &bad, &h), LSK_EINVAL,
+      "box axis 0: cells [8, 13) are not inside the grid's 10");
+  bad = b;
+  bad.guard = 6;
+  BAD(ctx, "lsk_halo_create", lsk_halo_create(ctx, &bad, &h), LSK_EINVAL,
+      "guard 6 is wider than the box's 5 cells on axis 0");
+  bad = b;
+  bad.dims = 4;
+  BAD(ctx, "lsk_halo_create", lsk_halo_create(ctx, &bad, &h), LSK_EINVAL, "box dims 4");
+  bad = b;
+  bad.extent[2] = 2;
+  BAD(ctx, "lsk_halo_create", lsk_halo_create(ctx, &bad, &h), LSK_EINVAL,
+      "box axis 2 is beyond dims 2");
+  TU_OK(ctx, lsk_halo_create(ctx, &b, &h));
+  size_t n = lsk_grid_box_storage(&b, NULL), tot = lsk_halo_total(h);
+  lsk_buffer *col, *packed, *small;
+  TU_OK(ctx, lsk_buffer_create(ctx, n * 4, &col));
+  TU_OK(ctx, lsk_buffer_create(ctx, tot * 4, &packed));
+  TU_OK(ctx, lsk_buffer_create(ctx, 4, &small));
+  int d[3];
+  BADV("lsk_halo_box", lsk_halo_box((lsk_halo *)col), NULL, WRONG("halo", "buffer"));
+  BADV("lsk_halo_dirs", lsk_halo_dirs((lsk_halo *)col), 0u, WRONG("halo", "buffer"));
+  BAD(ctx, "lsk_halo_dir", lsk_halo_dir(h, 8, d), LSK_EINVAL, "direction 8 is not below 8");
+  BAD(ctx, "lsk_halo_dir", lsk_halo_dir(h, 0, NULL), LSK_EINVAL, "d is NULL");
+  BADV("lsk_halo_kind_of", lsk_halo_kind_of((lsk_halo *)col, 0), LSK_HALO_NONE,
+       WRONG("halo", "buffer"));
+  BADV("lsk_halo_cells", lsk_halo_cells((lsk_halo *)col, 0), 0u, WRONG("halo", "buffer"));
+  BADV("lsk_halo_offset", lsk_halo_offset((lsk_halo *)col, 0), 0u, WRONG("halo", "buffer"));
+  BADV("lsk_halo_total", lsk_halo_total((lsk_halo *)col), 0u, WRONG("halo", "buffer"));
+  BAD(NULL, "lsk_halo_pack", lsk_halo_pack(NULL, LSK_TYPE_UINT, col, packed, 0, NULL), LSK_EINVAL,
+      "h is NULL");
+  BAD(ctx, "lsk_halo_pack", lsk_halo_pack(h, (lsk_type)9, col, packed, 0, NULL), LSK_EINVAL,
+      "type 9 is not an lsk_type");
+  BAD(ctx, "lsk_halo_pack", lsk_halo_pack(h, LSK_TYPE_UINT, small, packed, 0, NULL), LSK_ERANGE,
+      "column: elements [0, 56) of 4 bytes exceed the buffer's 4 bytes");
+  BAD(ctx, "lsk_halo_pack", lsk_halo_pack(h, LSK_TYPE_ULONG, col, packed, 0, NULL), LSK_ERANGE,
+      "column: elements [0, 56) of 8 bytes");
+  BAD(ctx, "lsk_halo_pack", lsk_halo_pack(h, LSK_TYPE_UINT, col, packed, 1, NULL), LSK_ERANGE,
+      "packed: elements [1, 13)");
+  BAD(ctx, "lsk_halo_pack", lsk_halo_pack(h, LSK_TYPE_UINT, col, NULL, 0, NULL), LSK_EINVAL,
+      "packed is NULL");
+  BAD(ctx, "lsk_halo_unpack", lsk_halo_unpack(h, LSK_TYPE_UINT, col, 0, col, NULL), LSK_EINVAL,
+      "column and packed are the same buffer");
+  BAD(ctx, "lsk_halo_unpack", lsk_halo_unpack(h, LSK_TYPE_UINT, packed, 0, NULL, NULL), LSK_EINVAL,
+      "column is NULL");
+  BAD(ctx, "lsk_halo_wrap", lsk_halo_wrap(h, LSK_TYPE_UINT, small, 0, col, NULL), LSK_ERANGE,
+      "packed: elements [0, 12)");
+  BAD(ctx, "lsk_halo_fill", lsk_halo_fill(h, LSK_TYPE_FLOAT, small, NULL), LSK_ERANGE,
+      "column: elements [0, 56)");
+  QUIET("lsk_halo_destroy", (lsk_halo_destroy(NULL), 1));
+  lsk_halo_destroy(h);
+  BAD(NULL, "lsk_halo_fill", lsk_halo_fill(h, LSK_TYPE_UINT, col, NULL), LSK_EINVAL, DEAD("halo"));
+  lsk_buffer_destroy(small);
+  lsk_buffer_destroy(packed);
+  lsk_buffer_destroy(col);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_badinput_data(void)
 {
   Suite *s = suite_create("badinput_data");
   TCase *tc = tcase_create("data");
   tcase_add_test(tc, test_bi_layout);
   tcase_add_test(tc, test_bi_soa);
+  tcase_add_test(tc, test_bi_grid);
   suite_add_tcase(s, tc);
   return s;
 }

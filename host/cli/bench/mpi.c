@@ -1,0 +1,144 @@
+/*
+ * bench/mpi.c: lsk_mpi in `lsk bench` (case mpi). MPI runs its ranks as
+ * processes of their own, so each measurement is a child: this program
+ * again under mpirun (`lsk mpi heat|halo`), whose rank 0 prints its
+ * figures on a line this case reads. Rows:
+ *   heat, 2 ranks against 1: the heat example's steps per second (the same
+ *       grid; steps after the first), the ranks' time from a barrier to the
+ *       slowest;
+ *   halo exchange against memcpy: the bytes a rank sends per exchange
+ *       (pack on the device, one read to pinned memory, MPI, one write,
+ *       unpack) against a memcpy of the same bytes, in bytes per second.
+ * Runs alternate between the two sides of a row. On a machine with fewer
+ * cores than ranks x device threads the ranks share cores: see
+ * docs/scaling.md. Skipped where lsk was built without MPI or mpirun is
+ * not found. As root, the children get Open MPI's two allow-run-as-root
+ * variables.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+#ifndef LSK_HAVE_MPI
+int bench_case_mpi(bench *bn)
+{
+  (void)bn;
+  printf("  mpi: skipped (lsk built without MPI)\n");
+  return 0;
+}
+#else
+
+/* Runs `mpirun -n n <this program> mpi <args>` and returns the line of its
+ * output that holds key (the first), or fails. */
+static int child(int n, const char *args, const char *key, char *line, size_t len)
+{
+  char self[1024];
+  ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (k <= 0)
+    return cli_fail("bench", "mpi: cannot find this program (/proc/self/exe)");
+  self[k] = 0;
+  if (geteuid() == 0) {
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+  }
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "'%s' --oversubscribe -n %d '%s' mpi %s 2>&1", LSK_MPIEXEC, n, self,
+           args);
+  fflush(stdout);
+  FILE *p = popen(cmd, "r");
+  if (!p)
+    return cli_fail("bench", "mpi: cannot run %s", LSK_MPIEXEC);
+  int found = 0;
+  char buf[1024];
+  while (fgets(buf, sizeof buf, p))
+    if (!found && strstr(buf, key)) {
+      snprintf(line, len, "%s", buf);
+      found = 1;
+    }
+  int status = pclose(p);
+  if (status != 0 || !found)
+    return cli_fail("bench", "mpi: `%s` failed (status %d)%s", cmd, status,
+                    found ? "" : ", no result line");
+  return 0;
+}
+
+static int heat_step(bench *bn, int n, double *secs)
+{
+  char args[256], line[1024];
+  snprintf(args, sizeof args, "heat --size %s --steps %u --no-check",
+           bn->quick ? "256x256" : "2048x2048", bn->quick ? 10u : 50u);
+  int rc = child(n, args, " ms per step", line, sizeof line);
+  double ms = 0;
+  if (!rc && sscanf(line, "%lf ms per step", &ms) != 1)
+    rc = cli_fail("bench", "mpi: unexpected line '%s'", line);
+  *secs = ms / 1e3;
+  return rc;
+}
+
+static int heat(bench *bn)
+{
+  const char *name = "mpi heat step, 2 ranks";
+  result *r = bench_new_result(bn, KIND_RATE, name, "1 rank", "heat 2 vs 1 rank", "k steps/s", 1e6);
+  int rc = !r;
+  unsigned rounds = bn->quick ? 1 : (bn->repeat < 3 ? bn->repeat : 3);
+  for (unsigned round = 0; !rc && round < rounds; ++round) {
+    bench_progress(bn, name, round, rounds);
+    double s1 = 0, s2 = 0;
+    if (round % 2 == 0)
+      rc = heat_step(bn, 1, &s1) || heat_step(bn, 2, &s2);
+    else
+      rc = heat_step(bn, 2, &s2) || heat_step(bn, 1, &s1);
+    if (!rc) {
+      bench_add(&r->ref, s1);
+      bench_add(&r->lsk, s2);
+    }
+  }
+  bench_progress(bn, name, rounds, rounds);
+  return rc;
+}
+
+static int halo(bench *bn)
+{
+  const char *name = "mpi halo exchange, 2 ranks";
+  char args[256], line[1024];
+  snprintf(args, sizeof args, "halo --size %s --guard 2 --columns 4 --reps %u",
+           bn->quick ? "512x512" : "2048x2048", bn->quick ? 10u : 100u);
+  unsigned rounds = bn->quick ? 1 : (bn->repeat < 3 ? bn->repeat : 3);
+  result *r = NULL;
+  int rc = 0;
+  for (unsigned round = 0; !rc && round < rounds; ++round) {
+    bench_progress(bn, name, round, rounds);
+    double bytes = 0, ms = 0, mems = 0;
+    int ranks = 0;
+    rc = child(2, args, "halo exchange:", line, sizeof line);
+    if (!rc && sscanf(line,
+                      "halo exchange: %d ranks, %lf bytes per rank per exchange, %lf ms per "
+                      "exchange (%*f MB/s); memcpy %lf ms",
+                      &ranks, &bytes, &ms, &mems) != 4)
+      rc = cli_fail("bench", "mpi: unexpected line '%s'", line);
+    if (!rc && !r &&
+        !(r = bench_new_result(bn, KIND_RATE, name, "memcpy of the same bytes", "halo vs memcpy",
+                               "GB/s", bytes)))
+      rc = 1;
+    if (!rc) {
+      bench_add(&r->lsk, ms / 1e3);
+      bench_add(&r->ref, mems / 1e3);
+    }
+  }
+  bench_progress(bn, name, rounds, rounds);
+  return rc;
+}
+
+int bench_case_mpi(bench *bn)
+{
+  if (access(LSK_MPIEXEC, X_OK) != 0) {
+    printf("  mpi: skipped (%s not found)\n", LSK_MPIEXEC);
+    return 0;
+  }
+  return heat(bn) || halo(bn);
+}
+#endif
