@@ -17,7 +17,8 @@ case $want in "state checksum: "*) ;; *) echo "mpi_checksums.sh: no checksum lin
 if [ -n "${PARTS:-}" ]; then
   n=$((${PARTS%x*} * ${PARTS#*x}))
   # shellcheck disable=SC2086
-  out=$($LSK_MPIRUN -n "$n" "$runner" "$@" --reference --parts "$PARTS")
+  out=$($LSK_MPIRUN -n "$n" "$runner" "$@" --reference --parts "$PARTS") ||
+    { printf '%s\n' "$out"; echo "mpi_checksums.sh: exit status not 0"; exit 1; }
   printf '%s\n' "$out"
   got=$(printf '%s\n' "$out" | tail -n 1)
   [ "$got" = "$want" ] || { echo "mpi_checksums.sh: $PARTS ranks differ from the run without MPI"; exit 1; }
@@ -27,7 +28,9 @@ if [ -n "${PARTS:-}" ]; then
 fi
 for n in 1 2 3 4; do
   # shellcheck disable=SC2086
-  got=$($LSK_MPIRUN -n "$n" "$runner" "$@" --reference | tail -n 1)
+  out=$($LSK_MPIRUN -n "$n" "$runner" "$@" --reference) ||
+    { printf '%s\n' "$out"; echo "mpi_checksums.sh: $n ranks: exit status not 0"; exit 1; }
+  got=$(printf '%s\n' "$out" | tail -n 1)
   echo "$n ranks: $got"
   if [ "$got" != "$want" ]; then
     echo "mpi_checksums.sh: $n ranks differ from the run without MPI"

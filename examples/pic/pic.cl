@@ -18,7 +18,10 @@
  *               is masked out and appended to the exchange buffer (one
  *               atomic per frame), its destination counted (the count's
  *               atomic gives its rank among the destination's incoming);
- *               the header's count drops by the leavers
+ *               the header's count drops by the leavers. A pic of a
+ *               window of the grid (pic_dest) counts a leaver whose new
+ *               cell is outside it for bucket ncells, the outbox, which
+ *               the host takes (lsk_pic_take)
  *   lsk_scan    the counts into offsets (host)
  *   pic_bucket  the exchange, bucketed by destination: offset plus rank,
  *               no atomics
