@@ -5,6 +5,7 @@
  * arrivals (put), read-back with shape checks, and the plain C reference
  * step. (The generator and the checksum: pic_gen.c.)
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -98,6 +99,8 @@ static uint32_t window_cell(const lsk_pic *p, const lsk_particle *q)
  * particles out of it). */
 static int windowed(const lsk_pic *p) { return p->wx != p->gx || p->wy != p->gy; }
 
+static void program_put(lsk_program *prog);
+
 void lsk_pic_destroy(lsk_pic *pic)
 {
   if (!pic || lsk_handle_remove(pic, &pic_type, "lsk_pic_destroy"))
@@ -107,7 +110,7 @@ void lsk_pic_destroy(lsk_pic *pic)
   lsk_kernel_destroy(pic->frames);
   lsk_kernel_destroy(pic->fill);
   lsk_kernel_destroy(pic->compact);
-  lsk_program_destroy(pic->prog);
+  program_put(pic->prog);
   lsk_pool_destroy(pic->pool);
   lsk_buffer *b[] = {pic->head, pic->count, pic->incoming, pic->offs, pic->ex,
                      pic->bk,   pic->ctl,   pic->nfr,      pic->in};
@@ -131,18 +134,82 @@ static int buffer_of(lsk_context *ctx, const uint32_t *words, size_t n, lsk_buff
   return rc ? rc : lsk_buffer_write(*out, 0, words, n * 4);
 }
 
+/* The pics of a context share one program, so its builds (one per frame
+ * size, and the flat kernels') are made once: windows of one grid in one
+ * process, or many pics, build as one. An entry lives while a pic of its
+ * context does (pics go before their context), so a context's address
+ * cannot come back while its entry is there. */
+typedef struct shared_prog {
+  lsk_context *ctx;
+  lsk_program *prog;
+  size_t users;
+  struct shared_prog *next;
+} shared_prog;
+static shared_prog *shared_progs;
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The context's program, made if it has none; counted. */
+static int program_get(lsk_context *ctx, const lsk_layout *layout, lsk_program **out)
+{
+  pthread_mutex_lock(&shared_lock);
+  shared_prog *e = shared_progs;
+  while (e && e->ctx != ctx)
+    e = e->next;
+  int rc = LSK_OK;
+  if (!e) {
+    char *view = NULL;
+    lsk_program *prog = NULL;
+    if ((rc = lsk_layout_emit_cl(layout, NULL, &view)))
+      rc = lsk_context_set_error(ctx, rc, "lsk_pic_create: frame layout: %s",
+                                 lsk_context_errmsg(NULL));
+    lsk_program_options po = {.name = "pic.cl", .prelude = view};
+    if (!rc)
+      rc = lsk_program_create(ctx, pic_kernel_source, &po, &prog);
+    lsk_free(view);
+    if (!rc && !(e = malloc(sizeof *e))) {
+      lsk_program_destroy(prog);
+      rc = lsk_context_set_error(ctx, LSK_ENOMEM, "lsk_pic_create: out of host memory");
+    }
+    if (!rc) {
+      *e = (shared_prog){.ctx = ctx, .prog = prog, .next = shared_progs};
+      shared_progs = e;
+    }
+  }
+  if (!rc) {
+    ++e->users;
+    *out = e->prog;
+  }
+  pthread_mutex_unlock(&shared_lock);
+  return rc;
+}
+
+/* A pic's program given back (its kernels destroyed first); the last
+ * user destroys it. */
+static void program_put(lsk_program *prog)
+{
+  if (!prog)
+    return;
+  pthread_mutex_lock(&shared_lock);
+  for (shared_prog **at = &shared_progs; *at; at = &(*at)->next)
+    if ((*at)->prog == prog) {
+      shared_prog *e = *at;
+      if (--e->users == 0) {
+        *at = e->next;
+        lsk_program_destroy(e->prog);
+        free(e);
+      }
+      break;
+    }
+  pthread_mutex_unlock(&shared_lock);
+}
+
 static int build(lsk_pic *p)
 {
-  char *view = NULL;
   int rc = pframe_describe(&p->layout);
-  if (!rc)
-    rc = lsk_layout_emit_cl(p->layout, NULL, &view);
   if (rc)
     return lsk_context_set_error(p->ctx, rc, "lsk_pic_create: frame layout: %s",
                                  lsk_context_errmsg(NULL));
-  lsk_program_options po = {.name = "pic.cl", .prelude = view};
-  rc = lsk_program_create(p->ctx, pic_kernel_source, &po, &p->prog);
-  lsk_free(view);
+  rc = program_get(p->ctx, p->layout, &p->prog);
   if (!rc)
     rc = lsk_kernel_create(p->prog, "pic_move", &p->move);
   if (!rc)

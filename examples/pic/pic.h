@@ -20,7 +20,8 @@
  * that tile the grid, their leavers passed on between steps, hold exactly
  * what one pic of the whole grid holds (the MPI driver's decomposition).
  *
- * Thread-safety: as for the context.
+ * Thread-safety: as for the context. The pics of a context share one
+ * program (its builds made once); a lock guards the sharing.
  */
 #ifndef LSK_PIC_H
 #define LSK_PIC_H
