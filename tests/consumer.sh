@@ -21,6 +21,24 @@ cmake -S "$src/tests/consumer" -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/
 cmake --build "$tmp/cm" >/dev/null
 "$tmp/cm/iota"
 
+# lsk_mpi, where it was built: through pkg-config (lsk-mpi) and through
+# find_package(lsk COMPONENTS mpi), each run on 2 ranks under mpirun.
+if [ -f "$libdir/pkgconfig/lsk-mpi.pc" ] && command -v mpirun >/dev/null; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+  echo "== pkg-config lsk-mpi"
+  # shellcheck disable=SC2046
+  cc -std=c11 -Wall -Wextra -Werror -o "$tmp/ring-pc" "$src/tests/consumer/mpi_ring.c" \
+    $(pkg-config --cflags --libs lsk-mpi)
+  LD_LIBRARY_PATH="$libdir" mpirun -n 2 "$tmp/ring-pc"
+  echo "== find_package(lsk COMPONENTS mpi)"
+  cmake -S "$src/tests/consumer" -B "$tmp/cm-mpi" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DWITH_MPI=ON \
+    >/dev/null
+  cmake --build "$tmp/cm-mpi" >/dev/null
+  mpirun -n 2 "$tmp/cm-mpi/mpi_ring"
+  nm -D "$libdir"/liblsk_mpi.so | grep -E ' T ' | grep -vE ' lsk_mpi_' &&
+    { echo "consumer.sh: liblsk_mpi exports more than lsk_mpi_*"; exit 1; }
+fi
+
 # The examples are not part of the library's ABI.
 if nm -D "$libdir"/liblsk.so | grep -E ' lsk_(pixel|pic)_'; then
   echo "consumer.sh: liblsk exports the examples' functions"

@@ -71,7 +71,9 @@
   X(pic, examples/pic/check_pic.c, ur)                                         \
   X(grind_pic, examples/pic/check_pic.c, g)                                    \
   X(pixel, examples/pixel/check_pixel.c, ur)                                   \
-  X(grind_pixel, examples/pixel/check_pixel.c, g)
+  X(grind_pixel, examples/pixel/check_pixel.c, g)                              \
+  X(heat, examples/heat/check_heat.c, ur)                                      \
+  X(grind_heat, examples/heat/check_heat.c, g)
 /* clang-format on */
 
 #endif /* LSK_TEST_SUITES_H */

@@ -42,7 +42,9 @@ LSK_KERNEL void heat_rim(LSK_CTX, __global const float *restrict u, __global flo
                          uint ex, uint ey, uint s0, float a)
 {
   const uint rows = min(ey, 2u), cols = min(ex, 2u);
-  const uint inner = ey > 2u ? ey - 2u : 0u, n = ex * rows + inner * cols;
+  /* ey - rows, not a select: LLVM makes that a saturating subtraction,
+   * which oclgrind 21.10 cannot run. */
+  const uint inner = ey - rows, n = ex * rows + inner * cols;
   LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1u) / LSK_DOMAIN_SIZE)
   {
     LSK_FOREACH(it)

@@ -313,10 +313,49 @@ START_TEST(test_bad_input)
   ck_assert_int_eq(rc, LSK_ENODEV);
   ck_assert_ptr_null(bad);
   ck_assert_ptr_nonnull(strstr(lsk_context_errmsg(NULL), "no-such-device-anywhere"));
-  /* Argument checks that need no messages. */
-  ck_assert_int_eq(lsk_mpi_agree(NULL, LSK_OK), LSK_EINVAL);
+  /* Argument checks that need no messages, each naming its value. */
+  lsk_context *ctx = lsk_mpi_context(M);
+#define BAD(expr, want, text)                                                                      \
+  do {                                                                                             \
+    int rc_ = (expr);                                                                              \
+    ck_assert_msg(rc_ == (want), "%s -> %s", #expr, lsk_status_name(rc_));                         \
+    ck_assert_msg(strstr(lsk_context_errmsg(ctx), (text)) ||                                       \
+                      strstr(lsk_context_errmsg(NULL), (text)),                                    \
+                  "%s: no '%s' in '%s' / '%s'", #expr, (text), lsk_context_errmsg(ctx),            \
+                  lsk_context_errmsg(NULL));                                                       \
+  } while (0)
+  BAD(lsk_mpi_agree(NULL, LSK_OK), LSK_EINVAL, "lsk_mpi_agree: m is NULL");
   ck_assert_int_eq(lsk_mpi_rank(NULL), -1);
-  ck_assert_int_eq(lsk_mpi_halo_end(NULL, NULL), LSK_EINVAL);
+  ck_assert_int_eq(lsk_mpi_size(NULL), -1);
+  ck_assert_ptr_null(lsk_mpi_context(NULL));
+  BAD(lsk_mpi_halo_end(NULL, NULL), LSK_EINVAL, "lsk_mpi_halo_end: h is NULL");
+  lsk_mpi_grid_options ok = {.dims = 2, .global = {8, 8}, .guard = 1};
+  OK(lsk_mpi_grid_create(M, &ok, &g));
+  lsk_grid_box bx;
+  BAD(lsk_mpi_grid_box_of(g, size_, &bx), LSK_EINVAL, "rank");
+  BAD(lsk_mpi_grid_box_of(g, 0, NULL), LSK_EINVAL, "out is NULL");
+  int who;
+  BAD(lsk_mpi_grid_owner(g, (size_t[3]){8, 0, 0}, &who), LSK_EINVAL,
+      "cell[0] 8 is outside the grid's 8");
+  BAD(lsk_mpi_grid_neighbor(g, 8, &who), LSK_EINVAL, "direction 8 is not below 8");
+  BAD(lsk_mpi_grid_parts(g, NULL, NULL), LSK_EINVAL, "parts and coord are both NULL");
+  lsk_mpi_halo *h = NULL;
+  BAD(lsk_mpi_halo_create(g, (lsk_type[]){LSK_TYPE_UINT, (lsk_type)42}, 2, &h), LSK_EINVAL,
+      "types[1] 42 is not an lsk_type");
+  BAD(lsk_mpi_halo_create(g, (lsk_type[]){LSK_TYPE_UINT}, 0, &h), LSK_EINVAL, "ncolumns 0");
+  OK(lsk_mpi_halo_create(g, (lsk_type[]){LSK_TYPE_UINT}, 1, &h));
+  BAD(lsk_mpi_halo_end(h, NULL), LSK_EINVAL, "no lsk_mpi_halo_begin before it");
+  /* A NULL column: the exchange still runs its messages, then fails. */
+  lsk_buffer *none[1] = {NULL};
+  BAD(lsk_mpi_halo_begin(h, none, NULL), LSK_EINVAL, "columns[0] is NULL");
+  BAD(lsk_mpi_halo_begin(h, none, NULL), LSK_EINVAL, "begun already");
+  ck_assert_int_eq(lsk_mpi_halo_end(h, NULL), LSK_EINVAL);
+  ck_assert_int_eq(lsk_mpi_agree(M, LSK_OK), LSK_OK); /* every rank got here: no hang */
+  BAD(lsk_mpi_allreduce(M, LSK_TYPE_UINT, (lsk_op)9, &who, &who), LSK_EINVAL, "op 9");
+  BAD(lsk_mpi_grid_gather(g, LSK_TYPE_UINT, NULL, 0, &who), LSK_EINVAL, "column is NULL");
+  lsk_mpi_halo_destroy(h);
+  lsk_mpi_grid_destroy(g);
+#undef BAD
 }
 END_TEST
 
