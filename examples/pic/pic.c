@@ -55,9 +55,10 @@ struct lsk_pic {
   unsigned x0, y0, wx, wy; /* the window: cells [x0, x0 + wx) x [y0, y0 + wy) */
   /* n: the particles in the frames and buckets (not the outbox); cap: the
    * exchange's and buckets' capacity (>= n); cells: the window's. The
-   * buckets (offs, incoming) have cells + 1 entries: the last is the
-   * outbox, the particles of the last step that left the window, nout of
-   * them from row out_at of bk until lsk_pic_take. */
+   * counts and offsets (incoming, offs) have cells + 2 entries: the
+   * cells', the outbox's (the particles of the last step that left the
+   * window, nout of them from row out_at of bk until lsk_pic_take), and
+   * one more for the total. */
   size_t n, cap, cells, grows, nout, out_at;
   lsk_buffer *in; /* lsk_pic_put's exchange, of incap particles */
   size_t incap;
