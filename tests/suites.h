@@ -72,6 +72,7 @@
   X(badinput_group, tests/badinput/check_badinput_group.c, ur)                 \
   /* the examples */                                                           \
   X(pic, examples/pic/check_pic.c, ur)                                         \
+  X(grind_pic, examples/pic/check_pic.c, g)                                    \
   X(pixel, examples/pixel/check_pixel.c, ur)                                   \
   X(pixel_group, examples/pixel/check_pixel_group.c, u)                        \
   X(grind_pixel, examples/pixel/check_pixel.c, g)                              \

@@ -18,7 +18,10 @@
  *               is masked out and appended to the exchange buffer (one
  *               atomic per frame), its destination counted (the count's
  *               atomic gives its rank among the destination's incoming);
- *               the header's count drops by the leavers
+ *               the header's count drops by the leavers. A pic of a
+ *               window of the grid (pic_dest) counts a leaver whose new
+ *               cell is outside it for bucket ncells, the outbox, which
+ *               the host takes (lsk_pic_take)
  *   lsk_scan    the counts into offsets (host)
  *   pic_bucket  the exchange, bucketed by destination: offset plus rank,
  *               no atomics
@@ -158,9 +161,19 @@ LSK_COLLECTIVE void pic_fill_frame(__local uint *sp, __global uint *pool, uint f
   }
 }
 
+/* The bucket of a position (x, y) in a window [x0, x0 + wx) x [y0, y0 +
+ * wy) of the grid: its cell's index in the window (row-major), or wx * wy,
+ * the outbox's bucket, outside it. Unsigned differences: a cell left of or
+ * above the window wraps to 2^32 - k, past the extent. Selects, no branch. */
+LSK_INLINE uint pic_dest(int x, int y, uint x0, uint y0, uint wx, uint wy)
+{
+  uint cx = ((uint)x >> 16) - x0, cy = ((uint)y >> 16) - y0;
+  return cx < wx && cy < wy ? cy * wx + cx : wx * wy;
+}
+
 LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global uint *incoming, __global uint *ex,
                          __global uint *ctl, uint cap, uint gx, uint gy, __global const uint *offs,
-                         __global const uint *bk, uint pending)
+                         __global const uint *bk, uint pending, uint x0, uint y0, uint wx, uint wy)
 {
   LSK_SHARED(uint, s, PIC_SCRATCH);
   const int w = (int)(gx << 16), h = (int)(gy << 16);
@@ -183,7 +196,7 @@ LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global uint *incoming, 
         uint i = it.idx;
         int x = pic_step(pframe_x(v, i), pframe_vx(v, i), w);
         int y = pic_step(pframe_y(v, i), pframe_vy(v, i), h);
-        uint d = ((uint)y >> 16) * gx + ((uint)x >> 16);
+        uint d = pic_dest(x, y, x0, y0, wx, wy);
         pframe_set_x(v, i, x);
         pframe_set_y(v, i, y);
         mine += pframe_id(v, i) != 0 && d != c;
@@ -208,7 +221,7 @@ LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global uint *incoming, 
       LSK_FOREACH(it)
       {
         uint i = it.idx;
-        uint d = ((uint)pframe_y(u, i) >> 16) * gx + ((uint)pframe_x(u, i) >> 16);
+        uint d = pic_dest(pframe_x(u, i), pframe_y(u, i), x0, y0, wx, wy);
         at[k] = i;
         to[k] = d;
         k += pframe_id(u, i) != 0 && d != cc;
@@ -233,14 +246,17 @@ LSK_KERNEL void pic_move(LSK_CTX, __global uint *pool, __global uint *incoming, 
   }
 }
 
-/* The exchange into buckets by destination: offs holds each cell's first
+/* The exchange into buckets by destination (the outbox, bucket ncells,
+ * too): offs holds each cell's first
  * position (an exclusive scan of the counts), the rank (from pic_move's
  * atomic count) the place after it; every place is taken once. A row is
  * one 8-word store, so a particle's scattered write misses once. */
 LSK_KERNEL void pic_bucket(LSK_CTX, __global const uint *ex, __global const uint *ctl,
-                           __global const uint *offs, __global uint *bk, uint cap)
+                           __global const uint *offs, __global uint *bk, uint cap, uint put)
 {
-  uint n = min(ctl[PIC_EX_COUNT], cap);
+  /* put: the host's exchange (lsk_pic_create, lsk_pic_put), of put rows
+   * with that stride; otherwise the step's, its length in ctl. */
+  uint n = put ? put : min(ctl[PIC_EX_COUNT], cap);
   LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE)
   {
     LSK_FOREACH(it)
@@ -273,11 +289,15 @@ LSK_KERNEL void pic_frames(LSK_CTX, __global uint *pool, __global uint *head, __
 {
   uint fs = lsk_frame_size(pool);
   /* pic_bucket has read the exchange's length: it starts again from 0 (on
-   * the step's first run only; a rerun after the pool grew leaves it). */
+   * the first run only; a rerun after the pool grew leaves it), as does
+   * the outbox's count (bucket ncells), scanned into offs. first is 1 in a
+   * step (the length is the step's leavers), 2 after lsk_pic_put. */
   LSK_MASTER if (first && lsk_block_idx() == 0)
   {
-    ctl[PIC_LEFT] = ctl[PIC_EX_COUNT];
+    if (first == 1)
+      ctl[PIC_LEFT] = ctl[PIC_EX_COUNT];
     ctl[PIC_EX_COUNT] = 0;
+    incoming[ncells] = 0;
   }
   LSK_BLOCKS(b, (ncells + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE)
   {

@@ -20,13 +20,15 @@ static const char *const usage_text =
     "Particles in frames per cell of a periodic 2-D grid (frames from a device pool);\n"
     "each step moves them, migrates those that leave their cell, compacts each cell's\n"
     "frames, recycles empty ones and runs the pool's GC. Checked against plain C.\n"
-    "  --grid GXxGY      grid of cells (default 64x64)\n"
+    "The last line is the final state's checksum (as `lsk mpi pic` prints it).\n"
+    "  --grid GXxGY      grid of cells (default 64x64; --size is the same)\n"
     "  --particles N     particles (default 262144; suffixes k, M)\n"
     "  --frame F         particles per frame, a power of two from 8 to 4096 (default 128)\n"
     "  --steps S         steps (default 100)\n"
     "  --check-every K   compare with the reference every K steps (default 1; 0: only\n"
     "                    at the end); the reference steps every step regardless\n"
-    "  --seed X          seed of the initial particles (default 1)\n"
+    "  --seed X          seed of the initial particles (default 1): drawn on the device\n"
+    "                    from the counter-based generator (Philox4x32-10)\n"
     "  --trace FILE      record every launch and transfer of the run (set-up,\n"
     "                    steps, the checks' reads); write the timeline to FILE as\n"
     "                    trace-event JSON (ui.perfetto.dev, chrome://tracing, or\n"
@@ -47,24 +49,6 @@ static int cmp_id(const void *a, const void *b)
 {
   uint32_t x = ((const lsk_particle *)a)->id, y = ((const lsk_particle *)b)->id;
   return (x > y) - (x < y);
-}
-
-/* Random particles with ids 1..n, speeds up to a quarter cell per step
- * and one in ten up to two cells. */
-static void make(lsk_particle *p, size_t n, unsigned gx, unsigned gy, unsigned seed)
-{
-  uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
-  for (size_t i = 0; i < n; ++i) {
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    uint32_t a = (uint32_t)(s >> 32), b = (uint32_t)s;
-    int v = (a & 0xff) < 26 ? 2 * LSK_PIC_UNIT : LSK_PIC_UNIT / 4;
-    p[i].id = (uint32_t)i + 1;
-    p[i].x = (int32_t)(a % ((uint32_t)gx * LSK_PIC_UNIT));
-    p[i].y = (int32_t)(b % ((uint32_t)gy * LSK_PIC_UNIT));
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    p[i].vx = (int32_t)((uint32_t)(s >> 33) % (2u * (uint32_t)v + 1)) - v;
-    p[i].vy = (int32_t)((uint32_t)s % (2u * (uint32_t)v + 1)) - v;
-  }
 }
 
 /* The invariants and the comparison; returns 0 or prints what differs. */
@@ -116,12 +100,17 @@ static int parse_count(const char *v, size_t *out)
   return 0;
 }
 
-static int run(pic_run *r, unsigned fs, unsigned steps, unsigned every)
+static int run(pic_run *r, unsigned fs, unsigned steps, unsigned every, unsigned seed)
 {
   const lsk_device_info *d = lsk_context_device(r->ctx);
   double t0 = cli_now();
-  int rc = lsk_pic_create(r->ctx, r->gx, r->gy, r->ref, r->n, &(lsk_pic_options){.frame_size = fs},
-                          &r->pic);
+  /* Particles 1..n from the counter-based generator: the same for any
+   * shape or number of ranks (`lsk mpi pic` draws them so too). */
+  int rc = lsk_pic_generate(r->ctx, r->gx, r->gy, seed, 1, r->n, NULL, r->ref);
+  if (rc)
+    return cli_fail_lsk("demo pic", r->ctx, rc, "drawing the particles");
+  rc = lsk_pic_create(r->ctx, r->gx, r->gy, r->ref, r->n, &(lsk_pic_options){.frame_size = fs},
+                      &r->pic);
   if (rc)
     return cli_fail_lsk("demo pic", r->ctx, rc, NULL);
   printf("lsk %s demo pic on %s: %zu particles, %ux%u cells, frames of %u (set up in %.0f ms)\n",
@@ -156,6 +145,11 @@ static int run(pic_run *r, unsigned fs, unsigned steps, unsigned every)
          "(%.1f M particles/s); wall clock, one wait per step\n",
          steps, 1e3 * dev / timed, (double)r->n * timed / dev / 1e6, 1e3 * ref / timed,
          (double)r->n * timed / ref / 1e6);
+  /* The last step was checked: got holds the final state. */
+  uint64_t sum;
+  if ((rc = lsk_pic_checksum(r->got, r->n, &sum)))
+    return cli_fail_lsk("demo pic", NULL, rc, "checksum");
+  printf("state checksum: %016llx\n", (unsigned long long)sum);
   return 0;
 }
 
@@ -187,7 +181,7 @@ int cmd_demo_pic(int argc, char **argv)
       if (!*v)
         return cli_usage("demo pic", usage_text, "--trace needs a file name");
       trace = v;
-    } else if (strcmp(a, "--grid") == 0) {
+    } else if (strcmp(a, "--grid") == 0 || strcmp(a, "--size") == 0) {
       unsigned long y = *end == 'x' ? strtoul(end + 1, &end, 10) : 0;
       if (*end || x == 0 || y == 0 || x > LSK_PIC_MAX_EXTENT || y > LSK_PIC_MAX_EXTENT)
         return cli_usage("demo pic", usage_text, "bad grid '%s': expected GXxGY such as 64x64", v);
@@ -223,10 +217,8 @@ int cmd_demo_pic(int argc, char **argv)
   lsk_context_options copt = {.trace = trace || profile};
   if (!rc && cli_context_open_opt("demo pic", &copt, &r.ctx))
     rc = 1;
-  if (!rc) {
-    make(r.ref, r.n, r.gx, r.gy, seed);
-    rc = run(&r, fs, steps, every);
-  }
+  if (!rc)
+    rc = run(&r, fs, steps, every, seed);
   if (!rc && (trace || profile))
     rc = cli_trace_finish("demo pic", r.ctx, trace, profile);
   lsk_pic_destroy(r.pic);

@@ -310,8 +310,9 @@ START_TEST(test_bi_examples)
   BAD(ctx, "lsk_pic_create", lsk_pic_create(ctx, 0, 4, p, 4, NULL, &out), LSK_EINVAL, "grid 0x4");
   BAD(ctx, "lsk_pic_create", lsk_pic_create(ctx, 4, 40000, p, 4, NULL, &out), LSK_EINVAL,
       "grid 4x40000");
-  BAD(ctx, "lsk_pic_create", lsk_pic_create(ctx, 4, 4, p, 0, NULL, &out), LSK_EINVAL,
-      "0 particles");
+  lsk_pic_options pw = {.x0 = 3, .wx = 2, .wy = 1};
+  BAD(ctx, "lsk_pic_create", lsk_pic_create(ctx, 4, 4, p, 4, &pw, &out), LSK_EINVAL,
+      "window of 2x1 cells at 3,0: not inside the 4x4 grid");
   BAD(ctx, "lsk_pic_create", lsk_pic_create(ctx, 4, 4, p, SIZE_MAX, NULL, &out), LSK_EINVAL,
       "18446744073709551615 particles");
   lsk_pic_options po = {.frame_size = 12};
@@ -335,6 +336,27 @@ START_TEST(test_bi_examples)
   BAD(ctx, "lsk_pic_read", lsk_pic_read(pic, NULL, cell, 4, NULL), LSK_EINVAL, "p is NULL");
   BAD(NULL, "lsk_pic_read", lsk_pic_read(wp, back, cell, 4, NULL), LSK_EINVAL,
       WRONG("pic", "buffer"));
+  size_t np = 0;
+  BAD(NULL, "lsk_pic_take", lsk_pic_take(NULL, back, 4, &np), LSK_EINVAL, "pic is NULL");
+  BAD(NULL, "lsk_pic_take", lsk_pic_take(wp, back, 4, &np), LSK_EINVAL, WRONG("pic", "buffer"));
+  BAD(ctx, "lsk_pic_take", lsk_pic_take(pic, back, 4, NULL), LSK_EINVAL, "n is NULL");
+  BAD(ctx, "lsk_pic_take", lsk_pic_take(pic, NULL, 4, &np), LSK_EINVAL, "out is NULL with cap 4");
+  BAD(NULL, "lsk_pic_put", lsk_pic_put(NULL, p, 1), LSK_EINVAL, "pic is NULL");
+  BAD(NULL, "lsk_pic_put", lsk_pic_put(wp, p, 1), LSK_EINVAL, WRONG("pic", "buffer"));
+  BAD(ctx, "lsk_pic_put", lsk_pic_put(pic, NULL, 1), LSK_EINVAL, "p is NULL");
+  BAD(ctx, "lsk_pic_put", lsk_pic_put(pic, bad, 1), LSK_EINVAL, "particle 0 (id 0");
+  lsk_particle gen[1];
+  BAD(NULL, "lsk_pic_generate", lsk_pic_generate(NULL, 4, 4, 1, 1, 1, NULL, gen), LSK_EINVAL,
+      "ctx is NULL");
+  BAD(ctx, "lsk_pic_generate", lsk_pic_generate(ctx, 4, 4, 1, 1, 1, NULL, NULL), LSK_EINVAL,
+      "out is NULL");
+  BAD(ctx, "lsk_pic_generate", lsk_pic_generate(ctx, 4, 0, 1, 1, 1, NULL, gen), LSK_EINVAL,
+      "grid 4x0");
+  BAD(ctx, "lsk_pic_generate", lsk_pic_generate(ctx, 4, 4, 1, 0, 1, NULL, gen), LSK_EINVAL,
+      "first id 0");
+  uint64_t sum;
+  BAD(NULL, "lsk_pic_checksum", lsk_pic_checksum(p, 4, NULL), LSK_EINVAL, "out is NULL");
+  BAD(NULL, "lsk_pic_checksum", lsk_pic_checksum(NULL, 4, &sum), LSK_EINVAL, "p is NULL");
   QUIET("lsk_pic_pool", lsk_pic_pool(NULL) == NULL);
   BADV("lsk_pic_pool", lsk_pic_pool(wp), NULL, WRONG("pic", "buffer"));
   BAD(NULL, "lsk_pic_reference_step", lsk_pic_reference_step(4, 4, NULL, 4, binned, start),
