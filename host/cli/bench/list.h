@@ -29,7 +29,7 @@
  *                  against 1; the buffer cache against clCreateBuffer per
  *                  step; pinned uploads beside kernels on two queues
  *                  against one queue
- *   mpi            mpi.c: `lsk mpi heat` on 2 ranks against 1, `lsk mpi
+ *   mpi            mpi.c: `lsk mpi heat` and `lsk mpi pic` on 2 ranks against 1, `lsk mpi
  *                  halo` against memcpy, as mpirun children (skipped
  *                  without MPI)
  *   build          build.c (its child processes: child.c)
@@ -51,7 +51,7 @@
   X(streams, 0, "the pixel pipeline as batches over 2 and 4 streams against 1")                    \
   X(bufcache, 0, "lsk_buffer_alloc/free per step against clCreateBuffer/clReleaseMemObject")       \
   X(overlap, 0, "pinned uploads beside kernels on two queues against one queue")                   \
-  X(mpi, 0, "lsk mpi: heat on 2 ranks against 1, the halo exchange against memcpy")             \
+  X(mpi, 0, "lsk mpi: heat and pic on 2 ranks against 1, the halo exchange against memcpy")        \
   X(launch, 0, "launch overhead of an empty kernel against raw clEnqueueNDRangeKernel")            \
   X(build, BENCH_CASE_BUILD, "build cost: cold, again, lsk's disk cache, new processes")
 

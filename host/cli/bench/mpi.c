@@ -3,8 +3,9 @@
  * processes of their own, so each measurement is a child: this program
  * again under mpirun (`lsk mpi heat|halo`), whose rank 0 prints its
  * figures on a line this case reads. Rows:
- *   heat, 2 ranks against 1: the heat example's steps per second (the same
- *       grid; steps after the first), the ranks' time from a barrier to the
+ *   heat and pic, 2 ranks against 1: the examples' steps per second (the
+ *       same grid and particles; steps after the first, pic's global
+ *       checks only after the last), the ranks' time from a barrier to the
  *       slowest;
  *   halo exchange against memcpy: the bytes a rank sends per exchange
  *       (pack on the device, one read to pinned memory, MPI, one write,
@@ -78,11 +79,16 @@ static int child(int n, const char *args, const char *key, char *line, size_t le
   return 0;
 }
 
-static int heat_step(bench *bn, int n, double *secs)
+/* Seconds per step of `lsk mpi heat` or `lsk mpi pic` on n ranks. */
+static int example_step(bench *bn, int pic, int n, double *secs)
 {
   char args[256], line[1024];
-  snprintf(args, sizeof args, "heat --size %s --steps %u --no-check",
-           bn->quick ? "256x256" : "2048x2048", bn->quick ? 10u : 50u);
+  if (pic)
+    snprintf(args, sizeof args, "pic --size 64x64 --particles %s --steps %u --check-every 1000",
+             bn->quick ? "16k" : "256k", bn->quick ? 5u : 30u);
+  else
+    snprintf(args, sizeof args, "heat --size %s --steps %u --no-check",
+             bn->quick ? "256x256" : "2048x2048", bn->quick ? 10u : 50u);
   int rc = child(n, args, " ms per step", line, sizeof line);
   double ms = 0;
   if (!rc && sscanf(line, "%lf ms per step", &ms) != 1)
@@ -91,19 +97,20 @@ static int heat_step(bench *bn, int n, double *secs)
   return rc;
 }
 
-static int heat(bench *bn)
+static int example(bench *bn, int pic)
 {
-  const char *name = "mpi heat step, 2 ranks";
-  result *r = bench_new_result(bn, KIND_RATE, name, "1 rank", "heat 2 vs 1 rank", "k steps/s", 1e6);
+  const char *name = pic ? "mpi pic step, 2 ranks" : "mpi heat step, 2 ranks";
+  result *r = bench_new_result(bn, KIND_RATE, name, "1 rank",
+                               pic ? "pic 2 vs 1 rank" : "heat 2 vs 1 rank", "k steps/s", 1e6);
   int rc = !r;
   unsigned rounds = bn->quick ? 1 : (bn->repeat < 3 ? bn->repeat : 3);
   for (unsigned round = 0; !rc && round < rounds; ++round) {
     bench_progress(bn, name, round, rounds);
     double s1 = 0, s2 = 0;
     if (round % 2 == 0)
-      rc = heat_step(bn, 1, &s1) || heat_step(bn, 2, &s2);
+      rc = example_step(bn, pic, 1, &s1) || example_step(bn, pic, 2, &s2);
     else
-      rc = heat_step(bn, 2, &s2) || heat_step(bn, 1, &s1);
+      rc = example_step(bn, pic, 2, &s2) || example_step(bn, pic, 1, &s1);
     if (!rc) {
       bench_add(&r->ref, s1);
       bench_add(&r->lsk, s2);
@@ -168,6 +175,6 @@ int bench_case_mpi(bench *bn)
     printf("  mpi: skipped (%s not found in PATH)\n", LSK_MPIEXEC);
     return 0;
   }
-  return heat(bn) || halo(bn);
+  return example(bn, 0) || example(bn, 1) || halo(bn);
 }
 #endif
