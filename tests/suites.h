@@ -76,6 +76,7 @@
   X(pixel, examples/pixel/check_pixel.c, ur)                                   \
   X(pixel_group, examples/pixel/check_pixel_group.c, u)                        \
   X(grind_pixel, examples/pixel/check_pixel.c, g)                              \
+  X(grind_pixel_sizes, examples/pixel/check_pixel.c, g)                        \
   X(heat, examples/heat/check_heat.c, ur)                                      \
   X(grind_heat, examples/heat/check_heat.c, g)
 /* clang-format on */

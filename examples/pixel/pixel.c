@@ -60,7 +60,7 @@ struct lsk_pixel {
   lsk_pixel_options opt;
   lsk_layout *layout[3];
   lsk_program *prog;
-  lsk_kernel *module, *hits;
+  lsk_kernel *module, *hits, *ids;
   lsk_soa *soa[3]; /* digis, clusters, hits; cap_digis rows each */
   size_t cap_digis, cap_modules;
   /* Per module (cap_modules + 1): first digi, clusters, first cluster,
@@ -102,6 +102,7 @@ void lsk_pixel_destroy(lsk_pixel *px)
   lsk_pinned_destroy(px->stage);
   lsk_kernel_destroy(px->module);
   lsk_kernel_destroy(px->hits);
+  lsk_kernel_destroy(px->ids);
   lsk_program_destroy(px->prog);
   for (int i = 0; i < 3; ++i)
     lsk_soa_destroy(px->soa[i]);
@@ -194,6 +195,8 @@ static int build(lsk_pixel *px)
     rc = lsk_kernel_create(px->prog, "px_module", &px->module);
   if (!rc)
     rc = lsk_kernel_create(px->prog, "px_hits", &px->hits);
+  if (!rc)
+    rc = lsk_kernel_create(px->prog, "px_cluster_ids", &px->ids);
   /* Builds the configuration now, so that a run times no build. */
   unsigned w, s;
   lsk_launch l = shape(px, 1);
@@ -682,6 +685,49 @@ static int check_assoc(lsk_pixel *px, const lsk_pixel_result *r, const uint32_t 
       rc = lsk_context_set_error(px->ctx, LSK_EVERIFY, "%s: module %zu: an associated hit repeats",
                                  fn, k);
   }
+  return rc;
+}
+
+int lsk_pixel_cluster_sizes(lsk_pixel *px, uint32_t nbins, uint32_t *counts)
+{
+  static const char fn[] = "lsk_pixel_cluster_sizes";
+  int rc = lsk_handle_check(NULL, px, &pixel_type, fn, "px");
+  if (rc)
+    return rc;
+  if (!counts || nbins < 2 || nbins > 65536)
+    return lsk_context_set_error(px->ctx, LSK_EINVAL, "%s: %s", fn,
+                                 !counts ? "counts is NULL" : "nbins is not 2 to 65536");
+  if (!px->modules)
+    return lsk_context_set_error(px->ctx, LSK_EINVAL, "%s: no run to count", fn);
+  /* The digis' cluster numbers, the clusters' sizes (a histogram of those
+   * numbers), the sizes' histogram: all on px's queue, one read. */
+  size_t nm = px->modules, nd = px->digis, nc = px->clusters;
+  lsk_buffer *ids = NULL, *sizes = NULL, *hist = NULL;
+  if (!(rc = lsk_buffer_alloc(px->ctx, (nd ? nd : 1) * 4, px->q, &ids)) &&
+      !(rc = lsk_buffer_alloc(px->ctx, (nc + 1) * 4, px->q, &sizes)))
+    rc = lsk_buffer_alloc(px->ctx, ((size_t)nbins + 1) * 4, px->q, &hist);
+  arglist l = {.n = 0};
+  add_view(px, &l, 0);
+  add(&l, LSK_ARG_BUFFER(px->start));
+  add(&l, LSK_ARG_BUFFER(px->coff));
+  add(&l, LSK_ARG_BUFFER(ids));
+  add(&l, LSK_ARG_UINT((uint32_t)nm));
+  if (!rc)
+    rc = launch(px, px->ids, &l, nm);
+  /* The library's own shapes (not the pipeline's): their kernels are
+   * built once, whatever shape px's kernels take. */
+  lsk_algo_options ho = {.on = &px->on};
+  if (!rc)
+    rc = lsk_histogram_uint(px->ctx, ids, 0, nd, nc ? nc : 1, sizes, 0, &ho);
+  if (!rc)
+    rc = lsk_histogram_uint(px->ctx, sizes, 0, nc, nbins, hist, 0, &ho);
+  px->pending = 1;
+  if (!rc)
+    rc = lsk_buffer_read_async(hist, 0, counts, ((size_t)nbins + 1) * 4, &px->on);
+  rc = settle(px, rc);
+  lsk_buffer_free(ids, px->q);
+  lsk_buffer_free(sizes, px->q);
+  lsk_buffer_free(hist, px->q);
   return rc;
 }
 

@@ -524,3 +524,20 @@ LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global con
     }
   }
 }
+
+/* Each digi's cluster as a number over the whole run: coff[m] + its
+ * cluster within module m (lsk_pixel_cluster_sizes counts them with a
+ * histogram: the clusters' sizes, then the sizes' histogram). */
+LSK_KERNEL void px_cluster_ids(LSK_CTX, PXDIGI_PARAMS(d), __global const uint *start,
+                               __global const uint *coff, __global uint *ids, uint nmod)
+{
+  pxdigi_view dv = PXDIGI_VIEW(d);
+  uint m0 = px_first(nmod, lsk_block_idx()), m1 = px_first(nmod, lsk_block_idx() + 1u);
+  for (uint m = m0; m < m1; ++m) {
+    uint a = start[m], c0 = coff[m];
+    LSK_FOREACH_N(it, min(start[m + 1] - a, (uint)PX_D))
+    {
+      ids[a + it.idx] = c0 + pxdigi_clus(dv, a + it.idx);
+    }
+  }
+}

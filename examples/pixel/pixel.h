@@ -200,6 +200,12 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
  */
 int lsk_pixel_compare(const lsk_pixel_result *want, const lsk_pixel_result *got, float tol);
 
+/* lsk_pixel_reference_sizes: lsk_pixel_cluster_sizes in plain C from a
+ * result r of ev (its clus and clus_start). LSK_EINVAL for NULL or nbins
+ * below 2, LSK_ENOMEM. */
+int lsk_pixel_reference_sizes(const lsk_pixel_events *ev, const lsk_pixel_result *r, uint32_t nbins,
+                              uint32_t *counts /* OUT */);
+
 /* ---- The device pipeline ---- */
 
 typedef struct lsk_pixel lsk_pixel;
@@ -293,6 +299,17 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
  * read is enqueued on px's queue, then one wait (lsk_queue_finish).
  */
 int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r);
+
+/*
+ * lsk_pixel_cluster_sizes: the last run's cluster sizes counted on the
+ * device: counts[s] (s < nbins) clusters of s digis, counts[nbins] those
+ * of nbins digis or more (counts[0] is 0: no cluster is empty); nbins + 1
+ * entries. Each digi's cluster numbered over the run, a histogram of those
+ * numbers (the sizes), then a histogram of the sizes (lsk_histogram_uint
+ * twice, on px's queue); waits. Errors: LSK_EINVAL (NULL, nbins not 2 to
+ * 65536, no run yet), the kernel library's.
+ */
+int lsk_pixel_cluster_sizes(lsk_pixel *px, uint32_t nbins, uint32_t *counts /* OUT */);
 
 /* The lookup that px's clusterizer uses (LSK_PIXEL_LOOKUP_GRID or _HASH;
  * 0 for a NULL or destroyed px). */

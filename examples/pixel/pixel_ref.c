@@ -434,3 +434,23 @@ int lsk_pixel_compare(const lsk_pixel_result *want, const lsk_pixel_result *got,
   }
   return LSK_OK;
 }
+
+int lsk_pixel_reference_sizes(const lsk_pixel_events *ev, const lsk_pixel_result *r, uint32_t nbins,
+                              uint32_t *counts)
+{
+  if (!ev || !r || !counts || nbins < 2)
+    return lsk_context_set_error(NULL, LSK_EINVAL, "lsk_pixel_reference_sizes: %s",
+                                 nbins < 2 ? "nbins below 2" : "an argument is NULL");
+  uint32_t *size = calloc(r->clusters ? r->clusters : 1, sizeof *size);
+  if (!size)
+    return lsk_context_set_error(NULL, LSK_ENOMEM, "lsk_pixel_reference_sizes: out of memory");
+  size_t nm = (size_t)ev->events * ev->modules;
+  for (size_t k = 0; k < nm; ++k)
+    for (uint32_t d = ev->start[k]; d < ev->start[k + 1]; ++d)
+      ++size[r->clus_start[k] + r->clus[d]];
+  memset(counts, 0, ((size_t)nbins + 1) * sizeof *counts);
+  for (size_t c = 0; c < r->clusters; ++c)
+    ++counts[size[c] < nbins ? size[c] : nbins];
+  free(size);
+  return LSK_OK;
+}

@@ -194,6 +194,10 @@ static int run_streams(demo *d, double *best, unsigned *checked)
 }
 
 /* The device pipeline and the reference, timed; then the comparison. */
+/* The demo's cluster-size histogram: sizes 1 to SIZE_BINS - 1, then the
+ * rest. */
+#define SIZE_BINS 10
+
 static int run(demo *d)
 {
   const lsk_pixel_events *ev = d->ev;
@@ -221,12 +225,20 @@ static int run(demo *d)
     if (r == 0 || t.total < best.total)
       best = t;
   }
+  /* The cluster sizes, counted on the device (two histograms), before the
+   * read; checked against the C reference's clusters. */
+  uint32_t sizes[SIZE_BINS + 1], ref_sizes[SIZE_BINS + 1];
+  if ((rc = lsk_pixel_cluster_sizes(d->px, SIZE_BINS, sizes)))
+    return cli_fail_lsk("demo", d->ctx, rc, "cluster sizes");
   if ((rc = lsk_pixel_read(d->px, d->got)))
     return cli_fail_lsk("demo", d->ctx, rc, "reading the results");
   int same = lsk_pixel_compare(d->want, d->got, TOL);
   if (same)
     return cli_fail("demo", "the device differs from the C reference: %s",
                     lsk_context_errmsg(NULL));
+  if (lsk_pixel_reference_sizes(ev, d->want, SIZE_BINS, ref_sizes) ||
+      memcmp(sizes, ref_sizes, sizeof sizes))
+    return cli_fail("demo", "the device's cluster-size histogram differs from the C reference's");
   double streamed = 0;
   unsigned checked = 0;
   if ((rc = run_streams(d, &streamed, &checked)))
@@ -243,6 +255,10 @@ static int run(demo *d)
          ev->events, ev->modules, ev->digis, d->got->clusters, d->got->nhits, d->threshold);
   if (ev->truth)
     printf("the generator made %zu clusters (some touch, and are one cluster then)\n", truth);
+  printf("cluster sizes (digis; histogram on the device, equal to C's):");
+  for (unsigned b = 1; b <= SIZE_BINS; ++b)
+    printf(" %u%s:%u", b, b == SIZE_BINS ? "+" : "", sizes[b]);
+  printf("\n");
   double n = ev->events;
   printf("\n%-26s %10s %12s\n", "stage (lsk, waits between)", "ms", "us/event");
   const struct {
