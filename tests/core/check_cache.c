@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "internal.h" /* lsk__include_key, lsk__include_dirs */
 #include "testutil.h"
 
 static const char *fill_src = "LSK_KERNEL void fill(LSK_CTX, __global uint *data, uint n)\n"
@@ -827,6 +828,96 @@ START_TEST(test_cache_include_missing_and_computed)
 }
 END_TEST
 
+/* The include directories the key looks in: each spelling of each flag,
+ * in order; a quoted directory with and without its quotes; a flag inside
+ * a -D value is not one. */
+START_TEST(test_cache_include_dirs_parsed)
+{
+  char **d = NULL;
+  size_t n = 99;
+  ck_assert_int_eq(lsk__include_dirs("-cl-std=CL1.2 -I a -Ib\t-isystem c -iquote\nd -idirafter e "
+                                     "-isysteme2 -DX=\"-I nope\" -I \"s p\" -Dq -I",
+                                     &d, &n),
+                   LSK_OK);
+  static const char *want[] = {"a", "b", "c", "d", "e", "e2", "\"s p\"", "s p"};
+  ck_assert_uint_eq(n, sizeof want / sizeof want[0]);
+  for (size_t i = 0; i < n; ++i) {
+    ck_assert_str_eq(d[i], want[i]);
+    free(d[i]);
+  }
+  free(d);
+  ck_assert_int_eq(lsk__include_dirs("", &d, &n), LSK_OK);
+  ck_assert_uint_eq(n, 0);
+  free(d);
+  ck_assert_int_eq(lsk__include_dirs(NULL, &d, &n), LSK_OK);
+  ck_assert_uint_eq(n, 0);
+  free(d);
+}
+END_TEST
+
+/* lsk__include_key on its own: the same files give the same key; a
+ * changed, added or nested file another; what is and is not an #include
+ * line; a cycle of headers ends; what cannot be followed says so. */
+static char *inc_key(const char *text, const char *opts)
+{
+  char *k = NULL;
+  ck_assert_int_eq(lsk__include_key(text, opts, &k), LSK_OK);
+  ck_assert_ptr_nonnull(k);
+  return k;
+}
+
+START_TEST(test_cache_include_key_unit)
+{
+  char dir[4096], a[4200], b[4200], opts[8600];
+  make_tmpdir(dir, sizeof dir);
+  make_sub(dir, "a", a, sizeof a);
+  make_sub(dir, "b", b, sizeof b);
+  snprintf(opts, sizeof opts, "-DZ=1 -I %s -I%s/", a, b);
+  write_text(b, "x.h", "#include \"y.h\"\n#include <x.h>\n"); /* y.h; itself: a cycle */
+  write_text(b, "y.h", "int y;\n");
+  static const char *text = "  #  include /* a comment */ <x.h>\n"
+                            "#includes \"nope.h\"\n#include_nextx \"nope.h\"\n"
+                            "#if 0\n#include \"absent.h\"\n#endif\n";
+  char *k1 = inc_key(text, opts), *k2 = inc_key(text, opts);
+  ck_assert_str_eq(k1, k2);
+  ck_assert_msg(strstr(k1, "x.h(") && strstr(k1, "y.h(") && strstr(k1, "absent.h") &&
+                    !strstr(k1, "nope.h"),
+                "key: %s", k1);
+  free(k2);
+  write_text(b, "y.h", "int z;\n"); /* the same size */
+  k2 = inc_key(text, opts);
+  ck_assert_str_ne(k1, k2);
+  free(k2);
+  write_text(b, "y.h", "int y;\n");
+  k2 = inc_key(text, opts);
+  ck_assert_str_eq(k1, k2);
+  free(k2);
+  write_text(a, "y.h", "int y;\n"); /* "y.h" from b/x.h: b first, but a counts too */
+  k2 = inc_key(text, opts);
+  ck_assert_str_ne(k1, k2);
+  free(k2);
+  write_text(a, "absent.h", "\n");
+  char *k3 = inc_key(text, opts);
+  ck_assert_ptr_null(strstr(k1, "absent.h("));
+  ck_assert_ptr_nonnull(strstr(k3, "absent.h("));
+  free(k3);
+  free(k1);
+  /* No #include: a key all the same. */
+  k1 = inc_key("kernel void f(void) {}\n", opts);
+  ck_assert_str_eq(k1, "includes:");
+  free(k1);
+  /* What cannot be followed: a macro, an unterminated or empty name. */
+  static const char *bad[] = {"#include HEADER\n", "#include \"x.h\n", "#include <x.h\n",
+                              "#include \"\"\n", "#include\n"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    char *k = (char *)&k;
+    ck_assert_int_eq(lsk__include_key(bad[i], opts, &k), LSK__KEY_UNFOLLOWED);
+    ck_assert_ptr_null(k);
+  }
+  remove_tree(dir);
+}
+END_TEST
+
 Suite *suite_cache(void)
 {
   Suite *s = suite_create("cache");
@@ -855,6 +946,8 @@ Suite *suite_cache(void)
   suite_add_tcase(s, tc);
   tc = tcase_create("include");
   tu_case_dir(tc);
+  tcase_add_test(tc, test_cache_include_dirs_parsed);
+  tcase_add_test(tc, test_cache_include_key_unit);
   tcase_add_test(tc, test_cache_include_header_changes);
   tcase_add_test(tc, test_cache_include_nested_and_order);
   tcase_add_test(tc, test_cache_include_missing_and_computed);
