@@ -290,10 +290,12 @@ static int build(lsk_program *prog, lsk__build *b)
   /* Stored only if the files the key covers are as they were before the
    * build: a header changed meanwhile may have gone into this binary, and
    * the key made before would name it for the old header. */
-  char *after = NULL;
-  if (key && cache_key(prog, opts, full, &after) == LSK_OK && strcmp(key, after) == 0)
-    lsk__cache_store(ctx, prog->cache_dir, key, b->program);
-  free(after);
+  if (key) {
+    char *after = NULL;
+    if (cache_key(prog, opts, full, &after) == LSK_OK && strcmp(key, after) == 0)
+      lsk__cache_store(ctx, prog->cache_dir, key, b->program);
+    free(after);
+  }
 build_out:
   if (!rc)
     prog->stats.configurations++;
