@@ -384,6 +384,17 @@ void lsk__free_declarations(lsk__decl *decls, size_t ndecls);
 cl_program lsk__cache_load(lsk_context *ctx, const char *dir, const char *key);
 void lsk__cache_store(lsk_context *ctx, const char *dir, const char *key, cl_program program);
 uint64_t lsk__hash64(const void *data, size_t len, uint64_t seed);
+/* cache_key.c: the part of a build's cache key that the files its text
+ * includes make: every file that each #include of text (and of the files
+ * found, recursively) may name, in the include directories of options.
+ * LSK_OK with *out malloc'd; LSK_ENOMEM; or LSK__KEY_UNFOLLOWED where an
+ * #include cannot be followed (a macro for a name, too many or too large
+ * files): that build must not use the disk cache. No message. */
+#define LSK__KEY_UNFOLLOWED 1
+int lsk__include_key(const char *text, const char *options, char **out /* OUT */);
+/* The include directories that options name (-I, -iquote, -isystem,
+ * -idirafter; with a space or without), in order; LSK_OK or LSK_ENOMEM. */
+int lsk__include_dirs(const char *options, char ***dirs /* OUT */, size_t *n /* OUT */);
 /* cache_entry.c: an entry's bytes (the whole file) checked against key:
  * magic, key hash, size (the file's length), checksum. LSK_OK with *bin
  * pointing into data and *binsize its length, or LSK_EIO (no message). */

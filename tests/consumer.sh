@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # consumer.sh BUILD_DIR SOURCE_DIR: install lsk into a temporary prefix and
-# build tests/consumer/iota.c against it twice, through pkg-config and
-# through find_package(lsk); run both.
+# build tests/consumer/iota.c and its C++ twin iota.cpp against it, through
+# pkg-config and through find_package(lsk); run them.
 set -euo pipefail
 build=$1 src=$2
 tmp=$(mktemp -d)
@@ -16,10 +16,29 @@ cc -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$tmp/iota-pc" "$src/tests/consu
   $(pkg-config --cflags --libs lsk)
 LD_LIBRARY_PATH="$libdir" "$tmp/iota-pc"
 
+# The C++ consumer (tests/consumer/iota.cpp: the argument macros, SoA
+# views, a CL_TARGET_OPENCL_VERSION of its own): each standard from C++11
+# compiles, the C++11 build runs.
+cxx=${CXX:-c++}
+if command -v "$cxx" >/dev/null; then
+  for std in 11 14 17 20; do
+    echo "== pkg-config, $cxx -std=c++$std"
+    # shellcheck disable=SC2046
+    "$cxx" -std=c++$std -Wall -Wextra -pedantic -Werror -o "$tmp/iota-cxx$std" \
+      "$src/tests/consumer/iota.cpp" $(pkg-config --cflags --libs lsk)
+  done
+  LD_LIBRARY_PATH="$libdir" "$tmp/iota-cxx11"
+else
+  echo "consumer.sh: no C++ compiler ($cxx): the C++ consumer is not built"
+fi
+
 echo "== find_package(lsk)"
 cmake -S "$src/tests/consumer" -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/cm" >/dev/null
 "$tmp/cm/iota"
+if command -v "$cxx" >/dev/null; then
+  "$tmp/cm/iota_cxx"
+fi
 
 # lsk_mpi, where it was built: through pkg-config (lsk-mpi) and through
 # find_package(lsk COMPONENTS mpi), each run on 2 ranks under mpirun.

@@ -2,9 +2,10 @@
  * cache.c: the optional on-disk cache of program binaries.
  *
  * One file per build, named by a 64-bit hash of the key text (lsk version,
- * platform, device, driver, build options and the whole source including
- * the device library). The file holds a second, independent hash of the key
- * and a checksum of the binary, so a collision, a truncated write or a
+ * platform, device, driver, build options, the whole source including
+ * the device library, and every file it may #include: cache_key.c). The
+ * file holds a second, independent hash of the key and a checksum of the
+ * binary, so a collision, a truncated write or a
  * corrupt file is detected; such an entry is never trusted: the caller
  * builds from source and its store replaces the entry (a rename). It is
  * not removed on reading: another process may have renamed a good entry

@@ -225,12 +225,23 @@ static int build_failed(lsk_program *prog, cl_program program, cl_int err, const
   return err == CL_BUILD_PROGRAM_FAILURE ? LSK_EBUILD : err;
 }
 
-/* The text that identifies a build for the disk cache. */
-static char *cache_key(const lsk_program *prog, const char *opts, const char *full)
+/* The text that identifies a build for the disk cache: lsk, platform,
+ * device and driver, the options, the whole text, and every file the text
+ * may #include (cache_key.c). LSK_OK and *key; LSK_ENOMEM; or
+ * LSK__KEY_UNFOLLOWED (*key NULL): this build does not use the cache. */
+static int cache_key(const lsk_program *prog, const char *opts, const char *full, char **key)
 {
   const lsk_device_info *d = &prog->ctx->info;
-  return lsk__strdupf("lsk %s\n%s\n%s\n%s\n%s\n%s\n%s\n%s", LSK_VERSION_STRING, d->platform_name,
-                      d->platform_version, d->name, d->version, d->driver_version, opts, full);
+  char *inc = NULL;
+  *key = NULL;
+  int rc = lsk__include_key(full, opts, &inc);
+  if (rc)
+    return rc;
+  *key =
+      lsk__strdupf("lsk %s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s", LSK_VERSION_STRING, d->platform_name,
+                   d->platform_version, d->name, d->version, d->driver_version, opts, full, inc);
+  free(inc);
+  return *key ? LSK_OK : LSK_ENOMEM;
 }
 
 static int build(lsk_program *prog, lsk__build *b)
@@ -245,9 +256,9 @@ static int build(lsk_program *prog, lsk__build *b)
   char *full =
       lsk__strdupf("%s\n#line 1 \"%s.prelude\"\n%s\n#line 1 \"%s\"\n%s", lsk__device_source,
                    prog->name, prog->prelude, prog->name, prog->source);
-  char *key = (opts && full && prog->cache_dir) ? cache_key(prog, opts, full) : NULL;
+  char *key = NULL;
   int rc = LSK_OK;
-  if (!opts || !full || (prog->cache_dir && !key)) {
+  if (!opts || !full || (prog->cache_dir && cache_key(prog, opts, full, &key) == LSK_ENOMEM)) {
     rc = lsk__fail(ctx, LSK_ENOMEM, "lsk_program_build: out of memory");
     goto build_out;
   }
@@ -276,8 +287,15 @@ static int build(lsk_program *prog, lsk__build *b)
     goto build_out;
   }
   prog->stats.compiled++;
-  if (key)
-    lsk__cache_store(ctx, prog->cache_dir, key, b->program);
+  /* Stored only if the files the key covers are as they were before the
+   * build: a header changed meanwhile may have gone into this binary, and
+   * the key made before would name it for the old header. */
+  if (key) {
+    char *after = NULL;
+    if (cache_key(prog, opts, full, &after) == LSK_OK && strcmp(key, after) == 0)
+      lsk__cache_store(ctx, prog->cache_dir, key, b->program);
+    free(after);
+  }
 build_out:
   if (!rc)
     prog->stats.configurations++;

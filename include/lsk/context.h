@@ -20,7 +20,11 @@
 #ifndef LSK_CONTEXT_H
 #define LSK_CONTEXT_H
 
+/* OpenCL 1.2, unless the user has chosen a version before including lsk
+ * (lsk's headers need only OpenCL 1.0's types). */
+#ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
 #include <CL/cl.h>
 
 #include "device.h"

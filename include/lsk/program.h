@@ -144,7 +144,17 @@ typedef struct lsk_arg {
   } v;
 } lsk_arg;
 
+/* In C each is a compound literal; C++ has none, so there the same macros
+ * call the inline functions at the end of this file, and LSK_ARGS makes a
+ * temporary array (alive until the end of the call it is written in).
+ * Code is spelled the same in both. */
+#ifndef __cplusplus
 #define LSK__ARG(k, sz, field, x) ((lsk_arg){.kind = (k), .size = (sz), .v.field = (x)})
+#define LSK__NULL NULL
+#else
+#define LSK__ARG(k, sz, field, x) lsk__arg_##field((k), (sz), (x))
+#define LSK__NULL nullptr
+#endif
 #define LSK_ARG_BUFFER(b) LSK__ARG(LSK_ARG_KIND_BUFFER, sizeof(cl_mem), buffer, (b))
 #define LSK_ARG_CHAR(x) LSK__ARG(LSK_ARG_KIND_CHAR, 1, c, (x))
 #define LSK_ARG_UCHAR(x) LSK__ARG(LSK_ARG_KIND_UCHAR, 1, uc, (x))
@@ -157,12 +167,19 @@ typedef struct lsk_arg {
 #define LSK_ARG_FLOAT(x) LSK__ARG(LSK_ARG_KIND_FLOAT, 4, f, (x))
 #define LSK_ARG_DOUBLE(x) LSK__ARG(LSK_ARG_KIND_DOUBLE, 8, d, (x))
 #define LSK_ARG_BYTES(p, n) LSK__ARG(LSK_ARG_KIND_BYTES, (n), ptr, (p))
-#define LSK_ARG_LOCAL(n) LSK__ARG(LSK_ARG_KIND_LOCAL, (n), ptr, NULL)
-#define LSK_ARG_DYN_LOCAL LSK__ARG(LSK_ARG_KIND_DYN_LOCAL, 0, ptr, NULL)
+#define LSK_ARG_LOCAL(n) LSK__ARG(LSK_ARG_KIND_LOCAL, (n), ptr, LSK__NULL)
+#define LSK_ARG_DYN_LOCAL LSK__ARG(LSK_ARG_KIND_DYN_LOCAL, 0, ptr, LSK__NULL)
 
-/* LSK_ARGS(a, b, ...) expands to "array, count" for the launch calls. */
+/* LSK_ARGS(a, b, ...) expands to "array, count" for the launch calls (one
+ * argument at least). Each argument is evaluated once. */
+#ifndef __cplusplus
 #define LSK_ARGS(...)                                                                              \
   ((const lsk_arg[]){__VA_ARGS__}), (sizeof((const lsk_arg[]){__VA_ARGS__}) / sizeof(lsk_arg))
+#else
+#define LSK_ARGS(...)                                                                              \
+  lsk__arg_list<sizeof(lsk__arg_count(__VA_ARGS__))>{{__VA_ARGS__}}.a,                             \
+      sizeof(lsk__arg_count(__VA_ARGS__))
+#endif
 
 /*
  * lsk_kernel_launch: enqueue the kernel asynchronously. args are the
@@ -240,6 +257,38 @@ typedef struct lsk_kernel_info {
 int lsk_kernel_query(lsk_kernel *k, const lsk_launch *cfg, lsk_kernel_info *out /* OUT */);
 
 #ifdef __cplusplus
+}
+
+/* C++ (C++11 and later): what the argument macros expand to there. */
+extern "C++" {
+#define LSK__ARG_FN(field, T)                                                                      \
+  inline lsk_arg lsk__arg_##field(lsk_arg_kind kind, size_t size, T x)                             \
+  {                                                                                                \
+    lsk_arg a = lsk_arg();                                                                         \
+    a.kind = kind;                                                                                 \
+    a.size = size;                                                                                 \
+    a.v.field = x;                                                                                 \
+    return a;                                                                                      \
+  }
+LSK__ARG_FN(buffer, lsk_buffer *)
+LSK__ARG_FN(c, int8_t)
+LSK__ARG_FN(uc, uint8_t)
+LSK__ARG_FN(s, int16_t)
+LSK__ARG_FN(us, uint16_t)
+LSK__ARG_FN(i, int32_t)
+LSK__ARG_FN(u, uint32_t)
+LSK__ARG_FN(l, int64_t)
+LSK__ARG_FN(ul, uint64_t)
+LSK__ARG_FN(f, float)
+LSK__ARG_FN(d, double)
+LSK__ARG_FN(ptr, const void *)
+#undef LSK__ARG_FN
+/* LSK_ARGS: the array, a temporary of this type; the count, from the
+ * arguments' number (in sizeof: not evaluated). */
+template <size_t N> struct lsk__arg_list {
+  lsk_arg a[N];
+};
+template <class... T> char (&lsk__arg_count(const T &...))[sizeof...(T)];
 }
 #endif
 #endif /* LSK_PROGRAM_H */

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "internal.h" /* lsk__include_key, lsk__include_dirs */
 #include "testutil.h"
 
 static const char *fill_src = "LSK_KERNEL void fill(LSK_CTX, __global uint *data, uint n)\n"
@@ -631,6 +632,292 @@ START_TEST(test_cache_stale_temp_removed)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* Headers: the key covers every file the build reads through #include */
+
+/* A kernel that writes VALUE, which its headers define. */
+#define KONST_KERNEL                                                                               \
+  "LSK_KERNEL void konst(LSK_CTX, __global uint *out)\n"                                           \
+  "{\n"                                                                                            \
+  "  LSK_BLOCKS(b, 1) {\n"                                                                         \
+  "    LSK_FOREACH(it) {\n"                                                                        \
+  "      if (it.idx == 0)\n"                                                                       \
+  "        out[0] = VALUE;\n"                                                                      \
+  "    }\n"                                                                                        \
+  "  }\n"                                                                                          \
+  "}\n"
+
+/* dir/name with text in it, replacing what was there. */
+static void write_text(const char *dir, const char *name, const char *text)
+{
+  char path[4300];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  ck_assert_msg(f != NULL, "cannot write %s", path);
+  fputs(text, f);
+  ck_assert_int_eq(fclose(f), 0);
+}
+
+/* dir/name, made. */
+static void make_sub(const char *dir, const char *name, char *out, size_t cap)
+{
+  snprintf(out, cap, "%s/%s", dir, name);
+  ck_assert_int_eq(mkdir(out, 0755), 0);
+}
+
+/* What one build-and-run of konst saw. */
+typedef struct konst_result {
+  int rc;
+  unsigned value, compiled, loaded;
+  char why[512];
+} konst_result;
+
+/* A fresh context on cache, a program of src with opts, konst run once:
+ * its value and the program's statistics. No assertion: forked children
+ * run it. */
+static konst_result konst_run(const char *cache, const char *src, const char *opts)
+{
+  konst_result r = {0};
+  lsk_context *ctx = NULL;
+  lsk_program *p = NULL;
+  lsk_kernel *k = NULL;
+  lsk_buffer *b = NULL;
+  lsk_program_stats st = {0};
+  r.rc = lsk_context_create(&(lsk_context_options){.cache_dir = cache}, &ctx);
+  if (!r.rc)
+    r.rc = lsk_program_create(
+        ctx, src, &(lsk_program_options){.name = "konst.cl", .build_options = opts}, &p);
+  if (!r.rc)
+    r.rc = lsk_kernel_create(p, "konst", &k);
+  if (!r.rc)
+    r.rc = lsk_buffer_create(ctx, sizeof r.value, &b);
+  if (!r.rc)
+    r.rc =
+        lsk_kernel_run(k, &(lsk_launch){.domain = {1}, .blocks = {1}}, LSK_ARGS(LSK_ARG_BUFFER(b)));
+  if (!r.rc)
+    r.rc = lsk_buffer_read(b, 0, &r.value, sizeof r.value);
+  if (!r.rc)
+    r.rc = lsk_program_stats_get(p, &st);
+  if (r.rc)
+    snprintf(r.why, sizeof r.why, "%s: %s", lsk_status_name(r.rc),
+             ctx ? lsk_context_errmsg(ctx) : "no context");
+  r.compiled = st.compiled;
+  r.loaded = st.cache_loads;
+  lsk_buffer_destroy(b);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+  return r;
+}
+
+/* konst_run in a process of its own (the test's process never touches
+ * OpenCL, so it may fork each time), or in this one under CK_FORK=no (the
+ * disk cache is still the only thing two programs share); then its value
+ * and whether it compiled or loaded, checked. */
+static void konst_step(const char *step, const char *cache, const char *src, const char *opts,
+                       unsigned want, unsigned compiled, unsigned loaded)
+{
+  konst_result r;
+  const char *ckfork = getenv("CK_FORK");
+  if (ckfork && strcmp(ckfork, "no") == 0) {
+    r = konst_run(cache, src, opts);
+  } else {
+    int fd[2];
+    ck_assert_int_eq(pipe(fd), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+      close(fd[0]);
+      r = konst_run(cache, src, opts);
+      _exit(write(fd[1], &r, sizeof r) == (ssize_t)sizeof r ? 0 : 1);
+    }
+    close(fd[1]);
+    ssize_t got = read(fd[0], &r, sizeof r);
+    close(fd[0]);
+    int st = 0;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(got == (ssize_t)sizeof r && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+                  "%s: the child process failed", step);
+  }
+  ck_assert_msg(r.rc == 0, "%s: %s", step, r.why);
+  ck_assert_msg(r.value == want, "%s: VALUE %u, wanted %u", step, r.value, want);
+  ck_assert_msg(r.compiled == compiled && r.loaded == loaded,
+                "%s: %u compiled, %u loaded; wanted %u, %u", step, r.compiled, r.loaded, compiled,
+                loaded);
+}
+
+/* The issue's case: a header included through -I changes a constant
+ * between two processes that share the cache; the second must compile and
+ * compute the new value, not load the first one's binary. The header keeps
+ * its size (nothing may rely on size or time). */
+START_TEST(test_cache_include_header_changes)
+{
+  char dir[4096], cache[4200], inc[4200], opts[4300];
+  make_tmpdir(dir, sizeof dir);
+  snprintf(cache, sizeof cache, "%s/cache", dir);
+  make_sub(dir, "inc", inc, sizeof inc);
+  snprintf(opts, sizeof opts, "-I %s", inc);
+  static const char *src = "#include \"value.h\"\n" KONST_KERNEL;
+  write_text(inc, "value.h", "#define VALUE 7u\n");
+  konst_step("first process", cache, src, opts, 7, 1, 0);
+  write_text(inc, "value.h", "#define VALUE 8u\n");
+  konst_step("header changed", cache, src, opts, 8, 1, 0);
+  konst_step("header unchanged", cache, src, opts, 8, 0, 1);
+  ck_assert_int_eq(count_bins(cache), 2);
+  /* Back to the first text: the first entry serves it again. */
+  write_text(inc, "value.h", "#define VALUE 7u\n");
+  konst_step("header as first", cache, src, opts, 7, 0, 1);
+  assert_no_tmp(cache);
+  remove_tree(dir);
+}
+END_TEST
+
+/* Headers included by headers, <...> and "...", and the -I order: a
+ * header of the same name put into an earlier -I directory is the one the
+ * compiler reads, and the key sees it. -Idir spelled without a space. */
+START_TEST(test_cache_include_nested_and_order)
+{
+  char dir[4096], cache[4200], a[4200], b[4200], opts[8600];
+  make_tmpdir(dir, sizeof dir);
+  snprintf(cache, sizeof cache, "%s/cache", dir);
+  make_sub(dir, "a", a, sizeof a);
+  make_sub(dir, "b", b, sizeof b);
+  snprintf(opts, sizeof opts, "-DUNUSED=1 -I%s -I %s", a, b);
+  static const char *src = "#include <top.h>\n" KONST_KERNEL;
+  write_text(b, "top.h", "#include \"deep.h\"\n#define VALUE (DEEP + 1u)\n");
+  write_text(b, "deep.h", "#define DEEP 40u\n");
+  konst_step("first", cache, src, opts, 41, 1, 0);
+  konst_step("again", cache, src, opts, 41, 0, 1);
+  write_text(b, "deep.h", "#define DEEP 50u\n");
+  konst_step("nested header changed", cache, src, opts, 51, 1, 0);
+  write_text(a, "top.h", "#define VALUE 99u\n");
+  konst_step("earlier -I directory", cache, src, opts, 99, 1, 0);
+  konst_step("earlier -I directory again", cache, src, opts, 99, 0, 1);
+  remove_tree(dir);
+}
+END_TEST
+
+/* Every file named is followed, even under #if 0, and a name that is
+ * found nowhere still makes a well-defined key (the same one each time);
+ * once such a file appears the key changes. An #include whose name is a
+ * macro cannot be followed without a preprocessor: those builds never use
+ * the disk cache, so they are never stale either. */
+START_TEST(test_cache_include_missing_and_computed)
+{
+  char dir[4096], cache[4200], inc[4200], opts[4300];
+  make_tmpdir(dir, sizeof dir);
+  snprintf(cache, sizeof cache, "%s/cache", dir);
+  make_sub(dir, "inc", inc, sizeof inc);
+  snprintf(opts, sizeof opts, "-I %s", inc);
+  static const char *src =
+      "#if 0\n#include \"absent.h\"\n#endif\n#include \"value.h\"\n" KONST_KERNEL;
+  write_text(inc, "value.h", "#define VALUE 3u\n");
+  konst_step("with a missing header", cache, src, opts, 3, 1, 0);
+  konst_step("with a missing header again", cache, src, opts, 3, 0, 1);
+  write_text(inc, "absent.h", "#error never read\n");
+  konst_step("the missing header appears", cache, src, opts, 3, 1, 0);
+  ck_assert_int_eq(count_bins(cache), 2);
+
+  static const char *computed = "#define HEADER \"value.h\"\n#include HEADER\n" KONST_KERNEL;
+  konst_step("computed include", cache, computed, opts, 3, 1, 0);
+  write_text(inc, "value.h", "#define VALUE 4u\n");
+  konst_step("computed include, header changed", cache, computed, opts, 4, 1, 0);
+  konst_step("computed include, again", cache, computed, opts, 4, 1, 0);
+  ck_assert_int_eq(count_bins(cache), 2);
+  remove_tree(dir);
+}
+END_TEST
+
+/* The include directories the key looks in: each spelling of each flag,
+ * in order; a quoted directory with and without its quotes; a flag inside
+ * a -D value is not one. */
+START_TEST(test_cache_include_dirs_parsed)
+{
+  char **d = NULL;
+  size_t n = 99;
+  ck_assert_int_eq(lsk__include_dirs("-cl-std=CL1.2 -I a -Ib\t-isystem c -iquote\nd -idirafter e "
+                                     "-isysteme2 -DX=\"-I nope\" -I \"s p\" -Dq -I",
+                                     &d, &n),
+                   LSK_OK);
+  static const char *want[] = {"a", "b", "c", "d", "e", "e2", "\"s p\"", "s p"};
+  ck_assert_uint_eq(n, sizeof want / sizeof want[0]);
+  for (size_t i = 0; i < n; ++i) {
+    ck_assert_str_eq(d[i], want[i]);
+    free(d[i]);
+  }
+  free(d);
+  ck_assert_int_eq(lsk__include_dirs("", &d, &n), LSK_OK);
+  ck_assert_uint_eq(n, 0);
+  free(d);
+  ck_assert_int_eq(lsk__include_dirs(NULL, &d, &n), LSK_OK);
+  ck_assert_uint_eq(n, 0);
+  free(d);
+}
+END_TEST
+
+/* lsk__include_key on its own: the same files give the same key; a
+ * changed, added or nested file another; what is and is not an #include
+ * line; a cycle of headers ends; what cannot be followed says so. */
+static char *inc_key(const char *text, const char *opts)
+{
+  char *k = NULL;
+  ck_assert_int_eq(lsk__include_key(text, opts, &k), LSK_OK);
+  ck_assert_ptr_nonnull(k);
+  return k;
+}
+
+START_TEST(test_cache_include_key_unit)
+{
+  char dir[4096], a[4200], b[4200], opts[8600];
+  make_tmpdir(dir, sizeof dir);
+  make_sub(dir, "a", a, sizeof a);
+  make_sub(dir, "b", b, sizeof b);
+  snprintf(opts, sizeof opts, "-DZ=1 -I %s -I%s/", a, b);
+  write_text(b, "x.h", "#include \"y.h\"\n#include <x.h>\n"); /* y.h; itself: a cycle */
+  write_text(b, "y.h", "int y;\n");
+  static const char *text = "  #  include /* a comment */ <x.h>\n"
+                            "#includes \"nope.h\"\n#include_nextx \"nope.h\"\n"
+                            "#if 0\n#include \"absent.h\"\n#endif\n";
+  char *k1 = inc_key(text, opts), *k2 = inc_key(text, opts);
+  ck_assert_str_eq(k1, k2);
+  ck_assert_msg(strstr(k1, "x.h(") && strstr(k1, "y.h(") && strstr(k1, "absent.h") &&
+                    !strstr(k1, "nope.h"),
+                "key: %s", k1);
+  free(k2);
+  write_text(b, "y.h", "int z;\n"); /* the same size */
+  k2 = inc_key(text, opts);
+  ck_assert_str_ne(k1, k2);
+  free(k2);
+  write_text(b, "y.h", "int y;\n");
+  k2 = inc_key(text, opts);
+  ck_assert_str_eq(k1, k2);
+  free(k2);
+  write_text(a, "y.h", "int y;\n"); /* "y.h" from b/x.h: b first, but a counts too */
+  k2 = inc_key(text, opts);
+  ck_assert_str_ne(k1, k2);
+  free(k2);
+  write_text(a, "absent.h", "\n");
+  char *k3 = inc_key(text, opts);
+  ck_assert_ptr_null(strstr(k1, "absent.h("));
+  ck_assert_ptr_nonnull(strstr(k3, "absent.h("));
+  free(k3);
+  free(k1);
+  /* No #include: a key all the same. */
+  k1 = inc_key("kernel void f(void) {}\n", opts);
+  ck_assert_str_eq(k1, "includes:");
+  free(k1);
+  /* What cannot be followed: a macro, an unterminated or empty name. */
+  static const char *bad[] = {"#include HEADER\n", "#include \"x.h\n", "#include <x.h\n",
+                              "#include \"\"\n", "#include\n"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    char *k = (char *)&k;
+    ck_assert_int_eq(lsk__include_key(bad[i], opts, &k), LSK__KEY_UNFOLLOWED);
+    ck_assert_ptr_null(k);
+  }
+  remove_tree(dir);
+}
+END_TEST
+
 Suite *suite_cache(void)
 {
   Suite *s = suite_create("cache");
@@ -656,6 +943,14 @@ Suite *suite_cache(void)
   tcase_add_test(tc, test_cache_corrupt_entry_flipped_byte);
   tcase_add_test(tc, test_cache_corrupt_entry_trailing_byte);
   tcase_add_test(tc, test_cache_corrupt_entry_empty);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("include");
+  tu_case_dir(tc);
+  tcase_add_test(tc, test_cache_include_dirs_parsed);
+  tcase_add_test(tc, test_cache_include_key_unit);
+  tcase_add_test(tc, test_cache_include_header_changes);
+  tcase_add_test(tc, test_cache_include_nested_and_order);
+  tcase_add_test(tc, test_cache_include_missing_and_computed);
   suite_add_tcase(s, tc);
   return s;
 }
