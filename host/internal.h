@@ -24,8 +24,8 @@
 #define LSK__LIB_MAP(XX)                                                                           \
   XX(REDUCE, reduce)                                                                               \
   XX(SCAN, scan)                                                                                   \
-  XX(COMPACT, compact) XX(POOL, pool) XX(ASSOC, assoc) XX(RANDOM, random) XX(HISTOGRAM, histogram) \
-  XX(GRID, grid)
+  XX(COMPACT, compact)                                                                             \
+  XX(POOL, pool) XX(ASSOC, assoc) XX(RANDOM, random) XX(HISTOGRAM, histogram) XX(GRID, grid)
 typedef enum lsk__lib {
 #define XX(ID, name) LSK__LIB_##ID,
   LSK__LIB_MAP(XX)
@@ -362,6 +362,10 @@ int lsk__device_ids(const lsk_device_info *info, cl_platform_id *platform, cl_de
 int lsk__program_get_build(lsk_program *prog, const unsigned domain[3], unsigned workers,
                            unsigned simd, lsk__build **out);
 const lsk__decl *lsk__program_decl(const lsk_program *prog, const char *kernel);
+/* The text and options of one configuration (lsk_program_text, builds). */
+void lsk__program_text(const char *name, const char *prelude, const char *source,
+                       const char *options, const unsigned domain[3], unsigned workers,
+                       unsigned simd, char **text, char **opts);
 char *lsk__scan_declarations(const char *source, lsk__decl **decls, size_t *ndecls);
 void lsk__free_declarations(lsk__decl *decls, size_t ndecls);
 
