@@ -36,6 +36,20 @@ if [ ! -r "$libclc" ]; then
   echo "nvptx.sh: skipped: no libclc for nvptx64 at $libclc (Debian: apt-get install libclc-15)"
   exit 77
 fi
+# A kernel without lsk: the tools work together (clang-14 cannot read
+# libclc-15's bitcode, for one).
+probe=$(mktemp -d)
+echo '__kernel void k(__global int *p) { p[get_global_id(0)] = 1; }' >"$probe/k.cl"
+if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -finclude-default-header \
+  -Xclang -mlink-builtin-bitcode -Xclang "$libclc" -Wno-linker-warnings -O3 -S -o "$probe/k.ptx" \
+  "$probe/k.cl" >"$probe/log" 2>&1; then
+  echo "nvptx.sh: skipped: $clang with $libclc cannot compile a plain kernel to PTX" \
+    "(Debian: clang-15 with libclc-15):"
+  cat "$probe/log"
+  rm -rf "$probe"
+  exit 77
+fi
+rm -rf "$probe"
 export CLANG=$clang LSK_LIBCLC=$libclc
 ptxas=${PTXAS-}
 if [ -z "${PTXAS+set}" ]; then
