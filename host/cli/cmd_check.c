@@ -284,7 +284,7 @@ typedef struct kdomain {
 typedef struct kinfo {
   char name[128];
   unsigned dom[3];
-  int has_dom, declared;
+  int has_dom, declared, resolved;
   /* The device. */
   int dev_done;
   lsk_kernel_info dev;
@@ -350,6 +350,9 @@ static kinfo *kernel_of(check *c, const char *name)
 /* The kernel's block domain: given for it, declared, or the default. */
 static void resolve_domain(check *c, kinfo *k)
 {
+  if (k->resolved)
+    return;
+  k->resolved = 1;
   unsigned decl[3];
   int declared = 0;
   lsk_source_declared_domain(c->source, k->name, decl, &declared);
@@ -450,8 +453,7 @@ static void check_device(check *c)
       problem(c, "out of memory");
       break;
     }
-    if (!k->has_dom)
-      resolve_domain(c, k);
+    resolve_domain(c, k);
     if (!k->has_dom)
       continue;
     lsk_kernel *kern = NULL;
@@ -691,56 +693,32 @@ build_out:
   return b;
 }
 
-/* The body of entry (or .func) name in ptx: from its '{' to the matching
- * '}'; NULL if absent. */
-static const char *ptx_body(const char *ptx, const char *kind, const char *name, size_t *len)
+/* The body of entry name in ptx: from its '{' to the matching '}' (the
+ * parameters and any performance directives before it skipped); NULL if
+ * absent. */
+static const char *entry_body(const char *ptx, const char *name, size_t *len)
 {
+  static const char kind[] = ".entry ";
   size_t nl = strlen(name);
-  for (const char *p = ptx; (p = strstr(p, kind)) != NULL; p += strlen(kind)) {
-    const char *q = p + strlen(kind);
-    /* .func (.param ...) name( : skip a return parameter list. */
-    while (*q == ' ' || *q == '\t')
-      ++q;
-    if (*q == '(') {
-      int depth = 0;
-      for (; *q; ++q) {
-        depth += *q == '(';
-        depth -= *q == ')';
-        if (!depth) {
-          ++q;
-          break;
-        }
-      }
-      while (*q == ' ' || *q == '\t')
-        ++q;
-    }
+  for (const char *p = ptx; (p = strstr(p, kind)) != NULL; p += sizeof kind - 1) {
+    const char *q = p + sizeof kind - 1;
     if (strncmp(q, name, nl) != 0 || (q[nl] != '(' && !isspace((unsigned char)q[nl])))
       continue;
-    const char *open = strchr(q, '{');
-    const char *semi = strchr(q, ';');
-    if (!open || (semi && semi < open && !strchr(q, ')')))
-      continue;
-    /* A declaration ends with ';' after its parameters, before any '{'. */
-    const char *close_params = q + nl;
+    /* After the parameters' ')': directives (.reqntid ...), then '{'; a
+     * ';' first would make it a prototype. */
+    const char *r = q + nl;
     int depth = 0;
-    for (; *close_params; ++close_params) {
-      depth += *close_params == '(';
-      depth -= *close_params == ')';
-      if (!depth && *close_params == ')')
-        break;
-    }
-    const char *after = close_params + (*close_params != 0);
-    while (*after && isspace((unsigned char)*after))
-      ++after;
-    if (*after != '{')
-      continue; /* a prototype */
-    depth = 0;
-    for (const char *r = after; *r; ++r) {
-      depth += *r == '{';
-      depth -= *r == '}';
+    for (; *r && !(depth == 1 && *r == ')'); ++r)
+      depth += (*r == '(') - (*r == ')');
+    r += strcspn(r, "{;");
+    if (*r != '{')
+      continue;
+    const char *open = r;
+    for (depth = 0; *r; ++r) {
+      depth += (*r == '{') - (*r == '}');
       if (!depth) {
-        *len = (size_t)(r - after + 1);
-        return after;
+        *len = (size_t)(r - open + 1);
+        return open;
       }
     }
     return NULL;
@@ -789,7 +767,7 @@ static unsigned long long shared_decls(const char *body, size_t len)
 static unsigned long long entry_shared(const char *ptx, const char *name)
 {
   size_t len;
-  const char *body = ptx_body(ptx, ".entry ", name, &len);
+  const char *body = entry_body(ptx, name, &len);
   if (!body)
     return 0;
   unsigned long long total = shared_decls(body, len);
@@ -935,8 +913,7 @@ static void check_nvptx(check *c, const tools *t)
       problem(c, "out of memory");
       goto nvptx_out;
     }
-    if (!k->has_dom && !k->dev_done)
-      resolve_domain(c, k);
+    resolve_domain(c, k);
   }
   for (size_t i = 0; i < c->nk; ++i) {
     kinfo *k = &c->k[i];
@@ -946,11 +923,16 @@ static void check_nvptx(check *c, const tools *t)
     for (int attempt = 0; attempt < 3; ++attempt) {
       gpu_shape(&n.h, k->dom, c->workers, c->simd, kernel_max, &k->w, &k->s);
       k->limited = kernel_max != 0;
+      if (k->w > H100_MAX_WORKERS) {
+        problem(c, "kernel '%s': %u workers exceed the %u of an H100", k->name, k->w,
+                H100_MAX_WORKERS);
+        break;
+      }
       build *b = get_build(&n, k->dom, k->w, k->s);
       if (!b || !b->ok)
         break;
       size_t blen;
-      if (!ptx_body(b->ptx, ".entry ", k->name, &blen)) {
+      if (!entry_body(b->ptx, k->name, &blen)) {
         problem(c, "nvptx: no entry '%s' in the PTX", k->name);
         break;
       }
@@ -1359,6 +1341,15 @@ int cmd_check(int argc, char **argv)
     check_device(&c);
   if (!c.no_nvptx && t.have_clang)
     check_nvptx(&c, &t);
+  /* A --domain KERNEL=... that names no kernel of the file is a mistake. */
+  for (size_t i = 0; i < c.nkdoms && c.nk; ++i) {
+    size_t j = 0;
+    while (j < c.nk && strcmp(c.k[j].name, c.kdoms[i].kernel) != 0)
+      ++j;
+    if (j == c.nk)
+      problem(&c, "--domain %s=...: the file has no kernel '%s'", c.kdoms[i].kernel,
+              c.kdoms[i].kernel);
+  }
   report(&c, &t);
   if (!c.tsv)
     printf("%s: %s", c.file, c.problems ? "FAILED" : "ok");
