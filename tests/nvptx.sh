@@ -17,46 +17,69 @@ lsk=$1 src=$2 out=$3 jobs=${4:-$(nproc 2>/dev/null || echo 2)}
 start=$(date +%s.%N)
 
 # The tools, found as `lsk check` finds them (it gets the same CLANG).
-clang=${CLANG:-}
-if [ -z "$clang" ]; then
-  for c in clang-15 clang; do
-    if command -v "$c" >/dev/null; then clang=$c; break; fi
-  done
-fi
-if [ -z "$clang" ] || ! command -v "$clang" >/dev/null; then
-  echo "nvptx.sh: skipped: no clang-15 or clang in PATH (Debian: apt-get install clang-15)"
-  exit 77
-fi
-if ! "$clang" -print-targets 2>/dev/null | grep -q nvptx64; then
-  echo "nvptx.sh: skipped: $clang has no nvptx64 target"
-  exit 77
-fi
-libclc=${LSK_LIBCLC:-/usr/lib/clc/nvptx64--nvidiacl.bc}
-if [ ! -r "$libclc" ]; then
-  echo "nvptx.sh: skipped: no libclc for nvptx64 at $libclc (Debian: apt-get install libclc-15)"
-  exit 77
-fi
-# A kernel without lsk: the tools work together (clang-14 cannot read
-# libclc-15's bitcode, for one).
-probe=$(mktemp -d)
-echo '__kernel void k(__global int *p) { p[get_global_id(0)] = 1; }' >"$probe/k.cl"
-if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -finclude-default-header \
-  -Xclang -mlink-builtin-bitcode -Xclang "$libclc" -Wno-linker-warnings -O3 -S -o "$probe/k.ptx" \
-  "$probe/k.cl" >"$probe/log" 2>&1; then
-  echo "nvptx.sh: skipped: $clang with $libclc cannot compile a plain kernel to PTX" \
-    "(Debian: clang-15 with libclc-15):"
-  cat "$probe/log"
+# tools_missing: why they cannot be used, in $why (empty if they can).
+tools_missing() {
+  clang=${CLANG:-}
+  if [ -z "$clang" ]; then
+    for c in clang-15 clang; do
+      if command -v "$c" >/dev/null; then clang=$c; break; fi
+    done
+  fi
+  if [ -z "$clang" ] || ! command -v "$clang" >/dev/null; then
+    why="no clang-15 or clang in PATH (Debian: apt-get install clang-15)"
+    return
+  fi
+  if ! "$clang" -print-targets 2>/dev/null | grep -q nvptx64; then
+    why="$clang has no nvptx64 target"
+    return
+  fi
+  libclc=${LSK_LIBCLC:-/usr/lib/clc/nvptx64--nvidiacl.bc}
+  if [ ! -r "$libclc" ]; then
+    why="no libclc for nvptx64 at $libclc (Debian: apt-get install libclc-15)"
+    return
+  fi
+  # A kernel without lsk: the tools work together (clang-14 cannot read
+  # libclc-15's bitcode, for one).
+  local probe
+  probe=$(mktemp -d)
+  echo '__kernel void k(__global int *p) { p[get_global_id(0)] = 1; }' >"$probe/k.cl"
+  if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -finclude-default-header \
+    -Xclang -mlink-builtin-bitcode -Xclang "$libclc" -Wno-linker-warnings -O3 -S \
+    -o "$probe/k.ptx" "$probe/k.cl" >"$probe/log" 2>&1; then
+    why="$clang with $libclc cannot compile a plain kernel to PTX (Debian: clang-15 with"
+    why+=" libclc-15): $(head -c 300 "$probe/log")"
+  fi
   rm -rf "$probe"
-  exit 77
+}
+# LSK_NVPTX_DEVICE=1 (tests/nvidia.sh on the GPU): the selected device's
+# figures too, beside the prediction (OUT_DIR/device.md); without clang,
+# the device's alone.
+with_device=${LSK_NVPTX_DEVICE:-0}
+why=
+tools_missing
+nvptx=1
+flags=(--tsv)
+[ "$with_device" = 1 ] || flags+=(--no-device)
+if [ -n "$why" ]; then
+  if [ "$with_device" != 1 ]; then
+    echo "nvptx.sh: skipped: $why"
+    exit 77
+  fi
+  echo "nvptx.sh: NVPTX skipped: $why; the device's figures only"
+  nvptx=0
+  flags+=(--no-nvptx)
+  export CLANG=
+else
+  export CLANG=$clang LSK_LIBCLC=$libclc
 fi
-rm -rf "$probe"
-export CLANG=$clang LSK_LIBCLC=$libclc
 ptxas=${PTXAS-}
 if [ -z "${PTXAS+set}" ]; then
   ptxas=$(command -v ptxas || true)
   [ -n "$ptxas" ] || { [ -x /usr/local/cuda/bin/ptxas ] && ptxas=/usr/local/cuda/bin/ptxas; }
 fi
-if [ -n "$ptxas" ]; then
+if [ $nvptx = 0 ]; then
+  :
+elif [ -n "$ptxas" ]; then
   export PTXAS=$ptxas
   echo "nvptx.sh: $clang, $libclc, $ptxas ($("$ptxas" --version | tail -n 1))"
 else
@@ -115,7 +138,7 @@ add_run() { # COVERS ARGS...
   n=$((n + 1))
   {
     printf 'cd %q\n' "$src"
-    printf '%q ' "$lsk" check "${args[@]}" --no-device --tsv --ptx "$out/ptx/run$n"
+    printf '%q ' "$lsk" check "${args[@]}" "${flags[@]}" --ptx "$out/ptx/run$n"
     printf '>%q 2>%q\necho $? >%q\n' "$out/runs/$n.tsv" "$out/runs/$n.err" "$out/runs/$n.rc"
   } >"$out/runs/$n.sh"
   echo "$covers: ${args[*]}" >"$out/runs/$n.what"
@@ -146,7 +169,7 @@ rows=0 files=0
 for i in $(seq 1 $n); do
   rc=$(cat "$out/runs/$i.rc" 2>/dev/null || echo 99)
   what=$(cat "$out/runs/$i.what")
-  k=$(grep -c '^nvptx' "$out/runs/$i.tsv" || true)
+  k=$(grep -c "^$([ $nvptx = 1 ] && echo nvptx || echo device)" "$out/runs/$i.tsv" || true)
   rows=$((rows + k))
   files=$((files + 1))
   if [ "$rc" != 0 ] || [ "$k" = 0 ]; then
@@ -156,61 +179,90 @@ for i in $(seq 1 $n); do
   fi
 done
 
-# The 16-byte access: in soa_load one ld.global.v2.f64 reads the double2
-# column; aos_load (two doubles aligned to 8) loads them one by one.
-entry() { awk -v e="$2" '$0 ~ "^\\.entry " e "\\(" {p = 1} p {print} p && /^}/ {exit}' "$1"; }
-d2=$(grep -l 'double2.cl' "$out"/runs/*.what | head -n 1)
-d2ptx=$(ls "$out/ptx/run$(basename "$d2" .what)"/double2.*.ptx 2>/dev/null | head -n 1)
-if [ -z "$d2ptx" ]; then
-  echo "FAIL: no PTX of tests/nvptx/double2.cl"
-  fail=1
-elif ! entry "$d2ptx" soa_load | grep -q 'ld\.global\.v2\.f64' ||
-  entry "$d2ptx" aos_load | grep -q 'ld\.global\.v2\.f64' ||
-  [ "$(entry "$d2ptx" aos_load | grep -c 'ld\.global\.f64')" -lt 2 ]; then
-  echo "FAIL: the double2 column is not one ld.global.v2.f64 (or the struct is); PTX: $d2ptx"
-  entry "$d2ptx" soa_load | grep 'ld\.global'
-  entry "$d2ptx" aos_load | grep 'ld\.global'
-  fail=1
-else
-  echo "16-byte access: soa_load reads the double2 column with one ld.global.v2.f64:"
-  entry "$d2ptx" soa_load | grep 'ld\.global\.v2\.f64' | sed 's/^[[:space:]]*/  /'
-fi
+if [ $nvptx = 1 ]; then
+  # The 16-byte access: in soa_load one ld.global.v2.f64 reads the double2
+  # column; aos_load (two doubles aligned to 8) loads them one by one.
+  entry() { awk -v e="$2" '$0 ~ "^\\.entry " e "\\(" {p = 1} p {print} p && /^}/ {exit}' "$1"; }
+  d2=$(grep -l 'double2.cl' "$out"/runs/*.what | head -n 1)
+  d2ptx=$(ls "$out/ptx/run$(basename "$d2" .what)"/double2.*.ptx 2>/dev/null | head -n 1)
+  if [ -z "$d2ptx" ]; then
+    echo "FAIL: no PTX of tests/nvptx/double2.cl"
+    fail=1
+  elif ! entry "$d2ptx" soa_load | grep -q 'ld\.global\.v2\.f64' ||
+    entry "$d2ptx" aos_load | grep -q 'ld\.global\.v2\.f64' ||
+    [ "$(entry "$d2ptx" aos_load | grep -c 'ld\.global\.f64')" -lt 2 ]; then
+    echo "FAIL: the double2 column is not one ld.global.v2.f64 (or the struct is); PTX: $d2ptx"
+    entry "$d2ptx" soa_load | grep 'ld\.global'
+    entry "$d2ptx" aos_load | grep 'ld\.global'
+    fail=1
+  else
+    echo "16-byte access: soa_load reads the double2 column with one ld.global.v2.f64:"
+    entry "$d2ptx" soa_load | grep 'ld\.global\.v2\.f64' | sed 's/^[[:space:]]*/  /'
+  fi
 
-# The table: per file (the recipe's COVERS, with the input and options
-# where one file has several runs) and configuration, one row for the
-# kernels with the same figures.
-for i in $(seq 1 $n); do
-  covers=$(sed 's/: .*//' "$out/runs/$i.what")
-  grep '^nvptx' "$out/runs/$i.tsv" | sed "s|^|$covers\t|"
-done | sort -s -t "$(printf '\t')" -k1,1 >"$out/nvptx.tsv"
-{
-  echo "| file | kernels | domain | workers x simd | shared | registers | spills (st/ld) | stack | barriers | workers limit | warps/SM | occupancy (limit) |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-  awk -F '\t' '
-    # $1 covers, $3 file, $4 options, $5 kernel, $6 domain, $8 x $9 shape,
-    # $10 register-limited, $11 shared, $12 regs, $13/$14 spills, $15 stack,
-    # $16 barriers, $17 workers limit, $18 warps, $19 occupancy, $20 limit.
-    NR == FNR { if (!seen[$1 FS $3 FS $4]++) variants[$1]++; next }
-    {
-      label = $1 ($3 != $1 ? " via " $3 : "") (variants[$1] > 1 && $4 != "-" ? " " $4 : "")
-      shape = $8 " x " $9 ($10 == 1 ? " (register limit)" : "")
-      shared = ($11 % 1024 == 0 && $11 > 0 ? $11 / 1024 " KiB" : $11 " B")
-      occ = ($19 == "-" ? "-" : $19 "% (" $20 ")")
-      row = label " | %s | " $6 " | " shape " | " shared " | " $12 " | " $13 "/" $14 " | " $15 " | " $16 " | " $17 " | " $18 " | " occ
-      if (!(row in names)) { order[++nrows] = row; names[row] = $5 } else names[row] = names[row] ", " $5
-    }
-    END { for (i = 1; i <= nrows; ++i) { r = order[i]; sub(/%s/, names[r], r); print "| " r " |" } }
-  ' "$out/nvptx.tsv" "$out/nvptx.tsv"
-} >"$out/sm90.md"
-kernels=$(wc -l <"$out/nvptx.tsv")
-configs=$(ls "$out"/ptx/run*/*.ptx 2>/dev/null | wc -l)
-spills=$(awk -F '\t' '$13 != "-" && ($13 + $14) > 0' "$out/nvptx.tsv" | wc -l)
-maxshared=$(awk -F '\t' '$11 > m {m = $11} END {print m + 0}' "$out/nvptx.tsv")
-echo
-cat "$out/sm90.md"
-echo
+  # The table: per file (the recipe's COVERS, with the input and options
+  # where one file has several runs) and configuration, one row for the
+  # kernels with the same figures.
+  for i in $(seq 1 $n); do
+    covers=$(sed 's/: .*//' "$out/runs/$i.what")
+    grep '^nvptx' "$out/runs/$i.tsv" | sed "s|^|$covers\t|"
+  done | sort -s -t "$(printf '\t')" -k1,1 >"$out/nvptx.tsv"
+  {
+    echo "| file | kernels | domain | workers x simd | shared | registers | spills (st/ld) | stack | barriers | workers limit | warps/SM | occupancy (limit) |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    awk -F '\t' '
+      # $1 covers, $3 file, $4 options, $5 kernel, $6 domain, $8 x $9 shape,
+      # $10 register-limited, $11 shared, $12 regs, $13/$14 spills, $15 stack,
+      # $16 barriers, $17 workers limit, $18 warps, $19 occupancy, $20 limit.
+      NR == FNR { if (!seen[$1 FS $3 FS $4]++) variants[$1]++; next }
+      {
+        label = $1 ($3 != $1 ? " via " $3 : "") (variants[$1] > 1 && $4 != "-" ? " " $4 : "")
+        shape = $8 " x " $9 ($10 == 1 ? " (register limit)" : "")
+        shared = ($11 % 1024 == 0 && $11 > 0 ? $11 / 1024 " KiB" : $11 " B")
+        occ = ($19 == "-" ? "-" : $19 "% (" $20 ")")
+        row = label " | %s | " $6 " | " shape " | " shared " | " $12 " | " $13 "/" $14 " | " $15 " | " $16 " | " $17 " | " $18 " | " occ
+        if (!(row in names)) { order[++nrows] = row; names[row] = $5 } else names[row] = names[row] ", " $5
+      }
+      END { for (i = 1; i <= nrows; ++i) { r = order[i]; sub(/%s/, names[r], r); print "| " r " |" } }
+    ' "$out/nvptx.tsv" "$out/nvptx.tsv"
+  } >"$out/sm90.md"
+  kernels=$(wc -l <"$out/nvptx.tsv")
+  configs=$(ls "$out"/ptx/run*/*.ptx 2>/dev/null | wc -l)
+  spills=$(awk -F '\t' '$13 != "-" && ($13 + $14) > 0' "$out/nvptx.tsv" | wc -l)
+  maxshared=$(awk -F '\t' '$11 > m {m = $11} END {print m + 0}' "$out/nvptx.tsv")
+  echo
+  cat "$out/sm90.md"
+  echo
+fi
 end=$(date +%s.%N)
-printf 'nvptx.sh: %d runs, %d kernel rows, %d configurations compiled, largest static shared %s bytes, %d with spills; %.1f s\n' \
-  "$files" "$kernels" "$configs" "$maxshared" "$spills" "$(echo "$end - $start" | bc)"
+if [ "$with_device" = 1 ]; then
+  # The device's own figures beside the prediction, per kernel.
+  for i in $(seq 1 $n); do
+    covers=$(sed 's/: .*//' "$out/runs/$i.what")
+    grep -E '^(device|nvptx)' "$out/runs/$i.tsv" | sed "s|^|$covers\t|"
+  done >"$out/both.tsv"
+  {
+    echo "| file | kernel | domain | device: workers x simd | device: workers limit | predicted limit | device: local | predicted shared | device: private |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    awk -F '\t' '
+      $2 == "nvptx" { key = $1 FS $3 FS $4 FS $5; lim[key] = $17; sh[key] = $11 }
+      $2 == "device" { key = $1 FS $3 FS $4 FS $5; order[++n] = key; row[key] = $1 ($3 != $1 ? " via " $3 : "") ($4 != "-" ? " " $4 : "") " | " $5 " | " $6 " | " $8 " x " $9 " | " $10; loc[key] = $11; prv[key] = $12 }
+      END {
+        for (i = 1; i <= n; ++i) {
+          k = order[i]
+          printf "| %s | %s | %s B | %s | %s B |\n", row[k], (k in lim ? lim[k] : "-"), loc[k], (k in sh ? sh[k] " B" : "-"), prv[k]
+        }
+      }' "$out/both.tsv"
+  } >"$out/device.md"
+  echo
+  cat "$out/device.md"
+  echo
+fi
+if [ $nvptx = 1 ]; then
+  printf 'nvptx.sh: %d runs, %d kernel rows, %d configurations compiled, largest static shared %s bytes, %d with spills; %.1f s\n' \
+    "$files" "$kernels" "$configs" "$maxshared" "$spills" "$(echo "$end - $start" | bc)"
+else
+  printf 'nvptx.sh: %d runs on the device; %.1f s\n' "$files" "$(echo "$end - $start" | bc)"
+fi
 [ "$fail" = 0 ] && echo "nvptx.sh: ok" || echo "nvptx.sh: FAILED"
 exit $fail
