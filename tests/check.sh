@@ -113,5 +113,13 @@ run nodomain docs/examples/scale.cl "${only[@]}"
 [ $rc = 1 ] && has nodomain 'give --domain X' && ok "no domain: says to give --domain" ||
   { bad "no domain (rc $rc)"; show nodomain; }
 
+run nokernel docs/examples/scale.cl --domain 1024 --domain nosuch=4 "${only[@]}"
+[ $rc = 1 ] && has nokernel "--domain nosuch=...: the file has no kernel 'nosuch'" &&
+  ok "--domain KERNEL=X for no kernel fails" || { bad "--domain nosuch (rc $rc)"; show nokernel; }
+printf 'LSK_DECLARE_DOMAIN2(k, 4);\nLSK_KERNEL void k(LSK_CTX) {}\n' >"$tmp/malformed.cl"
+run malformed "$tmp/malformed.cl"
+[ $rc = 1 ] && has malformed 'malformed.cl: line 1: malformed LSK_DECLARE_DOMAIN: 1 extent given' &&
+  ok "a malformed declaration fails, with its line" || { bad "malformed (rc $rc)"; show malformed; }
+
 [ $fail = 0 ] && echo "check.sh: ok" || echo "check.sh: FAILED"
 exit $fail

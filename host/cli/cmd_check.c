@@ -428,7 +428,8 @@ static void check_device(check *c)
   char *names = NULL;
   unsigned ldom[3] = {0, 0, 0};
   listing_domain(c, ldom);
-  lsk_launch lcfg = {.domain = {ldom[0], ldom[1], ldom[2]}, .blocks = {1}};
+  lsk_launch lcfg = {
+      .domain = {ldom[0], ldom[1], ldom[2]}, .blocks = {1}, .workers = c->workers, .simd = c->simd};
   if (!rc)
     rc = lsk_program_kernel_names(prog, &lcfg, &names);
   if (rc) {
@@ -1317,6 +1318,18 @@ int cmd_check(int argc, char **argv)
     }
   }
   c.prelude = pre.s ? pre.s : "";
+  {
+    /* A malformed LSK_DECLARE_DOMAIN, once for both compilers. */
+    unsigned d[3];
+    int declared;
+    if (lsk_source_declared_domain(c.source, NULL, d, &declared)) {
+      static const char fn[] = "lsk_source_declared_domain: ";
+      const char *msg = lsk_context_errmsg(NULL);
+      rc = cli_fail("check", "%s: %s", c.file,
+                    strncmp(msg, fn, sizeof fn - 1) == 0 ? msg + sizeof fn - 1 : msg);
+      goto check_out;
+    }
+  }
   if (c.emit) {
     unsigned dom[3] = {1, 1, 1}, w = c.workers ? c.workers : 1, s = c.simd ? c.simd : 1;
     listing_domain(&c, dom);
