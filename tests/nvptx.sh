@@ -162,7 +162,7 @@ for f in kernels/*.cl examples/*/*.cl; do
 done
 
 # All runs, JOBS at once.
-ls "$out"/runs/*.sh | xargs -P "$jobs" -n 1 bash
+printf '%s\n' "$out"/runs/*.sh | xargs -P "$jobs" -n 1 bash
 
 # Their results.
 rows=0 files=0
@@ -184,7 +184,7 @@ if [ $nvptx = 1 ]; then
   # column; aos_load (two doubles aligned to 8) loads them one by one.
   entry() { awk -v e="$2" '$0 ~ "^\\.entry " e "\\(" {p = 1} p {print} p && /^}/ {exit}' "$1"; }
   d2=$(grep -l 'double2.cl' "$out"/runs/*.what | head -n 1)
-  d2ptx=$(ls "$out/ptx/run$(basename "$d2" .what)"/double2.*.ptx 2>/dev/null | head -n 1)
+  d2ptx=$(find "$out/ptx/run$(basename "$d2" .what)" -name 'double2.*.ptx' 2>/dev/null | head -n 1)
   if [ -z "$d2ptx" ]; then
     echo "FAIL: no PTX of tests/nvptx/double2.cl"
     fail=1
@@ -227,7 +227,7 @@ if [ $nvptx = 1 ]; then
     ' "$out/nvptx.tsv" "$out/nvptx.tsv"
   } >"$out/sm90.md"
   kernels=$(wc -l <"$out/nvptx.tsv")
-  configs=$(ls "$out"/ptx/run*/*.ptx 2>/dev/null | wc -l)
+  configs=$(find "$out/ptx" -name '*.ptx' | wc -l)
   spills=$(awk -F '\t' '$13 != "-" && ($13 + $14) > 0' "$out/nvptx.tsv" | wc -l)
   maxshared=$(awk -F '\t' '$11 > m {m = $11} END {print m + 0}' "$out/nvptx.tsv")
   echo
@@ -260,9 +260,9 @@ if [ "$with_device" = 1 ]; then
 fi
 if [ $nvptx = 1 ]; then
   printf 'nvptx.sh: %d runs, %d kernel rows, %d configurations compiled, largest static shared %s bytes, %d with spills; %.1f s\n' \
-    "$files" "$kernels" "$configs" "$maxshared" "$spills" "$(echo "$end - $start" | bc)"
+    "$files" "$kernels" "$configs" "$maxshared" "$spills" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')"
 else
-  printf 'nvptx.sh: %d runs on the device; %.1f s\n' "$files" "$(echo "$end - $start" | bc)"
+  printf 'nvptx.sh: %d runs on the device; %.1f s\n' "$files" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')"
 fi
 [ "$fail" = 0 ] && echo "nvptx.sh: ok" || echo "nvptx.sh: FAILED"
 exit $fail
