@@ -20,6 +20,10 @@ cd "$(dirname "$0")"
 PACKAGES=(cmake make gcc libc6-dev pkg-config ocl-icd-opencl-dev opencl-headers
           pocl-opencl-icd check clinfo oclgrind mesa-opencl-icd llvm-15 clang
           openmpi-bin libopenmpi-dev)
+# clang-15 and libclc-15 (Debian's, the clang of PoCL and the libclc of Mesa's
+# OpenCL, named here so that the nvptx tests keep them): `lsk check` and the
+# ctest label nvptx compile kernels for nvptx64-nvidia-nvcl with them.
+PACKAGES+=(clang-15 libclc-15)
 BUILD_DIR=${BUILD_DIR:-build}
 
 install_missing() {

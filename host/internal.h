@@ -375,6 +375,10 @@ int lsk__device_select_all(const lsk_device_info *list, size_t n, const char *se
 int lsk__program_get_build(lsk_program *prog, const unsigned domain[3], unsigned workers,
                            unsigned simd, lsk__build **out);
 const lsk__decl *lsk__program_decl(const lsk_program *prog, const char *kernel);
+/* The text and options of one configuration (lsk_program_text, builds). */
+void lsk__program_text(const char *name, const char *prelude, const char *source,
+                       const char *options, const unsigned domain[3], unsigned workers,
+                       unsigned simd, char **text, char **opts);
 char *lsk__scan_declarations(const char *source, lsk__decl **decls, size_t *ndecls);
 void lsk__free_declarations(lsk__decl *decls, size_t ndecls);
 

@@ -174,6 +174,12 @@ if [ -x "$LSK" ]; then
   tune=(--domain 256,1024,4096 --no-store)
   [ "$SELFTEST" = 1 ] && tune+=(--quick)
   "$LSK" tune "${tune[@]}" 2>&1 | tee "$OUT/tune.txt" || status=1
+  # Every kernel file of the nvptx label built by NVIDIA's compiler: its own
+  # workers limit, local and private memory per kernel beside the sm_90
+  # prediction (docs/nvidia.md) in nvptx/device.md; the prediction itself
+  # where clang and libclc are installed.
+  LSK_NVPTX_DEVICE=1 "$ROOT_DIR/tests/nvptx.sh" "$LSK" "$ROOT_DIR" "$OUT/nvptx" 2>&1 |
+    tee "$OUT/nvptx.txt" || status=1
 else
   status=1
 fi

@@ -138,14 +138,13 @@ static int counts_buffer(lsk_compactor *c, size_t blocks)
   return rc;
 }
 
-int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compactor_options *opt,
-                         lsk_compactor **out)
+/* The compactor's program: the checks of source and options, then the
+ * prelude (the input type; for SoA the layout's views and a row copy) and
+ * the program text (source, then compact.cl). ctx may be NULL. */
+static int compactor_text(lsk_context *ctx, const char *fn, const char *source,
+                          const lsk_compactor_options *opt, char **program, char **prelude)
 {
-  static const char fn[] = "lsk_compactor_create";
-  if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
-  *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  *program = *prelude = NULL;
   if (!source)
     return lsk__fail(ctx, LSK_EINVAL, "%s: source is NULL", fn);
   lsk_compactor_options o = opt ? *opt : (lsk_compactor_options){0};
@@ -164,12 +163,47 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
   if (o.data_type && !type_name_ok(o.data_type))
     return lsk__fail(ctx, LSK_EINVAL, "%s: data_type '%s' is not an OpenCL C type name", fn,
                      o.data_type);
-  char *prelude = o.layout ? soa_prelude(o.layout)
-                           : lsk__strdupf("#define LSK_COMPACT_DATA_T %s\n#define "
-                                          "LSK_COMPACT_IN __global const LSK_COMPACT_DATA_T *\n",
-                                          o.data_type ? o.data_type : "void");
-  char *full = lsk__strdupf("%s\n%s", source, lsk__kernels_compact);
-  lsk_compactor *c = prelude && full ? lsk__handle_new(sizeof *c, &LSK__H_COMPACTOR, ctx) : NULL;
+  *prelude = o.layout ? soa_prelude(o.layout)
+                      : lsk__strdupf("#define LSK_COMPACT_DATA_T %s\n#define "
+                                     "LSK_COMPACT_IN __global const LSK_COMPACT_DATA_T *\n",
+                                     o.data_type ? o.data_type : "void");
+  *program = lsk__strdupf("%s\n%s", source, lsk__kernels_compact);
+  if (!*prelude || !*program) {
+    free(*prelude);
+    free(*program);
+    *program = *prelude = NULL;
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  }
+  return LSK_OK;
+}
+
+int lsk_compactor_source(const char *source, const lsk_compactor_options *opt, char **program,
+                         char **prelude)
+{
+  static const char fn[] = "lsk_compactor_source";
+  if (program)
+    *program = NULL;
+  if (prelude)
+    *prelude = NULL;
+  if (!program || !prelude)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, program ? "prelude" : "program");
+  return compactor_text(NULL, fn, source, opt, program, prelude);
+}
+
+int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compactor_options *opt,
+                         lsk_compactor **out)
+{
+  static const char fn[] = "lsk_compactor_create";
+  if (!out)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+  *out = NULL;
+  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  lsk_compactor_options o = opt ? *opt : (lsk_compactor_options){0};
+  char *prelude, *full;
+  int rc = compactor_text(ctx, fn, source, &o, &full, &prelude);
+  if (rc)
+    return rc;
+  lsk_compactor *c = lsk__handle_new(sizeof *c, &LSK__H_COMPACTOR, ctx);
   if (!c) {
     free(prelude);
     free(full);
@@ -179,7 +213,7 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
   c->layout = o.layout;
   lsk_program_options po = {
       .name = o.name ? o.name : "predicate", .build_options = o.build_options, .prelude = prelude};
-  int rc = lsk_program_create(ctx, full, &po, &c->prog);
+  rc = lsk_program_create(ctx, full, &po, &c->prog);
   free(prelude);
   free(full);
   /* The automatic configuration now: a bad predicate fails here. */

@@ -27,6 +27,7 @@ int cmd_demo_pixel(int argc, char **argv); /* `lsk demo`, cmd_pixel.c */
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_demo_heat(int argc, char **argv); /* `lsk demo heat`, cmd_heat.c */
 int cmd_mpi(int argc, char **argv);       /* `lsk mpi heat|pic`, cmd_mpi.c */
 

@@ -25,6 +25,7 @@ static const struct {
     {"bench", cmd_bench, "time lockstep kernels on the device"},
     {"tune", cmd_tune, "find the fastest workers and simd of the bench kernels, and keep them"},
     {"layout", cmd_layout, "print an SoA layout file's bytes, or its generated OpenCL C or C"},
+    {"check", cmd_check, "compile a kernel file offline: the device, NVPTX (clang), sm_90 (ptxas)"},
     {"mpi", cmd_mpi, "the heat and particle-in-cell examples over MPI ranks (under mpirun)"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -225,6 +225,94 @@ static int build_failed(lsk_program *prog, cl_program program, cl_int err, const
   return err == CL_BUILD_PROGRAM_FAILURE ? LSK_EBUILD : err;
 }
 
+/* The text and the options of one configuration, as every build hands them
+ * to the compiler: the device library, the prelude and the source behind
+ * #line markers; -cl-std=CL1.2 unless the options name a standard, the
+ * configuration's defines, then the program's options. name is already
+ * fit for #line. Either is NULL without memory (both freed by the caller). */
+void lsk__program_text(const char *name, const char *prelude, const char *source,
+                       const char *options, const unsigned domain[3], unsigned workers,
+                       unsigned simd, char **text, char **opts)
+{
+  int has_std = strstr(options, "-cl-std=") != NULL;
+  *opts =
+      lsk__strdupf("%s-cl-kernel-arg-info -DLSK_DOMAIN_X=%u -DLSK_DOMAIN_Y=%u -DLSK_DOMAIN_Z=%u "
+                   "-DLSK_DOMAIN_SIZE=%u -DLSK_WORKERS=%u -DLSK_SIMD=%u %s",
+                   has_std ? "" : "-cl-std=CL1.2 ", domain[0], domain[1], domain[2],
+                   domain[0] * domain[1] * domain[2], workers, simd, options);
+  *text = lsk__strdupf("%s\n#line 1 \"%s.prelude\"\n%s\n#line 1 \"%s\"\n%s", lsk__device_source,
+                       name, prelude, name, source);
+}
+
+int lsk_program_text(const char *source, const lsk_program_options *opt, const unsigned domain[3],
+                     unsigned workers, unsigned simd, char **text, char **options)
+{
+  static const char fn[] = "lsk_program_text";
+  if (text)
+    *text = NULL;
+  if (options)
+    *options = NULL;
+  if (!text || !options)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, text ? "options" : "text");
+  if (!source || !*source)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: source is %s", fn, source ? "empty" : "NULL");
+  if (!domain)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: domain is NULL", fn);
+  unsigned dom[3] = {domain[0], domain[1] ? domain[1] : 1, domain[2] ? domain[2] : 1};
+  uint64_t size = (uint64_t)dom[0] * dom[1] * dom[2];
+  if (dom[0] == 0 || size > LSK_MAX_DOMAIN)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: domain %ux%ux%u: %s", fn, dom[0], dom[1], dom[2],
+                     dom[0] ? "more indices than LSK_MAX_DOMAIN" : "domain[0] is 0");
+  if (!workers || !simd)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is 0", fn, workers ? "simd" : "workers");
+  if ((uint64_t)workers * simd > (1u << 30))
+    return lsk__fail(NULL, LSK_EINVAL, "%s: simd %u x %u workers exceeds 2^30", fn, simd, workers);
+  char *name = line_name(opt && opt->name ? opt->name : "source");
+  if (name)
+    lsk__program_text(name, opt && opt->prelude ? opt->prelude : "", source,
+                      opt && opt->build_options ? opt->build_options : "", dom, workers, simd, text,
+                      options);
+  free(name);
+  if (!*text || !*options) {
+    free(*text);
+    free(*options);
+    *text = *options = NULL;
+    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
+  }
+  return LSK_OK;
+}
+
+int lsk_source_declared_domain(const char *source, const char *kernel, unsigned domain[3],
+                               int *declared)
+{
+  static const char fn[] = "lsk_source_declared_domain";
+  if (domain)
+    domain[0] = domain[1] = domain[2] = 0;
+  if (declared)
+    *declared = 0;
+  if (!source || !domain || !declared)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn,
+                     !source   ? "source"
+                     : !domain ? "domain"
+                               : "declared");
+  lsk__decl *decls;
+  size_t n;
+  char *why = lsk__scan_declarations(source, &decls, &n);
+  if (why) {
+    int rc = lsk__fail(NULL, LSK_EINVAL, "%s: line %s", fn, why);
+    free(why);
+    return rc;
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (!kernel || strcmp(decls[i].kernel, kernel) == 0) {
+      memcpy(domain, decls[i].domain, sizeof decls[i].domain);
+      *declared = 1;
+      break;
+    }
+  lsk__free_declarations(decls, n);
+  return LSK_OK;
+}
+
 /* The text that identifies a build for the disk cache: lsk, platform,
  * device and driver, the options, the whole text, and every file the text
  * may #include (cache_key.c). LSK_OK and *key; LSK_ENOMEM; or
@@ -247,15 +335,9 @@ static int cache_key(const lsk_program *prog, const char *opts, const char *full
 static int build(lsk_program *prog, lsk__build *b)
 {
   lsk_context *ctx = prog->ctx;
-  int has_std = strstr(prog->options, "-cl-std=") != NULL;
-  char *opts =
-      lsk__strdupf("%s-cl-kernel-arg-info -DLSK_DOMAIN_X=%u -DLSK_DOMAIN_Y=%u -DLSK_DOMAIN_Z=%u "
-                   "-DLSK_DOMAIN_SIZE=%u -DLSK_WORKERS=%u -DLSK_SIMD=%u %s",
-                   has_std ? "" : "-cl-std=CL1.2 ", b->domain[0], b->domain[1], b->domain[2],
-                   b->domain[0] * b->domain[1] * b->domain[2], b->workers, b->simd, prog->options);
-  char *full =
-      lsk__strdupf("%s\n#line 1 \"%s.prelude\"\n%s\n#line 1 \"%s\"\n%s", lsk__device_source,
-                   prog->name, prog->prelude, prog->name, prog->source);
+  char *opts = NULL, *full = NULL;
+  lsk__program_text(prog->name, prog->prelude, prog->source, prog->options, b->domain, b->workers,
+                    b->simd, &full, &opts);
   char *key = NULL;
   int rc = LSK_OK;
   if (!opts || !full || (prog->cache_dir && cache_key(prog, opts, full, &key) == LSK_ENOMEM)) {

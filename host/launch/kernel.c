@@ -29,6 +29,7 @@ typedef struct lsk__kentry {
   cl_kernel kernel;
   size_t wg_max;         /* CL_KERNEL_WORK_GROUP_SIZE */
   cl_ulong local_static; /* CL_KERNEL_LOCAL_MEM_SIZE before arguments */
+  cl_ulong private_mem;  /* CL_KERNEL_PRIVATE_MEM_SIZE (0 if not reported) */
   cl_uint nargs;         /* including LSK_CTX */
   lsk__argspec *args;    /* nargs entries; all ARG_ANY without arg info */
   struct lsk__kentry *next;
@@ -256,6 +257,10 @@ static int get_entry(lsk_kernel *k, lsk__build *b, const char *fn, lsk__kentry *
   if (!err)
     err = clGetKernelWorkGroupInfo(kern, ctx->device, CL_KERNEL_LOCAL_MEM_SIZE,
                                    sizeof e->local_static, &e->local_static, NULL);
+  /* For reports only: an implementation that does not say gives 0. */
+  if (!err && clGetKernelWorkGroupInfo(kern, ctx->device, CL_KERNEL_PRIVATE_MEM_SIZE,
+                                       sizeof e->private_mem, &e->private_mem, NULL))
+    e->private_mem = 0;
   if (!err)
     err = clGetKernelInfo(kern, CL_KERNEL_NUM_ARGS, sizeof e->nargs, &e->nargs, NULL);
   if (!err && !(e->args = calloc(e->nargs ? e->nargs : 1, sizeof *e->args)))
@@ -698,7 +703,7 @@ int lsk_kernel_query(lsk_kernel *k, const lsk_launch *cfg, lsk_kernel_info *out)
   int rc = resolve(k, cfg, fn, &e, &w, &s);
   lsk__unlock(k->prog->ctx);
   if (!rc)
-    *out = (lsk_kernel_info){w, s, e->wg_max, (uint64_t)e->local_static};
+    *out = (lsk_kernel_info){w, s, e->wg_max, (uint64_t)e->local_static, (uint64_t)e->private_mem};
   return rc;
 }
 
@@ -720,4 +725,60 @@ int lsk_program_build(lsk_program *prog, const char *kernel_name, const lsk_laun
   lsk__unlock(prog->ctx);
   lsk_kernel_destroy(k);
   return rc;
+}
+
+int lsk_program_kernel_names(lsk_program *prog, const lsk_launch *cfg, char **names)
+{
+  static const char fn[] = "lsk_program_kernel_names";
+  if (names)
+    *names = NULL;
+  LSK__LIVE(NULL, prog, PROGRAM, fn, "prog");
+  lsk_context *ctx = prog->ctx;
+  if (!cfg || !names)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: %s is NULL", fn, cfg ? "names" : "cfg");
+  unsigned dom[3] = {cfg->domain[0], cfg->domain[1] ? cfg->domain[1] : 1,
+                     cfg->domain[2] ? cfg->domain[2] : 1};
+  if (cfg->domain[0] == 0) {
+    if (cfg->domain[1] || cfg->domain[2])
+      return lsk__fail(ctx, LSK_EINVAL, "%s: domain %ux%ux%u has a zero extent", fn, cfg->domain[0],
+                       cfg->domain[1], cfg->domain[2]);
+    if (prog->ndecls == 0)
+      return lsk__fail(ctx, LSK_EDOMAIN,
+                       "%s: program '%s' declares no block domain and cfg gives none", fn,
+                       prog->name);
+    memcpy(dom, prog->decls[0].domain, sizeof dom);
+  }
+  uint64_t size = (uint64_t)dom[0] * dom[1] * dom[2];
+  if (size > LSK__MAX_DOMAIN)
+    return lsk__fail(ctx, LSK_EDOMAIN, "%s: block domain %ux%ux%u has %llu indices, more than %u",
+                     fn, dom[0], dom[1], dom[2], (unsigned long long)size, LSK__MAX_DOMAIN);
+  if ((uint64_t)cfg->simd * (cfg->workers ? cfg->workers : 1) > (1u << 30))
+    return lsk__fail(ctx, LSK_ELAUNCH, "%s: simd %u x %u workers exceeds 2^30", fn, cfg->simd,
+                     cfg->workers);
+  int rc = lsk__check_shape(ctx, fn, cfg->workers, 0);
+  if (rc)
+    return rc;
+  unsigned w, s;
+  lsk__resolve_shape(&ctx->info, (size_t)size, 0, cfg->workers, cfg->simd, &w, &s);
+  lsk__build *b;
+  lsk__lock(ctx); /* a build, as in a launch (docs/threads.md) */
+  rc = lsk__program_get_build(prog, dom, w, s, &b);
+  lsk__unlock(ctx);
+  if (rc)
+    return rc;
+  size_t n = 0;
+  cl_int err = clGetProgramInfo(b->program, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &n);
+  char *text = err ? NULL : malloc(n + 1);
+  if (!err && !text)
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  if (!err)
+    err = clGetProgramInfo(b->program, CL_PROGRAM_KERNEL_NAMES, n, text, NULL);
+  if (err) {
+    free(text);
+    return lsk__fail_cl(ctx, err, "clGetProgramInfo", " (CL_PROGRAM_KERNEL_NAMES of '%s')",
+                        prog->name);
+  }
+  text[n] = 0;
+  *names = text;
+  return LSK_OK;
 }

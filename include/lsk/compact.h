@@ -81,6 +81,20 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
 void lsk_compactor_destroy(lsk_compactor *c);
 
 /*
+ * lsk_compactor_source: what lsk_compactor_create compiles, without a
+ * context, for offline checks of a predicate (`lsk check --compact`):
+ * *program is source followed by the compaction kernels
+ * (kernels/compact.cl), *prelude the generated input type (for a layout:
+ * its views and the row copy). lsk_program_text of them, with opt->name
+ * and opt->build_options as the program's, is the text a device compiler
+ * sees. Free both with lsk_free.
+ * Errors: lsk_compactor_create's checks of source and opt (LSK_EINVAL),
+ * NULL program or prelude, LSK_ENOMEM.
+ */
+int lsk_compactor_source(const char *source, const lsk_compactor_options *opt,
+                         char **program /* OUT */, char **prelude /* OUT */);
+
+/*
  * lsk_compact: the indices i in [0, n) with lsk_select(i, data, arg) true,
  * in increasing order, as uints to out[out_offset + k] for k < min(count,
  * capacity); waits and sets *count to the number selected. A plain-buffer

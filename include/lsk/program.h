@@ -246,6 +246,8 @@ typedef struct lsk_kernel_info {
   size_t work_group_max;       /* CL_KERNEL_WORK_GROUP_SIZE of the build */
   uint64_t local_static_bytes; /* CL_KERNEL_LOCAL_MEM_SIZE before arguments:
                                   its LSK_SHARED and __local variables */
+  uint64_t private_bytes;      /* CL_KERNEL_PRIVATE_MEM_SIZE: per worker (0
+                                  where the implementation does not say) */
 } lsk_kernel_info;
 
 /*
@@ -255,6 +257,46 @@ typedef struct lsk_kernel_info {
  * not) and for reports. Errors: those of lsk_kernel_shape.
  */
 int lsk_kernel_query(lsk_kernel *k, const lsk_launch *cfg, lsk_kernel_info *out /* OUT */);
+
+/*
+ * lsk_program_kernel_names: the program's kernels, as the build of cfg's
+ * configuration lists them (CL_PROGRAM_KERNEL_NAMES: names separated by
+ * ';'), building it if needed. cfg->domain[0] of 0: the first domain the
+ * source declares (LSK_DECLARE_DOMAIN); workers and simd 0: the automatic
+ * rule's, without a kernel's own limit. *names is malloc'd; free it with
+ * lsk_free. For tools that go through a file's kernels (`lsk check`).
+ * Errors: LSK_EINVAL, LSK_EDOMAIN (no domain given or declared),
+ * LSK_ELAUNCH, LSK_EBUILD, LSK_ENOMEM, OpenCL codes.
+ */
+int lsk_program_kernel_names(lsk_program *prog, const lsk_launch *cfg, char **names /* OUT */);
+
+/*
+ * Offline compilers. lsk_program_text: the text and the options that a
+ * build of one configuration hands the OpenCL compiler, without a context:
+ * the device library, then `#line 1 "NAME.prelude"` and opt->prelude, then
+ * `#line 1 "NAME"` and source (NAME: opt->name, else "source"); the options
+ * "-cl-std=CL1.2 " (unless opt->build_options names a standard)
+ * "-cl-kernel-arg-info -DLSK_DOMAIN_X=.. -DLSK_DOMAIN_Y=.. -DLSK_DOMAIN_Z=..
+ * -DLSK_DOMAIN_SIZE=.. -DLSK_WORKERS=.. -DLSK_SIMD=.. " and
+ * opt->build_options. domain[1] and domain[2] of 0 count as 1. Every build
+ * of a program makes its text here, so another compiler (clang for NVPTX in
+ * `lsk check`) sees exactly what the device's does. Free both with lsk_free.
+ * Errors: LSK_EINVAL (NULL or empty source, NULL outputs, a zero extent,
+ * workers or simd, more than LSK_MAX_DOMAIN indices), LSK_ENOMEM.
+ */
+int lsk_program_text(const char *source, const lsk_program_options *opt, const unsigned domain[3],
+                     unsigned workers, unsigned simd, char **text /* OUT */,
+                     char **options /* OUT */);
+
+/*
+ * lsk_source_declared_domain: the block domain that source declares for
+ * kernel (LSK_DECLARE_DOMAIN..3), read as lsk_program_create reads it:
+ * *declared 1 and domain set, or 0 and zeros. kernel NULL: the first
+ * declaration, whichever kernel it names. Errors: LSK_EINVAL (NULL source,
+ * domain or declared; a malformed declaration, with its line).
+ */
+int lsk_source_declared_domain(const char *source, const char *kernel, unsigned domain[3] /* OUT */,
+                               int *declared /* OUT */);
 
 #ifdef __cplusplus
 }

@@ -426,6 +426,75 @@ START_TEST(test_bi_program)
   BAD(NULL, "lsk_program_build", lsk_program_build((lsk_program *)ctx, "fill", &cfg), LSK_EINVAL,
       WRONG("program", "context"));
 
+  /* lsk_program_kernel_names: a live program and a domain (given or
+   * declared); the names of a good one. */
+  char *names = (char *)&names;
+  BAD(NULL, "lsk_program_kernel_names", lsk_program_kernel_names(NULL, &cfg, &names), LSK_EINVAL,
+      "prog is NULL");
+  ck_assert_ptr_null(names);
+  BAD(ctx, "lsk_program_kernel_names", lsk_program_kernel_names(prog, NULL, &names), LSK_EINVAL,
+      "cfg is NULL");
+  BAD(ctx, "lsk_program_kernel_names", lsk_program_kernel_names(prog, &cfg, NULL), LSK_EINVAL,
+      "names is NULL");
+  lsk_launch nodom = {.blocks = {1}};
+  BAD(ctx, "lsk_program_kernel_names", lsk_program_kernel_names(prog, &nodom, &names), LSK_EDOMAIN,
+      "declares no block domain and cfg gives none");
+  lsk_launch zero_x = {.domain = {0, 4}, .blocks = {1}};
+  BAD(ctx, "lsk_program_kernel_names", lsk_program_kernel_names(prog, &zero_x, &names), LSK_EINVAL,
+      "domain 0x4x0 has a zero extent");
+  BAD(ctx, "lsk_program_kernel_names", lsk_program_kernel_names(prog, &huge, &names), LSK_EDOMAIN,
+      "1073741824");
+  lsk_launch wide_w = {.domain = {32}, .blocks = {1}, .workers = 1u << 20};
+  BAD(ctx, "lsk_program_kernel_names", lsk_program_kernel_names(prog, &wide_w, &names), LSK_ELAUNCH,
+      "workers 1048576");
+  BAD(NULL, "lsk_program_kernel_names", lsk_program_kernel_names((lsk_program *)ctx, &cfg, &names),
+      LSK_EINVAL, WRONG("program", "context"));
+  TU_OK(ctx, lsk_program_kernel_names(prog, &cfg, &names));
+  ck_assert_msg(strstr(names, "fill") != NULL, "kernel names: %s", names);
+  lsk_free(names);
+
+  /* lsk_program_text and lsk_source_declared_domain: no context; the
+   * messages go to the thread. */
+  static const unsigned dom64[3] = {64, 0, 0};
+  char *text = (char *)&text, *topts = (char *)&topts;
+  BAD(NULL, "lsk_program_text", lsk_program_text("x", NULL, dom64, 64, 1, NULL, &topts), LSK_EINVAL,
+      "text is NULL");
+  ck_assert_ptr_null(topts);
+  BAD(NULL, "lsk_program_text", lsk_program_text("x", NULL, dom64, 64, 1, &text, NULL), LSK_EINVAL,
+      "options is NULL");
+  ck_assert_ptr_null(text);
+  BAD(NULL, "lsk_program_text", lsk_program_text(NULL, NULL, dom64, 64, 1, &text, &topts),
+      LSK_EINVAL, "source is NULL");
+  BAD(NULL, "lsk_program_text", lsk_program_text("", NULL, dom64, 64, 1, &text, &topts), LSK_EINVAL,
+      "source is empty");
+  BAD(NULL, "lsk_program_text", lsk_program_text("x", NULL, NULL, 64, 1, &text, &topts), LSK_EINVAL,
+      "domain is NULL");
+  BAD(NULL, "lsk_program_text",
+      lsk_program_text("x", NULL, (const unsigned[3]){0, 2, 0}, 64, 1, &text, &topts), LSK_EINVAL,
+      "domain 0x2x1: domain[0] is 0");
+  BAD(NULL, "lsk_program_text",
+      lsk_program_text("x", NULL, (const unsigned[3]){1u << 13, 1u << 12, 0}, 64, 1, &text, &topts),
+      LSK_EINVAL, "domain 8192x4096x1: more indices than LSK_MAX_DOMAIN");
+  BAD(NULL, "lsk_program_text", lsk_program_text("x", NULL, dom64, 0, 1, &text, &topts), LSK_EINVAL,
+      "workers is 0");
+  BAD(NULL, "lsk_program_text", lsk_program_text("x", NULL, dom64, 64, 0, &text, &topts),
+      LSK_EINVAL, "simd is 0");
+  BAD(NULL, "lsk_program_text",
+      lsk_program_text("x", NULL, dom64, 1u << 16, 1u << 16, &text, &topts), LSK_EINVAL,
+      "simd 65536 x 65536 workers exceeds 2^30");
+  unsigned got[3] = {9, 9, 9};
+  int declared = 9;
+  BAD(NULL, "lsk_source_declared_domain", lsk_source_declared_domain(NULL, "k", got, &declared),
+      LSK_EINVAL, "source is NULL");
+  ck_assert_int_eq(declared, 0);
+  BAD(NULL, "lsk_source_declared_domain", lsk_source_declared_domain("", "k", NULL, &declared),
+      LSK_EINVAL, "domain is NULL");
+  BAD(NULL, "lsk_source_declared_domain", lsk_source_declared_domain("", "k", got, NULL),
+      LSK_EINVAL, "declared is NULL");
+  BAD(NULL, "lsk_source_declared_domain",
+      lsk_source_declared_domain("\nLSK_DECLARE_DOMAIN2(k, 4);\n", "k", got, &declared), LSK_EINVAL,
+      "line 2: malformed LSK_DECLARE_DOMAIN");
+
   BAD(ctx, "lsk_kernel_create", lsk_kernel_create(prog, "fill", NULL), LSK_EINVAL, "out is NULL");
   BAD(NULL, "lsk_kernel_create", lsk_kernel_create(NULL, "fill", &kout), LSK_EINVAL,
       "prog is NULL");
@@ -783,6 +852,30 @@ START_TEST(test_bi_algo)
       "'uint; evil'");
   BAD(NULL, "lsk_compactor_create", lsk_compactor_create((lsk_context *)in, pred, &co, &c),
       LSK_EINVAL, WRONG("context", "buffer"));
+  /* lsk_compactor_source: the same checks of source and options, no
+   * context. */
+  char *cprog = (char *)&cprog, *cpre = (char *)&cpre;
+  BAD(NULL, "lsk_compactor_source", lsk_compactor_source(pred, &co, NULL, &cpre), LSK_EINVAL,
+      "program is NULL");
+  ck_assert_ptr_null(cpre);
+  BAD(NULL, "lsk_compactor_source", lsk_compactor_source(pred, &co, &cprog, NULL), LSK_EINVAL,
+      "prelude is NULL");
+  ck_assert_ptr_null(cprog);
+  BAD(NULL, "lsk_compactor_source", lsk_compactor_source(NULL, &co, &cprog, &cpre), LSK_EINVAL,
+      "source is NULL");
+  BAD(NULL, "lsk_compactor_source", lsk_compactor_source("int f(void);", &co, &cprog, &cpre),
+      LSK_EINVAL, "the source defines no lsk_select");
+  BAD(NULL, "lsk_compactor_source", lsk_compactor_source(pred, &bad_type, &cprog, &cpre),
+      LSK_EINVAL, "'uint; evil'");
+  BAD(NULL, "lsk_compactor_source",
+      lsk_compactor_source(pred, &(lsk_compactor_options){.layout = (lsk_layout *)in}, &cprog,
+                           &cpre),
+      LSK_EINVAL, WRONG("layout", "buffer"));
+  TU_OK(NULL, lsk_compactor_source(pred, &co, &cprog, &cpre));
+  ck_assert_msg(strstr(cprog, "lsk_compact_indices") && strstr(cpre, "LSK_COMPACT_DATA_T uint"),
+                "compactor source: %s\n%s", cpre, cprog);
+  lsk_free(cprog);
+  lsk_free(cpre);
   TU_OK(ctx, lsk_compactor_create(ctx, pred, &co, &c));
   BADV("lsk_compactor_destroy", (lsk_compactor_destroy((lsk_compactor *)in), 0), 0,
        WRONG("compactor", "buffer"));

@@ -471,6 +471,63 @@ START_TEST(test_errors_build_log_whole_text_lines)
 }
 END_TEST
 
+/* lsk_program_text is what builds hand the compiler: the raw OpenCL
+ * compiler builds it with its options into a program with the kernels that
+ * lsk_program_kernel_names lists; declared domains read without a context. */
+START_TEST(test_errors_program_text_offline)
+{
+  lsk_context *ctx = tu_context();
+  const lsk_program_options po = {
+      .name = "main.cl", .prelude = "#define PRE 1\n", .build_options = "-DOPT=2"};
+  char *text = NULL, *opts = NULL;
+  TU_OK(NULL, lsk_program_text(main_src, &po, (const unsigned[3]){32, 0, 0}, 32, 1, &text, &opts));
+  ck_assert_str_eq(opts, "-cl-std=CL1.2 -cl-kernel-arg-info -DLSK_DOMAIN_X=32 -DLSK_DOMAIN_Y=1 "
+                         "-DLSK_DOMAIN_Z=1 -DLSK_DOMAIN_SIZE=32 -DLSK_WORKERS=32 -DLSK_SIMD=1 "
+                         "-DOPT=2");
+  size_t nd = strlen(lsk__device_source);
+  ck_assert_int_eq(strncmp(text, lsk__device_source, nd), 0);
+  const char *tail = "\n#line 1 \"main.cl.prelude\"\n#define PRE 1\n\n#line 1 \"main.cl\"\n";
+  ck_assert_int_eq(strncmp(text + nd, tail, strlen(tail)), 0);
+  ck_assert_str_eq(text + nd + strlen(tail), main_src);
+  cl_int err;
+  const char *srcs[1] = {text};
+  cl_program raw = clCreateProgramWithSource(lsk_context_cl(ctx), 1, srcs, NULL, &err);
+  ck_assert_int_eq(err, CL_SUCCESS);
+  cl_device_id dev = lsk_context_cl_device(ctx);
+  ck_assert_int_eq(clBuildProgram(raw, 1, &dev, opts, NULL, NULL), CL_SUCCESS);
+  char raw_names[256] = "";
+  ck_assert_int_eq(
+      clGetProgramInfo(raw, CL_PROGRAM_KERNEL_NAMES, sizeof raw_names, raw_names, NULL),
+      CL_SUCCESS);
+  clReleaseProgram(raw);
+  lsk_free(text);
+  lsk_free(opts);
+  lsk_program *p = NULL;
+  TU_OK(ctx, lsk_program_create(ctx, main_src, &po, &p));
+  char *names = NULL;
+  lsk_launch cfg = {.domain = {32}, .workers = 32, .simd = 1};
+  TU_OK(ctx, lsk_program_kernel_names(p, &cfg, &names));
+  ck_assert_str_eq(names, raw_names);
+  ck_assert_msg(strstr(names, "iota") && strstr(names, "k42") && strstr(names, "plain"), "%s",
+                names);
+  lsk_free(names);
+  /* No domain: the first declared one (k42's). */
+  TU_OK(ctx, lsk_program_kernel_names(p, &(lsk_launch){.blocks = {1}}, &names));
+  ck_assert_str_eq(names, raw_names);
+  lsk_free(names);
+  lsk_program_destroy(p);
+  unsigned dom[3];
+  int declared;
+  TU_OK(NULL, lsk_source_declared_domain(main_src, "k42", dom, &declared));
+  ck_assert(declared == 1 && dom[0] == 42 && dom[1] == 1 && dom[2] == 1);
+  TU_OK(NULL, lsk_source_declared_domain(main_src, "iota", dom, &declared));
+  ck_assert(declared == 0 && dom[0] == 0);
+  TU_OK(NULL, lsk_source_declared_domain("LSK_DECLARE_DOMAIN3(z, 2, 3, 4);", NULL, dom, &declared));
+  ck_assert(declared == 1 && dom[0] == 2 && dom[1] == 3 && dom[2] == 4);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* Launch shapes                                                       */
 
@@ -763,6 +820,7 @@ Suite *suite_errors(void)
   tcase_add_test(tc, test_errors_declare_malformed);
   tcase_add_test(tc, test_errors_build_error_line);
   tcase_add_test(tc, test_errors_build_log_whole_text_lines);
+  tcase_add_test(tc, test_errors_program_text_offline);
   suite_add_tcase(s, tc);
   tc = tcase_create("launch");
   tcase_add_test(tc, test_errors_launch_domain);
