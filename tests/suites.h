@@ -54,6 +54,8 @@
   X(grind_random, tests/algo/check_random_fill.c, g)                           \
   X(histogram, tests/algo/check_histogram.c, ur)                               \
   X(grind_histogram, tests/algo/check_histogram.c, g)                          \
+  X(sort, tests/algo/check_sort.c, ur)                                         \
+  X(grind_sort, tests/algo/check_sort.c, g)                                    \
   /* mem */                                                                    \
   X(vector, tests/mem/check_vector.c, ur)                                      \
   X(grind_vector, tests/mem/check_vector.c, g)                                 \

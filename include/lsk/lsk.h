@@ -27,5 +27,6 @@
 #include "lsk/assoc.h"
 #include "lsk/random.h"
 #include "lsk/histogram.h"
+#include "lsk/sort.h"
 
 #endif /* LSK_H */
