@@ -602,9 +602,27 @@ END_TEST
 START_TEST(test_grind_sort)
 {
   lsk_context *ctx = tu_context();
+  /* oclgrind 21.10 takes words that kernels write into a buffer created
+   * after another was released for uninitialized, unless the host wrote
+   * the buffer first (host/algo/compact.c). The sort's temporary buffers
+   * come from the buffer cache: it is stocked with buffers the host wrote,
+   * three of each size class (host/core/bufcache.c: 256, 320, 384, 448,
+   * 512, ... bytes) up to 64 KiB, which is all these cases take. */
+  enum { PER_CLASS = 3, CLASSES = 36 };
+  static unsigned char junk[1 << 16];
+  lsk_buffer *stock[PER_CLASS * CLASSES];
+  size_t nstock = 0;
+  for (unsigned c = 0; c < CLASSES; ++c)
+    for (int i = 0; i < PER_CLASS; ++i) {
+      size_t size = (size_t)(4 + c % 4) << (c / 4 + 6);
+      TU_OK(ctx, lsk_buffer_alloc(ctx, size, NULL, &stock[nstock]));
+      TU_OK(ctx, lsk_buffer_write(stock[nstock++], 0, junk, size));
+    }
+  for (size_t i = 0; i < nstock; ++i)
+    TU_OK(ctx, lsk_buffer_free(stock[i], NULL));
   lsk_algo_options o = {.tile = 64, .blocks = 2, .workers = 4};
   check_data(ctx, LSK_TYPE_INT, K_DUPS, 150, 1, &o, 8, 1);
-  check_data(ctx, LSK_TYPE_FLOAT, K_SPECIAL, 150, 2, &o, 11, 1);
+  check_data(ctx, LSK_TYPE_FLOAT, K_SPECIAL, 150, 2, &o, 10, 1);
   check_data(ctx, LSK_TYPE_UINT, K_EQUAL, 70, 3, &o, 4, 0);
   check_data(ctx, LSK_TYPE_LONG, K_NARROW, 100, 4, &o, 5, 1);
   if (tu_fp64(ctx, "grind double"))
