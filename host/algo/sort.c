@@ -50,12 +50,14 @@ static lsk_arg order_arg(const sort_job *j)
   return wide ? LSK_ARG_ULONG(x) : LSK_ARG_UINT((uint32_t)x);
 }
 
-/* The digit bits: the caller's, else 8 where the counters take at most
- * half the local memory (CPUs: docs/algorithms.md has the measurements),
- * else the most up to 4 that fit. LSK_ELAUNCH where none fits. */
+/* The digit bits: the caller's, else the device's preference where its
+ * counters take at most half the local memory: 11 on CPUs (PoCL, 2^24 uint
+ * keys: 11 and 12 bits took about 0.6 of the time of 8, 4 bits 1.3 times
+ * as long; docs/algorithms.md), 8 on GPUs (not measured); else the most
+ * bits up to 4 whose counters fit. LSK_ELAUNCH where none fits. */
 static int choose_bits(const sort_job *j, unsigned workers, uint64_t avail, unsigned *bits)
 {
-  uint64_t per = (uint64_t)workers * 4;
+  uint64_t per = (uint64_t)workers * 4; /* (2^bits + 1) counters per worker */
   if (j->bits) {
     if ((((uint64_t)1 << j->bits) + 1) * per > avail)
       return lsk__fail(j->ctx, LSK_ELAUNCH,
@@ -67,8 +69,9 @@ static int choose_bits(const sort_job *j, unsigned workers, uint64_t avail, unsi
     *bits = j->bits;
     return LSK_OK;
   }
-  if (257 * per <= avail / 2) {
-    *bits = 8;
+  unsigned want = j->ctx->info.is_gpu ? 8 : 11;
+  if ((((uint64_t)1 << want) + 1) * per <= avail / 2) {
+    *bits = want;
     return LSK_OK;
   }
   for (unsigned b = 4; b >= 1; --b)

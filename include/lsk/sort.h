@@ -26,8 +26,9 @@ typedef struct lsk_sort_options {
    * way, and NaNs come last either way. */
   int descending;
   /* Bits per digit, 1 to 16 (a pass per digit); 0: the device's choice
-   * (8 where (2^8 counters) x workers fit in half the local memory, as on
-   * CPUs; else 4). For tests and tuning: the result never depends on it. */
+   * (11 on CPUs, 8 on GPUs, where 2^bits + 1 counters per worker fit in
+   * half the local memory; else 4 or fewer). For tests and tuning: the
+   * result never depends on it. */
   unsigned digit_bits;
   /* The shape of the passes (algo.h), which the result never depends on,
    * and algo.on, where the sort runs: its queue, the events its first
