@@ -50,11 +50,11 @@ static lsk_arg order_arg(const sort_job *j)
   return wide ? LSK_ARG_ULONG(x) : LSK_ARG_UINT((uint32_t)x);
 }
 
-/* The digit bits: the caller's, else the device's preference where its
- * counters take at most half the local memory: 11 on CPUs (PoCL, 2^24 uint
- * keys: 11 and 12 bits took about 0.6 of the time of 8, 4 bits 1.3 times
- * as long; docs/algorithms.md), 8 on GPUs (not measured); else the most
- * bits up to 4 whose counters fit. LSK_ELAUNCH where none fits. */
+/* The digit bits: the caller's, else the most bits up to the device's
+ * preference whose counters take at most half the local memory (all of
+ * it where none does): 11 on CPUs (PoCL, 2^24 uint keys: docs/algorithms.md
+ * has the measurements), 8 on GPUs (not measured). LSK_ELAUNCH where none
+ * fits. */
 static int choose_bits(const sort_job *j, unsigned workers, uint64_t avail, unsigned *bits)
 {
   uint64_t per = (uint64_t)workers * 4; /* (2^bits + 1) counters per worker */
@@ -70,15 +70,12 @@ static int choose_bits(const sort_job *j, unsigned workers, uint64_t avail, unsi
     return LSK_OK;
   }
   unsigned want = j->ctx->info.is_gpu ? 8 : 11;
-  if ((((uint64_t)1 << want) + 1) * per <= avail / 2) {
-    *bits = want;
-    return LSK_OK;
-  }
-  for (unsigned b = 4; b >= 1; --b)
-    if ((((uint64_t)1 << b) + 1) * per <= avail) {
-      *bits = b;
-      return LSK_OK;
-    }
+  for (int half = 1; half >= 0; --half)
+    for (unsigned b = want; b >= 1; --b)
+      if ((((uint64_t)1 << b) + 1) * per <= (half ? avail / 2 : avail)) {
+        *bits = b;
+        return LSK_OK;
+      }
   return lsk__fail(j->ctx, LSK_ELAUNCH,
                    "%s: %u workers leave no local memory for the counters on %s (%llu bytes)",
                    j->fn, workers, j->ctx->info.name, (unsigned long long)avail);

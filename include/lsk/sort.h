@@ -25,9 +25,9 @@ typedef struct lsk_sort_options {
   /* Nonzero: largest key first. Equal keys keep their input order either
    * way, and NaNs come last either way. */
   int descending;
-  /* Bits per digit, 1 to 16 (a pass per digit); 0: the device's choice
-   * (11 on CPUs, 8 on GPUs, where 2^bits + 1 counters per worker fit in
-   * half the local memory; else 4 or fewer). For tests and tuning: the
+  /* Bits per digit, 1 to 16 (a pass per digit); 0: the device's choice,
+   * 11 on CPUs and 8 on GPUs, or fewer: the most whose 2^bits + 1 counters
+   * per worker fit in half the local memory. For tests and tuning: the
    * result never depends on it. */
   unsigned digit_bits;
   /* The shape of the passes (algo.h), which the result never depends on,
