@@ -164,26 +164,24 @@ static int run(const sort_job *j)
   for (unsigned pass = 0; pass < passes && !rc; ++pass) {
     unsigned shift = pass * bits, width = keybits - shift < bits ? keybits - shift : bits;
     uint32_t mask = (uint32_t)(((uint64_t)1 << width) - 1);
-    {
-      /* Pass 0's counts come with the OR and AND (first = 1), then the
-       * plan; the other passes count where the plan says so. */
-      lsk_arg a[] = {LSK_ARG_BUFFER(state),
-                     LSK_ARG_UINT(pass),
-                     LSK_ARG_UINT(pass == 0),
-                     LSK_ARG_BUFFER(j->kin),
-                     LSK_ARG_BUFFER(j->kout),
-                     LSK_ARG_BUFFER(ktmp),
-                     LSK_ARG_UINT((uint32_t)n),
-                     LSK_ARG_UINT((uint32_t)seglen),
-                     x,
-                     LSK_ARG_UINT(shift),
-                     LSK_ARG_UINT(mask),
-                     LSK_ARG_BUFFER(counts),
-                     LSK_ARG_UINT((uint32_t)nseg),
-                     LSK_ARG_BUFFER(oa),
-                     LSK_ARG_LOCAL(local_bytes)};
-      rc = lsk__launch_q(count, q, &l, a, sizeof a / sizeof a[0]);
-    }
+    /* Pass 0's counts come with the OR and AND (first = 1), then the
+     * plan; the other passes count where the plan says so. */
+    lsk_arg ca[] = {LSK_ARG_BUFFER(state),
+                    LSK_ARG_UINT(pass),
+                    LSK_ARG_UINT(pass == 0),
+                    LSK_ARG_BUFFER(j->kin),
+                    LSK_ARG_BUFFER(j->kout),
+                    LSK_ARG_BUFFER(ktmp),
+                    LSK_ARG_UINT((uint32_t)n),
+                    LSK_ARG_UINT((uint32_t)seglen),
+                    x,
+                    LSK_ARG_UINT(shift),
+                    LSK_ARG_UINT(mask),
+                    LSK_ARG_BUFFER(counts),
+                    LSK_ARG_UINT((uint32_t)nseg),
+                    LSK_ARG_BUFFER(oa),
+                    LSK_ARG_LOCAL(local_bytes)};
+    rc = lsk__launch_q(count, q, &l, ca, sizeof ca / sizeof ca[0]);
     if (!rc && pass == 0) {
       lsk_launch lp = l;
       lp.blocks[0] = 1;
@@ -197,24 +195,24 @@ static int run(const sort_job *j)
       rc = lsk__scan_q(ctx, q, fn, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, counts, 0, counts, 0,
                        ((size_t)mask + 1) * nseg, j->algo);
     if (!rc) {
-      lsk_arg a[] = {LSK_ARG_BUFFER(state),
-                     LSK_ARG_UINT(pass),
-                     LSK_ARG_BUFFER(j->kin),
-                     LSK_ARG_BUFFER(j->kout),
-                     LSK_ARG_BUFFER(ktmp),
-                     LSK_ARG_BUFFER(vin),
-                     LSK_ARG_BUFFER(vout),
-                     LSK_ARG_BUFFER(vt),
-                     LSK_ARG_UINT(j->vin != NULL),
-                     LSK_ARG_UINT((uint32_t)n),
-                     LSK_ARG_UINT((uint32_t)seglen),
-                     x,
-                     LSK_ARG_UINT(shift),
-                     LSK_ARG_UINT(mask),
-                     LSK_ARG_BUFFER(counts),
-                     LSK_ARG_UINT((uint32_t)nseg),
-                     LSK_ARG_LOCAL(local_bytes)};
-      rc = lsk__launch_q(scatter, q, &l, a, sizeof a / sizeof a[0]);
+      lsk_arg sa[] = {LSK_ARG_BUFFER(state),
+                      LSK_ARG_UINT(pass),
+                      LSK_ARG_BUFFER(j->kin),
+                      LSK_ARG_BUFFER(j->kout),
+                      LSK_ARG_BUFFER(ktmp),
+                      LSK_ARG_BUFFER(vin),
+                      LSK_ARG_BUFFER(vout),
+                      LSK_ARG_BUFFER(vt),
+                      LSK_ARG_UINT(j->vin != NULL),
+                      LSK_ARG_UINT((uint32_t)n),
+                      LSK_ARG_UINT((uint32_t)seglen),
+                      x,
+                      LSK_ARG_UINT(shift),
+                      LSK_ARG_UINT(mask),
+                      LSK_ARG_BUFFER(counts),
+                      LSK_ARG_UINT((uint32_t)nseg),
+                      LSK_ARG_LOCAL(local_bytes)};
+      rc = lsk__launch_q(scatter, q, &l, sa, sizeof sa / sizeof sa[0]);
     }
   }
   if (!rc) {
