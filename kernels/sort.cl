@@ -1,9 +1,9 @@
 /*
  * sort.cl: the passes of a stable LSD radix sort (host/algo/sort.c;
- * docs/algorithms.md). Keys are 32 bits (uint, int, float: the K32
- * kernels) or 64 bits (ulong, long, double: K64), optionally with a uint
- * value each. No block waits for another: the host orders the kernels on
- * its queue.
+ * docs/algorithms.md). Keys are 32 bits (uint and int: the u32 kernels;
+ * float: f32) or 64 bits (ulong and long: u64; double: f64), optionally
+ * with a uint value each. No block waits for another: the host orders the
+ * kernels on its queue.
  *
  * Segments. Every work-item of the launch owns one segment, a contiguous
  * run of seglen elements: segment s = block * LSK_WORKERS + worker, over
@@ -11,7 +11,7 @@
  * segment's elements in index order, are what makes the scatter stable.
  *
  * Order. A key k is mapped to an unsigned t whose order is the sort's
- * (lsk__sort_t32/64): ints with their sign bit flipped, floats in IEEE
+ * (lsk__sort_t_K): ints with their sign bit flipped, floats in IEEE
  * total order (negative ones with every bit flipped, the others with the
  * sign bit set), every bit flipped for descending, then every NaN, whatever
  * its sign or payload, mapped to the largest t: last in both directions,
@@ -35,7 +35,8 @@
  *   lsk_sort_scatter_K  if the pass runs: every segment walks its
  *                     elements in order and stores each at its digit's
  *                     next slot;
- *   lsk_sort_copy_K   if the plan says so: the last copy.
+ *   lsk_sort_copy_T   if the plan says so: the last copy (T: uint or
+ *                     ulong, the key's width).
  *
  * Buffers: a pass reads one of IN (the caller's keys), OUT (the caller's
  * output: IN again when sorting in place) and TMP (scratch), by the plan's
@@ -45,9 +46,10 @@
  * source, bits 4-5 its destination (0 IN, 1 OUT, 2 TMP); state[LSK__SORT_COPY]:
  * bit 0 a copy ends the sort, bits 2-3 from, bits 4-5 to.
  *
- * Counters live in local memory, one column per work-item (counter d of
- * worker w at d * LSK_WORKERS + w): a work-item touches only its own, so
- * the count and scatter kernels have no barrier.
+ * Counters live in local memory, a column of mask + 2 per work-item
+ * (counter d of worker w at w * (mask + 2) + d: contiguous on CPUs, and on
+ * GPUs workers at the same digit fall in different banks): a work-item
+ * touches only its own, so the count and scatter kernels have no barrier.
  */
 
 #define LSK__SORT_MAX_PASSES 64
