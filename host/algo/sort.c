@@ -22,6 +22,8 @@
 /* Elements per segment at most where the device ends long loops
  * (llvmpipe: 65535 iterations per work-item, lsk_device_info.loops_capped). */
 #define SORT_CAPPED_SEGMENT 4096u
+/* Elements per segment at least on GPUs (by default). */
+#define SORT_GPU_SEGMENT 256u
 
 /* One call: its arguments, checked. */
 typedef struct sort_job {
@@ -131,11 +133,18 @@ static int run(const sort_job *j)
   if ((rc = choose_bits(j, w, local > used ? local - used : 0, &bits)))
     return rc;
 
-  /* Segments: blocks x workers, each at most SORT_CAPPED_SEGMENT long where
-   * loops are capped (unless the caller chose the blocks). */
+  /* Segments: blocks x workers. Unless the caller chose the blocks: on
+   * CPUs two blocks per compute unit, on GPUs the library's usual number
+   * but segments of SORT_GPU_SEGMENT elements at least (each has 2^bits
+   * counters to write and scan); at most SORT_CAPPED_SEGMENT long where
+   * loops are capped. */
   size_t blocks = j->algo && j->algo->blocks ? j->algo->blocks
                   : ctx->info.is_gpu         ? p.blocks
                                              : lsk_auto_blocks(&ctx->info, p.tiles, 1, 2);
+  if (!(j->algo && j->algo->blocks) && ctx->info.is_gpu) {
+    size_t most = (n + (size_t)SORT_GPU_SEGMENT * w - 1) / ((size_t)SORT_GPU_SEGMENT * w);
+    blocks = blocks < most ? blocks : most ? most : 1;
+  }
   if (!(j->algo && j->algo->blocks) && ctx->info.loops_capped) {
     size_t need = (n + (size_t)SORT_CAPPED_SEGMENT * w - 1) / ((size_t)SORT_CAPPED_SEGMENT * w);
     blocks = blocks > need ? blocks : need;
