@@ -37,11 +37,15 @@
 /* The operations, for scalars of any type. Comparisons rather than the
  * built-in min and max: OpenCL C leaves min/max of floats undefined for
  * infinite arguments, and the identities of min and max are infinities.
- * @attention min and max evaluate an argument twice: pass plain values,
- * never a call (a collective called twice, or on some workers, breaks). */
+ * Min and max ignore a NaN, as fmin and fmax do, in either operand: the
+ * other one is the result (a NaN only where both are). x != x holds only
+ * for a NaN, and is false for integers, where it folds away.
+ * @attention min and max evaluate an argument more than once: pass plain
+ * values, never a call (a collective called twice, or on some workers,
+ * breaks). */
 #define lsk__op_add(a, b) ((a) + (b))
-#define lsk__op_min(a, b) ((b) < (a) ? (b) : (a))
-#define lsk__op_max(a, b) ((a) < (b) ? (b) : (a))
+#define lsk__op_min(a, b) ((b) < (a) || (a) != (a) ? (b) : (a))
+#define lsk__op_max(a, b) ((a) < (b) || (a) != (a) ? (b) : (a))
 
 LSK__ATOMIC_CAS(lsk_atomic_add_float, __global, float, uint, as_float, as_uint, atomic_cmpxchg,
                 lsk__op_add)

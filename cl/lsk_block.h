@@ -34,8 +34,11 @@
  * where the device has it (LSK_HAS_FP64). Integer adds wrap around (signed
  * ones too: they are done on the unsigned bits). Float adds are done in a
  * fixed order for a given (workers, simd), so results are reproducible but
- * may differ in the last bits between shapes. Float min and max with a NaN
- * input give an unspecified result.
+ * may differ in the last bits between shapes. Float min and max ignore
+ * NaNs: a NaN counts as the identity, so the result is the smallest
+ * (largest) of the other values, +inf (-inf) where every value is a NaN,
+ * as lsk_reduce does (docs/algorithms.md, "NaN in min and max"). Adds
+ * propagate NaNs as IEEE arithmetic does.
  *
  * Other operations: LSK_BLOCK_DEFINE(NAME, T, op, identity), at file scope,
  * defines the four functions lsk_block_reduce_NAME_T, lsk_block_scan_NAME_T,
@@ -90,8 +93,15 @@ LSK_COLLECTIVE void lsk__lsync(void)
  * COMMUTES (1 for the built-in operations) lets reduce_var fold each
  * worker's slots of all steps first and combine the workers once; otherwise
  * it combines the workers step by step, which keeps domain order.
+ * ENTRY (1 for the built-in min and max) makes each worker's value
+ * OP(ID, v) on entry to the worker-level reduce and scan: for floats a NaN
+ * becomes the identity there, as it does in the domain-level ones, whose
+ * folds start from it. (For integers, and any op with a true identity, it
+ * changes nothing.)
  */
 #define LSK__BLOCK_DEFINE(NAME, T, OP, ID, COMMUTES)                                               \
+  LSK__BLOCK_DEFINE_E(NAME, T, OP, ID, COMMUTES, 0)
+#define LSK__BLOCK_DEFINE_E(NAME, T, OP, ID, COMMUTES, ENTRY)                                      \
   /* Pairwise tree, double-buffered: round r combines neighbours (2w,                              \
    * 2w+1) into w, so the order is kept and the active workers stay                                \
    * contiguous; ceil(log2 W) rounds, one barrier each. */                                         \
@@ -99,6 +109,10 @@ LSK_COLLECTIVE void lsk__lsync(void)
   {                                                                                                \
     uint w = lsk_worker();                                                                         \
     __local T *a = s, *b = s + LSK_WORKERS, *t;                                                    \
+    if (ENTRY) {                                                                                   \
+      T id_ = ID;                                                                                  \
+      v = OP(id_, v);                                                                              \
+    }                                                                                              \
     a[w] = v;                                                                                      \
     lsk__lsync();                                                                                  \
     for (uint m = LSK_WORKERS; m > 1; m = (m + 1) / 2) {                                           \
@@ -120,6 +134,10 @@ LSK_COLLECTIVE void lsk__lsync(void)
   {                                                                                                \
     uint w = lsk_worker();                                                                         \
     __local T *a = s, *b = s + LSK_WORKERS, *t;                                                    \
+    if (ENTRY) {                                                                                   \
+      T id_ = ID;                                                                                  \
+      v = OP(id_, v);                                                                              \
+    }                                                                                              \
     a[w] = v;                                                                                      \
     lsk__lsync();                                                                                  \
     for (uint d = 1; d < LSK_WORKERS; d <<= 1) {                                                   \
@@ -196,8 +214,8 @@ LSK_COLLECTIVE void lsk__lsync(void)
 /* The built-in operations. */
 #define LSK__BLOCK_OPS(T, ADD, MINID, MAXID)                                                       \
   LSK__BLOCK_DEFINE(add, T, ADD, 0, 1)                                                             \
-  LSK__BLOCK_DEFINE(min, T, lsk__op_min, MINID, 1)                                                 \
-  LSK__BLOCK_DEFINE(max, T, lsk__op_max, MAXID, 1)                                                 \
+  LSK__BLOCK_DEFINE_E(min, T, lsk__op_min, MINID, 1, 1)                                            \
+  LSK__BLOCK_DEFINE_E(max, T, lsk__op_max, MAXID, 1, 1)                                            \
   LSK_COLLECTIVE T lsk_block_bcast_##T(__local T *s, T v)                                          \
   {                                                                                                \
     if (lsk_worker() == 0)                                                                         \

@@ -25,7 +25,7 @@
   XX(REDUCE, reduce)                                                                               \
   XX(SCAN, scan)                                                                                   \
   XX(COMPACT, compact) XX(POOL, pool) XX(ASSOC, assoc) XX(RANDOM, random) XX(HISTOGRAM, histogram) \
-  XX(GRID, grid)
+  XX(GRID, grid) XX(SORT, sort)
 typedef enum lsk__lib {
 #define XX(ID, name) LSK__LIB_##ID,
   LSK__LIB_MAP(XX)
@@ -487,6 +487,10 @@ int lsk__algo_plan(lsk_context *ctx, const char *fn, size_t n, const lsk_algo_op
  * more workers than the device's work-group size, LSK_ERANGE for more
  * than 2^32 - 1 blocks, named under fn (not a later launch). */
 int lsk__check_shape(lsk_context *ctx, const char *fn, unsigned workers, size_t blocks);
+/* scan.c: lsk_scan on queue q (a library call's), its messages naming fn. */
+int lsk__scan_q(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, lsk_scan_kind kind,
+                lsk_buffer *in, size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,
+                const lsk_algo_options *opt);
 /* reduce.c: "add", "min", "max" (kernel name parts); NULL for a bad op. */
 const char *lsk__op_name(lsk_op op);
 /* LSK_EINVAL unless type is in allowed (a mask of 1 << type) and, for

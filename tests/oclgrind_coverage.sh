@@ -30,6 +30,10 @@ fi
   sed -nE 's/^LSK__REDUCE_KERNELS\(([a-z]+),.*/\1/p' "$src"/kernels/reduce.cl |
     while read -r t; do printf 'lsk_reduce_%s_%s\n' add "$t" min "$t" max "$t"; done
   sed -nE 's/^LSK__SCAN_KERNEL\(([a-z]+),.*/lsk_scan_\1/p' "$src"/kernels/scan.cl
+  # The sort's per key class (LSK__SORT_COUNT(u32, uint) ...) and width.
+  sed -nE 's/^LSK__SORT_(COUNT|SCATTER)\(([a-z0-9]+),.*/\1 \2/p' "$src"/kernels/sort.cl |
+    while read -r what k; do printf 'lsk_sort_%s_%s\n' "$(echo "$what" | tr A-Z a-z)" "$k"; done
+  sed -nE 's/^LSK__SORT_COPY_KERNEL\(([a-z]+)\).*/lsk_sort_copy_\1/p' "$src"/kernels/sort.cl
 } | sort -u >"$want"
 # Each invocation's counts start with its kernel's name; the vector path
 # is the one that calls vload8.

@@ -58,6 +58,8 @@
   X(grind_histogram, tests/algo/check_histogram.c, g)                          \
   X(grid, tests/algo/check_grid.c, ur)                                         \
   X(grind_grid, tests/algo/check_grid.c, g)                                    \
+  X(sort, tests/algo/check_sort.c, ur)                                         \
+  X(grind_sort, tests/algo/check_sort.c, g)                                    \
   /* mem */                                                                    \
   X(vector, tests/mem/check_vector.c, ur)                                      \
   X(grind_vector, tests/mem/check_vector.c, g)                                 \

@@ -22,11 +22,10 @@ static int scan_launch(lsk_kernel *k, lsk_queue *q, const lsk__plan *p, size_t b
                                 LSK_ARG_UINT(carries != NULL), LSK_ARG_UINT((uint32_t)inclusive)));
 }
 
-static int scan(lsk_context *ctx, lsk_queue *q, lsk_type type, lsk_scan_kind kind, lsk_buffer *in,
-                size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,
+static int scan(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, lsk_scan_kind kind,
+                lsk_buffer *in, size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,
                 const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_scan";
   int rc = lsk__check_type(ctx, fn, type, SCAN_TYPES);
   if (rc)
     return rc;
@@ -85,6 +84,13 @@ int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in
   lsk__on o;
   int rc = lsk__lib_begin(ctx, opt, fn, &o);
   if (!rc)
-    rc = scan(ctx, o.q, type, kind, in, in_offset, out, out_offset, n, opt);
+    rc = scan(ctx, o.q, fn, type, kind, in, in_offset, out, out_offset, n, opt);
   return lsk__lib_end(ctx, &o, rc, fn);
+}
+
+int lsk__scan_q(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, lsk_scan_kind kind,
+                lsk_buffer *in, size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,
+                const lsk_algo_options *opt)
+{
+  return scan(ctx, q, fn, type, kind, in, in_offset, out, out_offset, n, opt);
 }

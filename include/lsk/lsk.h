@@ -29,5 +29,6 @@
 #include "lsk/histogram.h"
 #include "lsk/grid.h"
 #include "lsk/group.h"
+#include "lsk/sort.h"
 
 #endif /* LSK_H */

@@ -16,7 +16,10 @@ extern "C" {
  * op, and wait for the result, written to *result (lsk_type_size(type)
  * bytes). An empty range gives the operation's identity: 0 for a sum, the
  * type's largest value (+inf for floats) for min, its smallest (-inf) for
- * max. opt may be NULL.
+ * max. Float min and max ignore NaNs, as fmin and fmax do: the result is
+ * the smallest (largest) value that is not a NaN, and the identity, +inf
+ * (-inf), where every value is a NaN. A float sum with a NaN is a NaN.
+ * opt may be NULL.
  * Errors: LSK_EINVAL (NULL, bad type or op, double without fp64, bad
  * options), LSK_ERANGE (the range exceeds the buffer or 2^32 - 1 elements),
  * LSK_EVERIFY, and those of launches and transfers.

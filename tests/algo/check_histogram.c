@@ -282,6 +282,42 @@ START_TEST(test_histogram_real_specials)
 }
 END_TEST
 
+/* The NaN rule (docs/algorithms.md): a NaN, whatever its sign and
+ * payload, counts in the NaN counter and in no bin, also where every value
+ * is one; in both precisions. */
+START_TEST(test_histogram_real_all_nan)
+{
+  lsk_context *ctx = tu_context();
+  enum { N = 1000, NB = 5 };
+  for (int dbl = 0; dbl < 2; ++dbl) {
+    if (dbl && !tu_fp64(ctx, "histogram of double NaNs"))
+      continue;
+    uint64_t bits[N];
+    uint64_t seed = 17;
+    for (size_t i = 0; i < N; ++i) {
+      uint64_t payload = (uint64_t)tu_rng(&seed) << 20 | tu_rng(&seed) | 1;
+      uint64_t sign = i % 2 ? (dbl ? UINT64_C(1) << 63 : UINT64_C(1) << 31) : 0;
+      bits[i] = dbl ? sign | UINT64_C(0x7ff0000000000000) | (payload & UINT64_C(0xfffffffffffff))
+                    : sign | 0x7f800000u | (payload & 0x7fffffu);
+    }
+    uint32_t f[N];
+    for (size_t i = 0; i < N; ++i)
+      f[i] = (uint32_t)bits[i];
+    lsk_buffer *in = dbl ? upload(ctx, bits, sizeof bits) : upload(ctx, f, sizeof f);
+    lsk_buffer *out = counters(ctx, NB + LSK_HISTOGRAM_REAL_EXTRA);
+    TU_OK(ctx, lsk_histogram_real(ctx, dbl ? LSK_TYPE_DOUBLE : LSK_TYPE_FLOAT, in, 0, N, -1.0, 1.0,
+                                  NB, out, OUT_OFF, NULL));
+    uint32_t want[NB + LSK_HISTOGRAM_REAL_EXTRA] = {0};
+    want[NB + LSK_HISTOGRAM_NAN] = N;
+    compare(ctx, out, want, NB + LSK_HISTOGRAM_REAL_EXTRA,
+            dbl ? "all NaN double" : "all NaN float");
+    lsk_buffer_destroy(in);
+    lsk_buffer_destroy(out);
+  }
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 /* On a queue of its own, with an event; then run again: overwritten,
  * not added to. */
 START_TEST(test_histogram_queue)
@@ -342,6 +378,7 @@ Suite *suite_histogram(void)
   tcase_add_test(tc, test_histogram_uint_shapes);
   tcase_add_test(tc, test_histogram_real);
   tcase_add_test(tc, test_histogram_real_specials);
+  tcase_add_test(tc, test_histogram_real_all_nan);
   tcase_add_test(tc, test_histogram_queue);
   suite_add_tcase(s, tc);
   return s;

@@ -222,6 +222,74 @@ START_TEST(test_reduce_large_and_async)
 }
 END_TEST
 
+/* Float min and max ignore NaNs (reduce.h): the result is the smallest
+ * (largest) value that is not a NaN, and the identity, +inf (-inf), where
+ * every value is a NaN. Patterns: a NaN first, last, every third element,
+ * all but one, all; NaNs of both signs. Every shape at the small sizes
+ * (the vector and the scalar paths, one worker), the automatic one at
+ * 2^20 + 3. */
+static double nan_value(int pattern, size_t i, size_t n, uint64_t *s)
+{
+  int nan = pattern == 0   ? i == 0
+            : pattern == 1 ? i == n - 1
+            : pattern == 2 ? i % 3 == 0
+            : pattern == 3 ? i != n / 2
+                           : 1;
+  double v = (double)((int)(tu_rng(s) % 2001) - 1000) / 8;
+  return nan ? (tu_rng(s) & 1 ? NAN : -NAN) : v;
+}
+
+START_TEST(test_reduce_nan)
+{
+  lsk_context *ctx = tu_context();
+  const lsk_type ts[] = {LSK_TYPE_FLOAT, LSK_TYPE_DOUBLE};
+  for (size_t ti = 0; ti < 2; ++ti) {
+    lsk_type t = ts[ti];
+    if (t == LSK_TYPE_DOUBLE && !tu_fp64(ctx, "reduce of doubles with NaNs"))
+      continue;
+    size_t size = lsk_type_size(t);
+    for (size_t si = 1; si < TU_NSIZES; ++si)
+      for (size_t sh = 0; sh < TU_NSHAPES; ++sh) {
+        size_t n = tu_sizes[si];
+        if ((n > 1000 && sh > 0) || tu_algo_capped(ctx, "reduce", n, &tu_shapes[sh]))
+          continue;
+        for (int pattern = 0; pattern < 5; ++pattern) {
+          uint64_t seed = 11 + pattern + si * 5;
+          void *data = malloc(n * size);
+          double mn = INFINITY, mx = -INFINITY;
+          for (size_t i = 0; i < n; ++i) {
+            double v = nan_value(pattern, i, n, &seed);
+            if (t == LSK_TYPE_FLOAT)
+              ((float *)data)[i] = (float)v;
+            else
+              ((double *)data)[i] = v;
+            if (!isnan(v)) {
+              mn = v < mn ? v : mn;
+              mx = v > mx ? v : mx;
+            }
+          }
+          lsk_buffer *in;
+          TU_OK(ctx, lsk_buffer_create(ctx, n * size, &in));
+          TU_OK(ctx, lsk_buffer_write(in, 0, data, n * size));
+          for (lsk_op op = LSK_OP_MIN; op <= LSK_OP_MAX; ++op) {
+            value got = {0};
+            TU_OK(ctx, lsk_reduce(ctx, t, op, in, 0, n, &got, &tu_shapes[sh]));
+            double g = t == LSK_TYPE_FLOAT ? got.f : got.d, want = op == LSK_OP_MIN ? mn : mx;
+            ck_assert_msg(g == want,
+                          "%s %s of %zu, NaN pattern %d, shape %zu: got %g, want %g (NaNs "
+                          "ignored; all NaN: %s)",
+                          lsk_type_name(t), op == LSK_OP_MIN ? "min" : "max", n, pattern, sh, g,
+                          want, op == LSK_OP_MIN ? "+inf" : "-inf");
+          }
+          lsk_buffer_destroy(in);
+          free(data);
+        }
+      }
+  }
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 START_TEST(test_reduce_bad_input)
 {
   lsk_context *ctx = tu_context(), *other = tu_context();
@@ -268,6 +336,7 @@ Suite *suite_reduce(void)
   tcase_set_timeout(tc, 600);
   tcase_add_loop_test(tc, test_reduce_matches_c, 0, TU_NSHAPES);
   tcase_add_test(tc, test_reduce_large_and_async);
+  tcase_add_test(tc, test_reduce_nan);
   tcase_add_test(tc, test_reduce_bad_input);
   suite_add_tcase(s, tc);
   return s;

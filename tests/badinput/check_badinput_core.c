@@ -1,7 +1,7 @@
 /*
  * check_badinput_core.c: bad input to every public function of context.h,
  * device.h, status.h, buffer.h, program.h, tune.h, algo.h, reduce.h,
- * scan.h, compact.h, random.h and histogram.h, one row per bad argument
+ * scan.h, compact.h, random.h, histogram.h and sort.h, one row per bad argument
  * (badinput.h): NULL handles, out-parameters and inputs; zero sizes;
  * too-large values; handles of the wrong type or of another context; destroyed handles.
  * check_badinput_data.c has the other headers and the handle lifetimes.
@@ -1004,6 +1004,114 @@ START_TEST(test_bi_algo)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* sort.h                                                              */
+
+START_TEST(test_bi_sort)
+{
+  lsk_context *ctx = tu_context();
+  lsk_context *other = tu_context();
+  /* keys, values and outputs of 64 uints; small of 8 */
+  lsk_buffer *k = tu_zeros(ctx, 64), *v = tu_zeros(ctx, 64), *ko = tu_zeros(ctx, 64);
+  lsk_buffer *vo = tu_zeros(ctx, 64), *small = tu_zeros(ctx, 8), *foreign = tu_zeros(other, 64);
+  const lsk_type U = LSK_TYPE_UINT;
+  const char *S = "lsk_sort", *SK = "lsk_sort_by_key";
+
+  BAD(NULL, S, lsk_sort(NULL, U, k, 64, NULL, NULL), LSK_EINVAL, "ctx is NULL");
+  BAD(NULL, S, lsk_sort((lsk_context *)k, U, k, 64, NULL, NULL), LSK_EINVAL,
+      WRONG("context", "buffer"));
+  BAD(ctx, S, lsk_sort(ctx, U, NULL, 64, NULL, NULL), LSK_EINVAL, "keys is NULL");
+  BAD(ctx, S, lsk_sort(ctx, (lsk_type)99, k, 64, NULL, NULL), LSK_EINVAL, "type 99");
+  BAD(ctx, S, lsk_sort(ctx, (lsk_type)0, k, 64, NULL, NULL), LSK_EINVAL, "type 0");
+  BAD(ctx, S, lsk_sort(ctx, U, k, 65, NULL, NULL), LSK_ERANGE, "keys: elements [0, 65)");
+  BAD(ctx, S, lsk_sort(ctx, LSK_TYPE_ULONG, k, 33, NULL, NULL), LSK_ERANGE,
+      "keys: elements [0, 33) of 8 bytes");
+  BAD(ctx, S, lsk_sort(ctx, U, k, (size_t)1 << 32, NULL, NULL), LSK_ERANGE,
+      "count 4294967296 exceeds 2^32 - 1");
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, small, NULL), LSK_ERANGE, "out_keys: elements [0, 64)");
+  BAD(ctx, S, lsk_sort(ctx, U, foreign, 64, NULL, NULL), LSK_EINVAL,
+      "keys belongs to another context");
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, foreign, NULL), LSK_EINVAL,
+      "out_keys belongs to another context");
+  lsk_buffer *dead = bi_dead_buffer(ctx);
+  BAD(ctx, S, lsk_sort(ctx, U, dead, 64, NULL, NULL), LSK_EINVAL, DEAD("buffer"));
+  dead = bi_dead_buffer(ctx);
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, dead, NULL), LSK_EINVAL, DEAD("buffer"));
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, (lsk_buffer *)ctx, NULL), LSK_EINVAL,
+      WRONG("buffer", "context"));
+  if (lsk_context_device(ctx)->has_fp64)
+    BAD(ctx, S, lsk_sort(ctx, LSK_TYPE_DOUBLE, k, 64, NULL, NULL), LSK_ERANGE,
+        "keys: elements [0, 64) of 8 bytes");
+  else
+    BAD(ctx, S, lsk_sort(ctx, LSK_TYPE_DOUBLE, k, 8, NULL, NULL), LSK_EINVAL,
+        "double needs cl_khr_fp64");
+  lsk_sort_options so = {.digit_bits = 17};
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, NULL, &so), LSK_EINVAL,
+      "digit_bits 17 is not 0 (automatic) or 1 to 16");
+  /* 2^16 + 1 counters of 4 bytes for each of 16 workers: 4 MiB of local
+   * memory, more than any device has. */
+  so = (lsk_sort_options){.digit_bits = 16, .algo = {.workers = 16}};
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, NULL, &so), LSK_ELAUNCH,
+      "digit_bits 16: 65536 counters for each of 16 workers need 4194368 bytes of local memory");
+  so = (lsk_sort_options){.algo = {.workers = 1u << 20}};
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, NULL, &so), LSK_ELAUNCH, "workers 1048576");
+  so = (lsk_sort_options){.algo = {.tile = (1u << 24) + 1}};
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, ko, &so), LSK_EINVAL, "tile 16777217");
+  lsk_queue *q = NULL;
+  TU_OK(other, lsk_queue_create(other, NULL, &q));
+  lsk_event *stale = (lsk_event *)&stale;
+  so = (lsk_sort_options){.algo = {.on = &(lsk_async){.queue = q, .event = &stale}}};
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, NULL, &so), LSK_EINVAL, "belongs to another context");
+  ck_assert_ptr_null(stale);
+  TU_OK(other, lsk_queue_destroy(q));
+  QUIET(S, lsk_sort(ctx, U, k, 0, NULL, NULL) == LSK_OK);
+  QUIET(S, lsk_sort(ctx, U, k, 64, k, NULL) == LSK_OK); /* in place, spelled out */
+
+  BAD(NULL, SK, lsk_sort_by_key(NULL, U, k, v, 64, NULL, NULL, NULL), LSK_EINVAL, "ctx is NULL");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, NULL, v, 64, NULL, NULL, NULL), LSK_EINVAL, "keys is NULL");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, NULL, 64, NULL, NULL, NULL), LSK_EINVAL,
+      "values is NULL");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, (lsk_type)7, k, v, 64, NULL, NULL, NULL), LSK_EINVAL, "type 7");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, small, 64, NULL, NULL, NULL), LSK_ERANGE,
+      "values: elements [0, 64)");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, LSK_TYPE_LONG, k, small, 9, NULL, NULL, NULL), LSK_ERANGE,
+      "values: elements [0, 9) of 4 bytes");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, ko, small, NULL), LSK_ERANGE,
+      "out_values: elements [0, 64)");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, k, 64, NULL, NULL, NULL), LSK_EINVAL,
+      "keys and values are the same buffer");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, ko, NULL, NULL), LSK_EINVAL,
+      "out_keys is a buffer and out_values is in place: both in place or neither");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, NULL, vo, NULL), LSK_EINVAL,
+      "out_keys is in place and out_values is a buffer");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, k, vo, NULL), LSK_EINVAL,
+      "out_keys is in place and out_values is a buffer");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, ko, ko, NULL), LSK_EINVAL,
+      "out_keys and out_values are the same buffer");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, v, vo, NULL), LSK_EINVAL,
+      "out_keys and values are the same buffer");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, ko, k, NULL), LSK_EINVAL,
+      "out_values and keys are the same buffer");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, foreign, 64, NULL, NULL, NULL), LSK_EINVAL,
+      "values belongs to another context");
+  dead = bi_dead_buffer(ctx);
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, ko, dead, NULL), LSK_EINVAL, DEAD("buffer"));
+  so = (lsk_sort_options){.digit_bits = 99};
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, NULL, NULL, &so), LSK_EINVAL, "digit_bits 99");
+  QUIET(SK, lsk_sort_by_key(ctx, U, k, v, 0, NULL, NULL, NULL) == LSK_OK);
+  QUIET(SK, lsk_sort_by_key(ctx, U, k, v, 64, k, v, NULL) == LSK_OK);
+
+  lsk_buffer_destroy(k);
+  lsk_buffer_destroy(v);
+  lsk_buffer_destroy(ko);
+  lsk_buffer_destroy(vo);
+  lsk_buffer_destroy(small);
+  lsk_buffer_destroy(foreign);
+  lsk_context_destroy(other);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_badinput_core(void)
 {
   Suite *s = suite_create("badinput_core");
@@ -1013,6 +1121,7 @@ Suite *suite_badinput_core(void)
   tcase_add_test(tc, test_bi_handle);
   tcase_add_test(tc, test_bi_program);
   tcase_add_test(tc, test_bi_algo);
+  tcase_add_test(tc, test_bi_sort);
   suite_add_tcase(s, tc);
   return s;
 }

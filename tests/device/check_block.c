@@ -399,6 +399,99 @@ START_TEST(test_block_predicates)
 }
 END_TEST
 
+/* Float min and max ignore NaNs (cl/lsk_block.h): a NaN counts as the
+ * identity, so the result is the smallest (largest) of the other values,
+ * +inf (-inf) where there are none. The reference folds from the identity
+ * and skips NaNs. */
+static float nan_min(float a, float b) { return isnan(b) ? a : b < a ? b : a; }
+static float nan_max(float a, float b) { return isnan(b) ? a : a < b ? b : a; }
+static float nan_fold(int op, float a, float b) { return op == 1 ? nan_min(a, b) : nan_max(a, b); }
+static float nan_id(int op) { return op == 1 ? INFINITY : -INFINITY; }
+
+/* Block b's values: 0, a NaN at the first worker (index); 1, all NaN; 2,
+ * NaNs of both signs at random places; 3, a NaN at the last one. */
+static float nan_gen(unsigned b, unsigned i, unsigned len, uint64_t *rng)
+{
+  float v = (float)((int)(bt_next(rng) % 2001) - 1000);
+  int nan = b == 0 ? i == 0 : b == 1 ? 1 : b == 2 ? bt_next(rng) % 3 == 0 : i == len - 1;
+  return nan ? (bt_next(rng) & 1 ? NAN : -NAN) : v;
+}
+
+static void same_float(float got, float want, const char *what, const bt_shape *s, unsigned b,
+                       unsigned i)
+{
+  ck_assert_msg(memcmp(&got, &want, 4) == 0, "%s W=%u S=%u D=%u block %u at %u: %g, want %g", what,
+                s->workers, s->simd, s->domain, b, i, (double)got, (double)want);
+}
+
+START_TEST(test_block_nan)
+{
+  bt t = bt_open();
+  BT_FOR_SHAPES(s)
+  {
+    if (!s->all)
+      continue;
+    /* Worker level: reduce and scan (exclusive, total) of min and max. */
+    const unsigned W = s->workers, nb = 4;
+    float *in = malloc(nb * W * sizeof *in);
+    uint64_t rng = bt_seed(s, 5);
+    for (unsigned b = 0; b < nb; ++b)
+      for (unsigned w = 0; w < W; ++w)
+        in[b * W + w] = nan_gen(b, w, W, &rng);
+    lsk_buffer *bi = bt_buf(&t, in, nb * W * 4), *bo = bt_buf(&t, NULL, 10 * nb * W * 4);
+    bt_run(&t, "worker_float", s, nb, LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo)));
+    lsk_buffer_destroy(bi);
+    float *o = bt_get(&t, bo, 10 * nb * W * 4);
+    for (unsigned b = 0; b < nb; ++b)
+      for (int op = 1; op <= 2; ++op) {
+        float tot = nan_id(op), pre = nan_id(op);
+        for (unsigned w = 0; w < W; ++w)
+          tot = nan_fold(op, tot, in[b * W + w]);
+        for (unsigned w = 0; w < W; ++w) {
+          const float *g = &o[(b * W + w) * 10];
+          same_float(g[op], tot, op == 1 ? "reduce_min" : "reduce_max", s, b, w);
+          same_float(g[3 + 2 * op], pre, op == 1 ? "scan_min" : "scan_max", s, b, w);
+          same_float(g[4 + 2 * op], tot, op == 1 ? "scan_min total" : "scan_max total", s, b, w);
+          pre = nan_fold(op, pre, in[b * W + w]);
+        }
+      }
+    free(o);
+    free(in);
+
+    /* Domain level: reduce_var, scan_var (inclusive, exclusive, totals). */
+    const unsigned D = s->domain;
+    in = malloc(nb * D * sizeof *in);
+    for (unsigned b = 0; b < nb; ++b)
+      for (unsigned i = 0; i < D; ++i)
+        in[b * D + i] = nan_gen(b, i, D, &rng);
+    bi = bt_buf(&t, in, nb * D * 4);
+    bo = bt_buf(&t, NULL, 6 * nb * D * 4);
+    lsk_buffer *btot = bt_buf(&t, NULL, 9 * nb * 4);
+    bt_run(&t, "var_float", s, nb,
+           LSK_ARGS(LSK_ARG_BUFFER(bi), LSK_ARG_BUFFER(bo), LSK_ARG_BUFFER(btot)));
+    lsk_buffer_destroy(bi);
+    o = bt_get(&t, bo, 6 * nb * D * 4);
+    float *tt = bt_get(&t, btot, 9 * nb * 4);
+    for (unsigned b = 0; b < nb; ++b)
+      for (int op = 1; op <= 2; ++op) {
+        float run = nan_id(op);
+        for (unsigned i = 0; i < D; ++i) {
+          same_float(o[(b * 6 + 2 * op + 1) * D + i], run, "scan_var exclusive", s, b, i);
+          run = nan_fold(op, run, in[b * D + i]);
+          same_float(o[(b * 6 + 2 * op) * D + i], run, "scan_var inclusive", s, b, i);
+        }
+        same_float(tt[b * 9 + op], run, op == 1 ? "reduce_var_min" : "reduce_var_max", s, b, 0);
+        same_float(tt[b * 9 + 3 + 2 * op], run, "scan_var inclusive total", s, b, 0);
+        same_float(tt[b * 9 + 4 + 2 * op], run, "scan_var exclusive total", s, b, 0);
+      }
+    free(o);
+    free(tt);
+    free(in);
+  }
+  bt_close(&t);
+}
+END_TEST
+
 /* For the grind suite (oclgrind): scan_var and reduce_var, both appends and
  * the float atomics at one small shape of two steps, the last partial. */
 void block_grind_case(void)
@@ -439,6 +532,7 @@ Suite *suite_block(void)
   tcase_add_test(tc, test_block_var_collectives);
   tcase_add_test(tc, test_block_define_keeps_order);
   tcase_add_test(tc, test_block_predicates);
+  tcase_add_test(tc, test_block_nan);
   bt_add_atomic_tests(tc);
   suite_add_tcase(s, tc);
   return s;
