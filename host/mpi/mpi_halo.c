@@ -137,8 +137,10 @@ static int begin_device(lsk_mpi_halo *h, lsk_buffer *const *columns, const lsk_a
     if (!rc)
       rc = lsk_halo_wrap(halo, h->types[c], h->send_dev, h->off[c] / es, columns[c], &o);
   }
+  /* No REMOTE direction (one rank along every periodic axis): nothing
+   * to read, send or write. */
   lsk_async rd = {.queue = first.queue, .event = &h->read_ev};
-  if (!rc)
+  if (!rc && h->remote_bytes)
     rc = lsk_buffer_read_async(h->send_dev, 0, lsk_pinned_ptr(h->send_host), h->bytes, &rd);
   if (!rc)
     rc = first.queue ? lsk_queue_flush(first.queue) : LSK_OK;
@@ -235,14 +237,19 @@ int lsk_mpi_halo_end(lsk_mpi_halo *h, const lsk_async *on)
     rc = lsk__mpi_check(h->ctx, mrc, fn, "MPI_Waitall");
   if (rc)
     return rc;
+  if (on && on->queue != h->q)
+    return lsk__mpi_fail(h->ctx, LSK_EINVAL, "%s: on->queue is not begin's queue", fn);
+  if (!h->remote_bytes) /* nothing arrived: the event (if asked) marks the queue */
+    return on && on->event
+               ? lsk_queue_marker(&(lsk_async){
+                     .queue = h->q, .wait = on->wait, .nwait = on->nwait, .event = on->event})
+               : LSK_OK;
   /* What arrived, to the device and into the guards; the write's event
    * guards recv_host until the next begin. */
   lsk_async w = {.queue = h->q,
                  .wait = on ? on->wait : NULL,
                  .nwait = on ? on->nwait : 0,
                  .event = &h->write_ev};
-  if (on && on->queue != h->q)
-    return lsk__mpi_fail(h->ctx, LSK_EINVAL, "%s: on->queue is not begin's queue", fn);
   rc = lsk_buffer_write_async(h->recv_dev, 0, lsk_pinned_ptr(h->recv_host), h->bytes, &w);
   lsk_async later = {.queue = h->q};
   for (size_t c = 0; c < h->ncol && !rc; ++c) {
