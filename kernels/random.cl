@@ -7,21 +7,35 @@
  * value depends on (seed, stream, j) alone, never on the launch shape, and
  * a fill split in two gives what one fill gives.
  *
- * Block b fills tiles [b * per_block, (b + 1) * per_block) of
- * LSK_DOMAIN_SIZE elements, below n; no block waits for another.
+ * Each work-item index is one counter: its four words are computed once
+ * and give the `per` elements they serve that lie in [base, base + n)
+ * (computing Philox per element made the uniform fill four times the
+ * work). Block b takes tiles [b * per_block, (b + 1) * per_block) of
+ * LSK_DOMAIN_SIZE counters, from the first counter base / per; no block
+ * waits for another.
  */
 
-/* The loop of every fill kernel; BODY sees j, the element's position. */
-#define LSK__RANDOM_LOOP(BODY)                                                 \
-  uint tiles = (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE;                    \
+/* The loop of every fill kernel over its counters, PER elements each;
+ * BODY sees r (the counter's words), k (the element within the counter)
+ * and j (the element's position), for the elements in [base, base + n).
+ * The host's plan counts the counters (host/algo/random.c). */
+#define LSK__RANDOM_LOOP(PER, BODY)                                            \
+  uint q0 = base / (PER), nq = (base + n + (PER)-1u) / (PER)-q0;               \
+  uint tiles = (nq + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE;                   \
   uint first = lsk_block_idx() * per_block;                                    \
   uint end = per_block < tiles - min(first, tiles) ? first + per_block : tiles;\
   for (uint t = first; t < end; ++t) {                                         \
     LSK_FOREACH(it) {                                                          \
       uint i = t * LSK_DOMAIN_SIZE + it.idx;                                   \
-      if (i < n) {                                                             \
-        uint j = base + i;                                                     \
-        BODY                                                                   \
+      if (i < nq) {                                                            \
+        uint q = q0 + i;                                                       \
+        uint4 r = lsk_random4(seed, stream, q, 0u);                            \
+        for (uint k = 0; k < (PER); ++k) {                                     \
+          uint j = q * (PER) + k;                                              \
+          if (j - base < n && j >= base) {                                     \
+            BODY                                                               \
+          }                                                                    \
+        }                                                                      \
       }                                                                        \
     }                                                                          \
   }
@@ -38,23 +52,21 @@ LSK_INLINE uint lsk__word(uint4 r, uint k)
 LSK_KERNEL void lsk_random_uint(LSK_CTX, __global uint *out, uint base, uint n, uint per_block,
                                 ulong seed, uint stream)
 {
-  LSK__RANDOM_LOOP(out[j] = lsk__word(lsk_random4(seed, stream, j >> 2, 0u), j & 3u);)
+  LSK__RANDOM_LOOP(4u, out[j] = lsk__word(r, k);)
 }
 
 /* Uniform floats: the same words, one each. */
 LSK_KERNEL void lsk_random_uniform_float(LSK_CTX, __global float *out, uint base, uint n,
                                          uint per_block, ulong seed, uint stream)
 {
-  LSK__RANDOM_LOOP(
-      out[j] = lsk_uniform_float(lsk__word(lsk_random4(seed, stream, j >> 2, 0u), j & 3u));)
+  LSK__RANDOM_LOOP(4u, out[j] = lsk_uniform_float(lsk__word(r, k));)
 }
 
 /* Normal floats: two words each, two elements per counter. */
 LSK_KERNEL void lsk_random_normal_float(LSK_CTX, __global float *out, uint base, uint n,
                                         uint per_block, ulong seed, uint stream)
 {
-  LSK__RANDOM_LOOP(uint4 r = lsk_random4(seed, stream, j >> 1, 0u);
-                   out[j] = (j & 1u) ? lsk_normal_float(r.z, r.w) : lsk_normal_float(r.x, r.y);)
+  LSK__RANDOM_LOOP(2u, out[j] = k ? lsk_normal_float(r.z, r.w) : lsk_normal_float(r.x, r.y);)
 }
 
 #ifdef LSK_HAS_FP64
@@ -62,14 +74,13 @@ LSK_KERNEL void lsk_random_normal_float(LSK_CTX, __global float *out, uint base,
 LSK_KERNEL void lsk_random_uniform_double(LSK_CTX, __global double *out, uint base, uint n,
                                           uint per_block, ulong seed, uint stream)
 {
-  LSK__RANDOM_LOOP(uint4 r = lsk_random4(seed, stream, j >> 1, 0u);
-                   out[j] = (j & 1u) ? lsk_uniform_double(r.z, r.w) : lsk_uniform_double(r.x, r.y);)
+  LSK__RANDOM_LOOP(2u, out[j] = k ? lsk_uniform_double(r.z, r.w) : lsk_uniform_double(r.x, r.y);)
 }
 
 /* Normal doubles: four words each, one element per counter. */
 LSK_KERNEL void lsk_random_normal_double(LSK_CTX, __global double *out, uint base, uint n,
                                          uint per_block, ulong seed, uint stream)
 {
-  LSK__RANDOM_LOOP(out[j] = lsk_normal_double(lsk_random4(seed, stream, j, 0u));)
+  LSK__RANDOM_LOOP(1u, (void)k; out[j] = lsk_normal_double(r);)
 }
 #endif

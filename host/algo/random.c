@@ -24,8 +24,13 @@ static int fill(lsk_context *ctx, lsk_queue *q, lsk_buffer *out, size_t offset, 
     return rc;
   if (n == 0)
     return LSK_OK;
+  /* One work-item per counter (kernels/random.cl): per elements each. */
+  size_t per = type == LSK_TYPE_UINT || (type == LSK_TYPE_FLOAT && dist == LSK_RANDOM_UNIFORM) ? 4
+               : type == LSK_TYPE_DOUBLE && dist == LSK_RANDOM_NORMAL                          ? 1
+                                                                                               : 2;
+  size_t counters = (offset + n + per - 1) / per - offset / per;
   lsk__plan p;
-  if ((rc = lsk__algo_plan(ctx, fn, n, opt, &p)))
+  if ((rc = lsk__algo_plan(ctx, fn, counters, opt, &p)))
     return rc;
   char name[48];
   if (type == LSK_TYPE_UINT)

@@ -23,6 +23,9 @@
  *                  against a C count
  *   sort           sort.c: lsk_sort and lsk_sort_by_key of 2^24 uints
  *                  against a C LSD radix sort and qsort
+ *   random         random.c: lsk_random_fill of uniform floats against a
+ *                  single-threaded C Philox, and its bytes per second
+ *                  beside the raw triad's
  *   pool           pool.c: pool allocation and the binning step against C
  *   pixel          pixel.c: the pixel clustering pipeline against its C
  *                  reference
@@ -48,6 +51,7 @@
   X(compact, 0, "lsk_compact, half of 2^log2n uints selected, against C")                          \
   X(assoc, 0, "lsk_assoc_build and lsk_assoc_build_sorted against C")                              \
   X(histogram, 0, "lsk_histogram_uint into 256 and 65536 bins against C")                          \
+  X(random, 0, "lsk_random_fill of uniform floats against a C Philox, beside the triad")           \
   X(sort, 0, "lsk_sort and lsk_sort_by_key of 2^24 uints against C radix and qsort")               \
   X(pool, 0, "pool allocation and recycling, and the pic binning step, against C")                 \
   X(pixel, 0, "the pixel clustering pipeline against its C reference")                             \
