@@ -83,6 +83,10 @@ int cli_context_open_opt(const char *cmd, const lsk_context_options *opt,
  */
 int cli_need_fp64(const char *cmd, lsk_context *ctx, const char *uses);
 
+/* cli_parse_domain: "X[xY[xZ]]" into ext (each >= 1, at most
+ * LSK_MAX_DOMAIN indices in all); 0 on success, -1 otherwise. */
+int cli_parse_domain(const char *s, unsigned ext[3] /* OUT */);
+
 /* A byte count for people: "128 bytes", "256 KiB", "15.5 GiB"; returns buf. */
 const char *cli_fmt_bytes(uint64_t v, char *buf, size_t len);
 

@@ -156,32 +156,6 @@ static int write_text(const char *path, const char *text)
   return fclose(f) || bad ? -1 : 0;
 }
 
-/* "X[xY[xZ]]" into ext (each >= 1, at most LSK_MAX_DOMAIN indices). */
-static int parse_domain(const char *s, unsigned ext[3])
-{
-  ext[0] = ext[1] = ext[2] = 1;
-  unsigned long long size = 1;
-  for (int i = 0; i < 3; ++i) {
-    if (*s < '0' || *s > '9')
-      return -1;
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(s, &end, 10);
-    if (errno || v == 0 || v > LSK_MAX_DOMAIN)
-      return -1;
-    ext[i] = (unsigned)v;
-    size *= v;
-    if (size > LSK_MAX_DOMAIN)
-      return -1;
-    if (*end == 0)
-      return 0;
-    if ((*end != 'x' && *end != 'X') || i == 2)
-      return -1;
-    s = end + 1;
-  }
-  return -1;
-}
-
 static const char *fmt_dom(const unsigned d[3], char *buf, size_t len)
 {
   if (d[2] > 1)
@@ -1192,7 +1166,7 @@ int cmd_check(int argc, char **argv)
       }
       const char *eq = strchr(v, '=');
       unsigned dom[3];
-      if (parse_domain(eq ? eq + 1 : v, dom) || (eq && eq == v)) {
+      if (cli_parse_domain(eq ? eq + 1 : v, dom) || (eq && eq == v)) {
         rc = cli_usage("check", usage_text,
                        "bad value '%s' for --domain: X[xY[xZ]] or KERNEL=X[xY[xZ]], extents >= 1, "
                        "at most %u indices",

@@ -18,32 +18,6 @@ static const char *const usage_text =
     "X*Y*Z indices; without --domain, for a table of domains.\n"
     "  --domain X[xY[xZ]]  block domain extents, each >= 1, at most 16777216 indices\n";
 
-/* "X[xY[xZ]]" into ext; 0 on success. */
-static int parse_domain(const char *s, unsigned ext[3])
-{
-  ext[0] = ext[1] = ext[2] = 1;
-  unsigned long long size = 1;
-  for (int i = 0; i < 3; ++i) {
-    if (*s < '0' || *s > '9')
-      return -1;
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(s, &end, 10);
-    if (errno || v == 0 || v > LSK_MAX_DOMAIN)
-      return -1;
-    ext[i] = (unsigned)v;
-    size *= v;
-    if (size > LSK_MAX_DOMAIN)
-      return -1;
-    if (*end == 0)
-      return 0;
-    if ((*end != 'x' && *end != 'X') || i == 2)
-      return -1;
-    s = end + 1;
-  }
-  return -1;
-}
-
 static void print_row(const lsk_device_info *dev, const unsigned ext[3])
 {
   size_t size = (size_t)ext[0] * ext[1] * ext[2];
@@ -76,7 +50,7 @@ int cmd_info(int argc, char **argv)
       if (!v)
         return cli_usage("info", usage_text,
                          "option '--domain' needs a value such as 256 or 16x16");
-      if (parse_domain(v, ext) != 0)
+      if (cli_parse_domain(v, ext) != 0)
         return cli_usage("info", usage_text,
                          "bad block domain '%s': expected X, XxY or XxYxZ, each >= 1, "
                          "at most 16777216 indices in all",

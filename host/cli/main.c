@@ -288,3 +288,28 @@ main_out:
   free(sub);
   return rc;
 }
+
+int cli_parse_domain(const char *s, unsigned ext[3])
+{
+  ext[0] = ext[1] = ext[2] = 1;
+  unsigned long long size = 1;
+  for (int i = 0; i < 3; ++i) {
+    if (*s < '0' || *s > '9')
+      return -1;
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || v == 0 || v > LSK_MAX_DOMAIN)
+      return -1;
+    ext[i] = (unsigned)v;
+    size *= v;
+    if (size > LSK_MAX_DOMAIN)
+      return -1;
+    if (*end == 0)
+      return 0;
+    if ((*end != 'x' && *end != 'X') || i == 2)
+      return -1;
+    s = end + 1;
+  }
+  return -1;
+}
