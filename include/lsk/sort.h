@@ -55,8 +55,8 @@ typedef struct lsk_sort_options {
  * device memory: n keys (n uints more with values) and the counters, from
  * the buffer cache. n = 0 does nothing. opt may be NULL.
  * Errors: LSK_EINVAL (NULL, wrong or dead handles, a type that is not an
- * lsk_type, double without fp64, out_keys another buffer's alias, bad
- * options), LSK_ERANGE (n past a buffer's end or 2^32 - 1), LSK_ELAUNCH
+ * lsk_type, double without fp64, bad options), LSK_ERANGE (n past a
+ * buffer's end or 2^32 - 1), LSK_ELAUNCH
  * (digit_bits whose counters do not fit the device's local memory with
  * the launch's workers), LSK_EBUILD, OpenCL codes.
  */
