@@ -624,12 +624,14 @@ START_TEST(test_grind_sort)
   for (size_t i = 0; i < nstock; ++i)
     TU_OK(ctx, lsk_buffer_free(stock[i], NULL));
   lsk_algo_options o = {.tile = 64, .blocks = 2, .workers = 4};
-  check_data(ctx, LSK_TYPE_INT, K_DUPS, 150, 1, &o, 8, 1);
-  check_data(ctx, LSK_TYPE_FLOAT, K_SPECIAL, 150, 2, &o, 10, 1);
+  /* Few counters per segment (4 to 6 bits): under oclgrind the counters'
+   * zeroing and scan cost more than the keys (10 bits took a minute). */
+  check_data(ctx, LSK_TYPE_INT, K_DUPS, 150, 1, &o, 6, 1);
+  check_data(ctx, LSK_TYPE_FLOAT, K_SPECIAL, 150, 2, &o, 5, 1);
   check_data(ctx, LSK_TYPE_UINT, K_EQUAL, 70, 3, &o, 4, 0);
   check_data(ctx, LSK_TYPE_LONG, K_NARROW, 100, 4, &o, 5, 1);
   if (tu_fp64(ctx, "grind double"))
-    check_data(ctx, LSK_TYPE_DOUBLE, K_SPECIAL, 120, 5, &o, 8, 0);
+    check_data(ctx, LSK_TYPE_DOUBLE, K_SPECIAL, 120, 5, &o, 6, 0);
   lsk_context_destroy(ctx);
 }
 END_TEST
