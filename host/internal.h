@@ -24,8 +24,9 @@
 #define LSK__LIB_MAP(XX)                                                                           \
   XX(REDUCE, reduce)                                                                               \
   XX(SCAN, scan)                                                                                   \
-  XX(COMPACT, compact) XX(POOL, pool) XX(ASSOC, assoc) XX(RANDOM, random) XX(HISTOGRAM, histogram) \
-  XX(GRID, grid) XX(SORT, sort)
+  XX(COMPACT, compact)                                                                             \
+  XX(POOL, pool) XX(ASSOC, assoc) XX(RANDOM, random) XX(HISTOGRAM, histogram) XX(GRID, grid)       \
+      XX(SORT, sort)
 typedef enum lsk__lib {
 #define XX(ID, name) LSK__LIB_##ID,
   LSK__LIB_MAP(XX)
