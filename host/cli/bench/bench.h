@@ -98,7 +98,8 @@ typedef struct triad {
   double *a, *b, *c;
   lsk_buffer *da, *db, *dc;
   lsk_kernel *k;
-  cl_kernel raw;
+  cl_kernel raw;   /* the hand-written triad: one work-item per element, guarded */
+  cl_kernel exact; /* the same without the guard, on a grid of exactly n */
 } triad;
 int bench_triad_setup(bench *bn, triad *t);
 void bench_triad_teardown(triad *t);

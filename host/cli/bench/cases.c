@@ -29,6 +29,13 @@ static const char *raw_source =
     "  if (i < n)\n"
     "    a[i] = b[i] + s * c[i];\n"
     "}\n"
+    "__kernel void raw_triad_exact(__global double *restrict a, __global const double *restrict "
+    "b,\n"
+    "                              __global const double *restrict c, double s)\n"
+    "{\n"
+    "  size_t i = get_global_id(0);\n"
+    "  a[i] = b[i] + s * c[i];\n"
+    "}\n"
     "__kernel void raw_empty(void) {}\n";
 
 void bench_case_list(char *buf, size_t len, int help)

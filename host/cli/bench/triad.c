@@ -42,6 +42,14 @@ int bench_triad_raw(bench *bn, triad *t, cl_event *ev)
                                 NULL, ev);
 }
 
+/* n is a power of two: the grid is exactly n, so no guard is needed. */
+static int triad_exact(bench *bn, triad *t, cl_event *ev)
+{
+  size_t global = t->n;
+  return clEnqueueNDRangeKernel(lsk_context_cl_queue(bn->ctx), t->exact, 1, NULL, &global, NULL, 0,
+                                NULL, ev);
+}
+
 static double triad_c(triad *t)
 {
   double t0 = cli_now();
@@ -87,13 +95,16 @@ int bench_triad_setup(bench *bn, triad *t)
       lsk_kernel_create(bn->prog, "triad", &t->k))
     return cli_fail("bench", "triad setup: %s", lsk_context_errmsg(bn->ctx));
   t->raw = clCreateKernel(bn->raw, "raw_triad", &err);
+  if (!err)
+    t->exact = clCreateKernel(bn->raw, "raw_triad_exact", &err);
   unsigned n32 = (unsigned)t->n;
   double s = 3.0;
   cl_mem m[3] = {lsk_buffer_cl(t->da), lsk_buffer_cl(t->db), lsk_buffer_cl(t->dc)};
   for (cl_uint i = 0; i < 3 && !err; ++i)
-    err = clSetKernelArg(t->raw, i, sizeof(cl_mem), &m[i]);
+    err = clSetKernelArg(t->raw, i, sizeof(cl_mem), &m[i]) |
+          clSetKernelArg(t->exact, i, sizeof(cl_mem), &m[i]);
   if (!err)
-    err = clSetKernelArg(t->raw, 3, sizeof s, &s);
+    err = clSetKernelArg(t->raw, 3, sizeof s, &s) | clSetKernelArg(t->exact, 3, sizeof s, &s);
   if (!err)
     err = clSetKernelArg(t->raw, 4, sizeof n32, &n32);
   return err ? cli_fail("bench", "raw triad: %s", lsk_status_name(err)) : 0;
@@ -104,6 +115,8 @@ void bench_triad_teardown(triad *t)
   lsk_kernel_destroy(t->k);
   if (t->raw)
     clReleaseKernel(t->raw);
+  if (t->exact)
+    clReleaseKernel(t->exact);
   lsk_buffer_destroy(t->da);
   lsk_buffer_destroy(t->db);
   lsk_buffer_destroy(t->dc);
@@ -112,38 +125,46 @@ void bench_triad_teardown(triad *t)
   free(t->c);
 }
 
-/* One lsk configuration against raw OpenCL, interleaved. */
+/* One lsk configuration against raw OpenCL (guarded; and unguarded where
+ * exact is given) and C (where c is given), interleaved. */
 static int triad_measure(bench *bn, triad *t, const lsk_launch *cfg, samples *lsk, samples *raw,
-                         samples *c, const char *label)
+                         samples *exact, samples *c, const char *label)
 {
   cl_event ev;
-  /* Check both results, then warm up (first launches build and compile). */
+  /* Check the results, then warm up (first launches build and compile). */
   if (triad_lsk(t, cfg, NULL) || lsk_context_finish(bn->ctx))
     return cli_fail("bench", "triad: %s", lsk_context_errmsg(bn->ctx));
   if (bench_triad_check(bn, t, "lsk") || bench_triad_raw(bn, t, NULL) ||
       clFinish(lsk_context_cl_queue(bn->ctx)) || bench_triad_check(bn, t, "raw OpenCL"))
     return 1;
+  if (exact && (triad_exact(bn, t, NULL) || clFinish(lsk_context_cl_queue(bn->ctx)) ||
+                bench_triad_check(bn, t, "raw OpenCL, no guard")))
+    return 1;
   for (unsigned i = 0; i < 2; ++i) {
     triad_lsk(t, cfg, NULL);
     bench_triad_raw(bn, t, NULL);
+    if (exact)
+      triad_exact(bn, t, NULL);
   }
   clFinish(lsk_context_cl_queue(bn->ctx));
   /* The order rotates each round, so that no contender always runs right
    * after another (after the C run, PoCL's threads have to wake up). */
   for (unsigned r = 0; r < bn->repeat; ++r) {
     bench_progress(bn, label, r, bn->repeat);
-    for (unsigned j = 0; j < 3; ++j) {
-      unsigned who = (r + j) % 3;
-      if (who == 0 && triad_lsk(t, cfg, &ev))
-        return cli_fail("bench", "triad: %s", lsk_context_errmsg(bn->ctx));
-      if (who == 0)
+    for (unsigned j = 0; j < 4; ++j) {
+      unsigned who = (r + j) % 4;
+      int err = 0;
+      if (who == 0 && !(err = triad_lsk(t, cfg, &ev)))
         bench_add(lsk, bench_event_time(ev));
-      if (who == 1 && bench_triad_raw(bn, t, &ev))
-        return cli_fail("bench", "raw triad failed");
-      if (who == 1)
+      if (who == 1 && !(err = bench_triad_raw(bn, t, &ev)))
         bench_add(raw, bench_event_time(ev));
-      if (who == 2 && c)
+      if (who == 2 && exact && !(err = triad_exact(bn, t, &ev)))
+        bench_add(exact, bench_event_time(ev));
+      if (who == 3 && c)
         bench_add(c, triad_c(t));
+      if (err)
+        return cli_fail("bench", "triad (%s) failed: %s", who ? "raw OpenCL" : "lsk",
+                        who ? lsk_status_name(err) : lsk_context_errmsg(bn->ctx));
     }
   }
   bench_progress(bn, label, bn->repeat, bn->repeat);
@@ -175,9 +196,14 @@ int bench_case_triad(bench *bn)
                                    : "auto");
   result *raw =
       bench_new_result(bn, KIND_RATE, name, "raw OpenCL", "triad vs raw OpenCL", "GB/s", bytes);
+  result *exact = bench_new_result(bn, KIND_RATE, name, "raw OpenCL, no guard",
+                                   "triad vs raw OpenCL without the guard", "GB/s", bytes);
   result *c = bench_new_result(bn, KIND_RATE, name, "C OpenMP", "triad vs C OpenMP", "GB/s", bytes);
-  rc = !raw || !c ? 1 : triad_measure(bn, &t, &cfg, &raw->lsk, &raw->ref, &c->ref, "triad");
+  rc = !raw || !exact || !c
+           ? 1
+           : triad_measure(bn, &t, &cfg, &raw->lsk, &raw->ref, &exact->ref, &c->ref, "triad");
   if (!rc) {
+    exact->lsk = raw->lsk;
     c->lsk = raw->lsk;
     /* The C reference must have computed the same. */
     for (size_t i = 0; i < t.n && !rc; ++i)
@@ -212,7 +238,7 @@ int bench_sweep(bench *bn)
           continue;
         samples l = {{0}, 0}, r = {{0}, 0};
         lsk_launch cfg = bench_triad_launch(bn, t.n, domains[d], W, simds[s]);
-        rc = triad_measure(bn, &t, &cfg, &l, &r, NULL, "sweep");
+        rc = triad_measure(bn, &t, &cfg, &l, &r, NULL, NULL, "sweep");
         if (!rc)
           printf("%-8u %-8u %-6u %10.1f %10.1f %7.2f%s\n", domains[d], W, simds[s],
                  bytes / bench_best(&l) * 1e-9, bytes / bench_best(&r) * 1e-9,
