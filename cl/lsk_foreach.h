@@ -27,8 +27,12 @@ LSK_INLINE lsk_idx lsk__first(uint step)
 
 /*
  * LSK_FOREACH_N(it, n) { body }: run body once for every index of [0, n)
- * that this worker owns, with `it` an lsk_idx. n should be a compile-time
- * constant (it usually is: the block domain is). Called by every worker.
+ * that this worker owns, with `it` an lsk_idx. n is a compile-time constant
+ * (the block domain) or a run-time count up to it (lsk_domain_count: the
+ * indices of a partial data block). The test is per step, not per index:
+ * every step before the last partial one runs the body unguarded, so the
+ * compiler versions the loop and full steps vectorize with plain loads and
+ * stores. Called by every worker.
  * @attention no implicit synchronization before or after; no barrier inside
  * the body (workers run different numbers of indices); `continue` moves to
  * the next index, `break` is not supported.

@@ -53,6 +53,20 @@ LSK_INLINE uint3 lsk_domain_nd(uint i)
 }
 
 /*
+ * lsk_domain_count(base, n): how many indices of a data block that starts at
+ * base lie below n: min(LSK_DOMAIN_SIZE, n - base), and 0 where base >= n.
+ * The count for ForEach over an array's last, partial data block:
+ *   LSK_FOREACH_N(it, lsk_domain_count(base, n)) x[base + it.idx] *= a;
+ * rather than an `if (base + it.idx < n)` in the body: full data blocks then
+ * run with no test per index (on AVX2 CPUs a test in the body becomes masked
+ * loads and stores, several times slower on AMD Zen; docs/lockstep.md).
+ */
+LSK_INLINE uint lsk_domain_count(uint base, uint n)
+{
+  return n > base ? min((uint)LSK_DOMAIN_SIZE, n - base) : 0u;
+}
+
+/*
  * LSK_BLOCKS(b, nblocks): a grid-strided loop over data blocks, so a kernel
  * is correct for any number of launched blocks. Uniform across the block:
  * every worker runs the same iterations, so barriers inside are allowed.

@@ -4,9 +4,7 @@
 LSK_KERNEL void scale(LSK_CTX, __global float *x, float a, uint n)
 {
   LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {
-    LSK_FOREACH(it) {
-      uint i = b * LSK_DOMAIN_SIZE + it.idx;
-      if (i < n) x[i] *= a;
-    }
+    uint base = b * LSK_DOMAIN_SIZE;
+    LSK_FOREACH_N(it, lsk_domain_count(base, n)) x[base + it.idx] *= a;
   }
 }

@@ -239,6 +239,54 @@ START_TEST(test_grind_idx_helpers)
 }
 END_TEST
 
+static const char *tail_src =
+    "LSK_KERNEL void tail(LSK_CTX, __global uint *x, __global uint *counts, uint n)\n"
+    "{\n"
+    "  LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {\n"
+    "    uint base = b * LSK_DOMAIN_SIZE;\n"
+    "    LSK_FOREACH_N(it, lsk_domain_count(base, n)) x[base + it.idx] += 1 + lsk_worker();\n"
+    "    LSK_MASTER counts[b] = lsk_domain_count(base, n);\n"
+    "    lsk_sync();\n"
+    "  }\n"
+    "  LSK_MASTER {\n"
+    "    counts[16 + lsk_block_idx()] = lsk_domain_count(n, n);\n"
+    "    counts[18 + lsk_block_idx()] = lsk_domain_count(n + 3, n);\n"
+    "  }\n"
+    "}\n";
+
+/* ForEach over a partial data block by lsk_domain_count (the triad's
+ * tail): domain 8 as 2 workers x simd 2, n = 13 over 2 grid-strided
+ * blocks: indices below n run once on their owner, the rest never; the
+ * counts are 8 and 5, and 0 at or past n. */
+START_TEST(test_grind_domain_count)
+{
+  lsk_context *ctx = tu_context();
+  lsk_program *p = tu_program(ctx, "tail.cl", tail_src);
+  lsk_kernel *k = tu_kernel(p, "tail");
+  lsk_buffer *x = zeros(ctx, 16), *counts = zeros(ctx, 20);
+  lsk_launch cfg = {.domain = {8}, .blocks = {2}, .workers = 2, .simd = 2};
+  TU_OK(ctx, lsk_kernel_run(k, &cfg,
+                            LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_BUFFER(counts), LSK_ARG_UINT(13))));
+  unsigned *hx = tu_read_uints(ctx, x, 16), *hc = tu_read_uints(ctx, counts, 20);
+  /* Index i of a data block belongs to worker (i % 4) / 2 (stride 4). */
+  for (unsigned i = 0; i < 16; ++i) {
+    unsigned want = i < 13 ? 1 + (i % 8 % 4) / 2 : 0;
+    ck_assert_msg(hx[i] == want, "index %u: %u, want %u", i, hx[i], want);
+  }
+  ck_assert_uint_eq(hc[0], 8);
+  ck_assert_uint_eq(hc[1], 5);
+  for (unsigned j = 16; j < 20; ++j)
+    ck_assert_msg(hc[j] == 0, "count at or past n: word %u is %u", j, hc[j]);
+  free(hx);
+  free(hc);
+  lsk_buffer_destroy(x);
+  lsk_buffer_destroy(counts);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 /* The block collectives, appends and float atomics (check_block.c). */
 START_TEST(test_grind_block_collectives) { block_grind_case(); }
 END_TEST
@@ -253,6 +301,7 @@ Suite *suite_grind(void)
   tcase_add_test(tc, test_grind_soa_views);
   tcase_add_test(tc, test_grind_block_collectives);
   tcase_add_test(tc, test_grind_idx_helpers);
+  tcase_add_test(tc, test_grind_domain_count);
   suite_add_tcase(s, tc);
   suite_add_tcase(s, tcase_assoc_grind());
   return s;
