@@ -41,6 +41,7 @@
   X(tune, tests/launch/check_tune.c, ur)                                       \
   X(group, tests/launch/check_group.c, u)                                      \
   X(group_devices, tests/launch/check_group.c, none)                           \
+  X(shapes, tests/launch/check_shapes.c, u)                                    \
   /* soa */                                                                    \
   X(layout, tests/soa/check_layout.c, u)                                       \
   X(soa, tests/soa/check_soa.c, ur)                                            \
