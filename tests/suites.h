@@ -34,13 +34,13 @@
   X(mapping, tests/device/check_mapping.c, urn)                                \
   X(verify, tests/device/check_verify.c, ur)                                   \
   X(block, tests/device/check_block.c, ur)                                     \
-  X(grind, tests/device/check_grind.c, urgno)                                  \
+  X(grind, tests/device/check_grind.c, urg)                                    \
   X(grind_types, tests/device/check_grind_types.c, ug)                         \
   X(grind_vsum, tests/device/check_grind_types.c, ug)                          \
   X(grind_planted, tests/device/check_grind_planted.c, none)                   \
   X(random, tests/device/check_random.c, urg)                                  \
   /* launch */                                                                 \
-  X(iota, tests/launch/check_iota.c, urn)                                      \
+  X(iota, tests/launch/check_iota.c, ur)                                       \
   X(tune, tests/launch/check_tune.c, urn)                                      \
   X(group, tests/launch/check_group.c, un)                                     \
   X(group_devices, tests/launch/check_group.c, none)                           \
@@ -48,7 +48,7 @@
   /* soa */                                                                    \
   X(layout, tests/soa/check_layout.c, u)                                       \
   X(soa, tests/soa/check_soa.c, ur)                                            \
-  X(grind_soa, tests/soa/check_grind_soa.c, ugn)                               \
+  X(grind_soa, tests/soa/check_grind_soa.c, ug)                                \
   /* algo */                                                                   \
   X(reduce, tests/algo/check_reduce.c, ur)                                     \
   X(scan, tests/algo/check_scan.c, ur)                                         \
