@@ -16,7 +16,7 @@
  *   append                          R + 4
  *   reduce_var                      R + 2 (built-in ops, or one step);
  *                                   steps * (R + 2) (LSK_BLOCK_DEFINE ops)
- *   scan_var                        steps * (R + 2)
+ *   scan_var                        max(steps, 1) * (R + 2)
  * where steps = ceil(n / (W * simd)), the ForEach steps over n. With one
  * worker there are none.
  *
@@ -180,11 +180,15 @@ LSK_COLLECTIVE void lsk__lsync(void)
     return carry;                                                                                  \
   }                                                                                                \
   /* Per step: each worker scans its simd lanes, the block scans the                               \
-   * workers' sums, and a carry runs from step to step. */                                         \
+   * workers' sums, and a carry runs from step to step. At least one step,                         \
+   * n = 0 too (a scan of identities): where W * simd covers the whole                             \
+   * domain, steps is 0 or 1, LLVM turned the loop into a branch around                            \
+   * the barriers, and PoCL 3.1 then ran code after the call twice for some                        \
+   * work-items (tests/device/check_block.c, scan_var_one_step_rounds). */                         \
   LSK_COLLECTIVE T lsk_block_scan_var_##NAME##_##T(__local T *s, T *var, uint n, int inclusive)    \
   {                                                                                                \
     T carry = ID;                                                                                  \
-    for (uint step = 0; step < LSK__STEPS(n); ++step) {                                            \
+    for (uint step = 0; step < max(LSK__STEPS(n), 1u); ++step) {                                   \
       T run = ID;                                                                                  \
       for (uint k = 0; k < LSK_SIMD; ++k)                                                          \
         if (LSK__IN(step, k, n)) {                                                                 \

@@ -25,8 +25,8 @@
   XX(REDUCE, reduce)                                                                               \
   XX(SCAN, scan)                                                                                   \
   XX(COMPACT, compact)                                                                             \
-  XX(POOL, pool) XX(ASSOC, assoc) XX(RANDOM, random) XX(HISTOGRAM, histogram) XX(GRID, grid)       \
-      XX(SORT, sort)
+  XX(POOL, pool)                                                                                   \
+  XX(ASSOC, assoc) XX(RANDOM, random) XX(HISTOGRAM, histogram) XX(GRID, grid) XX(SORT, sort)
 typedef enum lsk__lib {
 #define XX(ID, name) LSK__LIB_##ID,
   LSK__LIB_MAP(XX)
@@ -352,6 +352,17 @@ const char *lsk__getenv(const char *name); /* NULL if unset or empty */
 /* A boolean variable: True, true, T or 1 is 1, any other value 0, unset or
  * empty def. */
 int lsk__getenv_bool(const char *name, int def);
+/* LSK_SHAPES: LSK_SHAPES_DEVICE (unset, empty, "device") or
+ * LSK_SHAPES_NVIDIA ("nvidia"), any case; another value: -1, *bad it. */
+int lsk__getenv_shapes(const char **bad);
+
+/* model.c: opt resolved (LSK_SHAPES_DEFAULT through the environment) to
+ * LSK_SHAPES_DEVICE or LSK_SHAPES_NVIDIA; LSK_EINVAL with the thread's
+ * message, under fn's name, for a value none of LSK_SHAPES_* or a bad
+ * LSK_SHAPES. */
+int lsk__shapes_resolve(const char *fn, lsk_shapes opt, lsk_shapes *out);
+/* The model's shape facts over *info (resolved shapes; DEVICE: unchanged). */
+void lsk__device_model(lsk_shapes shapes, lsk_device_info *info);
 
 /* device.c: fill info for one device. */
 int lsk__device_info(cl_platform_id platform, cl_device_id device, lsk_device_info *info);

@@ -9,7 +9,10 @@
  * suite_<name>); source its file from the repository's root; runs where
  * ctest runs it: u as test <name> on the default device (PoCL), r as
  * rusticl_<name> on Mesa's rusticl, g as oclgrind_<name> under oclgrind;
- * none: a test of its own in tests/CMakeLists.txt.
+ * with an NVIDIA GPU's shapes (LSK_SHAPES=nvidia, ctest label gpushape:
+ * docs/nvidia.md), n as gpushape_<name> on the default device and o as
+ * gpushape_oclgrind_<name> under oclgrind; none: a test of its own in
+ * tests/CMakeLists.txt.
  */
 #ifndef LSK_TEST_SUITES_H
 #define LSK_TEST_SUITES_H
@@ -28,7 +31,7 @@
   X(trace, tests/core/check_trace.c, ur)                                       \
   X(ledger_canary, tests/ledger.c, none)                                       \
   /* the device library */                                                     \
-  X(mapping, tests/device/check_mapping.c, ur)                                 \
+  X(mapping, tests/device/check_mapping.c, urn)                                \
   X(verify, tests/device/check_verify.c, ur)                                   \
   X(block, tests/device/check_block.c, ur)                                     \
   X(grind, tests/device/check_grind.c, urg)                                    \
@@ -38,9 +41,10 @@
   X(random, tests/device/check_random.c, urg)                                  \
   /* launch */                                                                 \
   X(iota, tests/launch/check_iota.c, ur)                                       \
-  X(tune, tests/launch/check_tune.c, ur)                                       \
-  X(group, tests/launch/check_group.c, u)                                      \
+  X(tune, tests/launch/check_tune.c, urn)                                      \
+  X(group, tests/launch/check_group.c, un)                                     \
   X(group_devices, tests/launch/check_group.c, none)                           \
+  X(shapes, tests/launch/check_shapes.c, u)                                    \
   /* soa */                                                                    \
   X(layout, tests/soa/check_layout.c, u)                                       \
   X(soa, tests/soa/check_soa.c, ur)                                            \
@@ -49,23 +53,23 @@
   X(reduce, tests/algo/check_reduce.c, ur)                                     \
   X(scan, tests/algo/check_scan.c, ur)                                         \
   X(compact, tests/algo/check_compact.c, ur)                                   \
-  X(grind_compact, tests/algo/check_compact.c, g)                              \
+  X(grind_compact, tests/algo/check_compact.c, gno)                            \
   X(assoc, tests/algo/check_assoc.c, ur)                                       \
-  X(grind_algo, tests/algo/check_grind_algo.c, urg)                            \
+  X(grind_algo, tests/algo/check_grind_algo.c, urgno)                          \
   X(random_fill, tests/algo/check_random_fill.c, ur)                           \
-  X(grind_random, tests/algo/check_random_fill.c, g)                           \
+  X(grind_random, tests/algo/check_random_fill.c, gn)                          \
   X(histogram, tests/algo/check_histogram.c, ur)                               \
-  X(grind_histogram, tests/algo/check_histogram.c, g)                          \
+  X(grind_histogram, tests/algo/check_histogram.c, gno)                        \
   X(grid, tests/algo/check_grid.c, ur)                                         \
-  X(grind_grid, tests/algo/check_grid.c, g)                                    \
+  X(grind_grid, tests/algo/check_grid.c, gn)                                   \
   X(sort, tests/algo/check_sort.c, ur)                                         \
-  X(grind_sort, tests/algo/check_sort.c, g)                                    \
+  X(grind_sort, tests/algo/check_sort.c, gn)                                   \
   /* mem */                                                                    \
   X(vector, tests/mem/check_vector.c, ur)                                      \
-  X(grind_vector, tests/mem/check_vector.c, g)                                 \
+  X(grind_vector, tests/mem/check_vector.c, gn)                                \
   X(pool, tests/mem/check_pool.c, ur)                                          \
   X(chunklist, tests/mem/check_chunklist.c, ur)                                \
-  X(grind_pool, tests/mem/check_grind_pool.c, urg)                             \
+  X(grind_pool, tests/mem/check_grind_pool.c, urgno)                           \
   /* bad input to every public function */                                     \
   X(badinput_core, tests/badinput/check_badinput_core.c, ur)                   \
   X(badinput_data, tests/badinput/check_badinput_data.c, ur)                   \
@@ -74,13 +78,13 @@
   X(badinput_group, tests/badinput/check_badinput_group.c, ur)                 \
   /* the examples */                                                           \
   X(pic, examples/pic/check_pic.c, ur)                                         \
-  X(grind_pic, examples/pic/check_pic.c, g)                                    \
-  X(pixel, examples/pixel/check_pixel.c, ur)                                   \
+  X(grind_pic, examples/pic/check_pic.c, gn)                                   \
+  X(pixel, examples/pixel/check_pixel.c, urn)                                  \
   X(pixel_group, examples/pixel/check_pixel_group.c, u)                        \
-  X(grind_pixel, examples/pixel/check_pixel.c, g)                              \
+  X(grind_pixel, examples/pixel/check_pixel.c, go)                             \
   X(grind_pixel_sizes, examples/pixel/check_pixel.c, g)                        \
   X(heat, examples/heat/check_heat.c, ur)                                      \
-  X(grind_heat, examples/heat/check_heat.c, g)
+  X(grind_heat, examples/heat/check_heat.c, gn)
 /* clang-format on */
 
 #endif /* LSK_TEST_SUITES_H */

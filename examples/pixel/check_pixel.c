@@ -946,6 +946,11 @@ START_TEST(test_grind_pixel)
     if (device_run(ctx, &o, h.ev, got, 0))
       hand_check(&h, got);
   }
+  /* Every choice automatic (lookup, workers, simd, blocks): the device's,
+   * or under LSK_SHAPES=nvidia (gpushape_oclgrind_grind_pixel) a GPU's:
+   * the hash, 256 workers of one index, a block per module. */
+  if (device_run(ctx, &(lsk_pixel_options){0}, h.ev, got, 0))
+    hand_check(&h, got);
   lsk_pixel_result_destroy(got);
   lsk_pixel_events *ev = NULL;
   ck_assert_int_eq(

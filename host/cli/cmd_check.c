@@ -453,11 +453,9 @@ static void check_device(check *c)
 /* ------------------------------------------------------------------ */
 /* NVPTX: clang and libclc to PTX, ptxas to sm_90.                     */
 
-/* NVIDIA H100 (sm_90), as its OpenCL reports it and as the CUDA occupancy
- * rules have it. */
-#define H100_WARP 32u
-#define H100_MAX_WORKERS 1024u
-#define H100_SHARED_STATIC 49152ull  /* 48 KiB: static shared memory per block */
+/* NVIDIA H100 (sm_90) as the CUDA occupancy rules have it; its warp, its
+ * limit on work-items per group and its 48 KiB of static shared memory per
+ * block are the library's model (h100_model below). */
 #define H100_SHARED_SM 233472ull     /* 228 KiB of shared memory per SM */
 #define H100_SHARED_RESERVED 1024ull /* reserved per block (sm_80 and later) */
 #define H100_SHARED_UNIT 128ull      /* allocation granularity */
@@ -468,18 +466,13 @@ static void check_device(check *c)
 #define NVPTX_CPU "sm_86" /* the newest that LLVM 15 knows; ptxas takes it to sm_90 */
 #define SASS_ARCH "sm_90"
 
+/* The H100's shape facts: the library's model (lsk_device_model), the one
+ * LSK_SHAPES=nvidia gives a context. */
 static lsk_device_info h100_model(void)
 {
-  lsk_device_info d = {0};
-  snprintf(d.name, sizeof d.name, "NVIDIA H100 (model)");
-  d.is_gpu = 1;
-  d.warp_size = H100_WARP;
-  d.compute_units = 132;
-  d.max_work_group_size = H100_MAX_WORKERS;
-  d.max_work_item_sizes[0] = d.max_work_item_sizes[1] = H100_MAX_WORKERS;
-  d.max_work_item_sizes[2] = 64;
-  d.local_mem_size = H100_SHARED_STATIC;
-  d.has_fp64 = d.has_int64_atomics = 1;
+  lsk_device_info d;
+  if (lsk_device_model(LSK_SHAPES_NVIDIA, NULL, &d) != LSK_OK)
+    memset(&d, 0, sizeof d); /* not reached: the model needs no device */
   return d;
 }
 
@@ -496,9 +489,9 @@ static void gpu_shape(const lsk_device_info *h, const unsigned dom[3], unsigned 
     *w = req_w;
     *s = req_s ? req_s : 1;
   } else {
-    size_t most = kernel_max ? kernel_max : H100_MAX_WORKERS;
+    size_t most = kernel_max ? kernel_max : h->max_work_group_size;
     size_t want = (size + req_s - 1) / req_s;
-    want = (want + H100_WARP - 1) / H100_WARP * H100_WARP;
+    want = (want + h->warp_size - 1) / h->warp_size * h->warp_size;
     *w = (unsigned)(want > most ? most : want);
     *s = req_s;
   }
@@ -810,14 +803,15 @@ static int sass_of(const char *sass, const char *name, kinfo *k)
 
 /* Occupancy on an H100 from registers, shared memory and the block's
  * warps; the block limit from registers (CL_KERNEL_WORK_GROUP_SIZE). */
-static void occupancy(kinfo *k)
+static void occupancy(const lsk_device_info *h, kinfo *k)
 {
-  unsigned wpb = (k->w + H100_WARP - 1) / H100_WARP;
+  unsigned warp = h->warp_size, most = (unsigned)h->max_work_group_size;
+  unsigned wpb = (k->w + warp - 1) / warp;
   unsigned regs = k->regs ? k->regs : 1;
-  unsigned per_warp = (regs * H100_WARP + H100_REG_UNIT - 1) / H100_REG_UNIT * H100_REG_UNIT;
+  unsigned per_warp = (regs * warp + H100_REG_UNIT - 1) / H100_REG_UNIT * H100_REG_UNIT;
   unsigned warps_by_regs = H100_REGS_SM / per_warp;
-  unsigned lim = warps_by_regs * H100_WARP;
-  k->wg_limit = lim > H100_MAX_WORKERS ? H100_MAX_WORKERS : lim;
+  unsigned lim = warps_by_regs * warp;
+  k->wg_limit = lim > most ? most : lim;
   unsigned long long smem = k->smem > k->shared ? k->smem : k->shared;
   unsigned long long per_block =
       (smem + H100_SHARED_RESERVED + H100_SHARED_UNIT - 1) / H100_SHARED_UNIT * H100_SHARED_UNIT;
@@ -898,9 +892,9 @@ static void check_nvptx(check *c, const tools *t)
     for (int attempt = 0; attempt < 3; ++attempt) {
       gpu_shape(&n.h, k->dom, c->workers, c->simd, kernel_max, &k->w, &k->s);
       k->limited = kernel_max != 0;
-      if (k->w > H100_MAX_WORKERS) {
-        problem(c, "kernel '%s': %u workers exceed the %u of an H100", k->name, k->w,
-                H100_MAX_WORKERS);
+      if (k->w > n.h.max_work_group_size) {
+        problem(c, "kernel '%s': %u workers exceed the %zu of an H100", k->name, k->w,
+                n.h.max_work_group_size);
         break;
       }
       build *b = get_build(&n, k->dom, k->w, k->s);
@@ -921,7 +915,7 @@ static void check_nvptx(check *c, const tools *t)
         break;
       }
       k->sass = 1;
-      occupancy(k);
+      occupancy(&n.h, k);
       if (k->w <= k->wg_limit)
         break;
       if (c->workers || kernel_max) {
@@ -934,7 +928,7 @@ static void check_nvptx(check *c, const tools *t)
   }
   for (size_t i = 0; i < c->nk; ++i) {
     kinfo *k = &c->k[i];
-    if (k->ptx_done && k->shared > H100_SHARED_STATIC)
+    if (k->ptx_done && k->shared > n.h.local_mem_size)
       problem(c, "kernel '%s': %llu bytes of static shared memory, more than NVIDIA's 48 KiB",
               k->name, k->shared);
     if (k->sass && (k->spill_st || k->spill_ld))

@@ -395,11 +395,13 @@ static int demo_tour(int argc, char **argv)
     goto demo_out;
   }
 
-  printf("lsk %s demo on %s (%s), platform %u:%u %s\n", lsk_version(), d.dev->name,
+  printf("lsk %s demo on %s (%s), platform %u:%u %s%s%s%s\n", lsk_version(), d.dev->name,
          d.dev->is_gpu   ? "GPU"
          : d.dev->is_cpu ? "CPU"
                          : "other",
-         d.dev->platform_index, d.dev->device_index, d.dev->platform_name);
+         d.dev->platform_index, d.dev->device_index, d.dev->platform_name,
+         d.dev->shapes[0] ? ", shapes of the " : "", d.dev->shapes,
+         d.dev->shapes[0] ? " model" : "");
   printf("%u uint elements per kernel; workers and simd automatic\n\n", d.n);
   printf("%-5s %-24s %6s %9s %11s %16s %10s  %s\n", "step", "what", "domain", "wrk x simd",
          "blocks", "first launch", "second", "check");

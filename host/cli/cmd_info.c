@@ -87,6 +87,10 @@ int cmd_info(int argc, char **argv)
          d->max_work_group_size, d->preferred_multiple,
          cli_fmt_bytes(d->local_mem_size, b1, sizeof b1),
          cli_fmt_bytes(d->max_alloc_size, b2, sizeof b2));
+  if (d->shapes[0])
+    printf("shapes    %s model (LSK_SHAPES): launches, the kernel library and the examples "
+           "choose as on that GPU; choices, not speed\n",
+           d->shapes);
   if (cache && *cache)
     printf("cache     program binaries in LSK_CACHE_DIR=%s\n", cache);
   else

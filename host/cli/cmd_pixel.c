@@ -405,8 +405,9 @@ int cmd_demo_pixel(int argc, char **argv)
                   lsk_group_size(d.g), devices);
   } else {
     const lsk_device_info *dev = lsk_context_device(d.ctx);
-    printf("lsk %s demo: pixel-detector clustering on %s (%s)\n", lsk_version(), dev->name,
-           dev->platform_name);
+    printf("lsk %s demo: pixel-detector clustering on %s (%s)%s%s%s\n", lsk_version(), dev->name,
+           dev->platform_name, dev->shapes[0] ? ", shapes of the " : "", dev->shapes,
+           dev->shapes[0] ? " model" : "");
     if (input)
       printf("events from %s\n", input);
     else

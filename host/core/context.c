@@ -36,7 +36,8 @@ static size_t probe_multiple(lsk_context *c)
 
 /* Shared tail of create and wrap: options, the trace, the default queue. On failure
  * the context is destroyed and the message moved to the thread. */
-static int finish_setup(lsk_context *c, const lsk_context_options *opt, lsk_context **out)
+static int finish_setup(lsk_context *c, const lsk_context_options *opt, lsk_shapes shapes,
+                        lsk_context **out)
 {
   const char *dir = (opt && opt->cache_dir) ? opt->cache_dir : lsk__getenv("LSK_CACHE_DIR");
   int rc = LSK_OK;
@@ -63,6 +64,9 @@ static int finish_setup(lsk_context *c, const lsk_context_options *opt, lsk_cont
     return rc;
   }
   c->info.preferred_multiple = probe_multiple(c);
+  /* Under a model (LSK_SHAPES) the context's facts are the model's: every
+   * choice made from them is the modeled device's. */
+  lsk__device_model(shapes, &c->info);
   *out = c;
   return LSK_OK;
 }
@@ -90,11 +94,16 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
   if (!out)
     return lsk__fail(NULL, LSK_EINVAL, "lsk_context_create: out is NULL");
   *out = NULL;
+  lsk_shapes shapes;
+  int rc =
+      lsk__shapes_resolve("lsk_context_create", opt ? opt->shapes : LSK_SHAPES_DEFAULT, &shapes);
+  if (rc)
+    return rc;
   /* One enumeration serves both the selection and the device's facts. */
   unsigned index = 0;
   lsk_device_info *list;
   size_t n;
-  int rc = lsk_device_list(&list, &n);
+  rc = lsk_device_list(&list, &n);
   if (!rc)
     rc = lsk__device_select_in(list, n, opt ? opt->device : NULL, &index);
   if (rc && rc != LSK_ENOMEM) /* the selector's message, under this function's name */
@@ -127,7 +136,7 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
     lsk_context_destroy(c);
     return rc;
   }
-  return finish_setup(c, opt, out);
+  return finish_setup(c, opt, shapes, out);
 }
 
 int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
@@ -141,6 +150,10 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
                      !context  ? "context"
                      : !device ? "device"
                                : "queue");
+  lsk_shapes shapes;
+  int rc = lsk__shapes_resolve("lsk_context_wrap", opt ? opt->shapes : LSK_SHAPES_DEFAULT, &shapes);
+  if (rc)
+    return rc;
   cl_context qctx = NULL;
   cl_device_id qdev = NULL;
   cl_platform_id platform = NULL;
@@ -168,7 +181,7 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
   c->cl = context;
   c->device = device;
   c->queue = queue;
-  return finish_setup(c, opt, out);
+  return finish_setup(c, opt, shapes, out);
 }
 
 /* The context's locks and its sets, made before the first message on it

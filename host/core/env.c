@@ -6,10 +6,14 @@
  *                  stored by lsk_tune (tune.h); 0 turns them off
  *   LSK_TUNE_DIR   directory of those choices; else $XDG_CACHE_HOME/lsk,
  *                  else $HOME/.cache/lsk
+ *   LSK_SHAPES     the facts launch shapes are chosen by: "nvidia" (an
+ *                  NVIDIA GPU's, lsk_device_model) or "device" (the
+ *                  device's own, as when unset)
  * Booleans follow the OpenCL ICD loader: True, true, T or 1 is true, any
  * other value false.
  */
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "internal.h"
@@ -27,6 +31,27 @@ int lsk__getenv_bool(const char *name, int def)
     return def;
   return strcmp(v, "True") == 0 || strcmp(v, "true") == 0 || strcmp(v, "T") == 0 ||
          strcmp(v, "1") == 0;
+}
+
+/* a equals the lowercase word b, ignoring a's case. */
+static int same_word(const char *a, const char *b)
+{
+  while (*a && tolower((unsigned char)*a) == *b)
+    ++a, ++b;
+  return !*a && !*b;
+}
+
+/* LSK_SHAPES, case-insensitive: unset, empty or "device" LSK_SHAPES_DEVICE,
+ * "nvidia" LSK_SHAPES_NVIDIA; any other value -1 and *bad the value. */
+int lsk__getenv_shapes(const char **bad)
+{
+  const char *v = lsk__getenv("LSK_SHAPES");
+  if (!v || same_word(v, "device"))
+    return LSK_SHAPES_DEVICE;
+  if (same_word(v, "nvidia"))
+    return LSK_SHAPES_NVIDIA;
+  *bad = v;
+  return -1;
 }
 
 /* The directory of stored tune choices: the context option if given ("":

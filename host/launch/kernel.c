@@ -254,6 +254,11 @@ static int get_entry(lsk_kernel *k, lsk__build *b, const char *fn, lsk__kentry *
   e->kernel = kern;
   err = clGetKernelWorkGroupInfo(kern, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof e->wg_max,
                                  &e->wg_max, NULL);
+  /* Never above the device's own limit (OpenCL promises as much); under a
+   * model (LSK_SHAPES) the model's: a kernel takes 1024 work-items at most
+   * there, as on the modeled GPU. */
+  if (!err && ctx->info.max_work_group_size && e->wg_max > ctx->info.max_work_group_size)
+    e->wg_max = ctx->info.max_work_group_size;
   if (!err)
     err = clGetKernelWorkGroupInfo(kern, ctx->device, CL_KERNEL_LOCAL_MEM_SIZE,
                                    sizeof e->local_static, &e->local_static, NULL);

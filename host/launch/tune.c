@@ -42,13 +42,16 @@ static char *tune_key(const lsk_program *prog, const char *kernel, const unsigne
   uint64_t src = lsk__hash64(prog->source, strlen(prog->source), 4) ^
                  lsk__hash64(prog->prelude, strlen(prog->prelude), 5);
   /* A sub-device is not its parent (fewer compute units): its partition
-   * joins the key; a whole device's key is as it was before sub-devices. */
-  return lsk__strdupf("lsk %s\n%s\n%s\n%s\n%s\n%s\n%s%s%ssource %016llx\noptions %s\nkernel %s\n"
-                      "domain %ux%ux%u",
+   * joins the key; a whole device's key is as it was before sub-devices.
+   * Likewise a device under modeled shapes (LSK_SHAPES) is not the device:
+   * the model's name joins the key. */
+  return lsk__strdupf("lsk %s\n%s\n%s\n%s\n%s\n%s\n%s%s%s%s%s%ssource %016llx\noptions %s\n"
+                      "kernel %s\ndomain %ux%ux%u",
                       LSK_VERSION_STRING, d->platform_name, d->platform_version, d->name,
                       d->version, d->driver_version, d->partition[0] ? "partition " : "",
-                      d->partition, d->partition[0] ? "\n" : "", (unsigned long long)src,
-                      prog->options, kernel, dom[0], dom[1], dom[2]);
+                      d->partition, d->partition[0] ? "\n" : "", d->shapes[0] ? "shapes " : "",
+                      d->shapes, d->shapes[0] ? "\n" : "", (unsigned long long)src, prog->options,
+                      kernel, dom[0], dom[1], dom[2]);
 }
 
 static char *tune_path(const char *dir, const char *key)

@@ -61,6 +61,13 @@ typedef struct lsk_context_options {
    * library's temporary buffers are made and released each time. Also
    * LSK_BUFFER_CACHE=0 in the environment. */
   int no_buffer_cache;
+  /* The facts launch shapes are chosen by (device.h, lsk_shapes):
+   * LSK_SHAPES_DEFAULT (0) the environment's LSK_SHAPES, else the device's
+   * own; LSK_SHAPES_DEVICE the device's own whatever the environment says;
+   * LSK_SHAPES_NVIDIA an NVIDIA GPU's (lsk_device_model), which
+   * lsk_context_device then returns. Any other value, or a bad LSK_SHAPES,
+   * is LSK_EINVAL at creation. */
+  lsk_shapes shapes;
 } lsk_context_options;
 
 /*

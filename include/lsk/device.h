@@ -56,7 +56,55 @@ typedef struct lsk_device_info {
    * where choices are stored (tune.h): a sub-device's are not its
    * parent's. The index fields of a sub-device are its parent's. */
   char partition[LSK_NAME_MAX];
+  /* "" for the device's own facts; else the name of the device model that
+   * replaced its shape facts (lsk_device_model: "nvidia"). Part of the
+   * device's identity where choices are stored (tune.h): choices made
+   * under a model are never the device's own, nor the other way round. */
+  char shapes[16];
 } lsk_device_info;
+
+/*
+ * The facts lsk chooses launch shapes by (lsk_context_options.shapes, the
+ * environment variable LSK_SHAPES). A model changes what lsk *chooses*
+ * (workers, simd, blocks, local memory, the kernel library's and the
+ * examples' variants), never what the hardware does or how fast: a context
+ * under LSK_SHAPES_NVIDIA on PoCL runs every shape an NVIDIA GPU would take,
+ * on the CPU. It is for testing (the ctest label gpushape), not for speed.
+ */
+typedef enum lsk_shapes {
+  /* The environment variable LSK_SHAPES: "nvidia" or "device" (case does
+   * not matter); unset or empty: the device's own. */
+  LSK_SHAPES_DEFAULT = 0,
+  /* The device's own facts, whatever LSK_SHAPES says. */
+  LSK_SHAPES_DEVICE = 1,
+  /* An NVIDIA H100 (sm_90) as its OpenCL reports it: a GPU (is_gpu 1,
+   * is_cpu 0), warps of 32 (warp_size and preferred_multiple 32), 132
+   * compute units, at most 1024 work-items per group and work-item sizes
+   * 1024 x 1024 x 64, 48 KiB of local memory; limits never above the real
+   * device's (a launch must still run there). */
+  LSK_SHAPES_NVIDIA = 2
+} lsk_shapes;
+
+/*
+ * lsk_device_model: the facts of a device under the shapes of a model.
+ * real NULL: the model itself (LSK_SHAPES_NVIDIA: "NVIDIA H100 (model)",
+ * its shape facts as above, double precision and 64-bit atomics; memory
+ * sizes, alignment and the index fields 0: not modeled). real given: a
+ * copy of *real whose shape facts are the model's, each limit the smaller
+ * of the model's and the real device's (work-group size, work-item sizes,
+ * local memory), and shapes set to the model's name; names, memory sizes,
+ * alignment, fp64, atomics, loops_capped and partition stay the real
+ * device's (what the hardware can do, not a choice). This is what
+ * lsk_context_device returns for a context made under the model.
+ * LSK_SHAPES_DEVICE: *real unchanged (real must be given).
+ * LSK_SHAPES_DEFAULT: as LSK_SHAPES in the environment says.
+ * real and out may be the same. Thread-safe.
+ * Errors: LSK_EINVAL (out NULL, shapes none of LSK_SHAPES_*, real NULL
+ * with the device's own shapes, a bad LSK_SHAPES: the message names the
+ * value); the message is the thread's (lsk_context_errmsg(NULL)).
+ */
+int lsk_device_model(lsk_shapes shapes, const lsk_device_info *real,
+                     lsk_device_info *out /* OUT */);
 
 /*
  * lsk_device_list: enumerate all devices of all platforms.

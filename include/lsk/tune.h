@@ -9,7 +9,9 @@
  * profiling), and picks the fastest. The choice is stored in the per-user
  * tune directory, one small text file per key; the key is a hash of the
  * platform, device (and its partition, for a sub-device:
- * lsk_device_info.partition), driver, lsk version, the program's source and build
+ * lsk_device_info.partition; and its modeled shapes, under LSK_SHAPES:
+ * lsk_device_info.shapes, so that a model's choices and the device's own
+ * never mix), driver, lsk version, the program's source and build
  * options, the kernel name and the block domain. A launch with workers and
  * simd both 0 (automatic) then uses the stored choice where there is one and
  * the kernel can run it; otherwise the rule of docs/lockstep.md.

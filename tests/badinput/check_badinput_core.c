@@ -36,6 +36,10 @@ START_TEST(test_bi_context)
   ck_assert_ptr_null(out);
   o = (lsk_context_options){.device = "99"};
   BAD(NULL, "lsk_context_create", lsk_context_create(&o, &out), LSK_ENODEV, "'99'");
+  o = (lsk_context_options){.shapes = (lsk_shapes)3};
+  BAD(NULL, "lsk_context_create", lsk_context_create(&o, &out), LSK_EINVAL,
+      "shapes 3 is none of LSK_SHAPES_*");
+  ck_assert_ptr_null(out);
 
   cl_context cl = lsk_context_cl(ctx);
   cl_device_id dev = lsk_context_cl_device(ctx);
@@ -48,6 +52,17 @@ START_TEST(test_bi_context)
       "device is NULL");
   BAD(NULL, "lsk_context_wrap", lsk_context_wrap(cl, dev, NULL, NULL, &out), LSK_EINVAL,
       "queue is NULL");
+  BAD(NULL, "lsk_context_wrap",
+      lsk_context_wrap(cl, dev, q, &(lsk_context_options){.shapes = (lsk_shapes)-1}, &out),
+      LSK_EINVAL, "lsk_context_wrap: shapes -1 is none of LSK_SHAPES_*");
+  /* lsk_device_model */
+  lsk_device_info dm;
+  BAD(NULL, "lsk_device_model", lsk_device_model(LSK_SHAPES_NVIDIA, NULL, NULL), LSK_EINVAL,
+      "out is NULL");
+  BAD(NULL, "lsk_device_model", lsk_device_model((lsk_shapes)9, NULL, &dm), LSK_EINVAL,
+      "shapes 9 is none of LSK_SHAPES_*");
+  BAD(NULL, "lsk_device_model", lsk_device_model(LSK_SHAPES_DEVICE, NULL, &dm), LSK_EINVAL,
+      "real is NULL with the device's own shapes");
   /* A queue of another OpenCL context. */
   cl_int err;
   cl_context cl2 = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);

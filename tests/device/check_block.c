@@ -506,6 +506,82 @@ void block_grind_case(void)
   bt_close(&t);
 }
 
+/* A scan over n <= the domain inside a loop of rounds, each followed by a
+ * pass that is not idempotent (a count per index, bumped once a round).
+ * With workers x simd >= the domain the scan's loop over ForEach steps runs
+ * 0 or 1 times, and LLVM made it a branch around the scan's barriers:
+ * PoCL 3.1 then ran the pass after it twice for some work-items (found at
+ * 256 x 1, the GPU rule's shape for the pixel clusterizer's domain of 256,
+ * under LSK_SHAPES=nvidia: docs/nvidia.md). scan_var now takes at least
+ * one step. Counts and the rounds' totals are checked against n by hand. */
+static const char *rounds_src =
+    "LSK_KERNEL void scan_rounds(LSK_CTX, __global const uint *ns, uint rounds,\n"
+    "                            __global uint *count, __global uint *totals)\n"
+    "{\n"
+    "  LSK_BLOCK_SCRATCH(uint, s);\n"
+    "  LSK_VAR(uint, v);\n"
+    "  LSK_SHARED(uint, seen, LSK_DOMAIN_SIZE);\n"
+    "  LSK_FOREACH(it) seen[it.idx] = 0u;\n"
+    "  lsk_sync();\n"
+    "  for (uint r = 0; r < rounds; ++r) {\n"
+    "    uint n = min(ns[r], (uint)LSK_DOMAIN_SIZE);\n"
+    "    LSK_FOREACH_N(it, n) LSK_VAR_AT(v, it) = 1u;\n"
+    "    uint total = lsk_block_scan_var_add_uint(s, v, n, 0);\n"
+    "    LSK_FOREACH_N(it, n) {\n"
+    "      if (LSK_VAR_AT(v, it) != it.idx)\n"
+    "        continue;\n"
+    "      seen[it.idx] += 1u;\n"
+    "    }\n"
+    "    LSK_MASTER totals[r] = total;\n"
+    "    lsk_sync();\n"
+    "  }\n"
+    "  LSK_FOREACH(it) count[it.idx] = seen[it.idx];\n"
+    "}\n";
+
+START_TEST(test_block_scan_var_one_step_rounds)
+{
+  lsk_context *ctx = tu_context();
+  lsk_program *p = tu_program(ctx, "rounds.cl", rounds_src);
+  lsk_kernel *k = tu_kernel(p, "scan_rounds");
+  enum { D = 256, R = 8 };
+  /* Rounds of 0 to 256 indices: index i is counted in each round with
+   * n > i, so count[i] = #{r : ns[r] > i}. */
+  static const unsigned ns[R] = {3, 0, 256, 40, 255, 1, 0, 130};
+  lsk_buffer *bn = NULL, *bc = tu_zeros(ctx, D), *bt = tu_zeros(ctx, R);
+  TU_OK(ctx, lsk_buffer_create(ctx, sizeof ns, &bn));
+  TU_OK(ctx, lsk_buffer_write(bn, 0, ns, sizeof ns));
+  static const unsigned shapes[][2] = {{256, 1}, {512, 1}, {255, 1}, {128, 2}, {32, 1}};
+  for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; ++sh) {
+    lsk_launch cfg = {
+        .domain = {D}, .blocks = {1}, .workers = shapes[sh][0], .simd = shapes[sh][1]};
+    if (!tu_fits(ctx, k, &cfg))
+      continue;
+    TU_OK(ctx, lsk_kernel_run(k, &cfg,
+                              LSK_ARGS(LSK_ARG_BUFFER(bn), LSK_ARG_UINT(R), LSK_ARG_BUFFER(bc),
+                                       LSK_ARG_BUFFER(bt))));
+    unsigned *count = tu_read_uints(ctx, bc, D), *totals = tu_read_uints(ctx, bt, R);
+    for (unsigned r = 0; r < R; ++r)
+      ck_assert_msg(totals[r] == ns[r], "%u x %u: round %u's total %u, want %u", shapes[sh][0],
+                    shapes[sh][1], r, totals[r], ns[r]);
+    for (unsigned i = 0; i < D; ++i) {
+      unsigned want = 0;
+      for (unsigned r = 0; r < R; ++r)
+        want += ns[r] > i;
+      ck_assert_msg(count[i] == want, "%u x %u: index %u counted %u times, want %u", shapes[sh][0],
+                    shapes[sh][1], i, count[i], want);
+    }
+    free(count);
+    free(totals);
+  }
+  lsk_buffer_destroy(bn);
+  lsk_buffer_destroy(bc);
+  lsk_buffer_destroy(bt);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 /* Every test of the block suite on one small shape of two steps, the last
  * partial (all types), for the grind_types suite (oclgrind). */
 static const bt_shape grind_shape = {7, 3, 2, 1};
@@ -533,6 +609,7 @@ Suite *suite_block(void)
   tcase_add_test(tc, test_block_define_keeps_order);
   tcase_add_test(tc, test_block_predicates);
   tcase_add_test(tc, test_block_nan);
+  tcase_add_test(tc, test_block_scan_var_one_step_rounds);
   bt_add_atomic_tests(tc);
   suite_add_tcase(s, tc);
   return s;
