@@ -32,7 +32,7 @@ int cmd_layout(int argc, char **argv)
 {
   const char *file = NULL;
   size_t n = 0, align = 0, stagger = SIZE_MAX; /* SIZE_MAX: the file's */
-  int emit = 0; /* 1: cl, 2: c */
+  int emit = 0;                                /* 1: cl, 2: c */
   lsk_emit_options eo = {0};
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -451,7 +451,8 @@ int lsk_layout_describe(const lsk_layout *l, size_t n, char **text)
                      l->name, n);
   lsk__sb sb = {0};
   if (l->stagger)
-    lsk__sb_printf(&sb, "Layout %s for %zu elements, alignment %zu, stagger %zu (lsk's, not CMSSW's):\n",
+    lsk__sb_printf(&sb,
+                   "Layout %s for %zu elements, alignment %zu, stagger %zu (lsk's, not CMSSW's):\n",
                    l->name, n, l->align, l->stagger);
   else
     lsk__sb_printf(&sb, "Layout %s for %zu elements, alignment %zu:\n", l->name, n, l->align);
