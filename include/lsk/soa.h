@@ -169,7 +169,10 @@ static inline size_t lsk__soa_add(size_t a, size_t b)
 
 #define LSK_SOA_DEFINE(V, ALIGN, MEMBERS) LSK_SOA_DEFINE_STAGGERED(V, ALIGN, 0, MEMBERS)
 
+/* The stagger must keep columns aligned: a multiple of ALIGN (a compile
+ * error here otherwise, where lsk_layout_set_stagger would refuse it). */
 #define LSK_SOA_DEFINE_STAGGERED(V, ALIGN, STAGGER, MEMBERS)                                       \
+  typedef char V##_lsk_stagger_is_a_multiple_of_align[(STAGGER) % (ALIGN) == 0 ? 1 : -1];          \
   typedef struct V {                                                                               \
     MEMBERS(LSK__SOA_FIELD_C, LSK__SOA_FIELD_M, LSK__SOA_FIELD_S)                                  \
     size_t lsk_n;                                                                                  \
