@@ -49,6 +49,7 @@
   X(layout, tests/soa/check_layout.c, u)                                       \
   X(soa, tests/soa/check_soa.c, ur)                                            \
   X(grind_soa, tests/soa/check_grind_soa.c, ug)                                \
+  X(stagger, tests/soa/check_stagger.c, ug)                                    \
   /* algo */                                                                   \
   X(reduce, tests/algo/check_reduce.c, ur)                                     \
   X(scan, tests/algo/check_scan.c, ur)                                         \

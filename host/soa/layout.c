@@ -218,8 +218,33 @@ int lsk_layout_set_align(lsk_layout *l, size_t align)
                        "'%s' (%s, %zu bytes)",
                        align, l->name, l->members[i].name, l->members[i].type,
                        l->members[i].type_size);
+  if (l->stagger % align)
+    return lsk__fail(NULL, LSK_EINVAL,
+                     "lsk_layout_set_align: alignment %zu of layout '%s' does not divide its "
+                     "stagger %zu",
+                     align, l->name, l->stagger);
   l->align = align;
   return LSK_OK;
+}
+
+int lsk_layout_set_stagger(lsk_layout *l, size_t stagger)
+{
+  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_set_stagger", "layout");
+  /* A multiple of the alignment keeps every column aligned (vector loads);
+   * the cap keeps sizes far from overflow and matches the file format's. */
+  if (stagger % l->align || stagger > LSK_LAYOUT_MAX_STAGGER)
+    return lsk__fail(NULL, LSK_EINVAL,
+                     "lsk_layout_set_stagger: stagger %zu of layout '%s' is not a multiple of "
+                     "its alignment %zu from 0 to %u",
+                     stagger, l->name, l->align, LSK_LAYOUT_MAX_STAGGER);
+  l->stagger = stagger;
+  return LSK_OK;
+}
+
+size_t lsk_layout_stagger(const lsk_layout *l)
+{
+  LSK__LIVE_OR(0, l, LAYOUT, "lsk_layout_stagger", "layout");
+  return l->stagger;
 }
 
 const char *lsk_layout_name(const lsk_layout *l)
@@ -257,12 +282,19 @@ static size_t mul(size_t a, size_t b, int *overflow)
   return a * b;
 }
 
-/* Size, per-component data bytes and padding of member m for n elements. */
+/* Size, per-component data bytes and padding of member m for n elements.
+ * The stagger pads columns and matrix components, not scalars: it is there
+ * to move streams apart, and a scalar is no stream. */
 static size_t member_size(const lsk_layout *l, const lsk__member *m, size_t n, size_t *data,
                           int *overflow)
 {
   size_t raw = m->kind == LSK_MEMBER_SCALAR ? m->type_size : mul(n, m->type_size, overflow);
   size_t one = align_up(raw, l->align, overflow);
+  if (m->kind != LSK_MEMBER_SCALAR) {
+    if (one > SIZE_MAX - l->stagger)
+      *overflow = 1;
+    one += l->stagger;
+  }
   *data = raw;
   return mul(one, (size_t)m->rows * m->cols, overflow);
 }
@@ -418,7 +450,12 @@ int lsk_layout_describe(const lsk_layout *l, size_t n, char **text)
                      "lsk_layout_describe: layout '%s' with %zu elements does not fit in size_t",
                      l->name, n);
   lsk__sb sb = {0};
-  lsk__sb_printf(&sb, "Layout %s for %zu elements, alignment %zu:\n", l->name, n, l->align);
+  if (l->stagger)
+    lsk__sb_printf(&sb,
+                   "Layout %s for %zu elements, alignment %zu, stagger %zu (lsk's, not CMSSW's):\n",
+                   l->name, n, l->align, l->stagger);
+  else
+    lsk__sb_printf(&sb, "Layout %s for %zu elements, alignment %zu:\n", l->name, n, l->align);
   for (size_t i = 0; i < l->count; ++i) {
     lsk_member_info m;
     lsk_layout_member(l, i, n, &m);

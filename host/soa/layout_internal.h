@@ -20,6 +20,9 @@ struct lsk_layout {
   lsk__handle h;
   char *name;
   size_t align;
+  /* lsk's own, not CMSSW's: bytes added after every column and matrix
+   * component (a multiple of align; 0, the default, is the byte rule). */
+  size_t stagger;
   lsk__member *members;
   size_t count;
 };

@@ -1,6 +1,6 @@
 /*
  * layout_parse.c: the layout text format (see lsk_layout_parse):
- *   layout NAME [align A]
+ *   layout NAME [align A] [stagger S]
  *   column TYPE NAME
  *   matrix TYPE ROWS COLS NAME
  *   scalar TYPE NAME
@@ -42,6 +42,27 @@ static int parse_uint(const char *s, unsigned long max, unsigned long *v)
   char *end;
   *v = strtoul(s, &end, 10);
   return *end == 0 && *v <= max;
+}
+
+/* The words after 'layout NAME': "align A" and "stagger S", each at most
+ * once, in either order. 0 if anything else is there. */
+static int layout_options(char **tok, int n, unsigned long *align, unsigned long *stagger)
+{
+  int seen_align = 0, seen_stagger = 0;
+  if (n < 2 || n % 2)
+    return 0;
+  for (int i = 2; i < n; i += 2) {
+    if (strcmp(tok[i], "align") == 0 && !seen_align++) {
+      if (!parse_uint(tok[i + 1], 1ul << 20, align) || *align == 0)
+        return 0;
+    } else if (strcmp(tok[i], "stagger") == 0 && !seen_stagger++) {
+      if (!parse_uint(tok[i + 1], LSK_LAYOUT_MAX_STAGGER, stagger))
+        return 0;
+    } else {
+      return 0;
+    }
+  }
+  return 1;
 }
 
 /* Restates the thread's last message (from a builder call) as
@@ -88,17 +109,17 @@ int lsk_layout_parse(const char *text, const char *file, lsk_layout **out)
     }
     const char *kw = tok[0];
     if (!l) {
-      unsigned long align = 0;
+      unsigned long align = 0, stagger = 0;
       if (strcmp(kw, "layout") != 0)
         rc = lsk__fail(NULL, LSK_EINVAL, "%s:%u: expected 'layout NAME' first, found '%s'", file,
                        lineno, kw);
-      else if (!(n == 2 || (n == 4 && strcmp(tok[2], "align") == 0 &&
-                            parse_uint(tok[3], 1ul << 20, &align) && align > 0)))
+      else if (!layout_options(tok, n, &align, &stagger))
         rc = lsk__fail(NULL, LSK_EINVAL,
-                       "%s:%u: expected 'layout NAME [align A]' with A from 1 "
-                       "to 1048576",
-                       file, lineno);
-      else if ((rc = lsk_layout_create(tok[1], align, &l)))
+                       "%s:%u: expected 'layout NAME [align A]' with A from 1 to 1048576, "
+                       "and optionally 'stagger S' with S from 0 to %u (a multiple of A)",
+                       file, lineno, LSK_LAYOUT_MAX_STAGGER);
+      else if ((rc = lsk_layout_create(tok[1], align, &l)) ||
+               (rc = lsk_layout_set_stagger(l, stagger)))
         rc = at_line(rc, file, lineno);
       continue;
     }

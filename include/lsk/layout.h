@@ -13,6 +13,13 @@
  *   scalar T                    align(sizeof(T)), whatever n
  * Members follow in declaration order; the layout's size is the sum.
  *
+ * Stagger (lsk's own option, not CMSSW's; off by default): with stagger S
+ * (a multiple of A), every column and every matrix component takes S more
+ * bytes of padding after its data (align(n * sizeof(T)) + S; a matrix's
+ * stride grows to match); scalars do not change. Column k then starts k * S
+ * bytes later than under the byte rule above, so that columns are not a
+ * power of two apart when n is one (docs/soa.md says what that costs).
+ *
  * Types are OpenCL's names: char uchar short ushort int uint long ulong
  * float double, and their vectors (float2, double4, ..., n = 2, 3, 4, 8, 16;
  * a 3-vector takes the room of a 4-vector, as in OpenCL). Matrix members
@@ -69,7 +76,7 @@ int lsk_layout_add_scalar(lsk_layout *layout, const char *type, const char *name
 
 /*
  * lsk_layout_parse: a layout from text, one member per line:
- *     layout NAME [align A]      (first)
+ *     layout NAME [align A] [stagger S]   (first; S: see Stagger above)
  *     column TYPE NAME
  *     matrix TYPE ROWS COLS NAME (COLS = 1: a vector)
  *     scalar TYPE NAME
@@ -79,9 +86,16 @@ int lsk_layout_add_scalar(lsk_layout *layout, const char *type, const char *name
 int lsk_layout_parse(const char *text, const char *file, lsk_layout **out /* OUT */);
 int lsk_layout_load(const char *path, lsk_layout **out /* OUT */);
 
-/* Changes the alignment (a power of two, at least the largest member type;
- * 0 means 128). LSK_EINVAL otherwise. */
+/* Changes the alignment (a power of two, at least the largest member type,
+ * dividing the stagger; 0 means 128). LSK_EINVAL otherwise. */
 int lsk_layout_set_align(lsk_layout *layout, size_t align);
+
+/* Sets the stagger (see above): a multiple of the alignment, at most
+ * LSK_LAYOUT_MAX_STAGGER; 0 (the default) is CMSSW's rule exactly.
+ * LSK_EINVAL otherwise. lsk_layout_stagger reads it (0 for a bad layout). */
+#define LSK_LAYOUT_MAX_STAGGER (1u << 24)
+int lsk_layout_set_stagger(lsk_layout *layout, size_t stagger);
+size_t lsk_layout_stagger(const lsk_layout *layout);
 
 const char *lsk_layout_name(const lsk_layout *layout);
 size_t lsk_layout_align(const lsk_layout *layout);

@@ -110,6 +110,8 @@ int lsk_soa_misaligned(const char *layout, const void *ptr, size_t align);
  * and typed access: v.x[i], v.pos[i + k * v.pos_stride], v.total[0], or
  * checked: LSK_SOA_GET(&v, x, i, &value), LSK_SOA_SET(&v, x, i, value)
  * returning LSK_OK or LSK_ERANGE (with a message).
+ * LSK_SOA_DEFINE_STAGGERED(hits, 128, 384, HITS_MEMBERS) is the same with
+ * a stagger (layout.h: lsk's own option, not CMSSW's; 0 is LSK_SOA_DEFINE).
  */
 static inline size_t lsk__soa_round(size_t x, size_t a)
 {
@@ -129,7 +131,8 @@ static inline size_t lsk__soa_add(size_t a, size_t b)
   cl_##T *name;                                                                                    \
   size_t name##_stride;
 #define LSK__SOA_FIELD_S(T, name) cl_##T *name;
-#define LSK__SOA_SIZE_C(T, name) lsk__soa_round(lsk__soa_mul(lsk_n, sizeof(cl_##T)), lsk_a)
+#define LSK__SOA_SIZE_C(T, name)                                                                   \
+  lsk__soa_add(lsk__soa_round(lsk__soa_mul(lsk_n, sizeof(cl_##T)), lsk_a), lsk_s)
 #define LSK__SOA_SIZE_M(T, R, C, name) lsk__soa_mul((size_t)(R) * (C), LSK__SOA_SIZE_C(T, name))
 #define LSK__SOA_SIZE_S(T, name) lsk__soa_round(sizeof(cl_##T), lsk_a)
 #define LSK__SOA_BYTES_C(T, name) lsk_off = lsk__soa_add(lsk_off, LSK__SOA_SIZE_C(T, name));
@@ -164,25 +167,32 @@ static inline size_t lsk__soa_add(size_t a, size_t b)
 #define LSK__SOA_FN static inline
 #endif
 
-#define LSK_SOA_DEFINE(V, ALIGN, MEMBERS)                                                          \
+#define LSK_SOA_DEFINE(V, ALIGN, MEMBERS) LSK_SOA_DEFINE_STAGGERED(V, ALIGN, 0, MEMBERS)
+
+/* The stagger must keep columns aligned: a multiple of ALIGN (a compile
+ * error here otherwise, where lsk_layout_set_stagger would refuse it). */
+#define LSK_SOA_DEFINE_STAGGERED(V, ALIGN, STAGGER, MEMBERS)                                       \
+  typedef char V##_lsk_stagger_is_a_multiple_of_align[(STAGGER) % (ALIGN) == 0 ? 1 : -1];          \
   typedef struct V {                                                                               \
     MEMBERS(LSK__SOA_FIELD_C, LSK__SOA_FIELD_M, LSK__SOA_FIELD_S)                                  \
     size_t lsk_n;                                                                                  \
   } V;                                                                                             \
   LSK__SOA_FN size_t V##_bytes(size_t lsk_n)                                                       \
   {                                                                                                \
-    const size_t lsk_a = (ALIGN);                                                                  \
+    const size_t lsk_a = (ALIGN), lsk_s = (STAGGER);                                               \
     size_t lsk_off = 0;                                                                            \
     (void)lsk_a;                                                                                   \
+    (void)lsk_s;                                                                                   \
     (void)lsk_n;                                                                                   \
     MEMBERS(LSK__SOA_BYTES_C, LSK__SOA_BYTES_M, LSK__SOA_BYTES_S)                                  \
     return lsk_off;                                                                                \
   }                                                                                                \
   LSK__SOA_FN int V##_bind(V *lsk_v, void *lsk_mem, size_t lsk_n)                                  \
   {                                                                                                \
-    const size_t lsk_a = (ALIGN);                                                                  \
+    const size_t lsk_a = (ALIGN), lsk_s = (STAGGER);                                               \
     size_t lsk_off = 0;                                                                            \
     unsigned char *lsk_b = (unsigned char *)lsk_mem;                                               \
+    (void)lsk_s;                                                                                   \
     if (!lsk_v || !lsk_mem || (uintptr_t)lsk_mem % lsk_a)                                          \
       return lsk_soa_misaligned(#V, lsk_mem, lsk_a);                                               \
     MEMBERS(LSK__SOA_BIND_C, LSK__SOA_BIND_M, LSK__SOA_BIND_S)                                     \
@@ -193,6 +203,8 @@ static inline size_t lsk__soa_add(size_t a, size_t b)
   {                                                                                                \
     lsk_layout *lsk_l = NULL;                                                                      \
     int lsk_rc = lsk_layout_create(#V, (ALIGN), &lsk_l);                                           \
+    if (!lsk_rc)                                                                                   \
+      lsk_rc = lsk_layout_set_stagger(lsk_l, (STAGGER));                                           \
     MEMBERS(LSK__SOA_DESC_C, LSK__SOA_DESC_M, LSK__SOA_DESC_S)                                     \
     if (lsk_rc) {                                                                                  \
       lsk_layout_destroy(lsk_l);                                                                   \

@@ -93,6 +93,18 @@ START_TEST(test_bi_layout)
   BAD(NULL, "lsk_layout_set_align", lsk_layout_set_align(wrong, 16), LSK_EINVAL,
       WRONG("layout", "buffer"));
 
+  BAD(NULL, "lsk_layout_set_stagger", lsk_layout_set_stagger(NULL, 128), LSK_EINVAL,
+      "layout is NULL");
+  BAD(NULL, "lsk_layout_set_stagger", lsk_layout_set_stagger(l, 100), LSK_EINVAL,
+      "stagger 100 of layout 'pt' is not a multiple of its alignment 128");
+  BAD(NULL, "lsk_layout_set_stagger", lsk_layout_set_stagger(l, SIZE_MAX - 127), LSK_EINVAL,
+      "from 0 to 16777216");
+  BAD(NULL, "lsk_layout_set_stagger", lsk_layout_set_stagger(wrong, 128), LSK_EINVAL,
+      WRONG("layout", "buffer"));
+  ck_assert_uint_eq(lsk_layout_stagger(l), 0);
+  QUIET("lsk_layout_stagger", lsk_layout_stagger(NULL) == 0);
+  BADV("lsk_layout_stagger", lsk_layout_stagger(wrong), 0, WRONG("layout", "buffer"));
+
   lsk_layout *pout = (lsk_layout *)&pout;
   BAD(NULL, "lsk_layout_parse", lsk_layout_parse("layout a\n", "f.layout", NULL), LSK_EINVAL,
       "out is NULL");

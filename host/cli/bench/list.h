@@ -11,8 +11,9 @@
  *
  * Where each case lives:
  *   triad, launch  triad.c, launch.c
- *   soa            soa.c: the triad through generated SoA views, and
- *                  through an array of structs, against the raw triad
+ *   soa            soa.c: the triad through generated SoA views (plain
+ *                  and with lsk's column stagger), and through an array
+ *                  of structs, against the raw triad
  *   reduce, scan   algo.c: the kernel library's reduce and scan
  *   boost          peer.c: lsk's float reduce and scan against
  *                  Boost.Compute's, run by the optional lsk-peer-boost
@@ -44,7 +45,7 @@
 
 #define BENCH_CASES(X)                                                                             \
   X(triad, 0, "the triad a = b + 3c (ForEach) against raw OpenCL and C OpenMP")                    \
-  X(soa, 0, "the triad through SoA views, and over an array of structs")                           \
+  X(soa, 0, "the triad through SoA views (also staggered), and over an array of structs")          \
   X(reduce, 0, "lsk_reduce (double sum) against raw OpenCL and C OpenMP")                          \
   X(scan, 0, "lsk_scan (exclusive, uint) against a raw uint triad and C")                          \
   X(boost, 0, "float reduce and scan against Boost.Compute (lsk-peer-boost)")                      \
