@@ -220,6 +220,21 @@ char *lsk__strdupf(const char *fmt, ...)
     ;
 char *lsk__strdup(const char *s);
 
+/* A growing string (status.c); on allocation failure it stops and
+ * remembers. Generated source is built with it (layouts, compactors). */
+typedef struct lsk__sb {
+  char *buf;
+  size_t len, cap;
+  int failed;
+} lsk__sb;
+int lsk__sb_printf(lsk__sb *sb, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Hands the text over, or frees it and fails with LSK_ENOMEM. */
+int lsk__sb_finish(lsk__sb *sb, char **text, const char *fn);
+
 /* queue.c: read q's verify record; LSK_EVERIFY and clear it if set. */
 int lsk__verify_check(lsk_queue *q);
 /* queue.c: the verify record that a launch of kernel id kid on q binds as

@@ -24,41 +24,32 @@
   uint cell = ((e_[3] + z_) * s1 + e_[2] + yz_ - z_ * e_[5]) * s0 + e_[1] + q_ - yz_ * e_[4];      \
   uint at = pbase + e_[0] + q_
 
+/* Every packed element of this block's tiles, with cell and at located
+ * (pack and unpack differ only in the direction of STMT). */
+#define LSK__HALO_EACH(STMT)                                                                       \
+  LSK__TILE_RUN(total, per_block);                                                                 \
+  (void)full;                                                                                      \
+  for (uint t = first; t < end; ++t) {                                                             \
+    uint base_ = t * LSK_DOMAIN_SIZE;                                                              \
+    LSK_FOREACH_N(it, lsk_domain_count(base_, total))                                              \
+    {                                                                                              \
+      LSK__HALO_LOCATE(base_ + it.idx);                                                            \
+      STMT;                                                                                        \
+    }                                                                                              \
+  }
+
 #define LSK__HALO_KERNELS(T)                                                                       \
   LSK_KERNEL void lsk_halo_pack_##T(LSK_CTX, __global const T *restrict col, uint s0, uint s1,     \
                                     __global const uint *restrict tab, uint nreg, uint total,      \
                                     uint per_block, __global T *restrict packed, uint pbase)       \
   {                                                                                                \
-    LSK__TILE_RUN(total, per_block);                                                               \
-    (void)full;                                                                                    \
-    for (uint t = first; t < end; ++t) {                                                           \
-      LSK_FOREACH(it)                                                                              \
-      {                                                                                            \
-        uint i = t * LSK_DOMAIN_SIZE + it.idx;                                                     \
-        if (i < total) {                                                                           \
-          LSK__HALO_LOCATE(i);                                                                     \
-          packed[at] = col[cell];                                                                  \
-        }                                                                                          \
-      }                                                                                            \
-    }                                                                                              \
+    LSK__HALO_EACH(packed[at] = col[cell]);                                                        \
   }                                                                                                \
-  LSK_KERNEL void lsk_halo_unpack_##T(LSK_CTX, __global T *restrict col, uint s0, uint s1,         \
-                                      __global const uint *restrict tab, uint nreg, uint total,    \
-                                      uint per_block, __global const T *restrict packed,           \
-                                      uint pbase)                                                  \
+  LSK_KERNEL void lsk_halo_unpack_##T(                                                             \
+      LSK_CTX, __global T *restrict col, uint s0, uint s1, __global const uint *restrict tab,      \
+      uint nreg, uint total, uint per_block, __global const T *restrict packed, uint pbase)        \
   {                                                                                                \
-    LSK__TILE_RUN(total, per_block);                                                               \
-    (void)full;                                                                                    \
-    for (uint t = first; t < end; ++t) {                                                           \
-      LSK_FOREACH(it)                                                                              \
-      {                                                                                            \
-        uint i = t * LSK_DOMAIN_SIZE + it.idx;                                                     \
-        if (i < total) {                                                                           \
-          LSK__HALO_LOCATE(i);                                                                     \
-          col[cell] = packed[at];                                                                  \
-        }                                                                                          \
-      }                                                                                            \
-    }                                                                                              \
+    LSK__HALO_EACH(col[cell] = packed[at]);                                                        \
   }
 
 LSK__HALO_KERNELS(uint)

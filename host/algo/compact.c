@@ -6,7 +6,6 @@
  * passes are those of scan.c with the predicate's flags as the values.
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,42 +29,6 @@ struct lsk_compactor {
 static const lsk__htype LSK__H_COMPACTOR = {"lsk_compactor", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_compactor);
 
-/* A growing string; on failure it is freed and stays NULL. */
-typedef struct sbuf {
-  char *s;
-  size_t len, cap;
-} sbuf;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void
-put(sbuf *b, const char *fmt, ...)
-{
-  if (!b->s && b->cap)
-    return; /* already failed */
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  if (n < 0 || b->len + (size_t)n + 1 > b->cap) {
-    size_t cap = n < 0 ? 0 : (b->len + (size_t)n + 1) * 2;
-    char *s = cap ? realloc(b->s, cap) : NULL;
-    if (!s) {
-      free(b->s);
-      b->s = NULL;
-      b->cap = 1;
-      return;
-    }
-    b->s = s;
-    b->cap = cap;
-  }
-  va_start(ap, fmt);
-  vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-  va_end(ap);
-  b->len += (size_t)n;
-}
-
 /* The prelude of an SoA compactor: the layout's views, the names that
  * compact.cl uses, and a copy of one row (columns and every matrix
  * component; scalars are not rows). */
@@ -80,29 +43,35 @@ static char *soa_prelude(const lsk_layout *l)
   for (; v[k] && k + 1 < sizeof up; ++k)
     up[k] = (char)toupper((unsigned char)v[k]);
   up[k] = 0;
-  sbuf b = {0};
-  put(&b, "%s\n#define LSK_COMPACT_SOA 1\n#define LSK_COMPACT_IN %s_const_view\n", views, v);
-  put(&b, "#define LSK_COMPACT_SRC_PARAMS(p) %s_CONST_PARAMS(p)\n", up);
-  put(&b, "#define LSK_COMPACT_SRC_VIEW(p) %s_CONST_VIEW(p)\n", up);
-  put(&b, "#define LSK_COMPACT_DST_T %s_view\n", v);
-  put(&b, "#define LSK_COMPACT_DST_PARAMS(p) %s_PARAMS(p)\n", up);
-  put(&b, "#define LSK_COMPACT_DST_VIEW(p) %s_VIEW(p)\n", up);
-  put(&b, "LSK_INLINE void lsk__compact_copy_row(%s_const_view s, uint i, %s_view d, uint j)\n{\n",
+  lsk__sb b = {0};
+  lsk__sb_printf(&b, "%s\n#define LSK_COMPACT_SOA 1\n#define LSK_COMPACT_IN %s_const_view\n", views,
+                 v);
+  lsk__sb_printf(&b, "#define LSK_COMPACT_SRC_PARAMS(p) %s_CONST_PARAMS(p)\n", up);
+  lsk__sb_printf(&b, "#define LSK_COMPACT_SRC_VIEW(p) %s_CONST_VIEW(p)\n", up);
+  lsk__sb_printf(&b, "#define LSK_COMPACT_DST_T %s_view\n", v);
+  lsk__sb_printf(&b, "#define LSK_COMPACT_DST_PARAMS(p) %s_PARAMS(p)\n", up);
+  lsk__sb_printf(&b, "#define LSK_COMPACT_DST_VIEW(p) %s_VIEW(p)\n", up);
+  lsk__sb_printf(
+      &b, "LSK_INLINE void lsk__compact_copy_row(%s_const_view s, uint i, %s_view d, uint j)\n{\n",
       v, v);
   for (size_t m = 0; m < lsk_layout_member_count(l); ++m) {
     lsk_member_info mi;
     lsk_layout_member(l, m, 0, &mi);
     if (mi.kind == LSK_MEMBER_COLUMN)
-      put(&b, "  %s_set_%s(d, j, %s_const_%s(s, i));\n", v, mi.name, v, mi.name);
+      lsk__sb_printf(&b, "  %s_set_%s(d, j, %s_const_%s(s, i));\n", v, mi.name, v, mi.name);
     else if (mi.kind == LSK_MEMBER_MATRIX)
-      put(&b,
-          "  for (uint c = 0; c < %u; ++c)\n    for (uint r = 0; r < %u; ++r)\n"
-          "      %s_set_%s(d, j, r, c, %s_const_%s(s, i, r, c));\n",
-          mi.cols, mi.rows, v, mi.name, v, mi.name);
+      lsk__sb_printf(&b,
+                     "  for (uint c = 0; c < %u; ++c)\n    for (uint r = 0; r < %u; ++r)\n"
+                     "      %s_set_%s(d, j, r, c, %s_const_%s(s, i, r, c));\n",
+                     mi.cols, mi.rows, v, mi.name, v, mi.name);
   }
-  put(&b, "  (void)s; (void)i; (void)d; (void)j;\n}\n");
+  lsk__sb_printf(&b, "  (void)s; (void)i; (void)d; (void)j;\n}\n");
   lsk_free(views);
-  return b.s;
+  if (b.failed) {
+    free(b.buf);
+    return NULL;
+  }
+  return b.buf;
 }
 
 /* An OpenCL C type name: words of letters, digits and underscores. */

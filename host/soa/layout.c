@@ -398,46 +398,6 @@ size_t lsk_layout_max_elements(const lsk_layout *l, size_t max_bytes)
   return lo;
 }
 
-/* A growing string for the dump and the generators. */
-int lsk__sb_printf(lsk__sb *sb, const char *fmt, ...)
-{
-  if (sb->failed)
-    return -1;
-  va_list ap;
-  va_start(ap, fmt);
-  va_list ap2;
-  va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap2);
-  va_end(ap2);
-  if (n < 0 || sb->len + (size_t)n + 1 > sb->cap) {
-    size_t cap = sb->cap ? sb->cap : 1024;
-    while (n >= 0 && sb->len + (size_t)n + 1 > cap)
-      cap *= 2;
-    char *grown = n < 0 ? NULL : realloc(sb->buf, cap);
-    if (!grown) {
-      va_end(ap);
-      sb->failed = 1;
-      return -1;
-    }
-    sb->buf = grown;
-    sb->cap = cap;
-  }
-  vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);
-  va_end(ap);
-  sb->len += (size_t)n;
-  return 0;
-}
-
-int lsk__sb_finish(lsk__sb *sb, char **text, const char *fn)
-{
-  if (sb->failed || !sb->buf) {
-    free(sb->buf);
-    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
-  }
-  *text = sb->buf;
-  return LSK_OK;
-}
-
 int lsk_layout_describe(const lsk_layout *l, size_t n, char **text)
 {
   LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_describe", "layout");

@@ -30,18 +30,4 @@ struct lsk_layout {
 size_t lsk__type_size(const char *type, int *scalar);
 const char *lsk__bad_identifier(const char *name);
 
-/* A growing string; on allocation failure it stops and remembers. */
-typedef struct lsk__sb {
-  char *buf;
-  size_t len, cap;
-  int failed;
-} lsk__sb;
-int lsk__sb_printf(lsk__sb *sb, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-/* Hands the text over, or frees it and fails with LSK_ENOMEM. */
-int lsk__sb_finish(lsk__sb *sb, char **text, const char *fn);
-
 #endif /* LSK_LAYOUT_INTERNAL_H */

@@ -35,19 +35,20 @@ static int triad_lsk(triad *t, const lsk_launch *cfg, cl_event *ev)
                            ev);
 }
 
-int bench_triad_raw(bench *bn, triad *t, cl_event *ev)
+/* One raw triad over a grid of n (with no local size: PoCL picks). */
+static int triad_enqueue(bench *bn, triad *t, cl_kernel k, cl_event *ev)
 {
   size_t global = t->n;
-  return clEnqueueNDRangeKernel(lsk_context_cl_queue(bn->ctx), t->raw, 1, NULL, &global, NULL, 0,
-                                NULL, ev);
+  return clEnqueueNDRangeKernel(lsk_context_cl_queue(bn->ctx), k, 1, NULL, &global, NULL, 0, NULL,
+                                ev);
 }
+
+int bench_triad_raw(bench *bn, triad *t, cl_event *ev) { return triad_enqueue(bn, t, t->raw, ev); }
 
 /* n is a power of two: the grid is exactly n, so no guard is needed. */
 static int triad_exact(bench *bn, triad *t, cl_event *ev)
 {
-  size_t global = t->n;
-  return clEnqueueNDRangeKernel(lsk_context_cl_queue(bn->ctx), t->exact, 1, NULL, &global, NULL, 0,
-                                NULL, ev);
+  return triad_enqueue(bn, t, t->exact, ev);
 }
 
 static double triad_c(triad *t)
