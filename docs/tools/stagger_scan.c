@@ -1,6 +1,6 @@
 /*
  * stagger_scan.c: the measurement behind the SoA column stagger
- * (docs/performance.md, "Column stagger"). The raw triad a = b + 3c over
+ * (docs/perf/soa.md, "Column stagger"). The raw triad a = b + 3c over
  * three regions of one buffer, region k at k * (2^LOG2N * 8 + g) bytes,
  * for each gap g given, against three separate buffers; interleaved, the
  * order rotated each round, best and median per gap, and the median of the
