@@ -243,9 +243,9 @@ int lsk__verify_check(lsk_queue *q);
  * ctx->lock. */
 int lsk__verify_slot(lsk_queue *q, unsigned kid, cl_mem *mem);
 void lsk__verify_mark(lsk_queue *q, unsigned kid);
-/* queue.c: the context's default queue, made at create (NULL queue: the
- * context's own cl queue is wrapped). */
-int lsk__queue_default(lsk_context *ctx);
+/* queue.c: the context's default queue, made at create (the context's
+ * own cl queue is wrapped); messages name fn (create or wrap). */
+int lsk__queue_default(lsk_context *ctx, const char *fn);
 /* queue.c: waits until everything enqueued on q is complete (clFinish,
  * after a marker where the runtime needs it); an OpenCL status. */
 cl_int lsk__queue_wait(lsk_queue *q);

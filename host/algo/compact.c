@@ -149,34 +149,32 @@ static int compactor_text(lsk_context *ctx, const char *fn, const char *source,
 int lsk_compactor_source(const char *source, const lsk_compactor_options *opt, char **program,
                          char **prelude)
 {
-  static const char fn[] = "lsk_compactor_source";
   if (program)
     *program = NULL;
   if (prelude)
     *prelude = NULL;
   if (!program || !prelude)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, program ? "prelude" : "program");
-  return compactor_text(NULL, fn, source, opt, program, prelude);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, program ? "prelude" : "program");
+  return compactor_text(NULL, __func__, source, opt, program, prelude);
 }
 
 int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compactor_options *opt,
                          lsk_compactor **out)
 {
-  static const char fn[] = "lsk_compactor_create";
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   lsk_compactor_options o = opt ? *opt : (lsk_compactor_options){0};
   char *prelude, *full;
-  int rc = compactor_text(ctx, fn, source, &o, &full, &prelude);
+  int rc = compactor_text(ctx, __func__, source, &o, &full, &prelude);
   if (rc)
     return rc;
   lsk_compactor *c = lsk__handle_new(sizeof *c, &LSK__H_COMPACTOR, ctx);
   if (!c) {
     free(prelude);
     free(full);
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   }
   c->ctx = ctx;
   c->layout = o.layout;
@@ -188,7 +186,7 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
   /* The automatic configuration now: a bad predicate fails here. */
   lsk__plan p;
   if (!rc)
-    rc = lsk__algo_plan(ctx, fn, 1, NULL, &p);
+    rc = lsk__algo_plan(ctx, __func__, 1, NULL, &p);
   lsk_launch l = lsk__plan_launch(&p, 1);
   if (!rc)
     rc = lsk_program_build(c->prog, "lsk_compact_indices", &l);
@@ -213,7 +211,7 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
 
 void lsk_compactor_destroy(lsk_compactor *c)
 {
-  LSK__DESTROY(c, COMPACTOR, "lsk_compactor_destroy");
+  LSK__DESTROY(c, COMPACTOR, __func__);
   lsk_kernel_destroy(c->count);
   lsk_kernel_destroy(c->scan);
   lsk_kernel_destroy(c->indices);
@@ -347,23 +345,21 @@ int lsk_compact_to(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, l
                    size_t out_offset, size_t capacity, lsk_buffer *count_buf, size_t count_index,
                    const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_compact_to";
   lsk__lib_clear(opt);
-  int rc = check_common(c, fn, 0, 1, NULL, count_buf, count_index);
+  int rc = check_common(c, __func__, 0, 1, NULL, count_buf, count_index);
   return rc ? rc
-            : compact_buffer(c, fn, data, n, arg, out, out_offset, capacity, count_buf, count_index,
-                             opt);
+            : compact_buffer(c, __func__, data, n, arg, out, out_offset, capacity, count_buf,
+                             count_index, opt);
 }
 
 int lsk_compact(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, lsk_buffer *out,
                 size_t out_offset, size_t capacity, size_t *count, const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_compact";
   lsk__lib_clear(opt);
-  int rc = check_common(c, fn, 0, 0, count, NULL, 0);
+  int rc = check_common(c, __func__, 0, 0, count, NULL, 0);
   if (rc)
     return rc;
-  rc = compact_buffer(c, fn, data, n, arg, out, out_offset, capacity, c->total, 0, opt);
+  rc = compact_buffer(c, __func__, data, n, arg, out, out_offset, capacity, c->total, 0, opt);
   return wait_count(c, rc, count, opt);
 }
 
@@ -423,24 +419,22 @@ int lsk_compact_soa_to(lsk_compactor *c, const lsk_soa *src, size_t part, uint64
                        lsk_buffer *out, size_t out_offset, size_t capacity, lsk_buffer *count_buf,
                        size_t count_index, const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_compact_soa_to";
   lsk__lib_clear(opt);
-  int rc = check_common(c, fn, 1, 1, NULL, count_buf, count_index);
+  int rc = check_common(c, __func__, 1, 1, NULL, count_buf, count_index);
   return rc ? rc
-            : compact_soa(c, fn, src, part, arg, out, out_offset, capacity, count_buf, count_index,
-                          opt);
+            : compact_soa(c, __func__, src, part, arg, out, out_offset, capacity, count_buf,
+                          count_index, opt);
 }
 
 int lsk_compact_soa(lsk_compactor *c, const lsk_soa *src, size_t part, uint64_t arg,
                     lsk_buffer *out, size_t out_offset, size_t capacity, size_t *count,
                     const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_compact_soa";
   lsk__lib_clear(opt);
-  int rc = check_common(c, fn, 1, 0, count, NULL, 0);
+  int rc = check_common(c, __func__, 1, 0, count, NULL, 0);
   if (rc)
     return rc;
-  rc = compact_soa(c, fn, src, part, arg, out, out_offset, capacity, c->total, 0, opt);
+  rc = compact_soa(c, __func__, src, part, arg, out, out_offset, capacity, c->total, 0, opt);
   return wait_count(c, rc, count, opt);
 }
 
@@ -471,20 +465,18 @@ int lsk_compact_rows_to(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa
                         uint64_t arg, lsk_buffer *count_buf, size_t count_index,
                         const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_compact_rows_to";
   lsk__lib_clear(opt);
-  int rc = check_common(c, fn, 1, 1, NULL, count_buf, count_index);
-  return rc ? rc : rows(c, fn, src, sj, dst, dj, arg, count_buf, count_index, opt);
+  int rc = check_common(c, __func__, 1, 1, NULL, count_buf, count_index);
+  return rc ? rc : rows(c, __func__, src, sj, dst, dj, arg, count_buf, count_index, opt);
 }
 
 int lsk_compact_rows(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa *dst, size_t dj,
                      uint64_t arg, size_t *count, const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_compact_rows";
   lsk__lib_clear(opt);
-  int rc = check_common(c, fn, 1, 0, count, NULL, 0);
+  int rc = check_common(c, __func__, 1, 0, count, NULL, 0);
   if (rc)
     return rc;
-  rc = rows(c, fn, src, sj, dst, dj, arg, c->total, 0, opt);
+  rc = rows(c, __func__, src, sj, dst, dj, arg, c->total, 0, opt);
   return wait_count(c, rc, count, opt);
 }

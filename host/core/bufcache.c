@@ -143,15 +143,14 @@ static void account_use(struct lsk__bcache *c, size_t cap)
 
 int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_queue *q, lsk_buffer **out)
 {
-  static const char fn[] = "lsk_buffer_alloc";
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (size == 0)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: size is 0", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: size is 0", __func__);
   if (q) {
-    int rc = lsk__queue_check(ctx, q, fn, "q");
+    int rc = lsk__queue_check(ctx, q, __func__, "q");
     if (rc)
       return rc;
   } else {
@@ -190,11 +189,11 @@ int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_queue *q, lsk_buffer **o
     if (hit->ready)
       clReleaseEvent(hit->ready);
     free(hit);
-  } else if ((rc = lsk__mem_create(ctx, cap, fn, &mem)) != LSK_OK) {
+  } else if ((rc = lsk__mem_create(ctx, cap, __func__, &mem)) != LSK_OK) {
     return rc;
   }
   lsk_buffer *b;
-  if ((rc = lsk__buffer_wrap(ctx, mem, size, fn, &b)) != LSK_OK) {
+  if ((rc = lsk__buffer_wrap(ctx, mem, size, __func__, &b)) != LSK_OK) {
     lsk__mem_release(ctx, mem, cap);
     return rc;
   }
@@ -242,21 +241,20 @@ void lsk__bcache_put(lsk_buffer *buf, lsk_queue *q)
 
 int lsk_buffer_free(lsk_buffer *buf, lsk_queue *q)
 {
-  static const char fn[] = "lsk_buffer_free";
   if (!buf)
     return LSK_OK;
-  LSK__LIVE(NULL, buf, BUFFER, fn, "buf");
+  LSK__LIVE(NULL, buf, BUFFER, __func__, "buf");
   lsk_context *ctx = buf->ctx;
   if (!buf->cached)
     return lsk__fail(ctx, LSK_EINVAL,
                      "%s: the buffer was made by lsk_buffer_create; lsk_buffer_destroy frees it",
-                     fn);
+                     __func__);
   if (q) {
-    int rc = lsk__queue_check(ctx, q, fn, "q");
+    int rc = lsk__queue_check(ctx, q, __func__, "q");
     if (rc)
       return rc;
   }
-  if (lsk__handle_remove(buf, &LSK__H_BUFFER, fn))
+  if (lsk__handle_remove(buf, &LSK__H_BUFFER, __func__))
     return LSK_EINVAL;
   lsk__bcache_put(buf, q);
   free(buf);
@@ -265,12 +263,11 @@ int lsk_buffer_free(lsk_buffer *buf, lsk_queue *q)
 
 int lsk_buffer_cache_stats_get(lsk_context *ctx, lsk_buffer_cache_stats *out)
 {
-  static const char fn[] = "lsk_buffer_cache_stats_get";
   if (out)
     memset(out, 0, sizeof *out);
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   pthread_mutex_lock(&ctx->bcache->lock);
   *out = ctx->bcache->stats;
   pthread_mutex_unlock(&ctx->bcache->lock);
@@ -279,7 +276,7 @@ int lsk_buffer_cache_stats_get(lsk_context *ctx, lsk_buffer_cache_stats *out)
 
 int lsk_buffer_cache_trim(lsk_context *ctx)
 {
-  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_buffer_cache_trim", "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   lsk__bcache_trim(ctx);
   return LSK_OK;
 }

@@ -267,46 +267,45 @@ int lsk__handle_live(const void *h, const lsk__htype *type)
 
 int lsk_handle_add(void *h, const lsk_handle_type *type, const void *parent)
 {
-  static const char fn[] = "lsk_handle_add";
   if (!h || !type)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, h ? "type" : "h");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, h ? "type" : "h");
   if (!type->name || !*type->name)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: the type has no name", fn);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: the type has no name", __func__);
   /* Only lsk's own contexts keep a set of descendants. */
   if (type->kids)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: type '%s': kids must be 0", fn, type->name);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: type '%s': kids must be 0", __func__, type->name);
   if (type->parent) {
-    int rc = lsk__handle_check(NULL, parent, type->parent, fn, "parent");
+    int rc = lsk__handle_check(NULL, parent, type->parent, __func__, "parent");
     if (rc)
       return rc;
   } else if (parent) {
     return lsk__fail(NULL, LSK_EINVAL, "%s: type '%s' has no parent type, yet a parent is given",
-                     fn, type->name);
+                     __func__, type->name);
   }
   int rc = lsk__handle_add(h, type, parent);
   if (rc == LSK_EINVAL)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %p is a live handle already", fn, h);
-  return rc ? lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory", fn) : LSK_OK;
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %p is a live handle already", __func__, h);
+  return rc ? lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory", __func__) : LSK_OK;
 }
 
 int lsk_handle_check(lsk_context *msg, const void *h, const lsk_handle_type *type, const char *fn,
                      const char *what)
 {
   if (!type)
-    return lsk__fail(msg, LSK_EINVAL, "lsk_handle_check: type is NULL");
-  return lsk__handle_check(msg, h, type, fn ? fn : "lsk_handle_check", what ? what : "handle");
+    return lsk__fail(msg, LSK_EINVAL, "%s: type is NULL", __func__);
+  return lsk__handle_check(msg, h, type, fn ? fn : __func__, what ? what : "handle");
 }
 
 int lsk_handle_remove(const void *h, const lsk_handle_type *type, const char *fn)
 {
   if (!type)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_handle_remove: type is NULL");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: type is NULL", __func__);
   /* A context is lsk's to remove (lsk_context_destroy): removed here, it
    * would leak with its children. */
   if (type->kids)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_handle_remove: type '%s' is lsk's own",
+    return lsk__fail(NULL, LSK_EINVAL, "%s: type '%s' is lsk's own", __func__,
                      type->name ? type->name : "?");
-  fn = fn ? fn : "lsk_handle_remove";
+  fn = fn ? fn : __func__;
   if (!h)
     return lsk__fail(NULL, LSK_EINVAL, "%s: handle is NULL", fn);
   return lsk__handle_remove(h, type, fn);

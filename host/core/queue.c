@@ -64,28 +64,27 @@ static int new_queue(lsk_context *ctx, cl_command_queue cl, const char *name, in
   return LSK_OK;
 }
 
-int lsk__queue_default(lsk_context *ctx)
+int lsk__queue_default(lsk_context *ctx, const char *fn)
 {
   clRetainCommandQueue(ctx->queue);
-  return new_queue(ctx, ctx->queue, NULL, 1, "lsk_context_create", &ctx->dq);
+  return new_queue(ctx, ctx->queue, NULL, 1, fn, &ctx->dq);
 }
 
 int lsk_queue_create(lsk_context *ctx, const lsk_queue_options *opt, lsk_queue **out)
 {
-  static const char fn[] = "lsk_queue_create";
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (opt && opt->name && strlen(opt->name) >= sizeof ctx->dq->name)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: name '%.20s...' is longer than %zu bytes", fn, opt->name,
-                     sizeof ctx->dq->name - 1);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: name '%.20s...' is longer than %zu bytes", __func__,
+                     opt->name, sizeof ctx->dq->name - 1);
   cl_int err;
   cl_command_queue cl = clCreateCommandQueue(ctx->cl, ctx->device,
                                              ctx->profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
   if (err)
-    return lsk__fail_cl(ctx, err, "clCreateCommandQueue", " (%s)", fn);
-  return new_queue(ctx, cl, opt ? opt->name : NULL, 0, fn, out);
+    return lsk__fail_cl(ctx, err, "clCreateCommandQueue", " (%s)", __func__);
+  return new_queue(ctx, cl, opt ? opt->name : NULL, 0, __func__, out);
 }
 
 static void unlink_queue(lsk_queue *q)
@@ -102,15 +101,14 @@ static void unlink_queue(lsk_queue *q)
 
 int lsk_queue_destroy(lsk_queue *q)
 {
-  static const char fn[] = "lsk_queue_destroy";
   if (!q)
     return LSK_OK;
   if (!lsk__handle_live(q, &LSK__H_QUEUE))
-    return lsk__handle_check(NULL, q, &LSK__H_QUEUE, fn, "q");
+    return lsk__handle_check(NULL, q, &LSK__H_QUEUE, __func__, "q");
   /* An orphan (its context destroyed first) was finished then; only its
    * own memory is left. */
   if (!lsk__handle_live(q->ctx, &LSK__H_CONTEXT)) {
-    if (lsk__handle_remove(q, &LSK__H_QUEUE, fn))
+    if (lsk__handle_remove(q, &LSK__H_QUEUE, __func__))
       return LSK_EINVAL;
     lsk__queue_free(q);
     return LSK_OK;
@@ -118,7 +116,7 @@ int lsk_queue_destroy(lsk_queue *q)
   lsk_context *ctx = q->ctx;
   if (q->is_default)
     return lsk__fail(ctx, LSK_EINVAL,
-                     "%s: '%s' is the context's default queue; it goes with the context", fn,
+                     "%s: '%s' is the context's default queue; it goes with the context", __func__,
                      q->name);
   /* Nothing may be lost: work still pending (a command waiting for a user
    * event, say) would run against freed records, and waiting for it could
@@ -128,7 +126,7 @@ int lsk_queue_destroy(lsk_queue *q)
   if (!err)
     err = clFlush(q->cl);
   if (err)
-    return lsk__fail_cl(ctx, err, "clEnqueueMarkerWithWaitList", " (%s '%s')", fn, q->name);
+    return lsk__fail_cl(ctx, err, "clEnqueueMarkerWithWaitList", " (%s '%s')", __func__, q->name);
   cl_int st = CL_QUEUED;
   for (int i = 0; i < 200; ++i) {
     if (clGetEventInfo(m, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ||
@@ -142,7 +140,7 @@ int lsk_queue_destroy(lsk_queue *q)
     return lsk__fail(ctx, LSK_EBUSY,
                      "%s: queue '%s' still has work pending; lsk_queue_finish it first (the queue "
                      "is left as it was)",
-                     fn, q->name);
+                     __func__, q->name);
   /* A failure its kernels recorded is reported here, before the records
    * go; if several kernels failed, the first, and how many more. */
   int rc = lsk__verify_check(q);
@@ -153,12 +151,12 @@ int lsk_queue_destroy(lsk_queue *q)
     while (more < LSK__VSLOTS && lsk__verify_check(q) == LSK_EVERIFY)
       ++more;
     if (more)
-      rc = lsk__fail(ctx, LSK_EVERIFY, "%s: %s; and %u more kernel%s failed on the queue", fn,
+      rc = lsk__fail(ctx, LSK_EVERIFY, "%s: %s; and %u more kernel%s failed on the queue", __func__,
                      first, more, more == 1 ? "" : "s");
     else
-      rc = lsk__fail(ctx, LSK_EVERIFY, "%s: %s", fn, first);
+      rc = lsk__fail(ctx, LSK_EVERIFY, "%s: %s", __func__, first);
   }
-  if (lsk__handle_remove(q, &LSK__H_QUEUE, fn))
+  if (lsk__handle_remove(q, &LSK__H_QUEUE, __func__))
     return LSK_EINVAL;
   unlink_queue(q);
   lsk__bcache_forget_queue(ctx, q);
@@ -174,7 +172,7 @@ void lsk__queues_wait(lsk_context *ctx)
 
 lsk_queue *lsk_context_queue(lsk_context *ctx)
 {
-  LSK__LIVE_OR(NULL, ctx, CONTEXT, "lsk_context_queue", "ctx");
+  LSK__LIVE_OR(NULL, ctx, CONTEXT, __func__, "ctx");
   return ctx->dq;
 }
 
@@ -196,7 +194,7 @@ cl_int lsk__queue_wait(lsk_queue *q)
 
 int lsk_queue_finish(lsk_queue *q)
 {
-  LSK__LIVE(NULL, q, QUEUE, "lsk_queue_finish", "q");
+  LSK__LIVE(NULL, q, QUEUE, __func__, "q");
   cl_int err = lsk__queue_wait(q);
   if (err)
     return lsk__fail_cl(q->ctx, err, "clFinish", " (queue '%s')", q->name);
@@ -205,20 +203,20 @@ int lsk_queue_finish(lsk_queue *q)
 
 int lsk_queue_flush(lsk_queue *q)
 {
-  LSK__LIVE(NULL, q, QUEUE, "lsk_queue_flush", "q");
+  LSK__LIVE(NULL, q, QUEUE, __func__, "q");
   cl_int err = clFlush(q->cl);
   return err ? lsk__fail_cl(q->ctx, err, "clFlush", " (queue '%s')", q->name) : LSK_OK;
 }
 
 const char *lsk_queue_name(const lsk_queue *q)
 {
-  LSK__LIVE_OR("", q, QUEUE, "lsk_queue_name", "q");
+  LSK__LIVE_OR("", q, QUEUE, __func__, "q");
   return q->name;
 }
 
 cl_command_queue lsk_queue_cl(const lsk_queue *q)
 {
-  LSK__LIVE_OR(NULL, q, QUEUE, "lsk_queue_cl", "q");
+  LSK__LIVE_OR(NULL, q, QUEUE, __func__, "q");
   return q->cl;
 }
 
@@ -512,33 +510,31 @@ static int event_error(lsk_event *e, cl_int status, const char *fn)
 
 int lsk_event_wait(lsk_event *ev)
 {
-  static const char fn[] = "lsk_event_wait";
-  LSK__LIVE(NULL, ev, EVENT, fn, "ev");
+  LSK__LIVE(NULL, ev, EVENT, __func__, "ev");
   cl_int err = clWaitForEvents(1, &ev->ev), st = CL_COMPLETE;
   if (err && clGetEventInfo(ev->ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) == 0 &&
       st < 0)
-    return event_error(ev, st, fn);
+    return event_error(ev, st, __func__);
   return err ? lsk__fail_cl(ev->ctx, err, "clWaitForEvents", " (%s)", ev->what) : LSK_OK;
 }
 
 int lsk_event_wait_all(lsk_event *const *evs, size_t n)
 {
-  static const char fn[] = "lsk_event_wait_all";
   if (n == 0)
     return LSK_OK;
   if (!evs)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: evs is NULL with n %zu", fn, n);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: evs is NULL with n %zu", __func__, n);
   if (n > LSK_WAIT_MAX)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %zu events; at most %d", fn, n, LSK_WAIT_MAX);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %zu events; at most %d", __func__, n, LSK_WAIT_MAX);
   for (size_t i = 0; i < n; ++i) {
     char what[32];
     snprintf(what, sizeof what, "evs[%zu]", i);
-    int rc = lsk__handle_check(NULL, evs[i], &LSK__H_EVENT, fn, what);
+    int rc = lsk__handle_check(NULL, evs[i], &LSK__H_EVENT, __func__, what);
     if (rc)
       return rc;
     if (evs[i]->ctx != evs[0]->ctx)
       return lsk__fail(evs[0]->ctx, LSK_EINVAL, "%s: %s is an event of another context than evs[0]",
-                       fn, what);
+                       __func__, what);
   }
   for (size_t i = 0; i < n; ++i) {
     int rc = lsk_event_wait(evs[i]);
@@ -550,10 +546,9 @@ int lsk_event_wait_all(lsk_event *const *evs, size_t n)
 
 int lsk_event_state_get(lsk_event *ev, lsk_event_state *state)
 {
-  static const char fn[] = "lsk_event_state_get";
-  LSK__LIVE(NULL, ev, EVENT, fn, "ev");
+  LSK__LIVE(NULL, ev, EVENT, __func__, "ev");
   if (!state)
-    return lsk__fail(ev->ctx, LSK_EINVAL, "%s: state is NULL", fn);
+    return lsk__fail(ev->ctx, LSK_EINVAL, "%s: state is NULL", __func__);
   cl_int st;
   cl_int err = clGetEventInfo(ev->ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
   if (err)
@@ -585,22 +580,21 @@ cl_int lsk__event_times(cl_event ev, lsk_event_times *out)
 
 int lsk_event_times_get(lsk_event *ev, lsk_event_times *out)
 {
-  static const char fn[] = "lsk_event_times_get";
   if (out)
     memset(out, 0, sizeof *out);
-  LSK__LIVE(NULL, ev, EVENT, fn, "ev");
+  LSK__LIVE(NULL, ev, EVENT, __func__, "ev");
   if (!out)
-    return lsk__fail(ev->ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(ev->ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   if (ev->user)
-    return lsk__fail(ev->ctx, LSK_EINVAL, "%s: a user event has no device times", fn);
+    return lsk__fail(ev->ctx, LSK_EINVAL, "%s: a user event has no device times", __func__);
   int rc = lsk_event_wait(ev);
   if (rc)
     return rc;
   cl_int err = lsk__event_times(ev->ev, out);
   if (err == CL_PROFILING_INFO_NOT_AVAILABLE)
     return lsk__fail(ev->ctx, LSK_EINVAL,
-                     "%s: %s: its queue has no profiling (set lsk_context_options.profiling)", fn,
-                     ev->what);
+                     "%s: %s: its queue has no profiling (set lsk_context_options.profiling)",
+                     __func__, ev->what);
   if (err)
     return lsk__fail_cl(ev->ctx, err, "clGetEventProfilingInfo", " (%s)", ev->what);
   return LSK_OK;
@@ -608,19 +602,19 @@ int lsk_event_times_get(lsk_event *ev, lsk_event_times *out)
 
 const char *lsk_event_what(const lsk_event *ev)
 {
-  LSK__LIVE_OR("", ev, EVENT, "lsk_event_what", "ev");
+  LSK__LIVE_OR("", ev, EVENT, __func__, "ev");
   return ev->what;
 }
 
 cl_event lsk_event_cl(const lsk_event *ev)
 {
-  LSK__LIVE_OR(NULL, ev, EVENT, "lsk_event_cl", "ev");
+  LSK__LIVE_OR(NULL, ev, EVENT, __func__, "ev");
   return ev->ev;
 }
 
 void lsk_event_release(lsk_event *ev)
 {
-  LSK__DESTROY(ev, EVENT, "lsk_event_release");
+  LSK__DESTROY(ev, EVENT, __func__);
   /* A user event that commands wait for and that was never completed
    * would hold them for ever: complete it as failed, so that they end. */
   if (ev->user == 1)
@@ -631,20 +625,19 @@ void lsk_event_release(lsk_event *ev)
 
 int lsk_event_user_create(lsk_context *ctx, lsk_event **out)
 {
-  static const char fn[] = "lsk_event_user_create";
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   cl_int err;
   cl_event ev = clCreateUserEvent(ctx->cl, &err);
   if (err)
-    return lsk__fail_cl(ctx, err, "clCreateUserEvent", " (%s)", fn);
+    return lsk__fail_cl(ctx, err, "clCreateUserEvent", " (%s)", __func__);
   lsk_event *e = new_event(ctx, ev, "user");
   if (!e) {
     clSetUserEventStatus(ev, CL_INVALID_EVENT);
     clReleaseEvent(ev);
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   }
   e->user = 1;
   *out = e;
@@ -653,40 +646,38 @@ int lsk_event_user_create(lsk_context *ctx, lsk_event **out)
 
 int lsk_event_user_complete(lsk_event *ev)
 {
-  static const char fn[] = "lsk_event_user_complete";
-  LSK__LIVE(NULL, ev, EVENT, fn, "ev");
+  LSK__LIVE(NULL, ev, EVENT, __func__, "ev");
   if (ev->user != 1)
-    return lsk__fail(ev->ctx, LSK_EINVAL, "%s: %s", fn,
+    return lsk__fail(ev->ctx, LSK_EINVAL, "%s: %s", __func__,
                      ev->user ? "the user event is complete already"
                               : "not a user event (lsk_event_user_create)");
   cl_int err = clSetUserEventStatus(ev->ev, CL_COMPLETE);
   if (err)
-    return lsk__fail_cl(ev->ctx, err, "clSetUserEventStatus", " (%s)", fn);
+    return lsk__fail_cl(ev->ctx, err, "clSetUserEventStatus", " (%s)", __func__);
   ev->user = 2;
   return LSK_OK;
 }
 
 int lsk_queue_marker(const lsk_async *on)
 {
-  static const char fn[] = "lsk_queue_marker";
   if (!on || !on->event)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, on ? "on->event" : "on");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, on ? "on->event" : "on");
   *on->event = NULL;
   lsk_context *ctx = NULL;
   if (on->queue) {
-    LSK__LIVE(NULL, on->queue, QUEUE, fn, "on->queue");
+    LSK__LIVE(NULL, on->queue, QUEUE, __func__, "on->queue");
     ctx = on->queue->ctx;
   } else if (on->nwait && on->wait && on->wait[0]) {
-    LSK__LIVE(NULL, on->wait[0], EVENT, fn, "on->wait[0]");
+    LSK__LIVE(NULL, on->wait[0], EVENT, __func__, "on->wait[0]");
     ctx = on->wait[0]->ctx;
   } else {
     return lsk__fail(NULL, LSK_EINVAL,
                      "%s: on->queue is NULL and there is no wait list to name "
                      "the context",
-                     fn);
+                     __func__);
   }
   lsk__on o;
-  int rc = lsk__on_resolve(ctx, on, fn, &o);
+  int rc = lsk__on_resolve(ctx, on, __func__, &o);
   if (rc)
     return rc;
   cl_event ev;
@@ -695,5 +686,5 @@ int lsk_queue_marker(const lsk_async *on)
     return lsk__fail_cl(ctx, err, "clEnqueueMarkerWithWaitList", " (queue '%s')", o.q->name);
   if (ctx->trace)
     lsk__trace_add(o.q, LSK__OP_MARKER, "marker", NULL, 0, ev);
-  return lsk__on_done(ctx, &o, ev, "marker", fn);
+  return lsk__on_done(ctx, &o, ev, "marker", __func__);
 }

@@ -241,7 +241,7 @@ const char *lsk_context_errmsg(const lsk_context *ctx)
   if (!ctx)
     return thread_msg;
   /* A dead context's message is gone: say so in the thread's. */
-  if (lsk__handle_check(NULL, ctx, &LSK__H_CONTEXT, "lsk_context_errmsg", "ctx"))
+  if (lsk__handle_check(NULL, ctx, &LSK__H_CONTEXT, __func__, "ctx"))
     return thread_msg;
   pthread_mutex_t *lock = (pthread_mutex_t *)&ctx->msg_lock;
   pthread_mutex_lock(lock);

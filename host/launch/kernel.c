@@ -81,16 +81,16 @@ int lsk_kernel_create(lsk_program *prog, const char *name, lsk_kernel **out)
 {
   if (out)
     *out = NULL;
-  LSK__LIVE(NULL, prog, PROGRAM, "lsk_kernel_create", "prog");
+  LSK__LIVE(NULL, prog, PROGRAM, __func__, "prog");
   if (!out)
-    return lsk__fail(prog->ctx, LSK_EINVAL, "lsk_kernel_create: out is NULL");
+    return lsk__fail(prog->ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   if (!name || !*name)
-    return lsk__fail(prog->ctx, LSK_EINVAL, "lsk_kernel_create: name is NULL or empty");
+    return lsk__fail(prog->ctx, LSK_EINVAL, "%s: name is NULL or empty", __func__);
   char *copy = lsk__strdup(name);
   lsk_kernel *k = copy ? lsk__handle_new(sizeof *k, &LSK__H_KERNEL, prog) : NULL;
   if (!k) {
     free(copy);
-    return lsk__fail(prog->ctx, LSK_ENOMEM, "lsk_kernel_create: out of memory");
+    return lsk__fail(prog->ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   }
   k->name = copy;
   k->prog = prog;
@@ -111,7 +111,7 @@ int lsk_kernel_create(lsk_program *prog, const char *name, lsk_kernel **out)
 
 void lsk_kernel_destroy(lsk_kernel *k)
 {
-  LSK__DESTROY(k, KERNEL, "lsk_kernel_destroy");
+  LSK__DESTROY(k, KERNEL, __func__);
   for (lsk__kentry *e = k->entries, *next; e; e = next) {
     next = e->next;
     clReleaseKernel(e->kernel);
@@ -128,7 +128,7 @@ void lsk_kernel_destroy(lsk_kernel *k)
 
 int lsk_kernel_declared_domain(const lsk_kernel *k, unsigned domain[3])
 {
-  LSK__LIVE_OR(0, k, KERNEL, "lsk_kernel_declared_domain", "kernel");
+  LSK__LIVE_OR(0, k, KERNEL, __func__, "kernel");
   if (!domain)
     return 0;
   for (int i = 0; i < 3; ++i)
@@ -619,11 +619,11 @@ int lsk_kernel_launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args,
   if (event)
     *event = NULL;
   /* Checked before the lock: a dead kernel's context may be gone. */
-  LSK__LIVE(NULL, k, KERNEL, "lsk_kernel_launch", "kernel");
+  LSK__LIVE(NULL, k, KERNEL, __func__, "kernel");
   lsk_context *ctx = k->prog->ctx;
   lsk__on o = {.q = ctx->dq};
   lsk__lock(ctx);
-  int rc = launch(k, cfg, args, nargs, &o, event, "lsk_kernel_launch");
+  int rc = launch(k, cfg, args, nargs, &o, event, __func__);
   lsk__unlock(ctx);
   return rc;
 }
@@ -631,24 +631,23 @@ int lsk_kernel_launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args,
 int lsk_kernel_launch_async(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
                             const lsk_async *on)
 {
-  static const char fn[] = "lsk_kernel_launch_async";
   if (on && on->event)
     *on->event = NULL;
-  LSK__LIVE(NULL, k, KERNEL, fn, "kernel");
+  LSK__LIVE(NULL, k, KERNEL, __func__, "kernel");
   lsk_context *ctx = k->prog->ctx;
   lsk__on o;
-  int rc = lsk__on_resolve(ctx, on, fn, &o);
+  int rc = lsk__on_resolve(ctx, on, __func__, &o);
   if (rc)
     return rc;
   cl_event ev = NULL;
   lsk__lock(ctx);
-  rc = launch(k, cfg, args, nargs, &o, o.event ? &ev : NULL, fn);
+  rc = launch(k, cfg, args, nargs, &o, o.event ? &ev : NULL, __func__);
   lsk__unlock(ctx);
   if (rc)
     return rc;
   char what[80];
   snprintf(what, sizeof what, "kernel '%s'", k->name);
-  return lsk__on_done(ctx, &o, ev, what, fn);
+  return lsk__on_done(ctx, &o, ev, what, __func__);
 }
 
 int lsk__launch_q(lsk_kernel *k, lsk_queue *q, const lsk_launch *cfg, const lsk_arg *args,
@@ -668,11 +667,11 @@ int lsk__launch_q(lsk_kernel *k, lsk_queue *q, const lsk_launch *cfg, const lsk_
 
 int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs)
 {
-  LSK__LIVE(NULL, k, KERNEL, "lsk_kernel_run", "kernel");
+  LSK__LIVE(NULL, k, KERNEL, __func__, "kernel");
   lsk_context *ctx = k->prog->ctx;
   lsk__on o = {.q = ctx->dq};
   lsk__lock(ctx);
-  int rc = launch(k, cfg, args, nargs, &o, NULL, "lsk_kernel_run");
+  int rc = launch(k, cfg, args, nargs, &o, NULL, __func__);
   lsk__unlock(ctx);
   if (rc)
     return rc;
@@ -681,31 +680,30 @@ int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, si
 
 int lsk_kernel_shape(lsk_kernel *k, const lsk_launch *cfg, unsigned *workers, unsigned *simd)
 {
-  LSK__LIVE(NULL, k, KERNEL, "lsk_kernel_shape", "kernel");
+  LSK__LIVE(NULL, k, KERNEL, __func__, "kernel");
   if (!cfg || !workers || !simd)
-    return lsk__fail(k->prog->ctx, LSK_EINVAL, "lsk_kernel_shape: %s is NULL",
+    return lsk__fail(k->prog->ctx, LSK_EINVAL, "%s: %s is NULL", __func__,
                      !cfg       ? "cfg"
                      : !workers ? "workers"
                                 : "simd");
   lsk__kentry *e;
   lsk__lock(k->prog->ctx);
-  int rc = resolve(k, cfg, "lsk_kernel_shape", &e, workers, simd);
+  int rc = resolve(k, cfg, __func__, &e, workers, simd);
   lsk__unlock(k->prog->ctx);
   return rc;
 }
 
 int lsk_kernel_query(lsk_kernel *k, const lsk_launch *cfg, lsk_kernel_info *out)
 {
-  static const char fn[] = "lsk_kernel_query";
   if (out)
     memset(out, 0, sizeof *out);
-  LSK__LIVE(NULL, k, KERNEL, fn, "k");
+  LSK__LIVE(NULL, k, KERNEL, __func__, "k");
   if (!cfg || !out)
-    return lsk__fail(k->prog->ctx, LSK_EINVAL, "%s: %s is NULL", fn, cfg ? "out" : "cfg");
+    return lsk__fail(k->prog->ctx, LSK_EINVAL, "%s: %s is NULL", __func__, cfg ? "out" : "cfg");
   lsk__kentry *e;
   unsigned w, s;
   lsk__lock(k->prog->ctx);
-  int rc = resolve(k, cfg, fn, &e, &w, &s);
+  int rc = resolve(k, cfg, __func__, &e, &w, &s);
   lsk__unlock(k->prog->ctx);
   if (!rc)
     *out = (lsk_kernel_info){w, s, e->wg_max, (uint64_t)e->local_static, (uint64_t)e->private_mem};
@@ -714,10 +712,9 @@ int lsk_kernel_query(lsk_kernel *k, const lsk_launch *cfg, lsk_kernel_info *out)
 
 int lsk_program_build(lsk_program *prog, const char *kernel_name, const lsk_launch *cfg)
 {
-  static const char fn[] = "lsk_program_build";
-  LSK__LIVE(NULL, prog, PROGRAM, fn, "prog");
+  LSK__LIVE(NULL, prog, PROGRAM, __func__, "prog");
   if (!kernel_name || !*kernel_name || !cfg)
-    return lsk__fail(prog->ctx, LSK_EINVAL, "%s: %s", fn,
+    return lsk__fail(prog->ctx, LSK_EINVAL, "%s: %s", __func__,
                      cfg ? "kernel_name is NULL or empty" : "cfg is NULL");
   lsk_kernel *k;
   int rc = lsk_kernel_create(prog, kernel_name, &k);
@@ -726,7 +723,7 @@ int lsk_program_build(lsk_program *prog, const char *kernel_name, const lsk_laun
   unsigned w, s;
   lsk__kentry *e;
   lsk__lock(prog->ctx); /* a build, as in a launch (docs/threads.md) */
-  rc = resolve(k, cfg, fn, &e, &w, &s);
+  rc = resolve(k, cfg, __func__, &e, &w, &s);
   lsk__unlock(prog->ctx);
   lsk_kernel_destroy(k);
   return rc;
@@ -734,33 +731,32 @@ int lsk_program_build(lsk_program *prog, const char *kernel_name, const lsk_laun
 
 int lsk_program_kernel_names(lsk_program *prog, const lsk_launch *cfg, char **names)
 {
-  static const char fn[] = "lsk_program_kernel_names";
   if (names)
     *names = NULL;
-  LSK__LIVE(NULL, prog, PROGRAM, fn, "prog");
+  LSK__LIVE(NULL, prog, PROGRAM, __func__, "prog");
   lsk_context *ctx = prog->ctx;
   if (!cfg || !names)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: %s is NULL", fn, cfg ? "names" : "cfg");
+    return lsk__fail(ctx, LSK_EINVAL, "%s: %s is NULL", __func__, cfg ? "names" : "cfg");
   unsigned dom[3] = {cfg->domain[0], cfg->domain[1] ? cfg->domain[1] : 1,
                      cfg->domain[2] ? cfg->domain[2] : 1};
   if (cfg->domain[0] == 0) {
     if (cfg->domain[1] || cfg->domain[2])
-      return lsk__fail(ctx, LSK_EINVAL, "%s: domain %ux%ux%u has a zero extent", fn, cfg->domain[0],
-                       cfg->domain[1], cfg->domain[2]);
+      return lsk__fail(ctx, LSK_EINVAL, "%s: domain %ux%ux%u has a zero extent", __func__,
+                       cfg->domain[0], cfg->domain[1], cfg->domain[2]);
     if (prog->ndecls == 0)
       return lsk__fail(ctx, LSK_EDOMAIN,
-                       "%s: program '%s' declares no block domain and cfg gives none", fn,
+                       "%s: program '%s' declares no block domain and cfg gives none", __func__,
                        prog->name);
     memcpy(dom, prog->decls[0].domain, sizeof dom);
   }
   uint64_t size = (uint64_t)dom[0] * dom[1] * dom[2];
   if (size > LSK__MAX_DOMAIN)
     return lsk__fail(ctx, LSK_EDOMAIN, "%s: block domain %ux%ux%u has %llu indices, more than %u",
-                     fn, dom[0], dom[1], dom[2], (unsigned long long)size, LSK__MAX_DOMAIN);
+                     __func__, dom[0], dom[1], dom[2], (unsigned long long)size, LSK__MAX_DOMAIN);
   if ((uint64_t)cfg->simd * (cfg->workers ? cfg->workers : 1) > (1u << 30))
-    return lsk__fail(ctx, LSK_ELAUNCH, "%s: simd %u x %u workers exceeds 2^30", fn, cfg->simd,
+    return lsk__fail(ctx, LSK_ELAUNCH, "%s: simd %u x %u workers exceeds 2^30", __func__, cfg->simd,
                      cfg->workers);
-  int rc = lsk__check_shape(ctx, fn, cfg->workers, 0);
+  int rc = lsk__check_shape(ctx, __func__, cfg->workers, 0);
   if (rc)
     return rc;
   unsigned w, s;
@@ -775,7 +771,7 @@ int lsk_program_kernel_names(lsk_program *prog, const lsk_launch *cfg, char **na
   cl_int err = clGetProgramInfo(b->program, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &n);
   char *text = err ? NULL : malloc(n + 1);
   if (!err && !text)
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   if (!err)
     err = clGetProgramInfo(b->program, CL_PROGRAM_KERNEL_NAMES, n, text, NULL);
   if (err) {

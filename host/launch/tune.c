@@ -30,7 +30,7 @@
 
 const char *lsk_tune_dir(const lsk_context *ctx)
 {
-  LSK__LIVE_OR(NULL, ctx, CONTEXT, "lsk_tune_dir", "ctx");
+  LSK__LIVE_OR(NULL, ctx, CONTEXT, __func__, "ctx");
   return ctx->tune_dir;
 }
 
@@ -419,23 +419,24 @@ int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t n
 {
   if (out)
     memset(out, 0, sizeof *out);
-  LSK__LIVE(NULL, k, KERNEL, "lsk_tune", "kernel");
+  LSK__LIVE(NULL, k, KERNEL, __func__, "kernel");
   lsk_context *ctx = lsk__kernel_program(k)->ctx;
   if (!cfg || !out)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_tune: %s is NULL", !cfg ? "cfg" : "out");
+    return lsk__fail(ctx, LSK_EINVAL, "%s: %s is NULL", __func__, !cfg ? "cfg" : "out");
   if (nargs && !args)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_tune: args is NULL");
+    return lsk__fail(ctx, LSK_EINVAL, "%s: args is NULL", __func__);
   if (opt && opt->candidates == NULL && opt->ncandidates)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_tune: %zu candidates but candidates is NULL",
+    return lsk__fail(ctx, LSK_EINVAL, "%s: %zu candidates but candidates is NULL", __func__,
                      opt->ncandidates);
   unsigned repeat = opt && opt->repeat ? opt->repeat : 5;
   if (repeat > TUNE_MAX_REPEAT)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_tune: repeat %u is above %u", repeat, TUNE_MAX_REPEAT);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: repeat %u is above %u", __func__, repeat,
+                     TUNE_MAX_REPEAT);
   unsigned dom[3], rw, rs;
   size_t wg_max;
-  int rc = lsk__kernel_domain(k, cfg, "lsk_tune", dom);
+  int rc = lsk__kernel_domain(k, cfg, __func__, dom);
   if (!rc)
-    rc = lsk__kernel_rule_shape(k, dom, "lsk_tune", &rw, &rs, &wg_max);
+    rc = lsk__kernel_rule_shape(k, dom, __func__, &rw, &rs, &wg_max);
   if (rc)
     return rc;
   tuner t = {.k = k, .ctx = ctx, .cfg = *cfg, .args = args, .nargs = nargs};
@@ -496,9 +497,9 @@ int lsk_tune_stored(lsk_kernel *k, const lsk_launch *cfg, int *found, unsigned *
 {
   if (found)
     *found = 0;
-  LSK__LIVE(NULL, k, KERNEL, "lsk_tune_stored", "kernel");
+  LSK__LIVE(NULL, k, KERNEL, __func__, "kernel");
   if (!cfg || !found || !workers || !simd)
-    return lsk__fail(lsk__kernel_program(k)->ctx, LSK_EINVAL, "lsk_tune_stored: %s is NULL",
+    return lsk__fail(lsk__kernel_program(k)->ctx, LSK_EINVAL, "%s: %s is NULL", __func__,
                      !cfg       ? "cfg"
                      : !found   ? "found"
                      : !workers ? "workers"
@@ -506,7 +507,7 @@ int lsk_tune_stored(lsk_kernel *k, const lsk_launch *cfg, int *found, unsigned *
   lsk_launch c = *cfg;
   c.workers = c.simd = 0;
   unsigned dom[3], tw, ts;
-  int rc = lsk__kernel_domain(k, &c, "lsk_tune_stored", dom);
+  int rc = lsk__kernel_domain(k, &c, __func__, dom);
   if (!rc)
     rc = lsk_kernel_shape(k, &c, workers, simd);
   if (rc)

@@ -372,30 +372,27 @@ static int emit_cl(emit *e, char **text, const char *fn)
 
 int lsk_layout_emit_cl(const lsk_layout *l, const lsk_emit_options *opt, char **text)
 {
-  static const char fn[] = "lsk_layout_emit_cl";
   emit e;
   const char *members[1] = {opt ? opt->members : NULL};
-  int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, fn);
-  return rc ? rc : emit_cl(&e, text, fn);
+  int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, __func__);
+  return rc ? rc : emit_cl(&e, text, __func__);
 }
 
 int lsk_layout_emit_view_cl(const char *view_name, size_t k, const lsk_layout *const *layouts,
                             const char *const *members, char **text)
 {
-  static const char fn[] = "lsk_layout_emit_view_cl";
   if (!view_name)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: view_name is NULL", fn);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: view_name is NULL", __func__);
   emit e;
-  int rc = setup(&e, view_name, k, layouts, members, text, fn);
-  return rc ? rc : emit_cl(&e, text, fn);
+  int rc = setup(&e, view_name, k, layouts, members, text, __func__);
+  return rc ? rc : emit_cl(&e, text, __func__);
 }
 
 int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **text)
 {
-  static const char fn[] = "lsk_layout_emit_c";
   emit e;
   const char *members[1] = {opt ? opt->members : NULL};
-  int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, fn);
+  int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, __func__);
   if (rc)
     return rc;
   lsk__sb *sb = &e.sb;
@@ -494,5 +491,5 @@ int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **t
   each_selected(&e, "LSK_ARG_BUFFER(buf)", ", ");
   lsk__sb_printf(sb, ", LSK_ARG_ULONG(base), LSK_ARG_UINT(n)\n#endif /* LSK_HOST_VIEW_%s */\n", U);
   release(&e);
-  return lsk__sb_finish(sb, text, fn);
+  return lsk__sb_finish(sb, text, __func__);
 }
