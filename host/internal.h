@@ -101,8 +101,10 @@ struct lsk_context {
    * that a verify record says which kernel failed (lock). */
   char **knames;
   unsigned nknames, capknames;
-  /* The buffer cache (bufcache.c), made at create. */
+  /* The buffer cache (bufcache.c), made at create, and its hook that
+   * releases its idle buffers where memory runs short (bytes freed). */
   struct lsk__bcache *bcache;
+  size_t (*reclaim)(lsk_context *ctx);
   /* The timeline (trace.c); NULL: not recording, and nothing is spent. */
   struct lsk__trace *trace;
   lsk_device_info info;
@@ -139,8 +141,9 @@ struct lsk_buffer {
   cl_mem mem;
   size_t size;
   /* From the buffer cache (lsk_buffer_alloc): mem holds cap bytes, and
-   * goes back to the cache for the queue q (index qidx) when freed. */
-  int cached;
+   * goes back to the cache for the queue q (index qidx) when freed:
+   * lsk_buffer_destroy calls release (NULL: the memory is released). */
+  void (*release)(lsk_buffer *buf);
   size_t cap;
   lsk_queue *q;
   unsigned qidx;
@@ -235,8 +238,14 @@ int lsk__sb_printf(lsk__sb *sb, const char *fmt, ...)
 /* Hands the text over, or frees it and fails with LSK_ENOMEM. */
 int lsk__sb_finish(lsk__sb *sb, char **text, const char *fn);
 
-/* queue.c: read q's verify record; LSK_EVERIFY and clear it if set. */
+/* verify.c: read q's verify record; LSK_EVERIFY and clear it if set. */
 int lsk__verify_check(lsk_queue *q);
+/* verify.c: the last check of a queue being destroyed: its first failure
+ * under fn's name, and how many more kernels failed. */
+int lsk__verify_last(lsk_queue *q, const char *fn);
+/* verify.c: frees q's records; the context's kernel names. */
+void lsk__verify_free(lsk_queue *q);
+void lsk__kernel_ids_free(lsk_context *ctx);
 /* queue.c: the verify record that a launch of kernel id kid on q binds as
  * LSK_CTX (made on first use); once the launch is enqueued,
  * lsk__verify_mark marks it to be read at the next check. Under
@@ -311,17 +320,12 @@ int lsk__buffer_wrap(lsk_context *ctx, cl_mem mem, size_t size, const char *fn, 
 int lsk__buffer_rw(lsk_buffer *buf, int write, size_t offset, void *ptr, size_t size, lsk_queue *q,
                    int blocking, const char *fn);
 /* bufcache.c: made at context create (0 or LSK_ENOMEM; off: the cache
- * passes everything through), freed at destroy after the queues finish;
- * lsk__bcache_trim releases the idle buffers (bytes given back). */
+ * passes everything through), freed at destroy after the queues finish. */
 int lsk__bcache_init(lsk_context *ctx, int off);
 void lsk__bcache_free(lsk_context *ctx);
-size_t lsk__bcache_trim(lsk_context *ctx);
 /* bufcache.c: a queue being destroyed (idle: nothing of it is pending)
  * leaves the cache; its idle buffers are free for any queue. */
 void lsk__bcache_forget_queue(lsk_context *ctx, const lsk_queue *q);
-/* bufcache.c: takes back a cached buffer's memory (lsk_buffer_destroy of
- * an lsk_buffer_alloc'ed buffer: as lsk_buffer_free on its own queue). */
-void lsk__bcache_put(lsk_buffer *buf, lsk_queue *q);
 
 /* trace.c: the timeline. One command of queue q: its kind and name
  * (kernel), its shape (kernels; NULL otherwise), its bytes (transfers),

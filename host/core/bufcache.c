@@ -42,6 +42,8 @@ struct lsk__bcache {
   lsk_buffer_cache_stats stats;
 };
 
+static size_t trim(lsk_context *ctx);
+
 int lsk__bcache_init(lsk_context *ctx, int off)
 {
   struct lsk__bcache *c = calloc(1, sizeof *c);
@@ -51,6 +53,7 @@ int lsk__bcache_init(lsk_context *ctx, int off)
   }
   c->off = off;
   ctx->bcache = c;
+  ctx->reclaim = trim;
   return LSK_OK;
 }
 
@@ -78,7 +81,8 @@ static size_t trim_locked(lsk_context *ctx, struct lsk__bcache *c)
   return freed;
 }
 
-size_t lsk__bcache_trim(lsk_context *ctx)
+/* The context's reclaim hook: its idle buffers released (bytes freed). */
+static size_t trim(lsk_context *ctx)
 {
   struct lsk__bcache *c = ctx->bcache;
   if (!c)
@@ -98,6 +102,7 @@ void lsk__bcache_free(lsk_context *ctx)
   pthread_mutex_destroy(&c->lock);
   free(c);
   ctx->bcache = NULL;
+  ctx->reclaim = NULL;
 }
 
 void lsk__bcache_forget_queue(lsk_context *ctx, const lsk_queue *q)
@@ -140,6 +145,8 @@ static void account_use(struct lsk__bcache *c, size_t cap)
   if (total > c->stats.high_water)
     c->stats.high_water = total;
 }
+
+static void release(lsk_buffer *buf);
 
 int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_queue *q, lsk_buffer **out)
 {
@@ -198,7 +205,7 @@ int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_queue *q, lsk_buffer **o
     return rc;
   }
   b->cap = cap;
-  b->cached = 1;
+  b->release = release;
   b->q = q;
   b->qidx = q->index;
   pthread_mutex_lock(&c->lock);
@@ -208,7 +215,9 @@ int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_queue *q, lsk_buffer **o
   return LSK_OK;
 }
 
-void lsk__bcache_put(lsk_buffer *buf, lsk_queue *q)
+/* Takes back buf's memory, freed on q (NULL: the queue it was allocated
+ * for, as at lsk_buffer_destroy). */
+static void put(lsk_buffer *buf, lsk_queue *q)
 {
   lsk_context *ctx = buf->ctx;
   struct lsk__bcache *c = ctx->bcache;
@@ -239,13 +248,17 @@ void lsk__bcache_put(lsk_buffer *buf, lsk_queue *q)
     lsk__mem_release(ctx, buf->mem, buf->cap);
 }
 
+/* The release hook of the cache's buffers (lsk_buffer_destroy of an
+ * lsk_buffer_alloc'ed buffer: as lsk_buffer_free on its own queue). */
+static void release(lsk_buffer *buf) { put(buf, NULL); }
+
 int lsk_buffer_free(lsk_buffer *buf, lsk_queue *q)
 {
   if (!buf)
     return LSK_OK;
   LSK__LIVE(NULL, buf, BUFFER, __func__, "buf");
   lsk_context *ctx = buf->ctx;
-  if (!buf->cached)
+  if (buf->release != release)
     return lsk__fail(ctx, LSK_EINVAL,
                      "%s: the buffer was made by lsk_buffer_create; lsk_buffer_destroy frees it",
                      __func__);
@@ -256,7 +269,7 @@ int lsk_buffer_free(lsk_buffer *buf, lsk_queue *q)
   }
   if (lsk__handle_remove(buf, &LSK__H_BUFFER, __func__))
     return LSK_EINVAL;
-  lsk__bcache_put(buf, q);
+  put(buf, q);
   free(buf);
   return LSK_OK;
 }
@@ -277,6 +290,6 @@ int lsk_buffer_cache_stats_get(lsk_context *ctx, lsk_buffer_cache_stats *out)
 int lsk_buffer_cache_trim(lsk_context *ctx)
 {
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
-  lsk__bcache_trim(ctx);
+  trim(ctx);
   return LSK_OK;
 }

@@ -41,8 +41,8 @@ int lsk__mem_create(lsk_context *ctx, size_t bytes, const char *fn, cl_mem *out)
                      "%s: size %zu exceeds the largest allocation of %s (%llu bytes)", fn, bytes,
                      ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
   cl_int err = try_create(ctx, bytes, out);
-  /* Memory the cache holds idle is the first to give back. */
-  if (err && lsk__bcache_trim(ctx) > 0)
+  /* Memory held idle (by the buffer cache) is the first to give back. */
+  if (err && ctx->reclaim && ctx->reclaim(ctx) > 0)
     err = try_create(ctx, bytes, out);
   if (err == 1)
     return lsk__fail(ctx, LSK_ERANGE,
@@ -96,8 +96,8 @@ int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out)
 void lsk_buffer_destroy(lsk_buffer *buf)
 {
   LSK__DESTROY(buf, BUFFER, __func__);
-  if (buf->cached && lsk__handle_live(buf->ctx, &LSK__H_CONTEXT))
-    lsk__bcache_put(buf, NULL);
+  if (buf->release && lsk__handle_live(buf->ctx, &LSK__H_CONTEXT))
+    buf->release(buf);
   else
     lsk__mem_release(buf->ctx, buf->mem, buf->cap);
   free(buf);

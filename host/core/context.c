@@ -8,9 +8,6 @@
 
 #include "internal.h"
 
-const lsk__htype LSK__H_CONTEXT = {"lsk_context", NULL, offsetof(lsk_context, kids)};
-LSK__HANDLE_FIRST(lsk_context);
-
 /* The preferred work-group multiple, from an empty kernel; 0 if the probe
  * fails (it is a hint, not a requirement). */
 static size_t probe_multiple(lsk_context *c)
@@ -183,50 +180,6 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
   return finish_setup(c, opt, shapes, __func__, out);
 }
 
-/* The context's locks and its sets, made before the first message on it
- * (see internal.h for what each guards). */
-int lsk__context_sync_init(lsk_context *ctx)
-{
-  atomic_init(&ctx->allocated, 0);
-  int err = pthread_mutex_init(&ctx->msg_lock, NULL);
-  if (err)
-    return err;
-  if ((err = pthread_mutex_init(&ctx->lock, NULL)) != 0) {
-    pthread_mutex_destroy(&ctx->msg_lock);
-    return err;
-  }
-  if ((err = lsk__hset_init(&ctx->kids)) != 0) {
-    pthread_mutex_destroy(&ctx->lock);
-    pthread_mutex_destroy(&ctx->msg_lock);
-  }
-  return err;
-}
-
-void lsk__context_sync_free(lsk_context *ctx)
-{
-  for (lsk__msg *m = ctx->msgs, *next; m; m = next) {
-    next = m->next;
-    free(m->text);
-    free(m);
-  }
-  ctx->msgs = NULL;
-  lsk__hset_free(&ctx->kids);
-  pthread_mutex_destroy(&ctx->lock);
-  pthread_mutex_destroy(&ctx->msg_lock);
-}
-
-void lsk__lock(lsk_context *ctx)
-{
-  if (ctx)
-    pthread_mutex_lock(&ctx->lock);
-}
-
-void lsk__unlock(lsk_context *ctx)
-{
-  if (ctx)
-    pthread_mutex_unlock(&ctx->lock);
-}
-
 void *lsk__context_ext(lsk_context *ctx, const lsk__ext_type *type)
 {
   /* Made already: no lock (a library call asks on every lock, unlock and
@@ -274,9 +227,7 @@ void lsk_context_destroy(lsk_context *ctx)
     lsk__queue_free(ctx->dq);
   if (ctx->queue)
     clReleaseCommandQueue(ctx->queue);
-  for (unsigned i = 0; i < ctx->nknames; ++i)
-    free(ctx->knames[i]);
-  free(ctx->knames);
+  lsk__kernel_ids_free(ctx);
   if (ctx->cl)
     clReleaseContext(ctx->cl);
   if (ctx->device)

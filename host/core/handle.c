@@ -21,6 +21,11 @@
 
 static lsk__hset live = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
 
+/* The one type named here: the context, the parent of most types, keeps
+ * the set of its live descendants. */
+const lsk__htype LSK__H_CONTEXT = {"lsk_context", NULL, offsetof(lsk_context, kids)};
+LSK__HANDLE_FIRST(lsk_context);
+
 static const lsk__handle *head(const void *h) { return h; }
 
 static size_t slot_of(const lsk__hset *s, const void *h)

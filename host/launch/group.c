@@ -320,7 +320,7 @@ int lsk_group_share(lsk_group *g, lsk_buffer *buf, unsigned member, lsk_buffer *
     ++from;
   if (from == g->n)
     return lsk__fail(NULL, LSK_EINVAL, "%s: buf belongs to no member of the group", __func__);
-  if (buf->cached)
+  if (buf->release)
     return lsk__fail(NULL, LSK_EINVAL,
                      "%s: buf comes from the buffer cache (lsk_buffer_alloc), which reuses its "
                      "memory: share a buffer of lsk_buffer_create",
