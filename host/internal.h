@@ -418,7 +418,6 @@ void lsk__free_declarations(lsk__decl *decls, size_t ndecls);
  * which case it was removed). store is best effort and atomic. */
 cl_program lsk__cache_load(lsk_context *ctx, const char *dir, const char *key);
 void lsk__cache_store(lsk_context *ctx, const char *dir, const char *key, cl_program program);
-uint64_t lsk__hash64(const void *data, size_t len, uint64_t seed);
 /* cache_key.c: the part of a build's cache key that the files its text
  * includes make: every file that each #include of text (and of the files
  * found, recursively) may name, in the include directories of options.
@@ -430,11 +429,17 @@ int lsk__include_key(const char *text, const char *options, char **out /* OUT */
 /* The include directories that options name (-I, -iquote, -isystem,
  * -idirafter; with a space or without), in order; LSK_OK or LSK_ENOMEM. */
 int lsk__include_dirs(const char *options, char ***dirs /* OUT */, size_t *n /* OUT */);
+/* cache_entry.c: FNV-1a, 64-bit, with a seed mixed in (names and proves
+ * cache entries and tune files). */
+uint64_t lsk__hash64(const void *data, size_t len, uint64_t seed);
+/* cache_entry.c: writes path as the entry of the size bytes of bin for key
+ * (lsk__file_replace: 0, or -1 with path unchanged). */
+int lsk__cache_entry_write(const char *path, const char *key, const unsigned char *bin,
+                           size_t size);
 /* cache_entry.c: an entry's bytes (the whole file) checked against key:
  * magic, key hash, size (the file's length), checksum. LSK_OK with *bin
  * pointing into data and *binsize its length, or LSK_EIO (no message). */
-extern const char lsk__cache_magic[8];
-/* tune_file.c: a tune file's bytes (format in tune.c) checked against key:
+/* tune_file.c: a tune file's bytes checked against key:
  * 1 with *w and *s set if well formed, else 0. */
 #define LSK__TUNE_MAGIC "lsk tune 1"
 #define LSK__TUNE_FILE_MAX 4096
@@ -444,41 +449,45 @@ int lsk__cache_entry_parse(const unsigned char *data, size_t n, const char *key,
 /* mkdir -p; 0 on success. */
 int lsk__make_dirs(const char *dir);
 
-/* kernel.c, for tune.c. */
-/* The launch's block domain (or the kernel's declared one), checked. */
-int lsk__kernel_domain(lsk_kernel *k, const lsk_launch *cfg, const char *fn, unsigned dom[3]);
-/* The automatic rule's shape for dom, stored choices aside, building it;
- * *wg_max gets the kernel's CL_KERNEL_WORK_GROUP_SIZE in that build. */
-int lsk__kernel_rule_shape(lsk_kernel *k, const unsigned dom[3], const char *fn, unsigned *w,
-                           unsigned *s, size_t *wg_max);
-/* The stored choice for dom as the kernel keeps it (read from the tune
- * directory at lsk_kernel_create, or set by lsk_tune); 1 if there is one. */
-int lsk__kernel_tuned(lsk_kernel *k, const unsigned dom[3], unsigned *w, unsigned *s);
+/* kernel.c, for lsk_tune and lsk_tune_stored (tune.c): what they need of
+ * a kernel for one launch, and the kernel's context. */
+typedef struct lsk__tune_view {
+  unsigned domain[3]; /* the launch's block domain (or the declared one), checked */
+  int stored;         /* a kept choice for it (read at create, or set by lsk_tune) */
+  unsigned stored_workers, stored_simd;
+  /* With rule: the automatic rule's shape, stored choices aside, built,
+   * and the kernel's CL_KERNEL_WORK_GROUP_SIZE in that build. */
+  unsigned rule_workers, rule_simd;
+  size_t wg_max;
+  const lsk_program *prog; /* the kernel's program and name: the tune store's key */
+  const char *name;
+} lsk__tune_view;
+int lsk__kernel_tune_view(lsk_kernel *k, const lsk_launch *cfg, int rule, const char *fn,
+                          lsk__tune_view *out);
 /* Replaces the kept choice for dom (w = 0: none) and forgets the last
  * resolution, so that the next automatic launch sees it. */
-void lsk__kernel_set_tuned(lsk_kernel *k, const unsigned dom[3], unsigned w, unsigned s);
-lsk_program *lsk__kernel_program(const lsk_kernel *k);
+void lsk__kernel_keep_choice(lsk_kernel *k, const unsigned dom[3], unsigned w, unsigned s);
+lsk_context *lsk__kernel_context(const lsk_kernel *k);
 /* kernel.c: a launch on q, no wait list, no event (the kernel library's). */
 int lsk__launch_q(lsk_kernel *k, lsk_queue *q, const lsk_launch *cfg, const lsk_arg *args,
                   size_t nargs);
-const char *lsk__kernel_name(const lsk_kernel *k);
 
 /* env.c: the tune directory for a context: opt ("" none), else the
  * environment. *dir is malloc'd or NULL; returns LSK_ENOMEM or LSK_OK. */
 int lsk__tune_dir_init(const char *opt, char **dir);
 
-/* tune.c */
-/* Calls found for each stored choice of prog's kernel that dir's index of
- * that kernel lists (lsk_kernel_create: once per kernel, so that no launch
+/* tune_file.c: the store of lsk_tune's choices (format there). Calls
+ * found for each stored choice of prog's kernel that dir's index of that
+ * kernel lists (lsk_kernel_create: once per kernel, so that no launch
  * reads a file). */
 void lsk__tune_load_all(const lsk_program *prog, const char *dir, const char *kernel,
                         void (*found)(void *arg, const unsigned dom[3], unsigned w, unsigned s),
                         void *arg);
-/* Reads the stored choice of (kernel, dom) of prog from dir; 1 if there is
- * a well-formed one. Never fails otherwise: a missing or corrupt file is
- * no choice. */
-int lsk__tune_load(const lsk_program *prog, const char *dir, const char *kernel,
-                   const unsigned dom[3], unsigned *w, unsigned *s);
+/* tune_file.c: writes the choice of r for (kernel, dom) of prog into dir
+ * atomically, and adds dom to the kernel's index; the path (malloc'd), or
+ * NULL where it could not be written. */
+char *lsk__tune_store(const lsk_program *prog, const char *dir, const char *kernel,
+                      const unsigned dom[3], const lsk_tune_result *r);
 
 /* algo.c: the kernel library's shared parts. */
 /* The kernel name of family, made and kept by the context on first use. */

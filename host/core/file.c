@@ -1,6 +1,7 @@
 /*
- * file.c: reading a whole text file (program sources, layout files), and
- * replacing a file atomically (cache entries, tune files).
+ * file.c: reading a whole text file (program sources, layout files),
+ * replacing a file atomically (cache entries, tune files), and making a
+ * directory with its parents (the cache's, the tune directory).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -9,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -111,4 +112,25 @@ int lsk__file_replace(const char *path, const lsk__file_part *parts, size_t npar
   }
   free(tmp);
   return ok ? 0 : -1;
+}
+
+/* mkdir -p. */
+int lsk__make_dirs(const char *dir)
+{
+  char *d = lsk__strdup(dir);
+  if (!d)
+    return -1;
+  for (char *p = d + 1; *p; ++p) {
+    if (*p != '/')
+      continue;
+    *p = 0;
+    if (mkdir(d, 0755) && errno != EEXIST) {
+      free(d);
+      return -1;
+    }
+    *p = '/';
+  }
+  int rc = (mkdir(d, 0755) && errno != EEXIST) ? -1 : 0;
+  free(d);
+  return rc;
 }

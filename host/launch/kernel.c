@@ -319,7 +319,10 @@ static int resolve_domain(lsk_kernel *k, const lsk_launch *cfg, const char *fn, 
   return LSK_OK;
 }
 
-int lsk__kernel_tuned(lsk_kernel *k, const unsigned dom[3], unsigned *w, unsigned *s)
+/* The kept choice for dom (read at lsk_kernel_create, or set by lsk_tune),
+ * which applies only where the context has a tune directory; 1 if there
+ * is one. */
+static int stored_choice(lsk_kernel *k, const unsigned dom[3], unsigned *w, unsigned *s)
 {
   lsk_context *ctx = k->prog->ctx;
   if (!ctx->tune_dir)
@@ -335,7 +338,7 @@ int lsk__kernel_tuned(lsk_kernel *k, const unsigned dom[3], unsigned *w, unsigne
   return t->workers != 0;
 }
 
-void lsk__kernel_set_tuned(lsk_kernel *k, const unsigned dom[3], unsigned w, unsigned s)
+void lsk__kernel_keep_choice(lsk_kernel *k, const unsigned dom[3], unsigned w, unsigned s)
 {
   lsk__tuned *t = k->tuned;
   while (t && memcmp(t->domain, dom, sizeof t->domain) != 0)
@@ -352,13 +355,7 @@ void lsk__kernel_set_tuned(lsk_kernel *k, const unsigned dom[3], unsigned w, uns
   k->last = NULL;
 }
 
-lsk_program *lsk__kernel_program(const lsk_kernel *k) { return k->prog; }
-const char *lsk__kernel_name(const lsk_kernel *k) { return k->name; }
-
-int lsk__kernel_domain(lsk_kernel *k, const lsk_launch *cfg, const char *fn, unsigned dom[3])
-{
-  return resolve_domain(k, cfg, fn, dom);
-}
+lsk_context *lsk__kernel_context(const lsk_kernel *k) { return k->prog->ctx; }
 
 /* Resolves a launch to an entry and its workers and simd. With use_tuned, an
  * automatic launch takes the stored choice if the kernel can run it. */
@@ -389,7 +386,7 @@ static int resolve_ex(lsk_kernel *k, const lsk_launch *cfg, const char *fn, int 
                      k->name, cfg->simd, cfg->workers);
   unsigned w, s, tw = 0, ts = 0;
   /* A stored choice outside the device's limits is ignored. */
-  if (use_tuned && !cfg->workers && !cfg->simd && lsk__kernel_tuned(k, dom, &tw, &ts) &&
+  if (use_tuned && !cfg->workers && !cfg->simd && stored_choice(k, dom, &tw, &ts) &&
       (tw > dev_max || (uint64_t)tw * ts > (1u << 30)))
     tw = 0;
   size_t kernel_max = 0;
@@ -447,14 +444,23 @@ static int resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, lsk__ke
   return resolve_ex(k, cfg, fn, 1, out, workers, simd);
 }
 
-int lsk__kernel_rule_shape(lsk_kernel *k, const unsigned dom[3], const char *fn, unsigned *w,
-                           unsigned *s, size_t *wg_max)
+int lsk__kernel_tune_view(lsk_kernel *k, const lsk_launch *cfg, int rule, const char *fn,
+                          lsk__tune_view *out)
 {
-  lsk_launch cfg = {.domain = {dom[0], dom[1], dom[2]}, .blocks = {1}};
+  memset(out, 0, sizeof *out);
+  out->prog = k->prog;
+  out->name = k->name;
+  int rc = resolve_domain(k, cfg, fn, out->domain);
+  if (rc)
+    return rc;
+  out->stored = stored_choice(k, out->domain, &out->stored_workers, &out->stored_simd);
+  if (!rule)
+    return LSK_OK;
+  lsk_launch c = {.domain = {out->domain[0], out->domain[1], out->domain[2]}, .blocks = {1}};
   lsk__kentry *e;
-  int rc = resolve_ex(k, &cfg, fn, 0, &e, w, s);
+  rc = resolve_ex(k, &c, fn, 0, &e, &out->rule_workers, &out->rule_simd);
   if (!rc)
-    *wg_max = e->wg_max;
+    out->wg_max = e->wg_max;
   return rc;
 }
 
