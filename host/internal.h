@@ -439,55 +439,19 @@ int lsk__cache_entry_write(const char *path, const char *key, const unsigned cha
 /* cache_entry.c: an entry's bytes (the whole file) checked against key:
  * magic, key hash, size (the file's length), checksum. LSK_OK with *bin
  * pointing into data and *binsize its length, or LSK_EIO (no message). */
-/* tune_file.c: a tune file's bytes checked against key:
- * 1 with *w and *s set if well formed, else 0. */
-#define LSK__TUNE_MAGIC "lsk tune 1"
-#define LSK__TUNE_FILE_MAX 4096
-int lsk__tune_parse(const char *data, size_t n, const char *key, unsigned *w, unsigned *s);
 int lsk__cache_entry_parse(const unsigned char *data, size_t n, const char *key,
                            const unsigned char **bin /* OUT */, size_t *binsize /* OUT */);
 /* mkdir -p; 0 on success. */
 int lsk__make_dirs(const char *dir);
 
-/* kernel.c, for lsk_tune and lsk_tune_stored (tune.c): what they need of
- * a kernel for one launch, and the kernel's context. */
-typedef struct lsk__tune_view {
-  unsigned domain[3]; /* the launch's block domain (or the declared one), checked */
-  int stored;         /* a kept choice for it (read at create, or set by lsk_tune) */
-  unsigned stored_workers, stored_simd;
-  /* With rule: the automatic rule's shape, stored choices aside, built,
-   * and the kernel's CL_KERNEL_WORK_GROUP_SIZE in that build. */
-  unsigned rule_workers, rule_simd;
-  size_t wg_max;
-  const lsk_program *prog; /* the kernel's program and name: the tune store's key */
-  const char *name;
-} lsk__tune_view;
-int lsk__kernel_tune_view(lsk_kernel *k, const lsk_launch *cfg, int rule, const char *fn,
-                          lsk__tune_view *out);
-/* Replaces the kept choice for dom (w = 0: none) and forgets the last
- * resolution, so that the next automatic launch sees it. */
-void lsk__kernel_keep_choice(lsk_kernel *k, const unsigned dom[3], unsigned w, unsigned s);
-lsk_context *lsk__kernel_context(const lsk_kernel *k);
-/* kernel.c: a launch on q, no wait list, no event (the kernel library's). */
-int lsk__launch_q(lsk_kernel *k, lsk_queue *q, const lsk_launch *cfg, const lsk_arg *args,
-                  size_t nargs);
+/* enqueue.c: a launch on q, no wait list, no event (the kernel library's),
+ * its messages naming fn (the library's public call). */
+int lsk__launch_q(lsk_kernel *k, lsk_queue *q, const char *fn, const lsk_launch *cfg,
+                  const lsk_arg *args, size_t nargs);
 
 /* env.c: the tune directory for a context: opt ("" none), else the
  * environment. *dir is malloc'd or NULL; returns LSK_ENOMEM or LSK_OK. */
 int lsk__tune_dir_init(const char *opt, char **dir);
-
-/* tune_file.c: the store of lsk_tune's choices (format there). Calls
- * found for each stored choice of prog's kernel that dir's index of that
- * kernel lists (lsk_kernel_create: once per kernel, so that no launch
- * reads a file). */
-void lsk__tune_load_all(const lsk_program *prog, const char *dir, const char *kernel,
-                        void (*found)(void *arg, const unsigned dom[3], unsigned w, unsigned s),
-                        void *arg);
-/* tune_file.c: writes the choice of r for (kernel, dom) of prog into dir
- * atomically, and adds dom to the kernel's index; the path (malloc'd), or
- * NULL where it could not be written. */
-char *lsk__tune_store(const lsk_program *prog, const char *dir, const char *kernel,
-                      const unsigned dom[3], const lsk_tune_result *r);
 
 /* algo.c: the kernel library's shared parts. */
 /* The kernel name of family, made and kept by the context on first use. */
@@ -516,8 +480,10 @@ int lsk__lib_end(lsk_context *ctx, lsk__on *o, int rc, const char *fn);
 int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const lsk_buffer *buf,
                     size_t offset, size_t n, size_t elem);
 /* A device-wide pass over n elements: tiles of `tile` elements (the block
- * domain), blocks of per_block consecutive tiles each. */
+ * domain), blocks of per_block consecutive tiles each; fn, the library
+ * call it serves, names that call in its launches' messages. */
 typedef struct lsk__plan {
+  const char *fn;
   unsigned tile, workers, simd;
   size_t tiles, blocks, per_block;
 } lsk__plan;

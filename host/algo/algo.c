@@ -227,6 +227,7 @@ int lsk__algo_plan(lsk_context *ctx, const char *fn, size_t n, const lsk_algo_op
   if (rc)
     return rc;
   memset(p, 0, sizeof *p);
+  p->fn = fn;
   p->tile = o.tile ? o.tile : LSK__TILE;
   p->workers = o.workers;
   p->simd = o.simd;

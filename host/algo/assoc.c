@@ -66,7 +66,7 @@ static int run(lsk_assoc *a, const char *fn, const char *name, size_t items, con
   memcpy(all, args, nargs * sizeof *all);
   all[nargs] = LSK_ARG_UINT((uint32_t)p.per_block);
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  return lsk__launch_q(k, a->q, &l, all, nargs + 1);
+  return lsk__launch_q(k, a->q, fn, &l, all, nargs + 1);
 }
 
 /* x[0, n) = 0 on the device, with whole-buffer kernel writes (oclgrind

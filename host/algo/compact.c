@@ -250,10 +250,10 @@ static int run(lsk_compactor *c, const char *fn, lsk_kernel *last, const lsk_arg
   if (p.blocks > 1) {
     lsk_launch l = lsk__plan_launch(&p, p.blocks);
     a[k] = LSK_ARG_BUFFER(c->counts);
-    rc = lsk__launch_q(c->count, o.q, &l, a, k + 1);
+    rc = lsk__launch_q(c->count, o.q, fn, &l, a, k + 1);
     l = lsk__plan_launch(&p, 1);
     if (!rc)
-      rc = lsk__launch_q(c->scan, o.q, &l,
+      rc = lsk__launch_q(c->scan, o.q, fn, &l,
                          LSK_ARGS(LSK_ARG_BUFFER(c->counts), LSK_ARG_UINT((uint32_t)p.blocks)));
   }
   a[k++] = LSK_ARG_BUFFER(c->counts);
@@ -264,7 +264,7 @@ static int run(lsk_compactor *c, const char *fn, lsk_kernel *last, const lsk_arg
   a[k++] = LSK_ARG_UINT((uint32_t)count_index);
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
   if (!rc)
-    rc = lsk__launch_q(last, o.q, &l, a, k);
+    rc = lsk__launch_q(last, o.q, fn, &l, a, k);
   free(a);
   return lsk__lib_end(ctx, &o, rc, fn);
 }

@@ -348,7 +348,7 @@ static int copy(lsk_halo *h, const char *fn, int t, int pack, lsk_type type, lsk
   if ((rc = lsk__lib_kernel(h->ctx, LSK__LIB_GRID, name, &k)))
     return rc;
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  return lsk__launch_q(k, q, &l,
+  return lsk__launch_q(k, q, fn, &l,
                        LSK_ARGS(LSK_ARG_BUFFER(column), LSK_ARG_UINT((uint32_t)h->storage[0]),
                                 LSK_ARG_UINT((uint32_t)h->storage[1]), LSK_ARG_BUFFER(h->tab[t]),
                                 LSK_ARG_UINT(h->nreg[t]), LSK_ARG_UINT((uint32_t)h->tab_cells[t]),

@@ -28,7 +28,7 @@ static int histogram(lsk_context *ctx, lsk_queue *q, const char *fn, const char 
   if ((rc = lsk__lib_kernel(ctx, LSK__LIB_HISTOGRAM, "lsk_histogram_zero", &zero)))
     return rc;
   lsk_launch lz = lsk__plan_launch(&pz, pz.blocks);
-  rc = lsk__launch_q(zero, q, &lz,
+  rc = lsk__launch_q(zero, q, fn, &lz,
                      LSK_ARGS(LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)out_offset),
                               LSK_ARG_UINT((uint32_t)slots)));
   if (rc || n == 0)
@@ -66,7 +66,7 @@ static int histogram(lsk_context *ctx, lsk_queue *q, const char *fn, const char 
                     LSK_ARG_BUFFER(out),
                     LSK_ARG_UINT((uint32_t)out_offset),
                     LSK_ARG_DYN_LOCAL};
-  return lsk__launch_q(k, q, &l, args, use_local ? 12 : 11);
+  return lsk__launch_q(k, q, fn, &l, args, use_local ? 12 : 11);
 }
 
 /* nbins: at least 1, and the counters below 2^32. */

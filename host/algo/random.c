@@ -41,7 +41,7 @@ static int fill(lsk_context *ctx, lsk_queue *q, lsk_buffer *out, size_t offset, 
   if ((rc = lsk__lib_kernel(ctx, LSK__LIB_RANDOM, name, &k)))
     return rc;
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  return lsk__launch_q(k, q, &l,
+  return lsk__launch_q(k, q, fn, &l,
                        LSK_ARGS(LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)offset),
                                 LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)p.per_block),
                                 LSK_ARG_ULONG(seed), LSK_ARG_UINT(stream)));

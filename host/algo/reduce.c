@@ -35,7 +35,7 @@ static int launch(lsk_kernel *k, lsk_queue *q, const lsk__plan *p, size_t blocks
                   size_t base, size_t n, size_t per_block, lsk_buffer *out, size_t out_index)
 {
   lsk_launch l = lsk__plan_launch(p, blocks);
-  return lsk__launch_q(k, q, &l,
+  return lsk__launch_q(k, q, p->fn, &l,
                        LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)base),
                                 LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)per_block),
                                 LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)out_index)));

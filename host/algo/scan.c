@@ -14,7 +14,7 @@ static int scan_launch(lsk_kernel *k, lsk_queue *q, const lsk__plan *p, size_t b
                        size_t out_base, lsk_buffer *carries, int inclusive)
 {
   lsk_launch l = lsk__plan_launch(p, blocks);
-  return lsk__launch_q(k, q, &l,
+  return lsk__launch_q(k, q, p->fn, &l,
                        LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)base),
                                 LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)per_block),
                                 LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)out_base),
@@ -61,7 +61,7 @@ static int scan(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, l
       (rc = lsk__scratch(ctx, q, p.blocks * size, &partial)))
     return rc;
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  rc = lsk__launch_q(sums, q, &l,
+  rc = lsk__launch_q(sums, q, fn, &l,
                      LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)in_offset),
                               LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)p.per_block),
                               LSK_ARG_BUFFER(partial), LSK_ARG_UINT(0)));

@@ -190,11 +190,11 @@ static int run(const sort_job *j)
                     LSK_ARG_UINT((uint32_t)nseg),
                     LSK_ARG_BUFFER(oa),
                     LSK_ARG_LOCAL(local_bytes)};
-    rc = lsk__launch_q(count, q, &l, ca, sizeof ca / sizeof ca[0]);
+    rc = lsk__launch_q(count, q, fn, &l, ca, sizeof ca / sizeof ca[0]);
     if (!rc && pass == 0) {
       lsk_launch lp = l;
       lp.blocks[0] = 1;
-      rc = lsk__launch_q(plan, q, &lp,
+      rc = lsk__launch_q(plan, q, fn, &lp,
                          LSK_ARGS(LSK_ARG_BUFFER(oa), LSK_ARG_UINT((uint32_t)nseg),
                                   LSK_ARG_UINT(keybits), LSK_ARG_UINT(bits),
                                   LSK_ARG_UINT((uint32_t)j->in_place), LSK_ARG_BUFFER(state)));
@@ -221,12 +221,12 @@ static int run(const sort_job *j)
                       LSK_ARG_BUFFER(counts),
                       LSK_ARG_UINT((uint32_t)nseg),
                       LSK_ARG_LOCAL(local_bytes)};
-      rc = lsk__launch_q(scatter, q, &l, sa, sizeof sa / sizeof sa[0]);
+      rc = lsk__launch_q(scatter, q, fn, &l, sa, sizeof sa / sizeof sa[0]);
     }
   }
   if (!rc) {
     lsk_launch lc = lsk__plan_launch(&p, p.blocks);
-    rc = lsk__launch_q(copy, q, &lc,
+    rc = lsk__launch_q(copy, q, fn, &lc,
                        LSK_ARGS(LSK_ARG_BUFFER(state), LSK_ARG_BUFFER(j->kin),
                                 LSK_ARG_BUFFER(j->kout), LSK_ARG_BUFFER(ktmp), LSK_ARG_BUFFER(vin),
                                 LSK_ARG_BUFFER(vout), LSK_ARG_BUFFER(vt),

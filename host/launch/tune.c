@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
+#include "launch/tune.h"
 
 #define TUNE_MAX_REPEAT 1000
 

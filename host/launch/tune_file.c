@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "launch/tune.h"
 
 /* A positive decimal number that fills the rest of the line. */
 static int parse_count(const char *p, unsigned *v)

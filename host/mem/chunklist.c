@@ -171,11 +171,11 @@ int lsk_list_clear(lsk_list *list)
   LSK__LIVE(NULL, list, LIST, __func__, "list");
   lsk_context *ctx = list->pool->ctx;
   lsk_kernel *k;
-  int rc = lsk__lib_kernel(ctx, LSK__LIB_POOL, __func__, &k);
+  int rc = lsk__lib_kernel(ctx, LSK__LIB_POOL, "lsk_list_clear", &k);
   if (rc)
     return rc;
   lsk_launch l = {.domain = {256}, .blocks = {lsk_auto_blocks(&ctx->info, list->chunks, 256, 0)}};
   return lsk__launch_q(
-      k, list->pool->q, &l,
+      k, list->pool->q, __func__, &l,
       LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(list->pool)), LSK_ARG_BUFFER(list->buf)));
 }

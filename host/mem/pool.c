@@ -267,29 +267,30 @@ int lsk_pool_usage_get(lsk_pool *pool, lsk_pool_usage *out)
   return rc;
 }
 
-static int launch(lsk_pool *p, const char *name, unsigned domain, size_t blocks)
+static int launch(lsk_pool *p, const char *fn, const char *name, unsigned domain, size_t blocks)
 {
   lsk_kernel *k;
   int rc = lsk__lib_kernel(p->ctx, LSK__LIB_POOL, name, &k);
   if (rc)
     return rc;
   lsk_launch l = {.domain = {domain}, .blocks = {blocks}};
-  return lsk__launch_q(k, p->q, &l, LSK_ARGS(LSK_ARG_BUFFER(p->buf)));
+  return lsk__launch_q(k, p->q, fn, &l, LSK_ARGS(LSK_ARG_BUFFER(p->buf)));
 }
 
-int lsk__pool_gc(lsk_pool *p)
+/* The enqueued GC, without argument checks; messages name fn. */
+static int gc(lsk_pool *p, const char *fn)
 {
   unsigned tile = p->ctx->info.is_gpu ? GC_TILE_GPU : GC_TILE_CPU;
-  int rc =
-      launch(p, "lsk_pool_gc_gather", tile, lsk_auto_blocks(&p->ctx->info, p->capacity, tile, 0));
+  int rc = launch(p, fn, "lsk_pool_gc_gather", tile,
+                  lsk_auto_blocks(&p->ctx->info, p->capacity, tile, 0));
   if (!rc)
-    rc = launch(p, "lsk_pool_gc_recycle", tile,
+    rc = launch(p, fn, "lsk_pool_gc_recycle", tile,
                 lsk_auto_blocks(&p->ctx->info, p->capacity, tile, 0));
   if (!rc && p->cell_words >= LSK__POOL_LARGE_WORDS)
-    rc = launch(p, "lsk_pool_gc_zero_large", LARGE_TILE,
+    rc = launch(p, fn, "lsk_pool_gc_zero_large", LARGE_TILE,
                 lsk_auto_blocks(&p->ctx->info, p->capacity, 1, 0));
   if (!rc)
-    rc = launch(p, "lsk_pool_gc_finish", 1, 1);
+    rc = launch(p, fn, "lsk_pool_gc_finish", 1, 1);
   return rc;
 }
 
@@ -297,7 +298,7 @@ int lsk_pool_gc(lsk_pool *pool)
 {
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   int rc = lsk__queue_check(pool->ctx, pool->q, __func__, "the pool's queue");
-  return rc ? rc : lsk__pool_gc(pool);
+  return rc ? rc : gc(pool, __func__);
 }
 
 int lsk_pool_grow(lsk_pool *pool, size_t capacity)
@@ -309,7 +310,7 @@ int lsk_pool_grow(lsk_pool *pool, size_t capacity)
                      __func__, capacity, pool->capacity);
   lsk_pool next = *pool;
   int rc = plan(ctx, __func__, capacity, pool->cell_words * 4, &next);
-  if (rc || (rc = lsk__pool_gc(pool)) || (rc = lsk__context_wait(ctx, __func__)) ||
+  if (rc || (rc = gc(pool, __func__)) || (rc = lsk__context_wait(ctx, __func__)) ||
       (rc = lsk__verify_check(pool->q)))
     return rc;
   uint32_t *old = malloc(pool->words * 4), *image = old ? calloc(next.words, 4) : NULL;

@@ -27,7 +27,4 @@ struct lsk_pool {
   lsk_queue *q; /* its own kernels' queue */
 };
 
-/* The enqueued GC, without argument checks. */
-int lsk__pool_gc(lsk_pool *pool);
-
 #endif /* LSK_POOL_INTERNAL_H */
