@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 
 struct lsk_assoc {
   lsk__handle h;
@@ -38,11 +38,12 @@ static int check_capacity(lsk_context *ctx, const char *fn, size_t capacity)
 {
   if (capacity > LSK_ASSOC_MAX_ELEMENTS)
     return lsk__fail(ctx, LSK_ERANGE, "%s: capacity %zu exceeds 2^28 elements", fn, capacity);
-  if ((uint64_t)capacity * 4 > ctx->info.max_alloc_size)
+  if ((uint64_t)capacity * 4 > lsk__context_info(ctx)->max_alloc_size)
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: capacity %zu needs %zu bytes, more than the device's largest buffer "
                      "(%llu bytes)",
-                     fn, capacity, capacity * 4, (unsigned long long)ctx->info.max_alloc_size);
+                     fn, capacity, capacity * 4,
+                     (unsigned long long)lsk__context_info(ctx)->max_alloc_size);
   return LSK_OK;
 }
 
@@ -105,7 +106,7 @@ int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_
   a->nkeys = (uint32_t)nkeys;
   a->capacity = capacity;
   a->algo = opt ? opt->algo : (lsk_algo_options){0};
-  a->q = opt && opt->queue ? opt->queue : ctx->dq;
+  a->q = opt && opt->queue ? opt->queue : lsk__context_queue(ctx);
   a->on.queue = a->q;
   a->algo.on = &a->on;
   a->counts_dirty = 1;

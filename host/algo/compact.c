@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 #include "lsk/compact.h"
 
 /* kernels/compact.cl, embedded like the other families (LSK__LIB_MAP); it
@@ -200,7 +200,7 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
     rc = lsk_buffer_write(c->total, 0, &zero, sizeof zero);
   /* The automatic plan's largest number of blocks (shape.c). */
   if (!rc)
-    rc = counts_buffer(c, lsk__algo_blocks(&ctx->info, SIZE_MAX));
+    rc = counts_buffer(c, lsk__algo_blocks(lsk__context_info(ctx), SIZE_MAX));
   if (rc) {
     lsk_compactor_destroy(c);
     return rc;
@@ -274,7 +274,7 @@ static int run(lsk_compactor *c, const char *fn, lsk_kernel *last, const lsk_arg
 static int wait_count(lsk_compactor *c, int rc, size_t *count, const lsk_algo_options *opt)
 {
   uint32_t got = 0;
-  lsk_queue *q = opt && opt->on && opt->on->queue ? opt->on->queue : c->ctx->dq;
+  lsk_queue *q = opt && opt->on && opt->on->queue ? opt->on->queue : lsk__context_queue(c->ctx);
   if (!rc)
     rc = lsk__buffer_rw(c->total, 0, 0, &got, sizeof got, q, 1, "lsk_compact");
   if (!rc)
@@ -372,7 +372,7 @@ static int part_args(lsk_compactor *c, const char *fn, const char *what, const l
   int live = lsk__handle_check(c->ctx, s, &LSK__H_SOA, fn, what);
   if (live)
     return live;
-  if (lsk_soa_buffer(s)->ctx != c->ctx)
+  if (lsk__buffer_context(lsk_soa_buffer(s)) != c->ctx)
     return lsk__fail(c->ctx, LSK_EINVAL, "%s: %s belongs to another context", fn, what);
   if (j >= lsk_soa_parts(s))
     return lsk__fail(c->ctx, LSK_EINVAL, "%s: %s has no part %zu (it has %zu)", fn, what, j,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 
 /* Words per table row; kernels/grid.cl's LSK__HALO_ROW. */
 #define ROW 8

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 
 /* The counters' span, the zeroing, and the pass with the kernel of the
  * slot type tname (uint, float, double); lo, hi and scale are its
@@ -44,7 +44,7 @@ static int histogram(lsk_context *ctx, lsk_queue *q, const char *fn, const char 
   lsk_kernel_info info;
   if ((rc = lsk_kernel_query(k, &l, &info)))
     return rc;
-  uint64_t local = ctx->info.local_mem_size;
+  uint64_t local = lsk__context_info(ctx)->local_mem_size;
   int use_local =
       info.local_static_bytes <= local && (uint64_t)slots * 4 <= local - info.local_static_bytes;
   if (use_local) {

@@ -4,7 +4,7 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 
 static int fill(lsk_context *ctx, lsk_queue *q, lsk_buffer *out, size_t offset, size_t n,
                 lsk_type type, lsk_random_dist dist, uint64_t seed, uint32_t stream,

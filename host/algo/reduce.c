@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 
 const char *lsk__op_name(lsk_op op)
 {
@@ -21,9 +21,9 @@ int lsk__check_type(lsk_context *ctx, const char *fn, lsk_type type, unsigned al
 {
   if (!lsk_type_size(type) || !(allowed & (1u << type)))
     return lsk__fail(ctx, LSK_EINVAL, "%s: type %d is not supported here", fn, (int)type);
-  if (type == LSK_TYPE_DOUBLE && !ctx->info.has_fp64)
+  if (type == LSK_TYPE_DOUBLE && !lsk__context_info(ctx)->has_fp64)
     return lsk__fail(ctx, LSK_EINVAL, "%s: double needs cl_khr_fp64, which %s lacks", fn,
-                     ctx->info.name);
+                     lsk__context_info(ctx)->name);
   return LSK_OK;
 }
 

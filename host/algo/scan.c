@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 
 #define SCAN_TYPES ((1u << LSK_TYPE_INT) | (1u << LSK_TYPE_UINT) | (1u << LSK_TYPE_FLOAT))
 

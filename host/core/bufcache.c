@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 /* Size classes: four per power of two from 256 bytes (256, 320, 384, 448,
  * 512, ...), so a buffer holds at most a quarter more than asked. */

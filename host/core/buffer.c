@@ -3,7 +3,7 @@
  */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 const lsk__htype LSK__H_BUFFER = {"lsk_buffer", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_buffer);
@@ -401,4 +401,21 @@ int lsk__buffer_share(lsk_context *ctx, const lsk_buffer *src, const char *fn, l
   if (rc)
     lsk__mem_release(ctx, src->mem, src->size);
   return rc;
+}
+
+/* The accessors of core.h, for the layers above: no checks. */
+cl_mem lsk__buffer_mem(const lsk_buffer *buf) { return buf->mem; }
+size_t lsk__buffer_size(const lsk_buffer *buf) { return buf->size; }
+lsk_context *lsk__buffer_context(const lsk_buffer *buf) { return buf->ctx; }
+int lsk__buffer_cached(const lsk_buffer *buf) { return buf->release != NULL; }
+
+size_t lsk__buffers_live(lsk_context *ctx, const lsk_arg *args, size_t nargs)
+{
+  size_t i = 0;
+  lsk__hset_lock(&ctx->kids);
+  while (i < nargs && (args[i].kind != LSK_ARG_KIND_BUFFER ||
+                       lsk__hset_has(&ctx->kids, args[i].v.buffer, &LSK__H_BUFFER)))
+    ++i;
+  lsk__hset_unlock(&ctx->kids);
+  return i;
 }

@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core/build.h"
 
 static char *entry_path(const char *dir, const char *key)
 {

@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "core/build.h"
 
 /* The first 8 bytes of every entry. */
 static const char magic[8] = {'L', 'S', 'K', 'B', 'I', 'N', '0', '1'};
@@ -38,6 +38,9 @@ static uint64_t get64(const unsigned char *p)
   return v;
 }
 
+/* An entry's bytes (the whole file) checked against key: magic, key hash,
+ * size (the file's length), checksum. LSK_OK with *bin pointing into data
+ * and *binsize its length, or LSK_EIO (no message). */
 int lsk__cache_entry_parse(const unsigned char *data, size_t n, const char *key,
                            const unsigned char **bin /* OUT */, size_t *binsize /* OUT */)
 {

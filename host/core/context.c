@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 /* The preferred work-group multiple, from an empty kernel; 0 if the probe
  * fails (it is a hint, not a requirement). */
@@ -303,3 +303,12 @@ int lsk_context_finish(lsk_context *ctx)
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   return wait_queues(ctx, 1, __func__);
 }
+
+/* The accessors of core.h, for the layers above: no checks (the caller
+ * has checked ctx). */
+const lsk_device_info *lsk__context_info(const lsk_context *ctx) { return &ctx->info; }
+cl_context lsk__context_cl(const lsk_context *ctx) { return ctx->cl; }
+cl_device_id lsk__context_device(const lsk_context *ctx) { return ctx->device; }
+lsk_queue *lsk__context_queue(const lsk_context *ctx) { return ctx->dq; }
+const char *lsk__context_tune_dir(const lsk_context *ctx) { return ctx->tune_dir; }
+int lsk__context_tracing(const lsk_context *ctx) { return ctx->trace != NULL; }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 #ifndef CL_DEVICE_WARP_SIZE_NV
 #define CL_DEVICE_WARP_SIZE_NV 0x4003
@@ -298,6 +298,7 @@ static int list_devices_in_message(const char *fn, const char *selector, const c
                    selector, where, buf);
 }
 
+/* lsk_device_select over a list already made. */
 int lsk__device_select_in(const lsk_device_info *list, size_t n, const char *selector,
                           unsigned *index)
 {
@@ -324,6 +325,12 @@ int lsk__device_select_in(const lsk_device_info *list, size_t n, const char *sel
   return LSK_OK;
 }
 
+/* Every device a group's selector names (group.h): the comma-separated
+ * parts in order, each naming every device it matches, no device twice,
+ * at most cap (idx[cap]); NULL or "": LSK_DEVICE read the same way, unset:
+ * the one device lsk__device_select_in picks. LSK_ENODEV listing the
+ * devices for a part that matches none, LSK_EINVAL for an empty part or
+ * more than cap; messages (the thread's) start with fn. */
 int lsk__device_select_all(const lsk_device_info *list, size_t n, const char *selector,
                            const char *fn, unsigned *idx, size_t cap, size_t *count)
 {
@@ -417,6 +424,7 @@ int lsk_device_select_all(const char *selector, unsigned *indices, size_t cap, s
   return rc;
 }
 
+/* The OpenCL ids of a listed device (re-enumerated). */
 int lsk__device_ids(const lsk_device_info *info, cl_platform_id *platform, cl_device_id *device)
 {
   cl_uint np = 0, nd = 0;

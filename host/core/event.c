@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 const lsk__htype LSK__H_EVENT = {"lsk_event", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_event);
@@ -278,5 +278,20 @@ int lsk_event_user_complete(lsk_event *ev)
   if (err)
     return lsk__fail_cl(ev->ctx, err, "clSetUserEventStatus", " (%s)", __func__);
   ev->user = 2;
+  return LSK_OK;
+}
+
+int lsk__on_wants_event(lsk_context *ctx, const lsk__on *o)
+{
+  return o->event != NULL || ctx->trace != NULL;
+}
+
+int lsk__on_marker(lsk_context *ctx, lsk__on *o, cl_event *ev, const char *fn)
+{
+  cl_int err = clEnqueueMarkerWithWaitList(o->q->cl, o->nwait, o->nwait ? o->wait : NULL, ev);
+  if (err)
+    return lsk__fail_cl(ctx, err, "clEnqueueMarkerWithWaitList", " (%s, queue '%s')", fn,
+                        o->q->name);
+  o->nwait = 0;
   return LSK_OK;
 }

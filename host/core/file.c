@@ -13,8 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
+/* The whole text file at path, NUL-terminated, malloc'd; NULL with *rc
+ * set (LSK_EIO, LSK_ENOMEM, LSK_EINVAL for a NUL byte or more than max
+ * bytes, max 0: no limit) and the message naming fn and path. */
 char *lsk__read_file(lsk_context *ctx, const char *path, size_t max, const char *fn, int *rc)
 {
   FILE *f = fopen(path, "rb");
@@ -95,6 +98,10 @@ static int write_all(int fd, const void *data, size_t n)
   return 0;
 }
 
+/* Replaces path by a file holding the parts, atomically: written whole to
+ * a unique temporary file beside it, fsync'ed, renamed over path. 0 on
+ * success; on any failure -1, path unchanged and no temporary file left
+ * behind. No message: the callers' stores are best effort. */
 int lsk__file_replace(const char *path, const lsk__file_part *parts, size_t nparts)
 {
   char *tmp = NULL;

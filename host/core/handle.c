@@ -1,6 +1,6 @@
 /*
  * handle.c: which handles are live. Every opaque object starts with an
- * lsk__handle (handle.h): the descriptor of its type, defined by the module
+ * lsk__handle (core.h): the descriptor of its type, defined by the module
  * that owns the type, and its parent. Its _create enters it in the
  * process-wide set of live pointers and, when it has a context, in that
  * context's set of its descendants; its _destroy removes it from both.
@@ -9,7 +9,8 @@
  * handle is an LSK_EINVAL with a message rather than a use-after-free: a
  * header is read only once its pointer is known to be live. A launch checks
  * its buffer arguments against its context's set in one pass under that
- * set's mutex (kernel.c), with no process-wide lock per argument.
+ * set's mutex (buffer.c, lsk__buffers_live), with no process-wide lock per
+ * argument.
  *
  * Lock order: the process-wide set's mutex, then a context's set's. Each
  * set is a hash set of pointers (linear probing); a look-up is a probe.
@@ -17,7 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 static lsk__hset live = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
 

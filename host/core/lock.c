@@ -1,12 +1,12 @@
 /*
- * lock.c: a context's locks and its set of descendants (handle.h), made
+ * lock.c: a context's locks and its set of descendants (handle.c), made
  * before the first message on it and freed at its destroy: its lock
  * (lsk__lock: what must not interleave between threads launching on it)
  * and the lock of its per-thread messages (status.c).
  */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 int lsk__context_sync_init(lsk_context *ctx)
 {

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 /* NVIDIA H100 (sm_90) as its OpenCL reports it. */
 #define H100_WARP 32u

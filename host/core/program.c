@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/build.h"
 
 const lsk__htype LSK__H_PROGRAM = {"lsk_program", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_program);
@@ -109,12 +109,14 @@ int lsk_program_stats_get(const lsk_program *prog, lsk_program_stats *out)
   return LSK_OK;
 }
 
-const lsk__decl *lsk__program_decl(const lsk_program *prog, const char *kernel)
+int lsk__program_declared(const lsk_program *prog, const char *kernel, unsigned domain[3])
 {
   for (size_t i = 0; i < prog->ndecls; ++i)
-    if (strcmp(prog->decls[i].kernel, kernel) == 0)
-      return &prog->decls[i];
-  return NULL;
+    if (!kernel || strcmp(prog->decls[i].kernel, kernel) == 0) {
+      memcpy(domain, prog->decls[i].domain, sizeof prog->decls[i].domain);
+      return 1;
+    }
+  return 0;
 }
 
 /* Appends, after a failed build's log, the user's source lines it names
@@ -410,3 +412,12 @@ int lsk__program_get_build(lsk_program *prog, const unsigned domain[3], unsigned
   *out = b;
   return LSK_OK;
 }
+
+/* The accessors of core.h, for the layers above: no checks. */
+lsk_context *lsk__program_context(const lsk_program *prog) { return prog->ctx; }
+const char *lsk__program_name(const lsk_program *prog) { return prog->name; }
+const char *lsk__program_source(const lsk_program *prog) { return prog->source; }
+const char *lsk__program_prelude(const lsk_program *prog) { return prog->prelude; }
+const char *lsk__program_options(const lsk_program *prog) { return prog->options; }
+cl_program lsk__build_program(const lsk__build *b) { return b->program; }
+const unsigned *lsk__build_domain(const lsk__build *b) { return b->domain; }

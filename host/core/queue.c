@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 const lsk__htype LSK__H_QUEUE = {"lsk_queue", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_queue);
@@ -218,3 +218,5 @@ int lsk_queue_marker(const lsk_async *on)
     lsk__trace_add(o.q, LSK__OP_MARKER, "marker", NULL, 0, ev);
   return lsk__on_done(ctx, &o, ev, "marker", __func__);
 }
+
+cl_command_queue lsk__queue_cl(const lsk_queue *q) { return q->cl; }

@@ -3,11 +3,12 @@
  * per thread and context (several threads may fail on one context at once,
  * each reads its own failure), and per thread without a context.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 /* The OpenCL 1.2 core error codes, by name. */
 /* clang-format off: one code per line */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 unsigned lsk__kernel_id(lsk_context *ctx, const char *name)
 {

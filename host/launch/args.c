@@ -121,26 +121,10 @@ int lsk__args_take_ctx(const lsk__kentry *e)
   return e->nargs > 0 && (e->args[0].cls == ARG_ANY || strcmp(e->args[0].name, "lsk__ctx") == 0);
 }
 
-/* How many of args come before the first buffer argument that is not a live
- * buffer of ctx: one pass over the context's set of its handles, under that
- * set's lock, with no process-wide lock (handle.c). From that argument on,
- * check_and_set_args looks each buffer up as any public function does, for
- * the message. */
-static size_t own_buffers(lsk_context *ctx, const lsk_arg *args, size_t nargs)
-{
-  size_t i = 0;
-  lsk__hset_lock(&ctx->kids);
-  while (i < nargs && (args[i].kind != LSK_ARG_KIND_BUFFER ||
-                       lsk__hset_has(&ctx->kids, args[i].v.buffer, &LSK__H_BUFFER)))
-    ++i;
-  lsk__hset_unlock(&ctx->kids);
-  return i;
-}
-
 int lsk__args_bind(lsk_kernel *k, lsk__kentry *e, const lsk_launch *cfg, const lsk_arg *args,
                    size_t nargs, cl_mem verify, const char *fn)
 {
-  lsk_context *ctx = k->prog->ctx;
+  lsk_context *ctx = k->ctx;
   if (nargs + 1 != e->nargs)
     return lsk__fail(ctx, LSK_EARGS,
                      "%s: kernel '%s' takes %u argument%s after LSK_CTX; the "
@@ -148,7 +132,10 @@ int lsk__args_bind(lsk_kernel *k, lsk__kentry *e, const lsk_launch *cfg, const l
                      fn, k->name, e->nargs - 1, e->nargs == 2 ? "" : "s", nargs);
   if (nargs && !args)
     return lsk__fail(ctx, LSK_EINVAL, "%s: args is NULL", fn);
-  size_t own = own_buffers(ctx, args, nargs);
+  /* From the first buffer argument that is not a live buffer of ctx on,
+   * each buffer is looked up as any public function does, for the
+   * message. */
+  size_t own = lsk__buffers_live(ctx, args, nargs);
   uint64_t local = e->local_static;
   cl_int err = clSetKernelArg(e->kernel, 0, sizeof(cl_mem), &verify);
   for (size_t i = 0; i < nargs && !err; ++i) {
@@ -175,10 +162,11 @@ int lsk__args_bind(lsk_kernel *k, lsk__kentry *e, const lsk_launch *cfg, const l
         snprintf(what, sizeof what, "kernel '%s' argument %zu: buffer", k->name, i);
         return lsk__handle_check(ctx, a->v.buffer, &LSK__H_BUFFER, fn, what);
       }
-      if (i >= own && (!a->v.buffer || a->v.buffer->ctx != ctx))
+      if (i >= own && (!a->v.buffer || lsk__buffer_context(a->v.buffer) != ctx))
         return lsk__fail(ctx, LSK_EINVAL, "%s: kernel '%s' argument %zu: %s", fn, k->name, i,
                          a->v.buffer ? "buffer of another context" : "buffer is NULL");
-      err = clSetKernelArg(e->kernel, (cl_uint)i + 1, sizeof(cl_mem), &a->v.buffer->mem);
+      err = clSetKernelArg(e->kernel, (cl_uint)i + 1, sizeof(cl_mem),
+                           &(cl_mem){lsk__buffer_mem(a->v.buffer)});
       break;
     case LSK_ARG_KIND_LOCAL:
     case LSK_ARG_KIND_DYN_LOCAL: {
@@ -211,10 +199,10 @@ int lsk__args_bind(lsk_kernel *k, lsk__kentry *e, const lsk_launch *cfg, const l
   }
   if (err)
     return lsk__fail_cl(ctx, err, "clSetKernelArg", " (kernel '%s', LSK_CTX)", k->name);
-  if (local > ctx->info.local_mem_size)
+  if (local > lsk__context_info(ctx)->local_mem_size)
     return lsk__fail(ctx, LSK_ELAUNCH,
                      "%s: kernel '%s' needs %llu bytes of local memory; %s has %llu", fn, k->name,
-                     (unsigned long long)local, ctx->info.name,
-                     (unsigned long long)ctx->info.local_mem_size);
+                     (unsigned long long)local, lsk__context_info(ctx)->name,
+                     (unsigned long long)lsk__context_info(ctx)->local_mem_size);
   return LSK_OK;
 }

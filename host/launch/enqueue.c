@@ -20,8 +20,8 @@ static int enqueue(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, si
                    const lsk__on *o, cl_event *clev, const char *fn)
 {
   if (!cfg)
-    return lsk__fail(k->prog->ctx, LSK_EINVAL, "%s: cfg is NULL", fn);
-  lsk_context *ctx = k->prog->ctx;
+    return lsk__fail(k->ctx, LSK_EINVAL, "%s: cfg is NULL", fn);
+  lsk_context *ctx = k->ctx;
   size_t blocks[3] = {cfg->blocks[0], cfg->blocks[1] ? cfg->blocks[1] : 1,
                       cfg->blocks[2] ? cfg->blocks[2] : 1};
   if (blocks[0] == 0)
@@ -45,15 +45,17 @@ static int enqueue(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, si
   size_t local[3] = {w, 1, 1};
   cl_uint dims = blocks[2] > 1 ? 3 : blocks[1] > 1 ? 2 : 1;
   cl_event ev = NULL;
-  cl_int err = clEnqueueNDRangeKernel(o->q->cl, e->kernel, dims, NULL, global, local, o->nwait,
-                                      o->nwait ? o->wait : NULL, (clev || ctx->trace) ? &ev : NULL);
+  cl_int err = clEnqueueNDRangeKernel(lsk__queue_cl(o->q), e->kernel, dims, NULL, global, local,
+                                      o->nwait, o->nwait ? o->wait : NULL,
+                                      (clev || lsk__context_tracing(ctx)) ? &ev : NULL);
   if (err)
     return lsk__fail_cl(ctx, err, "clEnqueueNDRangeKernel",
                         " (kernel '%s', %zux%zux%zu blocks of %u workers, queue '%s')", k->name,
-                        blocks[0], blocks[1], blocks[2], w, o->q->name);
+                        blocks[0], blocks[1], blocks[2], w, lsk_queue_name(o->q));
   lsk__verify_mark(o->q, k->kid);
-  if (ctx->trace) {
-    lsk__shape sh = {{e->build->domain[0], e->build->domain[1], e->build->domain[2]},
+  if (lsk__context_tracing(ctx)) {
+    lsk__shape sh = {{lsk__build_domain(e->build)[0], lsk__build_domain(e->build)[1],
+                      lsk__build_domain(e->build)[2]},
                      {blocks[0], blocks[1], blocks[2]},
                      w,
                      s};
@@ -84,8 +86,8 @@ static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, siz
     *r->on->event = NULL;
   /* Checked before the lock: a dead kernel's context may be gone. */
   LSK__LIVE(NULL, k, KERNEL, fn, "kernel");
-  lsk_context *ctx = k->prog->ctx;
-  lsk__on o = {.q = r->q ? r->q : ctx->dq};
+  lsk_context *ctx = k->ctx;
+  lsk__on o = {.q = r->q ? r->q : lsk__context_queue(ctx)};
   int rc = r->on  ? lsk__on_resolve(ctx, r->on, fn, &o)
            : r->q ? lsk__queue_usable(ctx, r->q, fn)
                   : LSK_OK;

@@ -7,12 +7,13 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
+#include "launch/launch.h"
 
 struct lsk_group {
   lsk__handle h;
@@ -316,17 +317,17 @@ int lsk_group_share(lsk_group *g, lsk_buffer *buf, unsigned member, lsk_buffer *
     return lsk__fail(NULL, LSK_EINVAL, "%s: member %u is out of range: the group has %u", __func__,
                      member, g->n);
   unsigned from = 0;
-  while (from < g->n && g->ctx[from] != buf->ctx)
+  while (from < g->n && g->ctx[from] != lsk__buffer_context(buf))
     ++from;
   if (from == g->n)
     return lsk__fail(NULL, LSK_EINVAL, "%s: buf belongs to no member of the group", __func__);
-  if (buf->release)
+  if (lsk__buffer_cached(buf))
     return lsk__fail(NULL, LSK_EINVAL,
                      "%s: buf comes from the buffer cache (lsk_buffer_alloc), which reuses its "
                      "memory: share a buffer of lsk_buffer_create",
                      __func__);
   lsk_context *to = g->ctx[member];
-  if (to->cl != buf->ctx->cl) {
+  if (lsk__context_cl(to) != lsk__context_cl(lsk__buffer_context(buf))) {
     char a[MEMBER_NAME], b[MEMBER_NAME];
     member_name(g, member, a, sizeof a);
     member_name(g, from, b, sizeof b);
@@ -441,7 +442,7 @@ static int triad_size(triad *t, unsigned n)
  * half the device's memory, each one allocation). */
 static int triad_open(triad *t)
 {
-  const lsk_device_info *d = &t->ctx->info;
+  const lsk_device_info *d = lsk__context_info(t->ctx);
   uint64_t most = d->max_alloc_size / 4;
   if (d->global_mem_size && d->global_mem_size / 24 < most)
     most = d->global_mem_size / 24;

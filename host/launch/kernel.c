@@ -34,29 +34,28 @@ int lsk_kernel_create(lsk_program *prog, const char *name, lsk_kernel **out)
   if (out)
     *out = NULL;
   LSK__LIVE(NULL, prog, PROGRAM, __func__, "prog");
+  lsk_context *ctx = lsk__program_context(prog);
   if (!out)
-    return lsk__fail(prog->ctx, LSK_EINVAL, "%s: out is NULL", __func__);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   if (!name || !*name)
-    return lsk__fail(prog->ctx, LSK_EINVAL, "%s: name is NULL or empty", __func__);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: name is NULL or empty", __func__);
   char *copy = lsk__strdup(name);
   lsk_kernel *k = copy ? lsk__handle_new(sizeof *k, &LSK__H_KERNEL, prog) : NULL;
   if (!k) {
     free(copy);
-    return lsk__fail(prog->ctx, LSK_ENOMEM, "%s: out of memory", __func__);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   }
   k->name = copy;
   k->prog = prog;
+  k->ctx = ctx;
   /* Out of memory for the id: failures are still reported, in the
    * shared slot under the last kernel launched there. */
-  k->kid = lsk__kernel_id(prog->ctx, name);
-  const lsk__decl *d = lsk__program_decl(prog, name);
-  if (d) {
-    k->has_decl = 1;
-    memcpy(k->decl, d->domain, sizeof k->decl);
-  }
+  k->kid = lsk__kernel_id(ctx, name);
+  k->has_decl = lsk__program_declared(prog, name, k->decl);
   /* The stored choices, read here once: a launch reads no file. */
-  if (prog->ctx->tune_dir)
-    lsk__tune_load_all(prog, prog->ctx->tune_dir, name, keep_tuned, k);
+  const char *dir = lsk__context_tune_dir(ctx);
+  if (dir)
+    lsk__tune_load_all(prog, dir, name, keep_tuned, k);
   *out = k;
   return LSK_OK;
 }
@@ -90,8 +89,8 @@ int lsk_kernel_declared_domain(const lsk_kernel *k, unsigned domain[3])
 
 int lsk__kernel_stored(const lsk_kernel *k, const unsigned dom[3], unsigned *w, unsigned *s)
 {
-  lsk_context *ctx = k->prog->ctx;
-  if (!ctx->tune_dir)
+  lsk_context *ctx = k->ctx;
+  if (!lsk__context_tune_dir(ctx))
     return 0;
   /* Read at lsk_kernel_create (or set by lsk_tune): no file here. */
   lsk__tuned *t = k->tuned;
@@ -121,4 +120,4 @@ void lsk__kernel_keep_choice(lsk_kernel *k, const unsigned dom[3], unsigned w, u
   k->last = NULL;
 }
 
-lsk_context *lsk__kernel_context(const lsk_kernel *k) { return k->prog->ctx; }
+lsk_context *lsk__kernel_context(const lsk_kernel *k) { return k->ctx; }

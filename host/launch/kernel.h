@@ -7,7 +7,7 @@
 #ifndef LSK_LAUNCH_KERNEL_H
 #define LSK_LAUNCH_KERNEL_H
 
-#include "internal.h"
+#include "launch/launch.h"
 
 /* The kernel in one build. */
 typedef struct lsk__kentry {
@@ -31,6 +31,7 @@ typedef struct lsk__tuned {
 struct lsk_kernel {
   lsk__handle h;
   lsk_program *prog;
+  lsk_context *ctx; /* prog's */
   char *name;
   int has_decl;
   unsigned decl[3];

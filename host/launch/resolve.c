@@ -19,8 +19,8 @@ static int no_such_kernel(lsk_kernel *k, cl_program program, const char *fn)
   char names[1024] = "";
   clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL);
   names[sizeof names - 1] = 0;
-  return lsk__fail(k->prog->ctx, LSK_ENOKERNEL, "%s: no kernel '%s' in program '%s' (it has: %s)",
-                   fn, k->name, k->prog->name, names[0] ? names : "none");
+  return lsk__fail(k->ctx, LSK_ENOKERNEL, "%s: no kernel '%s' in program '%s' (it has: %s)", fn,
+                   k->name, lsk__program_name(k->prog), names[0] ? names : "none");
 }
 
 static int get_entry(lsk_kernel *k, lsk__build *b, const char *fn, lsk__kentry **out)
@@ -30,11 +30,11 @@ static int get_entry(lsk_kernel *k, lsk__build *b, const char *fn, lsk__kentry *
       *out = e;
       return LSK_OK;
     }
-  lsk_context *ctx = k->prog->ctx;
+  lsk_context *ctx = k->ctx;
   cl_int err;
-  cl_kernel kern = clCreateKernel(b->program, k->name, &err);
+  cl_kernel kern = clCreateKernel(lsk__build_program(b), k->name, &err);
   if (err == CL_INVALID_KERNEL_NAME)
-    return no_such_kernel(k, b->program, fn);
+    return no_such_kernel(k, lsk__build_program(b), fn);
   if (err)
     return lsk__fail_cl(ctx, err, "clCreateKernel", " ('%s')", k->name);
   lsk__kentry *e = calloc(1, sizeof *e);
@@ -44,18 +44,19 @@ static int get_entry(lsk_kernel *k, lsk__build *b, const char *fn, lsk__kentry *
   }
   e->build = b;
   e->kernel = kern;
-  err = clGetKernelWorkGroupInfo(kern, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof e->wg_max,
-                                 &e->wg_max, NULL);
+  err = clGetKernelWorkGroupInfo(kern, lsk__context_device(ctx), CL_KERNEL_WORK_GROUP_SIZE,
+                                 sizeof e->wg_max, &e->wg_max, NULL);
   /* Never above the device's own limit (OpenCL promises as much); under a
    * model (LSK_SHAPES) the model's: a kernel takes 1024 work-items at most
    * there, as on the modeled GPU. */
-  if (!err && ctx->info.max_work_group_size && e->wg_max > ctx->info.max_work_group_size)
-    e->wg_max = ctx->info.max_work_group_size;
+  if (!err && lsk__context_info(ctx)->max_work_group_size &&
+      e->wg_max > lsk__context_info(ctx)->max_work_group_size)
+    e->wg_max = lsk__context_info(ctx)->max_work_group_size;
   if (!err)
-    err = clGetKernelWorkGroupInfo(kern, ctx->device, CL_KERNEL_LOCAL_MEM_SIZE,
+    err = clGetKernelWorkGroupInfo(kern, lsk__context_device(ctx), CL_KERNEL_LOCAL_MEM_SIZE,
                                    sizeof e->local_static, &e->local_static, NULL);
   /* For reports only: an implementation that does not say gives 0. */
-  if (!err && clGetKernelWorkGroupInfo(kern, ctx->device, CL_KERNEL_PRIVATE_MEM_SIZE,
+  if (!err && clGetKernelWorkGroupInfo(kern, lsk__context_device(ctx), CL_KERNEL_PRIVATE_MEM_SIZE,
                                        sizeof e->private_mem, &e->private_mem, NULL))
     e->private_mem = 0;
   if (!err)
@@ -83,7 +84,7 @@ static int get_entry(lsk_kernel *k, lsk__build *b, const char *fn, lsk__kentry *
  * declaration. */
 static int resolve_domain(lsk_kernel *k, const lsk_launch *cfg, const char *fn, unsigned dom[3])
 {
-  lsk_context *ctx = k->prog->ctx;
+  lsk_context *ctx = k->ctx;
   dom[0] = cfg->domain[0];
   dom[1] = cfg->domain[1] ? cfg->domain[1] : 1;
   dom[2] = cfg->domain[2] ? cfg->domain[2] : 1;
@@ -102,10 +103,10 @@ static int resolve_domain(lsk_kernel *k, const lsk_launch *cfg, const char *fn, 
                      fn, k->name, k->decl[0], k->decl[1], k->decl[2], dom[0], dom[1], dom[2]);
   }
   uint64_t size = (uint64_t)dom[0] * dom[1] * dom[2];
-  if (size > LSK__MAX_DOMAIN)
+  if (size > LSK_MAX_DOMAIN)
     return lsk__fail(ctx, LSK_EDOMAIN,
                      "%s: kernel '%s': block domain %ux%ux%u has %llu indices, more than %u", fn,
-                     k->name, dom[0], dom[1], dom[2], (unsigned long long)size, LSK__MAX_DOMAIN);
+                     k->name, dom[0], dom[1], dom[2], (unsigned long long)size, LSK_MAX_DOMAIN);
   return LSK_OK;
 }
 
@@ -114,7 +115,7 @@ static int resolve_domain(lsk_kernel *k, const lsk_launch *cfg, const char *fn, 
 int lsk__kernel_resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, int use_tuned,
                         lsk__kentry **out, unsigned *workers, unsigned *simd)
 {
-  lsk_context *ctx = k->prog->ctx;
+  lsk_context *ctx = k->ctx;
   unsigned dom[3];
   int rc = resolve_domain(k, cfg, fn, dom);
   if (rc)
@@ -127,7 +128,7 @@ int lsk__kernel_resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, in
     return LSK_OK;
   }
   uint64_t size = (uint64_t)dom[0] * dom[1] * dom[2];
-  const lsk_device_info *dev = &ctx->info;
+  const lsk_device_info *dev = lsk__context_info(ctx);
   size_t dev_max = lsk__device_max_workers(dev);
   if (cfg->workers > dev_max)
     return lsk__fail(ctx, LSK_ELAUNCH, "%s: kernel '%s': %u workers exceed the %zu that %s allows",
@@ -214,14 +215,14 @@ int lsk_kernel_shape(lsk_kernel *k, const lsk_launch *cfg, unsigned *workers, un
 {
   LSK__LIVE(NULL, k, KERNEL, __func__, "kernel");
   if (!cfg || !workers || !simd)
-    return lsk__fail(k->prog->ctx, LSK_EINVAL, "%s: %s is NULL", __func__,
+    return lsk__fail(k->ctx, LSK_EINVAL, "%s: %s is NULL", __func__,
                      !cfg       ? "cfg"
                      : !workers ? "workers"
                                 : "simd");
   lsk__kentry *e;
-  lsk__lock(k->prog->ctx);
+  lsk__lock(k->ctx);
   int rc = lsk__kernel_resolve(k, cfg, __func__, 1, &e, workers, simd);
-  lsk__unlock(k->prog->ctx);
+  lsk__unlock(k->ctx);
   return rc;
 }
 
@@ -231,12 +232,12 @@ int lsk_kernel_query(lsk_kernel *k, const lsk_launch *cfg, lsk_kernel_info *out)
     memset(out, 0, sizeof *out);
   LSK__LIVE(NULL, k, KERNEL, __func__, "k");
   if (!cfg || !out)
-    return lsk__fail(k->prog->ctx, LSK_EINVAL, "%s: %s is NULL", __func__, cfg ? "out" : "cfg");
+    return lsk__fail(k->ctx, LSK_EINVAL, "%s: %s is NULL", __func__, cfg ? "out" : "cfg");
   lsk__kentry *e;
   unsigned w, s;
-  lsk__lock(k->prog->ctx);
+  lsk__lock(k->ctx);
   int rc = lsk__kernel_resolve(k, cfg, __func__, 1, &e, &w, &s);
-  lsk__unlock(k->prog->ctx);
+  lsk__unlock(k->ctx);
   if (!rc)
     *out = (lsk_kernel_info){w, s, e->wg_max, (uint64_t)e->local_static, (uint64_t)e->private_mem};
   return rc;

@@ -48,7 +48,8 @@ static int cmp_double(const void *a, const void *b)
 static int restore(tuner *t)
 {
   for (size_t i = 0; i < t->nsnaps; ++i) {
-    int rc = lsk_buffer_write(t->snaps[i].buf, 0, t->snaps[i].before, t->snaps[i].buf->size);
+    int rc =
+        lsk_buffer_write(t->snaps[i].buf, 0, t->snaps[i].before, lsk__buffer_size(t->snaps[i].buf));
     if (rc)
       return rc;
   }
@@ -68,7 +69,7 @@ static int take_snapshot(tuner *t)
     int live = lsk__handle_check(t->ctx, b, &LSK__H_BUFFER, "lsk_tune", "buffer argument");
     if (live)
       return live;
-    if (b->ctx != t->ctx)
+    if (lsk__buffer_context(b) != t->ctx)
       return lsk__fail(t->ctx, LSK_EINVAL, "lsk_tune: argument %zu: buffer of another context", i);
     size_t j = 0;
     while (j < t->nsnaps && t->snaps[j].buf != b)
@@ -77,13 +78,13 @@ static int take_snapshot(tuner *t)
       continue;
     snap *sn = &t->snaps[t->nsnaps++];
     sn->buf = b;
-    if (!(sn->before = malloc(b->size)))
+    if (!(sn->before = malloc(lsk__buffer_size(b))))
       return lsk__fail(t->ctx, LSK_ENOMEM, "lsk_tune: out of memory for a %zu-byte snapshot",
-                       b->size);
-    int rc = lsk_buffer_read(b, 0, sn->before, b->size);
+                       lsk__buffer_size(b));
+    int rc = lsk_buffer_read(b, 0, sn->before, lsk__buffer_size(b));
     if (rc)
       return rc;
-    biggest = b->size > biggest ? b->size : biggest;
+    biggest = lsk__buffer_size(b) > biggest ? lsk__buffer_size(b) : biggest;
   }
   if (biggest && !(t->scratch = malloc(biggest)))
     return lsk__fail(t->ctx, LSK_ENOMEM, "lsk_tune: out of memory");
@@ -107,7 +108,7 @@ static int compare(tuner *t, int first, int *same)
   *same = 1;
   for (size_t i = 0; i < t->nsnaps; ++i) {
     snap *sn = &t->snaps[i];
-    size_t size = sn->buf->size;
+    size_t size = lsk__buffer_size(sn->buf);
     int rc = lsk_buffer_read(sn->buf, 0, t->scratch, size);
     if (rc)
       return rc;
@@ -149,7 +150,7 @@ static int timed_run(tuner *t, unsigned w, unsigned s, double *secs)
   double t0 = now();
   int rc = lsk_kernel_launch(t->k, &c, t->args, t->nargs, NULL);
   if (!rc) {
-    cl_int err = clFinish(t->ctx->queue);
+    cl_int err = clFinish(lsk__queue_cl(lsk__context_queue(t->ctx)));
     if (err)
       rc = lsk__fail_cl(t->ctx, err, "clFinish", " (lsk_tune)");
   }
@@ -176,10 +177,10 @@ static int make_entries(tuner *t, const lsk_tune_options *opt, const unsigned do
   size_t ncand = cand ? opt->ncandidates : 0;
   lsk_tune_shape *def = NULL;
   if (!cand) {
-    ncand = lsk_tune_candidates(&t->ctx->info, size, wg_max, NULL, 0);
+    ncand = lsk_tune_candidates(lsk__context_info(t->ctx), size, wg_max, NULL, 0);
     if (!(def = calloc(ncand ? ncand : 1, sizeof *def)))
       return lsk__fail(t->ctx, LSK_ENOMEM, "lsk_tune: out of memory");
-    lsk_tune_candidates(&t->ctx->info, size, wg_max, def, ncand);
+    lsk_tune_candidates(lsk__context_info(t->ctx), size, wg_max, def, ncand);
     cand = def;
   }
   out->entries = calloc(ncand + 1, sizeof *out->entries);
@@ -263,9 +264,9 @@ int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t n
   unsigned rw = v.rule_workers, rs = v.rule_simd;
   tuner t = {.k = k, .ctx = ctx, .cfg = *cfg, .args = args, .nargs = nargs};
   cl_command_queue_properties qp = 0;
-  t.profiling =
-      clGetCommandQueueInfo(ctx->queue, CL_QUEUE_PROPERTIES, sizeof qp, &qp, NULL) == CL_SUCCESS &&
-      (qp & CL_QUEUE_PROFILING_ENABLE);
+  t.profiling = clGetCommandQueueInfo(lsk__queue_cl(lsk__context_queue(ctx)), CL_QUEUE_PROPERTIES,
+                                      sizeof qp, &qp, NULL) == CL_SUCCESS &&
+                (qp & CL_QUEUE_PROFILING_ENABLE);
   memcpy(out->domain, dom, sizeof out->domain);
   out->rule_workers = rw;
   out->rule_simd = rs;
@@ -303,8 +304,8 @@ int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t n
   out->best = out->entries[pick].best;
   out->rule_best = out->entries[0].best;
   lsk__kernel_keep_choice(k, dom, out->workers, out->simd);
-  if (ctx->tune_dir && !(opt && opt->no_store)) {
-    out->path = lsk__tune_store(v.prog, ctx->tune_dir, v.name, dom, out);
+  if (lsk__context_tune_dir(ctx) && !(opt && opt->no_store)) {
+    out->path = lsk__tune_store(v.prog, lsk__context_tune_dir(ctx), v.name, dom, out);
     out->stored = out->path != NULL;
   }
 tune_out:
@@ -341,5 +342,5 @@ int lsk_tune_stored(lsk_kernel *k, const lsk_launch *cfg, int *found, unsigned *
 const char *lsk_tune_dir(const lsk_context *ctx)
 {
   LSK__LIVE_OR(NULL, ctx, CONTEXT, __func__, "ctx");
-  return ctx->tune_dir;
+  return lsk__context_tune_dir(ctx);
 }

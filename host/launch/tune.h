@@ -7,7 +7,7 @@
 #ifndef LSK_LAUNCH_TUNE_H
 #define LSK_LAUNCH_TUNE_H
 
-#include "internal.h"
+#include "launch/launch.h"
 
 /* What lsk_tune and lsk_tune_stored need of a kernel for one launch
  * (resolve.c; fn names the caller), and the kernel's context (kernel.c). */
@@ -40,11 +40,5 @@ void lsk__tune_load_all(const lsk_program *prog, const char *dir, const char *ke
  * NULL where it could not be written. */
 char *lsk__tune_store(const lsk_program *prog, const char *dir, const char *kernel,
                       const unsigned dom[3], const lsk_tune_result *r);
-
-/* tune_file.c: a tune file's bytes checked against key:
- * 1 with *w and *s set if well formed, else 0. */
-#define LSK__TUNE_MAGIC "lsk tune 1"
-#define LSK__TUNE_FILE_MAX 4096
-int lsk__tune_parse(const char *data, size_t n, const char *key, unsigned *w, unsigned *s);
 
 #endif /* LSK_LAUNCH_TUNE_H */

@@ -90,10 +90,10 @@ int lsk__tune_parse(const char *data, size_t n, const char *key, unsigned *w, un
 /* The text that identifies a choice. */
 static char *tune_key(const lsk_program *prog, const char *kernel, const unsigned dom[3])
 {
-  const lsk_device_info *d = &prog->ctx->info;
+  const lsk_device_info *d = lsk__context_info(lsk__program_context(prog));
   /* The prelude (generated SoA views) is part of what is built. */
-  uint64_t src = lsk__hash64(prog->source, strlen(prog->source), 4) ^
-                 lsk__hash64(prog->prelude, strlen(prog->prelude), 5);
+  const char *source = lsk__program_source(prog), *prelude = lsk__program_prelude(prog);
+  uint64_t src = lsk__hash64(source, strlen(source), 4) ^ lsk__hash64(prelude, strlen(prelude), 5);
   /* A sub-device is not its parent (fewer compute units): its partition
    * joins the key; a whole device's key is as it was before sub-devices.
    * Likewise a device under modeled shapes (LSK_SHAPES) is not the device:
@@ -103,8 +103,8 @@ static char *tune_key(const lsk_program *prog, const char *kernel, const unsigne
                       LSK_VERSION_STRING, d->platform_name, d->platform_version, d->name,
                       d->version, d->driver_version, d->partition[0] ? "partition " : "",
                       d->partition, d->partition[0] ? "\n" : "", d->shapes[0] ? "shapes " : "",
-                      d->shapes, d->shapes[0] ? "\n" : "", (unsigned long long)src, prog->options,
-                      kernel, dom[0], dom[1], dom[2]);
+                      d->shapes, d->shapes[0] ? "\n" : "", (unsigned long long)src,
+                      lsk__program_options(prog), kernel, dom[0], dom[1], dom[2]);
 }
 
 static char *tune_path(const char *dir, const char *key)
@@ -219,15 +219,15 @@ char *lsk__tune_store(const lsk_program *prog, const char *dir, const char *kern
   char *path = key ? tune_path(dir, key) : NULL;
   char *text = NULL;
   if (path) {
-    const lsk_device_info *d = &prog->ctx->info;
+    const lsk_device_info *d = lsk__context_info(lsk__program_context(prog));
     text = lsk__strdupf(LSK__TUNE_MAGIC "\nkey %016llx\nworkers %u\nsimd %u\n"
                                         "# kernel %s of '%s', block domain %ux%ux%u, on %s (%s, "
                                         "driver %s), lsk %s\n"
                                         "# best %.6f ms; automatic rule %u x %u: %.6f ms\n",
                         (unsigned long long)lsk__hash64(key, strlen(key), 2), r->workers, r->simd,
-                        kernel, prog->name, dom[0], dom[1], dom[2], d->name, d->platform_name,
-                        d->driver_version, LSK_VERSION_STRING, r->best * 1e3, r->rule_workers,
-                        r->rule_simd, r->rule_best * 1e3);
+                        kernel, lsk__program_name(prog), dom[0], dom[1], dom[2], d->name,
+                        d->platform_name, d->driver_version, LSK_VERSION_STRING, r->best * 1e3,
+                        r->rule_workers, r->rule_simd, r->rule_best * 1e3);
   }
   lsk__file_part part = {text, text ? strlen(text) : 0};
   int ok = text && lsk__make_dirs(dir) == 0 && lsk__file_replace(path, &part, 1) == 0;

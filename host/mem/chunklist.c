@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "lsk/chunklist.h"
-#include "pool_internal.h"
+#include "mem/pool.h"
 
 struct lsk_list {
   lsk__handle h;
@@ -41,7 +41,7 @@ int lsk_list_create(lsk_pool *pool, size_t elem_bytes, size_t chunk, size_t max_
     return lsk__fail(ctx, LSK_EINVAL, "%s: max_length %zu: must be from 1 to 2^32 - 1", __func__,
                      max_length);
   size_t chunks = (max_length + chunk - 1) / chunk, words = LSK__LIST_HEADER_WORDS + chunks;
-  if (words * 4 > ctx->info.max_alloc_size)
+  if (words * 4 > lsk__context_info(ctx)->max_alloc_size)
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: a table of %zu chunks exceeds the device's largest "
                      "allocation",
@@ -174,7 +174,8 @@ int lsk_list_clear(lsk_list *list)
   int rc = lsk__lib_kernel(ctx, LSK__LIB_POOL, "lsk_list_clear", &k);
   if (rc)
     return rc;
-  lsk_launch l = {.domain = {256}, .blocks = {lsk_auto_blocks(&ctx->info, list->chunks, 256, 0)}};
+  lsk_launch l = {.domain = {256},
+                  .blocks = {lsk_auto_blocks(lsk__context_info(ctx), list->chunks, 256, 0)}};
   return lsk__launch_q(
       k, list->pool->q, __func__, &l,
       LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(list->pool)), LSK_ARG_BUFFER(list->buf)));

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool_internal.h"
+#include "mem/pool.h"
 
 const lsk__htype LSK__H_POOL = {"lsk_pool", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_pool);
@@ -52,12 +52,12 @@ static int plan(lsk_context *ctx, const char *fn, size_t capacity, size_t cell_b
                      "%s: %zu cells of %zu bytes: the pool would pass 2^32 - 1 words (16 GiB)", fn,
                      capacity, cw * 4);
   p->words = p->cells_off + capacity * cw;
-  if (p->words * 4 > ctx->info.max_alloc_size)
+  if (p->words * 4 > lsk__context_info(ctx)->max_alloc_size)
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: %zu cells of %zu bytes need %zu bytes, more than the device's largest "
                      "allocation (%llu)",
                      fn, capacity, cw * 4, p->words * 4,
-                     (unsigned long long)ctx->info.max_alloc_size);
+                     (unsigned long long)lsk__context_info(ctx)->max_alloc_size);
   return LSK_OK;
 }
 
@@ -124,7 +124,8 @@ static int check_common(lsk_context *ctx, const char *fn, size_t capacity, lsk_p
 /* The largest cell alignment: the device's base address alignment. */
 static size_t max_align(const lsk_context *ctx)
 {
-  return ctx->info.base_addr_align > 128 ? ctx->info.base_addr_align : 128;
+  return lsk__context_info(ctx)->base_addr_align > 128 ? lsk__context_info(ctx)->base_addr_align
+                                                       : 128;
 }
 
 int lsk_pool_create(lsk_context *ctx, size_t cell_bytes, size_t capacity,
@@ -145,7 +146,8 @@ int lsk_pool_create(lsk_context *ctx, size_t cell_bytes, size_t capacity,
     if ((rc = lsk__queue_check(ctx, opt->queue, __func__, "opt->queue")))
       return rc;
   }
-  lsk_pool t = {.ctx = ctx, .align = align, .q = opt && opt->queue ? opt->queue : ctx->dq};
+  lsk_pool t = {
+      .ctx = ctx, .align = align, .q = opt && opt->queue ? opt->queue : lsk__context_queue(ctx)};
   return create(ctx, __func__, cell_bytes, capacity, &t, out);
 }
 
@@ -179,7 +181,7 @@ int lsk_pool_create_frames(lsk_context *ctx, const lsk_layout *layout, unsigned 
                 .layout = layout,
                 .frame_size = frame_size,
                 .frame_head_words = head / 4,
-                .q = ctx->dq};
+                .q = lsk__context_queue(ctx)};
   return create(ctx, __func__, head + soa, capacity, &t, out);
 }
 
@@ -280,15 +282,15 @@ static int launch(lsk_pool *p, const char *fn, const char *name, unsigned domain
 /* The enqueued GC, without argument checks; messages name fn. */
 static int gc(lsk_pool *p, const char *fn)
 {
-  unsigned tile = p->ctx->info.is_gpu ? GC_TILE_GPU : GC_TILE_CPU;
+  unsigned tile = lsk__context_info(p->ctx)->is_gpu ? GC_TILE_GPU : GC_TILE_CPU;
   int rc = launch(p, fn, "lsk_pool_gc_gather", tile,
-                  lsk_auto_blocks(&p->ctx->info, p->capacity, tile, 0));
+                  lsk_auto_blocks(lsk__context_info(p->ctx), p->capacity, tile, 0));
   if (!rc)
     rc = launch(p, fn, "lsk_pool_gc_recycle", tile,
-                lsk_auto_blocks(&p->ctx->info, p->capacity, tile, 0));
+                lsk_auto_blocks(lsk__context_info(p->ctx), p->capacity, tile, 0));
   if (!rc && p->cell_words >= LSK__POOL_LARGE_WORDS)
     rc = launch(p, fn, "lsk_pool_gc_zero_large", LARGE_TILE,
-                lsk_auto_blocks(&p->ctx->info, p->capacity, 1, 0));
+                lsk_auto_blocks(lsk__context_info(p->ctx), p->capacity, 1, 0));
   if (!rc)
     rc = launch(p, fn, "lsk_pool_gc_finish", 1, 1);
   return rc;

@@ -4,7 +4,7 @@
  */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "mem/mem.h"
 #include "lsk/vector.h"
 
 struct lsk_vector {
@@ -32,12 +32,12 @@ int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_v
   if (capacity > SIZE_MAX / elem_size)
     return lsk__fail(ctx, LSK_ERANGE, "%s: %zu elements of %zu bytes overflow size_t", __func__,
                      capacity, elem_size);
-  if (capacity * elem_size > ctx->info.max_alloc_size)
+  if (capacity * elem_size > lsk__context_info(ctx)->max_alloc_size)
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: %zu elements of %zu bytes exceed the largest allocation of %s (%llu "
                      "bytes)",
-                     __func__, capacity, elem_size, ctx->info.name,
-                     (unsigned long long)ctx->info.max_alloc_size);
+                     __func__, capacity, elem_size, lsk__context_info(ctx)->name,
+                     (unsigned long long)lsk__context_info(ctx)->max_alloc_size);
   lsk_vector *v = lsk__handle_new(sizeof *v, &LSK__H_VECTOR, ctx);
   if (!v)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
@@ -80,7 +80,7 @@ int lsk_vector_set_queue(lsk_vector *v, lsk_queue *q)
 /* The vector's queue, checked (it may have been destroyed since). */
 static int queue_of(lsk_vector *v, const char *fn, lsk_queue **q)
 {
-  *q = v->q ? v->q : v->ctx->dq;
+  *q = v->q ? v->q : lsk__context_queue(v->ctx);
   return v->q ? lsk__queue_check(v->ctx, v->q, fn, "the vector's queue") : LSK_OK;
 }
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout_internal.h"
+#include "soa/layout.h"
 
 const lsk__htype LSK__H_LAYOUT = {"lsk_layout", NULL, 0};
 LSK__HANDLE_FIRST(lsk_layout);

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout_internal.h"
+#include "soa/layout.h"
 
 typedef struct emit {
   size_t k; /* layouts in the view */

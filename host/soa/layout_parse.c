@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout_internal.h"
+#include "soa/layout.h"
 
 #define MAX_TOKENS 8
 

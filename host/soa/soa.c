@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout_internal.h"
+#include "soa/layout.h"
 #include "lsk/soa.h"
 
 typedef struct part {
@@ -67,7 +67,8 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
   }
   s->ctx = ctx;
   s->k = k;
-  s->align = ctx->info.base_addr_align > 16 ? ctx->info.base_addr_align : 16;
+  s->align =
+      lsk__context_info(ctx)->base_addr_align > 16 ? lsk__context_info(ctx)->base_addr_align : 16;
   int rc = LSK_OK;
   for (size_t j = 0; j < k && !rc; ++j) {
     size_t bytes, a = layouts[j] ? layouts[j]->align : 1;
@@ -90,10 +91,11 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
   }
   size_t alloc = s->bytes ? (s->bytes + s->align - 1) / s->align * s->align : s->align;
   /* Before the host copy is allocated (aligned_alloc of a huge size). */
-  if (!rc && alloc > ctx->info.max_alloc_size)
+  if (!rc && alloc > lsk__context_info(ctx)->max_alloc_size)
     rc =
         lsk__fail(ctx, LSK_ERANGE, "%s: %zu bytes exceed the largest allocation of %s (%llu bytes)",
-                  __func__, alloc, ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
+                  __func__, alloc, lsk__context_info(ctx)->name,
+                  (unsigned long long)lsk__context_info(ctx)->max_alloc_size);
   if (!rc && !(s->host = aligned_alloc(s->align, alloc)))
     rc = lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory for %zu bytes", __func__, alloc);
   if (!rc) {

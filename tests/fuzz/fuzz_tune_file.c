@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "launch/tune.h"
+#include "launch/launch.h"
 
 #define FUZZ_KEY "lsk fuzz key\ndevice cpu\nkernel k\ndomain 64x1x1"
 
