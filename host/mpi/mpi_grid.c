@@ -22,6 +22,128 @@ static const char *const field_name[F_COUNT] = {
     "dims",        "guard",       "global[0]", "global[1]", "global[2]", "periodic[0]",
     "periodic[1]", "periodic[2]", "parts[0]",  "parts[1]",  "parts[2]"};
 
+/* Every rank compares its options with the others' (a rank with NULL
+ * options, rc already set, takes part with zeros), then all agree on one
+ * status: the first rank's failure, or a disagreement, fails them all. */
+static int agree_options(lsk_mpi *m, const lsk_mpi_grid_options *o, int rc, const char *fn)
+{
+  unsigned dims = o->dims >= 1 && o->dims <= 3 ? o->dims : 3;
+  long long f[2 * F_COUNT], r[2 * F_COUNT];
+  f[F_DIMS] = o->dims;
+  f[F_GUARD] = o->guard;
+  for (unsigned a = 0; a < 3; ++a) {
+    int used = a < dims;
+    f[F_GLOBAL + a] = used ? (long long)o->global[a] : 0;
+    f[F_PERIODIC + a] = used ? o->periodic[a] != 0 : 0;
+    f[F_PARTS + a] = used ? o->parts[a] : 0;
+  }
+  for (int i = 0; i < F_COUNT; ++i)
+    f[F_COUNT + i] = -f[i]; /* max as the min of the negation */
+  int mrc = MPI_Allreduce(f, r, 2 * F_COUNT, MPI_LONG_LONG, MPI_MIN, m->comm);
+  if (mrc != MPI_SUCCESS)
+    return lsk__mpi_agree(m, lsk__mpi_check(m->ctx, mrc, fn, "MPI_Allreduce"), fn);
+  for (int i = 0; i < F_COUNT && !rc; ++i)
+    if (r[i] != -r[F_COUNT + i])
+      rc = lsk__mpi_fail(m->ctx, LSK_EINVAL, "%s: the ranks disagree on %s (from %lld to %lld)", fn,
+                         field_name[i], r[i], -r[F_COUNT + i]);
+  return lsk__mpi_agree(m, rc, fn);
+}
+
+/* The ranks per axis: the options' parts, else MPI_Dims_create's, the
+ * larger count along the longer axis. The options are the same on every
+ * rank here: every rank reaches the same verdict on them. */
+static int choose_parts(lsk_mpi *m, const lsk_mpi_grid_options *o, int parts[3], const char *fn)
+{
+  lsk_context *ctx = m->ctx;
+  if (o->dims < 1 || o->dims > 3)
+    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: dims %u is not 1, 2 or 3", fn, o->dims);
+  unsigned dims = o->dims;
+  int given = 0;
+  for (unsigned a = 0; a < 3; ++a) {
+    parts[a] = a < dims ? (int)o->parts[a] : 1;
+    given |= a < dims && o->parts[a] != 0;
+  }
+  long long product = 1;
+  for (unsigned a = 0; a < dims; ++a)
+    product *= given ? o->parts[a] : 1;
+  if (given && product != m->size)
+    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: parts %u x %u x %u make %lld ranks, not the %d", fn,
+                         o->parts[0], dims > 1 ? o->parts[1] : 1, dims > 2 ? o->parts[2] : 1,
+                         product, m->size);
+  int rc;
+  if (!given &&
+      (rc = lsk__mpi_check(ctx, MPI_Dims_create(m->size, (int)dims, parts), fn, "MPI_Dims_create")))
+    return lsk__mpi_agree(m, rc, fn);
+  /* MPI orders the extents from largest to smallest; a grid longer in
+   * y than in x gets the larger count along y. */
+  if (!given)
+    for (unsigned a = 0; a + 1 < dims; ++a)
+      for (unsigned b = a + 1; b < dims; ++b)
+        if (o->global[b] > o->global[a] && parts[b] < parts[a]) {
+          int t = parts[a];
+          parts[a] = parts[b];
+          parts[b] = t;
+        }
+  for (unsigned a = 0; a < dims; ++a)
+    if (o->global[a] < (size_t)parts[a])
+      return lsk__mpi_fail(ctx, LSK_EINVAL,
+                           "%s: axis %u has %zu cells for %d ranks: each needs at least one", fn, a,
+                           o->global[a], parts[a]);
+  return LSK_OK;
+}
+
+/* The neighbour of this rank in each direction of g's halo. */
+static int neighbours(lsk_mpi_grid *g, const char *fn)
+{
+  int rc = LSK_OK;
+  for (unsigned i = 0; !rc && i < lsk_halo_dirs(g->halo); ++i) {
+    int d[3];
+    lsk_halo_dir(g->halo, i, d);
+    lsk_halo_kind k = lsk_halo_kind_of(g->halo, i);
+    g->nb[i] = k == LSK_HALO_NONE ? MPI_PROC_NULL : g->m->rank;
+    if (k == LSK_HALO_REMOTE) {
+      int nc[3];
+      for (unsigned a = 0; a < g->dims; ++a)
+        nc[a] = (int)((g->coord[a] + g->parts[a] + (unsigned)d[a]) % g->parts[a]);
+      rc = lsk__mpi_check(g->m->ctx, MPI_Cart_rank(g->cart, nc, &g->nb[i]), fn, "MPI_Cart_rank");
+    }
+  }
+  return rc;
+}
+
+/* g (zeroed) for the options and parts: the Cartesian communicator, this
+ * rank's coordinates and box, its halo and neighbours. */
+static int place(lsk_mpi_grid *g, lsk_mpi *m, const lsk_mpi_grid_options *o, int parts[3],
+                 const char *fn)
+{
+  lsk_context *ctx = m->ctx;
+  unsigned dims = o->dims;
+  g->m = m;
+  g->cart = MPI_COMM_NULL;
+  g->dims = dims;
+  int periods[3];
+  for (unsigned a = 0; a < 3; ++a) {
+    g->parts[a] = (unsigned)parts[a];
+    periods[a] = a < dims && o->periodic[a] != 0;
+    g->global[a] = a < dims ? o->global[a] : 1;
+    g->periodic[a] = periods[a];
+  }
+  g->guard = o->guard;
+  int rc = lsk__mpi_check(ctx, MPI_Cart_create(m->comm, (int)dims, parts, periods, 0, &g->cart), fn,
+                          "MPI_Cart_create");
+  int c[3] = {0, 0, 0};
+  if (!rc)
+    rc =
+        lsk__mpi_check(ctx, MPI_Cart_coords(g->cart, m->rank, (int)dims, c), fn, "MPI_Cart_coords");
+  for (unsigned a = 0; a < 3; ++a)
+    g->coord[a] = (unsigned)c[a];
+  if (!rc && lsk_grid_split(dims, g->global, g->parts, g->coord, g->guard, g->periodic, &g->box))
+    rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: %s", fn, lsk_context_errmsg(NULL));
+  if (!rc)
+    rc = lsk_halo_create(ctx, &g->box, &g->halo);
+  return rc ? rc : neighbours(g, fn);
+}
+
 int lsk_mpi_grid_create(lsk_mpi *m, const lsk_mpi_grid_options *opt, lsk_mpi_grid **out)
 {
   if (out)
@@ -29,107 +151,20 @@ int lsk_mpi_grid_create(lsk_mpi *m, const lsk_mpi_grid_options *opt, lsk_mpi_gri
   int rc = lsk_handle_check(NULL, m, &lsk__mpi_type, __func__, "m");
   if (rc)
     return rc;
-  lsk_context *ctx = m->ctx;
   if (!opt || !out)
-    rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: %s is NULL", __func__, !opt ? "opt" : "out");
+    rc = lsk__mpi_fail(m->ctx, LSK_EINVAL, "%s: %s is NULL", __func__, !opt ? "opt" : "out");
   lsk_mpi_grid_options o = opt ? *opt : (lsk_mpi_grid_options){0};
-  unsigned dims = o.dims >= 1 && o.dims <= 3 ? o.dims : 3;
-  /* Every rank compares its options with the others' first (a rank
-   * with NULL options takes part with zeros). */
-  long long f[2 * F_COUNT], r[2 * F_COUNT];
-  f[F_DIMS] = o.dims;
-  f[F_GUARD] = o.guard;
-  for (unsigned a = 0; a < 3; ++a) {
-    int used = a < dims;
-    f[F_GLOBAL + a] = used ? (long long)o.global[a] : 0;
-    f[F_PERIODIC + a] = used ? o.periodic[a] != 0 : 0;
-    f[F_PARTS + a] = used ? o.parts[a] : 0;
-  }
-  for (int i = 0; i < F_COUNT; ++i)
-    f[F_COUNT + i] = -f[i]; /* max as the min of the negation */
-  int mrc = MPI_Allreduce(f, r, 2 * F_COUNT, MPI_LONG_LONG, MPI_MIN, m->comm);
-  if (mrc != MPI_SUCCESS)
-    return lsk__mpi_agree(m, lsk__mpi_check(ctx, mrc, __func__, "MPI_Allreduce"), __func__);
-  for (int i = 0; i < F_COUNT && !rc; ++i)
-    if (r[i] != -r[F_COUNT + i])
-      rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: the ranks disagree on %s (from %lld to %lld)",
-                         __func__, field_name[i], r[i], -r[F_COUNT + i]);
-  if ((rc = lsk__mpi_agree(m, rc, __func__)))
+  int parts[3];
+  if ((rc = agree_options(m, &o, rc, __func__)) || (rc = choose_parts(m, &o, parts, __func__)))
     return rc;
-  /* The same options everywhere from here: every rank reaches the same
-   * verdict on them. */
-  if (o.dims < 1 || o.dims > 3)
-    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: dims %u is not 1, 2 or 3", __func__, o.dims);
-  int parts[3] = {1, 1, 1}, given = 0;
-  for (unsigned a = 0; a < dims; ++a) {
-    parts[a] = (int)o.parts[a];
-    given |= o.parts[a] != 0;
-  }
-  long long product = 1;
-  for (unsigned a = 0; a < dims; ++a)
-    product *= given ? o.parts[a] : 1;
-  if (given && product != m->size)
-    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: parts %u x %u x %u make %lld ranks, not the %d",
-                         __func__, o.parts[0], dims > 1 ? o.parts[1] : 1, dims > 2 ? o.parts[2] : 1,
-                         product, m->size);
-  if (!given && (rc = lsk__mpi_check(ctx, MPI_Dims_create(m->size, (int)dims, parts), __func__,
-                                     "MPI_Dims_create")))
-    return lsk__mpi_agree(m, rc, __func__);
-  /* MPI orders the extents from largest to smallest; a grid longer in
-   * y than in x gets the larger count along y. */
-  if (!given)
-    for (unsigned a = 0; a + 1 < dims; ++a)
-      for (unsigned b = a + 1; b < dims; ++b)
-        if (o.global[b] > o.global[a] && parts[b] < parts[a]) {
-          int t = parts[a];
-          parts[a] = parts[b];
-          parts[b] = t;
-        }
-  for (unsigned a = 0; a < dims; ++a)
-    if (o.global[a] < (size_t)parts[a])
-      return lsk__mpi_fail(ctx, LSK_EINVAL,
-                           "%s: axis %u has %zu cells for %d ranks: each needs at least one",
-                           __func__, a, o.global[a], parts[a]);
   lsk_mpi_grid *g = calloc(1, sizeof *g);
   if (!g)
-    rc = lsk__mpi_fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
-  if ((rc = lsk__mpi_agree(m, rc, __func__)))
+    rc = lsk__mpi_fail(m->ctx, LSK_ENOMEM, "%s: out of memory", __func__);
+  if ((rc = lsk__mpi_agree(m, rc, __func__))) {
+    free(g); /* another rank's failure */
     return rc;
-  g->m = m;
-  g->cart = MPI_COMM_NULL;
-  g->dims = dims;
-  int periods[3];
-  for (unsigned a = 0; a < 3; ++a) {
-    g->parts[a] = (unsigned)parts[a];
-    periods[a] = a < dims && o.periodic[a] != 0;
-    g->global[a] = a < dims ? o.global[a] : 1;
-    g->periodic[a] = periods[a];
   }
-  g->guard = o.guard;
-  rc = lsk__mpi_check(ctx, MPI_Cart_create(m->comm, (int)dims, parts, periods, 0, &g->cart),
-                      __func__, "MPI_Cart_create");
-  int c[3] = {0, 0, 0};
-  if (!rc)
-    rc = lsk__mpi_check(ctx, MPI_Cart_coords(g->cart, m->rank, (int)dims, c), __func__,
-                        "MPI_Cart_coords");
-  for (unsigned a = 0; a < 3; ++a)
-    g->coord[a] = (unsigned)c[a];
-  if (!rc && lsk_grid_split(dims, g->global, g->parts, g->coord, g->guard, g->periodic, &g->box))
-    rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: %s", __func__, lsk_context_errmsg(NULL));
-  if (!rc)
-    rc = lsk_halo_create(ctx, &g->box, &g->halo);
-  for (unsigned i = 0; !rc && i < lsk_halo_dirs(g->halo); ++i) {
-    int d[3];
-    lsk_halo_dir(g->halo, i, d);
-    lsk_halo_kind k = lsk_halo_kind_of(g->halo, i);
-    g->nb[i] = k == LSK_HALO_NONE ? MPI_PROC_NULL : m->rank;
-    if (k == LSK_HALO_REMOTE) {
-      int nc[3];
-      for (unsigned a = 0; a < dims; ++a)
-        nc[a] = (int)((g->coord[a] + g->parts[a] + (unsigned)d[a]) % g->parts[a]);
-      rc = lsk__mpi_check(ctx, MPI_Cart_rank(g->cart, nc, &g->nb[i]), __func__, "MPI_Cart_rank");
-    }
-  }
+  rc = place(g, m, &o, parts, __func__);
   if (!rc)
     rc = lsk_handle_add(g, &lsk__mpi_grid_type, NULL);
   if ((rc = lsk__mpi_agree(m, rc, __func__))) {
