@@ -121,6 +121,76 @@ int lsk__args_take_ctx(const lsk__kentry *e)
   return e->nargs > 0 && (e->args[0].cls == ARG_ANY || strcmp(e->args[0].name, "lsk__ctx") == 0);
 }
 
+/* Whether an argument of kind a->kind may go where spec is. */
+static int takes(const lsk__argspec *spec, const lsk_arg *a)
+{
+  switch (spec->cls) {
+  case ARG_POINTER: return a->kind == LSK_ARG_KIND_BUFFER;
+  case ARG_LOCAL: return a->kind == LSK_ARG_KIND_LOCAL || a->kind == LSK_ARG_KIND_DYN_LOCAL;
+  case ARG_SCALAR:
+    return a->kind == spec->scalar || (a->kind == LSK_ARG_KIND_BYTES && a->size == spec->size);
+  case ARG_OTHER: return a->kind >= LSK_ARG_KIND_CHAR && a->kind <= LSK_ARG_KIND_BYTES;
+  default: return a->kind >= LSK_ARG_KIND_BUFFER && a->kind <= LSK_ARG_KIND_DYN_LOCAL;
+  }
+}
+
+/* Checks and sets argument i (a) of e; a buffer is looked up (lookup: it
+ * was not found among the context's live buffers in the first pass) for
+ * the message. *local adds the local memory it takes. */
+static int bind_one(lsk_kernel *k, lsk__kentry *e, const lsk_launch *cfg, const lsk_arg *a,
+                    size_t i, int lookup, const char *fn, uint64_t *local)
+{
+  lsk_context *ctx = k->ctx;
+  const lsk__argspec *spec = &e->args[i + 1];
+  if (!takes(spec, a))
+    return lsk__fail(ctx, LSK_EARGS, "%s: kernel '%s' argument %zu ('%s', %s%s) cannot take %s", fn,
+                     k->name, i, spec->name, spec->cls == ARG_LOCAL ? "__local " : "", spec->type,
+                     kind_name(a->kind));
+  cl_int err;
+  switch (a->kind) {
+  case LSK_ARG_KIND_BUFFER:
+    if (lookup && a->v.buffer && !lsk__handle_live(a->v.buffer, &LSK__H_BUFFER)) {
+      char what[96];
+      snprintf(what, sizeof what, "kernel '%s' argument %zu: buffer", k->name, i);
+      return lsk__handle_check(ctx, a->v.buffer, &LSK__H_BUFFER, fn, what);
+    }
+    if (lookup && (!a->v.buffer || lsk__buffer_context(a->v.buffer) != ctx))
+      return lsk__fail(ctx, LSK_EINVAL, "%s: kernel '%s' argument %zu: %s", fn, k->name, i,
+                       a->v.buffer ? "buffer of another context" : "buffer is NULL");
+    err = clSetKernelArg(e->kernel, (cl_uint)i + 1, sizeof(cl_mem),
+                         &(cl_mem){lsk__buffer_mem(a->v.buffer)});
+    break;
+  case LSK_ARG_KIND_LOCAL:
+  case LSK_ARG_KIND_DYN_LOCAL: {
+    size_t n = a->kind == LSK_ARG_KIND_LOCAL ? a->size : cfg->local_bytes;
+    if (n == 0)
+      return lsk__fail(
+          ctx, LSK_EINVAL, "%s: kernel '%s' argument %zu: %s of 0 bytes", fn, k->name, i,
+          a->kind == LSK_ARG_KIND_LOCAL ? "LSK_ARG_LOCAL" : "LSK_ARG_DYN_LOCAL with local_bytes");
+    *local += n;
+    err = clSetKernelArg(e->kernel, (cl_uint)i + 1, n, NULL);
+    break;
+  }
+  case LSK_ARG_KIND_BYTES:
+    if (!a->v.ptr || !a->size)
+      return lsk__fail(ctx, LSK_EINVAL, "%s: kernel '%s' argument %zu: LSK_ARG_BYTES of %s", fn,
+                       k->name, i, a->v.ptr ? "0 bytes" : "NULL");
+    err = clSetKernelArg(e->kernel, (cl_uint)i + 1, a->size, a->v.ptr);
+    break;
+  default:
+    if (a->kind < LSK_ARG_KIND_CHAR || a->kind > LSK_ARG_KIND_DOUBLE)
+      return lsk__fail(ctx, LSK_EINVAL, "%s: kernel '%s' argument %zu: unknown kind %d", fn,
+                       k->name, i, (int)a->kind);
+    err = clSetKernelArg(e->kernel, (cl_uint)i + 1, a->size, &a->v);
+    break;
+  }
+  if (err)
+    return lsk__fail_cl(ctx, err, "clSetKernelArg",
+                        " (kernel '%s' argument %zu, '%s', %s, given %s)", k->name, i, spec->name,
+                        spec->type, kind_name(a->kind));
+  return LSK_OK;
+}
+
 int lsk__args_bind(lsk_kernel *k, lsk__kentry *e, const lsk_launch *cfg, const lsk_arg *args,
                    size_t nargs, cl_mem verify, const char *fn)
 {
@@ -136,73 +206,19 @@ int lsk__args_bind(lsk_kernel *k, lsk__kentry *e, const lsk_launch *cfg, const l
    * each buffer is looked up as any public function does, for the
    * message. */
   size_t own = lsk__buffers_live(ctx, args, nargs);
-  uint64_t local = e->local_static;
   cl_int err = clSetKernelArg(e->kernel, 0, sizeof(cl_mem), &verify);
-  for (size_t i = 0; i < nargs && !err; ++i) {
-    const lsk_arg *a = &args[i];
-    const lsk__argspec *spec = &e->args[i + 1];
-    int ok;
-    switch (spec->cls) {
-    case ARG_POINTER: ok = a->kind == LSK_ARG_KIND_BUFFER; break;
-    case ARG_LOCAL: ok = a->kind == LSK_ARG_KIND_LOCAL || a->kind == LSK_ARG_KIND_DYN_LOCAL; break;
-    case ARG_SCALAR:
-      ok = a->kind == spec->scalar || (a->kind == LSK_ARG_KIND_BYTES && a->size == spec->size);
-      break;
-    case ARG_OTHER: ok = a->kind >= LSK_ARG_KIND_CHAR && a->kind <= LSK_ARG_KIND_BYTES; break;
-    default: ok = a->kind >= LSK_ARG_KIND_BUFFER && a->kind <= LSK_ARG_KIND_DYN_LOCAL; break;
-    }
-    if (!ok)
-      return lsk__fail(ctx, LSK_EARGS, "%s: kernel '%s' argument %zu ('%s', %s%s) cannot take %s",
-                       fn, k->name, i, spec->name, spec->cls == ARG_LOCAL ? "__local " : "",
-                       spec->type, kind_name(a->kind));
-    switch (a->kind) {
-    case LSK_ARG_KIND_BUFFER:
-      if (i >= own && a->v.buffer && !lsk__handle_live(a->v.buffer, &LSK__H_BUFFER)) {
-        char what[96];
-        snprintf(what, sizeof what, "kernel '%s' argument %zu: buffer", k->name, i);
-        return lsk__handle_check(ctx, a->v.buffer, &LSK__H_BUFFER, fn, what);
-      }
-      if (i >= own && (!a->v.buffer || lsk__buffer_context(a->v.buffer) != ctx))
-        return lsk__fail(ctx, LSK_EINVAL, "%s: kernel '%s' argument %zu: %s", fn, k->name, i,
-                         a->v.buffer ? "buffer of another context" : "buffer is NULL");
-      err = clSetKernelArg(e->kernel, (cl_uint)i + 1, sizeof(cl_mem),
-                           &(cl_mem){lsk__buffer_mem(a->v.buffer)});
-      break;
-    case LSK_ARG_KIND_LOCAL:
-    case LSK_ARG_KIND_DYN_LOCAL: {
-      size_t n = a->kind == LSK_ARG_KIND_LOCAL ? a->size : cfg->local_bytes;
-      if (n == 0)
-        return lsk__fail(
-            ctx, LSK_EINVAL, "%s: kernel '%s' argument %zu: %s of 0 bytes", fn, k->name, i,
-            a->kind == LSK_ARG_KIND_LOCAL ? "LSK_ARG_LOCAL" : "LSK_ARG_DYN_LOCAL with local_bytes");
-      local += n;
-      err = clSetKernelArg(e->kernel, (cl_uint)i + 1, n, NULL);
-      break;
-    }
-    case LSK_ARG_KIND_BYTES:
-      if (!a->v.ptr || !a->size)
-        return lsk__fail(ctx, LSK_EINVAL, "%s: kernel '%s' argument %zu: LSK_ARG_BYTES of %s", fn,
-                         k->name, i, a->v.ptr ? "0 bytes" : "NULL");
-      err = clSetKernelArg(e->kernel, (cl_uint)i + 1, a->size, a->v.ptr);
-      break;
-    default:
-      if (a->kind < LSK_ARG_KIND_CHAR || a->kind > LSK_ARG_KIND_DOUBLE)
-        return lsk__fail(ctx, LSK_EINVAL, "%s: kernel '%s' argument %zu: unknown kind %d", fn,
-                         k->name, i, (int)a->kind);
-      err = clSetKernelArg(e->kernel, (cl_uint)i + 1, a->size, &a->v);
-      break;
-    }
-    if (err)
-      return lsk__fail_cl(ctx, err, "clSetKernelArg",
-                          " (kernel '%s' argument %zu, '%s', %s, given %s)", k->name, i, spec->name,
-                          spec->type, kind_name(a->kind));
-  }
   if (err)
     return lsk__fail_cl(ctx, err, "clSetKernelArg", " (kernel '%s', LSK_CTX)", k->name);
-  if (local > lsk__context_info(ctx)->local_mem_size)
+  uint64_t local = e->local_static;
+  for (size_t i = 0; i < nargs; ++i) {
+    int rc = bind_one(k, e, cfg, &args[i], i, i >= own, fn, &local);
+    if (rc)
+      return rc;
+  }
+  const lsk_device_info *dev = lsk__context_info(ctx);
+  if (local > dev->local_mem_size)
     return lsk__fail(ctx, LSK_ELAUNCH,
                      "%s: kernel '%s' needs %llu bytes of local memory; %s has %llu", fn, k->name,
-                     (unsigned long long)local, lsk__context_info(ctx)->name,
-                     (unsigned long long)lsk__context_info(ctx)->local_mem_size);
+                     (unsigned long long)local, dev->name, (unsigned long long)dev->local_mem_size);
   return LSK_OK;
 }

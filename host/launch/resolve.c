@@ -112,6 +112,47 @@ static int resolve_domain(lsk_kernel *k, const lsk_launch *cfg, const char *fn, 
 
 /* With use_tuned, an automatic launch takes the stored choice if the
  * kernel can run it, and the resolution is kept for the next launch. */
+/* The shape of a launch over dom and the kernel's entry in its build: the
+ * stored choice tw x ts (tw 0: none), else the launch's own or the rule's.
+ * At most three builds: a stored choice may exceed the kernel's own limit
+ * (then the rule applies), and an automatic shape may have to shrink to
+ * that limit, known only once it is built. */
+static int shape_build(lsk_kernel *k, const lsk_launch *cfg, const unsigned dom[3], unsigned tw,
+                       unsigned ts, const char *fn, lsk__kentry **out, unsigned *w, unsigned *s)
+{
+  const lsk_device_info *dev = lsk__context_info(k->ctx);
+  size_t size = (size_t)dom[0] * dom[1] * dom[2], kernel_max = 0;
+  lsk__kentry *e = NULL;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    if (tw) {
+      *w = tw;
+      *s = ts;
+    } else {
+      lsk__resolve_shape(dev, size, kernel_max, cfg->workers, cfg->simd, w, s);
+    }
+    lsk__build *b;
+    int rc = lsk__program_get_build(k->prog, dom, *w, *s, &b);
+    if (!rc)
+      rc = get_entry(k, b, fn, &e);
+    if (rc)
+      return rc;
+    if (*w <= e->wg_max)
+      break;
+    if (tw) {
+      tw = 0;
+      continue;
+    }
+    if (cfg->workers || kernel_max)
+      return lsk__fail(k->ctx, LSK_ELAUNCH,
+                       "%s: kernel '%s': %u workers exceed its limit of %zu on %s "
+                       "(CL_KERNEL_WORK_GROUP_SIZE)",
+                       fn, k->name, *w, e->wg_max, dev->name);
+    kernel_max = e->wg_max;
+  }
+  *out = e;
+  return LSK_OK;
+}
+
 int lsk__kernel_resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, int use_tuned,
                         lsk__kentry **out, unsigned *workers, unsigned *simd)
 {
@@ -127,7 +168,6 @@ int lsk__kernel_resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, in
     *simd = k->last_simd;
     return LSK_OK;
   }
-  uint64_t size = (uint64_t)dom[0] * dom[1] * dom[2];
   const lsk_device_info *dev = lsk__context_info(ctx);
   size_t dev_max = lsk__device_max_workers(dev);
   if (cfg->workers > dev_max)
@@ -137,54 +177,23 @@ int lsk__kernel_resolve(lsk_kernel *k, const lsk_launch *cfg, const char *fn, in
   if ((uint64_t)cfg->simd * (cfg->workers ? cfg->workers : 1) > (1u << 30))
     return lsk__fail(ctx, LSK_ELAUNCH, "%s: kernel '%s': simd %u x %u workers exceeds 2^30", fn,
                      k->name, cfg->simd, cfg->workers);
-  unsigned w, s, tw = 0, ts = 0;
+  unsigned tw = 0, ts = 0;
   /* A stored choice outside the device's limits is ignored. */
   if (use_tuned && !cfg->workers && !cfg->simd && lsk__kernel_stored(k, dom, &tw, &ts) &&
       (tw > dev_max || (uint64_t)tw * ts > (1u << 30)))
     tw = 0;
-  size_t kernel_max = 0;
   lsk__kentry *e = NULL;
-  /* At most three builds: a stored choice may exceed the kernel's own limit
-   * (then the rule applies), and an automatic shape may have to shrink to
-   * that limit, known only once it is built. */
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    if (tw) {
-      w = tw;
-      s = ts;
-    } else {
-      lsk__resolve_shape(dev, (size_t)size, kernel_max, cfg->workers, cfg->simd, &w, &s);
-    }
-    lsk__build *b;
-    rc = lsk__program_get_build(k->prog, dom, w, s, &b);
-    if (!rc)
-      rc = get_entry(k, b, fn, &e);
-    if (rc)
-      return rc;
-    if (w <= e->wg_max)
-      break;
-    if (tw) {
-      tw = 0;
-      continue;
-    }
-    if (cfg->workers || kernel_max)
-      return lsk__fail(ctx, LSK_ELAUNCH,
-                       "%s: kernel '%s': %u workers exceed its limit of %zu on %s "
-                       "(CL_KERNEL_WORK_GROUP_SIZE)",
-                       fn, k->name, w, e->wg_max, dev->name);
-    kernel_max = e->wg_max;
+  unsigned w = 0, s = 0;
+  if ((rc = shape_build(k, cfg, dom, tw, ts, fn, &e, &w, &s)))
+    return rc;
+  if (use_tuned) {
+    memcpy(k->last_domain, dom, sizeof dom);
+    k->last_req_workers = cfg->workers;
+    k->last_req_simd = cfg->simd;
+    k->last_workers = w;
+    k->last_simd = s;
+    k->last = e;
   }
-  if (!use_tuned) {
-    *out = e;
-    *workers = w;
-    *simd = s;
-    return LSK_OK;
-  }
-  memcpy(k->last_domain, dom, sizeof dom);
-  k->last_req_workers = cfg->workers;
-  k->last_req_simd = cfg->simd;
-  k->last_workers = w;
-  k->last_simd = s;
-  k->last = e;
   *out = e;
   *workers = w;
   *simd = s;
