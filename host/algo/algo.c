@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 
 size_t lsk_type_size(lsk_type type)
 {
@@ -45,12 +45,12 @@ static const struct {
 };
 
 /* A library kernel kept for a context. */
-struct lsk__libkernel {
+typedef struct lsk__libkernel {
   lsk__lib family;
   char name[64];
   lsk_kernel *kernel;
   struct lsk__libkernel *next;
-};
+} lsk__libkernel;
 
 /* What the kernel library keeps per context, in the context's extension
  * slot: made on first use, freed when the context is destroyed. */
@@ -171,12 +171,7 @@ int lsk__lib_begin(lsk_context *ctx, const lsk_algo_options *opt, const char *fn
   if (rc || !o->nwait)
     return rc;
   /* In an in-order queue the marker holds every later command. */
-  cl_int err = clEnqueueMarkerWithWaitList(o->q->cl, o->nwait, o->wait, NULL);
-  if (err)
-    return lsk__fail_cl(ctx, err, "clEnqueueMarkerWithWaitList", " (%s, queue '%s')", fn,
-                        o->q->name);
-  o->nwait = 0;
-  return LSK_OK;
+  return lsk__on_marker(ctx, o, NULL, fn);
 }
 
 int lsk__lib_end(lsk_context *ctx, lsk__on *o, int rc, const char *fn)
@@ -184,11 +179,8 @@ int lsk__lib_end(lsk_context *ctx, lsk__on *o, int rc, const char *fn)
   if (rc || !o->event)
     return rc;
   cl_event ev;
-  cl_int err = clEnqueueMarkerWithWaitList(o->q->cl, 0, NULL, &ev);
-  if (err)
-    return lsk__fail_cl(ctx, err, "clEnqueueMarkerWithWaitList", " (%s, queue '%s')", fn,
-                        o->q->name);
-  return lsk__on_done(ctx, o, ev, fn, fn);
+  rc = lsk__on_marker(ctx, o, &ev, fn);
+  return rc ? rc : lsk__on_done(ctx, o, ev, fn, fn);
 }
 
 int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const lsk_buffer *buf,
@@ -197,15 +189,15 @@ int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const ls
   int rc = lsk__handle_check(ctx, buf, &LSK__H_BUFFER, fn, what);
   if (rc)
     return rc;
-  if (buf->ctx != ctx)
+  if (lsk__buffer_context(buf) != ctx)
     return lsk__fail(ctx, LSK_EINVAL, "%s: %s belongs to another context", fn, what);
   if (offset > UINT32_MAX || n > UINT32_MAX - offset)
     return lsk__fail(ctx, LSK_ERANGE, "%s: %s: offset %zu + count %zu exceeds 2^32 - 1 elements",
                      fn, what, offset, n);
-  if ((offset + n) * elem > buf->size)
+  if ((offset + n) * elem > lsk__buffer_size(buf))
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: %s: elements [%zu, %zu) of %zu bytes exceed the buffer's %zu bytes", fn,
-                     what, offset, offset + n, elem, buf->size);
+                     what, offset, offset + n, elem, lsk__buffer_size(buf));
   return LSK_OK;
 }
 
@@ -227,11 +219,12 @@ int lsk__algo_plan(lsk_context *ctx, const char *fn, size_t n, const lsk_algo_op
   if (rc)
     return rc;
   memset(p, 0, sizeof *p);
+  p->fn = fn;
   p->tile = o.tile ? o.tile : LSK__TILE;
   p->workers = o.workers;
   p->simd = o.simd;
   p->tiles = (n + p->tile - 1) / p->tile;
-  size_t blocks = o.blocks ? o.blocks : lsk__algo_blocks(&ctx->info, p->tiles);
+  size_t blocks = o.blocks ? o.blocks : lsk__algo_blocks(lsk__context_info(ctx), p->tiles);
   if (blocks > p->tiles)
     blocks = p->tiles;
   if (blocks == 0)

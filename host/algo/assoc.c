@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 
 struct lsk_assoc {
   lsk__handle h;
@@ -38,11 +38,12 @@ static int check_capacity(lsk_context *ctx, const char *fn, size_t capacity)
 {
   if (capacity > LSK_ASSOC_MAX_ELEMENTS)
     return lsk__fail(ctx, LSK_ERANGE, "%s: capacity %zu exceeds 2^28 elements", fn, capacity);
-  if ((uint64_t)capacity * 4 > ctx->info.max_alloc_size)
+  if ((uint64_t)capacity * 4 > lsk__context_info(ctx)->max_alloc_size)
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: capacity %zu needs %zu bytes, more than the device's largest buffer "
                      "(%llu bytes)",
-                     fn, capacity, capacity * 4, (unsigned long long)ctx->info.max_alloc_size);
+                     fn, capacity, capacity * 4,
+                     (unsigned long long)lsk__context_info(ctx)->max_alloc_size);
   return LSK_OK;
 }
 
@@ -66,7 +67,7 @@ static int run(lsk_assoc *a, const char *fn, const char *name, size_t items, con
   memcpy(all, args, nargs * sizeof *all);
   all[nargs] = LSK_ARG_UINT((uint32_t)p.per_block);
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  return lsk__launch_q(k, a->q, &l, all, nargs + 1);
+  return lsk__launch_q(k, a->q, fn, &l, all, nargs + 1);
 }
 
 /* x[0, n) = 0 on the device, with whole-buffer kernel writes (oclgrind
@@ -79,34 +80,33 @@ static int zero(lsk_assoc *a, const char *fn, lsk_buffer *x, size_t n)
 int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_assoc_options *opt,
                      lsk_assoc **out)
 {
-  static const char fn[] = "lsk_assoc_create";
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (nkeys == 0)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: nkeys is 0", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: nkeys is 0", __func__);
   if (nkeys > LSK_ASSOC_MAX_KEYS)
-    return lsk__fail(ctx, LSK_ERANGE, "%s: nkeys %zu exceeds 2^24", fn, nkeys);
-  int rc = check_capacity(ctx, fn, capacity);
+    return lsk__fail(ctx, LSK_ERANGE, "%s: nkeys %zu exceeds 2^24", __func__, nkeys);
+  int rc = check_capacity(ctx, __func__, capacity);
   lsk__plan p;
-  if (rc || (rc = lsk__algo_plan(ctx, fn, 0, opt ? &opt->algo : NULL, &p)))
+  if (rc || (rc = lsk__algo_plan(ctx, __func__, 0, opt ? &opt->algo : NULL, &p)))
     return rc;
   if (opt && opt->algo.on)
     return lsk__fail(ctx, LSK_EINVAL, "%s: opt->algo.on is set; an association takes opt->queue",
-                     fn);
+                     __func__);
   if (opt && opt->queue) {
-    if ((rc = lsk__queue_check(ctx, opt->queue, fn, "opt->queue")))
+    if ((rc = lsk__queue_check(ctx, opt->queue, __func__, "opt->queue")))
       return rc;
   }
   lsk_assoc *a = lsk__handle_new(sizeof *a, &LSK__H_ASSOC, ctx);
   if (!a)
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   a->ctx = ctx;
   a->nkeys = (uint32_t)nkeys;
   a->capacity = capacity;
   a->algo = opt ? opt->algo : (lsk_algo_options){0};
-  a->q = opt && opt->queue ? opt->queue : ctx->dq;
+  a->q = opt && opt->queue ? opt->queue : lsk__context_queue(ctx);
   a->on.queue = a->q;
   a->algo.on = &a->on;
   a->counts_dirty = 1;
@@ -118,7 +118,7 @@ int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_
     rc = lsk_buffer_create(ctx, (capacity ? capacity : 1) * sizeof(uint32_t), &a->content);
   /* Empty until the first build: every range [0, 0). */
   if (!rc)
-    rc = zero(a, fn, a->offsets, nkeys + 1);
+    rc = zero(a, __func__, a->offsets, nkeys + 1);
   if (rc) {
     lsk_assoc_destroy(a);
     return rc;
@@ -129,7 +129,7 @@ int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_
 
 void lsk_assoc_destroy(lsk_assoc *a)
 {
-  LSK__DESTROY(a, ASSOC, "lsk_assoc_destroy");
+  LSK__DESTROY(a, ASSOC, __func__);
   lsk_buffer_destroy(a->counts);
   lsk_buffer_destroy(a->offsets);
   lsk_buffer_destroy(a->content);
@@ -139,9 +139,8 @@ void lsk_assoc_destroy(lsk_assoc *a)
 
 int lsk_assoc_reserve(lsk_assoc *a, size_t capacity)
 {
-  static const char fn[] = "lsk_assoc_reserve";
-  LSK__LIVE(NULL, a, ASSOC, fn, "a");
-  int rc = check_capacity(a->ctx, fn, capacity);
+  LSK__LIVE(NULL, a, ASSOC, __func__, "a");
+  int rc = check_capacity(a->ctx, __func__, capacity);
   if (rc || capacity <= a->capacity)
     return rc;
   lsk_buffer *b;
@@ -155,7 +154,7 @@ int lsk_assoc_reserve(lsk_assoc *a, size_t capacity)
   a->capacity = capacity;
   a->n = 0;
   a->host_valid = 0;
-  return zero(a, fn, a->offsets, (size_t)a->nkeys + 1);
+  return zero(a, __func__, a->offsets, (size_t)a->nkeys + 1);
 }
 
 /* The keys of a build: the head of every pass's arguments but zero's. */
@@ -185,9 +184,8 @@ static int build_args(lsk_assoc *a, const char *fn, lsk_buffer *keys, size_t off
 
 int lsk_assoc_build_sorted(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
 {
-  static const char fn[] = "lsk_assoc_build_sorted";
-  LSK__LIVE(NULL, a, ASSOC, fn, "a");
-  int rc = build_args(a, fn, keys, offset, n);
+  LSK__LIVE(NULL, a, ASSOC, __func__, "a");
+  int rc = build_args(a, __func__, keys, offset, n);
   if (rc)
     return rc;
   /* No element: every offset is 0. The counts are not used (nor dirtied).
@@ -195,12 +193,12 @@ int lsk_assoc_build_sorted(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t
    * check of the order. */
   size_t runs = ((size_t)a->nkeys + SORTED_RUN) / SORTED_RUN; /* nkeys + 1 offsets */
   if (n == 0)
-    rc = zero(a, fn, a->offsets, (size_t)a->nkeys + 1);
-  else if (!(rc = run(a, fn, "lsk_assoc_sorted_offsets", runs,
+    rc = zero(a, __func__, a->offsets, (size_t)a->nkeys + 1);
+  else if (!(rc = run(a, __func__, "lsk_assoc_sorted_offsets", runs,
                       LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_BUFFER(a->offsets),
                                LSK_ARG_UINT(a->nkeys), LSK_ARG_UINT(SORTED_RUN)))))
     rc = run(
-        a, fn, "lsk_assoc_sorted_content", n,
+        a, __func__, "lsk_assoc_sorted_content", n,
         LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_BUFFER(a->content), LSK_ARG_UINT(a->nkeys)));
   if (!rc)
     a->n = n;
@@ -209,24 +207,23 @@ int lsk_assoc_build_sorted(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t
 
 int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
 {
-  static const char fn[] = "lsk_assoc_build";
-  LSK__LIVE(NULL, a, ASSOC, fn, "a");
+  LSK__LIVE(NULL, a, ASSOC, __func__, "a");
   lsk_context *ctx = a->ctx;
-  int rc = build_args(a, fn, keys, offset, n);
+  int rc = build_args(a, __func__, keys, offset, n);
   if (rc)
     return rc;
   size_t nc = (size_t)a->nkeys + 1;
-  if (a->counts_dirty && (rc = zero(a, fn, a->counts, nc)))
+  if (a->counts_dirty && (rc = zero(a, __func__, a->counts, nc)))
     return rc;
   a->counts_dirty = 1;
   /* counts[nkeys] is never counted, so the exclusive scan's last offset is
    * the number stored. n = 0 still scans: the offsets become all zero. */
-  if ((n && (rc = run(a, fn, "lsk_assoc_count", n,
+  if ((n && (rc = run(a, __func__, "lsk_assoc_count", n,
                       LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_BUFFER(a->counts),
                                LSK_ARG_UINT(a->nkeys))))) ||
       (rc = lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a->counts, 0, a->offsets, 0, nc,
                      &a->algo)) ||
-      (n && (rc = run(a, fn, "lsk_assoc_fill", n,
+      (n && (rc = run(a, __func__, "lsk_assoc_fill", n,
                       LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_BUFFER(a->offsets),
                                LSK_ARG_BUFFER(a->counts), LSK_ARG_BUFFER(a->content),
                                LSK_ARG_UINT(a->nkeys))))))
@@ -238,18 +235,18 @@ int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
 
 int lsk_assoc_range(lsk_assoc *a, size_t key, size_t *begin, size_t *end)
 {
-  static const char fn[] = "lsk_assoc_range";
-  LSK__LIVE(NULL, a, ASSOC, fn, "a");
+  LSK__LIVE(NULL, a, ASSOC, __func__, "a");
   if (!begin || !end)
-    return lsk__fail(a->ctx, LSK_EINVAL, "%s: %s is NULL", fn, begin ? "end" : "begin");
+    return lsk__fail(a->ctx, LSK_EINVAL, "%s: %s is NULL", __func__, begin ? "end" : "begin");
   if (key >= a->nkeys)
-    return lsk__fail(a->ctx, LSK_ERANGE, "%s: key %zu is not below nkeys %u", fn, key,
+    return lsk__fail(a->ctx, LSK_ERANGE, "%s: key %zu is not below nkeys %u", __func__, key,
                      (unsigned)a->nkeys);
   size_t nc = (size_t)a->nkeys + 1;
   if (!a->host_valid) {
     if (!a->host_offsets && !(a->host_offsets = malloc(nc * sizeof(uint32_t))))
-      return lsk__fail(a->ctx, LSK_ENOMEM, "%s: out of memory for %zu offsets", fn, nc);
-    int rc = lsk__buffer_rw(a->offsets, 0, 0, a->host_offsets, nc * sizeof(uint32_t), a->q, 1, fn);
+      return lsk__fail(a->ctx, LSK_ENOMEM, "%s: out of memory for %zu offsets", __func__, nc);
+    int rc =
+        lsk__buffer_rw(a->offsets, 0, 0, a->host_offsets, nc * sizeof(uint32_t), a->q, 1, __func__);
     if (rc)
       return rc;
     a->host_valid = 1;
@@ -261,15 +258,14 @@ int lsk_assoc_range(lsk_assoc *a, size_t key, size_t *begin, size_t *end)
 
 int lsk_assoc_size(lsk_assoc *a, size_t *stored, size_t *skipped)
 {
-  static const char fn[] = "lsk_assoc_size";
-  LSK__LIVE(NULL, a, ASSOC, fn, "a");
+  LSK__LIVE(NULL, a, ASSOC, __func__, "a");
   uint32_t total = 0;
   int rc = LSK_OK;
   if (a->host_valid)
     total = a->host_offsets[a->nkeys];
   else
     rc = lsk__buffer_rw(a->offsets, 0, (size_t)a->nkeys * sizeof total, &total, sizeof total, a->q,
-                        1, fn);
+                        1, __func__);
   if (rc)
     return rc;
   /* Every element is either stored or skipped. */
@@ -282,21 +278,21 @@ int lsk_assoc_size(lsk_assoc *a, size_t *stored, size_t *skipped)
 
 lsk_buffer *lsk_assoc_offsets(const lsk_assoc *a)
 {
-  LSK__LIVE_OR(NULL, a, ASSOC, "lsk_assoc_offsets", "a");
+  LSK__LIVE_OR(NULL, a, ASSOC, __func__, "a");
   return a->offsets;
 }
 lsk_buffer *lsk_assoc_content(const lsk_assoc *a)
 {
-  LSK__LIVE_OR(NULL, a, ASSOC, "lsk_assoc_content", "a");
+  LSK__LIVE_OR(NULL, a, ASSOC, __func__, "a");
   return a->content;
 }
 size_t lsk_assoc_nkeys(const lsk_assoc *a)
 {
-  LSK__LIVE_OR(0, a, ASSOC, "lsk_assoc_nkeys", "a");
+  LSK__LIVE_OR(0, a, ASSOC, __func__, "a");
   return a->nkeys;
 }
 size_t lsk_assoc_capacity(const lsk_assoc *a)
 {
-  LSK__LIVE_OR(0, a, ASSOC, "lsk_assoc_capacity", "a");
+  LSK__LIVE_OR(0, a, ASSOC, __func__, "a");
   return a->capacity;
 }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 #include "lsk/compact.h"
 
 /* kernels/compact.cl, embedded like the other families (LSK__LIB_MAP); it
@@ -149,34 +149,32 @@ static int compactor_text(lsk_context *ctx, const char *fn, const char *source,
 int lsk_compactor_source(const char *source, const lsk_compactor_options *opt, char **program,
                          char **prelude)
 {
-  static const char fn[] = "lsk_compactor_source";
   if (program)
     *program = NULL;
   if (prelude)
     *prelude = NULL;
   if (!program || !prelude)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, program ? "prelude" : "program");
-  return compactor_text(NULL, fn, source, opt, program, prelude);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, program ? "prelude" : "program");
+  return compactor_text(NULL, __func__, source, opt, program, prelude);
 }
 
 int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compactor_options *opt,
                          lsk_compactor **out)
 {
-  static const char fn[] = "lsk_compactor_create";
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   lsk_compactor_options o = opt ? *opt : (lsk_compactor_options){0};
   char *prelude, *full;
-  int rc = compactor_text(ctx, fn, source, &o, &full, &prelude);
+  int rc = compactor_text(ctx, __func__, source, &o, &full, &prelude);
   if (rc)
     return rc;
   lsk_compactor *c = lsk__handle_new(sizeof *c, &LSK__H_COMPACTOR, ctx);
   if (!c) {
     free(prelude);
     free(full);
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   }
   c->ctx = ctx;
   c->layout = o.layout;
@@ -188,7 +186,7 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
   /* The automatic configuration now: a bad predicate fails here. */
   lsk__plan p;
   if (!rc)
-    rc = lsk__algo_plan(ctx, fn, 1, NULL, &p);
+    rc = lsk__algo_plan(ctx, __func__, 1, NULL, &p);
   lsk_launch l = lsk__plan_launch(&p, 1);
   if (!rc)
     rc = lsk_program_build(c->prog, "lsk_compact_indices", &l);
@@ -202,7 +200,7 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
     rc = lsk_buffer_write(c->total, 0, &zero, sizeof zero);
   /* The automatic plan's largest number of blocks (shape.c). */
   if (!rc)
-    rc = counts_buffer(c, lsk__algo_blocks(&ctx->info, SIZE_MAX));
+    rc = counts_buffer(c, lsk__algo_blocks(lsk__context_info(ctx), SIZE_MAX));
   if (rc) {
     lsk_compactor_destroy(c);
     return rc;
@@ -213,7 +211,7 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
 
 void lsk_compactor_destroy(lsk_compactor *c)
 {
-  LSK__DESTROY(c, COMPACTOR, "lsk_compactor_destroy");
+  LSK__DESTROY(c, COMPACTOR, __func__);
   lsk_kernel_destroy(c->count);
   lsk_kernel_destroy(c->scan);
   lsk_kernel_destroy(c->indices);
@@ -252,10 +250,10 @@ static int run(lsk_compactor *c, const char *fn, lsk_kernel *last, const lsk_arg
   if (p.blocks > 1) {
     lsk_launch l = lsk__plan_launch(&p, p.blocks);
     a[k] = LSK_ARG_BUFFER(c->counts);
-    rc = lsk__launch_q(c->count, o.q, &l, a, k + 1);
+    rc = lsk__launch_q(c->count, o.q, fn, &l, a, k + 1);
     l = lsk__plan_launch(&p, 1);
     if (!rc)
-      rc = lsk__launch_q(c->scan, o.q, &l,
+      rc = lsk__launch_q(c->scan, o.q, fn, &l,
                          LSK_ARGS(LSK_ARG_BUFFER(c->counts), LSK_ARG_UINT((uint32_t)p.blocks)));
   }
   a[k++] = LSK_ARG_BUFFER(c->counts);
@@ -266,7 +264,7 @@ static int run(lsk_compactor *c, const char *fn, lsk_kernel *last, const lsk_arg
   a[k++] = LSK_ARG_UINT((uint32_t)count_index);
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
   if (!rc)
-    rc = lsk__launch_q(last, o.q, &l, a, k);
+    rc = lsk__launch_q(last, o.q, fn, &l, a, k);
   free(a);
   return lsk__lib_end(ctx, &o, rc, fn);
 }
@@ -276,7 +274,7 @@ static int run(lsk_compactor *c, const char *fn, lsk_kernel *last, const lsk_arg
 static int wait_count(lsk_compactor *c, int rc, size_t *count, const lsk_algo_options *opt)
 {
   uint32_t got = 0;
-  lsk_queue *q = opt && opt->on && opt->on->queue ? opt->on->queue : c->ctx->dq;
+  lsk_queue *q = opt && opt->on && opt->on->queue ? opt->on->queue : lsk__context_queue(c->ctx);
   if (!rc)
     rc = lsk__buffer_rw(c->total, 0, 0, &got, sizeof got, q, 1, "lsk_compact");
   if (!rc)
@@ -347,23 +345,21 @@ int lsk_compact_to(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, l
                    size_t out_offset, size_t capacity, lsk_buffer *count_buf, size_t count_index,
                    const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_compact_to";
   lsk__lib_clear(opt);
-  int rc = check_common(c, fn, 0, 1, NULL, count_buf, count_index);
+  int rc = check_common(c, __func__, 0, 1, NULL, count_buf, count_index);
   return rc ? rc
-            : compact_buffer(c, fn, data, n, arg, out, out_offset, capacity, count_buf, count_index,
-                             opt);
+            : compact_buffer(c, __func__, data, n, arg, out, out_offset, capacity, count_buf,
+                             count_index, opt);
 }
 
 int lsk_compact(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, lsk_buffer *out,
                 size_t out_offset, size_t capacity, size_t *count, const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_compact";
   lsk__lib_clear(opt);
-  int rc = check_common(c, fn, 0, 0, count, NULL, 0);
+  int rc = check_common(c, __func__, 0, 0, count, NULL, 0);
   if (rc)
     return rc;
-  rc = compact_buffer(c, fn, data, n, arg, out, out_offset, capacity, c->total, 0, opt);
+  rc = compact_buffer(c, __func__, data, n, arg, out, out_offset, capacity, c->total, 0, opt);
   return wait_count(c, rc, count, opt);
 }
 
@@ -376,7 +372,7 @@ static int part_args(lsk_compactor *c, const char *fn, const char *what, const l
   int live = lsk__handle_check(c->ctx, s, &LSK__H_SOA, fn, what);
   if (live)
     return live;
-  if (lsk_soa_buffer(s)->ctx != c->ctx)
+  if (lsk__buffer_context(lsk_soa_buffer(s)) != c->ctx)
     return lsk__fail(c->ctx, LSK_EINVAL, "%s: %s belongs to another context", fn, what);
   if (j >= lsk_soa_parts(s))
     return lsk__fail(c->ctx, LSK_EINVAL, "%s: %s has no part %zu (it has %zu)", fn, what, j,
@@ -423,24 +419,22 @@ int lsk_compact_soa_to(lsk_compactor *c, const lsk_soa *src, size_t part, uint64
                        lsk_buffer *out, size_t out_offset, size_t capacity, lsk_buffer *count_buf,
                        size_t count_index, const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_compact_soa_to";
   lsk__lib_clear(opt);
-  int rc = check_common(c, fn, 1, 1, NULL, count_buf, count_index);
+  int rc = check_common(c, __func__, 1, 1, NULL, count_buf, count_index);
   return rc ? rc
-            : compact_soa(c, fn, src, part, arg, out, out_offset, capacity, count_buf, count_index,
-                          opt);
+            : compact_soa(c, __func__, src, part, arg, out, out_offset, capacity, count_buf,
+                          count_index, opt);
 }
 
 int lsk_compact_soa(lsk_compactor *c, const lsk_soa *src, size_t part, uint64_t arg,
                     lsk_buffer *out, size_t out_offset, size_t capacity, size_t *count,
                     const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_compact_soa";
   lsk__lib_clear(opt);
-  int rc = check_common(c, fn, 1, 0, count, NULL, 0);
+  int rc = check_common(c, __func__, 1, 0, count, NULL, 0);
   if (rc)
     return rc;
-  rc = compact_soa(c, fn, src, part, arg, out, out_offset, capacity, c->total, 0, opt);
+  rc = compact_soa(c, __func__, src, part, arg, out, out_offset, capacity, c->total, 0, opt);
   return wait_count(c, rc, count, opt);
 }
 
@@ -471,20 +465,18 @@ int lsk_compact_rows_to(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa
                         uint64_t arg, lsk_buffer *count_buf, size_t count_index,
                         const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_compact_rows_to";
   lsk__lib_clear(opt);
-  int rc = check_common(c, fn, 1, 1, NULL, count_buf, count_index);
-  return rc ? rc : rows(c, fn, src, sj, dst, dj, arg, count_buf, count_index, opt);
+  int rc = check_common(c, __func__, 1, 1, NULL, count_buf, count_index);
+  return rc ? rc : rows(c, __func__, src, sj, dst, dj, arg, count_buf, count_index, opt);
 }
 
 int lsk_compact_rows(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa *dst, size_t dj,
                      uint64_t arg, size_t *count, const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_compact_rows";
   lsk__lib_clear(opt);
-  int rc = check_common(c, fn, 1, 0, count, NULL, 0);
+  int rc = check_common(c, __func__, 1, 0, count, NULL, 0);
   if (rc)
     return rc;
-  rc = rows(c, fn, src, sj, dst, dj, arg, c->total, 0, opt);
+  rc = rows(c, __func__, src, sj, dst, dj, arg, c->total, 0, opt);
   return wait_count(c, rc, count, opt);
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 
 /* Words per table row; kernels/grid.cl's LSK__HALO_ROW. */
 #define ROW 8
@@ -42,15 +42,14 @@ int lsk_grid_split(unsigned dims, const size_t global[3], const unsigned parts[3
                    const unsigned coord[3], unsigned guard, const int periodic[3],
                    lsk_grid_box *out)
 {
-  static const char fn[] = "lsk_grid_split";
   if (!global || !parts || !coord || !out)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn,
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__,
                      !global  ? "global"
                      : !parts ? "parts"
                      : !coord ? "coord"
                               : "out");
   if (dims < 1 || dims > LSK_GRID_MAX_DIMS)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: dims %u is not 1, 2 or 3", fn, dims);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: dims %u is not 1, 2 or 3", __func__, dims);
   lsk_grid_box b = {.dims = dims, .guard = guard};
   size_t storage = 1;
   for (unsigned a = 0; a < 3; ++a) {
@@ -59,27 +58,27 @@ int lsk_grid_split(unsigned dims, const size_t global[3], const unsigned parts[3
       continue;
     }
     if (global[a] == 0 || global[a] > ((size_t)1 << 31))
-      return lsk__fail(NULL, LSK_EINVAL, "%s: global[%u] is %zu: not 1 to 2^31 cells", fn, a,
+      return lsk__fail(NULL, LSK_EINVAL, "%s: global[%u] is %zu: not 1 to 2^31 cells", __func__, a,
                        global[a]);
     if (parts[a] == 0 || parts[a] > global[a])
       return lsk__fail(NULL, LSK_EINVAL,
-                       "%s: parts[%u] is %u for %zu cells: each part needs at least one cell", fn,
-                       a, parts[a], global[a]);
+                       "%s: parts[%u] is %u for %zu cells: each part needs at least one cell",
+                       __func__, a, parts[a], global[a]);
     if (coord[a] >= parts[a])
-      return lsk__fail(NULL, LSK_EINVAL, "%s: coord[%u] %u is not below parts[%u] %u", fn, a,
+      return lsk__fail(NULL, LSK_EINVAL, "%s: coord[%u] %u is not below parts[%u] %u", __func__, a,
                        coord[a], a, parts[a]);
     size_t smallest = global[a] / parts[a];
     if (guard > smallest)
       return lsk__fail(NULL, LSK_EINVAL,
-                       "%s: guard %u is wider than the smallest part along axis %u (%zu cells)", fn,
-                       guard, a, smallest);
+                       "%s: guard %u is wider than the smallest part along axis %u (%zu cells)",
+                       __func__, guard, a, smallest);
     b.global[a] = global[a];
     b.offset[a] = part_first(global[a], parts[a], coord[a]);
     b.extent[a] = part_cells(global[a], parts[a], coord[a]);
     b.periodic[a] = periodic && periodic[a];
     size_t s = b.extent[a] + 2 * (size_t)guard;
     if (s > UINT32_MAX / storage)
-      return lsk__fail(NULL, LSK_EINVAL, "%s: a box's storage exceeds 2^32 - 1 elements", fn);
+      return lsk__fail(NULL, LSK_EINVAL, "%s: a box's storage exceeds 2^32 - 1 elements", __func__);
     storage *= s;
   }
   *out = b;
@@ -220,18 +219,17 @@ static int make_table(lsk_halo *h, int t, lsk_halo_kind k1, lsk_halo_kind k2, in
 
 int lsk_halo_create(lsk_context *ctx, const lsk_grid_box *box, lsk_halo **out)
 {
-  static const char fn[] = "lsk_halo_create";
   if (out)
     *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (!box || !out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: %s is NULL", fn, !box ? "box" : "out");
-  int rc = check_box(ctx, fn, box);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: %s is NULL", __func__, !box ? "box" : "out");
+  int rc = check_box(ctx, __func__, box);
   if (rc)
     return rc;
   lsk_halo *h = lsk__handle_new(sizeof *h, &LSK__H_HALO, ctx);
   if (!h)
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   h->ctx = ctx;
   h->box = *box;
   lsk_grid_box_storage(box, h->storage);
@@ -264,7 +262,7 @@ int lsk_halo_create(lsk_context *ctx, const lsk_grid_box *box, lsk_halo **out)
 
 void lsk_halo_destroy(lsk_halo *h)
 {
-  LSK__DESTROY(h, HALO, "lsk_halo_destroy");
+  LSK__DESTROY(h, HALO, __func__);
   for (int t = 0; t < TAB_COUNT; ++t)
     lsk_buffer_destroy(h->tab[t]);
   free(h);
@@ -272,49 +270,48 @@ void lsk_halo_destroy(lsk_halo *h)
 
 const lsk_grid_box *lsk_halo_box(const lsk_halo *h)
 {
-  LSK__LIVE_OR(NULL, h, HALO, "lsk_halo_box", "h");
+  LSK__LIVE_OR(NULL, h, HALO, __func__, "h");
   return &h->box;
 }
 
 unsigned lsk_halo_dirs(const lsk_halo *h)
 {
-  LSK__LIVE_OR(0, h, HALO, "lsk_halo_dirs", "h");
+  LSK__LIVE_OR(0, h, HALO, __func__, "h");
   return h->ndirs;
 }
 
 int lsk_halo_dir(const lsk_halo *h, unsigned i, int d[3])
 {
-  static const char fn[] = "lsk_halo_dir";
-  LSK__LIVE(NULL, h, HALO, fn, "h");
+  LSK__LIVE(NULL, h, HALO, __func__, "h");
   if (!d)
-    return lsk__fail(h->ctx, LSK_EINVAL, "%s: d is NULL", fn);
+    return lsk__fail(h->ctx, LSK_EINVAL, "%s: d is NULL", __func__);
   if (i >= h->ndirs)
-    return lsk__fail(h->ctx, LSK_EINVAL, "%s: direction %u is not below %u", fn, i, h->ndirs);
+    return lsk__fail(h->ctx, LSK_EINVAL, "%s: direction %u is not below %u", __func__, i, h->ndirs);
   memcpy(d, h->dir[i], sizeof h->dir[i]);
   return LSK_OK;
 }
 
 lsk_halo_kind lsk_halo_kind_of(const lsk_halo *h, unsigned i)
 {
-  LSK__LIVE_OR(LSK_HALO_NONE, h, HALO, "lsk_halo_kind_of", "h");
+  LSK__LIVE_OR(LSK_HALO_NONE, h, HALO, __func__, "h");
   return i < h->ndirs ? h->kind[i] : LSK_HALO_NONE;
 }
 
 size_t lsk_halo_cells(const lsk_halo *h, unsigned i)
 {
-  LSK__LIVE_OR(0, h, HALO, "lsk_halo_cells", "h");
+  LSK__LIVE_OR(0, h, HALO, __func__, "h");
   return i < h->ndirs ? h->cells[i] : 0;
 }
 
 size_t lsk_halo_offset(const lsk_halo *h, unsigned i)
 {
-  LSK__LIVE_OR(0, h, HALO, "lsk_halo_offset", "h");
+  LSK__LIVE_OR(0, h, HALO, __func__, "h");
   return i < h->ndirs ? h->offset[i] : h->total;
 }
 
 size_t lsk_halo_total(const lsk_halo *h)
 {
-  LSK__LIVE_OR(0, h, HALO, "lsk_halo_total", "h");
+  LSK__LIVE_OR(0, h, HALO, __func__, "h");
   return h->total;
 }
 
@@ -351,7 +348,7 @@ static int copy(lsk_halo *h, const char *fn, int t, int pack, lsk_type type, lsk
   if ((rc = lsk__lib_kernel(h->ctx, LSK__LIB_GRID, name, &k)))
     return rc;
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  return lsk__launch_q(k, q, &l,
+  return lsk__launch_q(k, q, fn, &l,
                        LSK_ARGS(LSK_ARG_BUFFER(column), LSK_ARG_UINT((uint32_t)h->storage[0]),
                                 LSK_ARG_UINT((uint32_t)h->storage[1]), LSK_ARG_BUFFER(h->tab[t]),
                                 LSK_ARG_UINT(h->nreg[t]), LSK_ARG_UINT((uint32_t)h->tab_cells[t]),
@@ -378,40 +375,39 @@ static int call(lsk_halo *h, const char *fn, int t, int pack, lsk_type type, lsk
 int lsk_halo_pack(lsk_halo *h, lsk_type type, lsk_buffer *column, lsk_buffer *packed,
                   size_t packed_offset, const lsk_algo_options *opt)
 {
-  return call(h, "lsk_halo_pack", TAB_PACK, 1, type, column, packed, packed_offset, opt);
+  return call(h, __func__, TAB_PACK, 1, type, column, packed, packed_offset, opt);
 }
 
 int lsk_halo_unpack(lsk_halo *h, lsk_type type, lsk_buffer *packed, size_t packed_offset,
                     lsk_buffer *column, const lsk_algo_options *opt)
 {
-  return call(h, "lsk_halo_unpack", TAB_UNPACK, 0, type, column, packed, packed_offset, opt);
+  return call(h, __func__, TAB_UNPACK, 0, type, column, packed, packed_offset, opt);
 }
 
 int lsk_halo_wrap(lsk_halo *h, lsk_type type, lsk_buffer *packed, size_t packed_offset,
                   lsk_buffer *column, const lsk_algo_options *opt)
 {
-  return call(h, "lsk_halo_wrap", TAB_WRAP, 0, type, column, packed, packed_offset, opt);
+  return call(h, __func__, TAB_WRAP, 0, type, column, packed, packed_offset, opt);
 }
 
 int lsk_halo_fill(lsk_halo *h, lsk_type type, lsk_buffer *column, const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_halo_fill";
   lsk__lib_clear(opt);
-  LSK__LIVE(NULL, h, HALO, fn, "h");
-  int rc = check_copy(h, fn, type, column, NULL, 0, 0);
+  LSK__LIVE(NULL, h, HALO, __func__, "h");
+  int rc = check_copy(h, __func__, type, column, NULL, 0, 0);
   if (rc)
     return rc;
   lsk__on o;
-  rc = lsk__lib_begin(h->ctx, opt, fn, &o);
+  rc = lsk__lib_begin(h->ctx, opt, __func__, &o);
   if (!rc && h->tab_cells[TAB_WRAP]) {
     lsk_buffer *tmp;
     rc = lsk__scratch(h->ctx, o.q, h->total * lsk_type_size(type), &tmp);
     if (!rc) {
-      rc = copy(h, fn, TAB_PACK, 1, type, column, tmp, 0, o.q, opt);
+      rc = copy(h, __func__, TAB_PACK, 1, type, column, tmp, 0, o.q, opt);
       if (!rc)
-        rc = copy(h, fn, TAB_WRAP, 0, type, column, tmp, 0, o.q, opt);
+        rc = copy(h, __func__, TAB_WRAP, 0, type, column, tmp, 0, o.q, opt);
       lsk__scratch_free(tmp, o.q);
     }
   }
-  return lsk__lib_end(h->ctx, &o, rc, fn);
+  return lsk__lib_end(h->ctx, &o, rc, __func__);
 }

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 
 /* The counters' span, the zeroing, and the pass with the kernel of the
  * slot type tname (uint, float, double); lo, hi and scale are its
@@ -28,7 +28,7 @@ static int histogram(lsk_context *ctx, lsk_queue *q, const char *fn, const char 
   if ((rc = lsk__lib_kernel(ctx, LSK__LIB_HISTOGRAM, "lsk_histogram_zero", &zero)))
     return rc;
   lsk_launch lz = lsk__plan_launch(&pz, pz.blocks);
-  rc = lsk__launch_q(zero, q, &lz,
+  rc = lsk__launch_q(zero, q, fn, &lz,
                      LSK_ARGS(LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)out_offset),
                               LSK_ARG_UINT((uint32_t)slots)));
   if (rc || n == 0)
@@ -44,7 +44,7 @@ static int histogram(lsk_context *ctx, lsk_queue *q, const char *fn, const char 
   lsk_kernel_info info;
   if ((rc = lsk_kernel_query(k, &l, &info)))
     return rc;
-  uint64_t local = ctx->info.local_mem_size;
+  uint64_t local = lsk__context_info(ctx)->local_mem_size;
   int use_local =
       info.local_static_bytes <= local && (uint64_t)slots * 4 <= local - info.local_static_bytes;
   if (use_local) {
@@ -66,7 +66,7 @@ static int histogram(lsk_context *ctx, lsk_queue *q, const char *fn, const char 
                     LSK_ARG_BUFFER(out),
                     LSK_ARG_UINT((uint32_t)out_offset),
                     LSK_ARG_DYN_LOCAL};
-  return lsk__launch_q(k, q, &l, args, use_local ? 12 : 11);
+  return lsk__launch_q(k, q, fn, &l, args, use_local ? 12 : 11);
 }
 
 /* nbins: at least 1, and the counters below 2^32. */
@@ -83,19 +83,18 @@ static int check_nbins(lsk_context *ctx, const char *fn, size_t nbins, size_t ex
 int lsk_histogram_uint(lsk_context *ctx, lsk_buffer *keys, size_t offset, size_t n, size_t nbins,
                        lsk_buffer *bins_out, size_t out_offset, const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_histogram_uint";
   lsk__lib_clear(opt);
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
-  int rc = lsk__check_span(ctx, fn, "keys", keys, offset, n, 4);
-  if (rc || (rc = check_nbins(ctx, fn, nbins, LSK_HISTOGRAM_UINT_EXTRA)))
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
+  int rc = lsk__check_span(ctx, __func__, "keys", keys, offset, n, 4);
+  if (rc || (rc = check_nbins(ctx, __func__, nbins, LSK_HISTOGRAM_UINT_EXTRA)))
     return rc;
   lsk__on o;
-  rc = lsk__lib_begin(ctx, opt, fn, &o);
+  rc = lsk__lib_begin(ctx, opt, __func__, &o);
   if (!rc)
-    rc = histogram(ctx, o.q, fn, "uint", keys, offset, n, LSK_ARG_UINT(0), LSK_ARG_UINT(0),
+    rc = histogram(ctx, o.q, __func__, "uint", keys, offset, n, LSK_ARG_UINT(0), LSK_ARG_UINT(0),
                    LSK_ARG_UINT(0), nbins, nbins + LSK_HISTOGRAM_UINT_EXTRA, bins_out, out_offset,
                    opt);
-  return lsk__lib_end(ctx, &o, rc, fn);
+  return lsk__lib_end(ctx, &o, rc, __func__);
 }
 
 /* lo and hi in the type, checked; the scale (T)nbins / (hi - lo). */
@@ -137,19 +136,19 @@ int lsk_histogram_real(lsk_context *ctx, lsk_type type, lsk_buffer *values, size
                        double lo, double hi, size_t nbins, lsk_buffer *bins_out, size_t out_offset,
                        const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_histogram_real";
   lsk__lib_clear(opt);
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
-  int rc = lsk__check_type(ctx, fn, type, (1u << LSK_TYPE_FLOAT) | (1u << LSK_TYPE_DOUBLE));
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
+  int rc = lsk__check_type(ctx, __func__, type, (1u << LSK_TYPE_FLOAT) | (1u << LSK_TYPE_DOUBLE));
   lsk_arg a[3];
-  if (rc || (rc = lsk__check_span(ctx, fn, "values", values, offset, n, lsk_type_size(type))) ||
-      (rc = check_nbins(ctx, fn, nbins, LSK_HISTOGRAM_REAL_EXTRA)) ||
-      (rc = real_range(ctx, fn, type, lo, hi, nbins, a)))
+  if (rc ||
+      (rc = lsk__check_span(ctx, __func__, "values", values, offset, n, lsk_type_size(type))) ||
+      (rc = check_nbins(ctx, __func__, nbins, LSK_HISTOGRAM_REAL_EXTRA)) ||
+      (rc = real_range(ctx, __func__, type, lo, hi, nbins, a)))
     return rc;
   lsk__on o;
-  rc = lsk__lib_begin(ctx, opt, fn, &o);
+  rc = lsk__lib_begin(ctx, opt, __func__, &o);
   if (!rc)
-    rc = histogram(ctx, o.q, fn, lsk_type_name(type), values, offset, n, a[0], a[1], a[2], nbins,
-                   nbins + LSK_HISTOGRAM_REAL_EXTRA, bins_out, out_offset, opt);
-  return lsk__lib_end(ctx, &o, rc, fn);
+    rc = histogram(ctx, o.q, __func__, lsk_type_name(type), values, offset, n, a[0], a[1], a[2],
+                   nbins, nbins + LSK_HISTOGRAM_REAL_EXTRA, bins_out, out_offset, opt);
+  return lsk__lib_end(ctx, &o, rc, __func__);
 }

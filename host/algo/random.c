@@ -4,13 +4,12 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 
 static int fill(lsk_context *ctx, lsk_queue *q, lsk_buffer *out, size_t offset, size_t n,
                 lsk_type type, lsk_random_dist dist, uint64_t seed, uint32_t stream,
-                const lsk_algo_options *opt)
+                const lsk_algo_options *opt, const char *fn)
 {
-  static const char fn[] = "lsk_random_fill";
   int rc = lsk__check_type(
       ctx, fn, type, (1u << LSK_TYPE_UINT) | (1u << LSK_TYPE_FLOAT) | (1u << LSK_TYPE_DOUBLE));
   if (rc)
@@ -42,7 +41,7 @@ static int fill(lsk_context *ctx, lsk_queue *q, lsk_buffer *out, size_t offset, 
   if ((rc = lsk__lib_kernel(ctx, LSK__LIB_RANDOM, name, &k)))
     return rc;
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  return lsk__launch_q(k, q, &l,
+  return lsk__launch_q(k, q, fn, &l,
                        LSK_ARGS(LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)offset),
                                 LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)p.per_block),
                                 LSK_ARG_ULONG(seed), LSK_ARG_UINT(stream)));
@@ -52,12 +51,11 @@ int lsk_random_fill(lsk_context *ctx, lsk_buffer *out, size_t offset, size_t n, 
                     lsk_random_dist dist, uint64_t seed, uint32_t stream,
                     const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_random_fill";
   lsk__lib_clear(opt);
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   lsk__on o;
-  int rc = lsk__lib_begin(ctx, opt, fn, &o);
+  int rc = lsk__lib_begin(ctx, opt, __func__, &o);
   if (!rc)
-    rc = fill(ctx, o.q, out, offset, n, type, dist, seed, stream, opt);
-  return lsk__lib_end(ctx, &o, rc, fn);
+    rc = fill(ctx, o.q, out, offset, n, type, dist, seed, stream, opt, __func__);
+  return lsk__lib_end(ctx, &o, rc, __func__);
 }

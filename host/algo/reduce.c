@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 
 const char *lsk__op_name(lsk_op op)
 {
@@ -21,9 +21,9 @@ int lsk__check_type(lsk_context *ctx, const char *fn, lsk_type type, unsigned al
 {
   if (!lsk_type_size(type) || !(allowed & (1u << type)))
     return lsk__fail(ctx, LSK_EINVAL, "%s: type %d is not supported here", fn, (int)type);
-  if (type == LSK_TYPE_DOUBLE && !ctx->info.has_fp64)
+  if (type == LSK_TYPE_DOUBLE && !lsk__context_info(ctx)->has_fp64)
     return lsk__fail(ctx, LSK_EINVAL, "%s: double needs cl_khr_fp64, which %s lacks", fn,
-                     ctx->info.name);
+                     lsk__context_info(ctx)->name);
   return LSK_OK;
 }
 
@@ -35,7 +35,7 @@ static int launch(lsk_kernel *k, lsk_queue *q, const lsk__plan *p, size_t blocks
                   size_t base, size_t n, size_t per_block, lsk_buffer *out, size_t out_index)
 {
   lsk_launch l = lsk__plan_launch(p, blocks);
-  return lsk__launch_q(k, q, &l,
+  return lsk__launch_q(k, q, p->fn, &l,
                        LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)base),
                                 LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)per_block),
                                 LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)out_index)));
@@ -83,39 +83,37 @@ static int reduce_to(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type ty
 int lsk_reduce_to(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_t offset,
                   size_t n, lsk_buffer *out, size_t out_index, const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_reduce_to";
   lsk__lib_clear(opt);
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   lsk__on o;
-  int rc = lsk__lib_begin(ctx, opt, fn, &o);
+  int rc = lsk__lib_begin(ctx, opt, __func__, &o);
   if (!rc)
-    rc = reduce_to(ctx, o.q, fn, type, op, in, offset, n, out, out_index, opt);
-  return lsk__lib_end(ctx, &o, rc, fn);
+    rc = reduce_to(ctx, o.q, __func__, type, op, in, offset, n, out, out_index, opt);
+  return lsk__lib_end(ctx, &o, rc, __func__);
 }
 
 int lsk_reduce(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_t offset, size_t n,
                void *result, const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_reduce";
   lsk__lib_clear(opt);
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (!result)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: result is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: result is NULL", __func__);
   lsk__on o;
   lsk_buffer *out = NULL;
   /* Checked before the result's buffer is made: nothing is allocated
    * for bad input. */
-  int rc = check_input(ctx, fn, type, op, in, offset, n);
+  int rc = check_input(ctx, __func__, type, op, in, offset, n);
   if (!rc)
-    rc = lsk__lib_begin(ctx, opt, fn, &o);
+    rc = lsk__lib_begin(ctx, opt, __func__, &o);
   if (!rc)
     rc = lsk__scratch(ctx, o.q, 8, &out);
   if (!rc)
-    rc = reduce_to(ctx, o.q, fn, type, op, in, offset, n, out, 0, opt);
+    rc = reduce_to(ctx, o.q, __func__, type, op, in, offset, n, out, 0, opt);
   if (!rc)
-    rc = lsk__buffer_rw(out, 0, 0, result, lsk_type_size(type), o.q, 1, fn);
+    rc = lsk__buffer_rw(out, 0, 0, result, lsk_type_size(type), o.q, 1, __func__);
   lsk__scratch_free(out, o.q);
   if (!rc)
     rc = lsk__verify_check(o.q);
-  return lsk__lib_end(ctx, &o, rc, fn);
+  return lsk__lib_end(ctx, &o, rc, __func__);
 }

@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 
 #define SCAN_TYPES ((1u << LSK_TYPE_INT) | (1u << LSK_TYPE_UINT) | (1u << LSK_TYPE_FLOAT))
 
@@ -14,7 +14,7 @@ static int scan_launch(lsk_kernel *k, lsk_queue *q, const lsk__plan *p, size_t b
                        size_t out_base, lsk_buffer *carries, int inclusive)
 {
   lsk_launch l = lsk__plan_launch(p, blocks);
-  return lsk__launch_q(k, q, &l,
+  return lsk__launch_q(k, q, p->fn, &l,
                        LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)base),
                                 LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)per_block),
                                 LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)out_base),
@@ -61,7 +61,7 @@ static int scan(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, l
       (rc = lsk__scratch(ctx, q, p.blocks * size, &partial)))
     return rc;
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  rc = lsk__launch_q(sums, q, &l,
+  rc = lsk__launch_q(sums, q, fn, &l,
                      LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)in_offset),
                               LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)p.per_block),
                               LSK_ARG_BUFFER(partial), LSK_ARG_UINT(0)));
@@ -78,14 +78,13 @@ static int scan(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, l
 int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in, size_t in_offset,
              lsk_buffer *out, size_t out_offset, size_t n, const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_scan";
   lsk__lib_clear(opt);
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   lsk__on o;
-  int rc = lsk__lib_begin(ctx, opt, fn, &o);
+  int rc = lsk__lib_begin(ctx, opt, __func__, &o);
   if (!rc)
-    rc = scan(ctx, o.q, fn, type, kind, in, in_offset, out, out_offset, n, opt);
-  return lsk__lib_end(ctx, &o, rc, fn);
+    rc = scan(ctx, o.q, __func__, type, kind, in, in_offset, out, out_offset, n, opt);
+  return lsk__lib_end(ctx, &o, rc, __func__);
 }
 
 int lsk__scan_q(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, lsk_scan_kind kind,

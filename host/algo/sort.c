@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "algo/algo.h"
 
 #define SORT_TYPES                                                                                 \
   ((1u << LSK_TYPE_INT) | (1u << LSK_TYPE_UINT) | (1u << LSK_TYPE_LONG) | (1u << LSK_TYPE_ULONG) | \
@@ -67,11 +67,11 @@ static int choose_bits(const sort_job *j, unsigned workers, uint64_t avail, unsi
                        "local memory, %s has %llu to spare",
                        j->fn, j->bits, 1ull << j->bits, workers,
                        (unsigned long long)((((uint64_t)1 << j->bits) + 1) * per),
-                       j->ctx->info.name, (unsigned long long)avail);
+                       lsk__context_info(j->ctx)->name, (unsigned long long)avail);
     *bits = j->bits;
     return LSK_OK;
   }
-  unsigned want = j->ctx->info.is_gpu ? 8 : 11;
+  unsigned want = lsk__context_info(j->ctx)->is_gpu ? 8 : 11;
   for (int half = 1; half >= 0; --half)
     for (unsigned b = want; b >= 1; --b)
       if ((((uint64_t)1 << b) + 1) * per <= (half ? avail / 2 : avail)) {
@@ -80,7 +80,7 @@ static int choose_bits(const sort_job *j, unsigned workers, uint64_t avail, unsi
       }
   return lsk__fail(j->ctx, LSK_ELAUNCH,
                    "%s: %u workers leave no local memory for the counters on %s (%llu bytes)",
-                   j->fn, workers, j->ctx->info.name, (unsigned long long)avail);
+                   j->fn, workers, lsk__context_info(j->ctx)->name, (unsigned long long)avail);
 }
 
 /* The kernel lsk_sort_<name>_<K> of the key's class: u32 (uint, int), f32
@@ -126,7 +126,7 @@ static int run(const sort_job *j)
   unsigned w = ic.workers;
   l.workers = w;
   l.simd = ic.simd;
-  uint64_t local = ctx->info.local_mem_size;
+  uint64_t local = lsk__context_info(ctx)->local_mem_size;
   uint64_t used =
       ic.local_static_bytes > is.local_static_bytes ? ic.local_static_bytes : is.local_static_bytes;
   unsigned bits = 0;
@@ -139,13 +139,14 @@ static int run(const sort_job *j)
    * counters to write and scan); at most SORT_CAPPED_SEGMENT long where
    * loops are capped. */
   size_t blocks = j->algo && j->algo->blocks ? j->algo->blocks
-                  : ctx->info.is_gpu         ? p.blocks
-                                             : lsk_auto_blocks(&ctx->info, p.tiles, 1, 2);
-  if (!(j->algo && j->algo->blocks) && ctx->info.is_gpu) {
+                  : lsk__context_info(ctx)->is_gpu
+                      ? p.blocks
+                      : lsk_auto_blocks(lsk__context_info(ctx), p.tiles, 1, 2);
+  if (!(j->algo && j->algo->blocks) && lsk__context_info(ctx)->is_gpu) {
     size_t most = (n + (size_t)SORT_GPU_SEGMENT * w - 1) / ((size_t)SORT_GPU_SEGMENT * w);
     blocks = blocks < most ? blocks : most ? most : 1;
   }
-  if (!(j->algo && j->algo->blocks) && ctx->info.loops_capped) {
+  if (!(j->algo && j->algo->blocks) && lsk__context_info(ctx)->loops_capped) {
     size_t need = (n + (size_t)SORT_CAPPED_SEGMENT * w - 1) / ((size_t)SORT_CAPPED_SEGMENT * w);
     blocks = blocks > need ? blocks : need;
   }
@@ -190,11 +191,11 @@ static int run(const sort_job *j)
                     LSK_ARG_UINT((uint32_t)nseg),
                     LSK_ARG_BUFFER(oa),
                     LSK_ARG_LOCAL(local_bytes)};
-    rc = lsk__launch_q(count, q, &l, ca, sizeof ca / sizeof ca[0]);
+    rc = lsk__launch_q(count, q, fn, &l, ca, sizeof ca / sizeof ca[0]);
     if (!rc && pass == 0) {
       lsk_launch lp = l;
       lp.blocks[0] = 1;
-      rc = lsk__launch_q(plan, q, &lp,
+      rc = lsk__launch_q(plan, q, fn, &lp,
                          LSK_ARGS(LSK_ARG_BUFFER(oa), LSK_ARG_UINT((uint32_t)nseg),
                                   LSK_ARG_UINT(keybits), LSK_ARG_UINT(bits),
                                   LSK_ARG_UINT((uint32_t)j->in_place), LSK_ARG_BUFFER(state)));
@@ -221,12 +222,12 @@ static int run(const sort_job *j)
                       LSK_ARG_BUFFER(counts),
                       LSK_ARG_UINT((uint32_t)nseg),
                       LSK_ARG_LOCAL(local_bytes)};
-      rc = lsk__launch_q(scatter, q, &l, sa, sizeof sa / sizeof sa[0]);
+      rc = lsk__launch_q(scatter, q, fn, &l, sa, sizeof sa / sizeof sa[0]);
     }
   }
   if (!rc) {
     lsk_launch lc = lsk__plan_launch(&p, p.blocks);
-    rc = lsk__launch_q(copy, q, &lc,
+    rc = lsk__launch_q(copy, q, fn, &lc,
                        LSK_ARGS(LSK_ARG_BUFFER(state), LSK_ARG_BUFFER(j->kin),
                                 LSK_ARG_BUFFER(j->kout), LSK_ARG_BUFFER(ktmp), LSK_ARG_BUFFER(vin),
                                 LSK_ARG_BUFFER(vout), LSK_ARG_BUFFER(vt),
@@ -309,11 +310,11 @@ static int sort_call(lsk_context *ctx, const char *fn, lsk_type type, lsk_buffer
 int lsk_sort(lsk_context *ctx, lsk_type type, lsk_buffer *keys, size_t n, lsk_buffer *out_keys,
              const lsk_sort_options *opt)
 {
-  return sort_call(ctx, "lsk_sort", type, keys, NULL, 0, n, out_keys, NULL, opt);
+  return sort_call(ctx, __func__, type, keys, NULL, 0, n, out_keys, NULL, opt);
 }
 
 int lsk_sort_by_key(lsk_context *ctx, lsk_type type, lsk_buffer *keys, lsk_buffer *values, size_t n,
                     lsk_buffer *out_keys, lsk_buffer *out_values, const lsk_sort_options *opt)
 {
-  return sort_call(ctx, "lsk_sort_by_key", type, keys, values, 1, n, out_keys, out_values, opt);
+  return sort_call(ctx, __func__, type, keys, values, 1, n, out_keys, out_values, opt);
 }

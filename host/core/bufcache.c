@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 /* Size classes: four per power of two from 256 bytes (256, 320, 384, 448,
  * 512, ...), so a buffer holds at most a quarter more than asked. */
@@ -42,6 +42,8 @@ struct lsk__bcache {
   lsk_buffer_cache_stats stats;
 };
 
+static size_t trim(lsk_context *ctx);
+
 int lsk__bcache_init(lsk_context *ctx, int off)
 {
   struct lsk__bcache *c = calloc(1, sizeof *c);
@@ -51,6 +53,7 @@ int lsk__bcache_init(lsk_context *ctx, int off)
   }
   c->off = off;
   ctx->bcache = c;
+  ctx->reclaim = trim;
   return LSK_OK;
 }
 
@@ -78,7 +81,8 @@ static size_t trim_locked(lsk_context *ctx, struct lsk__bcache *c)
   return freed;
 }
 
-size_t lsk__bcache_trim(lsk_context *ctx)
+/* The context's reclaim hook: its idle buffers released (bytes freed). */
+static size_t trim(lsk_context *ctx)
 {
   struct lsk__bcache *c = ctx->bcache;
   if (!c)
@@ -98,6 +102,7 @@ void lsk__bcache_free(lsk_context *ctx)
   pthread_mutex_destroy(&c->lock);
   free(c);
   ctx->bcache = NULL;
+  ctx->reclaim = NULL;
 }
 
 void lsk__bcache_forget_queue(lsk_context *ctx, const lsk_queue *q)
@@ -141,17 +146,18 @@ static void account_use(struct lsk__bcache *c, size_t cap)
     c->stats.high_water = total;
 }
 
+static void release(lsk_buffer *buf);
+
 int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_queue *q, lsk_buffer **out)
 {
-  static const char fn[] = "lsk_buffer_alloc";
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (size == 0)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: size is 0", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: size is 0", __func__);
   if (q) {
-    int rc = lsk__queue_check(ctx, q, fn, "q");
+    int rc = lsk__queue_check(ctx, q, __func__, "q");
     if (rc)
       return rc;
   } else {
@@ -190,16 +196,16 @@ int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_queue *q, lsk_buffer **o
     if (hit->ready)
       clReleaseEvent(hit->ready);
     free(hit);
-  } else if ((rc = lsk__mem_create(ctx, cap, fn, &mem)) != LSK_OK) {
+  } else if ((rc = lsk__mem_create(ctx, cap, __func__, &mem)) != LSK_OK) {
     return rc;
   }
   lsk_buffer *b;
-  if ((rc = lsk__buffer_wrap(ctx, mem, size, fn, &b)) != LSK_OK) {
+  if ((rc = lsk__buffer_wrap(ctx, mem, size, __func__, &b)) != LSK_OK) {
     lsk__mem_release(ctx, mem, cap);
     return rc;
   }
   b->cap = cap;
-  b->cached = 1;
+  b->release = release;
   b->q = q;
   b->qidx = q->index;
   pthread_mutex_lock(&c->lock);
@@ -209,7 +215,9 @@ int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_queue *q, lsk_buffer **o
   return LSK_OK;
 }
 
-void lsk__bcache_put(lsk_buffer *buf, lsk_queue *q)
+/* Takes back buf's memory, freed on q (NULL: the queue it was allocated
+ * for, as at lsk_buffer_destroy). */
+static void put(lsk_buffer *buf, lsk_queue *q)
 {
   lsk_context *ctx = buf->ctx;
   struct lsk__bcache *c = ctx->bcache;
@@ -240,37 +248,39 @@ void lsk__bcache_put(lsk_buffer *buf, lsk_queue *q)
     lsk__mem_release(ctx, buf->mem, buf->cap);
 }
 
+/* The release hook of the cache's buffers (lsk_buffer_destroy of an
+ * lsk_buffer_alloc'ed buffer: as lsk_buffer_free on its own queue). */
+static void release(lsk_buffer *buf) { put(buf, NULL); }
+
 int lsk_buffer_free(lsk_buffer *buf, lsk_queue *q)
 {
-  static const char fn[] = "lsk_buffer_free";
   if (!buf)
     return LSK_OK;
-  LSK__LIVE(NULL, buf, BUFFER, fn, "buf");
+  LSK__LIVE(NULL, buf, BUFFER, __func__, "buf");
   lsk_context *ctx = buf->ctx;
-  if (!buf->cached)
+  if (buf->release != release)
     return lsk__fail(ctx, LSK_EINVAL,
                      "%s: the buffer was made by lsk_buffer_create; lsk_buffer_destroy frees it",
-                     fn);
+                     __func__);
   if (q) {
-    int rc = lsk__queue_check(ctx, q, fn, "q");
+    int rc = lsk__queue_check(ctx, q, __func__, "q");
     if (rc)
       return rc;
   }
-  if (lsk__handle_remove(buf, &LSK__H_BUFFER, fn))
+  if (lsk__handle_remove(buf, &LSK__H_BUFFER, __func__))
     return LSK_EINVAL;
-  lsk__bcache_put(buf, q);
+  put(buf, q);
   free(buf);
   return LSK_OK;
 }
 
 int lsk_buffer_cache_stats_get(lsk_context *ctx, lsk_buffer_cache_stats *out)
 {
-  static const char fn[] = "lsk_buffer_cache_stats_get";
   if (out)
     memset(out, 0, sizeof *out);
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   pthread_mutex_lock(&ctx->bcache->lock);
   *out = ctx->bcache->stats;
   pthread_mutex_unlock(&ctx->bcache->lock);
@@ -279,7 +289,7 @@ int lsk_buffer_cache_stats_get(lsk_context *ctx, lsk_buffer_cache_stats *out)
 
 int lsk_buffer_cache_trim(lsk_context *ctx)
 {
-  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_buffer_cache_trim", "ctx");
-  lsk__bcache_trim(ctx);
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
+  trim(ctx);
   return LSK_OK;
 }

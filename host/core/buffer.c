@@ -3,7 +3,7 @@
  */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 const lsk__htype LSK__H_BUFFER = {"lsk_buffer", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_buffer);
@@ -41,8 +41,8 @@ int lsk__mem_create(lsk_context *ctx, size_t bytes, const char *fn, cl_mem *out)
                      "%s: size %zu exceeds the largest allocation of %s (%llu bytes)", fn, bytes,
                      ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
   cl_int err = try_create(ctx, bytes, out);
-  /* Memory the cache holds idle is the first to give back. */
-  if (err && lsk__bcache_trim(ctx) > 0)
+  /* Memory held idle (by the buffer cache) is the first to give back. */
+  if (err && ctx->reclaim && ctx->reclaim(ctx) > 0)
     err = try_create(ctx, bytes, out);
   if (err == 1)
     return lsk__fail(ctx, LSK_ERANGE,
@@ -80,25 +80,24 @@ int lsk__buffer_wrap(lsk_context *ctx, cl_mem mem, size_t size, const char *fn, 
 
 int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out)
 {
-  static const char fn[] = "lsk_buffer_create";
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (size == 0)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: size is 0", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: size is 0", __func__);
   cl_mem mem;
-  int rc = lsk__mem_create(ctx, size, fn, &mem);
-  if (!rc && (rc = lsk__buffer_wrap(ctx, mem, size, fn, out)) != LSK_OK)
+  int rc = lsk__mem_create(ctx, size, __func__, &mem);
+  if (!rc && (rc = lsk__buffer_wrap(ctx, mem, size, __func__, out)) != LSK_OK)
     lsk__mem_release(ctx, mem, size);
   return rc;
 }
 
 void lsk_buffer_destroy(lsk_buffer *buf)
 {
-  LSK__DESTROY(buf, BUFFER, "lsk_buffer_destroy");
-  if (buf->cached && lsk__handle_live(buf->ctx, &LSK__H_CONTEXT))
-    lsk__bcache_put(buf, NULL);
+  LSK__DESTROY(buf, BUFFER, __func__);
+  if (buf->release && lsk__handle_live(buf->ctx, &LSK__H_CONTEXT))
+    buf->release(buf);
   else
     lsk__mem_release(buf->ctx, buf->mem, buf->cap);
   free(buf);
@@ -106,13 +105,13 @@ void lsk_buffer_destroy(lsk_buffer *buf)
 
 size_t lsk_buffer_size(const lsk_buffer *buf)
 {
-  LSK__LIVE_OR(0, buf, BUFFER, "lsk_buffer_size", "buf");
+  LSK__LIVE_OR(0, buf, BUFFER, __func__, "buf");
   return buf->size;
 }
 
 cl_mem lsk_buffer_cl(const lsk_buffer *buf)
 {
-  LSK__LIVE_OR(NULL, buf, BUFFER, "lsk_buffer_cl", "buf");
+  LSK__LIVE_OR(NULL, buf, BUFFER, __func__, "buf");
   return buf->mem;
 }
 
@@ -238,25 +237,24 @@ int lsk__buffer_rw(lsk_buffer *buf, int write, size_t offset, void *ptr, size_t 
 
 int lsk_buffer_write(lsk_buffer *buf, size_t offset, const void *src, size_t size)
 {
-  return transfer(LSK__OP_WRITE, buf, offset, (void *)src, size, CL_TRUE, NULL, "lsk_buffer_write");
+  return transfer(LSK__OP_WRITE, buf, offset, (void *)src, size, CL_TRUE, NULL, __func__);
 }
 
 int lsk_buffer_read(lsk_buffer *buf, size_t offset, void *dst, size_t size)
 {
-  return transfer(LSK__OP_READ, buf, offset, dst, size, CL_TRUE, NULL, "lsk_buffer_read");
+  return transfer(LSK__OP_READ, buf, offset, dst, size, CL_TRUE, NULL, __func__);
 }
 
 int lsk_buffer_write_async(lsk_buffer *buf, size_t offset, const void *src, size_t size,
                            const lsk_async *on)
 {
-  return transfer(LSK__OP_WRITE, buf, offset, (void *)src, size, CL_FALSE, on,
-                  "lsk_buffer_write_async");
+  return transfer(LSK__OP_WRITE, buf, offset, (void *)src, size, CL_FALSE, on, __func__);
 }
 
 int lsk_buffer_read_async(lsk_buffer *buf, size_t offset, void *dst, size_t size,
                           const lsk_async *on)
 {
-  return transfer(LSK__OP_READ, buf, offset, dst, size, CL_FALSE, on, "lsk_buffer_read_async");
+  return transfer(LSK__OP_READ, buf, offset, dst, size, CL_FALSE, on, __func__);
 }
 
 static int fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
@@ -289,44 +287,43 @@ static int fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_
 int lsk_buffer_fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
                     size_t size)
 {
-  return fill(buf, pattern, pattern_size, offset, size, NULL, "lsk_buffer_fill");
+  return fill(buf, pattern, pattern_size, offset, size, NULL, __func__);
 }
 
 int lsk_buffer_fill_async(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
                           size_t size, const lsk_async *on)
 {
-  return fill(buf, pattern, pattern_size, offset, size, on, "lsk_buffer_fill_async");
+  return fill(buf, pattern, pattern_size, offset, size, on, __func__);
 }
 
 int lsk_buffer_copy(lsk_buffer *dst, size_t dst_offset, const lsk_buffer *src, size_t src_offset,
                     size_t size, const lsk_async *on)
 {
-  static const char fn[] = "lsk_buffer_copy";
   if (on && on->event)
     *on->event = NULL;
-  LSK__LIVE(NULL, dst, BUFFER, fn, "dst");
+  LSK__LIVE(NULL, dst, BUFFER, __func__, "dst");
   lsk_context *ctx = dst->ctx;
-  int rc = lsk__handle_check(ctx, src, &LSK__H_BUFFER, fn, "src");
+  int rc = lsk__handle_check(ctx, src, &LSK__H_BUFFER, __func__, "src");
   if (rc)
     return rc;
   if (src->ctx != ctx)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: src belongs to another context than dst", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: src belongs to another context than dst", __func__);
   if (dst_offset > dst->size || size > dst->size - dst_offset || src_offset > src->size ||
       size > src->size - src_offset)
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: %zu bytes from offset %zu of %zu (src) to offset %zu of %zu (dst) "
                      "exceed a buffer",
-                     fn, size, src_offset, src->size, dst_offset, dst->size);
+                     __func__, size, src_offset, src->size, dst_offset, dst->size);
   if (src == dst && size && src_offset < dst_offset + size && dst_offset < src_offset + size)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: [%zu, +%zu) and [%zu, +%zu) of one buffer overlap", fn,
-                     src_offset, size, dst_offset, size);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: [%zu, +%zu) and [%zu, +%zu) of one buffer overlap",
+                     __func__, src_offset, size, dst_offset, size);
   cmd c = {.op = LSK__OP_COPY,
            .buf = dst,
            .src = src,
            .offset = dst_offset,
            .src_offset = src_offset,
            .size = size};
-  return enqueue(&c, on, fn);
+  return enqueue(&c, on, __func__);
 }
 
 static int map(lsk_buffer *buf, size_t offset, size_t size, cl_bool blocking, const lsk_async *on,
@@ -355,13 +352,13 @@ static int map(lsk_buffer *buf, size_t offset, size_t size, cl_bool blocking, co
 
 int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr)
 {
-  return map(buf, offset, size, CL_TRUE, NULL, ptr, "lsk_buffer_map");
+  return map(buf, offset, size, CL_TRUE, NULL, ptr, __func__);
 }
 
 int lsk_buffer_map_async(lsk_buffer *buf, size_t offset, size_t size, const lsk_async *on,
                          void **ptr)
 {
-  return map(buf, offset, size, CL_FALSE, on, ptr, "lsk_buffer_map_async");
+  return map(buf, offset, size, CL_FALSE, on, ptr, __func__);
 }
 
 static int unmap(lsk_buffer *buf, void *ptr, const lsk_async *on, int finish, const char *fn)
@@ -380,14 +377,11 @@ static int unmap(lsk_buffer *buf, void *ptr, const lsk_async *on, int finish, co
   return err ? lsk__fail_cl(buf->ctx, err, "clFinish", " (%s, queue '%s')", fn, o.q->name) : rc;
 }
 
-int lsk_buffer_unmap(lsk_buffer *buf, void *ptr)
-{
-  return unmap(buf, ptr, NULL, 1, "lsk_buffer_unmap");
-}
+int lsk_buffer_unmap(lsk_buffer *buf, void *ptr) { return unmap(buf, ptr, NULL, 1, __func__); }
 
 int lsk_buffer_unmap_async(lsk_buffer *buf, void *ptr, const lsk_async *on)
 {
-  return unmap(buf, ptr, on, 0, "lsk_buffer_unmap_async");
+  return unmap(buf, ptr, on, 0, __func__);
 }
 
 int lsk__buffer_share(lsk_context *ctx, const lsk_buffer *src, const char *fn, lsk_buffer **out)
@@ -407,4 +401,21 @@ int lsk__buffer_share(lsk_context *ctx, const lsk_buffer *src, const char *fn, l
   if (rc)
     lsk__mem_release(ctx, src->mem, src->size);
   return rc;
+}
+
+/* The accessors of core.h, for the layers above: no checks. */
+cl_mem lsk__buffer_mem(const lsk_buffer *buf) { return buf->mem; }
+size_t lsk__buffer_size(const lsk_buffer *buf) { return buf->size; }
+lsk_context *lsk__buffer_context(const lsk_buffer *buf) { return buf->ctx; }
+int lsk__buffer_cached(const lsk_buffer *buf) { return buf->release != NULL; }
+
+size_t lsk__buffers_live(lsk_context *ctx, const lsk_arg *args, size_t nargs)
+{
+  size_t i = 0;
+  lsk__hset_lock(&ctx->kids);
+  while (i < nargs && (args[i].kind != LSK_ARG_KIND_BUFFER ||
+                       lsk__hset_has(&ctx->kids, args[i].v.buffer, &LSK__H_BUFFER)))
+    ++i;
+  lsk__hset_unlock(&ctx->kids);
+  return i;
 }

@@ -1,7 +1,8 @@
 /*
  * cache.c: the optional on-disk cache of program binaries.
  *
- * One file per build, named by a 64-bit hash of the key text (lsk version,
+ * One file per build (cache_entry.c writes and checks its bytes), named
+ * by a 64-bit hash of the key text (lsk version,
  * platform, device, driver, build options, the whole source including
  * the device library, and every file it may #include: cache_key.c). The
  * file holds a second, independent hash of the key and a checksum of the
@@ -16,7 +17,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,19 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
-
-/* FNV-1a, 64-bit, with a seed mixed into the offset basis. */
-uint64_t lsk__hash64(const void *data, size_t len, uint64_t seed)
-{
-  const unsigned char *p = data;
-  uint64_t h = 1469598103934665603ull ^ (seed * 0x9e3779b97f4a7c15ull);
-  for (size_t i = 0; i < len; ++i) {
-    h ^= p[i];
-    h *= 1099511628211ull;
-  }
-  return h;
-}
+#include "core/build.h"
 
 static char *entry_path(const char *dir, const char *key)
 {
@@ -93,27 +81,6 @@ cl_program lsk__cache_load(lsk_context *ctx, const char *dir, const char *key)
   return prog;
 }
 
-/* mkdir -p for the cache directory (and the tune directory). */
-int lsk__make_dirs(const char *dir)
-{
-  char *d = lsk__strdup(dir);
-  if (!d)
-    return -1;
-  for (char *p = d + 1; *p; ++p) {
-    if (*p != '/')
-      continue;
-    *p = 0;
-    if (mkdir(d, 0755) && errno != EEXIST) {
-      free(d);
-      return -1;
-    }
-    *p = '/';
-  }
-  int rc = (mkdir(d, 0755) && errno != EEXIST) ? -1 : 0;
-  free(d);
-  return rc;
-}
-
 /* A temporary file older than this is a dead writer's (a write takes well
  * under a second): a process killed mid-write leaves its temporary file,
  * and the next store into the directory removes it. */
@@ -163,13 +130,7 @@ void lsk__cache_store(lsk_context *ctx, const char *dir, const char *key, cl_pro
   if (!bin || !path || clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) ||
       lsk__make_dirs(dir))
     goto store_out;
-  uint64_t khash = lsk__hash64(key, strlen(key), 2), sz = size, sum = lsk__hash64(bin, size, 3);
-  const lsk__file_part parts[] = {{lsk__cache_magic, sizeof lsk__cache_magic},
-                                  {&khash, sizeof khash},
-                                  {&sz, sizeof sz},
-                                  {bin, size},
-                                  {&sum, sizeof sum}};
-  lsk__file_replace(path, parts, sizeof parts / sizeof parts[0]);
+  lsk__cache_entry_write(path, key, bin, size);
   sweep_stale(dir);
 store_out:
   free(path);

@@ -40,7 +40,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "internal.h"
+#include "core/build.h"
 
 #define LSK__KEY_MAX_FILES 4096
 #define LSK__KEY_MAX_BYTES ((size_t)1 << 28)
@@ -138,6 +138,8 @@ static int add_dir(klist *dirs, const char *d, size_t n)
   return 0;
 }
 
+/* The include directories that options name (-I, -iquote, -isystem,
+ * -idirafter; with a space or without), in order; LSK_OK or LSK_ENOMEM. */
 int lsk__include_dirs(const char *options, char ***dirs_out, size_t *n_out)
 {
   static const char *const flags[] = {"-I", "-iquote", "-isystem", "-idirafter"};
@@ -378,6 +380,12 @@ static void scan(walk *w, const char *text, const char *path)
   free(dir);
 }
 
+/* The part of a build's cache key that the files its text includes make:
+ * every file that each #include of text (and of the files found,
+ * recursively) may name, in the include directories of options. LSK_OK
+ * with *out malloc'd; LSK_ENOMEM; or LSK__KEY_UNFOLLOWED where an #include
+ * cannot be followed (a macro for a name, too many or too large files):
+ * that build must not use the disk cache. No message. */
 int lsk__include_key(const char *text, const char *options, char **out)
 {
   *out = NULL;

@@ -6,10 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-
-const lsk__htype LSK__H_CONTEXT = {"lsk_context", NULL, offsetof(lsk_context, kids)};
-LSK__HANDLE_FIRST(lsk_context);
+#include "core/objects.h"
 
 /* The preferred work-group multiple, from an empty kernel; 0 if the probe
  * fails (it is a hint, not a requirement). */
@@ -37,26 +34,26 @@ static size_t probe_multiple(lsk_context *c)
 /* Shared tail of create and wrap: options, the trace, the default queue. On failure
  * the context is destroyed and the message moved to the thread. */
 static int finish_setup(lsk_context *c, const lsk_context_options *opt, lsk_shapes shapes,
-                        lsk_context **out)
+                        const char *fn, lsk_context **out)
 {
   const char *dir = (opt && opt->cache_dir) ? opt->cache_dir : lsk__getenv("LSK_CACHE_DIR");
   int rc = LSK_OK;
   if (dir && *dir && !(c->cache_dir = lsk__strdup(dir)))
-    rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
+    rc = lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
   if (!rc && lsk__tune_dir_init(opt ? opt->tune_dir : NULL, &c->tune_dir))
-    rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
+    rc = lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
   if (!rc && lsk__bcache_init(c, (opt && opt->no_buffer_cache) ||
                                      !lsk__getenv_bool("LSK_BUFFER_CACHE", 1)))
-    rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
+    rc = lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
   if (!rc && opt && opt->trace && lsk__trace_init(c))
-    rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
+    rc = lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
   if (!rc) {
     cl_command_queue_properties qp = 0;
     if (clGetCommandQueueInfo(c->queue, CL_QUEUE_PROPERTIES, sizeof qp, &qp, NULL) == CL_SUCCESS)
       c->profiling = (qp & CL_QUEUE_PROFILING_ENABLE) != 0;
     /* Seen with Mesa 22.3 (Debian 12): tests/core/check_queues.c. */
     c->finish_by_marker = strstr(c->info.platform_name, "rusticl") != NULL;
-    if ((rc = lsk__queue_default(c)) != LSK_OK) /* its message, to the thread's */
+    if ((rc = lsk__queue_default(c, fn)) != LSK_OK) /* its message, to the thread's */
       rc = lsk__fail(NULL, rc, "%s", lsk_context_errmsg(c));
   }
   if (rc) {
@@ -92,11 +89,10 @@ static lsk_context *new_context(void)
 int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
 {
   if (!out)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_context_create: out is NULL");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
   lsk_shapes shapes;
-  int rc =
-      lsk__shapes_resolve("lsk_context_create", opt ? opt->shapes : LSK_SHAPES_DEFAULT, &shapes);
+  int rc = lsk__shapes_resolve(__func__, opt ? opt->shapes : LSK_SHAPES_DEFAULT, &shapes);
   if (rc)
     return rc;
   /* One enumeration serves both the selection and the device's facts. */
@@ -107,10 +103,10 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
   if (!rc)
     rc = lsk__device_select_in(list, n, opt ? opt->device : NULL, &index);
   if (rc && rc != LSK_ENOMEM) /* the selector's message, under this function's name */
-    rc = lsk__fail(NULL, rc, "lsk_context_create: %s", lsk_context_errmsg(NULL));
+    rc = lsk__fail(NULL, rc, "%s: %s", __func__, lsk_context_errmsg(NULL));
   lsk_context *c = rc ? NULL : new_context();
   if (!rc && !c)
-    rc = lsk__fail(NULL, LSK_ENOMEM, "lsk_context_create: out of memory");
+    rc = lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", __func__);
   if (c)
     c->info = list[index];
   lsk_device_list_free(list);
@@ -120,7 +116,7 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
   cl_platform_id platform;
   cl_int err = lsk__device_ids(&c->info, &platform, &c->device);
   if (err) {
-    rc = lsk__fail_cl(NULL, err, "lsk_context_create", " (device %s)", c->info.name);
+    rc = lsk__fail_cl(NULL, err, __func__, " (device %s)", c->info.name);
     lsk_context_destroy(c);
     return rc;
   }
@@ -136,22 +132,22 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
     lsk_context_destroy(c);
     return rc;
   }
-  return finish_setup(c, opt, shapes, out);
+  return finish_setup(c, opt, shapes, __func__, out);
 }
 
 int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
                      const lsk_context_options *opt, lsk_context **out)
 {
   if (!out)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_context_wrap: out is NULL");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
   if (!context || !device || !queue)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_context_wrap: %s is NULL",
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__,
                      !context  ? "context"
                      : !device ? "device"
                                : "queue");
   lsk_shapes shapes;
-  int rc = lsk__shapes_resolve("lsk_context_wrap", opt ? opt->shapes : LSK_SHAPES_DEFAULT, &shapes);
+  int rc = lsk__shapes_resolve(__func__, opt ? opt->shapes : LSK_SHAPES_DEFAULT, &shapes);
   if (rc)
     return rc;
   cl_context qctx = NULL;
@@ -163,16 +159,16 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
   if (!err)
     err = clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
   if (err)
-    return lsk__fail_cl(NULL, err, "lsk_context_wrap", " (querying the queue and device)");
+    return lsk__fail_cl(NULL, err, __func__, " (querying the queue and device)");
   if (qctx != context || qdev != device)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_context_wrap: the queue belongs to another %s",
+    return lsk__fail(NULL, LSK_EINVAL, "%s: the queue belongs to another %s", __func__,
                      qctx != context ? "context" : "device");
   lsk_context *c = new_context();
   if (!c)
-    return lsk__fail(NULL, LSK_ENOMEM, "lsk_context_wrap: out of memory");
+    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", __func__);
   if ((err = lsk__device_info(platform, device, &c->info))) {
     lsk_context_destroy(c);
-    return lsk__fail_cl(NULL, err, "lsk_context_wrap", " (device facts)");
+    return lsk__fail_cl(NULL, err, __func__, " (device facts)");
   }
   lsk__device_position(device, &c->info);
   clRetainContext(context);
@@ -181,51 +177,7 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
   c->cl = context;
   c->device = device;
   c->queue = queue;
-  return finish_setup(c, opt, shapes, out);
-}
-
-/* The context's locks and its sets, made before the first message on it
- * (see internal.h for what each guards). */
-int lsk__context_sync_init(lsk_context *ctx)
-{
-  atomic_init(&ctx->allocated, 0);
-  int err = pthread_mutex_init(&ctx->msg_lock, NULL);
-  if (err)
-    return err;
-  if ((err = pthread_mutex_init(&ctx->lock, NULL)) != 0) {
-    pthread_mutex_destroy(&ctx->msg_lock);
-    return err;
-  }
-  if ((err = lsk__hset_init(&ctx->kids)) != 0) {
-    pthread_mutex_destroy(&ctx->lock);
-    pthread_mutex_destroy(&ctx->msg_lock);
-  }
-  return err;
-}
-
-void lsk__context_sync_free(lsk_context *ctx)
-{
-  for (lsk__msg *m = ctx->msgs, *next; m; m = next) {
-    next = m->next;
-    free(m->text);
-    free(m);
-  }
-  ctx->msgs = NULL;
-  lsk__hset_free(&ctx->kids);
-  pthread_mutex_destroy(&ctx->lock);
-  pthread_mutex_destroy(&ctx->msg_lock);
-}
-
-void lsk__lock(lsk_context *ctx)
-{
-  if (ctx)
-    pthread_mutex_lock(&ctx->lock);
-}
-
-void lsk__unlock(lsk_context *ctx)
-{
-  if (ctx)
-    pthread_mutex_unlock(&ctx->lock);
+  return finish_setup(c, opt, shapes, __func__, out);
 }
 
 void *lsk__context_ext(lsk_context *ctx, const lsk__ext_type *type)
@@ -259,7 +211,7 @@ void lsk_context_destroy(lsk_context *ctx)
 {
   /* Its children stay allocated: their own _destroy frees them, any other
    * call on them fails (docs/errors.md, handle lifetime). */
-  LSK__DESTROY(ctx, CONTEXT, "lsk_context_destroy");
+  LSK__DESTROY(ctx, CONTEXT, __func__);
   if (ctx->dq)
     lsk__queues_wait(ctx);
   else if (ctx->queue)
@@ -271,13 +223,11 @@ void lsk_context_destroy(lsk_context *ctx)
   lsk__trace_free(ctx);
   /* The default queue goes here; the others the user made stay allocated
    * as orphans until their lsk_queue_destroy (finished above). */
-  if (ctx->dq && lsk__handle_remove(ctx->dq, &LSK__H_QUEUE, "lsk_context_destroy") == 0)
+  if (ctx->dq && lsk__handle_remove(ctx->dq, &LSK__H_QUEUE, __func__) == 0)
     lsk__queue_free(ctx->dq);
   if (ctx->queue)
     clReleaseCommandQueue(ctx->queue);
-  for (unsigned i = 0; i < ctx->nknames; ++i)
-    free(ctx->knames[i]);
-  free(ctx->knames);
+  lsk__kernel_ids_free(ctx);
   if (ctx->cl)
     clReleaseContext(ctx->cl);
   if (ctx->device)
@@ -291,25 +241,25 @@ void lsk_context_destroy(lsk_context *ctx)
 const lsk_device_info *lsk_context_device(const lsk_context *ctx)
 {
   static const lsk_device_info none;
-  LSK__LIVE_OR(&none, ctx, CONTEXT, "lsk_context_device", "ctx");
+  LSK__LIVE_OR(&none, ctx, CONTEXT, __func__, "ctx");
   return &ctx->info;
 }
 
 cl_context lsk_context_cl(const lsk_context *ctx)
 {
-  LSK__LIVE_OR(NULL, ctx, CONTEXT, "lsk_context_cl", "ctx");
+  LSK__LIVE_OR(NULL, ctx, CONTEXT, __func__, "ctx");
   return ctx->cl;
 }
 
 cl_device_id lsk_context_cl_device(const lsk_context *ctx)
 {
-  LSK__LIVE_OR(NULL, ctx, CONTEXT, "lsk_context_cl_device", "ctx");
+  LSK__LIVE_OR(NULL, ctx, CONTEXT, __func__, "ctx");
   return ctx->device;
 }
 
 cl_command_queue lsk_context_cl_queue(const lsk_context *ctx)
 {
-  LSK__LIVE_OR(NULL, ctx, CONTEXT, "lsk_context_cl_queue", "ctx");
+  LSK__LIVE_OR(NULL, ctx, CONTEXT, __func__, "ctx");
   return ctx->queue;
 }
 
@@ -350,6 +300,15 @@ int lsk__context_wait(lsk_context *ctx, const char *fn) { return wait_queues(ctx
 
 int lsk_context_finish(lsk_context *ctx)
 {
-  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_context_finish", "ctx");
-  return wait_queues(ctx, 1, "lsk_context_finish");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
+  return wait_queues(ctx, 1, __func__);
 }
+
+/* The accessors of core.h, for the layers above: no checks (the caller
+ * has checked ctx). */
+const lsk_device_info *lsk__context_info(const lsk_context *ctx) { return &ctx->info; }
+cl_context lsk__context_cl(const lsk_context *ctx) { return ctx->cl; }
+cl_device_id lsk__context_device(const lsk_context *ctx) { return ctx->device; }
+lsk_queue *lsk__context_queue(const lsk_context *ctx) { return ctx->dq; }
+const char *lsk__context_tune_dir(const lsk_context *ctx) { return ctx->tune_dir; }
+int lsk__context_tracing(const lsk_context *ctx) { return ctx->trace != NULL; }

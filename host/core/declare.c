@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/build.h"
 
 /* A copy of src with comments and the insides of literals blanked
  * (newlines kept, so line numbers stay right), and preprocessor lines too. */
@@ -99,8 +99,8 @@ static char *parse_one(const char *p, int rank, lsk__decl *d)
       return lsk__strdup("extents must be integer literals");
     while (*end == 'u' || *end == 'U')
       ++end;
-    if (v == 0 || v > LSK__MAX_DOMAIN)
-      return lsk__strdupf("extent %lu is out of range [1, %u]", v, LSK__MAX_DOMAIN);
+    if (v == 0 || v > LSK_MAX_DOMAIN)
+      return lsk__strdupf("extent %lu is out of range [1, %u]", v, LSK_MAX_DOMAIN);
     d->domain[k++] = (unsigned)v;
     p = end;
   }
@@ -113,9 +113,9 @@ static char *parse_one(const char *p, int rank, lsk__decl *d)
                                  k, k == 2 ? "2" : "3", k);
   if (*p != ')')
     return lsk__strdup("expected ')'");
-  if ((uint64_t)d->domain[0] * d->domain[1] * d->domain[2] > LSK__MAX_DOMAIN)
+  if ((uint64_t)d->domain[0] * d->domain[1] * d->domain[2] > LSK_MAX_DOMAIN)
     return lsk__strdupf("domain %ux%ux%u exceeds %u indices", d->domain[0], d->domain[1],
-                        d->domain[2], LSK__MAX_DOMAIN);
+                        d->domain[2], LSK_MAX_DOMAIN);
   d->kernel = malloc(idlen + 1);
   if (!d->kernel)
     return lsk__strdup("out of memory");

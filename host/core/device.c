@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 #ifndef CL_DEVICE_WARP_SIZE_NV
 #define CL_DEVICE_WARP_SIZE_NV 0x4003
@@ -149,20 +149,21 @@ int lsk__device_info(cl_platform_id platform, cl_device_id d, lsk_device_info *i
 int lsk_device_list(lsk_device_info **out, size_t *count)
 {
   if (!out || !count)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_device_list: %s is NULL", out ? "count" : "out");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, out ? "count" : "out");
   *out = NULL;
   *count = 0;
   cl_uint np = 0;
   cl_int err = clGetPlatformIDs(0, NULL, &np);
   if (err == -1001 || (err == CL_SUCCESS && np == 0))
     return lsk__fail(NULL, LSK_ENODEV,
-                     "lsk_device_list: no OpenCL platform found (install a driver, e.g. "
-                     "pocl-opencl-icd)");
+                     "%s: no OpenCL platform found (install a driver, e.g. "
+                     "pocl-opencl-icd)",
+                     __func__);
   if (err)
     return lsk__fail_cl(NULL, err, "clGetPlatformIDs", "%s", "");
   cl_platform_id *plats = calloc(np, sizeof *plats);
   if (!plats)
-    return lsk__fail(NULL, LSK_ENOMEM, "lsk_device_list: out of memory");
+    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", __func__);
   err = clGetPlatformIDs(np, plats, NULL);
   lsk_device_info *list = NULL;
   size_t n = 0;
@@ -176,7 +177,7 @@ int lsk_device_list(lsk_device_info **out, size_t *count)
       free(devs);
       free(list);
       free(plats);
-      return lsk__fail(NULL, LSK_ENOMEM, "lsk_device_list: out of memory");
+      return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", __func__);
     }
     list = grown;
     if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, devs, NULL) == CL_SUCCESS) {
@@ -199,9 +200,9 @@ int lsk_device_list(lsk_device_info **out, size_t *count)
   if (n == 0) {
     free(list);
     return lsk__fail(NULL, LSK_ENODEV,
-                     "lsk_device_list: %u OpenCL platform(s) but no device (install a driver, "
+                     "%s: %u OpenCL platform(s) but no device (install a driver, "
                      "e.g. pocl-opencl-icd)",
-                     np);
+                     __func__, np);
   }
   *out = list;
   *count = n;
@@ -297,6 +298,7 @@ static int list_devices_in_message(const char *fn, const char *selector, const c
                    selector, where, buf);
 }
 
+/* lsk_device_select over a list already made. */
 int lsk__device_select_in(const lsk_device_info *list, size_t n, const char *selector,
                           unsigned *index)
 {
@@ -323,6 +325,12 @@ int lsk__device_select_in(const lsk_device_info *list, size_t n, const char *sel
   return LSK_OK;
 }
 
+/* Every device a group's selector names (group.h): the comma-separated
+ * parts in order, each naming every device it matches, no device twice,
+ * at most cap (idx[cap]); NULL or "": LSK_DEVICE read the same way, unset:
+ * the one device lsk__device_select_in picks. LSK_ENODEV listing the
+ * devices for a part that matches none, LSK_EINVAL for an empty part or
+ * more than cap; messages (the thread's) start with fn. */
 int lsk__device_select_all(const lsk_device_info *list, size_t n, const char *selector,
                            const char *fn, unsigned *idx, size_t cap, size_t *count)
 {
@@ -389,7 +397,7 @@ int lsk__device_select_all(const lsk_device_info *list, size_t n, const char *se
 int lsk_device_select(const char *selector, unsigned *index)
 {
   if (!index)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_device_select: index is NULL");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: index is NULL", __func__);
   lsk_device_info *list;
   size_t n;
   int rc = lsk_device_list(&list, &n);
@@ -401,22 +409,22 @@ int lsk_device_select(const char *selector, unsigned *index)
 
 int lsk_device_select_all(const char *selector, unsigned *indices, size_t cap, size_t *count)
 {
-  static const char fn[] = "lsk_device_select_all";
   if (count)
     *count = 0;
   if (!indices || !count)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, !indices ? "indices" : "count");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, !indices ? "indices" : "count");
   if (cap == 0)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: cap is 0", fn);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: cap is 0", __func__);
   lsk_device_info *list;
   size_t n;
   int rc = lsk_device_list(&list, &n);
   if (!rc)
-    rc = lsk__device_select_all(list, n, selector, fn, indices, cap, count);
+    rc = lsk__device_select_all(list, n, selector, __func__, indices, cap, count);
   lsk_device_list_free(list);
   return rc;
 }
 
+/* The OpenCL ids of a listed device (re-enumerated). */
 int lsk__device_ids(const lsk_device_info *info, cl_platform_id *platform, cl_device_id *device)
 {
   cl_uint np = 0, nd = 0;

@@ -16,7 +16,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 const char *lsk__getenv(const char *name)
 {

@@ -1,6 +1,7 @@
 /*
- * file.c: reading a whole text file (program sources, layout files), and
- * replacing a file atomically (cache entries, tune files).
+ * file.c: reading a whole text file (program sources, layout files),
+ * replacing a file atomically (cache entries, tune files), and making a
+ * directory with its parents (the cache's, the tune directory).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -9,11 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
+/* The whole text file at path, NUL-terminated, malloc'd; NULL with *rc
+ * set (LSK_EIO, LSK_ENOMEM, LSK_EINVAL for a NUL byte or more than max
+ * bytes, max 0: no limit) and the message naming fn and path. */
 char *lsk__read_file(lsk_context *ctx, const char *path, size_t max, const char *fn, int *rc)
 {
   FILE *f = fopen(path, "rb");
@@ -94,6 +98,10 @@ static int write_all(int fd, const void *data, size_t n)
   return 0;
 }
 
+/* Replaces path by a file holding the parts, atomically: written whole to
+ * a unique temporary file beside it, fsync'ed, renamed over path. 0 on
+ * success; on any failure -1, path unchanged and no temporary file left
+ * behind. No message: the callers' stores are best effort. */
 int lsk__file_replace(const char *path, const lsk__file_part *parts, size_t nparts)
 {
   char *tmp = NULL;
@@ -111,4 +119,25 @@ int lsk__file_replace(const char *path, const lsk__file_part *parts, size_t npar
   }
   free(tmp);
   return ok ? 0 : -1;
+}
+
+/* mkdir -p. */
+int lsk__make_dirs(const char *dir)
+{
+  char *d = lsk__strdup(dir);
+  if (!d)
+    return -1;
+  for (char *p = d + 1; *p; ++p) {
+    if (*p != '/')
+      continue;
+    *p = 0;
+    if (mkdir(d, 0755) && errno != EEXIST) {
+      free(d);
+      return -1;
+    }
+    *p = '/';
+  }
+  int rc = (mkdir(d, 0755) && errno != EEXIST) ? -1 : 0;
+  free(d);
+  return rc;
 }

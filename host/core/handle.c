@@ -1,6 +1,6 @@
 /*
  * handle.c: which handles are live. Every opaque object starts with an
- * lsk__handle (handle.h): the descriptor of its type, defined by the module
+ * lsk__handle (core.h): the descriptor of its type, defined by the module
  * that owns the type, and its parent. Its _create enters it in the
  * process-wide set of live pointers and, when it has a context, in that
  * context's set of its descendants; its _destroy removes it from both.
@@ -9,7 +9,8 @@
  * handle is an LSK_EINVAL with a message rather than a use-after-free: a
  * header is read only once its pointer is known to be live. A launch checks
  * its buffer arguments against its context's set in one pass under that
- * set's mutex (kernel.c), with no process-wide lock per argument.
+ * set's mutex (buffer.c, lsk__buffers_live), with no process-wide lock per
+ * argument.
  *
  * Lock order: the process-wide set's mutex, then a context's set's. Each
  * set is a hash set of pointers (linear probing); a look-up is a probe.
@@ -17,9 +18,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 static lsk__hset live = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
+
+/* The one type named here: the context, the parent of most types, keeps
+ * the set of its live descendants. */
+const lsk__htype LSK__H_CONTEXT = {"lsk_context", NULL, offsetof(lsk_context, kids)};
+LSK__HANDLE_FIRST(lsk_context);
 
 static const lsk__handle *head(const void *h) { return h; }
 
@@ -267,46 +273,45 @@ int lsk__handle_live(const void *h, const lsk__htype *type)
 
 int lsk_handle_add(void *h, const lsk_handle_type *type, const void *parent)
 {
-  static const char fn[] = "lsk_handle_add";
   if (!h || !type)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, h ? "type" : "h");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, h ? "type" : "h");
   if (!type->name || !*type->name)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: the type has no name", fn);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: the type has no name", __func__);
   /* Only lsk's own contexts keep a set of descendants. */
   if (type->kids)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: type '%s': kids must be 0", fn, type->name);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: type '%s': kids must be 0", __func__, type->name);
   if (type->parent) {
-    int rc = lsk__handle_check(NULL, parent, type->parent, fn, "parent");
+    int rc = lsk__handle_check(NULL, parent, type->parent, __func__, "parent");
     if (rc)
       return rc;
   } else if (parent) {
     return lsk__fail(NULL, LSK_EINVAL, "%s: type '%s' has no parent type, yet a parent is given",
-                     fn, type->name);
+                     __func__, type->name);
   }
   int rc = lsk__handle_add(h, type, parent);
   if (rc == LSK_EINVAL)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %p is a live handle already", fn, h);
-  return rc ? lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory", fn) : LSK_OK;
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %p is a live handle already", __func__, h);
+  return rc ? lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory", __func__) : LSK_OK;
 }
 
 int lsk_handle_check(lsk_context *msg, const void *h, const lsk_handle_type *type, const char *fn,
                      const char *what)
 {
   if (!type)
-    return lsk__fail(msg, LSK_EINVAL, "lsk_handle_check: type is NULL");
-  return lsk__handle_check(msg, h, type, fn ? fn : "lsk_handle_check", what ? what : "handle");
+    return lsk__fail(msg, LSK_EINVAL, "%s: type is NULL", __func__);
+  return lsk__handle_check(msg, h, type, fn ? fn : __func__, what ? what : "handle");
 }
 
 int lsk_handle_remove(const void *h, const lsk_handle_type *type, const char *fn)
 {
   if (!type)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_handle_remove: type is NULL");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: type is NULL", __func__);
   /* A context is lsk's to remove (lsk_context_destroy): removed here, it
    * would leak with its children. */
   if (type->kids)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_handle_remove: type '%s' is lsk's own",
+    return lsk__fail(NULL, LSK_EINVAL, "%s: type '%s' is lsk's own", __func__,
                      type->name ? type->name : "?");
-  fn = fn ? fn : "lsk_handle_remove";
+  fn = fn ? fn : __func__;
   if (!h)
     return lsk__fail(NULL, LSK_EINVAL, "%s: handle is NULL", fn);
   return lsk__handle_remove(h, type, fn);

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 /* NVIDIA H100 (sm_90) as its OpenCL reports it. */
 #define H100_WARP 32u
@@ -67,15 +67,14 @@ void lsk__device_model(lsk_shapes shapes, lsk_device_info *info)
 
 int lsk_device_model(lsk_shapes shapes, const lsk_device_info *real, lsk_device_info *out)
 {
-  static const char fn[] = "lsk_device_model";
   if (!out)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   lsk_shapes s;
-  int rc = lsk__shapes_resolve(fn, shapes, &s);
+  int rc = lsk__shapes_resolve(__func__, shapes, &s);
   if (rc)
     return rc;
   if (!real && s == LSK_SHAPES_DEVICE)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: real is NULL with the device's own shapes", fn);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: real is NULL with the device's own shapes", __func__);
   if (real) {
     if (out != real)
       *out = *real;

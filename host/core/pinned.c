@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 struct lsk_pinned {
   lsk__handle h;
@@ -21,19 +21,18 @@ LSK__HANDLE_FIRST(lsk_pinned);
 
 int lsk_pinned_create(lsk_context *ctx, size_t size, lsk_pinned **out)
 {
-  static const char fn[] = "lsk_pinned_create";
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (size == 0)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: size is 0", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: size is 0", __func__);
   if (size > ctx->info.max_alloc_size)
     return lsk__fail(ctx, LSK_ERANGE, "%s: size %zu exceeds the largest allocation of %s (%llu)",
-                     fn, size, ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
+                     __func__, size, ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
   lsk_pinned *p = calloc(1, sizeof *p);
   if (!p)
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   /* OpenCL promises no alignment of a mapping (oclgrind gives 32 bytes):
    * where the first one is not on 64, a second with room to round up. */
   cl_int err = CL_SUCCESS;
@@ -58,7 +57,7 @@ int lsk_pinned_create(lsk_context *ctx, size_t size, lsk_pinned **out)
   if (err || lsk__handle_add(p, &LSK__H_PINNED, ctx)) {
     int rc = err ? lsk__fail_cl(ctx, err, p->mem ? "clEnqueueMapBuffer" : "clCreateBuffer",
                                 " (%zu bytes of pinned memory)", size)
-                 : lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+                 : lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
     if (p->map)
       clEnqueueUnmapMemObject(ctx->queue, p->mem, p->map, 0, NULL, NULL);
     if (p->mem)
@@ -77,7 +76,7 @@ int lsk_pinned_create(lsk_context *ctx, size_t size, lsk_pinned **out)
 
 void lsk_pinned_destroy(lsk_pinned *p)
 {
-  LSK__DESTROY(p, PINNED, "lsk_pinned_destroy");
+  LSK__DESTROY(p, PINNED, __func__);
   /* An orphan's context finished its queues when it went; the mapping
    * ends with the buffer. */
   if (lsk__handle_live(p->ctx, &LSK__H_CONTEXT)) {
@@ -90,12 +89,12 @@ void lsk_pinned_destroy(lsk_pinned *p)
 
 void *lsk_pinned_ptr(const lsk_pinned *p)
 {
-  LSK__LIVE_OR(NULL, p, PINNED, "lsk_pinned_ptr", "p");
+  LSK__LIVE_OR(NULL, p, PINNED, __func__, "p");
   return p->ptr;
 }
 
 size_t lsk_pinned_size(const lsk_pinned *p)
 {
-  LSK__LIVE_OR(0, p, PINNED, "lsk_pinned_size", "p");
+  LSK__LIVE_OR(0, p, PINNED, __func__, "p");
   return p->size;
 }

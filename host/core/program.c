@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/build.h"
 
 const lsk__htype LSK__H_PROGRAM = {"lsk_program", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_program);
@@ -28,15 +28,14 @@ int lsk_program_create(lsk_context *ctx, const char *source, const lsk_program_o
                        lsk_program **out)
 {
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create: out is NULL");
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_program_create", "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (!source || !*source)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create: source is %s",
-                     source ? "empty" : "NULL");
+    return lsk__fail(ctx, LSK_EINVAL, "%s: source is %s", __func__, source ? "empty" : "NULL");
   lsk_program *p = lsk__handle_new(sizeof *p, &LSK__H_PROGRAM, ctx);
   if (!p)
-    return lsk__fail(ctx, LSK_ENOMEM, "lsk_program_create: out of memory");
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   p->ctx = ctx;
   p->name = line_name(opt && opt->name ? opt->name : "source");
   p->source = lsk__strdup(source);
@@ -47,11 +46,11 @@ int lsk_program_create(lsk_context *ctx, const char *source, const lsk_program_o
     p->cache_dir = lsk__strdup(dir);
   if (!p->name || !p->source || !p->options || !p->prelude || (dir && *dir && !p->cache_dir)) {
     lsk_program_destroy(p);
-    return lsk__fail(ctx, LSK_ENOMEM, "lsk_program_create: out of memory");
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   }
   char *why = lsk__scan_declarations(p->source, &p->decls, &p->ndecls);
   if (why) {
-    int rc = lsk__fail(ctx, LSK_EINVAL, "lsk_program_create: %s:%s", p->name, why);
+    int rc = lsk__fail(ctx, LSK_EINVAL, "%s: %s:%s", __func__, p->name, why);
     free(why);
     lsk_program_destroy(p);
     return rc;
@@ -64,13 +63,13 @@ int lsk_program_create_file(lsk_context *ctx, const char *path, const lsk_progra
                             lsk_program **out)
 {
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create_file: out is NULL");
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, "lsk_program_create_file", "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (!path)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_program_create_file: path is NULL");
+    return lsk__fail(ctx, LSK_EINVAL, "%s: path is NULL", __func__);
   int rc = LSK_OK;
-  char *src = lsk__read_file(ctx, path, 0, "lsk_program_create_file", &rc);
+  char *src = lsk__read_file(ctx, path, 0, __func__, &rc);
   if (!src)
     return rc;
   lsk_program_options o = opt ? *opt : (lsk_program_options){0};
@@ -83,7 +82,7 @@ int lsk_program_create_file(lsk_context *ctx, const char *path, const lsk_progra
 
 void lsk_program_destroy(lsk_program *prog)
 {
-  LSK__DESTROY(prog, PROGRAM, "lsk_program_destroy");
+  LSK__DESTROY(prog, PROGRAM, __func__);
   for (lsk__build *b = prog->builds, *next; b; b = next) {
     next = b->next;
     clReleaseProgram(b->program);
@@ -100,9 +99,9 @@ void lsk_program_destroy(lsk_program *prog)
 
 int lsk_program_stats_get(const lsk_program *prog, lsk_program_stats *out)
 {
-  LSK__LIVE(NULL, prog, PROGRAM, "lsk_program_stats_get", "prog");
+  LSK__LIVE(NULL, prog, PROGRAM, __func__, "prog");
   if (!out)
-    return lsk__fail(prog->ctx, LSK_EINVAL, "lsk_program_stats_get: out is NULL");
+    return lsk__fail(prog->ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   /* Builds update the counters under the context's lock (launches build). */
   lsk__lock(prog->ctx);
   *out = prog->stats;
@@ -110,12 +109,14 @@ int lsk_program_stats_get(const lsk_program *prog, lsk_program_stats *out)
   return LSK_OK;
 }
 
-const lsk__decl *lsk__program_decl(const lsk_program *prog, const char *kernel)
+int lsk__program_declared(const lsk_program *prog, const char *kernel, unsigned domain[3])
 {
   for (size_t i = 0; i < prog->ndecls; ++i)
-    if (strcmp(prog->decls[i].kernel, kernel) == 0)
-      return &prog->decls[i];
-  return NULL;
+    if (!kernel || strcmp(prog->decls[i].kernel, kernel) == 0) {
+      memcpy(domain, prog->decls[i].domain, sizeof prog->decls[i].domain);
+      return 1;
+    }
+  return 0;
 }
 
 /* Appends, after a failed build's log, the user's source lines it names
@@ -247,26 +248,26 @@ void lsk__program_text(const char *name, const char *prelude, const char *source
 int lsk_program_text(const char *source, const lsk_program_options *opt, const unsigned domain[3],
                      unsigned workers, unsigned simd, char **text, char **options)
 {
-  static const char fn[] = "lsk_program_text";
   if (text)
     *text = NULL;
   if (options)
     *options = NULL;
   if (!text || !options)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, text ? "options" : "text");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, text ? "options" : "text");
   if (!source || !*source)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: source is %s", fn, source ? "empty" : "NULL");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: source is %s", __func__, source ? "empty" : "NULL");
   if (!domain)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: domain is NULL", fn);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: domain is NULL", __func__);
   unsigned dom[3] = {domain[0], domain[1] ? domain[1] : 1, domain[2] ? domain[2] : 1};
   uint64_t size = (uint64_t)dom[0] * dom[1] * dom[2];
   if (dom[0] == 0 || size > LSK_MAX_DOMAIN)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: domain %ux%ux%u: %s", fn, dom[0], dom[1], dom[2],
+    return lsk__fail(NULL, LSK_EINVAL, "%s: domain %ux%ux%u: %s", __func__, dom[0], dom[1], dom[2],
                      dom[0] ? "more indices than LSK_MAX_DOMAIN" : "domain[0] is 0");
   if (!workers || !simd)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is 0", fn, workers ? "simd" : "workers");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is 0", __func__, workers ? "simd" : "workers");
   if ((uint64_t)workers * simd > (1u << 30))
-    return lsk__fail(NULL, LSK_EINVAL, "%s: simd %u x %u workers exceeds 2^30", fn, simd, workers);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: simd %u x %u workers exceeds 2^30", __func__, simd,
+                     workers);
   char *name = line_name(opt && opt->name ? opt->name : "source");
   if (name)
     lsk__program_text(name, opt && opt->prelude ? opt->prelude : "", source,
@@ -277,7 +278,7 @@ int lsk_program_text(const char *source, const lsk_program_options *opt, const u
     free(*text);
     free(*options);
     *text = *options = NULL;
-    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
+    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", __func__);
   }
   return LSK_OK;
 }
@@ -285,13 +286,12 @@ int lsk_program_text(const char *source, const lsk_program_options *opt, const u
 int lsk_source_declared_domain(const char *source, const char *kernel, unsigned domain[3],
                                int *declared)
 {
-  static const char fn[] = "lsk_source_declared_domain";
   if (domain)
     domain[0] = domain[1] = domain[2] = 0;
   if (declared)
     *declared = 0;
   if (!source || !domain || !declared)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn,
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__,
                      !source   ? "source"
                      : !domain ? "domain"
                                : "declared");
@@ -299,7 +299,7 @@ int lsk_source_declared_domain(const char *source, const char *kernel, unsigned 
   size_t n;
   char *why = lsk__scan_declarations(source, &decls, &n);
   if (why) {
-    int rc = lsk__fail(NULL, LSK_EINVAL, "%s: line %s", fn, why);
+    int rc = lsk__fail(NULL, LSK_EINVAL, "%s: line %s", __func__, why);
     free(why);
     return rc;
   }
@@ -412,3 +412,12 @@ int lsk__program_get_build(lsk_program *prog, const unsigned domain[3], unsigned
   *out = b;
   return LSK_OK;
 }
+
+/* The accessors of core.h, for the layers above: no checks. */
+lsk_context *lsk__program_context(const lsk_program *prog) { return prog->ctx; }
+const char *lsk__program_name(const lsk_program *prog) { return prog->name; }
+const char *lsk__program_source(const lsk_program *prog) { return prog->source; }
+const char *lsk__program_prelude(const lsk_program *prog) { return prog->prelude; }
+const char *lsk__program_options(const lsk_program *prog) { return prog->options; }
+cl_program lsk__build_program(const lsk__build *b) { return b->program; }
+const unsigned *lsk__build_domain(const lsk__build *b) { return b->domain; }

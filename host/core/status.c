@@ -3,11 +3,12 @@
  * per thread and context (several threads may fail on one context at once,
  * each reads its own failure), and per thread without a context.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 /* The OpenCL 1.2 core error codes, by name. */
 /* clang-format off: one code per line */
@@ -241,7 +242,7 @@ const char *lsk_context_errmsg(const lsk_context *ctx)
   if (!ctx)
     return thread_msg;
   /* A dead context's message is gone: say so in the thread's. */
-  if (lsk__handle_check(NULL, ctx, &LSK__H_CONTEXT, "lsk_context_errmsg", "ctx"))
+  if (lsk__handle_check(NULL, ctx, &LSK__H_CONTEXT, __func__, "ctx"))
     return thread_msg;
   pthread_mutex_t *lock = (pthread_mutex_t *)&ctx->msg_lock;
   pthread_mutex_lock(lock);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/objects.h"
 
 typedef struct rec {
   lsk__op kind;
@@ -112,9 +112,9 @@ static int check(lsk_context *ctx, const char *fn)
 
 int lsk_trace_count(lsk_context *ctx, size_t *n)
 {
-  int rc = check(ctx, "lsk_trace_count");
+  int rc = check(ctx, __func__);
   if (!rc && !n)
-    rc = lsk__fail(ctx, LSK_EINVAL, "lsk_trace_count: n is NULL");
+    rc = lsk__fail(ctx, LSK_EINVAL, "%s: n is NULL", __func__);
   if (rc)
     return rc;
   pthread_mutex_lock(&ctx->trace->lock);
@@ -152,12 +152,11 @@ static int entry(lsk_context *ctx, const rec *r, lsk_trace_entry *e, const char 
 
 int lsk_trace_get(lsk_context *ctx, size_t i, lsk_trace_entry *out)
 {
-  static const char fn[] = "lsk_trace_get";
   if (out)
     memset(out, 0, sizeof *out);
-  int rc = check(ctx, fn);
+  int rc = check(ctx, __func__);
   if (!rc && !out)
-    rc = lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    rc = lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   if (rc)
     return rc;
   struct lsk__trace *t = ctx->trace;
@@ -167,13 +166,13 @@ int lsk_trace_get(lsk_context *ctx, size_t i, lsk_trace_entry *out)
   rec *r = i < n ? at(t, i) : NULL;
   pthread_mutex_unlock(&t->lock);
   if (!r)
-    return lsk__fail(ctx, LSK_ERANGE, "%s: command %zu of %zu recorded", fn, i, n);
-  return entry(ctx, r, out, fn);
+    return lsk__fail(ctx, LSK_ERANGE, "%s: command %zu of %zu recorded", __func__, i, n);
+  return entry(ctx, r, out, __func__);
 }
 
 int lsk_trace_clear(lsk_context *ctx)
 {
-  int rc = check(ctx, "lsk_trace_clear");
+  int rc = check(ctx, __func__);
   if (rc)
     return rc;
   pthread_mutex_lock(&ctx->trace->lock);
@@ -239,10 +238,9 @@ static const char *kind_name(lsk__op k)
 
 int lsk_trace_write(lsk_context *ctx, const char *path)
 {
-  static const char fn[] = "lsk_trace_write";
-  int rc = check(ctx, fn);
+  int rc = check(ctx, __func__);
   if (!rc && (!path || !*path))
-    rc = lsk__fail(ctx, LSK_EINVAL, "%s: path is NULL or empty", fn);
+    rc = lsk__fail(ctx, LSK_EINVAL, "%s: path is NULL or empty", __func__);
   if (rc)
     return rc;
   struct lsk__trace *tr = ctx->trace;
@@ -251,10 +249,10 @@ int lsk_trace_write(lsk_context *ctx, const char *path)
   lsk_trace_entry *es = malloc((n ? n : 1) * sizeof *es);
   pthread_mutex_unlock(&tr->lock);
   if (!es)
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   uint64_t t0 = UINT64_MAX;
   for (size_t i = 0; i < n && !rc; ++i) {
-    rc = entry(ctx, at(tr, i), &es[i], fn);
+    rc = entry(ctx, at(tr, i), &es[i], __func__);
     if (es[i].start && es[i].start < t0)
       t0 = es[i].start;
   }
@@ -307,11 +305,11 @@ int lsk_trace_write(lsk_context *ctx, const char *path)
   put(&t, "\n]}\n");
   free(es);
   if (!rc && t.oom)
-    rc = lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    rc = lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   if (!rc) {
     lsk__file_part part = {t.s, t.n};
     if (lsk__file_replace(path, &part, 1))
-      rc = lsk__fail(ctx, LSK_EIO, "%s: cannot write '%s'", fn, path);
+      rc = lsk__fail(ctx, LSK_EIO, "%s: cannot write '%s'", __func__, path);
   }
   free(t.s);
   return rc;

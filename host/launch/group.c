@@ -7,12 +7,13 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
+#include "launch/launch.h"
 
 struct lsk_group {
   lsk__handle h;
@@ -60,12 +61,11 @@ static int split(const char *fn, size_t n, const double *w, unsigned parts, size
 
 int lsk_split_range(size_t n, const double *weights, unsigned parts, size_t *first)
 {
-  static const char fn[] = "lsk_split_range";
   if (!weights || !first)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", fn, !weights ? "weights" : "first");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, !weights ? "weights" : "first");
   if (parts == 0)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: parts is 0", fn);
-  return split(fn, n, weights, parts, first);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: parts is 0", __func__);
+  return split(__func__, n, weights, parts, first);
 }
 
 /* ------------------------------------------------------------------ */
@@ -205,7 +205,7 @@ static int make_contexts(lsk_group *g, const member *m, const lsk_group_options 
 
 void lsk_group_destroy(lsk_group *g)
 {
-  LSK__DESTROY(g, GROUP, "lsk_group_destroy");
+  LSK__DESTROY(g, GROUP, __func__);
   for (unsigned i = 0; i < g->n; ++i)
     lsk_context_destroy(g->ctx[i]);
   pthread_mutex_destroy(&g->lock);
@@ -214,55 +214,55 @@ void lsk_group_destroy(lsk_group *g)
 
 int lsk_group_create(const char *selector, const lsk_group_options *opt, lsk_group **out)
 {
-  static const char fn[] = "lsk_group_create";
   if (!out)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
   lsk_group_options o = opt ? *opt : (lsk_group_options){0};
   if (o.partition == 1 || o.partition > LSK_GROUP_MAX)
     return lsk__fail(
         NULL, LSK_EINVAL,
-        "%s: opt->partition is %u: 0 for whole devices, or 2 to %u sub-devices of each", fn,
+        "%s: opt->partition is %u: 0 for whole devices, or 2 to %u sub-devices of each", __func__,
         o.partition, LSK_GROUP_MAX);
   if (o.context.device)
     return lsk__fail(NULL, LSK_EINVAL,
-                     "%s: opt->context.device is '%s': the selector names the devices", fn,
+                     "%s: opt->context.device is '%s': the selector names the devices", __func__,
                      o.context.device);
   lsk_device_info *list = NULL;
   size_t nlist = 0, nsel = 0;
   unsigned idx[LSK_GROUP_MAX];
   int rc = lsk_device_list(&list, &nlist);
   if (rc && rc != LSK_ENOMEM) /* the listing's message, under this function's name */
-    rc = lsk__fail(NULL, rc, "%s: %s", fn, lsk_context_errmsg(NULL));
+    rc = lsk__fail(NULL, rc, "%s: %s", __func__, lsk_context_errmsg(NULL));
   if (!rc)
-    rc = lsk__device_select_all(list, nlist, selector, fn, idx, LSK_GROUP_MAX, &nsel);
+    rc = lsk__device_select_all(list, nlist, selector, __func__, idx, LSK_GROUP_MAX, &nsel);
   member m[LSK_GROUP_MAX];
   unsigned nm = 0;
   for (size_t s = 0; s < nsel && !rc; ++s) {
     member whole = {.info = &list[idx[s]]};
     cl_int err = lsk__device_ids(whole.info, &whole.platform, &whole.device);
     if (err)
-      rc = lsk__fail_cl(NULL, err, fn, " (device %u, %s)", whole.info->index, whole.info->name);
+      rc = lsk__fail_cl(NULL, err, __func__, " (device %u, %s)", whole.info->index,
+                        whole.info->name);
     else if (nm + (o.partition ? o.partition : 1) > LSK_GROUP_MAX)
-      rc = lsk__fail(NULL, LSK_EINVAL, "%s: more than %u members (%zu devices, partition %u)", fn,
-                     LSK_GROUP_MAX, nsel, o.partition);
-    else if (o.partition && !(rc = partition(&whole, o.partition, &m[nm], fn)))
+      rc = lsk__fail(NULL, LSK_EINVAL, "%s: more than %u members (%zu devices, partition %u)",
+                     __func__, LSK_GROUP_MAX, nsel, o.partition);
+    else if (o.partition && !(rc = partition(&whole, o.partition, &m[nm], __func__)))
       nm += o.partition;
     else if (!o.partition)
       m[nm++] = whole;
   }
   lsk_group *g = rc ? NULL : lsk__handle_new(sizeof *g, &LSK__H_GROUP, NULL);
   if (!rc && !g)
-    rc = lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
+    rc = lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", __func__);
   if (g && pthread_mutex_init(&g->lock, NULL)) {
-    lsk__handle_remove(g, &LSK__H_GROUP, fn);
+    lsk__handle_remove(g, &LSK__H_GROUP, __func__);
     free(g);
     g = NULL;
-    rc = lsk__fail(NULL, LSK_ENOMEM, "%s: no mutex", fn);
+    rc = lsk__fail(NULL, LSK_ENOMEM, "%s: no mutex", __func__);
   }
   if (g) {
     g->n = nm;
-    rc = make_contexts(g, m, &o, fn);
+    rc = make_contexts(g, m, &o, __func__);
   }
   /* The contexts hold the sub-devices they use. */
   for (unsigned i = 0; i < nm; ++i)
@@ -282,16 +282,16 @@ int lsk_group_create(const char *selector, const lsk_group_options *opt, lsk_gro
 
 unsigned lsk_group_size(const lsk_group *g)
 {
-  LSK__LIVE_OR(0, g, GROUP, "lsk_group_size", "g");
+  LSK__LIVE_OR(0, g, GROUP, __func__, "g");
   return g->n;
 }
 
 lsk_context *lsk_group_context(const lsk_group *g, unsigned member)
 {
-  LSK__LIVE_OR(NULL, g, GROUP, "lsk_group_context", "g");
+  LSK__LIVE_OR(NULL, g, GROUP, __func__, "g");
   if (member >= g->n) {
-    lsk__fail(NULL, LSK_EINVAL, "lsk_group_context: member %u is out of range: the group has %u",
-              member, g->n);
+    lsk__fail(NULL, LSK_EINVAL, "%s: member %u is out of range: the group has %u", __func__, member,
+              g->n);
     return NULL;
   }
   return g->ctx[member];
@@ -308,36 +308,35 @@ static void member_name(const lsk_group *g, unsigned i, char *buf, size_t cap)
 
 int lsk_group_share(lsk_group *g, lsk_buffer *buf, unsigned member, lsk_buffer **out)
 {
-  static const char fn[] = "lsk_group_share";
   if (!out)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
-  LSK__LIVE(NULL, g, GROUP, fn, "g");
-  LSK__LIVE(NULL, buf, BUFFER, fn, "buf");
+  LSK__LIVE(NULL, g, GROUP, __func__, "g");
+  LSK__LIVE(NULL, buf, BUFFER, __func__, "buf");
   if (member >= g->n)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: member %u is out of range: the group has %u", fn,
+    return lsk__fail(NULL, LSK_EINVAL, "%s: member %u is out of range: the group has %u", __func__,
                      member, g->n);
   unsigned from = 0;
-  while (from < g->n && g->ctx[from] != buf->ctx)
+  while (from < g->n && g->ctx[from] != lsk__buffer_context(buf))
     ++from;
   if (from == g->n)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: buf belongs to no member of the group", fn);
-  if (buf->cached)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: buf belongs to no member of the group", __func__);
+  if (lsk__buffer_cached(buf))
     return lsk__fail(NULL, LSK_EINVAL,
                      "%s: buf comes from the buffer cache (lsk_buffer_alloc), which reuses its "
                      "memory: share a buffer of lsk_buffer_create",
-                     fn);
+                     __func__);
   lsk_context *to = g->ctx[member];
-  if (to->cl != buf->ctx->cl) {
+  if (lsk__context_cl(to) != lsk__context_cl(lsk__buffer_context(buf))) {
     char a[MEMBER_NAME], b[MEMBER_NAME];
     member_name(g, member, a, sizeof a);
     member_name(g, from, b, sizeof b);
     return lsk__fail(NULL, LSK_EINVAL,
                      "%s: %s and %s, buf's, have no OpenCL context in common (another platform): "
                      "copy through the host",
-                     fn, a, b);
+                     __func__, a, b);
   }
-  int rc = lsk__buffer_share(to, buf, fn, out);
+  int rc = lsk__buffer_share(to, buf, __func__, out);
   if (rc)
     lsk__fail(NULL, rc, "%s", lsk_context_errmsg(to));
   return rc;
@@ -345,14 +344,14 @@ int lsk_group_share(lsk_group *g, lsk_buffer *buf, unsigned member, lsk_buffer *
 
 int lsk_group_finish(lsk_group *g)
 {
-  LSK__LIVE(NULL, g, GROUP, "lsk_group_finish", "g");
+  LSK__LIVE(NULL, g, GROUP, __func__, "g");
   int first = LSK_OK;
   for (unsigned i = 0; i < g->n; ++i) {
     int rc = lsk_context_finish(g->ctx[i]);
     if (rc && !first) {
       char who[MEMBER_NAME];
       member_name(g, i, who, sizeof who);
-      first = lsk__fail(NULL, rc, "lsk_group_finish: %s: %s", who, lsk_context_errmsg(g->ctx[i]));
+      first = lsk__fail(NULL, rc, "%s: %s: %s", __func__, who, lsk_context_errmsg(g->ctx[i]));
     }
   }
   return first;
@@ -443,7 +442,7 @@ static int triad_size(triad *t, unsigned n)
  * half the device's memory, each one allocation). */
 static int triad_open(triad *t)
 {
-  const lsk_device_info *d = &t->ctx->info;
+  const lsk_device_info *d = lsk__context_info(t->ctx);
   uint64_t most = d->max_alloc_size / 4;
   if (d->global_mem_size && d->global_mem_size / 24 < most)
     most = d->global_mem_size / 24;
@@ -523,20 +522,18 @@ static int measured(lsk_group *g, const char *fn, double *out)
 
 int lsk_group_weights(lsk_group *g, double *weights)
 {
-  static const char fn[] = "lsk_group_weights";
-  LSK__LIVE(NULL, g, GROUP, fn, "g");
+  LSK__LIVE(NULL, g, GROUP, __func__, "g");
   if (!weights)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: weights is NULL", fn);
-  return measured(g, fn, weights);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: weights is NULL", __func__);
+  return measured(g, __func__, weights);
 }
 
 int lsk_group_split(lsk_group *g, size_t n, const double *weights, size_t *first)
 {
-  static const char fn[] = "lsk_group_split";
-  LSK__LIVE(NULL, g, GROUP, fn, "g");
+  LSK__LIVE(NULL, g, GROUP, __func__, "g");
   if (!first)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: first is NULL", fn);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: first is NULL", __func__);
   double w[LSK_GROUP_MAX];
-  int rc = weights ? LSK_OK : measured(g, fn, w);
-  return rc ? rc : split(fn, n, weights ? weights : w, g->n, first);
+  int rc = weights ? LSK_OK : measured(g, __func__, w);
+  return rc ? rc : split(__func__, n, weights ? weights : w, g->n, first);
 }

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "launch/launch.h"
 
 size_t lsk__device_max_workers(const lsk_device_info *dev)
 {
@@ -127,7 +127,7 @@ size_t lsk__algo_blocks(const lsk_device_info *dev, size_t tiles)
 
 int lsk__check_shape(lsk_context *ctx, const char *fn, unsigned workers, size_t blocks)
 {
-  const lsk_device_info *d = &ctx->info;
+  const lsk_device_info *d = lsk__context_info(ctx);
   size_t most = lsk__device_max_workers(d);
   if (workers && most && workers > most)
     return lsk__fail(ctx, LSK_ELAUNCH, "%s: workers %u exceed the %zu that %s allows", fn, workers,

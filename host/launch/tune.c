@@ -1,19 +1,7 @@
 /*
- * tune.c: lsk_tune (measure candidate shapes, verify, pick the fastest) and
- * the tune directory, one small text file per (device and its partition
- * where it is a sub-device, driver, lsk version, program, kernel, domain):
- *
- *     lsk tune 1
- *     key 5f0c3a61d2e4b7a9
- *     workers 16
- *     simd 256
- *     # comment lines: what was tuned, and the times
- *
- * The file is named by a 64-bit hash of the key text; the "key" line holds
- * a second, independent hash of it, so a collision or a foreign file is
- * detected. A file that is not exactly this is ignored (the rule applies)
- * and replaced by the next lsk_tune. Files are written to a temporary name
- * and renamed, so a reader never sees half of one.
+ * tune.c: lsk_tune (measure candidate shapes, verify, pick the fastest,
+ * keep the choice in the kernel and store it: tune_file.c) and
+ * lsk_tune_stored.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -21,174 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
+#include "launch/tune.h"
 
 #define TUNE_MAX_REPEAT 1000
-
-/* ------------------------------------------------------------------ */
-/* The directory and the files.                                        */
-
-const char *lsk_tune_dir(const lsk_context *ctx)
-{
-  LSK__LIVE_OR(NULL, ctx, CONTEXT, "lsk_tune_dir", "ctx");
-  return ctx->tune_dir;
-}
-
-/* The text that identifies a choice. */
-static char *tune_key(const lsk_program *prog, const char *kernel, const unsigned dom[3])
-{
-  const lsk_device_info *d = &prog->ctx->info;
-  /* The prelude (generated SoA views) is part of what is built. */
-  uint64_t src = lsk__hash64(prog->source, strlen(prog->source), 4) ^
-                 lsk__hash64(prog->prelude, strlen(prog->prelude), 5);
-  /* A sub-device is not its parent (fewer compute units): its partition
-   * joins the key; a whole device's key is as it was before sub-devices.
-   * Likewise a device under modeled shapes (LSK_SHAPES) is not the device:
-   * the model's name joins the key. */
-  return lsk__strdupf("lsk %s\n%s\n%s\n%s\n%s\n%s\n%s%s%s%s%s%ssource %016llx\noptions %s\n"
-                      "kernel %s\ndomain %ux%ux%u",
-                      LSK_VERSION_STRING, d->platform_name, d->platform_version, d->name,
-                      d->version, d->driver_version, d->partition[0] ? "partition " : "",
-                      d->partition, d->partition[0] ? "\n" : "", d->shapes[0] ? "shapes " : "",
-                      d->shapes, d->shapes[0] ? "\n" : "", (unsigned long long)src, prog->options,
-                      kernel, dom[0], dom[1], dom[2]);
-}
-
-static char *tune_path(const char *dir, const char *key)
-{
-  return lsk__strdupf("%s/%016llx.tune", dir, (unsigned long long)lsk__hash64(key, strlen(key), 1));
-}
-
-int lsk__tune_load(const lsk_program *prog, const char *dir, const char *kernel,
-                   const unsigned dom[3], unsigned *w, unsigned *s)
-{
-  char *key = tune_key(prog, kernel, dom);
-  char *path = key ? tune_path(dir, key) : NULL;
-  FILE *f = path ? fopen(path, "rb") : NULL;
-  int found = 0;
-  if (f) {
-    char text[LSK__TUNE_FILE_MAX + 1]; /* one byte more: a longer file is refused */
-    size_t n = fread(text, 1, sizeof text, f);
-    found = !ferror(f) && lsk__tune_parse(text, n, key, w, s);
-    fclose(f);
-  }
-  free(path);
-  free(key);
-  return found;
-}
-
-/*
- * A kernel's index: the domains that have a stored choice, one line each
- * ("domain X Y Z"), in <hash>.tunes beside the choices, so that
- * lsk_kernel_create reads a kernel's choices once and no launch reads a
- * file. Keyed as a choice of domain 0x0x0 (no real domain). Two processes
- * tuning one kernel at once may each write the index without the other's
- * domain: that domain's choice is then just not used until tuned again.
- */
-#define INDEX_MAX_DOMAINS 64
-
-static char *index_path(const lsk_program *prog, const char *dir, const char *kernel)
-{
-  static const unsigned none[3] = {0, 0, 0};
-  char *key = tune_key(prog, kernel, none);
-  char *path = key ? lsk__strdupf("%s/%016llx.tunes", dir,
-                                  (unsigned long long)lsk__hash64(key, strlen(key), 1))
-                   : NULL;
-  free(key);
-  return path;
-}
-
-/* The domains the index lists (at most INDEX_MAX_DOMAINS); 0 if none or
- * unreadable (then there is no choice). */
-static size_t index_read(const char *path, unsigned dom[][3])
-{
-  FILE *f = path ? fopen(path, "rb") : NULL;
-  if (!f)
-    return 0;
-  char line[128];
-  size_t n = 0;
-  while (n < INDEX_MAX_DOMAINS && fgets(line, sizeof line, f))
-    if (sscanf(line, "domain %u %u %u", &dom[n][0], &dom[n][1], &dom[n][2]) == 3 && dom[n][0] &&
-        dom[n][1] && dom[n][2])
-      ++n;
-  fclose(f);
-  return n;
-}
-
-/* Adds dom to the index (atomically replaced); failures only cost the
- * choice's use by later kernels. */
-static void index_add(const lsk_program *prog, const char *dir, const char *kernel,
-                      const unsigned d[3])
-{
-  char *path = index_path(prog, dir, kernel);
-  unsigned dom[INDEX_MAX_DOMAINS + 1][3];
-  size_t n = index_read(path, dom), i = 0;
-  while (i < n && memcmp(dom[i], d, sizeof dom[i]) != 0)
-    ++i;
-  if (path && i == n) {
-    if (n == INDEX_MAX_DOMAINS) /* the oldest goes */
-      memmove(dom[0], dom[1], --n * sizeof dom[0]);
-    memcpy(dom[n++], d, sizeof dom[0]);
-    char text[INDEX_MAX_DOMAINS * 48 + 64];
-    size_t used = (size_t)snprintf(text, sizeof text,
-                                   "# lsk: the domains of kernel %s with a choice\n", kernel);
-    for (size_t k = 0; k < n && used < sizeof text; ++k)
-      used += (size_t)snprintf(text + used, sizeof text - used, "domain %u %u %u\n", dom[k][0],
-                               dom[k][1], dom[k][2]);
-    lsk__file_part part = {text, used < sizeof text ? used : sizeof text - 1};
-    lsk__file_replace(path, &part, 1);
-  }
-  free(path);
-}
-
-void lsk__tune_load_all(const lsk_program *prog, const char *dir, const char *kernel,
-                        void (*found)(void *arg, const unsigned dom[3], unsigned w, unsigned s),
-                        void *arg)
-{
-  char *path = index_path(prog, dir, kernel);
-  unsigned dom[INDEX_MAX_DOMAINS][3];
-  size_t n = index_read(path, dom);
-  free(path);
-  for (size_t i = 0; i < n; ++i) {
-    unsigned w = 0, s = 0;
-    if (lsk__tune_load(prog, dir, kernel, dom[i], &w, &s))
-      found(arg, dom[i], w, s);
-  }
-}
-
-/* Writes the choice atomically; returns the path (malloc'd) or NULL. */
-static char *tune_store(const lsk_program *prog, const char *dir, const char *kernel,
-                        const unsigned dom[3], const lsk_tune_result *r)
-{
-  char *key = tune_key(prog, kernel, dom);
-  char *path = key ? tune_path(dir, key) : NULL;
-  char *text = NULL;
-  if (path) {
-    const lsk_device_info *d = &prog->ctx->info;
-    text = lsk__strdupf(LSK__TUNE_MAGIC "\nkey %016llx\nworkers %u\nsimd %u\n"
-                                        "# kernel %s of '%s', block domain %ux%ux%u, on %s (%s, "
-                                        "driver %s), lsk %s\n"
-                                        "# best %.6f ms; automatic rule %u x %u: %.6f ms\n",
-                        (unsigned long long)lsk__hash64(key, strlen(key), 2), r->workers, r->simd,
-                        kernel, prog->name, dom[0], dom[1], dom[2], d->name, d->platform_name,
-                        d->driver_version, LSK_VERSION_STRING, r->best * 1e3, r->rule_workers,
-                        r->rule_simd, r->rule_best * 1e3);
-  }
-  lsk__file_part part = {text, text ? strlen(text) : 0};
-  int ok = text && lsk__make_dirs(dir) == 0 && lsk__file_replace(path, &part, 1) == 0;
-  if (ok)
-    index_add(prog, dir, kernel, dom);
-  free(text);
-  free(key);
-  if (!ok) {
-    free(path);
-    return NULL;
-  }
-  return path;
-}
-
-/* ------------------------------------------------------------------ */
-/* Tuning.                                                             */
 
 /* One distinct buffer among the arguments: its snapshot and the result of
  * the rule's shape (NULL: the same bytes as the snapshot). */
@@ -225,7 +48,8 @@ static int cmp_double(const void *a, const void *b)
 static int restore(tuner *t)
 {
   for (size_t i = 0; i < t->nsnaps; ++i) {
-    int rc = lsk_buffer_write(t->snaps[i].buf, 0, t->snaps[i].before, t->snaps[i].buf->size);
+    int rc =
+        lsk_buffer_write(t->snaps[i].buf, 0, t->snaps[i].before, lsk__buffer_size(t->snaps[i].buf));
     if (rc)
       return rc;
   }
@@ -245,7 +69,7 @@ static int take_snapshot(tuner *t)
     int live = lsk__handle_check(t->ctx, b, &LSK__H_BUFFER, "lsk_tune", "buffer argument");
     if (live)
       return live;
-    if (b->ctx != t->ctx)
+    if (lsk__buffer_context(b) != t->ctx)
       return lsk__fail(t->ctx, LSK_EINVAL, "lsk_tune: argument %zu: buffer of another context", i);
     size_t j = 0;
     while (j < t->nsnaps && t->snaps[j].buf != b)
@@ -254,13 +78,13 @@ static int take_snapshot(tuner *t)
       continue;
     snap *sn = &t->snaps[t->nsnaps++];
     sn->buf = b;
-    if (!(sn->before = malloc(b->size)))
+    if (!(sn->before = malloc(lsk__buffer_size(b))))
       return lsk__fail(t->ctx, LSK_ENOMEM, "lsk_tune: out of memory for a %zu-byte snapshot",
-                       b->size);
-    int rc = lsk_buffer_read(b, 0, sn->before, b->size);
+                       lsk__buffer_size(b));
+    int rc = lsk_buffer_read(b, 0, sn->before, lsk__buffer_size(b));
     if (rc)
       return rc;
-    biggest = b->size > biggest ? b->size : biggest;
+    biggest = lsk__buffer_size(b) > biggest ? lsk__buffer_size(b) : biggest;
   }
   if (biggest && !(t->scratch = malloc(biggest)))
     return lsk__fail(t->ctx, LSK_ENOMEM, "lsk_tune: out of memory");
@@ -284,7 +108,7 @@ static int compare(tuner *t, int first, int *same)
   *same = 1;
   for (size_t i = 0; i < t->nsnaps; ++i) {
     snap *sn = &t->snaps[i];
-    size_t size = sn->buf->size;
+    size_t size = lsk__buffer_size(sn->buf);
     int rc = lsk_buffer_read(sn->buf, 0, t->scratch, size);
     if (rc)
       return rc;
@@ -326,7 +150,7 @@ static int timed_run(tuner *t, unsigned w, unsigned s, double *secs)
   double t0 = now();
   int rc = lsk_kernel_launch(t->k, &c, t->args, t->nargs, NULL);
   if (!rc) {
-    cl_int err = clFinish(t->ctx->queue);
+    cl_int err = clFinish(lsk__queue_cl(lsk__context_queue(t->ctx)));
     if (err)
       rc = lsk__fail_cl(t->ctx, err, "clFinish", " (lsk_tune)");
   }
@@ -353,10 +177,10 @@ static int make_entries(tuner *t, const lsk_tune_options *opt, const unsigned do
   size_t ncand = cand ? opt->ncandidates : 0;
   lsk_tune_shape *def = NULL;
   if (!cand) {
-    ncand = lsk_tune_candidates(&t->ctx->info, size, wg_max, NULL, 0);
+    ncand = lsk_tune_candidates(lsk__context_info(t->ctx), size, wg_max, NULL, 0);
     if (!(def = calloc(ncand ? ncand : 1, sizeof *def)))
       return lsk__fail(t->ctx, LSK_ENOMEM, "lsk_tune: out of memory");
-    lsk_tune_candidates(&t->ctx->info, size, wg_max, def, ncand);
+    lsk_tune_candidates(lsk__context_info(t->ctx), size, wg_max, def, ncand);
     cand = def;
   }
   out->entries = calloc(ncand + 1, sizeof *out->entries);
@@ -419,34 +243,34 @@ int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t n
 {
   if (out)
     memset(out, 0, sizeof *out);
-  LSK__LIVE(NULL, k, KERNEL, "lsk_tune", "kernel");
-  lsk_context *ctx = lsk__kernel_program(k)->ctx;
+  LSK__LIVE(NULL, k, KERNEL, __func__, "kernel");
+  lsk_context *ctx = lsk__kernel_context(k);
   if (!cfg || !out)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_tune: %s is NULL", !cfg ? "cfg" : "out");
+    return lsk__fail(ctx, LSK_EINVAL, "%s: %s is NULL", __func__, !cfg ? "cfg" : "out");
   if (nargs && !args)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_tune: args is NULL");
+    return lsk__fail(ctx, LSK_EINVAL, "%s: args is NULL", __func__);
   if (opt && opt->candidates == NULL && opt->ncandidates)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_tune: %zu candidates but candidates is NULL",
+    return lsk__fail(ctx, LSK_EINVAL, "%s: %zu candidates but candidates is NULL", __func__,
                      opt->ncandidates);
   unsigned repeat = opt && opt->repeat ? opt->repeat : 5;
   if (repeat > TUNE_MAX_REPEAT)
-    return lsk__fail(ctx, LSK_EINVAL, "lsk_tune: repeat %u is above %u", repeat, TUNE_MAX_REPEAT);
-  unsigned dom[3], rw, rs;
-  size_t wg_max;
-  int rc = lsk__kernel_domain(k, cfg, "lsk_tune", dom);
-  if (!rc)
-    rc = lsk__kernel_rule_shape(k, dom, "lsk_tune", &rw, &rs, &wg_max);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: repeat %u is above %u", __func__, repeat,
+                     TUNE_MAX_REPEAT);
+  lsk__tune_view v;
+  int rc = lsk__kernel_tune_view(k, cfg, 1, __func__, &v);
   if (rc)
     return rc;
+  const unsigned *dom = v.domain;
+  unsigned rw = v.rule_workers, rs = v.rule_simd;
   tuner t = {.k = k, .ctx = ctx, .cfg = *cfg, .args = args, .nargs = nargs};
   cl_command_queue_properties qp = 0;
-  t.profiling =
-      clGetCommandQueueInfo(ctx->queue, CL_QUEUE_PROPERTIES, sizeof qp, &qp, NULL) == CL_SUCCESS &&
-      (qp & CL_QUEUE_PROFILING_ENABLE);
-  memcpy(out->domain, dom, sizeof dom);
+  t.profiling = clGetCommandQueueInfo(lsk__queue_cl(lsk__context_queue(ctx)), CL_QUEUE_PROPERTIES,
+                                      sizeof qp, &qp, NULL) == CL_SUCCESS &&
+                (qp & CL_QUEUE_PROFILING_ENABLE);
+  memcpy(out->domain, dom, sizeof out->domain);
   out->rule_workers = rw;
   out->rule_simd = rs;
-  if ((rc = make_entries(&t, opt, dom, rw, rs, wg_max, out)) || (rc = take_snapshot(&t)))
+  if ((rc = make_entries(&t, opt, dom, rw, rs, v.wg_max, out)) || (rc = take_snapshot(&t)))
     goto tune_out;
 
   /* Each candidate once from the snapshot: builds it, warms it up, and its
@@ -479,9 +303,9 @@ int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t n
   out->simd = out->entries[pick].simd;
   out->best = out->entries[pick].best;
   out->rule_best = out->entries[0].best;
-  lsk__kernel_set_tuned(k, dom, out->workers, out->simd);
-  if (ctx->tune_dir && !(opt && opt->no_store)) {
-    out->path = tune_store(lsk__kernel_program(k), ctx->tune_dir, lsk__kernel_name(k), dom, out);
+  lsk__kernel_keep_choice(k, dom, out->workers, out->simd);
+  if (lsk__context_tune_dir(ctx) && !(opt && opt->no_store)) {
+    out->path = lsk__tune_store(v.prog, lsk__context_tune_dir(ctx), v.name, dom, out);
     out->stored = out->path != NULL;
   }
 tune_out:
@@ -496,21 +320,27 @@ int lsk_tune_stored(lsk_kernel *k, const lsk_launch *cfg, int *found, unsigned *
 {
   if (found)
     *found = 0;
-  LSK__LIVE(NULL, k, KERNEL, "lsk_tune_stored", "kernel");
+  LSK__LIVE(NULL, k, KERNEL, __func__, "kernel");
   if (!cfg || !found || !workers || !simd)
-    return lsk__fail(lsk__kernel_program(k)->ctx, LSK_EINVAL, "lsk_tune_stored: %s is NULL",
+    return lsk__fail(lsk__kernel_context(k), LSK_EINVAL, "%s: %s is NULL", __func__,
                      !cfg       ? "cfg"
                      : !found   ? "found"
                      : !workers ? "workers"
                                 : "simd");
   lsk_launch c = *cfg;
   c.workers = c.simd = 0;
-  unsigned dom[3], tw, ts;
-  int rc = lsk__kernel_domain(k, &c, "lsk_tune_stored", dom);
+  lsk__tune_view v;
+  int rc = lsk__kernel_tune_view(k, &c, 0, __func__, &v);
   if (!rc)
     rc = lsk_kernel_shape(k, &c, workers, simd);
   if (rc)
     return rc;
-  *found = lsk__kernel_tuned(k, dom, &tw, &ts) && tw == *workers && ts == *simd;
+  *found = v.stored && v.stored_workers == *workers && v.stored_simd == *simd;
   return LSK_OK;
+}
+
+const char *lsk_tune_dir(const lsk_context *ctx)
+{
+  LSK__LIVE_OR(NULL, ctx, CONTEXT, __func__, "ctx");
+  return lsk__context_tune_dir(ctx);
 }

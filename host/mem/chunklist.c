@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "lsk/chunklist.h"
-#include "pool_internal.h"
+#include "mem/pool.h"
 
 struct lsk_list {
   lsk__handle h;
@@ -21,42 +21,41 @@ LSK__HANDLE_FIRST(lsk_list);
 int lsk_list_create(lsk_pool *pool, size_t elem_bytes, size_t chunk, size_t max_length,
                     lsk_list **out)
 {
-  static const char fn[] = "lsk_list_create";
   if (out)
     *out = NULL;
-  LSK__LIVE(NULL, pool, POOL, fn, "pool");
+  LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   lsk_context *ctx = pool->ctx;
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   if (elem_bytes == 0 || elem_bytes % 4)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: elem_bytes %zu: must be a positive multiple of 4", fn,
-                     elem_bytes);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: elem_bytes %zu: must be a positive multiple of 4",
+                     __func__, elem_bytes);
   if (chunk == 0 || (chunk & (chunk - 1)))
-    return lsk__fail(ctx, LSK_EINVAL, "%s: chunk %zu: must be a power of two", fn, chunk);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: chunk %zu: must be a power of two", __func__, chunk);
   if (chunk > pool->cell_words * 4 / elem_bytes)
     return lsk__fail(ctx, LSK_EINVAL,
                      "%s: a chunk of %zu elements of %zu bytes does not fit the pool's cells of "
                      "%zu bytes",
-                     fn, chunk, elem_bytes, pool->cell_words * 4);
+                     __func__, chunk, elem_bytes, pool->cell_words * 4);
   if (max_length == 0 || max_length > UINT32_MAX)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: max_length %zu: must be from 1 to 2^32 - 1", fn,
+    return lsk__fail(ctx, LSK_EINVAL, "%s: max_length %zu: must be from 1 to 2^32 - 1", __func__,
                      max_length);
   size_t chunks = (max_length + chunk - 1) / chunk, words = LSK__LIST_HEADER_WORDS + chunks;
-  if (words * 4 > ctx->info.max_alloc_size)
+  if (words * 4 > lsk__context_info(ctx)->max_alloc_size)
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: a table of %zu chunks exceeds the device's largest "
                      "allocation",
-                     fn, chunks);
+                     __func__, chunks);
   lsk_list *l = calloc(1, sizeof *l);
   uint32_t *image = l ? malloc(words * 4) : NULL;
   if (!image) {
     free(l);
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", __func__);
   }
   if (lsk__handle_add(l, &LSK__H_LIST, pool)) {
     free(l);
     free(image);
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory", __func__);
   }
   l->pool = pool;
   l->elem_bytes = elem_bytes;
@@ -83,14 +82,14 @@ int lsk_list_create(lsk_pool *pool, size_t elem_bytes, size_t chunk, size_t max_
 
 void lsk_list_destroy(lsk_list *list)
 {
-  LSK__DESTROY(list, LIST, "lsk_list_destroy");
+  LSK__DESTROY(list, LIST, __func__);
   lsk_buffer_destroy(list->buf);
   free(list);
 }
 
 lsk_buffer *lsk_list_buffer(const lsk_list *list)
 {
-  LSK__LIVE_OR(NULL, list, LIST, "lsk_list_buffer", "list");
+  LSK__LIVE_OR(NULL, list, LIST, __func__, "list");
   return list->buf;
 }
 
@@ -115,12 +114,11 @@ static int read_all(lsk_list *l, const char *fn, uint32_t **words)
 
 int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out)
 {
-  static const char fn[] = "lsk_list_usage_get";
-  LSK__LIVE(NULL, list, LIST, fn, "list");
+  LSK__LIVE(NULL, list, LIST, __func__, "list");
   if (!out)
-    return lsk__fail(list->pool->ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(list->pool->ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   uint32_t *w;
-  int rc = read_all(list, fn, &w);
+  int rc = read_all(list, __func__, &w);
   if (rc)
     return rc;
   memset(out, 0, sizeof *out);
@@ -135,19 +133,18 @@ int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out)
 
 int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
 {
-  static const char fn[] = "lsk_list_read";
-  LSK__LIVE(NULL, list, LIST, fn, "list");
+  LSK__LIVE(NULL, list, LIST, __func__, "list");
   lsk_context *ctx = list->pool->ctx;
   if (!dst && count)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: dst is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: dst is NULL", __func__);
   uint32_t *w;
-  int rc = read_all(list, fn, &w);
+  int rc = read_all(list, __func__, &w);
   if (rc)
     return rc;
   size_t len = w[LSK__LIST_LEN];
   if (first > len || count > len - first)
-    rc = lsk__fail(ctx, LSK_ERANGE, "%s: first %zu + count %zu pass the length %zu", fn, first,
-                   count, len);
+    rc = lsk__fail(ctx, LSK_ERANGE, "%s: first %zu + count %zu pass the length %zu", __func__,
+                   first, count, len);
   /* One read per chunk the range touches. */
   unsigned char *out = dst;
   for (size_t i = first; !rc && i < first + count;) {
@@ -158,7 +155,7 @@ int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
       rc = lsk__fail(ctx, LSK_ERANGE,
                      "%s: element %zu has no storage (lost: the pool was "
                      "exhausted or the list full when it was appended)",
-                     fn, i);
+                     __func__, i);
     else
       rc = lsk_buffer_read(lsk_pool_buffer(list->pool),
                            lsk_pool_cell_offset(list->pool, cell) + pos * list->elem_bytes,
@@ -171,14 +168,15 @@ int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
 
 int lsk_list_clear(lsk_list *list)
 {
-  LSK__LIVE(NULL, list, LIST, "lsk_list_clear", "list");
+  LSK__LIVE(NULL, list, LIST, __func__, "list");
   lsk_context *ctx = list->pool->ctx;
   lsk_kernel *k;
   int rc = lsk__lib_kernel(ctx, LSK__LIB_POOL, "lsk_list_clear", &k);
   if (rc)
     return rc;
-  lsk_launch l = {.domain = {256}, .blocks = {lsk_auto_blocks(&ctx->info, list->chunks, 256, 0)}};
+  lsk_launch l = {.domain = {256},
+                  .blocks = {lsk_auto_blocks(lsk__context_info(ctx), list->chunks, 256, 0)}};
   return lsk__launch_q(
-      k, list->pool->q, &l,
+      k, list->pool->q, __func__, &l,
       LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(list->pool)), LSK_ARG_BUFFER(list->buf)));
 }

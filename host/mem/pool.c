@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool_internal.h"
+#include "mem/pool.h"
 
 const lsk__htype LSK__H_POOL = {"lsk_pool", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_pool);
@@ -52,12 +52,12 @@ static int plan(lsk_context *ctx, const char *fn, size_t capacity, size_t cell_b
                      "%s: %zu cells of %zu bytes: the pool would pass 2^32 - 1 words (16 GiB)", fn,
                      capacity, cw * 4);
   p->words = p->cells_off + capacity * cw;
-  if (p->words * 4 > ctx->info.max_alloc_size)
+  if (p->words * 4 > lsk__context_info(ctx)->max_alloc_size)
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: %zu cells of %zu bytes need %zu bytes, more than the device's largest "
                      "allocation (%llu)",
                      fn, capacity, cw * 4, p->words * 4,
-                     (unsigned long long)ctx->info.max_alloc_size);
+                     (unsigned long long)lsk__context_info(ctx)->max_alloc_size);
   return LSK_OK;
 }
 
@@ -124,102 +124,102 @@ static int check_common(lsk_context *ctx, const char *fn, size_t capacity, lsk_p
 /* The largest cell alignment: the device's base address alignment. */
 static size_t max_align(const lsk_context *ctx)
 {
-  return ctx->info.base_addr_align > 128 ? ctx->info.base_addr_align : 128;
+  return lsk__context_info(ctx)->base_addr_align > 128 ? lsk__context_info(ctx)->base_addr_align
+                                                       : 128;
 }
 
 int lsk_pool_create(lsk_context *ctx, size_t cell_bytes, size_t capacity,
                     const lsk_pool_options *opt, lsk_pool **out)
 {
-  static const char fn[] = "lsk_pool_create";
-  int rc = check_common(ctx, fn, capacity, out);
+  int rc = check_common(ctx, __func__, capacity, out);
   if (rc)
     return rc;
   size_t align = opt && opt->align ? opt->align : 4;
   if (cell_bytes == 0)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: cell_bytes is 0", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: cell_bytes is 0", __func__);
   if (align < 4 || (align & (align - 1)) || align > max_align(ctx))
     return lsk__fail(ctx, LSK_EINVAL,
                      "%s: align %zu: must be a power of two from 4 to %zu (the device's base "
                      "address alignment)",
-                     fn, align, max_align(ctx));
+                     __func__, align, max_align(ctx));
   if (opt && opt->queue) {
-    if ((rc = lsk__queue_check(ctx, opt->queue, fn, "opt->queue")))
+    if ((rc = lsk__queue_check(ctx, opt->queue, __func__, "opt->queue")))
       return rc;
   }
-  lsk_pool t = {.ctx = ctx, .align = align, .q = opt && opt->queue ? opt->queue : ctx->dq};
-  return create(ctx, fn, cell_bytes, capacity, &t, out);
+  lsk_pool t = {
+      .ctx = ctx, .align = align, .q = opt && opt->queue ? opt->queue : lsk__context_queue(ctx)};
+  return create(ctx, __func__, cell_bytes, capacity, &t, out);
 }
 
 int lsk_pool_create_frames(lsk_context *ctx, const lsk_layout *layout, unsigned frame_size,
                            size_t capacity, lsk_pool **out)
 {
-  static const char fn[] = "lsk_pool_create_frames";
-  int rc = check_common(ctx, fn, capacity, out);
+  int rc = check_common(ctx, __func__, capacity, out);
   if (rc)
     return rc;
-  LSK__LIVE(ctx, layout, LAYOUT, fn, "layout");
+  LSK__LIVE(ctx, layout, LAYOUT, __func__, "layout");
   if (frame_size == 0 || (frame_size & (frame_size - 1)) || frame_size > LSK_MAX_DOMAIN)
     return lsk__fail(ctx, LSK_EINVAL,
-                     "%s: frame size %u: must be a power of two from 1 to LSK_MAX_DOMAIN (%u)", fn,
-                     frame_size, LSK_MAX_DOMAIN);
+                     "%s: frame size %u: must be a power of two from 1 to LSK_MAX_DOMAIN (%u)",
+                     __func__, frame_size, LSK_MAX_DOMAIN);
   size_t align = lsk_layout_align(layout), soa = 0;
   if (align < 4)
     align = 4;
   if (align > max_align(ctx))
     return lsk__fail(ctx, LSK_EINVAL,
-                     "%s: layout '%s' aligns to %zu bytes, more than the device's %zu", fn,
+                     "%s: layout '%s' aligns to %zu bytes, more than the device's %zu", __func__,
                      lsk_layout_name(layout), align, max_align(ctx));
   if (lsk_layout_size(layout, frame_size, &soa))
-    return lsk__fail(ctx, LSK_ERANGE, "%s: %s", fn, lsk_context_errmsg(NULL));
+    return lsk__fail(ctx, LSK_ERANGE, "%s: %s", __func__, lsk_context_errmsg(NULL));
   /* The header (cl/lsk_shared.h: the next link, a count and two user
    * words), rounded up so that the SoA chunk after it is aligned. */
   size_t head = round_up(LSK__FRAME_HEAD_WORDS * 4, align);
   if (soa > SIZE_MAX - head)
-    return lsk__fail(ctx, LSK_ERANGE, "%s: frame size overflows", fn);
+    return lsk__fail(ctx, LSK_ERANGE, "%s: frame size overflows", __func__);
   lsk_pool t = {.ctx = ctx,
                 .align = align,
                 .layout = layout,
                 .frame_size = frame_size,
                 .frame_head_words = head / 4,
-                .q = ctx->dq};
-  return create(ctx, fn, head + soa, capacity, &t, out);
+                .q = lsk__context_queue(ctx)};
+  return create(ctx, __func__, head + soa, capacity, &t, out);
 }
 
 void lsk_pool_destroy(lsk_pool *pool)
 {
-  LSK__DESTROY(pool, POOL, "lsk_pool_destroy");
+  LSK__DESTROY(pool, POOL, __func__);
   lsk_buffer_destroy(pool->buf);
   free(pool);
 }
 
 lsk_buffer *lsk_pool_buffer(const lsk_pool *pool)
 {
-  LSK__LIVE_OR(NULL, pool, POOL, "lsk_pool_buffer", "pool");
+  LSK__LIVE_OR(NULL, pool, POOL, __func__, "pool");
   return pool->buf;
 }
 size_t lsk_pool_capacity(const lsk_pool *pool)
 {
-  LSK__LIVE_OR(0, pool, POOL, "lsk_pool_capacity", "pool");
+  LSK__LIVE_OR(0, pool, POOL, __func__, "pool");
   return pool->capacity;
 }
 size_t lsk_pool_cell_stride(const lsk_pool *pool)
 {
-  LSK__LIVE_OR(0, pool, POOL, "lsk_pool_cell_stride", "pool");
+  LSK__LIVE_OR(0, pool, POOL, __func__, "pool");
   return pool->cell_words * 4;
 }
 size_t lsk_pool_cell_offset(const lsk_pool *pool, uint32_t cell)
 {
-  LSK__LIVE_OR(0, pool, POOL, "lsk_pool_cell_offset", "pool");
+  LSK__LIVE_OR(0, pool, POOL, __func__, "pool");
   return (pool->cells_off + (size_t)cell * pool->cell_words) * 4;
 }
 unsigned lsk_pool_frame_size(const lsk_pool *pool)
 {
-  LSK__LIVE_OR(0, pool, POOL, "lsk_pool_frame_size", "pool");
+  LSK__LIVE_OR(0, pool, POOL, __func__, "pool");
   return pool->frame_size;
 }
 size_t lsk_pool_frame_base(const lsk_pool *pool, uint32_t f)
 {
-  LSK__LIVE_OR(0, pool, POOL, "lsk_pool_frame_base", "pool");
+  LSK__LIVE_OR(0, pool, POOL, __func__, "pool");
   return lsk_pool_cell_offset(pool, f) + pool->frame_head_words * 4;
 }
 
@@ -259,9 +259,9 @@ static void usage_of(const uint32_t *h, lsk_pool_usage *u)
 
 int lsk_pool_usage_get(lsk_pool *pool, lsk_pool_usage *out)
 {
-  LSK__LIVE(NULL, pool, POOL, "lsk_pool_usage_get", "pool");
+  LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   if (!out)
-    return lsk__fail(pool->ctx, LSK_EINVAL, "lsk_pool_usage_get: out is NULL");
+    return lsk__fail(pool->ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   uint32_t h[LSK__POOL_HEADER_WORDS];
   int rc = read_header(pool, h);
   if (!rc)
@@ -269,56 +269,56 @@ int lsk_pool_usage_get(lsk_pool *pool, lsk_pool_usage *out)
   return rc;
 }
 
-static int launch(lsk_pool *p, const char *name, unsigned domain, size_t blocks)
+static int launch(lsk_pool *p, const char *fn, const char *name, unsigned domain, size_t blocks)
 {
   lsk_kernel *k;
   int rc = lsk__lib_kernel(p->ctx, LSK__LIB_POOL, name, &k);
   if (rc)
     return rc;
   lsk_launch l = {.domain = {domain}, .blocks = {blocks}};
-  return lsk__launch_q(k, p->q, &l, LSK_ARGS(LSK_ARG_BUFFER(p->buf)));
+  return lsk__launch_q(k, p->q, fn, &l, LSK_ARGS(LSK_ARG_BUFFER(p->buf)));
 }
 
-int lsk__pool_gc(lsk_pool *p)
+/* The enqueued GC, without argument checks; messages name fn. */
+static int gc(lsk_pool *p, const char *fn)
 {
-  unsigned tile = p->ctx->info.is_gpu ? GC_TILE_GPU : GC_TILE_CPU;
-  int rc =
-      launch(p, "lsk_pool_gc_gather", tile, lsk_auto_blocks(&p->ctx->info, p->capacity, tile, 0));
+  unsigned tile = lsk__context_info(p->ctx)->is_gpu ? GC_TILE_GPU : GC_TILE_CPU;
+  int rc = launch(p, fn, "lsk_pool_gc_gather", tile,
+                  lsk_auto_blocks(lsk__context_info(p->ctx), p->capacity, tile, 0));
   if (!rc)
-    rc = launch(p, "lsk_pool_gc_recycle", tile,
-                lsk_auto_blocks(&p->ctx->info, p->capacity, tile, 0));
+    rc = launch(p, fn, "lsk_pool_gc_recycle", tile,
+                lsk_auto_blocks(lsk__context_info(p->ctx), p->capacity, tile, 0));
   if (!rc && p->cell_words >= LSK__POOL_LARGE_WORDS)
-    rc = launch(p, "lsk_pool_gc_zero_large", LARGE_TILE,
-                lsk_auto_blocks(&p->ctx->info, p->capacity, 1, 0));
+    rc = launch(p, fn, "lsk_pool_gc_zero_large", LARGE_TILE,
+                lsk_auto_blocks(lsk__context_info(p->ctx), p->capacity, 1, 0));
   if (!rc)
-    rc = launch(p, "lsk_pool_gc_finish", 1, 1);
+    rc = launch(p, fn, "lsk_pool_gc_finish", 1, 1);
   return rc;
 }
 
 int lsk_pool_gc(lsk_pool *pool)
 {
-  LSK__LIVE(NULL, pool, POOL, "lsk_pool_gc", "pool");
-  int rc = lsk__queue_check(pool->ctx, pool->q, "lsk_pool_gc", "the pool's queue");
-  return rc ? rc : lsk__pool_gc(pool);
+  LSK__LIVE(NULL, pool, POOL, __func__, "pool");
+  int rc = lsk__queue_check(pool->ctx, pool->q, __func__, "the pool's queue");
+  return rc ? rc : gc(pool, __func__);
 }
 
 int lsk_pool_grow(lsk_pool *pool, size_t capacity)
 {
-  static const char fn[] = "lsk_pool_grow";
-  LSK__LIVE(NULL, pool, POOL, fn, "pool");
+  LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   lsk_context *ctx = pool->ctx;
   if (capacity <= pool->capacity)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: capacity %zu: must be more than the current %zu", fn,
-                     capacity, pool->capacity);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: capacity %zu: must be more than the current %zu",
+                     __func__, capacity, pool->capacity);
   lsk_pool next = *pool;
-  int rc = plan(ctx, fn, capacity, pool->cell_words * 4, &next);
-  if (rc || (rc = lsk__pool_gc(pool)) || (rc = lsk__context_wait(ctx, "lsk_pool_grow")) ||
+  int rc = plan(ctx, __func__, capacity, pool->cell_words * 4, &next);
+  if (rc || (rc = gc(pool, __func__)) || (rc = lsk__context_wait(ctx, __func__)) ||
       (rc = lsk__verify_check(pool->q)))
     return rc;
   uint32_t *old = malloc(pool->words * 4), *image = old ? calloc(next.words, 4) : NULL;
   if (!image) {
     free(old);
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory for %zu bytes", fn,
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory for %zu bytes", __func__,
                      (pool->words + next.words) * 4);
   }
   /* After the GC the recycled list is empty and the cursor 0: the header's
@@ -355,39 +355,36 @@ static int read_list(lsk_pool *p, const char *fn, size_t at, size_t count, uint3
 
 int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 {
-  static const char fn[] = "lsk_pool_read_free";
-  LSK__LIVE(NULL, pool, POOL, fn, "pool");
+  LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   uint32_t h[LSK__POOL_HEADER_WORDS];
   int rc = read_header(pool, h);
   if (rc)
     return rc;
   size_t nfree = h[LSK__POOL_FREE_LEN];
   size_t used = h[LSK__POOL_CURSOR] < nfree ? h[LSK__POOL_CURSOR] : nfree;
-  return read_list(pool, fn, h[LSK__POOL_FREE_OFF] + used, nfree - used, dst, cap, n);
+  return read_list(pool, __func__, h[LSK__POOL_FREE_OFF] + used, nfree - used, dst, cap, n);
 }
 
 int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 {
-  static const char fn[] = "lsk_pool_read_recycled";
-  LSK__LIVE(NULL, pool, POOL, fn, "pool");
+  LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   uint32_t h[LSK__POOL_HEADER_WORDS];
   int rc = read_header(pool, h);
   if (rc)
     return rc;
   size_t r = h[LSK__POOL_RECYCLED] < pool->capacity ? h[LSK__POOL_RECYCLED] : pool->capacity;
-  return read_list(pool, fn, h[LSK__POOL_REC_OFF], r, dst, cap, n);
+  return read_list(pool, __func__, h[LSK__POOL_REC_OFF], r, dst, cap, n);
 }
 
 int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst)
 {
-  static const char fn[] = "lsk_pool_read_cells";
-  LSK__LIVE(NULL, pool, POOL, fn, "pool");
+  LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   if (!dst && count)
-    return lsk__fail(pool->ctx, LSK_EINVAL, "%s: dst is NULL", fn);
+    return lsk__fail(pool->ctx, LSK_EINVAL, "%s: dst is NULL", __func__);
   if (first > pool->capacity || count > pool->capacity - first)
-    return lsk__fail(pool->ctx, LSK_ERANGE, "%s: first %zu + count %zu exceed the capacity %zu", fn,
-                     first, count, pool->capacity);
-  int rc = lsk__context_wait(pool->ctx, "lsk_pool_read_cells");
+    return lsk__fail(pool->ctx, LSK_ERANGE, "%s: first %zu + count %zu exceed the capacity %zu",
+                     __func__, first, count, pool->capacity);
+  int rc = lsk__context_wait(pool->ctx, __func__);
   if (!rc)
     rc = lsk__verify_check(pool->q);
   if (rc || !count)

@@ -4,7 +4,7 @@
  */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "mem/mem.h"
 #include "lsk/vector.h"
 
 struct lsk_vector {
@@ -19,29 +19,28 @@ LSK__HANDLE_FIRST(lsk_vector);
 
 int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_vector **out)
 {
-  static const char fn[] = "lsk_vector_create";
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (elem_size == 0)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: elem_size is 0", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: elem_size is 0", __func__);
   if (capacity > LSK_VECTOR_MAX_CAPACITY)
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: capacity %zu exceeds LSK_VECTOR_MAX_CAPACITY (%u: the count is a uint)",
-                     fn, capacity, LSK_VECTOR_MAX_CAPACITY);
+                     __func__, capacity, LSK_VECTOR_MAX_CAPACITY);
   if (capacity > SIZE_MAX / elem_size)
-    return lsk__fail(ctx, LSK_ERANGE, "%s: %zu elements of %zu bytes overflow size_t", fn, capacity,
-                     elem_size);
-  if (capacity * elem_size > ctx->info.max_alloc_size)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: %zu elements of %zu bytes overflow size_t", __func__,
+                     capacity, elem_size);
+  if (capacity * elem_size > lsk__context_info(ctx)->max_alloc_size)
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: %zu elements of %zu bytes exceed the largest allocation of %s (%llu "
                      "bytes)",
-                     fn, capacity, elem_size, ctx->info.name,
-                     (unsigned long long)ctx->info.max_alloc_size);
+                     __func__, capacity, elem_size, lsk__context_info(ctx)->name,
+                     (unsigned long long)lsk__context_info(ctx)->max_alloc_size);
   lsk_vector *v = lsk__handle_new(sizeof *v, &LSK__H_VECTOR, ctx);
   if (!v)
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   v->ctx = ctx;
   v->elem_size = elem_size;
   v->capacity = capacity;
@@ -63,7 +62,7 @@ int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_v
 
 void lsk_vector_destroy(lsk_vector *v)
 {
-  LSK__DESTROY(v, VECTOR, "lsk_vector_destroy");
+  LSK__DESTROY(v, VECTOR, __func__);
   lsk_buffer_destroy(v->data);
   lsk_buffer_destroy(v->count);
   free(v);
@@ -71,9 +70,8 @@ void lsk_vector_destroy(lsk_vector *v)
 
 int lsk_vector_set_queue(lsk_vector *v, lsk_queue *q)
 {
-  static const char fn[] = "lsk_vector_set_queue";
-  LSK__LIVE(NULL, v, VECTOR, fn, "vector");
-  int rc = q ? lsk__queue_check(v->ctx, q, fn, "q") : LSK_OK;
+  LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
+  int rc = q ? lsk__queue_check(v->ctx, q, __func__, "q") : LSK_OK;
   if (!rc)
     v->q = q;
   return rc;
@@ -82,16 +80,15 @@ int lsk_vector_set_queue(lsk_vector *v, lsk_queue *q)
 /* The vector's queue, checked (it may have been destroyed since). */
 static int queue_of(lsk_vector *v, const char *fn, lsk_queue **q)
 {
-  *q = v->q ? v->q : v->ctx->dq;
+  *q = v->q ? v->q : lsk__context_queue(v->ctx);
   return v->q ? lsk__queue_check(v->ctx, v->q, fn, "the vector's queue") : LSK_OK;
 }
 
 int lsk_vector_clear(lsk_vector *v)
 {
-  static const char fn[] = "lsk_vector_clear";
-  LSK__LIVE(NULL, v, VECTOR, fn, "vector");
+  LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   lsk_queue *q;
-  int rc = queue_of(v, fn, &q);
+  int rc = queue_of(v, __func__, &q);
   uint32_t zero = 0;
   return rc ? rc
             : lsk_buffer_fill_async(v->count, &zero, sizeof zero, 0, sizeof zero,
@@ -110,12 +107,11 @@ static int read_count(lsk_vector *v, uint32_t *count, const char *fn)
 
 int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)
 {
-  static const char fn[] = "lsk_vector_size";
-  LSK__LIVE(NULL, v, VECTOR, fn, "vector");
+  LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   if (!size)
-    return lsk__fail(v->ctx, LSK_EINVAL, "%s: size is NULL", fn);
+    return lsk__fail(v->ctx, LSK_EINVAL, "%s: size is NULL", __func__);
   uint32_t count = 0;
-  int rc = read_count(v, &count, fn);
+  int rc = read_count(v, &count, __func__);
   if (rc)
     return rc;
   *size = count < v->capacity ? count : v->capacity;
@@ -126,21 +122,20 @@ int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)
 
 int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n)
 {
-  static const char fn[] = "lsk_vector_read";
-  LSK__LIVE(NULL, v, VECTOR, fn, "vector");
+  LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   if (!n)
-    return lsk__fail(v->ctx, LSK_EINVAL, "%s: n is NULL", fn);
+    return lsk__fail(v->ctx, LSK_EINVAL, "%s: n is NULL", __func__);
   *n = 0;
   if (!dst && max)
-    return lsk__fail(v->ctx, LSK_EINVAL, "%s: dst is NULL with max %zu", fn, max);
+    return lsk__fail(v->ctx, LSK_EINVAL, "%s: dst is NULL with max %zu", __func__, max);
   size_t size;
   int rc = lsk_vector_size(v, &size, NULL);
   if (rc)
     return rc;
   size = size < max ? size : max;
   lsk_queue *q;
-  if (size && ((rc = queue_of(v, fn, &q)) ||
-               (rc = lsk__buffer_rw(v->data, 0, 0, dst, size * v->elem_size, q, 1, fn))))
+  if (size && ((rc = queue_of(v, __func__, &q)) ||
+               (rc = lsk__buffer_rw(v->data, 0, 0, dst, size * v->elem_size, q, 1, __func__))))
     return rc;
   *n = size;
   return LSK_OK;
@@ -148,30 +143,30 @@ int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n)
 
 size_t lsk_vector_capacity(const lsk_vector *v)
 {
-  LSK__LIVE_OR(0, v, VECTOR, "lsk_vector_capacity", "vector");
+  LSK__LIVE_OR(0, v, VECTOR, __func__, "vector");
   return v->capacity;
 }
 size_t lsk_vector_elem_size(const lsk_vector *v)
 {
-  LSK__LIVE_OR(0, v, VECTOR, "lsk_vector_elem_size", "vector");
+  LSK__LIVE_OR(0, v, VECTOR, __func__, "vector");
   return v->elem_size;
 }
 lsk_buffer *lsk_vector_data(const lsk_vector *v)
 {
-  LSK__LIVE_OR(NULL, v, VECTOR, "lsk_vector_data", "vector");
+  LSK__LIVE_OR(NULL, v, VECTOR, __func__, "vector");
   return v->data;
 }
 lsk_buffer *lsk_vector_count(const lsk_vector *v)
 {
-  LSK__LIVE_OR(NULL, v, VECTOR, "lsk_vector_count", "vector");
+  LSK__LIVE_OR(NULL, v, VECTOR, __func__, "vector");
   return v->count;
 }
 
 int lsk_vector_args(const lsk_vector *v, lsk_arg args[3])
 {
-  LSK__LIVE(NULL, v, VECTOR, "lsk_vector_args", "vector");
+  LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   if (!args)
-    return lsk__fail(v->ctx, LSK_EINVAL, "lsk_vector_args: args is NULL");
+    return lsk__fail(v->ctx, LSK_EINVAL, "%s: args is NULL", __func__);
   args[0] = LSK_ARG_BUFFER(v->data);
   args[1] = LSK_ARG_BUFFER(v->count);
   args[2] = LSK_ARG_UINT((uint32_t)v->capacity);

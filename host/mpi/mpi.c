@@ -85,19 +85,19 @@ int lsk__mpi_agree(lsk_mpi *m, int status, const char *fn)
 
 int lsk_mpi_create(const lsk_mpi_options *opt, lsk_mpi **out)
 {
-  static const char fn[] = "lsk_mpi_create";
   if (out)
     *out = NULL;
   int init = 0;
   MPI_Initialized(&init);
   if (!init)
-    return lsk__mpi_fail(NULL, LSK_EINVAL, "%s: MPI is not initialized (call MPI_Init first)", fn);
+    return lsk__mpi_fail(NULL, LSK_EINVAL, "%s: MPI is not initialized (call MPI_Init first)",
+                         __func__);
   MPI_Comm user = opt && opt->comm ? *opt->comm : MPI_COMM_WORLD;
   lsk_mpi *m = calloc(1, sizeof *m);
   if (!m)
-    return lsk__mpi_fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
+    return lsk__mpi_fail(NULL, LSK_ENOMEM, "%s: out of memory", __func__);
   m->comm = m->node = MPI_COMM_NULL;
-  int rc = lsk__mpi_check(NULL, MPI_Comm_dup(user, &m->comm), fn, "MPI_Comm_dup");
+  int rc = lsk__mpi_check(NULL, MPI_Comm_dup(user, &m->comm), __func__, "MPI_Comm_dup");
   if (rc) {
     free(m);
     return rc; /* a bad communicator: MPI's own handler has spoken */
@@ -106,11 +106,11 @@ int lsk_mpi_create(const lsk_mpi_options *opt, lsk_mpi **out)
   MPI_Comm_size(m->comm, &m->size);
   rc = lsk__mpi_check(
       NULL, MPI_Comm_split_type(m->comm, MPI_COMM_TYPE_SHARED, m->rank, MPI_INFO_NULL, &m->node),
-      fn, "MPI_Comm_split_type");
+      __func__, "MPI_Comm_split_type");
   if (!rc)
     MPI_Comm_rank(m->node, &m->node_rank);
   if (!rc && !out)
-    rc = lsk__mpi_fail(NULL, LSK_EINVAL, "%s: out is NULL", fn);
+    rc = lsk__mpi_fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   m->device = -1;
   if (!rc) {
     const char *sel = opt && opt->devices ? opt->devices : getenv("LSK_DEVICE");
@@ -121,7 +121,7 @@ int lsk_mpi_create(const lsk_mpi_options *opt, lsk_mpi **out)
       lsk_device_list_free(list);
       idx = malloc(n * sizeof *idx + 1);
       rc = idx ? match_devices(sel, idx, n ? n : 1, &count)
-               : lsk__mpi_fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
+               : lsk__mpi_fail(NULL, LSK_ENOMEM, "%s: out of memory", __func__);
     }
     if (!rc) {
       m->device = (int)idx[(size_t)m->node_rank % count];
@@ -136,12 +136,12 @@ int lsk_mpi_create(const lsk_mpi_options *opt, lsk_mpi **out)
   if (!rc)
     rc = lsk_handle_add(m, &lsk__mpi_type, NULL);
   /* Agreed through the thread's message where there is no context yet. */
-  int any = agree(m->comm, m->rank, m->size, m->ctx, rc, fn);
+  int any = agree(m->comm, m->rank, m->size, m->ctx, rc, __func__);
   if (any) {
     if (m->ctx) /* the message outlives the context: the thread's */
       lsk__mpi_fail(NULL, any, "%s", lsk_context_errmsg(m->ctx));
     if (!rc)
-      lsk_handle_remove(m, &lsk__mpi_type, fn);
+      lsk_handle_remove(m, &lsk__mpi_type, __func__);
     lsk_context_destroy(m->ctx);
     MPI_Comm_free(&m->node);
     MPI_Comm_free(&m->comm);
@@ -154,7 +154,7 @@ int lsk_mpi_create(const lsk_mpi_options *opt, lsk_mpi **out)
 
 void lsk_mpi_destroy(lsk_mpi *m)
 {
-  if (!m || lsk_handle_remove(m, &lsk__mpi_type, "lsk_mpi_destroy"))
+  if (!m || lsk_handle_remove(m, &lsk__mpi_type, __func__))
     return;
   lsk_context_destroy(m->ctx);
   if (m->node != MPI_COMM_NULL)
@@ -171,46 +171,46 @@ void lsk_mpi_destroy(lsk_mpi *m)
 
 lsk_context *lsk_mpi_context(const lsk_mpi *m)
 {
-  LIVE_OR(NULL, m, "lsk_mpi_context");
+  LIVE_OR(NULL, m, __func__);
   return m->ctx;
 }
 
 MPI_Comm lsk_mpi_comm(const lsk_mpi *m)
 {
-  LIVE_OR(MPI_COMM_NULL, m, "lsk_mpi_comm");
+  LIVE_OR(MPI_COMM_NULL, m, __func__);
   return m->comm;
 }
 
 int lsk_mpi_rank(const lsk_mpi *m)
 {
-  LIVE_OR(-1, m, "lsk_mpi_rank");
+  LIVE_OR(-1, m, __func__);
   return m->rank;
 }
 
 int lsk_mpi_size(const lsk_mpi *m)
 {
-  LIVE_OR(-1, m, "lsk_mpi_size");
+  LIVE_OR(-1, m, __func__);
   return m->size;
 }
 
 int lsk_mpi_node_rank(const lsk_mpi *m)
 {
-  LIVE_OR(-1, m, "lsk_mpi_node_rank");
+  LIVE_OR(-1, m, __func__);
   return m->node_rank;
 }
 
 int lsk_mpi_device(const lsk_mpi *m)
 {
-  LIVE_OR(-1, m, "lsk_mpi_device");
+  LIVE_OR(-1, m, __func__);
   return m->device;
 }
 
 int lsk_mpi_agree(lsk_mpi *m, int status)
 {
-  int rc = lsk_handle_check(NULL, m, &lsk__mpi_type, "lsk_mpi_agree", "m");
+  int rc = lsk_handle_check(NULL, m, &lsk__mpi_type, __func__, "m");
   if (rc)
     return rc;
-  return lsk__mpi_agree(m, status, "lsk_mpi_agree");
+  return lsk__mpi_agree(m, status, __func__);
 }
 
 /* One element of type: combine b into a (op), NaN ignored by min/max. */
@@ -309,28 +309,26 @@ static int allreduce(lsk_mpi *m, const char *fn, int rc, lsk_type type, lsk_op o
 
 int lsk_mpi_allreduce(lsk_mpi *m, lsk_type type, lsk_op op, const void *local, void *result)
 {
-  static const char fn[] = "lsk_mpi_allreduce";
-  int rc = lsk_handle_check(NULL, m, &lsk__mpi_type, fn, "m");
+  int rc = lsk_handle_check(NULL, m, &lsk__mpi_type, __func__, "m");
   if (rc)
     return rc;
-  rc = check_type_op(m->ctx, fn, type, op);
+  rc = check_type_op(m->ctx, __func__, type, op);
   if (!rc && (!local || !result))
-    rc = lsk__mpi_fail(m->ctx, LSK_EINVAL, "%s: %s is NULL", fn, !local ? "local" : "result");
-  return allreduce(m, fn, rc, type, op, local, result);
+    rc = lsk__mpi_fail(m->ctx, LSK_EINVAL, "%s: %s is NULL", __func__, !local ? "local" : "result");
+  return allreduce(m, __func__, rc, type, op, local, result);
 }
 
 int lsk_mpi_reduce(lsk_mpi *m, lsk_type type, lsk_op op, lsk_buffer *in, size_t offset, size_t n,
                    void *result, const lsk_algo_options *opt)
 {
-  static const char fn[] = "lsk_mpi_reduce";
-  int rc = lsk_handle_check(NULL, m, &lsk__mpi_type, fn, "m");
+  int rc = lsk_handle_check(NULL, m, &lsk__mpi_type, __func__, "m");
   if (rc)
     return rc;
   unsigned char local[8] = {0};
-  rc = check_type_op(m->ctx, fn, type, op);
+  rc = check_type_op(m->ctx, __func__, type, op);
   if (!rc && !result)
-    rc = lsk__mpi_fail(m->ctx, LSK_EINVAL, "%s: result is NULL", fn);
+    rc = lsk__mpi_fail(m->ctx, LSK_EINVAL, "%s: result is NULL", __func__);
   if (!rc)
     rc = lsk_reduce(m->ctx, type, op, in, offset, n, local, opt);
-  return allreduce(m, fn, rc, type, op, local, result);
+  return allreduce(m, __func__, rc, type, op, local, result);
 }

@@ -22,57 +22,55 @@ static const char *const field_name[F_COUNT] = {
     "dims",        "guard",       "global[0]", "global[1]", "global[2]", "periodic[0]",
     "periodic[1]", "periodic[2]", "parts[0]",  "parts[1]",  "parts[2]"};
 
-int lsk_mpi_grid_create(lsk_mpi *m, const lsk_mpi_grid_options *opt, lsk_mpi_grid **out)
+/* Every rank compares its options with the others' (a rank with NULL
+ * options, rc already set, takes part with zeros), then all agree on one
+ * status: the first rank's failure, or a disagreement, fails them all. */
+static int agree_options(lsk_mpi *m, const lsk_mpi_grid_options *o, int rc, const char *fn)
 {
-  static const char fn[] = "lsk_mpi_grid_create";
-  if (out)
-    *out = NULL;
-  int rc = lsk_handle_check(NULL, m, &lsk__mpi_type, fn, "m");
-  if (rc)
-    return rc;
-  lsk_context *ctx = m->ctx;
-  if (!opt || !out)
-    rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: %s is NULL", fn, !opt ? "opt" : "out");
-  lsk_mpi_grid_options o = opt ? *opt : (lsk_mpi_grid_options){0};
-  unsigned dims = o.dims >= 1 && o.dims <= 3 ? o.dims : 3;
-  /* Every rank compares its options with the others' first (a rank
-   * with NULL options takes part with zeros). */
+  unsigned dims = o->dims >= 1 && o->dims <= 3 ? o->dims : 3;
   long long f[2 * F_COUNT], r[2 * F_COUNT];
-  f[F_DIMS] = o.dims;
-  f[F_GUARD] = o.guard;
+  f[F_DIMS] = o->dims;
+  f[F_GUARD] = o->guard;
   for (unsigned a = 0; a < 3; ++a) {
     int used = a < dims;
-    f[F_GLOBAL + a] = used ? (long long)o.global[a] : 0;
-    f[F_PERIODIC + a] = used ? o.periodic[a] != 0 : 0;
-    f[F_PARTS + a] = used ? o.parts[a] : 0;
+    f[F_GLOBAL + a] = used ? (long long)o->global[a] : 0;
+    f[F_PERIODIC + a] = used ? o->periodic[a] != 0 : 0;
+    f[F_PARTS + a] = used ? o->parts[a] : 0;
   }
   for (int i = 0; i < F_COUNT; ++i)
     f[F_COUNT + i] = -f[i]; /* max as the min of the negation */
   int mrc = MPI_Allreduce(f, r, 2 * F_COUNT, MPI_LONG_LONG, MPI_MIN, m->comm);
   if (mrc != MPI_SUCCESS)
-    return lsk__mpi_agree(m, lsk__mpi_check(ctx, mrc, fn, "MPI_Allreduce"), fn);
+    return lsk__mpi_agree(m, lsk__mpi_check(m->ctx, mrc, fn, "MPI_Allreduce"), fn);
   for (int i = 0; i < F_COUNT && !rc; ++i)
     if (r[i] != -r[F_COUNT + i])
-      rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: the ranks disagree on %s (from %lld to %lld)", fn,
+      rc = lsk__mpi_fail(m->ctx, LSK_EINVAL, "%s: the ranks disagree on %s (from %lld to %lld)", fn,
                          field_name[i], r[i], -r[F_COUNT + i]);
-  if ((rc = lsk__mpi_agree(m, rc, fn)))
-    return rc;
-  /* The same options everywhere from here: every rank reaches the same
-   * verdict on them. */
-  if (o.dims < 1 || o.dims > 3)
-    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: dims %u is not 1, 2 or 3", fn, o.dims);
-  int parts[3] = {1, 1, 1}, given = 0;
-  for (unsigned a = 0; a < dims; ++a) {
-    parts[a] = (int)o.parts[a];
-    given |= o.parts[a] != 0;
+  return lsk__mpi_agree(m, rc, fn);
+}
+
+/* The ranks per axis: the options' parts, else MPI_Dims_create's, the
+ * larger count along the longer axis. The options are the same on every
+ * rank here: every rank reaches the same verdict on them. */
+static int choose_parts(lsk_mpi *m, const lsk_mpi_grid_options *o, int parts[3], const char *fn)
+{
+  lsk_context *ctx = m->ctx;
+  if (o->dims < 1 || o->dims > 3)
+    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: dims %u is not 1, 2 or 3", fn, o->dims);
+  unsigned dims = o->dims;
+  int given = 0;
+  for (unsigned a = 0; a < 3; ++a) {
+    parts[a] = a < dims ? (int)o->parts[a] : 1;
+    given |= a < dims && o->parts[a] != 0;
   }
   long long product = 1;
   for (unsigned a = 0; a < dims; ++a)
-    product *= given ? o.parts[a] : 1;
+    product *= given ? o->parts[a] : 1;
   if (given && product != m->size)
     return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: parts %u x %u x %u make %lld ranks, not the %d", fn,
-                         o.parts[0], dims > 1 ? o.parts[1] : 1, dims > 2 ? o.parts[2] : 1, product,
-                         m->size);
+                         o->parts[0], dims > 1 ? o->parts[1] : 1, dims > 2 ? o->parts[2] : 1,
+                         product, m->size);
+  int rc;
   if (!given &&
       (rc = lsk__mpi_check(ctx, MPI_Dims_create(m->size, (int)dims, parts), fn, "MPI_Dims_create")))
     return lsk__mpi_agree(m, rc, fn);
@@ -81,34 +79,58 @@ int lsk_mpi_grid_create(lsk_mpi *m, const lsk_mpi_grid_options *opt, lsk_mpi_gri
   if (!given)
     for (unsigned a = 0; a + 1 < dims; ++a)
       for (unsigned b = a + 1; b < dims; ++b)
-        if (o.global[b] > o.global[a] && parts[b] < parts[a]) {
+        if (o->global[b] > o->global[a] && parts[b] < parts[a]) {
           int t = parts[a];
           parts[a] = parts[b];
           parts[b] = t;
         }
   for (unsigned a = 0; a < dims; ++a)
-    if (o.global[a] < (size_t)parts[a])
+    if (o->global[a] < (size_t)parts[a])
       return lsk__mpi_fail(ctx, LSK_EINVAL,
                            "%s: axis %u has %zu cells for %d ranks: each needs at least one", fn, a,
-                           o.global[a], parts[a]);
-  lsk_mpi_grid *g = calloc(1, sizeof *g);
-  if (!g)
-    rc = lsk__mpi_fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
-  if ((rc = lsk__mpi_agree(m, rc, fn)))
-    return rc;
+                           o->global[a], parts[a]);
+  return LSK_OK;
+}
+
+/* The neighbour of this rank in each direction of g's halo. */
+static int neighbours(lsk_mpi_grid *g, const char *fn)
+{
+  int rc = LSK_OK;
+  for (unsigned i = 0; !rc && i < lsk_halo_dirs(g->halo); ++i) {
+    int d[3];
+    lsk_halo_dir(g->halo, i, d);
+    lsk_halo_kind k = lsk_halo_kind_of(g->halo, i);
+    g->nb[i] = k == LSK_HALO_NONE ? MPI_PROC_NULL : g->m->rank;
+    if (k == LSK_HALO_REMOTE) {
+      int nc[3];
+      for (unsigned a = 0; a < g->dims; ++a)
+        nc[a] = (int)((g->coord[a] + g->parts[a] + (unsigned)d[a]) % g->parts[a]);
+      rc = lsk__mpi_check(g->m->ctx, MPI_Cart_rank(g->cart, nc, &g->nb[i]), fn, "MPI_Cart_rank");
+    }
+  }
+  return rc;
+}
+
+/* g (zeroed) for the options and parts: the Cartesian communicator, this
+ * rank's coordinates and box, its halo and neighbours. */
+static int place(lsk_mpi_grid *g, lsk_mpi *m, const lsk_mpi_grid_options *o, int parts[3],
+                 const char *fn)
+{
+  lsk_context *ctx = m->ctx;
+  unsigned dims = o->dims;
   g->m = m;
   g->cart = MPI_COMM_NULL;
   g->dims = dims;
   int periods[3];
   for (unsigned a = 0; a < 3; ++a) {
     g->parts[a] = (unsigned)parts[a];
-    periods[a] = a < dims && o.periodic[a] != 0;
-    g->global[a] = a < dims ? o.global[a] : 1;
+    periods[a] = a < dims && o->periodic[a] != 0;
+    g->global[a] = a < dims ? o->global[a] : 1;
     g->periodic[a] = periods[a];
   }
-  g->guard = o.guard;
-  rc = lsk__mpi_check(ctx, MPI_Cart_create(m->comm, (int)dims, parts, periods, 0, &g->cart), fn,
-                      "MPI_Cart_create");
+  g->guard = o->guard;
+  int rc = lsk__mpi_check(ctx, MPI_Cart_create(m->comm, (int)dims, parts, periods, 0, &g->cart), fn,
+                          "MPI_Cart_create");
   int c[3] = {0, 0, 0};
   if (!rc)
     rc =
@@ -119,26 +141,38 @@ int lsk_mpi_grid_create(lsk_mpi *m, const lsk_mpi_grid_options *opt, lsk_mpi_gri
     rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: %s", fn, lsk_context_errmsg(NULL));
   if (!rc)
     rc = lsk_halo_create(ctx, &g->box, &g->halo);
-  for (unsigned i = 0; !rc && i < lsk_halo_dirs(g->halo); ++i) {
-    int d[3];
-    lsk_halo_dir(g->halo, i, d);
-    lsk_halo_kind k = lsk_halo_kind_of(g->halo, i);
-    g->nb[i] = k == LSK_HALO_NONE ? MPI_PROC_NULL : m->rank;
-    if (k == LSK_HALO_REMOTE) {
-      int nc[3];
-      for (unsigned a = 0; a < dims; ++a)
-        nc[a] = (int)((g->coord[a] + g->parts[a] + (unsigned)d[a]) % g->parts[a]);
-      rc = lsk__mpi_check(ctx, MPI_Cart_rank(g->cart, nc, &g->nb[i]), fn, "MPI_Cart_rank");
-    }
+  return rc ? rc : neighbours(g, fn);
+}
+
+int lsk_mpi_grid_create(lsk_mpi *m, const lsk_mpi_grid_options *opt, lsk_mpi_grid **out)
+{
+  if (out)
+    *out = NULL;
+  int rc = lsk_handle_check(NULL, m, &lsk__mpi_type, __func__, "m");
+  if (rc)
+    return rc;
+  if (!opt || !out)
+    rc = lsk__mpi_fail(m->ctx, LSK_EINVAL, "%s: %s is NULL", __func__, !opt ? "opt" : "out");
+  lsk_mpi_grid_options o = opt ? *opt : (lsk_mpi_grid_options){0};
+  int parts[3];
+  if ((rc = agree_options(m, &o, rc, __func__)) || (rc = choose_parts(m, &o, parts, __func__)))
+    return rc;
+  lsk_mpi_grid *g = calloc(1, sizeof *g);
+  if (!g)
+    rc = lsk__mpi_fail(m->ctx, LSK_ENOMEM, "%s: out of memory", __func__);
+  if ((rc = lsk__mpi_agree(m, rc, __func__))) {
+    free(g); /* another rank's failure */
+    return rc;
   }
+  rc = place(g, m, &o, parts, __func__);
   if (!rc)
     rc = lsk_handle_add(g, &lsk__mpi_grid_type, NULL);
-  if ((rc = lsk__mpi_agree(m, rc, fn))) {
+  if ((rc = lsk__mpi_agree(m, rc, __func__))) {
     lsk_halo_destroy(g->halo);
     if (g->cart != MPI_COMM_NULL)
       MPI_Comm_free(&g->cart);
-    if (lsk_handle_check(NULL, g, &lsk__mpi_grid_type, fn, "g") == LSK_OK)
-      lsk_handle_remove(g, &lsk__mpi_grid_type, fn);
+    if (lsk_handle_check(NULL, g, &lsk__mpi_grid_type, __func__, "g") == LSK_OK)
+      lsk_handle_remove(g, &lsk__mpi_grid_type, __func__);
     free(g);
     return rc;
   }
@@ -148,7 +182,7 @@ int lsk_mpi_grid_create(lsk_mpi *m, const lsk_mpi_grid_options *opt, lsk_mpi_gri
 
 void lsk_mpi_grid_destroy(lsk_mpi_grid *g)
 {
-  if (!g || lsk_handle_remove(g, &lsk__mpi_grid_type, "lsk_mpi_grid_destroy"))
+  if (!g || lsk_handle_remove(g, &lsk__mpi_grid_type, __func__))
     return;
   lsk_halo_destroy(g->halo);
   MPI_Comm_free(&g->cart);
@@ -163,24 +197,23 @@ void lsk_mpi_grid_destroy(lsk_mpi_grid *g)
 
 const lsk_grid_box *lsk_mpi_grid_box(const lsk_mpi_grid *g)
 {
-  GRID_OR(NULL, g, "lsk_mpi_grid_box");
+  GRID_OR(NULL, g, __func__);
   return &g->box;
 }
 
 lsk_halo *lsk_mpi_grid_halo(const lsk_mpi_grid *g)
 {
-  GRID_OR(NULL, g, "lsk_mpi_grid_halo");
+  GRID_OR(NULL, g, __func__);
   return g->halo;
 }
 
 int lsk_mpi_grid_parts(const lsk_mpi_grid *g, unsigned parts[3], unsigned coord[3])
 {
-  static const char fn[] = "lsk_mpi_grid_parts";
-  int rc = lsk_handle_check(NULL, g, &lsk__mpi_grid_type, fn, "g");
+  int rc = lsk_handle_check(NULL, g, &lsk__mpi_grid_type, __func__, "g");
   if (rc)
     return rc;
   if (!parts && !coord)
-    return lsk__mpi_fail(g->m->ctx, LSK_EINVAL, "%s: parts and coord are both NULL", fn);
+    return lsk__mpi_fail(g->m->ctx, LSK_EINVAL, "%s: parts and coord are both NULL", __func__);
   for (unsigned a = 0; a < 3; ++a) {
     if (parts)
       parts[a] = g->parts[a];
@@ -192,58 +225,56 @@ int lsk_mpi_grid_parts(const lsk_mpi_grid *g, unsigned parts[3], unsigned coord[
 
 int lsk_mpi_grid_box_of(const lsk_mpi_grid *g, int rank, lsk_grid_box *out)
 {
-  static const char fn[] = "lsk_mpi_grid_box_of";
-  int rc = lsk_handle_check(NULL, g, &lsk__mpi_grid_type, fn, "g");
+  int rc = lsk_handle_check(NULL, g, &lsk__mpi_grid_type, __func__, "g");
   if (rc)
     return rc;
   lsk_context *ctx = g->m->ctx;
   if (!out)
-    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   if (rank < 0 || rank >= g->m->size)
-    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: rank %d is not below %d", fn, rank, g->m->size);
+    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: rank %d is not below %d", __func__, rank,
+                         g->m->size);
   int c[3] = {0, 0, 0};
-  if ((rc = lsk__mpi_check(ctx, MPI_Cart_coords(g->cart, rank, (int)g->dims, c), fn,
+  if ((rc = lsk__mpi_check(ctx, MPI_Cart_coords(g->cart, rank, (int)g->dims, c), __func__,
                            "MPI_Cart_coords")))
     return rc;
   unsigned uc[3] = {(unsigned)c[0], (unsigned)c[1], (unsigned)c[2]};
   if (lsk_grid_split(g->dims, g->global, g->parts, uc, g->guard, g->periodic, out))
-    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: %s", fn, lsk_context_errmsg(NULL));
+    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: %s", __func__, lsk_context_errmsg(NULL));
   return LSK_OK;
 }
 
 int lsk_mpi_grid_owner(const lsk_mpi_grid *g, const size_t cell[3], int *rank)
 {
-  static const char fn[] = "lsk_mpi_grid_owner";
-  int rc = lsk_handle_check(NULL, g, &lsk__mpi_grid_type, fn, "g");
+  int rc = lsk_handle_check(NULL, g, &lsk__mpi_grid_type, __func__, "g");
   if (rc)
     return rc;
   lsk_context *ctx = g->m->ctx;
   if (!cell || !rank)
-    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: %s is NULL", fn, !cell ? "cell" : "rank");
+    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: %s is NULL", __func__, !cell ? "cell" : "rank");
   int c[3] = {0, 0, 0};
   for (unsigned a = 0; a < g->dims; ++a) {
     size_t G = g->global[a], P = g->parts[a], q = G / P, big = G % P;
     if (cell[a] >= G)
-      return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: cell[%u] %zu is outside the grid's %zu", fn, a,
-                           cell[a], G);
+      return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: cell[%u] %zu is outside the grid's %zu", __func__,
+                           a, cell[a], G);
     /* The first big parts have q + 1 cells. */
     size_t edge = big * (q + 1);
     c[a] = (int)(cell[a] < edge ? cell[a] / (q + 1) : big + (cell[a] - edge) / q);
   }
-  return lsk__mpi_check(ctx, MPI_Cart_rank(g->cart, c, rank), fn, "MPI_Cart_rank");
+  return lsk__mpi_check(ctx, MPI_Cart_rank(g->cart, c, rank), __func__, "MPI_Cart_rank");
 }
 
 int lsk_mpi_grid_neighbor(const lsk_mpi_grid *g, unsigned i, int *rank)
 {
-  static const char fn[] = "lsk_mpi_grid_neighbor";
-  int rc = lsk_handle_check(NULL, g, &lsk__mpi_grid_type, fn, "g");
+  int rc = lsk_handle_check(NULL, g, &lsk__mpi_grid_type, __func__, "g");
   if (rc)
     return rc;
   unsigned nd = lsk_halo_dirs(g->halo);
   if (!rank || i >= nd)
     return lsk__mpi_fail(g->m->ctx, LSK_EINVAL,
-                         !rank ? "%s: rank is NULL" : "%s: direction %u is not below %u", fn, i,
-                         nd);
+                         !rank ? "%s: rank is NULL" : "%s: direction %u is not below %u", __func__,
+                         i, nd);
   *rank = g->nb[i];
   return LSK_OK;
 }
@@ -261,8 +292,7 @@ static void own_cells(const lsk_grid_box *b, size_t es, const unsigned char *col
 
 int lsk_mpi_grid_gather(lsk_mpi_grid *g, lsk_type type, lsk_buffer *column, int root, void *out)
 {
-  static const char fn[] = "lsk_mpi_grid_gather";
-  int rc = lsk_handle_check(NULL, g, &lsk__mpi_grid_type, fn, "g");
+  int rc = lsk_handle_check(NULL, g, &lsk__mpi_grid_type, __func__, "g");
   if (rc)
     return rc;
   lsk_mpi *m = g->m;
@@ -270,14 +300,14 @@ int lsk_mpi_grid_gather(lsk_mpi_grid *g, lsk_type type, lsk_buffer *column, int 
   size_t es = lsk_type_size(type), storage = lsk_grid_box_storage(&g->box, NULL);
   size_t own = g->box.extent[0] * g->box.extent[1] * g->box.extent[2];
   if (!es)
-    rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: type %d is not an lsk_type", fn, (int)type);
+    rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: type %d is not an lsk_type", __func__, (int)type);
   else if (root < 0 || root >= m->size)
-    rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: root %d is not below %d", fn, root, m->size);
+    rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: root %d is not below %d", __func__, root, m->size);
   else if (m->rank == root && !out)
-    rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: out is NULL on the root", fn);
+    rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: out is NULL on the root", __func__);
   else if (!column || lsk_buffer_size(column) < storage * es)
     rc = lsk__mpi_fail(ctx, column ? LSK_ERANGE : LSK_EINVAL,
-                       "%s: column %s (want %zu elements of %zu bytes)", fn,
+                       "%s: column %s (want %zu elements of %zu bytes)", __func__,
                        column ? "is too small" : "is NULL", storage, es);
   if (!es)
     es = 1;
@@ -287,22 +317,22 @@ int lsk_mpi_grid_gather(lsk_mpi_grid *g, lsk_type type, lsk_buffer *column, int 
   unsigned char *all = NULL;
   size_t total = g->global[0] * g->global[1] * g->global[2];
   if (!rc && (!col || !mine))
-    rc = lsk__mpi_fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    rc = lsk__mpi_fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   if (!rc && m->rank == root) {
     counts = malloc(sizeof *counts * (size_t)m->size);
     displs = malloc(sizeof *displs * (size_t)m->size);
     all = malloc(total * es);
     if (!counts || !displs || !all)
-      rc = lsk__mpi_fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+      rc = lsk__mpi_fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
     if (total * es > (size_t)1 << 31)
-      rc = lsk__mpi_fail(ctx, LSK_ERANGE, "%s: the grid's %zu bytes pass MPI's int counts", fn,
-                         total * es);
+      rc = lsk__mpi_fail(ctx, LSK_ERANGE, "%s: the grid's %zu bytes pass MPI's int counts",
+                         __func__, total * es);
   }
   if (!rc)
     rc = lsk_buffer_read(column, 0, col, storage * es);
   if (!rc)
     own_cells(&g->box, es, col, mine);
-  if ((rc = lsk__mpi_agree(m, rc, fn)))
+  if ((rc = lsk__mpi_agree(m, rc, __func__)))
     goto done;
   if (m->rank == root) {
     size_t at = 0;
@@ -318,7 +348,7 @@ int lsk_mpi_grid_gather(lsk_mpi_grid *g, lsk_type type, lsk_buffer *column, int 
   rc = lsk__mpi_check(
       ctx,
       MPI_Gatherv(mine, (int)(own * es), MPI_BYTE, all, counts, displs, MPI_BYTE, root, g->cart),
-      fn, "MPI_Gatherv");
+      __func__, "MPI_Gatherv");
   if (!rc && m->rank == root) {
     size_t stride[2] = {g->global[0], g->global[0] * g->global[1]};
     for (int r = 0; r < m->size; ++r) {
@@ -333,7 +363,7 @@ int lsk_mpi_grid_gather(lsk_mpi_grid *g, lsk_type type, lsk_buffer *column, int 
                  blk + (k * b.extent[1] + j) * b.extent[0] * es, b.extent[0] * es);
     }
   }
-  rc = lsk__mpi_agree(m, rc, fn);
+  rc = lsk__mpi_agree(m, rc, __func__);
 done:
   free(col);
   free(mine);

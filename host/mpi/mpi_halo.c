@@ -35,7 +35,7 @@ static const lsk_handle_type lsk__mpi_halo_type = {"lsk_mpi_halo", NULL, 0};
 
 void lsk_mpi_halo_destroy(lsk_mpi_halo *h)
 {
-  if (!h || lsk_handle_remove(h, &lsk__mpi_halo_type, "lsk_mpi_halo_destroy"))
+  if (!h || lsk_handle_remove(h, &lsk__mpi_halo_type, __func__))
     return;
   if (h->read_ev)
     lsk_event_release(h->read_ev);
@@ -56,24 +56,23 @@ void lsk_mpi_halo_destroy(lsk_mpi_halo *h)
 
 int lsk_mpi_halo_create(lsk_mpi_grid *g, const lsk_type *types, size_t ncolumns, lsk_mpi_halo **out)
 {
-  static const char fn[] = "lsk_mpi_halo_create";
   if (out)
     *out = NULL;
-  int rc = lsk_handle_check(NULL, g, &lsk__mpi_grid_type, fn, "g");
+  int rc = lsk_handle_check(NULL, g, &lsk__mpi_grid_type, __func__, "g");
   if (rc)
     return rc;
   lsk_context *ctx = g->m->ctx;
   if (!types || !out)
-    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: %s is NULL", fn, !types ? "types" : "out");
+    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: %s is NULL", __func__, !types ? "types" : "out");
   if (ncolumns == 0 || ncolumns > 1000)
-    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: ncolumns %zu is not 1 to 1000", fn, ncolumns);
+    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: ncolumns %zu is not 1 to 1000", __func__, ncolumns);
   for (size_t c = 0; c < ncolumns; ++c)
     if (!lsk_type_size(types[c]))
-      return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: types[%zu] %d is not an lsk_type", fn, c,
+      return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: types[%zu] %d is not an lsk_type", __func__, c,
                            (int)types[c]);
   lsk_mpi_halo *h = calloc(1, sizeof *h);
   if (!h)
-    return lsk__mpi_fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    return lsk__mpi_fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   h->g = g;
   h->ctx = ctx;
   h->ncol = ncolumns;
@@ -84,7 +83,7 @@ int lsk_mpi_halo_create(lsk_mpi_grid *g, const lsk_type *types, size_t ncolumns,
   h->req = malloc(2 * nd * ncolumns * sizeof *h->req);
   if (!h->types || !h->off || !h->cols || !h->req) {
     free(h->types), free(h->off), free(h->cols), free(h->req), free(h);
-    return lsk__mpi_fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    return lsk__mpi_fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   }
   memcpy(h->types, types, ncolumns * sizeof *types);
   size_t total = lsk_halo_total(g->halo);
@@ -115,7 +114,7 @@ int lsk_mpi_halo_create(lsk_mpi_grid *g, const lsk_type *types, size_t ncolumns,
 
 size_t lsk_mpi_halo_bytes(const lsk_mpi_halo *h)
 {
-  if (!h || lsk_handle_check(NULL, h, &lsk__mpi_halo_type, "lsk_mpi_halo_bytes", "h"))
+  if (!h || lsk_handle_check(NULL, h, &lsk__mpi_halo_type, __func__, "h"))
     return 0;
   return h->remote_bytes;
 }
@@ -149,19 +148,19 @@ static int begin_device(lsk_mpi_halo *h, lsk_buffer *const *columns, const lsk_a
 
 int lsk_mpi_halo_begin(lsk_mpi_halo *h, lsk_buffer *const *columns, const lsk_async *on)
 {
-  static const char fn[] = "lsk_mpi_halo_begin";
-  int rc = lsk_handle_check(NULL, h, &lsk__mpi_halo_type, fn, "h");
+  int rc = lsk_handle_check(NULL, h, &lsk__mpi_halo_type, __func__, "h");
   if (rc)
     return rc;
   if (h->begun)
-    return lsk__mpi_fail(h->ctx, LSK_EINVAL, "%s: begun already (lsk_mpi_halo_end first)", fn);
+    return lsk__mpi_fail(h->ctx, LSK_EINVAL, "%s: begun already (lsk_mpi_halo_end first)",
+                         __func__);
   if (on && on->event)
     *on->event = NULL;
   if (!columns)
-    rc = lsk__mpi_fail(h->ctx, LSK_EINVAL, "%s: columns is NULL", fn);
+    rc = lsk__mpi_fail(h->ctx, LSK_EINVAL, "%s: columns is NULL", __func__);
   for (size_t c = 0; !rc && c < h->ncol; ++c)
     if (!columns[c])
-      rc = lsk__mpi_fail(h->ctx, LSK_EINVAL, "%s: columns[%zu] is NULL", fn, c);
+      rc = lsk__mpi_fail(h->ctx, LSK_EINVAL, "%s: columns[%zu] is NULL", __func__, c);
   /* The last exchange's write from recv_host must be done before MPI
    * writes there again. */
   if (h->write_ev) {
@@ -190,7 +189,7 @@ int lsk_mpi_halo_begin(lsk_mpi_halo *h, lsk_buffer *const *columns, const lsk_as
                           (int)(lsk_halo_cells(halo, i) * es), MPI_BYTE, h->g->nb[i],
                           (int)(c * TAG_DIRS + (nd - 1 - i)), h->g->cart, &h->req[h->nreq++]);
       if (mrc != MPI_SUCCESS && !rc)
-        rc = lsk__mpi_check(h->ctx, mrc, fn, "MPI_Irecv");
+        rc = lsk__mpi_check(h->ctx, mrc, __func__, "MPI_Irecv");
     }
   }
   h->begun = 1;
@@ -200,12 +199,11 @@ int lsk_mpi_halo_begin(lsk_mpi_halo *h, lsk_buffer *const *columns, const lsk_as
 
 int lsk_mpi_halo_end(lsk_mpi_halo *h, const lsk_async *on)
 {
-  static const char fn[] = "lsk_mpi_halo_end";
-  int rc = lsk_handle_check(NULL, h, &lsk__mpi_halo_type, fn, "h");
+  int rc = lsk_handle_check(NULL, h, &lsk__mpi_halo_type, __func__, "h");
   if (rc)
     return rc;
   if (!h->begun)
-    return lsk__mpi_fail(h->ctx, LSK_EINVAL, "%s: no lsk_mpi_halo_begin before it", fn);
+    return lsk__mpi_fail(h->ctx, LSK_EINVAL, "%s: no lsk_mpi_halo_begin before it", __func__);
   if (on && on->event)
     *on->event = NULL;
   h->begun = 0;
@@ -228,17 +226,17 @@ int lsk_mpi_halo_end(lsk_mpi_halo *h, const lsk_async *on)
                           (int)(lsk_halo_cells(halo, i) * es), MPI_BYTE, h->g->nb[i],
                           (int)(c * TAG_DIRS + i), h->g->cart, &h->req[h->nreq++]);
       if (mrc != MPI_SUCCESS && !rc)
-        rc = lsk__mpi_check(h->ctx, mrc, fn, "MPI_Isend");
+        rc = lsk__mpi_check(h->ctx, mrc, __func__, "MPI_Isend");
     }
   }
   int mrc = MPI_Waitall(h->nreq, h->req, MPI_STATUSES_IGNORE);
   h->nreq = 0;
   if (mrc != MPI_SUCCESS && !rc)
-    rc = lsk__mpi_check(h->ctx, mrc, fn, "MPI_Waitall");
+    rc = lsk__mpi_check(h->ctx, mrc, __func__, "MPI_Waitall");
   if (rc)
     return rc;
   if (on && on->queue != h->q)
-    return lsk__mpi_fail(h->ctx, LSK_EINVAL, "%s: on->queue is not begin's queue", fn);
+    return lsk__mpi_fail(h->ctx, LSK_EINVAL, "%s: on->queue is not begin's queue", __func__);
   if (!h->remote_bytes) /* nothing arrived: the event (if asked) marks the queue */
     return on && on->event
                ? lsk_queue_marker(&(lsk_async){
@@ -266,11 +264,11 @@ int lsk_mpi_halo_exchange(lsk_mpi_halo *h, lsk_buffer *const *columns, const lsk
   lsk_async first = {
       .queue = on ? on->queue : NULL, .wait = on ? on->wait : NULL, .nwait = on ? on->nwait : 0};
   lsk_async last = {.queue = first.queue, .event = on ? on->event : NULL};
-  int rc = lsk_handle_check(NULL, h, &lsk__mpi_halo_type, "lsk_mpi_halo_exchange", "h");
+  int rc = lsk_handle_check(NULL, h, &lsk__mpi_halo_type, __func__, "h");
   if (rc)
     return rc;
   if (h->begun)
-    return lsk__mpi_fail(h->ctx, LSK_EINVAL, "lsk_mpi_halo_exchange: begun already");
+    return lsk__mpi_fail(h->ctx, LSK_EINVAL, "%s: begun already", __func__);
   rc = lsk_mpi_halo_begin(h, columns, &first);
   int erc = lsk_mpi_halo_end(h, &last); /* begun: it always ends */
   return rc ? rc : erc;

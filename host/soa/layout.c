@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout_internal.h"
+#include "soa/layout.h"
 
 const lsk__htype LSK__H_LAYOUT = {"lsk_layout", NULL, 0};
 LSK__HANDLE_FIRST(lsk_layout);
@@ -88,27 +88,26 @@ const char *lsk__bad_identifier(const char *name)
 int lsk_layout_create(const char *name, size_t align, lsk_layout **out)
 {
   if (!out)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_create: out is NULL");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
   const char *why = lsk__bad_identifier(name);
   if (why)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_create: layout name '%s' %s",
-                     name ? name : "(null)", why);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: layout name '%s' %s", __func__, name ? name : "(null)",
+                     why);
   if (align == 0)
     align = LSK_LAYOUT_DEFAULT_ALIGN;
   if (align & (align - 1))
-    return lsk__fail(NULL, LSK_EINVAL,
-                     "lsk_layout_create: alignment %zu of layout '%s' is not a power of two", align,
-                     name);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: alignment %zu of layout '%s' is not a power of two",
+                     __func__, align, name);
   lsk_layout *l = calloc(1, sizeof *l);
   if (!l || !(l->name = lsk__strdup(name))) {
     free(l);
-    return lsk__fail(NULL, LSK_ENOMEM, "lsk_layout_create: out of memory");
+    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", __func__);
   }
   if (lsk__handle_add(l, &LSK__H_LAYOUT, NULL)) {
     free(l->name);
     free(l);
-    return lsk__fail(NULL, LSK_ENOMEM, "lsk_layout_create: out of memory");
+    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", __func__);
   }
   l->align = align;
   *out = l;
@@ -117,7 +116,7 @@ int lsk_layout_create(const char *name, size_t align, lsk_layout **out)
 
 void lsk_layout_destroy(lsk_layout *l)
 {
-  LSK__DESTROY(l, LAYOUT, "lsk_layout_destroy");
+  LSK__DESTROY(l, LAYOUT, __func__);
   for (size_t i = 0; i < l->count; ++i) {
     free(l->members[i].name);
     free(l->members[i].type);
@@ -185,81 +184,80 @@ static int add_member(lsk_layout *l, lsk_member_kind kind, const char *type, uns
 
 int lsk_layout_add_column(lsk_layout *l, const char *type, const char *name)
 {
-  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_add_column", "layout");
-  return add_member(l, LSK_MEMBER_COLUMN, type, 1, 1, name, "lsk_layout_add_column");
+  LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
+  return add_member(l, LSK_MEMBER_COLUMN, type, 1, 1, name, __func__);
 }
 
 int lsk_layout_add_matrix(lsk_layout *l, const char *type, unsigned rows, unsigned cols,
                           const char *name)
 {
-  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_add_matrix", "layout");
-  return add_member(l, LSK_MEMBER_MATRIX, type, rows, cols, name, "lsk_layout_add_matrix");
+  LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
+  return add_member(l, LSK_MEMBER_MATRIX, type, rows, cols, name, __func__);
 }
 
 int lsk_layout_add_scalar(lsk_layout *l, const char *type, const char *name)
 {
-  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_add_scalar", "layout");
-  return add_member(l, LSK_MEMBER_SCALAR, type, 1, 1, name, "lsk_layout_add_scalar");
+  LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
+  return add_member(l, LSK_MEMBER_SCALAR, type, 1, 1, name, __func__);
 }
 
 int lsk_layout_set_align(lsk_layout *l, size_t align)
 {
-  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_set_align", "layout");
+  LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
   if (align == 0)
     align = LSK_LAYOUT_DEFAULT_ALIGN;
   if (align & (align - 1))
-    return lsk__fail(NULL, LSK_EINVAL,
-                     "lsk_layout_set_align: alignment %zu of layout '%s' is not a power of two",
-                     align, l->name);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: alignment %zu of layout '%s' is not a power of two",
+                     __func__, align, l->name);
   for (size_t i = 0; i < l->count; ++i)
     if (l->members[i].type_size > align)
       return lsk__fail(NULL, LSK_EINVAL,
-                       "lsk_layout_set_align: alignment %zu of layout '%s' is smaller than member "
+                       "%s: alignment %zu of layout '%s' is smaller than member "
                        "'%s' (%s, %zu bytes)",
-                       align, l->name, l->members[i].name, l->members[i].type,
+                       __func__, align, l->name, l->members[i].name, l->members[i].type,
                        l->members[i].type_size);
   if (l->stagger % align)
     return lsk__fail(NULL, LSK_EINVAL,
-                     "lsk_layout_set_align: alignment %zu of layout '%s' does not divide its "
+                     "%s: alignment %zu of layout '%s' does not divide its "
                      "stagger %zu",
-                     align, l->name, l->stagger);
+                     __func__, align, l->name, l->stagger);
   l->align = align;
   return LSK_OK;
 }
 
 int lsk_layout_set_stagger(lsk_layout *l, size_t stagger)
 {
-  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_set_stagger", "layout");
+  LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
   /* A multiple of the alignment keeps every column aligned (vector loads);
    * the cap keeps sizes far from overflow and matches the file format's. */
   if (stagger % l->align || stagger > LSK_LAYOUT_MAX_STAGGER)
     return lsk__fail(NULL, LSK_EINVAL,
-                     "lsk_layout_set_stagger: stagger %zu of layout '%s' is not a multiple of "
+                     "%s: stagger %zu of layout '%s' is not a multiple of "
                      "its alignment %zu from 0 to %u",
-                     stagger, l->name, l->align, LSK_LAYOUT_MAX_STAGGER);
+                     __func__, stagger, l->name, l->align, LSK_LAYOUT_MAX_STAGGER);
   l->stagger = stagger;
   return LSK_OK;
 }
 
 size_t lsk_layout_stagger(const lsk_layout *l)
 {
-  LSK__LIVE_OR(0, l, LAYOUT, "lsk_layout_stagger", "layout");
+  LSK__LIVE_OR(0, l, LAYOUT, __func__, "layout");
   return l->stagger;
 }
 
 const char *lsk_layout_name(const lsk_layout *l)
 {
-  LSK__LIVE_OR(NULL, l, LAYOUT, "lsk_layout_name", "layout");
+  LSK__LIVE_OR(NULL, l, LAYOUT, __func__, "layout");
   return l->name;
 }
 size_t lsk_layout_align(const lsk_layout *l)
 {
-  LSK__LIVE_OR(0, l, LAYOUT, "lsk_layout_align", "layout");
+  LSK__LIVE_OR(0, l, LAYOUT, __func__, "layout");
   return l->align;
 }
 size_t lsk_layout_member_count(const lsk_layout *l)
 {
-  LSK__LIVE_OR(0, l, LAYOUT, "lsk_layout_member_count", "layout");
+  LSK__LIVE_OR(0, l, LAYOUT, __func__, "layout");
   return l->count;
 }
 
@@ -301,13 +299,12 @@ static size_t member_size(const lsk_layout *l, const lsk__member *m, size_t n, s
 
 int lsk_layout_member(const lsk_layout *l, size_t i, size_t n, lsk_member_info *out)
 {
-  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_member", "layout");
+  LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
   if (!out)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_member: out is NULL");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   if (i >= l->count)
-    return lsk__fail(NULL, LSK_ERANGE,
-                     "lsk_layout_member: index %zu is out of range: layout '%s' has %zu members", i,
-                     l->name, l->count);
+    return lsk__fail(NULL, LSK_ERANGE, "%s: index %zu is out of range: layout '%s' has %zu members",
+                     __func__, i, l->name, l->count);
   int overflow = 0;
   size_t offset = 0, data = 0, size = 0;
   for (size_t k = 0; k <= i && !overflow; ++k) {
@@ -319,7 +316,7 @@ int lsk_layout_member(const lsk_layout *l, size_t i, size_t n, lsk_member_info *
     }
   }
   if (overflow || offset > SIZE_MAX - size)
-    return lsk__fail(NULL, LSK_ERANGE, "lsk_layout_member: layout '%s' with %zu elements overflows",
+    return lsk__fail(NULL, LSK_ERANGE, "%s: layout '%s' with %zu elements overflows", __func__,
                      l->name, n);
   const lsk__member *m = &l->members[i];
   size_t per = size / ((size_t)m->rows * m->cols);
@@ -338,16 +335,15 @@ int lsk_layout_member(const lsk_layout *l, size_t i, size_t n, lsk_member_info *
 
 int lsk_layout_find(const lsk_layout *l, const char *name, size_t *index)
 {
-  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_find", "layout");
+  LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
   if (!name || !index)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_find: %s is NULL", name ? "index" : "name");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, name ? "index" : "name");
   for (size_t i = 0; i < l->count; ++i)
     if (strcmp(l->members[i].name, name) == 0) {
       *index = i;
       return LSK_OK;
     }
-  return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_find: layout '%s' has no member '%s'", l->name,
-                   name);
+  return lsk__fail(NULL, LSK_EINVAL, "%s: layout '%s' has no member '%s'", __func__, l->name, name);
 }
 
 /* The size, or SIZE_MAX on overflow (no real layout is that big: sizes
@@ -367,21 +363,20 @@ static size_t quiet_size(const lsk_layout *l, size_t n)
 
 int lsk_layout_size(const lsk_layout *l, size_t n, size_t *bytes)
 {
-  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_size", "layout");
+  LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
   if (!bytes)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_size: bytes is NULL");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: bytes is NULL", __func__);
   size_t total = quiet_size(l, n);
   if (total == SIZE_MAX)
-    return lsk__fail(NULL, LSK_ERANGE,
-                     "lsk_layout_size: layout '%s' with %zu elements does not fit in size_t",
-                     l->name, n);
+    return lsk__fail(NULL, LSK_ERANGE, "%s: layout '%s' with %zu elements does not fit in size_t",
+                     __func__, l->name, n);
   *bytes = total;
   return LSK_OK;
 }
 
 size_t lsk_layout_max_elements(const lsk_layout *l, size_t max_bytes)
 {
-  LSK__LIVE_OR(0, l, LAYOUT, "lsk_layout_max_elements", "layout");
+  LSK__LIVE_OR(0, l, LAYOUT, __func__, "layout");
   if (max_bytes == 0)
     max_bytes = SIZE_MAX - 1;
   /* The size grows with n: binary search the last n that fits. */
@@ -400,15 +395,14 @@ size_t lsk_layout_max_elements(const lsk_layout *l, size_t max_bytes)
 
 int lsk_layout_describe(const lsk_layout *l, size_t n, char **text)
 {
-  LSK__LIVE(NULL, l, LAYOUT, "lsk_layout_describe", "layout");
+  LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
   if (!text)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_describe: text is NULL");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: text is NULL", __func__);
   *text = NULL;
   size_t total;
   if (lsk_layout_size(l, n, &total))
-    return lsk__fail(NULL, LSK_ERANGE,
-                     "lsk_layout_describe: layout '%s' with %zu elements does not fit in size_t",
-                     l->name, n);
+    return lsk__fail(NULL, LSK_ERANGE, "%s: layout '%s' with %zu elements does not fit in size_t",
+                     __func__, l->name, n);
   lsk__sb sb = {0};
   if (l->stagger)
     lsk__sb_printf(&sb,
@@ -433,5 +427,5 @@ int lsk_layout_describe(const lsk_layout *l, size_t n, char **text)
                      m.name, m.offset, m.rows, m.cols, data, m.padding, m.stride);
   }
   lsk__sb_printf(&sb, "Final offset = %zu computeDataSize(...): %zu\n", total, total);
-  return lsk__sb_finish(&sb, text, "lsk_layout_describe");
+  return lsk__sb_finish(&sb, text, __func__);
 }

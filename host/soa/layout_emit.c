@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout_internal.h"
+#include "soa/layout.h"
 
 typedef struct emit {
   size_t k; /* layouts in the view */
@@ -372,34 +372,27 @@ static int emit_cl(emit *e, char **text, const char *fn)
 
 int lsk_layout_emit_cl(const lsk_layout *l, const lsk_emit_options *opt, char **text)
 {
-  static const char fn[] = "lsk_layout_emit_cl";
   emit e;
   const char *members[1] = {opt ? opt->members : NULL};
-  int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, fn);
-  return rc ? rc : emit_cl(&e, text, fn);
+  int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, __func__);
+  return rc ? rc : emit_cl(&e, text, __func__);
 }
 
 int lsk_layout_emit_view_cl(const char *view_name, size_t k, const lsk_layout *const *layouts,
                             const char *const *members, char **text)
 {
-  static const char fn[] = "lsk_layout_emit_view_cl";
   if (!view_name)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: view_name is NULL", fn);
+    return lsk__fail(NULL, LSK_EINVAL, "%s: view_name is NULL", __func__);
   emit e;
-  int rc = setup(&e, view_name, k, layouts, members, text, fn);
-  return rc ? rc : emit_cl(&e, text, fn);
+  int rc = setup(&e, view_name, k, layouts, members, text, __func__);
+  return rc ? rc : emit_cl(&e, text, __func__);
 }
 
-int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **text)
+/* The C view's head: the guard, the alignment and the offsets. */
+static void emit_c_head(emit *e, const lsk_layout *l)
 {
-  static const char fn[] = "lsk_layout_emit_c";
-  emit e;
-  const char *members[1] = {opt ? opt->members : NULL};
-  int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, fn);
-  if (rc)
-    return rc;
-  lsk__sb *sb = &e.sb;
-  const char *V = e.view, *U = e.upper, *L = l->name;
+  lsk__sb *sb = &e->sb;
+  const char *V = e->view, *U = e->upper, *L = l->name;
   char stagger[48] = "";
   if (l->stagger)
     snprintf(stagger, sizeof stagger, ", stagger %zu", l->stagger);
@@ -424,11 +417,18 @@ int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **t
                    "static inline size_t %s__pad(size_t x, size_t s) { return x > SIZE_MAX - s ? "
                    "SIZE_MAX : x + s; }\n",
                    V);
-  emit_offsets(&e, "static inline", align_fn, pad_fn, "size_t", "size_t");
+  emit_offsets(e, "static inline", align_fn, pad_fn, "size_t", "size_t");
+}
+
+/* The C view's struct of pointers and its bind function. */
+static void emit_c_struct(emit *e, const lsk_layout *l)
+{
+  lsk__sb *sb = &e->sb;
+  const char *V = e->view, *L = l->name;
   lsk__sb_printf(sb, "\ntypedef struct %s_host {\n", V);
   for (size_t k = 0; k < l->count; ++k) {
     const lsk__member *m = &l->members[k];
-    if (!e.sel[0][k])
+    if (!e->sel[0][k])
       continue;
     lsk__sb_printf(sb, "  cl_%s *%s;\n", m->type, m->name);
     if (m->kind == LSK_MEMBER_MATRIX)
@@ -444,7 +444,7 @@ int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **t
                  l->align, V, V, l->align, L, l->align);
   for (size_t k = 0; k < l->count; ++k) {
     const lsk__member *m = &l->members[k];
-    if (!e.sel[0][k])
+    if (!e->sel[0][k])
       continue;
     lsk__sb_printf(sb, "  v->%s = (cl_%s *)(b + %s_offset_%s(n));\n", m->name, m->type, V, m->name);
     if (m->kind == LSK_MEMBER_MATRIX)
@@ -452,47 +452,64 @@ int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **t
                      m->rows * m->cols, m->type_size);
   }
   lsk__sb_printf(sb, "  v->lsk_n = n;\n  return LSK_OK;\n}\n\n");
-  for (size_t k = 0; k < l->count; ++k) {
-    const lsk__member *m = &l->members[k];
-    if (!e.sel[0][k])
-      continue;
-    const char *T = m->type, *M = m->name;
-    if (m->kind == LSK_MEMBER_SCALAR) {
-      lsk__sb_printf(sb, "static inline cl_%s %s_%s(const %s_host *v) { return v->%s[0]; }\n", T, V,
-                     M, V, M);
-      lsk__sb_printf(sb, "static inline void %s_set_%s(%s_host *v, cl_%s x) { v->%s[0] = x; }\n", V,
-                     M, V, T, M);
-    } else if (m->kind == LSK_MEMBER_COLUMN) {
-      lsk__sb_printf(sb,
-                     "static inline int %s_get_%s(const %s_host *v, size_t i, cl_%s *out)\n{\n"
-                     "  if (i >= v->lsk_n)\n    return lsk_soa_range_error(\"%s\", \"%s\", i, "
-                     "v->lsk_n);\n  *out = v->%s[i];\n  return LSK_OK;\n}\n",
-                     V, M, V, T, L, M, M);
-      lsk__sb_printf(sb,
-                     "static inline int %s_set_%s(%s_host *v, size_t i, cl_%s x)\n{\n  if (i >= "
-                     "v->lsk_n)\n    return lsk_soa_range_error(\"%s\", \"%s\", i, v->lsk_n);\n"
-                     "  v->%s[i] = x;\n  return LSK_OK;\n}\n",
-                     V, M, V, T, L, M, M);
-    } else {
-      /* Component (r, c) of element i; r and c out of range count as i. */
-      lsk__sb_printf(sb,
-                     "static inline int %s_get_%s(const %s_host *v, size_t i, unsigned r, "
-                     "unsigned c, cl_%s *out)\n{\n  if (i >= v->lsk_n || r >= %uu || c >= %uu)\n"
-                     "    return lsk_soa_range_error(\"%s\", \"%s\", i, v->lsk_n);\n  *out = "
-                     "v->%s[i + (r + c * %uu) * v->lsk_stride_%s];\n  return LSK_OK;\n}\n",
-                     V, M, V, T, m->rows, m->cols, L, M, M, m->rows, M);
-      lsk__sb_printf(sb,
-                     "static inline int %s_set_%s(%s_host *v, size_t i, unsigned r, unsigned c, "
-                     "cl_%s x)\n{\n  if (i >= v->lsk_n || r >= %uu || c >= %uu)\n    return "
-                     "lsk_soa_range_error(\"%s\", \"%s\", i, v->lsk_n);\n  v->%s[i + (r + c * "
-                     "%uu) * v->lsk_stride_%s] = x;\n  return LSK_OK;\n}\n",
-                     V, M, V, T, m->rows, m->cols, L, M, M, m->rows, M);
-    }
+}
+
+/* The C view's get and set of member m of layout L. */
+static void emit_c_access(emit *e, const char *L, const lsk__member *m)
+{
+  lsk__sb *sb = &e->sb;
+  const char *V = e->view, *T = m->type, *M = m->name;
+  if (m->kind == LSK_MEMBER_SCALAR) {
+    lsk__sb_printf(sb, "static inline cl_%s %s_%s(const %s_host *v) { return v->%s[0]; }\n", T, V,
+                   M, V, M);
+    lsk__sb_printf(sb, "static inline void %s_set_%s(%s_host *v, cl_%s x) { v->%s[0] = x; }\n", V,
+                   M, V, T, M);
+  } else if (m->kind == LSK_MEMBER_COLUMN) {
+    lsk__sb_printf(sb,
+                   "static inline int %s_get_%s(const %s_host *v, size_t i, cl_%s *out)\n{\n"
+                   "  if (i >= v->lsk_n)\n    return lsk_soa_range_error(\"%s\", \"%s\", i, "
+                   "v->lsk_n);\n  *out = v->%s[i];\n  return LSK_OK;\n}\n",
+                   V, M, V, T, L, M, M);
+    lsk__sb_printf(sb,
+                   "static inline int %s_set_%s(%s_host *v, size_t i, cl_%s x)\n{\n  if (i >= "
+                   "v->lsk_n)\n    return lsk_soa_range_error(\"%s\", \"%s\", i, v->lsk_n);\n"
+                   "  v->%s[i] = x;\n  return LSK_OK;\n}\n",
+                   V, M, V, T, L, M, M);
+  } else {
+    /* Component (r, c) of element i; r and c out of range count as i. */
+    lsk__sb_printf(sb,
+                   "static inline int %s_get_%s(const %s_host *v, size_t i, unsigned r, "
+                   "unsigned c, cl_%s *out)\n{\n  if (i >= v->lsk_n || r >= %uu || c >= %uu)\n"
+                   "    return lsk_soa_range_error(\"%s\", \"%s\", i, v->lsk_n);\n  *out = "
+                   "v->%s[i + (r + c * %uu) * v->lsk_stride_%s];\n  return LSK_OK;\n}\n",
+                   V, M, V, T, m->rows, m->cols, L, M, M, m->rows, M);
+    lsk__sb_printf(sb,
+                   "static inline int %s_set_%s(%s_host *v, size_t i, unsigned r, unsigned c, "
+                   "cl_%s x)\n{\n  if (i >= v->lsk_n || r >= %uu || c >= %uu)\n    return "
+                   "lsk_soa_range_error(\"%s\", \"%s\", i, v->lsk_n);\n  v->%s[i + (r + c * "
+                   "%uu) * v->lsk_stride_%s] = x;\n  return LSK_OK;\n}\n",
+                   V, M, V, T, m->rows, m->cols, L, M, M, m->rows, M);
   }
+}
+
+int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **text)
+{
+  emit e;
+  const char *members[1] = {opt ? opt->members : NULL};
+  int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, __func__);
+  if (rc)
+    return rc;
+  lsk__sb *sb = &e.sb;
+  const char *U = e.upper;
+  emit_c_head(&e, l);
+  emit_c_struct(&e, l);
+  for (size_t k = 0; k < l->count; ++k)
+    if (e.sel[0][k])
+      emit_c_access(&e, l->name, &l->members[k]);
   lsk__sb_printf(sb, "\n/* Kernel arguments for %s_PARAMS(p): buffer, byte offset, count. */\n", U);
   lsk__sb_printf(sb, "#define %s_ARGS(buf, base, n) ", U);
   each_selected(&e, "LSK_ARG_BUFFER(buf)", ", ");
   lsk__sb_printf(sb, ", LSK_ARG_ULONG(base), LSK_ARG_UINT(n)\n#endif /* LSK_HOST_VIEW_%s */\n", U);
   release(&e);
-  return lsk__sb_finish(sb, text, fn);
+  return lsk__sb_finish(sb, text, __func__);
 }

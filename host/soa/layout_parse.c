@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout_internal.h"
+#include "soa/layout.h"
 
 #define MAX_TOKENS 8
 
@@ -80,15 +80,15 @@ static int at_line(int rc, const char *file, unsigned lineno)
 int lsk_layout_parse(const char *text, const char *file, lsk_layout **out)
 {
   if (!out)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_parse: out is NULL");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
   if (!text)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_parse: text is NULL");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: text is NULL", __func__);
   if (!file)
     file = "layout";
   char *copy = lsk__strdup(text);
   if (!copy)
-    return lsk__fail(NULL, LSK_ENOMEM, "lsk_layout_parse: out of memory");
+    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", __func__);
   lsk_layout *l = NULL;
   int rc = LSK_OK;
   unsigned lineno = 0;
@@ -166,10 +166,10 @@ int lsk_layout_parse(const char *text, const char *file, lsk_layout **out)
 int lsk_layout_load(const char *path, lsk_layout **out)
 {
   if (!out || !path)
-    return lsk__fail(NULL, LSK_EINVAL, "lsk_layout_load: %s is NULL", path ? "out" : "path");
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, path ? "out" : "path");
   *out = NULL;
   int rc;
-  char *text = lsk__read_file(NULL, path, 1u << 20, "lsk_layout_load", &rc);
+  char *text = lsk__read_file(NULL, path, 1u << 20, __func__, &rc);
   if (text)
     rc = lsk_layout_parse(text, path, out);
   free(text);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout_internal.h"
+#include "soa/layout.h"
 #include "lsk/soa.h"
 
 typedef struct part {
@@ -43,47 +43,47 @@ int lsk_soa_misaligned(const char *layout, const void *ptr, size_t align)
 int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
                    const size_t *counts, lsk_soa **out)
 {
-  static const char fn[] = "lsk_soa_create";
   if (!out)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", fn);
+    return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
-  LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
+  LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (!layouts || !counts || k == 0)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: %s", fn,
+    return lsk__fail(ctx, LSK_EINVAL, "%s: %s", __func__,
                      k == 0 ? "no layouts" : "layouts or counts is NULL");
   for (size_t j = 0; j < k; ++j) {
     char what[32];
     snprintf(what, sizeof what, "layouts[%zu]", j);
-    LSK__LIVE(ctx, layouts[j], LAYOUT, fn, what);
+    LSK__LIVE(ctx, layouts[j], LAYOUT, __func__, what);
   }
   lsk_soa *s = calloc(1, sizeof *s);
   if (!s || !(s->parts = calloc(k, sizeof *s->parts))) {
     free(s);
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   }
   if (lsk__handle_add(s, &LSK__H_SOA, ctx)) {
     free(s->parts);
     free(s);
-    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   }
   s->ctx = ctx;
   s->k = k;
-  s->align = ctx->info.base_addr_align > 16 ? ctx->info.base_addr_align : 16;
+  s->align =
+      lsk__context_info(ctx)->base_addr_align > 16 ? lsk__context_info(ctx)->base_addr_align : 16;
   int rc = LSK_OK;
   for (size_t j = 0; j < k && !rc; ++j) {
     size_t bytes, a = layouts[j] ? layouts[j]->align : 1;
     if (!layouts[j])
-      rc = lsk__fail(ctx, LSK_EINVAL, "%s: layouts[%zu] is NULL", fn, j);
+      rc = lsk__fail(ctx, LSK_EINVAL, "%s: layouts[%zu] is NULL", __func__, j);
     else if (counts[j] > UINT32_MAX)
       rc = lsk__fail(ctx, LSK_ERANGE, "%s: layout '%s': %zu elements (kernels index with 32 bits)",
-                     fn, layouts[j]->name, counts[j]);
+                     __func__, layouts[j]->name, counts[j]);
     else if (lsk_layout_size(layouts[j], counts[j], &bytes))
-      rc = lsk__fail(ctx, LSK_ERANGE, "%s: %s", fn, lsk_context_errmsg(NULL));
+      rc = lsk__fail(ctx, LSK_ERANGE, "%s: %s", __func__, lsk_context_errmsg(NULL));
     else {
       /* nextByte: the next part starts at the next multiple of its alignment. */
       size_t base = (s->bytes + a - 1) / a * a;
       if (base < s->bytes || base > SIZE_MAX - bytes)
-        rc = lsk__fail(ctx, LSK_ERANGE, "%s: total size overflows", fn);
+        rc = lsk__fail(ctx, LSK_ERANGE, "%s: total size overflows", __func__);
       s->parts[j] = (part){layouts[j], counts[j], base};
       s->bytes = base + bytes;
       s->align = a > s->align ? a : s->align;
@@ -91,12 +91,13 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
   }
   size_t alloc = s->bytes ? (s->bytes + s->align - 1) / s->align * s->align : s->align;
   /* Before the host copy is allocated (aligned_alloc of a huge size). */
-  if (!rc && alloc > ctx->info.max_alloc_size)
+  if (!rc && alloc > lsk__context_info(ctx)->max_alloc_size)
     rc =
         lsk__fail(ctx, LSK_ERANGE, "%s: %zu bytes exceed the largest allocation of %s (%llu bytes)",
-                  fn, alloc, ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
+                  __func__, alloc, lsk__context_info(ctx)->name,
+                  (unsigned long long)lsk__context_info(ctx)->max_alloc_size);
   if (!rc && !(s->host = aligned_alloc(s->align, alloc)))
-    rc = lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory for %zu bytes", fn, alloc);
+    rc = lsk__fail(ctx, LSK_ENOMEM, "%s: out of host memory for %zu bytes", __func__, alloc);
   if (!rc) {
     memset(s->host, 0, alloc);
     rc = lsk_buffer_create(ctx, alloc, &s->buf);
@@ -113,7 +114,7 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
 
 void lsk_soa_destroy(lsk_soa *s)
 {
-  LSK__DESTROY(s, SOA, "lsk_soa_destroy");
+  LSK__DESTROY(s, SOA, __func__);
   lsk_buffer_destroy(s->buf);
   free(s->host);
   free(s->parts);
@@ -122,44 +123,44 @@ void lsk_soa_destroy(lsk_soa *s)
 
 size_t lsk_soa_parts(const lsk_soa *s)
 {
-  LSK__LIVE_OR(0, s, SOA, "lsk_soa_parts", "soa");
+  LSK__LIVE_OR(0, s, SOA, __func__, "soa");
   return s->k;
 }
 void *lsk_soa_host(const lsk_soa *s, size_t j)
 {
-  LSK__LIVE_OR(NULL, s, SOA, "lsk_soa_host", "soa");
+  LSK__LIVE_OR(NULL, s, SOA, __func__, "soa");
   return j < s->k ? s->host + s->parts[j].base : NULL;
 }
 size_t lsk_soa_count(const lsk_soa *s, size_t j)
 {
-  LSK__LIVE_OR(0, s, SOA, "lsk_soa_count", "soa");
+  LSK__LIVE_OR(0, s, SOA, __func__, "soa");
   return j < s->k ? s->parts[j].count : 0;
 }
 size_t lsk_soa_base(const lsk_soa *s, size_t j)
 {
-  LSK__LIVE_OR(0, s, SOA, "lsk_soa_base", "soa");
+  LSK__LIVE_OR(0, s, SOA, __func__, "soa");
   return j < s->k ? s->parts[j].base : 0;
 }
 size_t lsk_soa_bytes(const lsk_soa *s)
 {
-  LSK__LIVE_OR(0, s, SOA, "lsk_soa_bytes", "soa");
+  LSK__LIVE_OR(0, s, SOA, __func__, "soa");
   return s->bytes;
 }
 lsk_buffer *lsk_soa_buffer(const lsk_soa *s)
 {
-  LSK__LIVE_OR(NULL, s, SOA, "lsk_soa_buffer", "soa");
+  LSK__LIVE_OR(NULL, s, SOA, __func__, "soa");
   return s->buf;
 }
 
 int lsk_soa_upload(lsk_soa *s)
 {
-  LSK__LIVE(NULL, s, SOA, "lsk_soa_upload", "soa");
+  LSK__LIVE(NULL, s, SOA, __func__, "soa");
   return s->bytes ? lsk_buffer_write(s->buf, 0, s->host, s->bytes) : LSK_OK;
 }
 
 int lsk_soa_download(lsk_soa *s)
 {
-  LSK__LIVE(NULL, s, SOA, "lsk_soa_download", "soa");
+  LSK__LIVE(NULL, s, SOA, __func__, "soa");
   return s->bytes ? lsk_buffer_read(s->buf, 0, s->host, s->bytes) : LSK_OK;
 }
 
@@ -176,30 +177,29 @@ static int member_of(const lsk_soa *s, size_t j, const char *name, lsk_member_in
 
 int lsk_soa_copy(lsk_soa *dst, size_t dj, const lsk_soa *src, size_t sj)
 {
-  static const char fn[] = "lsk_soa_copy";
-  LSK__LIVE(NULL, dst, SOA, fn, "dst");
-  LSK__LIVE(dst->ctx, src, SOA, fn, "src");
+  LSK__LIVE(NULL, dst, SOA, __func__, "dst");
+  LSK__LIVE(dst->ctx, src, SOA, __func__, "src");
   if (dj >= dst->k || sj >= src->k)
-    return lsk__fail(dst->ctx, LSK_EINVAL, "%s: %s has no part %zu (it has %zu)", fn,
+    return lsk__fail(dst->ctx, LSK_EINVAL, "%s: %s has no part %zu (it has %zu)", __func__,
                      dj >= dst->k ? "dst" : "src", dj >= dst->k ? dj : sj,
                      dj >= dst->k ? dst->k : src->k);
   const lsk_layout *sl = src->parts[sj].layout;
   size_t n = src->parts[sj].count;
   if (dst->parts[dj].count < n)
     return lsk__fail(dst->ctx, LSK_ERANGE, "%s: target '%s' holds %zu elements, source '%s' %zu",
-                     fn, dst->parts[dj].layout->name, dst->parts[dj].count, sl->name, n);
+                     __func__, dst->parts[dj].layout->name, dst->parts[dj].count, sl->name, n);
   for (size_t i = 0; i < sl->count; ++i) {
     lsk_member_info sm, dm;
     lsk_layout_member(sl, i, n, &sm);
-    int rc = member_of(dst, dj, sm.name, &dm, fn);
+    int rc = member_of(dst, dj, sm.name, &dm, __func__);
     if (rc)
       return rc;
     if (strcmp(sm.type, dm.type) || sm.kind != dm.kind || sm.rows != dm.rows || sm.cols != dm.cols)
       return lsk__fail(dst->ctx, LSK_EINVAL,
                        "%s: member '%s' is %s %ux%u in '%s' but %s %ux%u in "
                        "'%s'",
-                       fn, sm.name, sm.type, sm.rows, sm.cols, sl->name, dm.type, dm.rows, dm.cols,
-                       dst->parts[dj].layout->name);
+                       __func__, sm.name, sm.type, sm.rows, sm.cols, sl->name, dm.type, dm.rows,
+                       dm.cols, dst->parts[dj].layout->name);
     const unsigned char *from = src->host + src->parts[sj].base + sm.offset;
     unsigned char *to = dst->host + dst->parts[dj].base + dm.offset;
     size_t comps = (size_t)sm.rows * sm.cols;
@@ -259,17 +259,17 @@ static int aos(const lsk_soa *s, size_t j, unsigned char *aos_mem, size_t count,
 int lsk_soa_from_aos(lsk_soa *s, size_t j, const void *aos_mem, size_t count, size_t struct_size,
                      const lsk_aos_field *fields, size_t nfields)
 {
-  LSK__LIVE(NULL, s, SOA, "lsk_soa_from_aos", "soa");
+  LSK__LIVE(NULL, s, SOA, __func__, "soa");
   /* The array is only read in this direction. */
   return aos(s, j, (unsigned char *)(uintptr_t)aos_mem, count, struct_size, fields, nfields, 1,
-             "lsk_soa_from_aos");
+             __func__);
 }
 
 int lsk_soa_to_aos(const lsk_soa *s, size_t j, void *aos_mem, size_t count, size_t struct_size,
                    const lsk_aos_field *fields, size_t nfields)
 {
-  LSK__LIVE(NULL, s, SOA, "lsk_soa_to_aos", "soa");
-  return aos(s, j, aos_mem, count, struct_size, fields, nfields, 0, "lsk_soa_to_aos");
+  LSK__LIVE(NULL, s, SOA, __func__, "soa");
+  return aos(s, j, aos_mem, count, struct_size, fields, nfields, 0, __func__);
 }
 
 /* Whether name is in the comma-separated list (NULL: every name is). */
@@ -326,13 +326,13 @@ static int view_args(const lsk_soa *s, size_t k, const size_t *parts, const char
 int lsk_soa_view_args(const lsk_soa *s, size_t k, const size_t *parts, const char *const *members,
                       lsk_arg *args, size_t cap, size_t *count)
 {
-  return view_args(s, k, parts, members, args, cap, count, "lsk_soa_view_args");
+  return view_args(s, k, parts, members, args, cap, count, __func__);
 }
 
 int lsk_soa_args(const lsk_soa *s, size_t j, const lsk_emit_options *opt, lsk_arg *args, size_t cap,
                  size_t *count)
 {
-  LSK__LIVE(NULL, s, SOA, "lsk_soa_args", "soa");
+  LSK__LIVE(NULL, s, SOA, __func__, "soa");
   const char *members[1] = {opt ? opt->members : NULL};
-  return view_args(s, 1, &j, members, args, cap, count, "lsk_soa_args");
+  return view_args(s, 1, &j, members, args, cap, count, __func__);
 }

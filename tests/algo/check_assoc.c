@@ -7,7 +7,8 @@
  * 0xffffffff, are in most inputs. The build for sorted keys
  * (lsk_assoc_build_sorted) against the same reference, its content exactly
  * in element order, and keys that are not sorted. Also: the device
- * helpers of cl/lsk_assoc.h, rebuilds through one handle, and bad input.
+ * helpers of cl/lsk_assoc.h, rebuilds through one handle, bad input, and
+ * a call whose queue is gone (named as the call).
  *
  * tcase_assoc_grind (small sizes, several blocks and shapes) also runs in
  * the grind suite, under oclgrind.
@@ -575,6 +576,27 @@ START_TEST(test_assoc_bad_input)
 }
 END_TEST
 
+/* A library call whose launch fails is named in the message, not the
+ * launch inside it (the one launch path takes the call's name): here the
+ * association's queue was destroyed before the call. */
+START_TEST(test_assoc_dead_queue)
+{
+  lsk_context *ctx = tu_context();
+  lsk_queue *q;
+  TU_OK(ctx, lsk_queue_create(ctx, NULL, &q));
+  lsk_assoc *a = NULL;
+  TU_OK(ctx, lsk_assoc_create(ctx, 10, 100, &(lsk_assoc_options){.queue = q}, &a));
+  lsk_buffer *keys = tu_zeros(ctx, 100);
+  TU_OK(ctx, lsk_queue_finish(q));
+  TU_OK(ctx, lsk_queue_destroy(q));
+  TU_FAILS(ctx, lsk_assoc_build_sorted(a, keys, 0, 0), LSK_EINVAL,
+           "lsk_assoc_build_sorted: its queue was destroyed");
+  lsk_assoc_destroy(a);
+  lsk_buffer_destroy(keys);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 /* Small, for oclgrind: several blocks per pass, a scan of the counts over
  * several blocks, two shapes, a rebuild (counts reused without zeroing),
  * and the device helpers. */
@@ -628,6 +650,7 @@ Suite *suite_assoc(void)
   tcase_add_test(tc, test_assoc_sorted_unsorted_keys);
   tcase_add_test(tc, test_assoc_device_helpers);
   tcase_add_test(tc, test_assoc_bad_input);
+  tcase_add_test(tc, test_assoc_dead_queue);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "internal.h" /* lsk__include_key, lsk__include_dirs */
+#include "core/core.h" /* lsk__include_key, lsk__include_dirs */
 #include "testutil.h"
 
 static const char *fill_src = "LSK_KERNEL void fill(LSK_CTX, __global uint *data, uint n)\n"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "internal.h" /* lsk__map_log_lines */
+#include "core/core.h" /* lsk__map_log_lines */
 #include "testutil.h"
 
 /* Line numbers matter in some of these sources: keep one line per string. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "internal.h"
+#include "core/core.h"
 
 #define FUZZ_KEY "lsk fuzz key\nplatform pocl\ndevice cpu\noptions -DLSK_WORKERS=64\n"
 

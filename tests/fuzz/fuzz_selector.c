@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "internal.h"
+#include "core/core.h"
 
 #define NDEV 4
 

@@ -1,8 +1,8 @@
 /*
- * fuzz_tune_file.c: a tune file's bytes (lsk__tune_parse, what
- * lsk__tune_load applies to a file of the tune directory before an
- * automatic launch uses its workers and simd). The key is fixed; the
- * corpus's valid files carry its hash. Checks that an accepted file's
+ * fuzz_tune_file.c: a tune file's bytes (lsk__tune_parse, what the tune
+ * store, host/launch/tune_file.c, applies to a file of the tune directory
+ * before an automatic launch uses its workers and simd). The key is fixed;
+ * the corpus's valid files carry its hash. Checks that an accepted file's
  * choice is in range and that it is exactly what the file says: the
  * canonical file written from it is accepted with the same numbers.
  */
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "internal.h"
+#include "launch/launch.h"
 
 #define FUZZ_KEY "lsk fuzz key\ndevice cpu\nkernel k\ndomain 64x1x1"
 

@@ -9,7 +9,7 @@
 
 #include "fuzz.h"
 #include "pixel.h"
-#include "internal.h"
+#include "core/core.h"
 
 #define FUZZ_KEY "lsk fuzz key\nplatform pocl\ndevice cpu\noptions -DLSK_WORKERS=64\n"
 

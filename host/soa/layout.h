@@ -1,11 +1,11 @@
 /*
- * layout_internal.h: what layout.c, layout_parse.c and layout_emit.c share.
+ * soa/layout.h: the layout object, shared by layout.c, layout_parse.c,
+ * layout_emit.c and soa.c. Private to the soa layer.
  */
-#ifndef LSK_LAYOUT_INTERNAL_H
-#define LSK_LAYOUT_INTERNAL_H
+#ifndef LSK_SOA_LAYOUT_H
+#define LSK_SOA_LAYOUT_H
 
-#include "internal.h"
-#include "lsk/layout.h"
+#include "soa/soa.h"
 
 typedef struct lsk__member {
   char *name;
@@ -30,4 +30,4 @@ struct lsk_layout {
 size_t lsk__type_size(const char *type, int *scalar);
 const char *lsk__bad_identifier(const char *name);
 
-#endif /* LSK_LAYOUT_INTERNAL_H */
+#endif /* LSK_SOA_LAYOUT_H */

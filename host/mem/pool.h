@@ -1,15 +1,15 @@
 /*
- * pool_internal.h: the pool object, shared by pool.c, chunklist.c and
- * pic.c. Not installed.
+ * mem/pool.h: the pool object, shared by pool.c and chunklist.c. Private
+ * to the mem layer.
  */
-#ifndef LSK_POOL_INTERNAL_H
-#define LSK_POOL_INTERNAL_H
+#ifndef LSK_MEM_POOL_H
+#define LSK_MEM_POOL_H
 
-#include "internal.h"
-#include "lsk/pool.h"
+#include "mem/mem.h"
 
-/* The header's words (LSK__POOL_*) are in cl/lsk_shared.h, through
- * internal.h; the public LSK_POOL_INVALID must name the device's no-cell. */
+/* The header's words (LSK__POOL_*) are in cl/lsk_shared.h (lsk/shared.h,
+ * through lsk/pool.h); the public LSK_POOL_INVALID must name the device's
+ * no-cell. */
 _Static_assert(LSK_POOL_INVALID == LSK__POOL_NONE,
                "include/lsk/pool.h and cl/lsk_shared.h disagree on LSK_POOL_INVALID");
 
@@ -27,7 +27,4 @@ struct lsk_pool {
   lsk_queue *q; /* its own kernels' queue */
 };
 
-/* The enqueued GC, without argument checks. */
-int lsk__pool_gc(lsk_pool *pool);
-
-#endif /* LSK_POOL_INTERNAL_H */
+#endif /* LSK_MEM_POOL_H */

@@ -1,0 +1,86 @@
+/*
+ * algo/algo.h: the kernel library's shared parts (algo.c), for its
+ * algorithms and for the mem layer's kernels: the families of kernels/,
+ * their kernels kept per context, the library's lock, scratch buffers,
+ * the queue and wait list of a call, argument checks, and the plan of a
+ * device-wide pass. Not installed.
+ */
+#ifndef LSK_ALGO_ALGO_H
+#define LSK_ALGO_ALGO_H
+
+#include "launch/launch.h"
+#include "soa/soa.h"
+
+/* The kernel library's programs, one per file of kernels/ (the CMake list
+ * LSK_KERNEL_FAMILIES must name the same files); compact is built per
+ * compactor only, with the user's predicate (compact.c). */
+#define LSK__LIB_MAP(XX)                                                                           \
+  XX(REDUCE, reduce)                                                                               \
+  XX(SCAN, scan)                                                                                   \
+  XX(COMPACT, compact)                                                                             \
+  XX(POOL, pool)                                                                                   \
+  XX(ASSOC, assoc) XX(RANDOM, random) XX(HISTOGRAM, histogram) XX(GRID, grid) XX(SORT, sort)
+typedef enum lsk__lib {
+#define XX(ID, name) LSK__LIB_##ID,
+  LSK__LIB_MAP(XX)
+#undef XX
+      LSK__LIB_COUNT
+} lsk__lib;
+/* The kernel library's recursive lock on ctx, held by each library call
+ * that uses what the library keeps per context (its programs and kernels,
+ * the scratch buffers) from its first check to its last enqueue or read,
+ * so that library calls from several threads on one context do not
+ * clobber each other. Taken before the context's lock (lsk__lock), never
+ * while holding it. lsk__lib_lock fails (LSK_ENOMEM, message set) only
+ * where the library's state cannot be made. */
+int lsk__lib_lock(lsk_context *ctx);
+void lsk__lib_unlock(lsk_context *ctx);
+
+/* The kernel name of family, made and kept by the context on first use. */
+int lsk__lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_kernel **out);
+/* A temporary buffer of at least bytes for a call on q, from the buffer
+ * cache (a later call on q reuses it at once; another queue only once q
+ * is past this call). Free it on q when the call's last use is enqueued. */
+int lsk__scratch(lsk_context *ctx, lsk_queue *q, size_t bytes, lsk_buffer **out);
+void lsk__scratch_free(lsk_buffer *buf, lsk_queue *q);
+/* The queue and wait list of a library call (opt->on): begin resolves it
+ * and holds the call's first command until the wait list is complete (a
+ * marker); end, on success, gives the caller an event for the call's last
+ * command (a marker) where asked, and returns rc otherwise. */
+int lsk__lib_begin(lsk_context *ctx, const lsk_algo_options *opt, const char *fn, lsk__on *o);
+/* The first line of every library call that takes options: the event it
+ * may give is NULL until it does (a call failing early leaves no stale
+ * handle for the caller to release). */
+static inline void lsk__lib_clear(const lsk_algo_options *opt)
+{
+  if (opt && opt->on && opt->on->event)
+    *opt->on->event = NULL;
+}
+int lsk__lib_end(lsk_context *ctx, lsk__on *o, int rc, const char *fn);
+/* Checks that buf holds elements [offset, offset + n) of elem bytes and
+ * that offset + n fits 32 bits (kernels index with uint). */
+int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const lsk_buffer *buf,
+                    size_t offset, size_t n, size_t elem);
+/* A device-wide pass over n elements: tiles of `tile` elements (the block
+ * domain), blocks of per_block consecutive tiles each; fn, the library
+ * call it serves, names that call in its launches' messages. */
+typedef struct lsk__plan {
+  const char *fn;
+  unsigned tile, workers, simd;
+  size_t tiles, blocks, per_block;
+} lsk__plan;
+int lsk__algo_plan(lsk_context *ctx, const char *fn, size_t n, const lsk_algo_options *opt,
+                   lsk__plan *p);
+/* scan.c: lsk_scan on queue q (a library call's), its messages naming fn. */
+int lsk__scan_q(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, lsk_scan_kind kind,
+                lsk_buffer *in, size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,
+                const lsk_algo_options *opt);
+/* reduce.c: "add", "min", "max" (kernel name parts); NULL for a bad op. */
+const char *lsk__op_name(lsk_op op);
+/* LSK_EINVAL unless type is in allowed (a mask of 1 << type) and, for
+ * double, the device has fp64. */
+int lsk__check_type(lsk_context *ctx, const char *fn, lsk_type type, unsigned allowed);
+/* The launch of the plan's kernels with the given number of blocks. */
+lsk_launch lsk__plan_launch(const lsk__plan *p, size_t blocks);
+
+#endif /* LSK_ALGO_ALGO_H */

@@ -1,0 +1,229 @@
+/*
+ * verify.c: the verify records of the kernels on each queue, and the ids
+ * that name their kernels.
+ *
+ * A queue keeps one small zeroed buffer per kernel id (the last slot
+ * shared by the ids beyond), bound to each launch as LSK_CTX; a failed
+ * LSK_VERIFY writes its line, message and values there. A check reads the
+ * failure word of each slot launched into since the last one, with one
+ * wait, and reports the first failure with its queue and kernel.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/objects.h"
+
+unsigned lsk__kernel_id(lsk_context *ctx, const char *name)
+{
+  unsigned id = UINT32_MAX;
+  lsk__lock(ctx);
+  for (unsigned i = 0; i < ctx->nknames; ++i)
+    if (strcmp(ctx->knames[i], name) == 0) {
+      id = i;
+      break;
+    }
+  if (id == UINT32_MAX) {
+    if (ctx->nknames == ctx->capknames) {
+      unsigned cap = ctx->capknames ? 2 * ctx->capknames : 16;
+      char **p = realloc(ctx->knames, cap * sizeof *p);
+      if (p) {
+        ctx->knames = p;
+        ctx->capknames = cap;
+      }
+    }
+    char *copy = ctx->nknames < ctx->capknames ? lsk__strdup(name) : NULL;
+    if (copy) {
+      id = ctx->nknames++;
+      ctx->knames[id] = copy;
+    }
+  }
+  lsk__unlock(ctx);
+  return id;
+}
+
+/* Slot to be read at the next check (under ctx->lock). */
+static void mark(lsk_queue *q, unsigned slot)
+{
+  q->vdirty[slot] = 1;
+  if (q->vlo > q->vhi)
+    q->vlo = q->vhi = slot;
+  else if (slot < q->vlo)
+    q->vlo = slot;
+  else if (slot > q->vhi)
+    q->vhi = slot;
+}
+
+int lsk__verify_slot(lsk_queue *q, unsigned kid, cl_mem *mem)
+{
+  unsigned slot = kid < LSK__VSLOTS - 1 ? kid : LSK__VSLOTS - 1;
+  if (!q->vmem[slot]) {
+    /* Zeroed with a write, in queue order (oclgrind counts no fill as
+     * initializing); never waited for. */
+    static const cl_uint zeros[LSK__VREC_WORDS];
+    cl_int err;
+    q->vmem[slot] = clCreateBuffer(q->ctx->cl, CL_MEM_READ_WRITE, sizeof zeros, NULL, &err);
+    if (!err)
+      err = clEnqueueWriteBuffer(q->cl, q->vmem[slot], CL_FALSE, 0, sizeof zeros, zeros, 0, NULL,
+                                 NULL);
+    if (err) {
+      if (q->vmem[slot])
+        clReleaseMemObject(q->vmem[slot]);
+      q->vmem[slot] = NULL;
+      return lsk__fail_cl(q->ctx, err, "clCreateBuffer", " (verify record of queue '%s')", q->name);
+    }
+  }
+  *mem = q->vmem[slot];
+  return LSK_OK;
+}
+
+void lsk__verify_mark(lsk_queue *q, unsigned kid)
+{
+  unsigned slot = kid < LSK__VSLOTS - 1 ? kid : LSK__VSLOTS - 1;
+  if (slot == LSK__VSLOTS - 1 && (!q->vdirty[slot] || q->vshared_last != kid)) {
+    q->vshared_kernels += 1;
+    q->vshared_last = kid;
+  }
+  mark(q, slot);
+}
+
+static int report(lsk_queue *q, unsigned slot, const cl_uint *rec, unsigned shared_kernels,
+                  unsigned shared_last)
+{
+  lsk_context *ctx = q->ctx;
+  char msg[LSK__VREC_MSG_BYTES];
+  memcpy(msg, rec + LSK__VREC_MSG, sizeof msg);
+  msg[sizeof msg - 1] = 0;
+  char values[160] = "";
+  size_t used = 0;
+  unsigned nv =
+      rec[LSK__VREC_NVALUES] > LSK__VREC_MAX_VALUES ? LSK__VREC_MAX_VALUES : rec[LSK__VREC_NVALUES];
+  for (unsigned k = 0; k < nv; ++k) {
+    const cl_uint *w = rec + LSK__VREC_VALUES + 2 * k;
+    int64_t v = (int64_t)((uint64_t)w[0] | ((uint64_t)w[1] << 32));
+    used += (size_t)snprintf(values + used, sizeof values - used, "%s%lld", k ? ", " : " [",
+                             (long long)v);
+  }
+  if (nv)
+    snprintf(values + used, sizeof values - used, "]");
+  int shared = slot == LSK__VSLOTS - 1 && shared_kernels > 1;
+  unsigned kid = slot == LSK__VSLOTS - 1 ? shared_last : slot;
+  char name[LSK_NAME_MAX] = "?";
+  lsk__lock(ctx);
+  if (kid < ctx->nknames)
+    snprintf(name, sizeof name, "%s", ctx->knames[kid]);
+  lsk__unlock(ctx);
+  return lsk__fail(ctx, LSK_EVERIFY,
+                   "verify failed on queue '%s' in %s '%s' at line %u: %s%s (%u failure%s)",
+                   q->name, shared ? "one of several kernels, the last being" : "kernel", name,
+                   rec[LSK__VREC_LINE], msg, values, rec[LSK__VREC_FAILURES],
+                   rec[LSK__VREC_FAILURES] == 1 ? "" : "s");
+}
+
+int lsk__verify_check(lsk_queue *q)
+{
+  lsk_context *ctx = q->ctx;
+  /* Which slots to read, taken under the lock that launches mark them
+   * under; the reads go unlocked behind the queue's work. */
+  unsigned char dirty[LSK__VSLOTS];
+  lsk__lock(ctx);
+  unsigned lo = q->vlo, hi = q->vhi, shared_kernels = q->vshared_kernels,
+           shared_last = q->vshared_last;
+  if (lo <= hi) {
+    memcpy(dirty, q->vdirty, sizeof dirty);
+    memset(q->vdirty, 0, sizeof q->vdirty);
+    q->vlo = 1;
+    q->vhi = 0;
+    q->vshared_kernels = 0;
+  }
+  lsk__unlock(ctx);
+  if (lo > hi)
+    return LSK_OK;
+  /* The failure word of every slot launched into, read without waiting
+   * but the last (hi): one wait behind the queue's work, as one read. */
+  cl_uint w[LSK__VSLOTS] = {0};
+  cl_int err = CL_SUCCESS;
+  for (unsigned s = lo; s <= hi && !err; ++s)
+    if (dirty[s])
+      err = clEnqueueReadBuffer(q->cl, q->vmem[s], s == hi ? CL_TRUE : CL_FALSE, 0, sizeof *w,
+                                &w[s], 0, NULL, NULL);
+  if (err)
+    clFinish(q->cl); /* no read may still be writing into w */
+  else if (ctx->finish_by_marker)
+    err = lsk__queue_wait(q);
+  int rc = LSK_OK;
+  if (err)
+    rc = lsk__fail_cl(ctx, err, "clEnqueueReadBuffer", " (verify records of queue '%s')", q->name);
+  for (unsigned s = lo; !rc && s <= hi; ++s) {
+    if (!dirty[s] || w[s] == 0)
+      continue;
+    /* The record and its clearing back to back under the lock that
+     * launches enqueue under: a launch of another thread on this queue
+     * cannot fall between them and have its failure wiped. */
+    cl_uint rec[LSK__VREC_WORDS];
+    static const cl_uint zeros[LSK__VREC_WORDS];
+    cl_event cleared = NULL;
+    lsk__lock(ctx);
+    err = clEnqueueReadBuffer(q->cl, q->vmem[s], CL_FALSE, 0, sizeof rec, rec, 0, NULL, NULL);
+    if (!err)
+      err = clEnqueueWriteBuffer(q->cl, q->vmem[s], CL_FALSE, 0, sizeof zeros, zeros, 0, NULL,
+                                 &cleared);
+    lsk__unlock(ctx);
+    if (cleared) {
+      if (!err)
+        err = clWaitForEvents(1, &cleared);
+      clReleaseEvent(cleared);
+    } else {
+      clFinish(q->cl);
+    }
+    rc = err ? lsk__fail_cl(ctx, err, "lsk_queue_finish", " (verify record of queue '%s')", q->name)
+             : report(q, s, rec, shared_kernels, shared_last);
+    /* One failure per check: the other failed records stay to be read by
+     * the next check, so that none is lost. */
+    lsk__lock(ctx);
+    for (unsigned t = s + 1; t <= hi; ++t)
+      if (dirty[t] && w[t] != 0) {
+        mark(q, t);
+        if (t == LSK__VSLOTS - 1) {
+          q->vshared_kernels += shared_kernels;
+          q->vshared_last = shared_last;
+        }
+      }
+    lsk__unlock(ctx);
+  }
+  return rc;
+}
+
+int lsk__verify_last(lsk_queue *q, const char *fn)
+{
+  /* If several kernels failed, the first, and how many more. */
+  lsk_context *ctx = q->ctx;
+  int rc = lsk__verify_check(q);
+  if (rc != LSK_EVERIFY)
+    return rc;
+  char first[512];
+  snprintf(first, sizeof first, "%s", lsk_context_errmsg(ctx));
+  unsigned more = 0;
+  while (more < LSK__VSLOTS && lsk__verify_check(q) == LSK_EVERIFY)
+    ++more;
+  if (more)
+    return lsk__fail(ctx, LSK_EVERIFY, "%s: %s; and %u more kernel%s failed on the queue", fn,
+                     first, more, more == 1 ? "" : "s");
+  return lsk__fail(ctx, LSK_EVERIFY, "%s: %s", fn, first);
+}
+
+void lsk__verify_free(lsk_queue *q)
+{
+  for (unsigned i = 0; i < LSK__VSLOTS; ++i)
+    if (q->vmem[i])
+      clReleaseMemObject(q->vmem[i]);
+}
+
+void lsk__kernel_ids_free(lsk_context *ctx)
+{
+  for (unsigned i = 0; i < ctx->nknames; ++i)
+    free(ctx->knames[i]);
+  free(ctx->knames);
+  ctx->knames = NULL;
+  ctx->nknames = ctx->capknames = 0;
+}
