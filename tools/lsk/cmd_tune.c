@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
+#include "parse.h"
 
-extern const char cli_bench_source[];
+extern const char bench_kernels_source[];
 
 #define MAX_DOMAINS 16
 
@@ -168,7 +170,7 @@ int cmd_tune(int argc, char **argv)
   triad t = {0};
   lsk_program *prog = NULL;
   int rc = triad_setup(ctx, &t, log2n);
-  if (!rc && lsk_program_create(ctx, cli_bench_source,
+  if (!rc && lsk_program_create(ctx, bench_kernels_source,
                                 &(lsk_program_options){.name = "bench_kernels.cl"}, &prog))
     rc = cli_fail_lsk("tune", ctx, 1, NULL);
   double bytes = 3.0 * sizeof(double) * (double)t.n;

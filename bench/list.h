@@ -27,12 +27,14 @@
  *   random         random.c: lsk_random_fill of uniform floats against a
  *                  single-threaded C Philox, and its bytes per second
  *                  beside the raw triad's
- *   pool           pool.c: pool allocation and the binning step against C
- *   pixel          pixel.c: the pixel clustering pipeline against its C
- *                  reference
- *   streams, bufcache, overlap
- *                  queues.c: the pixel pipeline over 2 and 4 streams
- *                  against 1; the buffer cache against clCreateBuffer per
+ *   pool           pool.c: pool allocation against C; its binning step
+ *                  row (the pic example's step against C) in
+ *                  examples/pic/bench_pic.c
+ *   pixel, streams examples/pixel/bench_pixel.c: the pixel clustering
+ *                  pipeline against its C reference; the pipeline over 2
+ *                  and 4 streams against 1
+ *   bufcache, overlap
+ *                  queues.c: the buffer cache against clCreateBuffer per
  *                  step; pinned uploads beside kernels on two queues
  *                  against one queue
  *   mpi            mpi.c: `lsk mpi heat` and `lsk mpi pic` on 2 ranks against 1, `lsk mpi

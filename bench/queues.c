@@ -1,12 +1,8 @@
 /*
- * bench/queues.c: queues, the buffer cache and pinned uploads in
- * `lsk bench`. Three cases, each checked before and after it is timed:
- *   streams  the pixel pipeline on the same generated events as batches
- *            over 2 and over 4 streams (lsk_pixel_stream: a queue, a thread
- *            and an lsk_pixel each, uploads from pinned memory, every
- *            batch read back and gathered) against 1 stream, interleaved
- *            run by run, in events per second; the results against the C
- *            reference, and bit for bit the same for every stream count;
+ * bench/queues.c: the buffer cache and pinned uploads in `lsk bench`
+ * (the third case of queues, streams, runs the pixel example:
+ * examples/pixel/bench_pixel.c). Two cases, each checked before and after
+ * it is timed:
  *   bufcache a buffer made, used by a small kernel (64 words across it,
  *            so that the runtime really allocates it) and dropped at every
  *            step: lsk_buffer_alloc and lsk_buffer_free on a queue against
@@ -30,119 +26,6 @@
 #include <string.h>
 
 #include "bench.h"
-
-#define TOL 2e-5f
-
-/* The median over rounds of ref[i] / lsk[i]. */
-static double paired(const samples *ref, const samples *lsk)
-{
-  samples q = {.n = 0};
-  for (unsigned i = 0; i < ref->n && i < lsk->n; ++i)
-    bench_add(&q, ref->v[i] / lsk->v[i]);
-  return bench_median(&q);
-}
-
-/* ---- streams ---- */
-
-static const unsigned stream_counts[] = {1, 2, 4};
-#define NSTREAMS (sizeof stream_counts / sizeof stream_counts[0])
-
-static double stream_time(bench *bn, lsk_pixel_stream *s, const lsk_pixel_events *ev,
-                          lsk_pixel_result *r, int *rc)
-{
-  double t0 = cli_now();
-  if (!*rc && lsk_pixel_stream_run(s, ev, r))
-    *rc = cli_fail("bench", "streams: %s", lsk_context_errmsg(bn->ctx));
-  return cli_now() - t0;
-}
-
-/* Every stream count's results: the C reference's, and the first's bit
- * for bit. */
-static int stream_check(bench *bn, lsk_pixel_stream *const *s, const lsk_pixel_events *ev,
-                        lsk_pixel_result *const *got, const lsk_pixel_result *want)
-{
-  int rc = 0;
-  for (size_t i = 0; i < NSTREAMS && !rc; ++i) {
-    stream_time(bn, s[i], ev, got[i], &rc);
-    if (!rc && lsk_pixel_compare(want, got[i], TOL))
-      rc = cli_fail("bench", "streams: %u streams: %s", stream_counts[i], lsk_context_errmsg(NULL));
-    const lsk_pixel_result *a = got[0], *b = got[i];
-    if (!rc && (a->clusters != b->clusters || a->nhits != b->nhits ||
-                memcmp(a->clus, b->clus, a->digis * 4) || memcmp(a->hit, b->hit, a->clusters * 4) ||
-                memcmp(a->hits, b->hits, a->nhits * sizeof *a->hits)))
-      rc = cli_fail("bench", "streams: %u streams differ from 1", stream_counts[i]);
-  }
-  return rc;
-}
-
-int bench_case_streams(bench *bn)
-{
-  lsk_pixel_gen_options g = {
-      .events = bn->quick ? 8 : 200, .modules = bn->quick ? 128 : 512, .seed = 1};
-  uint32_t batch = bn->quick ? 2 : LSK_PIXEL_BATCH_EVENTS;
-  lsk_pixel_events *ev = NULL;
-  lsk_pixel_result *want = NULL, *got[NSTREAMS] = {NULL};
-  lsk_pixel_stream *s[NSTREAMS] = {NULL};
-  int rc = 0;
-  if (lsk_pixel_generate(&g, &ev) || lsk_pixel_result_create(ev, &want) ||
-      lsk_pixel_reference(ev, LSK_PIXEL_THRESHOLD, want))
-    rc = cli_fail("bench", "streams: %s", lsk_context_errmsg(NULL));
-  for (size_t i = 0; i < NSTREAMS && !rc; ++i) {
-    lsk_pixel_stream_options so = {.streams = stream_counts[i], .batch_events = batch};
-    if (lsk_pixel_result_create(ev, &got[i]))
-      rc = cli_fail("bench", "streams: %s", lsk_context_errmsg(NULL));
-    else if (lsk_pixel_stream_create(bn->ctx, &so, &s[i]))
-      rc = cli_fail("bench", "streams: %s", lsk_context_errmsg(bn->ctx));
-  }
-  /* Checked runs first (they allocate), then the timed ones. */
-  rc = rc || stream_check(bn, s, ev, got, want);
-  result *r[NSTREAMS] = {NULL};
-  for (size_t i = 1; i < NSTREAMS && !rc; ++i) {
-    char name[64], label[64];
-    snprintf(name, sizeof name, "pixel, %u streams (+ read)", stream_counts[i]);
-    snprintf(label, sizeof label, "pixel %u streams vs 1", stream_counts[i]);
-    r[i] = bench_new_result(bn, KIND_RATE, name, "1 stream, same batches", label, "k events/s",
-                            1e6 * g.events);
-    rc = !r[i];
-  }
-  samples one = {.n = 0};
-  for (unsigned k = 0; k < bn->repeat && !rc; ++k) {
-    bench_progress(bn, "pixel streams", k, bn->repeat);
-    /* A different stream count first in each round: no order is favoured. */
-    for (size_t j = 0; j < NSTREAMS && !rc; ++j) {
-      size_t i = (j + k) % NSTREAMS;
-      double t = stream_time(bn, s[i], ev, got[i], &rc);
-      if (i == 0)
-        bench_add(&one, t);
-      else
-        bench_add(&r[i]->lsk, t);
-    }
-  }
-  for (size_t i = 1; i < NSTREAMS && !rc; ++i)
-    r[i]->ref = one;
-  bench_progress(bn, "pixel streams", bn->repeat, bn->repeat);
-  rc = rc || stream_check(bn, s, ev, got, want);
-  if (!rc) {
-    printf("pixel streams: %u events x %u modules in batches of %u events, results read back; "
-           "events/s best (median):",
-           g.events, g.modules, batch);
-    for (size_t i = 0; i < NSTREAMS; ++i) {
-      const samples *x = i == 0 ? &one : &r[i]->lsk;
-      printf(" %u stream%s %.0f (%.0f)%s", stream_counts[i], i ? "s" : "", g.events / bench_best(x),
-             g.events / bench_median(x), i + 1 < NSTREAMS ? "," : "\n");
-    }
-    printf("pixel streams: the rounds' ratios to 1 stream, median: 2 streams %.3f, 4 streams "
-           "%.3f\n",
-           paired(&one, &r[1]->lsk), paired(&one, &r[2]->lsk));
-  }
-  for (size_t i = 0; i < NSTREAMS; ++i) {
-    lsk_pixel_stream_destroy(s[i]);
-    lsk_pixel_result_destroy(got[i]);
-  }
-  lsk_pixel_result_destroy(want);
-  lsk_pixel_events_destroy(ev);
-  return rc;
-}
 
 /* ---- bufcache ---- */
 
@@ -265,7 +148,7 @@ int bench_case_bufcache(bench *bn)
     printf("buffer cache: %llu hits, %llu misses over the timed steps; the rounds' ratios, "
            "median %.3f\n",
            (unsigned long long)(st1.hits - st0.hits), (unsigned long long)(st1.misses - st0.misses),
-           paired(&r->ref, &r->lsk));
+           bench_paired(&r->ref, &r->lsk));
   clReleaseKernel(t.k);
   clReleaseProgram(t.prog);
   return rc;
@@ -445,7 +328,7 @@ int bench_case_overlap(bench *bn)
     printf("overlap: %u uploads of %s from pinned memory, each slice then hashed %u times per "
            "word (a kernel about as long as an upload, or the least); the rounds' ratios, median "
            "%.3f\n",
-           o.steps, size, o.rounds, paired(&r->ref, &r->lsk));
+           o.steps, size, o.rounds, bench_paired(&r->ref, &r->lsk));
   free(o.evs);
   lsk_buffer_destroy(o.d[0]);
   lsk_buffer_destroy(o.d[1]);

@@ -28,6 +28,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "commands.h"
+#include "parse.h"
 
 extern char **environ;
 

@@ -91,3 +91,12 @@ void bench_free_results(bench *b)
   b->results = NULL;
   b->tail = &b->results;
 }
+
+/* The median over rounds of ref[i] / lsk[i]. */
+double bench_paired(const samples *ref, const samples *lsk)
+{
+  samples q = {.n = 0};
+  for (unsigned i = 0; i < ref->n && i < lsk->n; ++i)
+    bench_add(&q, ref->v[i] / lsk->v[i]);
+  return bench_median(&q);
+}

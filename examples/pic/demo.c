@@ -1,6 +1,6 @@
 /*
- * cmd_pic.c: `lsk demo pic`, the particle-in-cell binning example on
- * frames (examples/pic/pic.h): particles in frames per cell of a periodic
+ * demo.c: `lsk demo pic`, the particle-in-cell binning example on frames
+ * (pic.h) in the lsk command: particles in frames per cell of a periodic
  * 2-D grid, moved for a number of steps; after each checked step the
  * device's state is compared with the plain C reference step's: no
  * particle lost or duplicated, each in the cell its position says, the
@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "parse.h"
+#include "pic.h"
+#include "pic_demo.h"
 
 static const char *const usage_text =
     "usage: lsk [--device SEL] demo pic [--grid GXxGY] [--particles N] [--frame F]\n"
@@ -153,7 +156,7 @@ static int run(pic_run *r, unsigned fs, unsigned steps, unsigned every, unsigned
   return 0;
 }
 
-int cmd_demo_pic(int argc, char **argv)
+int pic_demo(int argc, char **argv)
 {
   pic_run r = {.gx = 64, .gy = 64, .n = 262144};
   unsigned fs = 128, steps = 100, every = 1, seed = 1;

@@ -1,18 +1,19 @@
 /*
  * main.c: the lsk command. Parses the global options (--device, --help,
- * --version), dispatches to one cmd_<sub>.c per subcommand, and holds the
- * helpers the subcommands share (cli.h).
+ * --version) and dispatches to one cmd_<sub>.c per subcommand (commands.h);
+ * `lsk bench` is the bench's (bench/), and `lsk demo` and `lsk mpi` run the
+ * examples' drivers (examples/<x>/demo*.c). The helpers they share are
+ * tools/common's (cli.h).
  */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_main.h"
 #include "cli.h"
+#include "commands.h"
 
 static const struct {
   const char *name;
@@ -22,7 +23,7 @@ static const struct {
     {"devices", cmd_devices, "list the OpenCL platforms and devices, and which one lsk uses"},
     {"info", cmd_info, "lsk version, the selected device, and the automatic workers and simd"},
     {"demo", cmd_demo, "a short tour of lockstep kernels on the device, checked against C"},
-    {"bench", cmd_bench, "time lockstep kernels on the device"},
+    {"bench", bench_main, "time lockstep kernels on the device"},
     {"tune", cmd_tune, "find the fastest workers and simd of the bench kernels, and keep them"},
     {"layout", cmd_layout, "print an SoA layout file's bytes, or its generated OpenCL C or C"},
     {"check", cmd_check, "compile a kernel file offline: the device, NVPTX (clang), sm_90 (ptxas)"},
@@ -32,137 +33,6 @@ static const struct {
 
 /* The selector given with --device, or NULL. */
 static const char *device_option;
-
-int cli_fail(const char *cmd, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  fflush(stdout);
-  fprintf(stderr, "lsk: %s: ", cmd);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return 1;
-}
-
-int cli_fail_lsk(const char *cmd, const lsk_context *ctx, int status, const char *what)
-{
-  const char *msg = lsk_context_errmsg(ctx);
-  if (!msg[0])
-    msg = lsk_strerror(status);
-  return cli_fail(cmd, "%s%s%s", what ? what : "", what ? ": " : "", msg);
-}
-
-const char *cli_device_origin(const char **selector)
-{
-  const char *env = getenv("LSK_DEVICE");
-  const char *sel = device_option ? device_option : (env && *env) ? env : NULL;
-  if (selector)
-    *selector = sel;
-  return device_option ? "--device" : sel ? "LSK_DEVICE" : NULL;
-}
-
-int cli_need_fp64(const char *cmd, lsk_context *ctx, const char *uses)
-{
-  const lsk_device_info *d = lsk_context_device(ctx);
-  if (d->has_fp64)
-    return 0;
-  cli_fail(cmd,
-           "%s has no double precision (cl_khr_fp64); %s: pick another device (LSK_DEVICE, "
-           "`lsk devices`)",
-           d->name, uses);
-  lsk_context_destroy(ctx);
-  return 1;
-}
-
-int cli_context_open(const char *cmd, lsk_context **out)
-{
-  return cli_context_open_opt(cmd, NULL, out);
-}
-
-int cli_context_open_opt(const char *cmd, const lsk_context_options *base, lsk_context **out)
-{
-  /* The selector is passed explicitly, so that a bad --device is not
-   * reported as coming from LSK_DEVICE. */
-  lsk_context_options opt = base ? *base : (lsk_context_options){0};
-  opt.device = device_option;
-  int rc = lsk_context_create(&opt, out);
-  if (!rc)
-    return 0;
-  cli_fail_lsk(cmd, NULL, rc, NULL);
-  if (rc == LSK_ENODEV)
-    fprintf(stderr,
-            "lsk: %s: run 'lsk devices' to see the devices, then choose one with "
-            "--device SEL or LSK_DEVICE=SEL\n",
-            cmd);
-  return 1;
-}
-
-const char *cli_fmt_bytes(uint64_t v, char *buf, size_t len)
-{
-  static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
-  if (v < 1024) {
-    snprintf(buf, len, "%" PRIu64 " bytes", v);
-    return buf;
-  }
-  int u = 0;
-  uint64_t scale = 1024;
-  while (u < 3 && v >= scale * 1024) {
-    scale *= 1024;
-    ++u;
-  }
-  if (v % scale == 0)
-    snprintf(buf, len, "%" PRIu64 " %s", v / scale, units[u]);
-  else
-    snprintf(buf, len, "%.1f %s", (double)v / (double)scale, units[u]);
-  return buf;
-}
-
-int cli_usage(const char *cmd, const char *usage_text, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  fflush(stdout);
-  fprintf(stderr, "lsk: %s%s", cmd ? cmd : "", cmd ? ": " : "");
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  fputs(usage_text, stderr);
-  return 2;
-}
-
-int cli_parse_uint(const char *text, unsigned long long min, unsigned long long max,
-                   unsigned long long *out)
-{
-  /* strtoull alone would take leading blanks, a sign and trailing junk. */
-  if (!text || *text < '0' || *text > '9')
-    return -1;
-  char *end;
-  errno = 0;
-  unsigned long long x = strtoull(text, &end, 10);
-  if (errno || *end || x < min || x > max)
-    return -1;
-  *out = x;
-  return 0;
-}
-
-int cli_opt_uint(const char *cmd, const char *usage_text, const char *opt, const char *text,
-                 unsigned long long min, unsigned long long max, unsigned long long *out)
-{
-  if (!text)
-    return cli_usage(cmd, usage_text, "%s needs a value", opt);
-  if (cli_parse_uint(text, min, max, out))
-    return cli_usage(cmd, usage_text, "bad value '%s' for %s: an integer from %llu to %llu wanted",
-                     text, opt, min, max);
-  return 0;
-}
-
-double cli_now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void usage(FILE *f)
 {
@@ -282,34 +152,10 @@ int main(int argc, char **argv)
     rc = cli_fail(commands[cmd].name, "cannot set LSK_DEVICE");
     goto main_out;
   }
+  cli_device_set(device_option);
   sub[nsub] = NULL;
   rc = commands[cmd].run(nsub, sub);
 main_out:
   free(sub);
   return rc;
-}
-
-int cli_parse_domain(const char *s, unsigned ext[3])
-{
-  ext[0] = ext[1] = ext[2] = 1;
-  unsigned long long size = 1;
-  for (int i = 0; i < 3; ++i) {
-    if (*s < '0' || *s > '9')
-      return -1;
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(s, &end, 10);
-    if (errno || v == 0 || v > LSK_MAX_DOMAIN)
-      return -1;
-    ext[i] = (unsigned)v;
-    size *= v;
-    if (size > LSK_MAX_DOMAIN)
-      return -1;
-    if (*end == 0)
-      return 0;
-    if ((*end != 'x' && *end != 'X') || i == 2)
-      return -1;
-    s = end + 1;
-  }
-  return -1;
 }

@@ -1,5 +1,6 @@
 /*
- * cmd_pixel.c: `lsk demo`, the pixel-detector clustering pipeline
+ * demo.c: `lsk demo` (the default demo), the pixel-detector clustering
+ * pipeline
  * (examples/pixel/pixel.h, docs/example-pixel.md) on the selected device:
  * generated (or read) events, the device pipeline and the plain C
  * reference timed on the same events, every output compared (the cluster
@@ -20,6 +21,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "parse.h"
+#include "pixel.h"
+#include "pixel_demo.h"
 
 #define TOL 2e-5f /* cm */
 
@@ -306,7 +310,7 @@ static int run(demo *d)
   return 0;
 }
 
-int cmd_demo_pixel(int argc, char **argv)
+int pixel_demo(int argc, char **argv)
 {
   demo d = {.repeat = 3, .threshold = LSK_PIXEL_THRESHOLD, .streams = 1};
   lsk_pixel_options po = {0};

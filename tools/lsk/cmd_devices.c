@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 
 static const char *const usage_text =
     "usage: lsk [--device SEL] devices\n"

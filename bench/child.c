@@ -19,7 +19,6 @@
 
 #include "bench.h"
 
-extern const char cli_bench_source[];
 extern char **environ;
 
 /* The child: build the bench kernels with a nonce comment in front (a
@@ -31,7 +30,7 @@ int bench_build_child(const char *nonce, unsigned domain)
   lsk_context *ctx;
   if (lsk_context_create(NULL, &ctx))
     return cli_fail("bench", "build child: %s", lsk_context_errmsg(NULL));
-  char *src = malloc(strlen(cli_bench_source) + 128);
+  char *src = malloc(strlen(bench_kernels_source) + 128);
   lsk_program *prog = NULL;
   lsk_kernel *k = NULL;
   lsk_buffer *da = NULL, *db = NULL, *dc = NULL;
@@ -42,7 +41,7 @@ int bench_build_child(const char *nonce, unsigned domain)
     cli_fail("bench", "build child: out of memory");
     goto child_out;
   }
-  sprintf(src, "/* lsk bench build, nonce %s */\n%s", nonce, cli_bench_source);
+  sprintf(src, "/* lsk bench build, nonce %s */\n%s", nonce, bench_kernels_source);
   lsk_launch cfg = {.domain = {domain}, .blocks = {4}};
   build_report rep = {0};
   lsk_program_stats st;

@@ -14,8 +14,6 @@
 
 #include "bench.h"
 
-extern const char cli_bench_source[];
-
 #define BENCH_ENTRY(name, flags, help) {#name, bench_case_##name, flags, help},
 const bench_case bench_cases[] = {BENCH_CASES(BENCH_ENTRY)};
 #undef BENCH_ENTRY
@@ -123,7 +121,7 @@ int bench_open(bench *bn)
     err = clBuildProgram(bn->raw, 0, NULL, "-cl-std=CL1.2", NULL, NULL);
   if (err)
     return cli_fail("bench", "raw kernels: %s", lsk_status_name(err));
-  if (lsk_program_create(bn->ctx, cli_bench_source,
+  if (lsk_program_create(bn->ctx, bench_kernels_source,
                          &(lsk_program_options){.name = "bench_kernels.cl"}, &bn->prog))
     return cli_fail("bench", "%s", lsk_context_errmsg(bn->ctx));
   return 0;

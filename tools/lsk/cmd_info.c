@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
+#include "parse.h"
 
 static const char *const usage_text =
     "usage: lsk [--device SEL] info [--domain X[xY[xZ]]]\n"

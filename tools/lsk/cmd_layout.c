@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
+#include "parse.h"
 
 static const char usage_text[] =
     "usage: lsk layout FILE [--elements N] [--align A] [--stagger S] [--emit-cl | --emit-c]\n"

@@ -1,16 +1,17 @@
 /*
- * cmd_bench.c: `lsk bench`, the one measure of lsk's speed. Each case
+ * bench_main.c: `lsk bench`, the one measure of lsk's speed. Each case
  * times lsk against hand-written raw OpenCL (and plain C where it makes
  * sense) in the same run, interleaved, after warm-up; device times come
  * from OpenCL profiling events, host-side costs from a monotonic clock.
  * Results are checked against a C reference before anything is timed.
  *
- * This file is the command only: it parses the arguments and runs the
- * table of cases. The bench itself is in bench/: the cases' list
- * (bench/list.h) and table (bench/cases.c), the statistics (stats.c), the
- * report writers (report.c), the build case's child processes (child.c,
- * behind the hidden flag BENCH_BUILD_CHILD_FLAG) and one file per case
- * family.
+ * This file is the bench's entry (bench_main.h, which the lsk command
+ * calls): it parses the arguments and runs the table of cases. The rest of
+ * bench/: the cases' list (list.h) and table (cases.c), the statistics
+ * (stats.c), the report writers (report.c), the build case's child
+ * processes (child.c, behind the hidden flag BENCH_BUILD_CHILD_FLAG) and
+ * one file per case family; the cases that run the examples live with
+ * them (examples/<x>/bench_<x>.c).
  */
 #include <limits.h>
 #include <stdint.h>
@@ -18,7 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/bench.h"
+#include "bench.h"
+#include "bench_main.h"
+#include "parse.h"
 
 static const char usage_head[] =
     "usage: lsk bench [--quick] [--sweep] [--size LOG2] [--repeat N] [--domain D]\n"
@@ -41,7 +44,7 @@ static const char *usage(char *buf, size_t len, int help)
   return buf;
 }
 
-int cmd_bench(int argc, char **argv)
+int bench_main(int argc, char **argv)
 {
   char text[4096];
   const char *usage_text = usage(text, sizeof text, 0);

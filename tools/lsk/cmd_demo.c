@@ -1,7 +1,8 @@
 /*
  * cmd_demo.c: `lsk demo` dispatch (no subcommand: the pixel clustering
- * pipeline, cmd_pixel.c; `pic`: cmd_pic.c) and `lsk demo tour`, a short
- * tour of lockstep kernels on the selected device. Three kernels, each its own program, each
+ * pipeline, examples/pixel/demo.c; `pic` and `heat`: those examples'
+ * demo.c) and `lsk demo tour`, a short tour of lockstep kernels on the
+ * selected device. Three kernels, each its own program, each
  * launched twice (the first launch builds) and checked against plain C on the host: iota  data[i] =
  * i: LSK_BLOCKS over data blocks, LSK_FOREACH, LSK_VERIFY var   y[i] = x*x + x: a context variable
  * (LSK_VAR) carries x[i] from one ForEach to the next sum   per-block sums: per-worker partial sums
@@ -15,6 +16,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
+#include "heat_demo.h"
+#include "pic_demo.h"
+#include "pixel_demo.h"
 
 #define DEFAULT_SIZE (1u << 20)
 #define MAX_SIZE (1u << 30)
@@ -430,15 +435,15 @@ demo_out:
   return rc;
 }
 
-/* `lsk demo`: the pixel pipeline (cmd_pixel.c); `tour` and `pic` name the
- * others. */
+/* `lsk demo`: the pixel pipeline (examples/pixel/demo.c); `tour`, `pic`
+ * and `heat` name the others. */
 int cmd_demo(int argc, char **argv)
 {
   if (argc > 1 && strcmp(argv[1], "pic") == 0)
-    return cmd_demo_pic(argc - 1, argv + 1); /* cmd_pic.c */
+    return pic_demo(argc - 1, argv + 1); /* examples/pic/demo.c */
   if (argc > 1 && strcmp(argv[1], "heat") == 0)
-    return cmd_demo_heat(argc - 1, argv + 1); /* cmd_heat.c */
+    return heat_demo(argc - 1, argv + 1); /* examples/heat/demo.c */
   if (argc > 1 && strcmp(argv[1], "tour") == 0)
     return demo_tour(argc - 1, argv + 1);
-  return cmd_demo_pixel(argc, argv);
+  return pixel_demo(argc, argv); /* examples/pixel/demo.c */
 }

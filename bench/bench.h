@@ -2,8 +2,10 @@
  * bench/bench.h: what the parts of `lsk bench` share: samples and results
  * (stats.c), the run's state, the case table (list.h, cases.c), the
  * triad's data and raw kernel (triad.c), the report writers (report.c)
- * and the build case's child processes (child.c). cmd_bench.c, the
- * command, parses the arguments and runs the table.
+ * and the build case's child processes (child.c). bench_main.c, the
+ * entry, parses the arguments and runs the table. The cases that run the
+ * examples include it from their folders (examples/<x>/bench_<x>.c); the
+ * bench's own files include no example's header.
  */
 #ifndef LSK_BENCH_H
 #define LSK_BENCH_H
@@ -55,6 +57,10 @@ void bench_add(samples *s, double v);
 double bench_best(const samples *s);
 double bench_median(const samples *s);
 double bench_event_time(cl_event e); /* device seconds; releases e */
+/* The median over rounds of ref[i] / lsk[i]: the two sides of a round run
+ * back to back, so the load of other processes moves it less than the
+ * best or median times. */
+double bench_paired(const samples *ref, const samples *lsk);
 void bench_progress(bench *b, const char *what, unsigned i, unsigned n);
 result *bench_new_result(bench *b, kind kind, const char *name, const char *ref_name,
                          const char *label, const char *unit, double work);
@@ -73,6 +79,11 @@ extern const size_t bench_case_count;
 #define BENCH_DECLARE(name, flags, help) int bench_case_##name(bench *bn);
 BENCH_CASES(BENCH_DECLARE)
 #undef BENCH_DECLARE
+/* The pool case's row that runs the pic example (examples/pic/bench_pic.c). */
+int bench_pic_step(bench *bn);
+
+/* bench_kernels.cl, embedded (lsk_bench's build). */
+extern const char bench_kernels_source[];
 
 /* Into buf (len bytes, always terminated where len > 0): the usage text's
  * line "cases: " and the names, space-separated; with help, then one line

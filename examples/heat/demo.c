@@ -1,18 +1,20 @@
 /*
- * cmd_heat.c: `lsk demo heat` and `lsk mpi heat`, the heat-diffusion
- * example (examples/heat/heat.h): the grid as one box on one device (its
- * periodic guards filled on the device by lsk_halo_fill), or decomposed
- * over MPI ranks (heat_mpi.h, in cmd_mpi.c's process). Both print, as their
- * last line, "state checksum: " and the final grid's hash: the same for
- * every decomposition, and checked against the plain C reference.
+ * demo.c: `lsk demo heat`, the heat-diffusion example (heat.h) in the lsk
+ * command: the grid as one box on one device (its periodic guards filled
+ * on the device by lsk_halo_fill); and the options it shares with `lsk mpi
+ * heat` (demo_mpi.c: decomposed over MPI ranks, heat_mpi.h). Both print,
+ * as their last line, "state checksum: " and the final grid's hash: the
+ * same for every decomposition, and checked against the plain C reference.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "heat.h"
+#include "heat_demo.h"
+#include "parse.h"
 
-const char cli_heat_usage[] =
+static const char usage_text[] =
     "usage: lsk [--device SEL] demo heat [--size GXxGY] [--steps S] [--seed X] [--alpha A]\n"
     "                                    [--no-check]\n"
     "       mpirun -n N lsk [--device SEL] mpi heat [the same options] [--parts PXxPY]\n"
@@ -27,13 +29,14 @@ const char cli_heat_usage[] =
     "  --parts PXxPY  ranks along x and y (mpi heat; default: MPI_Dims_create)\n"
     "  --no-check     skip the comparison with the C reference\n";
 
-int cli_heat_parse(const char *cmd, int argc, char **argv, cli_heat_options *o)
+int heat_demo_parse(const char *cmd, int argc, char **argv, heat_demo_options *o)
 {
-  *o = (cli_heat_options){.gx = 256, .gy = 256, .steps = 100, .seed = 1, .alpha = 0.2f, .check = 1};
+  *o =
+      (heat_demo_options){.gx = 256, .gy = 256, .steps = 100, .seed = 1, .alpha = 0.2f, .check = 1};
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      fputs(cli_heat_usage, stdout);
+      fputs(usage_text, stdout);
       return -1;
     }
     if (strcmp(a, "--no-check") == 0) {
@@ -41,7 +44,7 @@ int cli_heat_parse(const char *cmd, int argc, char **argv, cli_heat_options *o)
       continue;
     }
     if (!v)
-      return cli_usage(cmd, cli_heat_usage, "%s '%s'",
+      return cli_usage(cmd, usage_text, "%s '%s'",
                        a[0] == '-' ? "option needs a value or is unknown:" : "unexpected argument",
                        a);
     ++i;
@@ -50,7 +53,7 @@ int cli_heat_parse(const char *cmd, int argc, char **argv, cli_heat_options *o)
       char *end;
       unsigned long x = strtoul(v, &end, 10), y = *end == 'x' ? strtoul(end + 1, &end, 10) : 0;
       if (*end || x == 0 || y == 0 || x > 65536 || y > 65536)
-        return cli_usage(cmd, cli_heat_usage, "bad %s '%s': expected AxB such as 256x128", a, v);
+        return cli_usage(cmd, usage_text, "bad %s '%s': expected AxB such as 256x128", a, v);
       if (a[2] == 's')
         o->gx = x, o->gy = y;
       else
@@ -59,16 +62,16 @@ int cli_heat_parse(const char *cmd, int argc, char **argv, cli_heat_options *o)
       char *end;
       double al = strtod(v, &end);
       if (*end || !(al > 0 && al <= 0.25))
-        return cli_usage(cmd, cli_heat_usage, "bad --alpha '%s': expected (0, 0.25]", v);
+        return cli_usage(cmd, usage_text, "bad --alpha '%s': expected (0, 0.25]", v);
       o->alpha = (float)al;
     } else if (cli_parse_uint(v, 0, 100000000, &n)) {
-      return cli_usage(cmd, cli_heat_usage, "bad value '%s' for %s", v, a);
+      return cli_usage(cmd, usage_text, "bad value '%s' for %s", v, a);
     } else if (strcmp(a, "--steps") == 0) {
       o->steps = (unsigned)n;
     } else if (strcmp(a, "--seed") == 0) {
       o->seed = n;
     } else {
-      return cli_usage(cmd, cli_heat_usage, "unknown option '%s'", a);
+      return cli_usage(cmd, usage_text, "unknown option '%s'", a);
     }
   }
   return 0;
@@ -89,11 +92,11 @@ static int read_grid(lsk_heat *h, const lsk_grid_box *b, float *out)
   return rc;
 }
 
-int cmd_demo_heat(int argc, char **argv)
+int heat_demo(int argc, char **argv)
 {
   static const char cmd[] = "demo heat";
-  cli_heat_options o;
-  int rc = cli_heat_parse(cmd, argc, argv, &o);
+  heat_demo_options o;
+  int rc = heat_demo_parse(cmd, argc, argv, &o);
   if (rc)
     return rc < 0 ? 0 : rc;
   lsk_grid_box box;
