@@ -25,7 +25,7 @@ static const char *const usage_text =
     "frames, recycles empty ones and runs the pool's GC. Checked against plain C.\n"
     "The last line is the final state's checksum (as `lsk mpi pic` prints it).\n"
     "  --grid GXxGY      grid of cells (default 64x64; --size is the same)\n"
-    "  --particles N     particles (default 262144; suffixes k, M)\n"
+    "  --particles N     particles (default 262144; suffixes k, M, G: powers of 1024)\n"
     "  --frame F         particles per frame, a power of two from 8 to 4096 (default 128)\n"
     "  --steps S         steps (default 100)\n"
     "  --check-every K   compare with the reference every K steps (default 1; 0: only\n"
@@ -86,20 +86,6 @@ static int check(pic_run *r, unsigned step, lsk_pic_stats *st)
   for (size_t i = 0; i < r->n; ++i)
     if (r->got[i].id != i + 1)
       return cli_fail("demo pic", "step %u: particle %zu lost or doubled", step, i + 1);
-  return 0;
-}
-
-static int parse_count(const char *v, size_t *out)
-{
-  char *end;
-  unsigned long long x = strtoull(v, &end, 10);
-  if (*end == 'k' || *end == 'K')
-    x <<= 10, ++end;
-  else if (*end == 'M')
-    x <<= 20, ++end;
-  if (*end || x == 0 || x > (1ull << 31))
-    return -1;
-  *out = (size_t)x;
   return 0;
 }
 
@@ -191,8 +177,10 @@ int pic_demo(int argc, char **argv)
       r.gx = (unsigned)x;
       r.gy = (unsigned)y;
     } else if (strcmp(a, "--particles") == 0) {
-      if (parse_count(v, &r.n))
-        return cli_usage("demo pic", usage_text, "bad particle count '%s'", v);
+      int urc = cli_opt_size("demo pic", usage_text, a, v, 1, LSK_PIC_DEMO_MAX_PARTICLES, &n);
+      if (urc)
+        return urc;
+      r.n = (size_t)n;
     } else if (cli_parse_uint(v, strcmp(a, "--check-every") != 0, 1000000, &n)) {
       return cli_usage("demo pic", usage_text, "bad value '%s' for %s", v, a);
     } else if (strcmp(a, "--frame") == 0) {

@@ -23,7 +23,7 @@ static const char pic_usage[] =
     "The last line is the final state's checksum, the same as `lsk demo pic` with the\n"
     "same options, for any number of ranks.\n"
     "  --size GXxGY     grid of cells (default 64x64)\n"
-    "  --particles N    particles (default 262144; suffixes k, M)\n"
+    "  --particles N    particles (default 262144; suffixes k, M, G: powers of 1024)\n"
     "  --steps S        steps (default 100)\n"
     "  --seed X         seed of the initial particles (default 1)\n"
     "  --frame F        particles per frame (default 128)\n"
@@ -44,6 +44,58 @@ static int pic_pair(const char *v, unsigned *a, unsigned *b)
   return 0;
 }
 
+/* A usage error about option a's value v (want: what it takes), said on
+ * rank 0 only; its exit status. */
+static int bad_value(int root, const char *a, const char *v, const char *want)
+{
+  return root ? cli_usage("mpi pic", pic_usage, "bad value '%s' for %s: %s wanted", v, a, want) : 2;
+}
+
+/* One option a with its value v into o: 0, or a usage error's status. */
+static int parse_option(lsk_pic_mpi_options *o, const char *a, const char *v, int root)
+{
+  static const char cmd[] = "mpi pic";
+  unsigned long long x = 0;
+  unsigned r, s;
+  if (strcmp(a, "--size") == 0 || strcmp(a, "--grid") == 0)
+    return pic_pair(v, &o->gx, &o->gy) || !o->gx || !o->gy
+               ? bad_value(root, a, v, "GXxGY, each from 1 to 1000000,")
+               : 0;
+  if (strcmp(a, "--parts") == 0)
+    return pic_pair(v, &o->parts[0], &o->parts[1])
+               ? bad_value(root, a, v, "PXxPY, each from 0 to 1000000,")
+               : 0;
+  if (strcmp(a, "--fail-at") == 0) {
+    if (pic_pair(v, &r, &s))
+      return bad_value(root, a, v, "RANK:STEP");
+    o->fail_rank = (int)r;
+    o->fail_step = s;
+    return 0;
+  }
+  /* The numbers: parsed quietly on every rank; rank 0 says what is wrong
+   * (cli_opt_*: the same message as every other option's). */
+  if (strcmp(a, "--particles") == 0) {
+    /* The one size rule (cli_parse_size), as `lsk demo pic --particles`. */
+    if (cli_parse_size(v, 1, LSK_PIC_DEMO_MAX_PARTICLES, &x))
+      return root ? cli_opt_size(cmd, pic_usage, a, v, 1, LSK_PIC_DEMO_MAX_PARTICLES, &x) : 2;
+    o->particles = (size_t)x;
+    return 0;
+  }
+  unsigned *to = strcmp(a, "--steps") == 0         ? &o->steps
+                 : strcmp(a, "--frame") == 0       ? &o->frame_size
+                 : strcmp(a, "--check-every") == 0 ? &o->check_every
+                                                   : NULL;
+  if (!to && strcmp(a, "--seed") != 0)
+    return root ? cli_usage(cmd, pic_usage, "unknown option '%s'", a) : 2;
+  if (cli_parse_uint(v, 0, 1000000000, &x))
+    return root ? cli_opt_uint(cmd, pic_usage, a, v, 0, 1000000000, &x) : 2;
+  if (to)
+    *to = (unsigned)x;
+  else
+    o->seed = x;
+  return 0;
+}
+
 /* `lsk mpi pic`: the binning example over the ranks (pic_mpi.h). A
  * hidden --fail-at RANK:STEP makes that rank fail in that step, for the
  * tests of a failure reaching every rank. */
@@ -52,11 +104,11 @@ int pic_demo_mpi(lsk_mpi *m, int argc, char **argv)
   static const char cmd[] = "mpi pic";
   lsk_pic_mpi_options o = {
       .gx = 64, .gy = 64, .particles = 262144, .steps = 100, .seed = 1, .fail_rank = -1};
-  int bad = 0;
-  for (int i = 1; i < argc && !bad; ++i) {
+  int root = lsk_mpi_rank(m) == 0;
+  for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      if (lsk_mpi_rank(m) == 0)
+      if (root)
         fputs(pic_usage, stdout);
       return 0;
     }
@@ -64,49 +116,18 @@ int pic_demo_mpi(lsk_mpi *m, int argc, char **argv)
       o.reference = 1;
       continue;
     }
-    if (!v) {
-      bad = 1;
-      break;
-    }
+    if (!v)
+      return root ? cli_usage(cmd, pic_usage, "option needs a value or is unknown: '%s'", a) : 2;
+    int rc = parse_option(&o, a, v, root);
+    if (rc)
+      return rc;
     ++i;
-    char *end;
-    unsigned long long x = strtoull(v, &end, 10);
-    unsigned r, s;
-    if (strcmp(a, "--size") == 0 || strcmp(a, "--grid") == 0)
-      bad = pic_pair(v, &o.gx, &o.gy) || !o.gx || !o.gy;
-    else if (strcmp(a, "--parts") == 0)
-      bad = pic_pair(v, &o.parts[0], &o.parts[1]);
-    else if (strcmp(a, "--fail-at") == 0) {
-      bad = pic_pair(v, &r, &s);
-      o.fail_rank = (int)r;
-      o.fail_step = s;
-    } else if (strcmp(a, "--particles") == 0) {
-      x <<= *end == 'k' ? 10 : *end == 'M' ? 20 : 0;
-      end += *end == 'k' || *end == 'M';
-      bad = *end != 0;
-      o.particles = (size_t)x;
-    } else {
-      bad = *end != 0 || end == v || x > 1000000000u;
-      if (strcmp(a, "--steps") == 0)
-        o.steps = (unsigned)x;
-      else if (strcmp(a, "--seed") == 0)
-        o.seed = x;
-      else if (strcmp(a, "--frame") == 0)
-        o.frame_size = (unsigned)x;
-      else if (strcmp(a, "--check-every") == 0)
-        o.check_every = (unsigned)x;
-      else
-        bad = 1;
-    }
   }
-  int rank = lsk_mpi_rank(m);
-  if (bad)
-    return rank == 0 ? cli_usage(cmd, pic_usage, "bad option or value") : 2;
   lsk_pic_mpi_result res;
   int rc = lsk_pic_mpi_run(m, &o, &res);
   if (rc)
-    return rank == 0 ? cli_fail_lsk(cmd, lsk_mpi_context(m), rc, NULL) : 1;
-  if (rank == 0) {
+    return root ? cli_fail_lsk(cmd, lsk_mpi_context(m), rc, NULL) : 1;
+  if (root) {
     printf("lsk %s mpi pic: %d ranks (%ux%u), %zu particles, %ux%u cells, %u steps, seed %llu\n",
            lsk_version(), lsk_mpi_size(m), res.parts[0], res.parts[1], o.particles, o.gx, o.gy,
            o.steps, (unsigned long long)o.seed);

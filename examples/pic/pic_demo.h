@@ -10,6 +10,10 @@
 
 int pic_demo(int argc, char **argv);
 
+/* The most particles either driver takes (--particles, parsed by
+ * cli_opt_size: 2G; the run itself takes fewer than 2^31 across ranks). */
+#define LSK_PIC_DEMO_MAX_PARTICLES (1ull << 31)
+
 #ifdef LSK_HAVE_MPI
 #include "lsk/mpi.h"
 int pic_demo_mpi(lsk_mpi *m, int argc, char **argv);

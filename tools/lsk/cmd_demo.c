@@ -9,7 +9,6 @@
  * in local memory, lsk_sync, then LSK_MASTER adds them The kernels use uint arithmetic (wrapping),
  * so device and host agree bit for bit whatever the compiler contracts or reorders.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 #include "commands.h"
 #include "heat_demo.h"
 #include "pic_demo.h"
+#include "parse.h"
 #include "pixel_demo.h"
 
 #define DEFAULT_SIZE (1u << 20)
@@ -323,31 +323,6 @@ static int demo_sum(demo *d)
   return failed;
 }
 
-/* "1048576", "64k", "1M"; 0 on success. */
-static int parse_size(const char *v, unsigned *out)
-{
-  if (*v < '0' || *v > '9')
-    return -1;
-  char *end;
-  errno = 0;
-  unsigned long long n = strtoull(v, &end, 10);
-  if (errno)
-    return -1;
-  unsigned shift = *end == 'k' || *end == 'K'   ? 10
-                   : *end == 'm' || *end == 'M' ? 20
-                   : *end == 'g' || *end == 'G' ? 30
-                                                : 0;
-  if (shift)
-    ++end;
-  if (n > (MAX_SIZE >> shift))
-    return -1;
-  n <<= shift;
-  if (*end || n == 0 || n > MAX_SIZE)
-    return -1;
-  *out = (unsigned)n;
-  return 0;
-}
-
 /* `lsk demo tour`: the three kernels above. */
 static int demo_tour(int argc, char **argv)
 {
@@ -364,13 +339,11 @@ static int demo_tour(int argc, char **argv)
     }
     if (strcmp(a, "--size") == 0 || strncmp(a, "--size=", 7) == 0) {
       const char *v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
-      if (!v)
-        return cli_usage("demo", usage_text, "option '--size' needs a value such as 1048576 or 1M");
-      if (parse_size(v, &d.n) != 0)
-        return cli_usage("demo", usage_text,
-                         "bad size '%s': expected a count from 1 to 1G (1073741824), "
-                         "optionally with k, M or G",
-                         v);
+      unsigned long long n;
+      int urc = cli_opt_size("demo", usage_text, "--size", v, 1, MAX_SIZE, &n);
+      if (urc)
+        return urc;
+      d.n = (unsigned)n;
       continue;
     }
     return cli_usage("demo", usage_text, "%s '%s'",
