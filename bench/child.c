@@ -10,7 +10,6 @@
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "process.h"
 
 extern char **environ;
 
@@ -127,26 +127,16 @@ int bench_run_build_child(const char *nonce, unsigned domain, const char *lsk_ca
   char dom[16];
   snprintf(dom, sizeof dom, "%u", domain);
   char *argv[] = {"lsk", "bench", BENCH_BUILD_CHILD_FLAG, (char *)nonce, dom, NULL};
-  int fd[2];
-  if (pipe(fd)) {
-    free(envp);
-    return cli_fail("bench", "pipe: %s", strerror(errno));
-  }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-  posix_spawn_file_actions_addclose(&fa, fd[0]);
-  posix_spawn_file_actions_addclose(&fa, fd[1]);
-  pid_t pid;
-  fflush(stdout);
-  int err = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, envp);
-  posix_spawn_file_actions_destroy(&fa);
+  cli_child c;
+  int err = cli_spawn(
+      argv, &(cli_spawn_options){.path = "/proc/self/exe", .envp = envp, .pipe_out = 1}, &c);
   free(envp);
-  close(fd[1]);
+  if (err)
+    return cli_fail("bench", "cannot start a build child (/proc/self/exe): %s", strerror(err));
   char line[256] = "";
   size_t got = 0;
   ssize_t r;
-  while (!err && (r = read(fd[0], line + got, sizeof line - 1 - got)) != 0) {
+  while ((r = read(c.from, line + got, sizeof line - 1 - got)) != 0) {
     if (r < 0 && errno == EINTR)
       continue;
     if (r < 0)
@@ -156,13 +146,8 @@ int bench_run_build_child(const char *nonce, unsigned domain, const char *lsk_ca
       break;
   }
   line[got] = 0;
-  close(fd[0]);
-  if (err)
-    return cli_fail("bench", "cannot start a build child (/proc/self/exe): %s", strerror(err));
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-    ;
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+  int status = cli_child_wait(&c);
+  if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return cli_fail("bench", "build child failed (status %d)", status);
   if (sscanf(line, "build %lf %lf %lf %u %u %u", &out->build, &out->second, &out->first_run,
              &out->compiled, &out->cache_loads, &out->configurations) != 6)

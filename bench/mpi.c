@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "process.h"
 
 #ifndef LSK_HAVE_MPI
 int bench_case_mpi(bench *bn)
@@ -35,15 +36,21 @@ int bench_case_mpi(bench *bn)
 }
 #else
 
-/* Runs `mpirun -n n <this program> mpi <args>` and returns the line of its
- * output that holds key (the first), or fails. */
+/* Runs `mpiexec --oversubscribe -n n <this program> mpi <args>` (args:
+ * words separated by single blanks) and returns the line of its output
+ * (stdout and stderr) that holds key (the first), or fails. */
 static int child(int n, const char *args, const char *key, char *line, size_t len)
 {
-  char self[1024];
-  ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (k <= 0)
+  char self[1024], ranks[16], words[256];
+  if (cli_self_path(self, sizeof self))
     return cli_fail("bench", "mpi: cannot find this program (/proc/self/exe)");
-  self[k] = 0;
+  snprintf(ranks, sizeof ranks, "%d", n);
+  snprintf(words, sizeof words, "%s", args);
+  char *argv[32] = {LSK_MPIEXEC, "--oversubscribe", "-n", ranks, self, "mpi"};
+  size_t k = 6;
+  for (char *w = strtok(words, " "); w && k + 1 < sizeof argv / sizeof *argv; w = strtok(NULL, " "))
+    argv[k++] = w;
+  argv[k] = NULL;
   /* The cores shared out: n ranks of one device thread each on a CPU
    * device of 2 cores, as the mpi tests run (unless the caller chose). */
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -56,26 +63,29 @@ static int child(int n, const char *args, const char *key, char *line, size_t le
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
   }
-  char cmd[2048];
-  snprintf(cmd, sizeof cmd, "'%s' --oversubscribe -n %d '%s' mpi %s 2>&1", LSK_MPIEXEC, n, self,
-           args);
-  fflush(stdout);
-  FILE *p = popen(cmd, "r");
-  if (!p)
-    return cli_fail("bench", "mpi: cannot run %s", LSK_MPIEXEC);
+  cli_child c;
+  int err = cli_spawn(
+      argv, &(cli_spawn_options){.path = LSK_MPIEXEC, .pipe_out = 1, .err_to_out = 1}, &c);
+  FILE *p = err ? NULL : fdopen(c.from, "r");
+  if (p)
+    c.from = -1; /* the stream's now */
   int found = 0;
   char buf[1024];
-  while (fgets(buf, sizeof buf, p))
+  while (p && fgets(buf, sizeof buf, p))
     if (!found && strstr(buf, key)) {
       snprintf(line, len, "%s", buf);
       found = 1;
     }
-  int status = pclose(p);
+  if (p)
+    fclose(p);
+  int status = err ? -1 : cli_child_wait(&c);
   if (own)
     unsetenv("POCL_MAX_PTHREAD_COUNT");
+  if (err)
+    return cli_fail("bench", "mpi: cannot run %s: %s", LSK_MPIEXEC, strerror(err));
   if (status != 0 || !found)
-    return cli_fail("bench", "mpi: `%s` failed (status %d)%s", cmd, status,
-                    found ? "" : ", no result line");
+    return cli_fail("bench", "mpi: `%s -n %d %s mpi %s` failed (status %d)%s", LSK_MPIEXEC, n, self,
+                    args, status, found ? "" : ", no result line");
   return 0;
 }
 
@@ -154,24 +164,12 @@ static int halo(bench *bn)
 
 /* Open MPI's mpiexec finds its helpers through PATH: without it there (a
  * bare environment), the case is skipped rather than failed. */
-static int in_path(const char *name)
-{
-  const char *path = getenv("PATH");
-  char buf[1024];
-  while (path && *path) {
-    size_t n = strcspn(path, ":");
-    snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, name);
-    if (n && access(buf, X_OK) == 0)
-      return 1;
-    path += n + (path[n] == ':');
-  }
-  return 0;
-}
-
 int bench_case_mpi(bench *bn)
 {
   const char *base = strrchr(LSK_MPIEXEC, '/');
-  if (access(LSK_MPIEXEC, X_OK) != 0 || !in_path(base ? base + 1 : LSK_MPIEXEC)) {
+  char found[1024];
+  if (access(LSK_MPIEXEC, X_OK) != 0 ||
+      cli_find_program(base ? base + 1 : LSK_MPIEXEC, found, sizeof found)) {
     printf("  mpi: skipped (%s not found in PATH)\n", LSK_MPIEXEC);
     return 0;
   }

@@ -23,7 +23,6 @@
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +30,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-
-extern char **environ;
+#include "process.h"
 
 #define PEER_NAME "lsk-peer-boost"
 
@@ -43,7 +41,7 @@ typedef struct peer_state {
   float *x, *prefix, *got;
   float want;
   lsk_buffer *din, *dout;
-  pid_t pid;
+  cli_child child;
   FILE *to, *from; /* the peer's stdin and stdout */
 } peer_state;
 
@@ -58,10 +56,8 @@ static float value(size_t i)
 static int peer_path(char *path, size_t len)
 {
   char self[4096];
-  ssize_t r = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (r <= 0)
+  if (cli_self_path(self, sizeof self))
     return 1;
-  self[r] = 0;
   char *slash = strrchr(self, '/');
   if (slash)
     *slash = 0;
@@ -119,41 +115,19 @@ static int peer_start(peer_state *s, const char *path)
                   repeat,
                   "--step",
                   NULL};
-  int in[2], out[2];
-  if (pipe(in))
-    return cli_fail("bench", "boost: pipe: %s", strerror(errno));
-  if (pipe(out)) {
-    close(in[0]);
-    close(in[1]);
-    return cli_fail("bench", "boost: pipe: %s", strerror(errno));
-  }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-  for (int i = 0; i < 2; ++i) {
-    posix_spawn_file_actions_addclose(&fa, in[i]);
-    posix_spawn_file_actions_addclose(&fa, out[i]);
-  }
-  fflush(stdout);
-  int err = posix_spawn(&s->pid, path, &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  close(in[0]);
-  close(out[1]);
-  if (err) {
-    close(in[1]);
-    close(out[0]);
-    s->pid = 0;
+  cli_child c;
+  int err = cli_spawn(argv, &(cli_spawn_options){.path = path, .pipe_in = 1, .pipe_out = 1}, &c);
+  if (err)
     return cli_fail("bench", "boost: cannot start %s: %s", path, strerror(err));
-  }
-  s->to = fdopen(in[1], "w");
-  s->from = fdopen(out[0], "r");
+  s->child = c;
+  s->to = fdopen(c.to, "w");
+  if (s->to)
+    s->child.to = -1; /* the stream's now */
+  s->from = fdopen(c.from, "r");
+  if (s->from)
+    s->child.from = -1;
   if (s->to && s->from)
     return 0;
-  if (!s->to)
-    close(in[1]);
-  if (!s->from)
-    close(out[0]);
   return cli_fail("bench", "boost: fdopen: %s", strerror(errno));
 }
 
@@ -165,12 +139,9 @@ static int peer_finish(peer_state *s)
   if (s->from)
     fclose(s->from);
   s->to = s->from = NULL;
-  if (!s->pid)
+  if (!s->child.pid)
     return 0;
-  int status = 0;
-  while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
-    ;
-  s->pid = 0;
+  int status = cli_child_wait(&s->child);
   if (WIFSIGNALED(status))
     return cli_fail("bench", "boost: %s died of signal %d", PEER_NAME, WTERMSIG(status));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)

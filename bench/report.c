@@ -8,7 +8,6 @@
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +16,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-
-extern char **environ;
+#include "process.h"
 
 /* The table: best and median of each row, lsk against its reference. */
 void bench_print_table(const bench *bn)
@@ -139,25 +137,6 @@ int bench_write_json(const bench *bn, const char *path)
   return fclose(f) ? cli_fail("bench", "error writing '%s'", path) : 0;
 }
 
-/* Is there an executable name in PATH? */
-static int in_path(const char *name)
-{
-  const char *path = getenv("PATH");
-  if (!path || !*path)
-    return 0;
-  char dir[4096];
-  for (const char *p = path; *p;) {
-    size_t len = strcspn(p, ":");
-    snprintf(dir, sizeof dir, "%.*s/%s", (int)len, len ? p : ".", name);
-    if (access(dir, X_OK) == 0)
-      return 1;
-    p += len;
-    if (*p == ':')
-      ++p;
-  }
-  return 0;
-}
-
 /* --plot FILE.png: a gnuplot script (FILE.gp, kept) with the speed ratio of
  * every row, best and median, on a log scale, and gnuplot run on it. */
 int bench_write_plot(const bench *bn, const char *png)
@@ -214,21 +193,19 @@ int bench_write_plot(const bench *bn, const char *png)
              "1 with lines lc 'black' dt 2 notitle\n");
   if (fclose(f))
     return cli_fail("bench", "error writing '%s'", script);
-  if (!in_path("gnuplot"))
+  char gnuplot[4096];
+  if (cli_find_program("gnuplot", gnuplot, sizeof gnuplot))
     return cli_fail("bench",
                     "--plot needs gnuplot (apt-get install gnuplot-nox); the script is "
                     "in %s",
                     script);
   char *argv[] = {"gnuplot", script, NULL};
-  pid_t pid;
-  fflush(stdout);
-  int err = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
-  int status = 0;
+  cli_child c;
+  int err = cli_spawn(argv, &(cli_spawn_options){.path = gnuplot}, &c);
   if (err)
     return cli_fail("bench", "cannot run gnuplot: %s", strerror(err));
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-    ;
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+  int status = cli_child_wait(&c);
+  if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return cli_fail("bench", "gnuplot %s failed (status %d)", script, status);
   printf("plot: %s (script %s)\n", png, script);
   return 0;

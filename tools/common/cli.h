@@ -4,7 +4,7 @@
  * and the examples' drivers in examples/<x>/demo*.c all use it): messages,
  * the device selection, a context on it, byte counts for people, the
  * clock, and the end of a traced run. Argument parsing is parse.h, child
- * processes spawn.h, the growing string strbuf.h.
+ * processes process.h, the growing string strbuf.h.
  *
  * Every subcommand returns the exit status: 0 success, 1 failure, 2 usage
  * error; messages go to stderr as "lsk: <cmd>: <msg>".

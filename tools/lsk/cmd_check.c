@@ -18,20 +18,18 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "parse.h"
-
-extern char **environ;
+#include "process.h"
+#include "strbuf.h"
 
 static const char usage_text[] =
     "usage: lsk [--device SEL] check FILE.cl [options]\n"
@@ -73,81 +71,6 @@ static const char usage_text[] =
 /* ------------------------------------------------------------------ */
 /* Small helpers.                                                      */
 
-typedef struct sbuf {
-  char *s;
-  size_t len, cap;
-  int failed;
-} sbuf;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void
-sb_put(sbuf *b, const char *fmt, ...)
-{
-  if (b->failed)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  if (n < 0 || b->len + (size_t)n + 1 > b->cap) {
-    size_t cap = n < 0 ? 0 : (b->len + (size_t)n + 1) * 2;
-    char *s = cap ? realloc(b->s, cap) : NULL;
-    if (!s) {
-      b->failed = 1;
-      return;
-    }
-    b->s = s;
-    b->cap = cap;
-  }
-  va_start(ap, fmt);
-  vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-  va_end(ap);
-  b->len += (size_t)n;
-}
-
-static const char *sb_str(const sbuf *b) { return b->s ? b->s : ""; }
-
-/* A formatted string, malloc'd; NULL without memory. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
-static char *
-strf(const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *s = n < 0 ? NULL : malloc((size_t)n + 1);
-  if (s) {
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-  }
-  return s;
-}
-
-static char *read_text(const char *path)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  sbuf b = {0};
-  char chunk[8192];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-    sb_put(&b, "%.*s", (int)n, chunk);
-  int bad = ferror(f) || b.failed;
-  fclose(f);
-  if (bad || !b.s) {
-    free(b.s);
-    return bad ? NULL : calloc(1, 1);
-  }
-  return b.s;
-}
-
 static int write_text(const char *path, const char *text)
 {
   FILE *f = fopen(path, "wb");
@@ -169,50 +92,12 @@ static const char *fmt_dom(const unsigned d[3], char *buf, size_t len)
   return buf;
 }
 
-/* The executable name as found in PATH (or name itself if it has a '/'),
- * into buf; 0 if found. */
-static int find_program(const char *name, char *buf, size_t len)
-{
-  if (strchr(name, '/')) {
-    snprintf(buf, len, "%s", name);
-    return access(buf, X_OK) == 0 ? 0 : -1;
-  }
-  const char *path = getenv("PATH");
-  while (path && *path) {
-    size_t n = strcspn(path, ":");
-    snprintf(buf, len, "%.*s/%s", (int)(n ? n : 1), n ? path : ".", name);
-    if (access(buf, X_OK) == 0)
-      return 0;
-    path += n;
-    path += *path == ':';
-  }
-  return -1;
-}
-
 /* Runs argv (argv[0] found in PATH or a path), its stdout and stderr to
  * out_path if not NULL (else inherited); the exit status, or -1 if it could
  * not run. */
 static int run_program(char *const argv[], const char *out_path)
 {
-  posix_spawn_file_actions_t fa;
-  if (posix_spawn_file_actions_init(&fa))
-    return -1;
-  if (out_path &&
-      (posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644) ||
-       posix_spawn_file_actions_adddup2(&fa, 1, 2))) {
-    posix_spawn_file_actions_destroy(&fa);
-    return -1;
-  }
-  pid_t pid;
-  int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (err)
-    return -1;
-  int st;
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR)
-      return -1;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+  return cli_run(argv, &(cli_spawn_options){.out_file = out_path, .err_to_out = out_path != NULL});
 }
 
 /* Splits compiler options as an OpenCL implementation does: on blanks,
@@ -279,7 +164,7 @@ typedef struct kinfo {
 typedef struct check {
   const char *file;
   char *source, *prelude;
-  sbuf options; /* -I, -D, --options */
+  cli_str options; /* -I, -D, --options */
   unsigned dom[3];
   int has_dom;
   kdomain *kdoms;
@@ -381,7 +266,7 @@ static int listing_domain(const check *c, unsigned dom[3])
 static lsk_program_options program_options(const check *c)
 {
   return (lsk_program_options){.name = c->file,
-                               .build_options = sb_str(&c->options),
+                               .build_options = cli_str_get(&c->options),
                                .cache_dir = "",
                                .prelude = c->prelude};
 }
@@ -511,9 +396,9 @@ static void find_tools(tools *t)
   const char *e = getenv("CLANG");
   if (e && !*e)
     snprintf(t->why_not, sizeof t->why_not, "CLANG is empty");
-  else if (e ? find_program(e, t->clang, sizeof t->clang)
-             : (find_program("clang-15", t->clang, sizeof t->clang) &&
-                find_program("clang", t->clang, sizeof t->clang)))
+  else if (e ? cli_find_program(e, t->clang, sizeof t->clang)
+             : (cli_find_program("clang-15", t->clang, sizeof t->clang) &&
+                cli_find_program("clang", t->clang, sizeof t->clang)))
     snprintf(t->why_not, sizeof t->why_not, "no %s in PATH (Debian: apt-get install clang-15)",
              e ? e : "clang-15 or clang");
   if (!t->why_not[0]) {
@@ -529,9 +414,9 @@ static void find_tools(tools *t)
   e = getenv("PTXAS");
   if (e && !*e)
     snprintf(t->ptxas_why, sizeof t->ptxas_why, "PTXAS is empty");
-  else if (e ? find_program(e, t->ptxas, sizeof t->ptxas)
-             : (find_program("ptxas", t->ptxas, sizeof t->ptxas) &&
-                find_program("/usr/local/cuda/bin/ptxas", t->ptxas, sizeof t->ptxas)))
+  else if (e ? cli_find_program(e, t->ptxas, sizeof t->ptxas)
+             : (cli_find_program("ptxas", t->ptxas, sizeof t->ptxas) &&
+                cli_find_program("/usr/local/cuda/bin/ptxas", t->ptxas, sizeof t->ptxas)))
     snprintf(t->ptxas_why, sizeof t->ptxas_why,
              "no ptxas (the CUDA toolkit's; not in Debian) in PATH or /usr/local/cuda/bin");
   t->have_ptxas = !t->ptxas_why[0];
@@ -570,7 +455,8 @@ static char *config_path(const nvptx *n, const unsigned dom[3], unsigned w, unsi
   size_t len = strlen(b);
   if (len > 3 && strcmp(b + len - 3, ".cl") == 0)
     len -= 3;
-  return strf("%s/%.*s.d%ux%ux%u.w%us%u%s", n->dir, (int)len, b, dom[0], dom[1], dom[2], w, s, ext);
+  return cli_strf("%s/%.*s.d%ux%ux%u.w%us%u%s", n->dir, (int)len, b, dom[0], dom[1], dom[2], w, s,
+                  ext);
 }
 
 /* The build of a configuration, compiled on first use; NULL without
@@ -636,7 +522,7 @@ static build *get_build(nvptx *n, const unsigned dom[3], unsigned w, unsigned s)
             c->ptx_dir ? n->text_path : "");
     goto build_out;
   }
-  if (!(b->ptx = read_text(ptx))) {
+  if (!(b->ptx = cli_read_file(ptx))) {
     problem(c, "nvptx: cannot read %s", ptx);
     goto build_out;
   }
@@ -644,7 +530,7 @@ static build *get_build(nvptx *n, const unsigned dom[3], unsigned w, unsigned s)
   if (n->t.have_ptxas) {
     char *pargv[] = {n->t.ptxas, "-arch=" SASS_ARCH, "-v", ptx, "-o", cubin, NULL};
     rc = run_program(pargv, sass);
-    b->sass = read_text(sass);
+    b->sass = cli_read_file(sass);
     remove(cubin);
     if (rc != 0 || !b->sass)
       problem(c, "nvptx: ptxas failed for domain %s, %u x %u:\n%s", dom_text, w, s,
@@ -839,16 +725,16 @@ static void check_nvptx(check *c, const tools *t)
   nvptx n = {.c = c, .t = *t, .h = h100_model()};
   if (c->ptx_dir) {
     mkdir(c->ptx_dir, 0755);
-    n.dir = strf("%s", c->ptx_dir);
+    n.dir = cli_strf("%s", c->ptx_dir);
   } else {
     const char *tmp = getenv("TMPDIR");
-    n.tmp = strf("%s/lsk-check.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    n.tmp = cli_strf("%s/lsk-check.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (n.tmp && !mkdtemp(n.tmp)) {
       problem(c, "nvptx: cannot make a temporary folder: %s", strerror(errno));
       free(n.tmp);
       return;
     }
-    n.dir = n.tmp ? strf("%s", n.tmp) : NULL;
+    n.dir = n.tmp ? cli_strf("%s", n.tmp) : NULL;
   }
   {
     /* "<dir>/<file without .cl>.lsk.cl" */
@@ -856,7 +742,7 @@ static void check_nvptx(check *c, const tools *t)
     size_t len = strlen(b);
     if (len > 3 && strcmp(b + len - 3, ".cl") == 0)
       len -= 3;
-    n.text_path = n.dir ? strf("%s/%.*s.lsk.cl", n.dir, (int)len, b) : NULL;
+    n.text_path = n.dir ? cli_strf("%s/%.*s.lsk.cl", n.dir, (int)len, b) : NULL;
     if (!n.text_path) {
       problem(c, "out of memory");
       goto nvptx_out;
@@ -1060,8 +946,8 @@ static void report(const check *c, const tools *t)
 static void add_option(check *c, const char *flag, const char *value)
 {
   int blank = strpbrk(value, " \t") != NULL;
-  sb_put(&c->options, "%s%s%s%s%s", c->options.len ? " " : "", flag, blank ? "\"" : "", value,
-         blank ? "\"" : "");
+  cli_str_put(&c->options, "%s%s%s%s%s", c->options.len ? " " : "", flag, blank ? "\"" : "", value,
+              blank ? "\"" : "");
 }
 
 /* One layout file (PATH or PATH@members), loaded; *members points into
@@ -1079,14 +965,14 @@ static int load_layout(const char *spec, char *copy, size_t len, lsk_layout **l,
   return lsk_layout_load(copy, l);
 }
 
-static int add_prelude(sbuf *pre, const char *text)
+static int add_prelude(cli_str *pre, const char *text)
 {
-  sb_put(pre, "%s%s", pre->len ? "\n" : "", text);
+  cli_str_put(pre, "%s%s", pre->len ? "\n" : "", text);
   return pre->failed ? -1 : 0;
 }
 
 /* --layout SPEC: the view of one layout. */
-static int prelude_layout(sbuf *pre, const char *spec)
+static int prelude_layout(cli_str *pre, const char *spec)
 {
   char copy[1024];
   lsk_layout *l = NULL;
@@ -1106,7 +992,7 @@ static int prelude_layout(sbuf *pre, const char *spec)
 }
 
 /* --view NAME=SPEC+SPEC...: one view over several layouts. */
-static int prelude_view(sbuf *pre, const char *arg)
+static int prelude_view(cli_str *pre, const char *arg)
 {
   enum { MAXL = 8 };
   const char *eq = strchr(arg, '=');
@@ -1145,7 +1031,7 @@ static int prelude_view(sbuf *pre, const char *arg)
 int cmd_check(int argc, char **argv)
 {
   check c = {0};
-  sbuf pre = {0};
+  cli_str pre = {0};
   const char *compact = NULL;
   kdomain kd[64];
   int rc = 0;
@@ -1201,10 +1087,10 @@ int cmd_check(int argc, char **argv)
       add_option(&c, flag, val);
       i += !a[2];
     } else if (strcmp(a, "--options") == 0 && v) {
-      sb_put(&c.options, "%s%s", c.options.len ? " " : "", v);
+      cli_str_put(&c.options, "%s%s", c.options.len ? " " : "", v);
       ++i;
     } else if (strcmp(a, "--prelude") == 0 && v) {
-      char *text = read_text(v);
+      char *text = cli_read_file(v);
       if (!text) {
         rc = cli_fail("check", "--prelude %s: %s", v, strerror(errno));
         break;
@@ -1252,7 +1138,7 @@ int cmd_check(int argc, char **argv)
     rc = cli_fail("check", "out of memory");
     goto check_out;
   }
-  if (!(c.source = read_text(c.file))) {
+  if (!(c.source = cli_read_file(c.file))) {
     rc = cli_fail("check", "%s: %s", c.file, strerror(errno));
     goto check_out;
   }
@@ -1265,7 +1151,7 @@ int cmd_check(int argc, char **argv)
       goto check_out;
     }
     lsk_compactor_options co = {.name = c.file,
-                                .build_options = sb_str(&c.options),
+                                .build_options = cli_str_get(&c.options),
                                 .layout = l,
                                 .data_type = l ? NULL : compact};
     char *program = NULL, *cpre = NULL;
@@ -1275,8 +1161,8 @@ int cmd_check(int argc, char **argv)
       rc = cli_fail("check", "--compact %s: %s", compact, lsk_context_errmsg(NULL));
       goto check_out;
     }
-    sbuf both = {0};
-    sb_put(&both, "%s%s%s", cpre, pre.len ? "\n" : "", sb_str(&pre));
+    cli_str both = {0};
+    cli_str_put(&both, "%s%s%s", cpre, pre.len ? "\n" : "", cli_str_get(&pre));
     lsk_free(cpre);
     free(c.source);
     c.source = program; /* lsk_free is free */
@@ -1319,7 +1205,7 @@ int cmd_check(int argc, char **argv)
   tools t;
   find_tools(&t);
   if (!c.tsv)
-    printf("lsk check %s%s%s\n", c.file, c.options.len ? " " : "", sb_str(&c.options));
+    printf("lsk check %s%s%s\n", c.file, c.options.len ? " " : "", cli_str_get(&c.options));
   if (!c.no_device)
     check_device(&c);
   if (!c.no_nvptx && t.have_clang)
