@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "list.h"
+#include "triad.h"
 
 #define MAX_REPEAT 64
 
@@ -82,9 +83,6 @@ BENCH_CASES(BENCH_DECLARE)
 /* The pool case's row that runs the pic example (examples/pic/bench_pic.c). */
 int bench_pic_step(bench *bn);
 
-/* bench_kernels.cl, embedded (lsk_bench's build). */
-extern const char bench_kernels_source[];
-
 /* Into buf (len bytes, always terminated where len > 0): the usage text's
  * line "cases: " and the names, space-separated; with help, then one line
  * per case with its help text. */
@@ -101,20 +99,10 @@ int bench_open(bench *bn);
 int bench_run(bench *bn, const char *only, int no_build);
 void bench_close(bench *bn);
 
-/* triad.c: the triad a = b + 3c over 2^log2n doubles: host arrays, device
- * buffers, the raw OpenCL kernel (one element per work-item, local size
- * left to the runtime). check compares a with the C result and zeroes it. */
-typedef struct triad {
-  size_t n;
-  double *a, *b, *c;
-  lsk_buffer *da, *db, *dc;
-  lsk_kernel *k;
-  cl_kernel raw;   /* the hand-written triad: one work-item per element, guarded */
-  cl_kernel exact; /* the same without the guard, on a grid of exactly n */
-} triad;
+/* triad.c: the triad fixture (triad.h), with the bench's parts: lsk's
+ * kernel and the raw OpenCL ones (bench_triad_setup), the raw launch, the
+ * launch of a shape. */
 int bench_triad_setup(bench *bn, triad *t);
-void bench_triad_teardown(triad *t);
-int bench_triad_check(bench *bn, triad *t, const char *who);
 int bench_triad_raw(bench *bn, triad *t, cl_event *ev);
 lsk_launch bench_triad_launch(const bench *bn, size_t n, unsigned domain, unsigned w, unsigned s);
 /* --sweep: the triad over a grid of shapes, its own table on stdout. */

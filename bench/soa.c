@@ -250,7 +250,7 @@ static int check_all(bench *bn, soa_case *c, triad *t, const lsk_launch *cfg)
   for (int who = 0; !rc && who < NWHO; ++who) {
     rc = run_one(bn, c, t, who, cfg, NULL) || lsk_context_finish(bn->ctx);
     if (!rc)
-      rc = who == RAW_SEPARATE ? bench_triad_check(bn, t, "raw OpenCL")
+      rc = who == RAW_SEPARATE ? bench_triad_check(bn->ctx, "bench", t, "raw OpenCL")
            : who == AOS        ? check(bn, t, c, NULL)
                                : check(bn, t, c, &c->pl[who == VIEWS || who == RAW_SUB ? 0 : 1]);
   }

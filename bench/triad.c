@@ -1,21 +1,22 @@
 /*
- * bench/triad.c: the triad a = b + 3c over 2^log2n doubles, the fixture
- * the triad, soa and sweep runs share (host arrays, lsk buffers, lsk's
- * ForEach kernel and the raw OpenCL one), the case triad (lsk against raw
- * OpenCL and C OpenMP, interleaved) and --sweep (the triad over a grid of
- * shapes: the measurements behind the automatic rule).
+ * bench/triad.c: the triad a = b + 3c over 2^log2n doubles: the fixture
+ * (triad.h: host arrays and lsk buffers, which `lsk tune` uses too; the
+ * bench's parts: lsk's ForEach kernel and the raw OpenCL ones), the case
+ * triad (lsk against raw OpenCL and C OpenMP, interleaved) and --sweep
+ * (the triad over a grid of shapes: the measurements behind the automatic
+ * rule).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bench.h"
 
-int bench_triad_check(bench *bn, triad *t, const char *who)
+int bench_triad_check(lsk_context *ctx, const char *cmd, triad *t, const char *who)
 {
   double *got = malloc(t->n * sizeof *got);
   if (!got || lsk_buffer_read(t->da, 0, got, t->n * sizeof *got)) {
     free(got);
-    return cli_fail("bench", "triad (%s): read back failed: %s", who, lsk_context_errmsg(bn->ctx));
+    return cli_fail(cmd, "triad (%s): read back failed: %s", who, lsk_context_errmsg(ctx));
   }
   size_t bad = 0;
   for (size_t i = 0; i < t->n; ++i)
@@ -23,7 +24,28 @@ int bench_triad_check(bench *bn, triad *t, const char *who)
   free(got);
   double zero = 0;
   lsk_buffer_fill(t->da, &zero, sizeof zero, 0, t->n * sizeof zero);
-  return bad ? cli_fail("bench", "triad (%s): %zu wrong elements", who, bad) : 0;
+  return bad ? cli_fail(cmd, "triad (%s): %zu wrong elements", who, bad) : 0;
+}
+
+int bench_triad_data(lsk_context *ctx, const char *cmd, unsigned log2n, triad *t)
+{
+  t->n = (size_t)1 << log2n;
+  size_t bytes = t->n * sizeof(double);
+  t->b = malloc(bytes);
+  t->c = malloc(bytes);
+  if (!t->b || !t->c)
+    return cli_fail(cmd, "out of host memory for %zu doubles", t->n);
+  for (size_t i = 0; i < t->n; ++i) {
+    t->b[i] = (double)(i % 1000) * 0.5;
+    t->c[i] = 1.0 / (double)(1 + i % 7);
+  }
+  double zero = 0;
+  if (lsk_buffer_create(ctx, bytes, &t->da) || lsk_buffer_create(ctx, bytes, &t->db) ||
+      lsk_buffer_create(ctx, bytes, &t->dc) || lsk_buffer_write(t->db, 0, t->b, bytes) ||
+      lsk_buffer_write(t->dc, 0, t->c, bytes) ||
+      lsk_buffer_fill(t->da, &zero, sizeof zero, 0, bytes))
+    return cli_fail(cmd, "triad setup: %s", lsk_context_errmsg(ctx));
+  return 0;
 }
 
 static int triad_lsk(triad *t, const lsk_launch *cfg, cl_event *ev)
@@ -75,25 +97,17 @@ lsk_launch bench_triad_launch(const bench *bn, size_t n, unsigned domain, unsign
 
 int bench_triad_setup(bench *bn, triad *t)
 {
-  t->n = (size_t)1 << bn->log2n;
-  size_t bytes = t->n * sizeof(double);
-  t->a = malloc(bytes);
-  t->b = malloc(bytes);
-  t->c = malloc(bytes);
-  if (!t->a || !t->b || !t->c)
+  if (bench_triad_data(bn->ctx, "bench", bn->log2n, t))
+    return 1;
+  /* a: the C OpenMP reference's output, written once here so that no
+   * timed run pays its first touch. */
+  t->a = malloc(t->n * sizeof *t->a);
+  if (!t->a)
     return cli_fail("bench", "out of host memory for %zu doubles", t->n);
-  for (size_t i = 0; i < t->n; ++i) {
+  for (size_t i = 0; i < t->n; ++i)
     t->a[i] = 0;
-    t->b[i] = (double)(i % 1000) * 0.5;
-    t->c[i] = 1.0 / (double)(1 + i % 7);
-  }
   cl_int err;
-  double zero = 0;
-  if (lsk_buffer_create(bn->ctx, bytes, &t->da) || lsk_buffer_create(bn->ctx, bytes, &t->db) ||
-      lsk_buffer_create(bn->ctx, bytes, &t->dc) || lsk_buffer_write(t->db, 0, t->b, bytes) ||
-      lsk_buffer_write(t->dc, 0, t->c, bytes) ||
-      lsk_buffer_fill(t->da, &zero, sizeof zero, 0, bytes) ||
-      lsk_kernel_create(bn->prog, "triad", &t->k))
+  if (lsk_kernel_create(bn->prog, "triad", &t->k))
     return cli_fail("bench", "triad setup: %s", lsk_context_errmsg(bn->ctx));
   t->raw = clCreateKernel(bn->raw, "raw_triad", &err);
   if (!err)
@@ -135,11 +149,12 @@ static int triad_measure(bench *bn, triad *t, const lsk_launch *cfg, samples *ls
   /* Check the results, then warm up (first launches build and compile). */
   if (triad_lsk(t, cfg, NULL) || lsk_context_finish(bn->ctx))
     return cli_fail("bench", "triad: %s", lsk_context_errmsg(bn->ctx));
-  if (bench_triad_check(bn, t, "lsk") || bench_triad_raw(bn, t, NULL) ||
-      clFinish(lsk_context_cl_queue(bn->ctx)) || bench_triad_check(bn, t, "raw OpenCL"))
+  if (bench_triad_check(bn->ctx, "bench", t, "lsk") || bench_triad_raw(bn, t, NULL) ||
+      clFinish(lsk_context_cl_queue(bn->ctx)) ||
+      bench_triad_check(bn->ctx, "bench", t, "raw OpenCL"))
     return 1;
   if (exact && (triad_exact(bn, t, NULL) || clFinish(lsk_context_cl_queue(bn->ctx)) ||
-                bench_triad_check(bn, t, "raw OpenCL, no guard")))
+                bench_triad_check(bn->ctx, "bench", t, "raw OpenCL, no guard")))
     return 1;
   for (unsigned i = 0; i < 2; ++i) {
     triad_lsk(t, cfg, NULL);
