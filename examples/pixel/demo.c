@@ -197,23 +197,21 @@ static int run_streams(demo *d, double *best, unsigned *checked)
   return rc;
 }
 
-/* The device pipeline and the reference, timed; then the comparison. */
 /* The demo's cluster-size histogram: sizes 1 to SIZE_BINS - 1, then the
  * rest. */
 #define SIZE_BINS 10
 
-static int run(demo *d)
+/* The best of repeat interleaved runs each: the whole pipeline with one
+ * wait (*total), the C reference into d->want (*ref), and a run that waits
+ * after each stage to time it (*best). 0, or 1 after the message. */
+static int timed_runs(demo *d, lsk_pixel_times *best, double *total, double *ref)
 {
   const lsk_pixel_events *ev = d->ev;
-  lsk_pixel_times best = {0}, t;
-  double ref = 0;
-  int rc = 0;
+  lsk_pixel_times t;
+  int rc;
   /* A first run allocates the device buffers; not timed. */
   if ((rc = lsk_pixel_run(d->px, ev, NULL)))
     return cli_fail_lsk("demo", d->ctx, rc, "pipeline");
-  /* Interleaved, best of repeat each: the whole pipeline with one wait,
-   * the C reference, and a run that waits after each stage to time it. */
-  double total = 0;
   for (unsigned r = 0; r < d->repeat; ++r) {
     double t0 = cli_now();
     if ((rc = lsk_pixel_run(d->px, ev, NULL)))
@@ -224,14 +222,22 @@ static int run(demo *d)
     double t2 = cli_now();
     if ((rc = lsk_pixel_run(d->px, ev, &t)))
       return cli_fail_lsk("demo", d->ctx, rc, "pipeline");
-    total = r == 0 || t1 - t0 < total ? t1 - t0 : total;
-    ref = r == 0 || t2 - t1 < ref ? t2 - t1 : ref;
-    if (r == 0 || t.total < best.total)
-      best = t;
+    *total = r == 0 || t1 - t0 < *total ? t1 - t0 : *total;
+    *ref = r == 0 || t2 - t1 < *ref ? t2 - t1 : *ref;
+    if (r == 0 || t.total < best->total)
+      *best = t;
   }
-  /* The cluster sizes, counted on the device (two histograms), before the
-   * read; checked against the C reference's clusters. */
-  uint32_t sizes[SIZE_BINS + 1], ref_sizes[SIZE_BINS + 1];
+  return 0;
+}
+
+/* The results read back and compared with C's (d->want), and the cluster
+ * sizes counted on the device (two histograms, before the read) into
+ * sizes; 0, or 1 after the message. */
+static int checked_results(demo *d, uint32_t sizes[SIZE_BINS + 1])
+{
+  const lsk_pixel_events *ev = d->ev;
+  uint32_t ref_sizes[SIZE_BINS + 1];
+  int rc;
   if ((rc = lsk_pixel_cluster_sizes(d->px, SIZE_BINS, sizes)))
     return cli_fail_lsk("demo", d->ctx, rc, "cluster sizes");
   if ((rc = lsk_pixel_read(d->px, d->got)))
@@ -241,13 +247,16 @@ static int run(demo *d)
     return cli_fail("demo", "the device differs from the C reference: %s",
                     lsk_context_errmsg(NULL));
   if (lsk_pixel_reference_sizes(ev, d->want, SIZE_BINS, ref_sizes) ||
-      memcmp(sizes, ref_sizes, sizeof sizes))
+      memcmp(sizes, ref_sizes, sizeof ref_sizes))
     return cli_fail("demo", "the device's cluster-size histogram differs from the C reference's");
-  double streamed = 0;
-  unsigned checked = 0;
-  if ((rc = run_streams(d, &streamed, &checked)))
-    return rc;
+  return 0;
+}
 
+/* The counts, the cluster sizes and the per-stage table. */
+static void print_counts(const demo *d, const uint32_t sizes[SIZE_BINS + 1],
+                         const lsk_pixel_times *best)
+{
+  const lsk_pixel_events *ev = d->ev;
   size_t truth = 0;
   for (size_t k = 0; ev->truth && k < d->got->modules; ++k) {
     uint32_t n = 0;
@@ -268,13 +277,20 @@ static int run(demo *d)
   const struct {
     const char *name;
     double v;
-  } rows[] = {{"upload digis", best.upload},
-              {"cluster and charge", best.cluster},
-              {"scans (first cluster, hit)", best.charge},
-              {"hits (+ counts read)", best.hits},
-              {"association", best.assoc}};
+  } rows[] = {{"upload digis", best->upload},
+              {"cluster and charge", best->cluster},
+              {"scans (first cluster, hit)", best->charge},
+              {"hits (+ counts read)", best->hits},
+              {"association", best->assoc}};
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i)
     printf("%-26s %10.3f %12.2f\n", rows[i].name, 1e3 * rows[i].v, 1e6 * rows[i].v / n);
+}
+
+/* The whole pipeline's rates (one wait, the streams, C) and the check. */
+static void print_whole(const demo *d, double total, double streamed, double ref, unsigned checked)
+{
+  const lsk_pixel_events *ev = d->ev;
+  double n = ev->events;
   char sname[48];
   if (d->g)
     snprintf(sname, sizeof sname, "lsk, %u devices x %u (+ read)", lsk_group_size(d->g),
@@ -307,27 +323,89 @@ static int run(demo *d)
   printf("check: every digi's cluster, cluster charges and masks identical to C; hits within "
          "%g cm; association ok; the streams' %u runs too\n",
          (double)TOL, checked);
+}
+
+/* The device pipeline and the reference, timed; the comparison; the
+ * streams; the report. */
+static int run(demo *d)
+{
+  lsk_pixel_times best = {0};
+  double total = 0, ref = 0, streamed = 0;
+  uint32_t sizes[SIZE_BINS + 1];
+  unsigned checked = 0;
+  int rc = timed_runs(d, &best, &total, &ref);
+  if (!rc)
+    rc = checked_results(d, sizes);
+  if (!rc)
+    rc = run_streams(d, &streamed, &checked);
+  if (rc)
+    return rc;
+  print_counts(d, sizes, &best);
+  print_whole(d, total, streamed, ref, checked);
   return 0;
 }
 
-int pixel_demo(int argc, char **argv)
+/* The options that are not the demo's state. */
+typedef struct pixel_args {
+  lsk_pixel_options po;
+  lsk_pixel_gen_options g;
+  const char *input, *output, *trace, *devices, *weights;
+  unsigned partition;
+  int profile;
+} pixel_args;
+
+/* The options with a value v, but --streams and --batch: 0 if a is one of
+ * them and v is good for it, else -1. */
+static int parse_valued(demo *d, pixel_args *o, const char *a, const char *v)
 {
-  demo d = {.repeat = 3, .threshold = LSK_PIXEL_THRESHOLD, .streams = 1};
-  lsk_pixel_options po = {0};
-  lsk_pixel_gen_options g = {.events = 200, .modules = 512, .seed = 1};
-  const char *input = NULL, *output = NULL, *trace = NULL, *devices = NULL, *weights = NULL;
-  unsigned partition = 0;
-  int profile = 0;
+  unsigned long x = 0;
+  if (strcmp(a, "--devices") == 0)
+    o->devices = v;
+  else if (strcmp(a, "--weights") == 0)
+    o->weights = v;
+  else if (strcmp(a, "--partition") == 0 && !parse(v, LSK_GROUP_MAX, &x) && x >= 2)
+    o->partition = (unsigned)x;
+  else if (strcmp(a, "--input") == 0)
+    o->input = v;
+  else if (strcmp(a, "--trace") == 0)
+    o->trace = v;
+  else if (strcmp(a, "--output") == 0)
+    o->output = v;
+  else if (strcmp(a, "--events") == 0 && !parse(v, LSK_PIXEL_MAX_EVENTS, &x) && x)
+    o->g.events = (uint32_t)x;
+  else if (strcmp(a, "--modules") == 0 && !parse(v, LSK_PIXEL_MAX_MODULES, &x) && x)
+    o->g.modules = (uint32_t)x;
+  else if (strcmp(a, "--seed") == 0 && !parse(v, (unsigned long)-1, &x))
+    o->g.seed = x;
+  else if (strcmp(a, "--repeat") == 0 && !parse(v, 100, &x) && x)
+    d->repeat = (unsigned)x;
+  else if (strcmp(a, "--workers") == 0 && !parse(v, 1024, &x) && x)
+    o->po.workers = (unsigned)x;
+  else if (strcmp(a, "--simd") == 0 && !parse(v, LSK_PIXEL_MAX_DIGIS, &x) && x)
+    o->po.simd = (unsigned)x;
+  else if (strcmp(a, "--threshold") == 0 && !parse(v, 0xffffffffu, &x) && x)
+    d->threshold = (uint32_t)x;
+  else if (strcmp(a, "--lookup") == 0 && (!strcmp(v, "grid") || !strcmp(v, "hash")))
+    o->po.lookup = v[0] == 'g' ? LSK_PIXEL_LOOKUP_GRID : LSK_PIXEL_LOOKUP_HASH;
+  else
+    return -1;
+  return 0;
+}
+
+/* The options into d and o: 0, a usage error's status, or -1 after the
+ * help. */
+static int parse_args(int argc, char **argv, demo *d, pixel_args *o)
+{
+  *o = (pixel_args){.g = {.events = 200, .modules = 512, .seed = 1}};
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    unsigned long x = 0;
     unsigned long long n = 0;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       fputs(usage_text, stdout);
-      return 0;
+      return -1;
     }
     if (strcmp(a, "--profile") == 0) {
-      profile = 1;
+      o->profile = 1;
       continue;
     }
     if (strcmp(a, "--streams") == 0 || strcmp(a, "--batch") == 0) {
@@ -337,9 +415,9 @@ int pixel_demo(int argc, char **argv)
       if (urc)
         return urc;
       if (streams)
-        d.streams = (unsigned)n;
+        d->streams = (unsigned)n;
       else
-        d.batch = (uint32_t)n;
+        d->batch = (uint32_t)n;
       ++i;
       continue;
     }
@@ -348,46 +426,33 @@ int pixel_demo(int argc, char **argv)
                        a[0] == '-' ? "option needs a value or is unknown:" : "unexpected argument",
                        a);
     ++i;
-    if (strcmp(a, "--devices") == 0)
-      devices = v;
-    else if (strcmp(a, "--weights") == 0)
-      weights = v;
-    else if (strcmp(a, "--partition") == 0 && !parse(v, LSK_GROUP_MAX, &x) && x >= 2)
-      partition = (unsigned)x;
-    else if (strcmp(a, "--input") == 0)
-      input = v;
-    else if (strcmp(a, "--trace") == 0)
-      trace = v;
-    else if (strcmp(a, "--output") == 0)
-      output = v;
-    else if (strcmp(a, "--events") == 0 && !parse(v, LSK_PIXEL_MAX_EVENTS, &x) && x)
-      g.events = (uint32_t)x;
-    else if (strcmp(a, "--modules") == 0 && !parse(v, LSK_PIXEL_MAX_MODULES, &x) && x)
-      g.modules = (uint32_t)x;
-    else if (strcmp(a, "--seed") == 0 && !parse(v, (unsigned long)-1, &x))
-      g.seed = x;
-    else if (strcmp(a, "--repeat") == 0 && !parse(v, 100, &x) && x)
-      d.repeat = (unsigned)x;
-    else if (strcmp(a, "--workers") == 0 && !parse(v, 1024, &x) && x)
-      po.workers = (unsigned)x;
-    else if (strcmp(a, "--simd") == 0 && !parse(v, LSK_PIXEL_MAX_DIGIS, &x) && x)
-      po.simd = (unsigned)x;
-    else if (strcmp(a, "--threshold") == 0 && !parse(v, 0xffffffffu, &x) && x)
-      d.threshold = (uint32_t)x;
-    else if (strcmp(a, "--lookup") == 0 && (!strcmp(v, "grid") || !strcmp(v, "hash")))
-      po.lookup = v[0] == 'g' ? LSK_PIXEL_LOOKUP_GRID : LSK_PIXEL_LOOKUP_HASH;
-    else
+    if (parse_valued(d, o, a, v))
       return cli_usage("demo", usage_text, "bad option or value: %s %s", a, v);
   }
-  if ((partition || weights) && !devices)
+  if ((o->partition || o->weights) && !o->devices)
     return cli_usage("demo", usage_text, "%s needs --devices",
-                     partition ? "--partition" : "--weights");
-  if (devices && (trace || profile))
+                     o->partition ? "--partition" : "--weights");
+  if (o->devices && (o->trace || o->profile))
     return cli_usage("demo", usage_text,
                      "--trace and --profile record one context: not with --devices");
-  if (weights && !(d.nweights = parse_weights(weights, d.weights, LSK_PIXEL_MAX_STREAMS)))
+  if (o->weights && !(d->nweights = parse_weights(o->weights, d->weights, LSK_PIXEL_MAX_STREAMS)))
     return cli_usage("demo", usage_text,
-                     "bad --weights '%s': numbers separated by commas, one per device", weights);
+                     "bad --weights '%s': numbers separated by commas, one per device", o->weights);
+  return 0;
+}
+
+int pixel_demo(int argc, char **argv)
+{
+  demo d = {.repeat = 3, .threshold = LSK_PIXEL_THRESHOLD, .streams = 1};
+  pixel_args o;
+  int prc = parse_args(argc, argv, &d, &o);
+  if (prc)
+    return prc < 0 ? 0 : prc;
+  lsk_pixel_options po = o.po;
+  lsk_pixel_gen_options g = o.g;
+  const char *input = o.input, *output = o.output, *trace = o.trace, *devices = o.devices;
+  unsigned partition = o.partition;
+  int profile = o.profile;
   int rc = input ? lsk_pixel_events_read(input, &d.ev) : lsk_pixel_generate(&g, &d.ev);
   if (rc)
     return cli_fail_lsk("demo", NULL, rc, input ? "reading events" : "generating events");
