@@ -1,5 +1,5 @@
 /*
- * cli_trace.c: what `lsk demo --trace FILE` and `--profile` do at the
+ * trace.c: what `lsk demo --trace FILE` and `--profile` do at the
  * end of a run on a context that recorded a trace (trace.h): write the
  * file, and print a per-kernel summary from the same record.
  */
