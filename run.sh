@@ -56,10 +56,10 @@ export CTEST_PARALLEL_LEVEL=${CTEST_PARALLEL_LEVEL:-$(nproc)}
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
-  demo) install_missing; build; exec "$BUILD_DIR/host/cli/lsk" demo "$@" ;;
+  demo) install_missing; build; exec "$BUILD_DIR/tools/lsk/lsk" demo "$@" ;;
   test) install_missing; build
         exec ctest --test-dir "$BUILD_DIR" --output-on-failure "$@" ;;
-  bench) install_missing; build; exec "$BUILD_DIR/host/cli/lsk" bench "$@" ;;
+  bench) install_missing; build; exec "$BUILD_DIR/tools/lsk/lsk" bench "$@" ;;
   sanitize) install_missing
         BUILD_DIR=${SANITIZE_DIR:-build-asan} CMAKE_ARGS="${CMAKE_ARGS:-} -DLSK_SANITIZE=ON" build
         exec ctest --test-dir "${SANITIZE_DIR:-build-asan}" --output-on-failure "$@" ;;

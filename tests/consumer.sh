@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # consumer.sh BUILD_DIR SOURCE_DIR: install lsk into a temporary prefix and
 # build tests/consumer/iota.c and its C++ twin iota.cpp against it, through
-# pkg-config and through find_package(lsk); run them.
+# pkg-config and through find_package(lsk); run them. Then the examples on
+# their own against that prefix (cmake -S examples), their tests run there.
 set -euo pipefail
 build=$1 src=$2
 tmp=$(mktemp -d)
@@ -79,10 +80,16 @@ fi
 # The examples, as a project of their own against the installed package:
 # a copy of examples/ outside lsk's tree, so that nothing but the installed
 # public headers (and lsk_embed_sources from the CMake package) can serve
-# them; then their smoke program.
+# them; every example built (libraries, their own test binaries
+# lsk_<x>_tests on examples/testing.h, the smoke program), then their tests
+# with ctest there: each example's suites on the default device and the
+# smoke program (skipped, 77, where there is no device).
 echo "== examples against the installed lsk"
 cp -r "$src/examples" "$tmp/examples"
 cmake -S "$tmp/examples" -B "$tmp/ex" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_C_FLAGS=-Werror \
   >/dev/null
-cmake --build "$tmp/ex" >/dev/null
-LD_LIBRARY_PATH="$libdir" "$tmp/ex/lsk_examples_smoke"
+cmake --build "$tmp/ex" -j 2 >/dev/null
+for t in lsk_pixel_tests lsk_pic_tests lsk_heat_tests lsk_examples_smoke; do
+  [ -x "$tmp/ex/$t" ] || { echo "consumer.sh: the examples' build made no $t"; exit 1; }
+done
+LD_LIBRARY_PATH="$libdir" ctest --test-dir "$tmp/ex" -j 2 --output-on-failure

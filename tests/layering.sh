@@ -70,7 +70,7 @@ layer_dir() { # host/<layer>/ of a path, or what it is instead
     *) echo other ;;
   esac
 }
-for f in $(find "$src/host" "$src/tests" -path "$src/host/cli" -prune -o \( -name '*.c' -o -name '*.h' \) -print); do
+for f in $(find "$src/host" "$src/tests" \( -name '*.c' -o -name '*.h' \)); do
   grep -o '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*"' "$f" | sed 's/.*"\(.*\)"/\1/' |
     while read -r h; do
       case $h in lsk/*) continue ;; esac

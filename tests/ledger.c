@@ -17,6 +17,9 @@
  * prints the ledger and exits with status 3, which libcheck reports as a
  * failure of that test ("early exit with return value 3"). LSK_LEDGER=0
  * turns the check off (for debugging a test that is meant to leak).
+ *
+ * Linked into lsk_tests and, in lsk's tree, into the examples' test
+ * binaries (examples/CMakeLists.txt); its canary is check_ledger.c.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -257,28 +260,4 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint nw, const cl_even
   cl_int rc = real_clEnqueueMarkerWithWaitList(q, nw, w, ev);
   EVENT_OUT(rc, ev);
   return rc;
-}
-
-/* The canary: a test that leaks one cl_mem on purpose (retained through
- * lsk_buffer_cl, never released) so that ctest can show the ledger fails it.
- * Run only when named: `lsk_tests ledger_canary`. */
-#include "testutil.h"
-
-START_TEST(test_ledger_canary_leaks_one_mem)
-{
-  lsk_context *ctx = tu_context();
-  lsk_buffer *b = tu_zeros(ctx, 16);
-  clRetainMemObject(lsk_buffer_cl(b));
-  lsk_buffer_destroy(b);
-  lsk_context_destroy(ctx);
-}
-END_TEST
-
-Suite *suite_ledger_canary(void)
-{
-  Suite *s = suite_create("ledger_canary");
-  TCase *tc = tcase_create("canary");
-  tcase_add_test(tc, test_ledger_canary_leaks_one_mem);
-  suite_add_tcase(s, tc);
-  return s;
 }

@@ -159,7 +159,7 @@ export NO_INSTALL=1
 # (pipefail: a pipeline fails when the command before tee fails)
 status=0
 ./run.sh test 2>&1 | tee "$OUT/test.txt" || status=1
-LSK=$ROOT_DIR/$BUILD_DIR/host/cli/lsk
+LSK=$ROOT_DIR/$BUILD_DIR/tools/lsk/lsk
 if [ -x "$LSK" ]; then
   "$LSK" devices 2>&1 | tee "$OUT/devices.txt" || status=1
   "$LSK" info 2>&1 | tee "$OUT/info.txt" || status=1

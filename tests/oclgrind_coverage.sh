@@ -1,26 +1,37 @@
 #!/usr/bin/env bash
-# oclgrind_coverage.sh OCLGRIND LSK_TESTS SOURCE_DIR SUITE...: run the
-# oclgrind suites under oclgrind's instruction counter (no checks: the
-# oclgrind_* tests do those) and fail unless every kernel that lsk ships
-# (kernels/*.cl, the reduce and scan kernels of every type) ran at least
-# once, and every reduce and scan kernel ran both its vload8 path and its
-# scalar one. Prints the kernels run and how many times.
+# oclgrind_coverage.sh OCLGRIND SOURCE_DIR TESTS SUITE... [-- TESTS SUITE...]...:
+# run the oclgrind suites (per test binary TESTS: lsk_tests and the
+# examples' lsk_<x>_tests, "--" between) under oclgrind's instruction
+# counter (no checks: the oclgrind_* tests do those) and fail unless every
+# kernel that lsk ships (kernels/*.cl, the reduce and scan kernels of every
+# type, the examples' kernels) ran at least once, and every reduce and scan
+# kernel ran both its vload8 path and its scalar one. Prints the kernels
+# run and how many times.
 set -u
-oclgrind=$1 tests=$2 src=$3
-shift 3
-out=$(mktemp) want=$(mktemp) ran=$(mktemp)
-trap 'rm -f "$out" "$want" "$ran"' EXIT
+oclgrind=$1 src=$2
+shift 2
+out=$(mktemp) one=$(mktemp) want=$(mktemp) ran=$(mktemp)
+trap 'rm -f "$out" "$one" "$want" "$ran"' EXIT
 # One worker thread: the run aborted twice (SIGABRT, under heavy load) with
 # oclgrind's default of one per core; the instruction counter is the one
 # plugin that only this test uses, and the counts need no parallelism.
-CK_FORK=no LSK_LEDGER=0 LSK_DEVICE='' "$oclgrind" --num-threads 1 --inst-counts "$tests" "$@" \
-  >"$out" 2>&1
-rc=$?
-if [ "$rc" -ne 0 ]; then
-  cat "$out"
-  echo "oclgrind_coverage.sh: the suites failed under oclgrind (exit $rc)"
-  exit 1
-fi
+while [ $# -gt 0 ]; do
+  run=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do
+    run+=("$1")
+    shift
+  done
+  [ $# -gt 0 ] && shift # the --
+  CK_FORK=no LSK_LEDGER=0 LSK_DEVICE='' "$oclgrind" --num-threads 1 --inst-counts "${run[@]}" \
+    >"$one" 2>&1
+  rc=$?
+  cat "$one" >>"$out"
+  if [ "$rc" -ne 0 ]; then
+    cat "$one"
+    echo "oclgrind_coverage.sh: the suites failed under oclgrind (exit $rc): ${run[*]}"
+    exit 1
+  fi
+done
 # The kernels lsk ships (its kernel library and its examples): plain
 # LSK_KERNEL definitions, and the reduce and
 # scan kernels that kernels/reduce.cl and kernels/scan.cl instantiate per

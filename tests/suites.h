@@ -13,6 +13,10 @@
  * docs/nvidia.md), n as gpushape_<name> on the default device and o as
  * gpushape_oclgrind_<name> under oclgrind; none: a test of its own in
  * tests/CMakeLists.txt.
+ *
+ * The examples' suites are not here: each example lists its own in
+ * examples/<x>/<x>_suites.h, built into its own test binary
+ * (lsk_<x>_tests), and tests/CMakeLists.txt registers them the same ways.
  */
 #ifndef LSK_TEST_SUITES_H
 #define LSK_TEST_SUITES_H
@@ -29,7 +33,7 @@
   X(queues, tests/core/check_queues.c, ur)                                     \
   X(grind_queues, tests/core/check_queues.c, g)                                \
   X(trace, tests/core/check_trace.c, ur)                                       \
-  X(ledger_canary, tests/ledger.c, none)                                       \
+  X(ledger_canary, tests/check_ledger.c, none)                                       \
   /* the device library */                                                     \
   X(mapping, tests/device/check_mapping.c, urn)                                \
   X(verify, tests/device/check_verify.c, ur)                                   \
@@ -76,16 +80,7 @@
   X(badinput_data, tests/badinput/check_badinput_data.c, ur)                   \
   X(badinput_objects, tests/badinput/check_badinput_objects.c, ur)             \
   X(badinput_queues, tests/badinput/check_badinput_queues.c, ur)               \
-  X(badinput_group, tests/badinput/check_badinput_group.c, ur)                 \
-  /* the examples */                                                           \
-  X(pic, examples/pic/check_pic.c, ur)                                         \
-  X(grind_pic, examples/pic/check_pic.c, gn)                                   \
-  X(pixel, examples/pixel/check_pixel.c, urn)                                  \
-  X(pixel_group, examples/pixel/check_pixel_group.c, u)                        \
-  X(grind_pixel, examples/pixel/check_pixel.c, go)                             \
-  X(grind_pixel_sizes, examples/pixel/check_pixel.c, g)                        \
-  X(heat, examples/heat/check_heat.c, ur)                                      \
-  X(grind_heat, examples/heat/check_heat.c, gn)
+  X(badinput_group, tests/badinput/check_badinput_group.c, ur)
 /* clang-format on */
 
 #endif /* LSK_TEST_SUITES_H */

@@ -9,29 +9,30 @@
 #include <string.h>
 
 #include "heat.h"
-#include "testutil.h"
+#include "testing.h"
+#include "heat_suites.h"
 
 static void heat_case(lsk_context *ctx, size_t gx, size_t gy, unsigned steps, uint64_t seed)
 {
   lsk_grid_box b;
-  TU_OK(NULL, lsk_grid_split(2, (size_t[3]){gx, gy, 1}, (unsigned[3]){1, 1, 1},
+  EX_OK(NULL, lsk_grid_split(2, (size_t[3]){gx, gy, 1}, (unsigned[3]){1, 1, 1},
                              (unsigned[3]){0, 0, 0}, 1, (int[3]){1, 0, 0}, &b));
   lsk_heat *h;
   lsk_halo *halo;
   lsk_heat_options o = {.seed = seed, .alpha = 0.23f};
-  TU_OK(ctx, lsk_heat_create(ctx, &b, &o, &h));
-  TU_OK(ctx, lsk_halo_create(ctx, &b, &halo));
+  EX_OK(ctx, lsk_heat_create(ctx, &b, &o, &h));
+  EX_OK(ctx, lsk_halo_create(ctx, &b, &halo));
   for (unsigned s = 0; s < steps; ++s)
-    TU_OK(ctx, lsk_heat_step(h, halo));
+    EX_OK(ctx, lsk_heat_step(h, halo));
   size_t st[3], n = lsk_grid_box_storage(&b, st);
   float *col = malloc(n * sizeof *col), *want = malloc(gx * gy * sizeof *want);
   ck_assert_ptr_nonnull(col);
   ck_assert_ptr_nonnull(want);
-  TU_OK(ctx, lsk_buffer_read(lsk_heat_field(h), 0, col, n * sizeof *col));
+  EX_OK(ctx, lsk_buffer_read(lsk_heat_field(h), 0, col, n * sizeof *col));
   for (size_t y = 0; y < gy; ++y)
     for (size_t x = 0; x < gx; ++x)
       want[y * gx + x] = lsk_heat_initial(seed, x, y);
-  TU_OK(NULL, lsk_heat_reference(gx, gy, 0.23f, steps, want));
+  EX_OK(NULL, lsk_heat_reference(gx, gy, 0.23f, steps, want));
   for (size_t y = 0; y < gy; ++y)
     for (size_t x = 0; x < gx; ++x) {
       float got = col[lsk_grid_box_index(&b, x, y, 0)];
@@ -50,7 +51,7 @@ static void heat_case(lsk_context *ctx, size_t gx, size_t gy, unsigned steps, ui
 
 START_TEST(test_heat)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   heat_case(ctx, 37, 23, 20, 7);
   heat_case(ctx, 1, 5, 6, 1); /* one column: no interior */
   heat_case(ctx, 5, 1, 6, 2); /* one row: its guards both 0 */
@@ -64,16 +65,16 @@ END_TEST
 
 START_TEST(test_heat_bad_input)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   lsk_grid_box b;
-  TU_OK(NULL, lsk_grid_split(2, (size_t[3]){8, 8, 1}, (unsigned[3]){1, 1, 1},
+  EX_OK(NULL, lsk_grid_split(2, (size_t[3]){8, 8, 1}, (unsigned[3]){1, 1, 1},
                              (unsigned[3]){0, 0, 0}, 1, (int[3]){1, 1, 0}, &b));
   lsk_heat *h = NULL;
-  TU_FAILS(ctx, lsk_heat_create(ctx, &b, NULL, &h), LSK_EINVAL, "periodic in x only");
+  EX_FAILS(ctx, lsk_heat_create(ctx, &b, NULL, &h), LSK_EINVAL, "periodic in x only");
   b.periodic[1] = 0;
-  TU_FAILS(ctx, lsk_heat_create(ctx, &b, &(lsk_heat_options){.alpha = 0.3f}, &h), LSK_EINVAL,
+  EX_FAILS(ctx, lsk_heat_create(ctx, &b, &(lsk_heat_options){.alpha = 0.3f}, &h), LSK_EINVAL,
            "alpha 0.3");
-  TU_FAILS(ctx, lsk_heat_create(ctx, NULL, NULL, &h), LSK_EINVAL, "box is NULL");
+  EX_FAILS(ctx, lsk_heat_create(ctx, NULL, NULL, &h), LSK_EINVAL, "box is NULL");
   ck_assert_ptr_null(h);
   lsk_context_destroy(ctx);
 }
@@ -81,7 +82,7 @@ END_TEST
 
 START_TEST(test_grind_heat)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   heat_case(ctx, 6, 5, 2, 9);
   lsk_context_destroy(ctx);
 }
@@ -107,3 +108,5 @@ Suite *suite_grind_heat(void)
   suite_add_tcase(s, tc);
   return s;
 }
+
+EX_MAIN(HEAT_SUITES)

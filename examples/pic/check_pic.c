@@ -9,27 +9,28 @@
  * (their frames recycled) while filling the others.
  */
 #include "pic_check.h"
+#include "pic_suites.h"
 
 static void run(unsigned gx, unsigned gy, size_t n, unsigned fs, size_t frames, unsigned spread,
                 unsigned steps, unsigned seed, int compacts)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   lsk_particle *p = malloc(n * sizeof *p), *got = malloc(n * sizeof *p),
                *binned = malloc(n * sizeof *p);
   uint32_t *cell = malloc(n * 4), *start = malloc(((size_t)gx * gy + 1) * 4);
   ck_assert(p && got && binned && cell && start);
   pc_make(p, n, gx, gy, spread, LSK_PIC_UNIT / 4, 2 * LSK_PIC_UNIT, 10, seed);
   lsk_pic *pic = NULL;
-  TU_OK(ctx, lsk_pic_create(ctx, gx, gy, p, n,
+  EX_OK(ctx, lsk_pic_create(ctx, gx, gy, p, n,
                             &(lsk_pic_options){.frame_size = fs, .frames = frames}, &pic));
   lsk_pic_stats st;
-  TU_OK(ctx, lsk_pic_read(pic, got, cell, n, &st));
+  EX_OK(ctx, lsk_pic_read(pic, got, cell, n, &st));
   ck_assert_uint_eq(st.particles, n);
   ck_assert_uint_eq(st.pool.live, st.frames);
   size_t most = 0, least = SIZE_MAX;
   for (unsigned s = 0; s < steps; ++s) {
     pc_step_and_check(ctx, pic, gx, gy, p, n, got, cell, binned, start, s, s % 3);
-    TU_OK(ctx, lsk_pic_read(pic, NULL, NULL, 0, &st));
+    EX_OK(ctx, lsk_pic_read(pic, NULL, NULL, 0, &st));
     most = st.frames > most ? st.frames : most;
     least = st.frames < least ? st.frames : least;
     ck_assert_uint_gt(st.left, 0);
@@ -77,14 +78,14 @@ START_TEST(test_pic_largest_extent)
   for (int i = 0; i < 4; ++i)
     ck_assert_msg(ref[i].x == want[i], "C reference: particle %d at %d, want %d", i + 1, ref[i].x,
                   want[i]);
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   lsk_pic *pic = NULL;
-  TU_OK(ctx, lsk_pic_create(ctx, LSK_PIC_MAX_EXTENT, 1, p, 4, &(lsk_pic_options){.frame_size = 8},
+  EX_OK(ctx, lsk_pic_create(ctx, LSK_PIC_MAX_EXTENT, 1, p, 4, &(lsk_pic_options){.frame_size = 8},
                             &pic));
-  TU_OK(ctx, lsk_pic_step(pic));
+  EX_OK(ctx, lsk_pic_step(pic));
   lsk_particle got[4];
   uint32_t cell[4];
-  TU_OK(ctx, lsk_pic_read(pic, got, cell, 4, NULL));
+  EX_OK(ctx, lsk_pic_read(pic, got, cell, 4, NULL));
   for (int i = 0; i < 4; ++i) {
     int k = (int)got[i].id - 1;
     ck_assert(k >= 0 && k < 4);
@@ -99,22 +100,22 @@ END_TEST
 
 START_TEST(test_pic_bad_arguments)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   lsk_particle p[2] = {{1, 10, 10, 5, 5}, {2, 70000, 20, -3, 0}};
   lsk_pic *pic = NULL;
-  TU_FAILS(ctx, lsk_pic_create(ctx, 0, 4, p, 2, NULL, &pic), LSK_EINVAL,
+  EX_FAILS(ctx, lsk_pic_create(ctx, 0, 4, p, 2, NULL, &pic), LSK_EINVAL,
            "grid 0x4: extents must be from 1");
-  TU_FAILS(ctx, lsk_pic_create(ctx, 2, 1, p, (size_t)1 << 32, NULL, &pic), LSK_EINVAL,
+  EX_FAILS(ctx, lsk_pic_create(ctx, 2, 1, p, (size_t)1 << 32, NULL, &pic), LSK_EINVAL,
            "4294967296 particles: must be at most 2^31");
-  TU_FAILS(ctx, lsk_pic_create(ctx, 2, 1, p, 2, &(lsk_pic_options){.frame_size = 12}, &pic),
+  EX_FAILS(ctx, lsk_pic_create(ctx, 2, 1, p, 2, &(lsk_pic_options){.frame_size = 12}, &pic),
            LSK_EINVAL, "frame size 12: must be a power of two");
-  TU_FAILS(ctx, lsk_pic_create(ctx, 1, 1, p, 2, NULL, &pic), LSK_EINVAL,
+  EX_FAILS(ctx, lsk_pic_create(ctx, 1, 1, p, 2, NULL, &pic), LSK_EINVAL,
            "particle 1 (id 2 at 70000,20 moving -3,0)");
   p[1].x = 10;
   p[1].id = 0;
-  TU_FAILS(ctx, lsk_pic_create(ctx, 2, 1, p, 2, NULL, &pic), LSK_EINVAL, "id 0");
-  TU_FAILS(ctx, lsk_pic_create(ctx, 2, 1, NULL, 2, NULL, &pic), LSK_EINVAL, "particles is NULL");
-  TU_FAILS(NULL, lsk_pic_step(NULL), LSK_EINVAL, "pic is NULL");
+  EX_FAILS(ctx, lsk_pic_create(ctx, 2, 1, p, 2, NULL, &pic), LSK_EINVAL, "id 0");
+  EX_FAILS(ctx, lsk_pic_create(ctx, 2, 1, NULL, 2, NULL, &pic), LSK_EINVAL, "particles is NULL");
+  EX_FAILS(NULL, lsk_pic_step(NULL), LSK_EINVAL, "pic is NULL");
   ck_assert_ptr_null(pic);
   lsk_context_destroy(ctx);
 }
@@ -123,14 +124,35 @@ END_TEST
 /* ------------------------------------------------------------------ */
 /* The generator: lsk_pic_generate against plain C                     */
 
-/* Particle id of pic.h's formulas from tu_philox (tests/testutil.c), an
- * implementation of Philox4x32-10 of its own. */
+/* Philox4x32-10 from the published algorithm (Salmon et al., SC'11), a
+ * plain C implementation of the test's own (not the device library's):
+ * ten rounds of two 32x32 -> 64-bit products, the key bumped by the Weyl
+ * constants before each round after the first. */
+static void philox(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
+{
+  uint32_t c[4] = {ctr[0], ctr[1], ctr[2], ctr[3]}, k0 = key[0], k1 = key[1];
+  for (int r = 0; r < 10; ++r) {
+    if (r) {
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    uint64_t p0 = (uint64_t)0xD2511F53u * c[0], p1 = (uint64_t)0xCD9E8D57u * c[2];
+    uint32_t n[4] = {(uint32_t)(p1 >> 32) ^ c[1] ^ k0, (uint32_t)p1,
+                     (uint32_t)(p0 >> 32) ^ c[3] ^ k1, (uint32_t)p0};
+    for (int i = 0; i < 4; ++i)
+      c[i] = n[i];
+  }
+  for (int i = 0; i < 4; ++i)
+    out[i] = c[i];
+}
+
+/* Particle id of pic.h's formulas from philox above. */
 static lsk_particle ref_particle(unsigned gx, unsigned gy, uint64_t seed, uint32_t id)
 {
   const uint32_t ctr[4] = {id, 0, LSK_PIC_RANDOM_STREAM, 0},
                  key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
   uint32_t r[4];
-  tu_philox(ctr, key, r);
+  philox(ctr, key, r);
   uint64_t w = (uint64_t)gx * LSK_PIC_UNIT, h = (uint64_t)gy * LSK_PIC_UNIT;
   uint64_t v = (r[3] & 255) < 26 ? 2 * LSK_PIC_UNIT : LSK_PIC_UNIT / 4;
   uint64_t vmx = v < w - 1 ? v : w - 1, vmy = v < h - 1 ? v : h - 1;
@@ -146,7 +168,7 @@ START_TEST(test_pic_generate_shapes_and_parts)
 {
   enum { N = 1000 };
   const uint64_t seed = 0x0123456789abcdefull;
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   lsk_particle *p = malloc(N * sizeof *p), *q = malloc(N * sizeof *q);
   ck_assert(p && q);
   const lsk_algo_options shapes[] = {
@@ -154,7 +176,7 @@ START_TEST(test_pic_generate_shapes_and_parts)
   size_t fast = 0;
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
     memset(p, 0, N * sizeof *p);
-    TU_OK(ctx, lsk_pic_generate(ctx, 13, 7, seed, 1, N, &shapes[s], p));
+    EX_OK(ctx, lsk_pic_generate(ctx, 13, 7, seed, 1, N, &shapes[s], p));
     for (uint32_t i = 0; i < N; ++i) {
       lsk_particle want = ref_particle(13, 7, seed, i + 1);
       ck_assert_msg(memcmp(&p[i], &want, sizeof want) == 0,
@@ -167,18 +189,18 @@ START_TEST(test_pic_generate_shapes_and_parts)
   /* One in ten is fast; of those, most exceed a quarter cell on an axis. */
   ck_assert_msg(fast > N / 20 && fast < N / 7, "%zu fast particles of %d", fast, N);
   /* In parts: ids 1..399 and 400..1000 from two calls, shapes apart. */
-  TU_OK(ctx, lsk_pic_generate(ctx, 13, 7, seed, 1, 399, &shapes[1], q));
-  TU_OK(ctx, lsk_pic_generate(ctx, 13, 7, seed, 400, N - 399, NULL, q + 399));
+  EX_OK(ctx, lsk_pic_generate(ctx, 13, 7, seed, 1, 399, &shapes[1], q));
+  EX_OK(ctx, lsk_pic_generate(ctx, 13, 7, seed, 400, N - 399, NULL, q + 399));
   ck_assert(memcmp(p, q, N * sizeof *p) == 0);
   /* A 1x1 grid's particles are valid (a pic takes them). */
-  TU_OK(ctx, lsk_pic_generate(ctx, 1, 1, seed, 1, N, NULL, q));
+  EX_OK(ctx, lsk_pic_generate(ctx, 1, 1, seed, 1, N, NULL, q));
   for (uint32_t i = 0; i < N; ++i) {
     lsk_particle want = ref_particle(1, 1, seed, i + 1);
     ck_assert(memcmp(&q[i], &want, sizeof want) == 0);
     ck_assert(abs(q[i].vx) < LSK_PIC_UNIT && abs(q[i].vy) < LSK_PIC_UNIT);
   }
   lsk_pic *pic = NULL;
-  TU_OK(ctx, lsk_pic_create(ctx, 1, 1, q, N, NULL, &pic));
+  EX_OK(ctx, lsk_pic_create(ctx, 1, 1, q, N, NULL, &pic));
   lsk_pic_destroy(pic);
   free(p);
   free(q);
@@ -191,17 +213,17 @@ START_TEST(test_pic_checksum)
 {
   lsk_particle p[3] = {{3, 1, 2, 3, 4}, {1, 5, 6, 7, 8}, {2, 9, 10, 11, 12}}, q[3];
   uint64_t a, b, e;
-  TU_OK(NULL, lsk_pic_checksum(p, 3, &a));
+  EX_OK(NULL, lsk_pic_checksum(p, 3, &a));
   memcpy(q, p, sizeof p);
   lsk_particle t = q[0];
   q[0] = q[2];
   q[2] = t;
-  TU_OK(NULL, lsk_pic_checksum(q, 3, &b));
+  EX_OK(NULL, lsk_pic_checksum(q, 3, &b));
   ck_assert_uint_eq(a, b);
   q[1].vy ^= 1 << 20;
-  TU_OK(NULL, lsk_pic_checksum(q, 3, &b));
+  EX_OK(NULL, lsk_pic_checksum(q, 3, &b));
   ck_assert_uint_ne(a, b);
-  TU_OK(NULL, lsk_pic_checksum(NULL, 0, &e));
+  EX_OK(NULL, lsk_pic_checksum(NULL, 0, &e));
   ck_assert_uint_eq(e, 0xcbf29ce484222325ull); /* FNV-1a's offset basis */
   /* One particle by hand: FNV-1a 64 of its 20 little-endian bytes. */
   lsk_particle one = {0x04030201u, 0, -1, 0, 0};
@@ -209,10 +231,10 @@ START_TEST(test_pic_checksum)
   uint64_t h = 0xcbf29ce484222325ull;
   for (int i = 0; i < 20; ++i)
     h = (h ^ bytes[i]) * 0x100000001b3ull;
-  TU_OK(NULL, lsk_pic_checksum(&one, 1, &e));
+  EX_OK(NULL, lsk_pic_checksum(&one, 1, &e));
   ck_assert_uint_eq(e, h);
-  TU_FAILS(NULL, lsk_pic_checksum(p, 3, NULL), LSK_EINVAL, "lsk_pic_checksum: out is NULL");
-  TU_FAILS(NULL, lsk_pic_checksum(NULL, 3, &e), LSK_EINVAL, "lsk_pic_checksum: p is NULL");
+  EX_FAILS(NULL, lsk_pic_checksum(p, 3, NULL), LSK_EINVAL, "lsk_pic_checksum: out is NULL");
+  EX_FAILS(NULL, lsk_pic_checksum(NULL, 3, &e), LSK_EINVAL, "lsk_pic_checksum: p is NULL");
 }
 END_TEST
 
@@ -252,7 +274,7 @@ static unsigned owner(const tiling *t, const lsk_particle *q)
 static size_t tile_run(unsigned gx, unsigned gy, unsigned px, unsigned py, size_t n, unsigned steps,
                        uint64_t seed)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   tiling t = {gx, gy, px, py, {{0}}};
   unsigned k = px * py;
   ck_assert(k <= 16);
@@ -269,30 +291,30 @@ static size_t tile_run(unsigned gx, unsigned gy, unsigned px, unsigned py, size_
   uint32_t *ca = malloc(n * 4), *cb = malloc(n * 4), *start = malloc(((size_t)gx * gy + 1) * 4);
   size_t *count = calloc(k, sizeof *count), passed = 0;
   ck_assert(p && ref && mine && a && b && binned && ca && cb && start && count);
-  TU_OK(ctx, lsk_pic_generate(ctx, gx, gy, seed, 1, n, NULL, p));
+  EX_OK(ctx, lsk_pic_generate(ctx, gx, gy, seed, 1, n, NULL, p));
   memcpy(ref, p, n * sizeof *p);
   lsk_pic *whole = NULL, *win[16] = {0};
-  TU_OK(ctx, lsk_pic_create(ctx, gx, gy, p, n, &(lsk_pic_options){.frame_size = 8}, &whole));
+  EX_OK(ctx, lsk_pic_create(ctx, gx, gy, p, n, &(lsk_pic_options){.frame_size = 8}, &whole));
   /* Each window's particles: created with half, given the rest by put. */
   for (unsigned w = 0; w < k; ++w) {
     size_t m = 0;
     for (size_t i = 0; i < n; ++i)
       if (owner(&t, &p[i]) == w)
         mine[m++] = p[i];
-    TU_OK(ctx, lsk_pic_create(ctx, gx, gy, mine, m / 2, &t.w[w], &win[w]));
-    TU_OK(ctx, lsk_pic_put(win[w], mine + m / 2, m - m / 2));
+    EX_OK(ctx, lsk_pic_create(ctx, gx, gy, mine, m / 2, &t.w[w], &win[w]));
+    EX_OK(ctx, lsk_pic_put(win[w], mine + m / 2, m - m / 2));
   }
   for (unsigned s = 0; s < steps; ++s) {
-    TU_OK(ctx, lsk_pic_step(whole));
-    TU_OK(NULL, lsk_pic_reference_step(gx, gy, ref, n, binned, start));
+    EX_OK(ctx, lsk_pic_step(whole));
+    EX_OK(NULL, lsk_pic_reference_step(gx, gy, ref, n, binned, start));
     /* Every window steps, then gives its leavers to their owners. */
     size_t moved = 0;
     for (unsigned w = 0; w < k; ++w)
-      TU_OK(ctx, lsk_pic_step(win[w]));
+      EX_OK(ctx, lsk_pic_step(win[w]));
     for (unsigned w = 0; w < k; ++w) {
       size_t got = 0, again = 0;
-      TU_OK(ctx, lsk_pic_take(win[w], NULL, 0, &got));
-      TU_OK(ctx, lsk_pic_take(win[w], b + moved, n - moved, &again));
+      EX_OK(ctx, lsk_pic_take(win[w], NULL, 0, &got));
+      EX_OK(ctx, lsk_pic_take(win[w], b + moved, n - moved, &again));
       ck_assert_uint_eq(got, again);
       for (size_t i = moved; i + 1 < moved + got; ++i)
         ck_assert_uint_lt(b[i].id, b[i + 1].id); /* sorted by id */
@@ -306,15 +328,15 @@ static size_t tile_run(unsigned gx, unsigned gy, unsigned px, unsigned py, size_
       for (size_t i = 0; i < moved; ++i)
         if (owner(&t, &b[i]) == w)
           mine[m++] = b[i];
-      TU_OK(ctx, lsk_pic_put(win[w], mine, m));
+      EX_OK(ctx, lsk_pic_put(win[w], mine, m));
     }
     /* The whole pic's state against the windows' together. */
     lsk_pic_stats st;
-    TU_OK(ctx, lsk_pic_read(whole, a, ca, n, &st));
+    EX_OK(ctx, lsk_pic_read(whole, a, ca, n, &st));
     ck_assert_uint_eq(st.particles, n);
     size_t m = 0;
     for (unsigned w = 0; w < k; ++w) {
-      TU_OK(ctx, lsk_pic_read(win[w], b + m, cb + m, n - m, &st));
+      EX_OK(ctx, lsk_pic_read(win[w], b + m, cb + m, n - m, &st));
       ck_assert_uint_le(m + st.particles, n);
       ck_assert_uint_eq(st.pool.live, st.frames);
       for (size_t i = m; i < m + st.particles; ++i) {
@@ -375,7 +397,7 @@ END_TEST
  * before it is taken, and a take into too little room takes nothing. */
 START_TEST(test_pic_window_bad_input)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   /* Window 2x2 at 1,1 of a 4x3 grid: cells x 1..2, y 1..2. */
   const int U = LSK_PIC_UNIT;
   lsk_particle p[2] = {{1, U + 5, U + 5, -U / 2, 0}, {2, 2 * U + 5, 2 * U + 5, 0, 0}};
@@ -383,94 +405,94 @@ START_TEST(test_pic_window_bad_input)
   lsk_pic *pic = NULL;
   lsk_pic_options bad = o;
   bad.wx = 4;
-  TU_FAILS(ctx, lsk_pic_create(ctx, 4, 3, p, 2, &bad, &pic), LSK_EINVAL,
+  EX_FAILS(ctx, lsk_pic_create(ctx, 4, 3, p, 2, &bad, &pic), LSK_EINVAL,
            "window of 4x2 cells at 1,1: not inside the 4x3 grid");
   bad = o;
   bad.y0 = 3;
-  TU_FAILS(ctx, lsk_pic_create(ctx, 4, 3, p, 2, &bad, &pic), LSK_EINVAL,
+  EX_FAILS(ctx, lsk_pic_create(ctx, 4, 3, p, 2, &bad, &pic), LSK_EINVAL,
            "window of 2x2 cells at 1,3: not inside the 4x3 grid");
   bad = o;
   bad.wy = 0;
-  TU_FAILS(ctx, lsk_pic_create(ctx, 4, 3, p, 2, &bad, &pic), LSK_EINVAL,
+  EX_FAILS(ctx, lsk_pic_create(ctx, 4, 3, p, 2, &bad, &pic), LSK_EINVAL,
            "window of 2x0 cells at 1,1 is empty");
   bad = (lsk_pic_options){.x0 = 1};
-  TU_FAILS(ctx, lsk_pic_create(ctx, 4, 3, p, 2, &bad, &pic), LSK_EINVAL,
+  EX_FAILS(ctx, lsk_pic_create(ctx, 4, 3, p, 2, &bad, &pic), LSK_EINVAL,
            "window of 0x0 cells at 1,0 is empty");
   lsk_particle out = {3, 5, 5, 0, 0};
-  TU_FAILS(ctx, lsk_pic_create(ctx, 4, 3, &out, 1, &o, &pic), LSK_EINVAL,
+  EX_FAILS(ctx, lsk_pic_create(ctx, 4, 3, &out, 1, &o, &pic), LSK_EINVAL,
            "particle 0 (id 3 at 5,5, cell 0,0): outside the window of 2x2 cells at 1,1");
   ck_assert_ptr_null(pic);
   /* An empty window pic, given its particles by put. */
-  TU_OK(ctx, lsk_pic_create(ctx, 4, 3, NULL, 0, &o, &pic));
-  TU_FAILS(ctx, lsk_pic_put(pic, &out, 1), LSK_EINVAL,
+  EX_OK(ctx, lsk_pic_create(ctx, 4, 3, NULL, 0, &o, &pic));
+  EX_FAILS(ctx, lsk_pic_put(pic, &out, 1), LSK_EINVAL,
            "lsk_pic_put: particle 0 (id 3 at 5,5, cell 0,0): outside the window");
-  TU_FAILS(ctx, lsk_pic_put(pic, NULL, 1), LSK_EINVAL, "lsk_pic_put: p is NULL");
-  TU_FAILS(NULL, lsk_pic_put(NULL, p, 1), LSK_EINVAL, "pic is NULL");
+  EX_FAILS(ctx, lsk_pic_put(pic, NULL, 1), LSK_EINVAL, "lsk_pic_put: p is NULL");
+  EX_FAILS(NULL, lsk_pic_put(NULL, p, 1), LSK_EINVAL, "pic is NULL");
   lsk_particle zero = {0, U + 5, U + 5, 0, 0};
-  TU_FAILS(ctx, lsk_pic_put(pic, &zero, 1), LSK_EINVAL, "particle 0 (id 0");
-  TU_OK(ctx, lsk_pic_put(pic, NULL, 0));
-  TU_OK(ctx, lsk_pic_put(pic, p, 2));
+  EX_FAILS(ctx, lsk_pic_put(pic, &zero, 1), LSK_EINVAL, "particle 0 (id 0");
+  EX_OK(ctx, lsk_pic_put(pic, NULL, 0));
+  EX_OK(ctx, lsk_pic_put(pic, p, 2));
   size_t n = 99;
-  TU_OK(ctx, lsk_pic_take(pic, NULL, 0, &n));
+  EX_OK(ctx, lsk_pic_take(pic, NULL, 0, &n));
   ck_assert_uint_eq(n, 0);
   /* Particle 1 moves half a cell left: out of the window. */
-  TU_OK(ctx, lsk_pic_step(pic));
-  TU_OK(ctx, lsk_pic_take(pic, NULL, 0, &n));
+  EX_OK(ctx, lsk_pic_step(pic));
+  EX_OK(ctx, lsk_pic_take(pic, NULL, 0, &n));
   ck_assert_uint_eq(n, 1);
-  TU_FAILS(ctx, lsk_pic_step(pic), LSK_EBUSY, "lsk_pic_step: 1 particles that left the window");
-  TU_FAILS(ctx, lsk_pic_put(pic, p + 1, 1), LSK_EBUSY, "lsk_pic_put: 1 particles that left");
+  EX_FAILS(ctx, lsk_pic_step(pic), LSK_EBUSY, "lsk_pic_step: 1 particles that left the window");
+  EX_FAILS(ctx, lsk_pic_put(pic, p + 1, 1), LSK_EBUSY, "lsk_pic_put: 1 particles that left");
   lsk_particle got[2];
-  TU_FAILS(NULL, lsk_pic_take(NULL, got, 2, &n), LSK_EINVAL, "pic is NULL");
-  TU_FAILS(ctx, lsk_pic_take(pic, got, 2, NULL), LSK_EINVAL, "lsk_pic_take: n is NULL");
-  TU_FAILS(ctx, lsk_pic_take(pic, NULL, 2, &n), LSK_EINVAL, "lsk_pic_take: out is NULL with cap 2");
+  EX_FAILS(NULL, lsk_pic_take(NULL, got, 2, &n), LSK_EINVAL, "pic is NULL");
+  EX_FAILS(ctx, lsk_pic_take(pic, got, 2, NULL), LSK_EINVAL, "lsk_pic_take: n is NULL");
+  EX_FAILS(ctx, lsk_pic_take(pic, NULL, 2, &n), LSK_EINVAL, "lsk_pic_take: out is NULL with cap 2");
   lsk_particle one[1];
   /* cap 1 suffices; a smaller cap is refused in the ERANGE test below. */
-  TU_OK(ctx, lsk_pic_take(pic, one, 1, &n));
+  EX_OK(ctx, lsk_pic_take(pic, one, 1, &n));
   ck_assert_uint_eq(n, 1);
   ck_assert_uint_eq(one[0].id, 1);
   ck_assert_int_eq(one[0].x, U / 2 + 5);
-  TU_OK(ctx, lsk_pic_take(pic, got, 2, &n));
+  EX_OK(ctx, lsk_pic_take(pic, got, 2, &n));
   ck_assert_uint_eq(n, 0);
   lsk_pic_stats st;
-  TU_OK(ctx, lsk_pic_read(pic, got, NULL, 2, &st));
+  EX_OK(ctx, lsk_pic_read(pic, got, NULL, 2, &st));
   ck_assert_uint_eq(st.particles, 1);
   /* Two leave at once; room for one is refused and nothing is lost. */
   lsk_particle two[2] = {{5, U + 5, U + 5, -U / 2, 0}, {6, U + 5, 2 * U + 5, 0, U}};
-  TU_OK(ctx, lsk_pic_put(pic, two, 2));
-  TU_OK(ctx, lsk_pic_step(pic));
-  TU_FAILS(ctx, lsk_pic_take(pic, one, 1, &n), LSK_ERANGE,
+  EX_OK(ctx, lsk_pic_put(pic, two, 2));
+  EX_OK(ctx, lsk_pic_step(pic));
+  EX_FAILS(ctx, lsk_pic_take(pic, one, 1, &n), LSK_ERANGE,
            "lsk_pic_take: 2 particles left the window, cap is 1: nothing taken");
   ck_assert_uint_eq(n, 2);
-  TU_OK(ctx, lsk_pic_take(pic, got, 2, &n));
+  EX_OK(ctx, lsk_pic_take(pic, got, 2, &n));
   ck_assert_uint_eq(n, 2);
   ck_assert(got[0].id == 5 && got[1].id == 6);
   /* A whole-grid pic created empty takes anything by put (and shares the
    * window pic's program: the last pic of the context destroys it). */
   lsk_pic *whole = NULL;
-  TU_OK(ctx, lsk_pic_create(ctx, 4, 3, NULL, 0, NULL, &whole));
+  EX_OK(ctx, lsk_pic_create(ctx, 4, 3, NULL, 0, NULL, &whole));
   lsk_pic_destroy(pic);
-  TU_OK(ctx, lsk_pic_put(whole, &out, 1));
-  TU_OK(ctx, lsk_pic_step(whole));
-  TU_OK(ctx, lsk_pic_take(whole, NULL, 0, &n));
+  EX_OK(ctx, lsk_pic_put(whole, &out, 1));
+  EX_OK(ctx, lsk_pic_step(whole));
+  EX_OK(ctx, lsk_pic_take(whole, NULL, 0, &n));
   ck_assert_uint_eq(n, 0);
-  TU_OK(ctx, lsk_pic_read(whole, got, NULL, 2, &st));
+  EX_OK(ctx, lsk_pic_read(whole, got, NULL, 2, &st));
   ck_assert_uint_eq(st.particles, 1);
   lsk_pic_destroy(whole);
   /* The generator's arguments. */
   lsk_particle g[2];
-  TU_FAILS(NULL, lsk_pic_generate(NULL, 4, 3, 1, 1, 2, NULL, g), LSK_EINVAL, "ctx is NULL");
-  TU_FAILS(ctx, lsk_pic_generate(ctx, 4, 3, 1, 1, 2, NULL, NULL), LSK_EINVAL,
+  EX_FAILS(NULL, lsk_pic_generate(NULL, 4, 3, 1, 1, 2, NULL, g), LSK_EINVAL, "ctx is NULL");
+  EX_FAILS(ctx, lsk_pic_generate(ctx, 4, 3, 1, 1, 2, NULL, NULL), LSK_EINVAL,
            "lsk_pic_generate: out is NULL");
-  TU_FAILS(ctx, lsk_pic_generate(ctx, 0, 3, 1, 1, 2, NULL, g), LSK_EINVAL, "grid 0x3");
-  TU_FAILS(ctx, lsk_pic_generate(ctx, 4, 3, 1, 0, 2, NULL, g), LSK_EINVAL, "first id 0");
-  TU_FAILS(ctx, lsk_pic_generate(ctx, 4, 3, 1, UINT32_MAX, 2, NULL, g), LSK_EINVAL,
+  EX_FAILS(ctx, lsk_pic_generate(ctx, 0, 3, 1, 1, 2, NULL, g), LSK_EINVAL, "grid 0x3");
+  EX_FAILS(ctx, lsk_pic_generate(ctx, 4, 3, 1, 0, 2, NULL, g), LSK_EINVAL, "first id 0");
+  EX_FAILS(ctx, lsk_pic_generate(ctx, 4, 3, 1, UINT32_MAX, 2, NULL, g), LSK_EINVAL,
            "2 particles from id 4294967295");
-  TU_OK(ctx, lsk_pic_generate(ctx, 4, 3, 1, UINT32_MAX, 1, NULL, g));
+  EX_OK(ctx, lsk_pic_generate(ctx, 4, 3, 1, UINT32_MAX, 1, NULL, g));
   ck_assert_uint_eq(g[0].id, UINT32_MAX);
   lsk_async on = {0};
-  TU_FAILS(ctx, lsk_pic_generate(ctx, 4, 3, 1, 1, 2, &(lsk_algo_options){.on = &on}, g), LSK_EINVAL,
+  EX_FAILS(ctx, lsk_pic_generate(ctx, 4, 3, 1, 1, 2, &(lsk_algo_options){.on = &on}, g), LSK_EINVAL,
            "opt->on");
-  TU_OK(ctx, lsk_pic_generate(ctx, 4, 3, 1, 1, 0, NULL, g));
+  EX_OK(ctx, lsk_pic_generate(ctx, 4, 3, 1, 1, 0, NULL, g));
   lsk_context_destroy(ctx);
 }
 END_TEST
@@ -498,9 +520,9 @@ Suite *suite_pic(void)
 START_TEST(test_pic_grind_generate_windows)
 {
   enum { N = 40 };
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   lsk_particle p[N];
-  TU_OK(ctx,
+  EX_OK(ctx,
         lsk_pic_generate(ctx, 5, 3, 7u, 1, N, &(lsk_algo_options){.tile = 16, .blocks = 2}, p));
   for (uint32_t i = 0; i < N; ++i) {
     lsk_particle want = ref_particle(5, 3, 7u, i + 1);
@@ -519,3 +541,5 @@ Suite *suite_grind_pic(void)
   suite_add_tcase(s, tc);
   return s;
 }
+
+EX_MAIN(PIC_SUITES)

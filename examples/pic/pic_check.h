@@ -14,7 +14,7 @@
 #define LSK_PIC_CHECK_H
 
 #include "pic.h"
-#include "testutil.h"
+#include "testing.h"
 
 static int pc_cmp_id(const void *a, const void *b)
 {
@@ -54,17 +54,17 @@ static void pc_step_and_check(lsk_context *ctx, lsk_pic *pic, unsigned gx, unsig
                               lsk_particle *binned, uint32_t *start, unsigned step, unsigned ahead)
 {
   for (unsigned a = 0; a < ahead; ++a) {
-    TU_OK(ctx, lsk_pic_step(pic));
-    TU_OK(NULL, lsk_pic_reference_step(gx, gy, ref, n, binned, start));
+    EX_OK(ctx, lsk_pic_step(pic));
+    EX_OK(NULL, lsk_pic_reference_step(gx, gy, ref, n, binned, start));
   }
-  TU_OK(ctx, lsk_pic_step(pic));
-  TU_OK(NULL, lsk_pic_reference_step(gx, gy, ref, n, binned, start));
+  EX_OK(ctx, lsk_pic_step(pic));
+  EX_OK(NULL, lsk_pic_reference_step(gx, gy, ref, n, binned, start));
   if (step % 4 == 1) { /* settled ahead of the read, twice: the second does nothing */
-    TU_OK(ctx, lsk_pic_settle(pic));
-    TU_OK(ctx, lsk_pic_settle(pic));
+    EX_OK(ctx, lsk_pic_settle(pic));
+    EX_OK(ctx, lsk_pic_settle(pic));
   }
   lsk_pic_stats st;
-  TU_OK(ctx, lsk_pic_read(pic, got, cell, n, &st));
+  EX_OK(ctx, lsk_pic_read(pic, got, cell, n, &st));
   ck_assert_msg(st.particles == n, "step %u: %zu particles, want %zu", step, st.particles, n);
   ck_assert_msg(st.pool.live == st.frames, "step %u: pool has %zu live cells, lists %zu frames",
                 step, st.pool.live, st.frames);

@@ -21,7 +21,8 @@
 #include <unistd.h>
 
 #include "pixel.h"
-#include "testutil.h"
+#include "testing.h"
+#include "pixel_suites.h"
 #include "pixel_internal.h" /* px_module_local */
 
 #define TOL 2e-5f /* cm: float rounding of positions up to 20 cm */
@@ -55,7 +56,7 @@ static void max_module(uint16_t px[][3], uint32_t *want)
   }
   uint64_t s = 99;
   for (uint32_t i = LSK_PIXEL_MAX_DIGIS; i > 1; --i) {
-    uint32_t j = tu_rng(&s) % i;
+    uint32_t j = ex_rng(&s) % i;
     for (int c = 0; c < 3; ++c) {
       uint16_t t = px[i - 1][c];
       px[i - 1][c] = px[j][c];
@@ -169,11 +170,11 @@ END_TEST
  * memory for the grid lookup (llvmpipe, oclgrind's default): a skip. */
 static int grid_too_big(lsk_context *ctx, int rc)
 {
-  return tu_skip_on(ctx, rc, LSK_ELAUNCH, "the grid lookup needs");
+  return ex_skip_on(ctx, rc, LSK_ELAUNCH, "the grid lookup needs");
 }
 
 /* The device's results on ev at a shape, compared with the reference's;
- * 0 where the shape is past the device's limits (tu_over_limits, or the
+ * 0 where the shape is past the device's limits (ex_over_limits, or the
  * grid lookup's local memory). */
 /* 0 in grind_pixel: no cluster sizes there (suite grind_pixel_sizes has
  * them). oclgrind 21.10's uninitialized-value check takes the digis'
@@ -188,9 +189,9 @@ static int device_run(lsk_context *ctx, const lsk_pixel_options *opt, const lsk_
   lsk_pixel *px = NULL;
   lsk_pixel_result *want = NULL;
   int rc = lsk_pixel_create(ctx, opt, &px);
-  if (tu_over_limits(ctx, rc) || grid_too_big(ctx, rc))
+  if (ex_over_limits(ctx, rc) || grid_too_big(ctx, rc))
     return 0;
-  TU_OK(ctx, rc);
+  EX_OK(ctx, rc);
   if (opt->lookup)
     ck_assert_uint_eq(lsk_pixel_lookup(px), opt->lookup);
   /* What px says it uses: the threshold asked for (0: the default), the
@@ -198,7 +199,7 @@ static int device_run(lsk_context *ctx, const lsk_pixel_options *opt, const lsk_
   ck_assert_uint_eq(lsk_pixel_threshold(px), opt->threshold ? opt->threshold : LSK_PIXEL_THRESHOLD);
   unsigned sw, ss;
   size_t sb;
-  TU_OK(ctx, lsk_pixel_shape(px, &sw, &ss, &sb));
+  EX_OK(ctx, lsk_pixel_shape(px, &sw, &ss, &sb));
   if (opt->workers)
     ck_assert_uint_eq(sw, opt->workers);
   if (opt->simd)
@@ -206,11 +207,11 @@ static int device_run(lsk_context *ctx, const lsk_pixel_options *opt, const lsk_
   ck_assert(opt->blocks ? sb == opt->blocks : sb >= 1);
   lsk_pixel_times t;
   rc = lsk_pixel_run(px, ev, timed ? &t : NULL);
-  if (tu_over_limits(ctx, rc)) {
+  if (ex_over_limits(ctx, rc)) {
     lsk_pixel_destroy(px);
     return 0;
   }
-  TU_OK(ctx, rc);
+  EX_OK(ctx, rc);
   ck_assert_int_eq(lsk_pixel_result_create(ev, &want), LSK_OK);
   ck_assert_int_eq(
       lsk_pixel_reference(ev, opt->threshold ? opt->threshold : LSK_PIXEL_THRESHOLD, want), LSK_OK);
@@ -221,14 +222,14 @@ static int device_run(lsk_context *ctx, const lsk_pixel_options *opt, const lsk_
   static const uint32_t bins[] = {2, 300};
   for (size_t b = 0; with_sizes && b < sizeof bins / sizeof bins[0]; ++b) {
     uint32_t dev_counts[301], ref_counts[301];
-    TU_OK(ctx, lsk_pixel_cluster_sizes(px, bins[b], dev_counts));
-    TU_OK(NULL, lsk_pixel_reference_sizes(ev, want, bins[b], ref_counts));
+    EX_OK(ctx, lsk_pixel_cluster_sizes(px, bins[b], dev_counts));
+    EX_OK(NULL, lsk_pixel_reference_sizes(ev, want, bins[b], ref_counts));
     for (uint32_t i = 0; i <= bins[b]; ++i)
       ck_assert_msg(dev_counts[i] == ref_counts[i], "cluster sizes, %u bins: bin %u is %u, C %u",
                     bins[b], i, dev_counts[i], ref_counts[i]);
     ck_assert_uint_eq(dev_counts[0], 0);
   }
-  TU_OK(ctx, lsk_pixel_read(px, got));
+  EX_OK(ctx, lsk_pixel_read(px, got));
   rc = lsk_pixel_compare(want, got, TOL);
   ck_assert_msg(rc == LSK_OK, "workers %u simd %u lookup %u: %s", opt->workers, opt->simd,
                 lsk_pixel_lookup(px), lsk_context_errmsg(NULL));
@@ -253,7 +254,7 @@ static const lsk_pixel_options shapes[] = {
 
 START_TEST(test_pixel_device_hand_made)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   hand h;
   hand_make(&h);
   lsk_pixel_result *got = NULL;
@@ -268,7 +269,7 @@ END_TEST
 
 START_TEST(test_pixel_device_matches_reference)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   lsk_pixel_events *ev = NULL;
   lsk_pixel_gen_options g = {.events = 3, .modules = 96, .seed = 2024u + (uint64_t)_i};
   ck_assert_int_eq(lsk_pixel_generate(&g, &ev), LSK_OK);
@@ -290,9 +291,9 @@ END_TEST
  * totals when the set shrinks again. */
 START_TEST(test_pixel_device_reuse)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   lsk_pixel *px = NULL;
-  TU_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
+  EX_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
   uint32_t sizes[][2] = {{1, 40}, {4, 200}, {2, 16}};
   for (int k = 0; k < 3; ++k) {
     lsk_pixel_events *ev = NULL;
@@ -302,14 +303,14 @@ START_TEST(test_pixel_device_reuse)
     ck_assert_int_eq(lsk_pixel_result_create(ev, &got), LSK_OK);
     ck_assert_int_eq(lsk_pixel_result_create(ev, &want), LSK_OK);
     int rc = lsk_pixel_run(px, ev, NULL);
-    if (tu_over_limits(ctx, rc)) {
+    if (ex_over_limits(ctx, rc)) {
       lsk_pixel_result_destroy(got);
       lsk_pixel_result_destroy(want);
       lsk_pixel_events_destroy(ev);
       break;
     }
-    TU_OK(ctx, rc);
-    TU_OK(ctx, lsk_pixel_read(px, got));
+    EX_OK(ctx, rc);
+    EX_OK(ctx, lsk_pixel_read(px, got));
     ck_assert_int_eq(lsk_pixel_reference(ev, LSK_PIXEL_THRESHOLD, want), LSK_OK);
     ck_assert_msg(lsk_pixel_compare(want, got, TOL) == LSK_OK, "%s", lsk_context_errmsg(NULL));
     lsk_pixel_result_destroy(got);
@@ -478,12 +479,12 @@ END_TEST
 
 START_TEST(test_pixel_bad_arguments)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   lsk_pixel *px = NULL;
   lsk_pixel_events *ev = NULL;
-  TU_FAILS(NULL, lsk_pixel_create(NULL, NULL, &px), LSK_EINVAL, "ctx is NULL");
-  TU_FAILS(NULL, lsk_pixel_events_create(0, 4, 0, 0, &ev), LSK_EINVAL, "0 events");
-  TU_FAILS(NULL, lsk_pixel_events_create(1, 2, 600, 0, &ev), LSK_EINVAL, "600 digis");
+  EX_FAILS(NULL, lsk_pixel_create(NULL, NULL, &px), LSK_EINVAL, "ctx is NULL");
+  EX_FAILS(NULL, lsk_pixel_events_create(0, 4, 0, 0, &ev), LSK_EINVAL, "0 events");
+  EX_FAILS(NULL, lsk_pixel_events_create(1, 2, 600, 0, &ev), LSK_EINVAL, "600 digis");
   ck_assert_int_eq(lsk_pixel_events_create(1, 2, 3, 0, &ev), LSK_OK);
   ev->start[1] = ev->start[2] = 3;
   for (int i = 0; i < 3; ++i) {
@@ -492,24 +493,24 @@ START_TEST(test_pixel_bad_arguments)
   }
   ck_assert_int_eq(lsk_pixel_events_check(ev), LSK_OK);
   ev->module[1] = 1;
-  TU_FAILS(NULL, lsk_pixel_events_check(ev), LSK_EINVAL, "digi 1 says module 1");
+  EX_FAILS(NULL, lsk_pixel_events_check(ev), LSK_EINVAL, "digi 1 says module 1");
   ev->module[1] = 0;
   ev->x[2] = 0;
-  TU_FAILS(NULL, lsk_pixel_events_check(ev), LSK_EINVAL, "digi 2 at (0, 0) repeats digi 0");
-  TU_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
-  TU_FAILS(ctx, lsk_pixel_read(px, NULL), LSK_EINVAL, "r is NULL");
+  EX_FAILS(NULL, lsk_pixel_events_check(ev), LSK_EINVAL, "digi 2 at (0, 0) repeats digi 0");
+  EX_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
+  EX_FAILS(ctx, lsk_pixel_read(px, NULL), LSK_EINVAL, "r is NULL");
   lsk_pixel_result *r = NULL;
   ck_assert_int_eq(lsk_pixel_result_create(ev, &r), LSK_OK);
-  TU_FAILS(ctx, lsk_pixel_read(px, r), LSK_EINVAL, "no run to read");
+  EX_FAILS(ctx, lsk_pixel_read(px, r), LSK_EINVAL, "no run to read");
   uint32_t counts[9];
-  TU_FAILS(ctx, lsk_pixel_cluster_sizes(px, 8, counts), LSK_EINVAL, "no run to count");
-  TU_FAILS(ctx, lsk_pixel_cluster_sizes(px, 1, counts), LSK_EINVAL, "nbins is not 2 to 65536");
-  TU_FAILS(ctx, lsk_pixel_cluster_sizes(px, 8, NULL), LSK_EINVAL, "counts is NULL");
+  EX_FAILS(ctx, lsk_pixel_cluster_sizes(px, 8, counts), LSK_EINVAL, "no run to count");
+  EX_FAILS(ctx, lsk_pixel_cluster_sizes(px, 1, counts), LSK_EINVAL, "nbins is not 2 to 65536");
+  EX_FAILS(ctx, lsk_pixel_cluster_sizes(px, 8, NULL), LSK_EINVAL, "counts is NULL");
   ev->start[1] = 0;
   ev->start[2] = 300;
-  TU_FAILS(ctx, lsk_pixel_run(px, ev, NULL), LSK_EINVAL, "module 1: digis 0 to 300");
-  TU_FAILS(NULL, lsk_pixel_run(NULL, ev, NULL), LSK_EINVAL, "px is NULL");
-  TU_FAILS(NULL, lsk_pixel_reference(ev, 1, NULL), LSK_EINVAL, "r is NULL");
+  EX_FAILS(ctx, lsk_pixel_run(px, ev, NULL), LSK_EINVAL, "module 1: digis 0 to 300");
+  EX_FAILS(NULL, lsk_pixel_run(NULL, ev, NULL), LSK_EINVAL, "px is NULL");
+  EX_FAILS(NULL, lsk_pixel_reference(ev, 1, NULL), LSK_EINVAL, "r is NULL");
   lsk_pixel_result_destroy(r);
   lsk_pixel_destroy(px);
   lsk_pixel_events_destroy(ev);
@@ -531,13 +532,13 @@ START_TEST(test_pixel_module_local_memory)
                                         {.workers = 1, .lookup = H},
                                         {.workers = 32, .simd = 1, .lookup = H},
                                         {.workers = 256, .simd = 1, .lookup = H}};
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   lsk_pixel *px = NULL;
   int rc = lsk_pixel_create(ctx, &o[_i], &px);
-  if (!tu_over_limits(ctx, rc)) {
-    TU_OK(ctx, rc);
+  if (!ex_over_limits(ctx, rc)) {
+    EX_OK(ctx, rc);
     uint64_t bytes = 0;
-    TU_OK(ctx, px_module_local(px, &bytes));
+    EX_OK(ctx, px_module_local(px, &bytes));
     printf("px_module on %s, workers %u simd %u: %llu bytes of local memory\n",
            lsk_context_device(ctx)->name, o[_i].workers, o[_i].simd, (unsigned long long)bytes);
     /* At least the hash table and the union-find links, 3 KiB: a figure
@@ -557,21 +558,21 @@ END_TEST
  * fit. */
 START_TEST(test_pixel_lookup_choice)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   const lsk_device_info *dev = lsk_context_device(ctx);
   uint64_t grid = 2u * LSK_PIXEL_NX * LSK_PIXEL_NY;
   int fits = dev->local_mem_size >= grid + 32768;
   lsk_pixel *px = NULL;
-  TU_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
+  EX_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
   ck_assert_uint_eq(lsk_pixel_lookup(px),
                     dev->is_cpu && fits ? LSK_PIXEL_LOOKUP_GRID : LSK_PIXEL_LOOKUP_HASH);
   lsk_pixel_destroy(px);
   px = NULL;
   int rc = lsk_pixel_create(ctx, &(lsk_pixel_options){.lookup = LSK_PIXEL_LOOKUP_GRID}, &px);
   if (fits) {
-    TU_OK(ctx, rc);
+    EX_OK(ctx, rc);
     uint64_t bytes = 0;
-    TU_OK(ctx, px_module_local(px, &bytes));
+    EX_OK(ctx, px_module_local(px, &bytes));
     printf("px_module on %s, grid lookup: %llu bytes of local memory\n", dev->name,
            (unsigned long long)bytes);
     ck_assert_uint_ge(bytes, grid + 4u * LSK_PIXEL_MAX_DIGIS);
@@ -625,9 +626,9 @@ static void ref_set_make(lsk_context *ctx, ref_set *t, uint32_t events, uint32_t
   ck_assert_int_eq(lsk_pixel_result_create(t->ev, &t->got), LSK_OK);
   ck_assert_int_eq(lsk_pixel_reference(t->ev, LSK_PIXEL_THRESHOLD, t->want), LSK_OK);
   lsk_pixel *px = NULL;
-  TU_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
-  TU_OK(ctx, lsk_pixel_run(px, t->ev, NULL));
-  TU_OK(ctx, lsk_pixel_read(px, t->one));
+  EX_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
+  EX_OK(ctx, lsk_pixel_run(px, t->ev, NULL));
+  EX_OK(ctx, lsk_pixel_read(px, t->one));
   ck_assert_msg(lsk_pixel_compare(t->want, t->one, TOL) == LSK_OK, "%s", lsk_context_errmsg(NULL));
   lsk_pixel_destroy(px);
 }
@@ -654,24 +655,24 @@ static void check_got(const ref_set *t, const char *what)
  * default queue, waited for: lsk_soa has no queue). */
 START_TEST(test_pixel_queue_trace)
 {
-  lsk_context *ctx = tu_context_opt(&(lsk_context_options){.trace = 1});
+  lsk_context *ctx = ex_context_opt(&(lsk_context_options){.trace = 1});
   ref_set t = {0};
   ref_set_make(ctx, &t, 3, 40, 11);
   lsk_queue *q = NULL;
-  TU_OK(ctx, lsk_queue_create(ctx, &(lsk_queue_options){.name = "pixel q"}, &q));
+  EX_OK(ctx, lsk_queue_create(ctx, &(lsk_queue_options){.name = "pixel q"}, &q));
   lsk_pixel *px = NULL;
-  TU_OK(ctx, lsk_pixel_create(ctx, &(lsk_pixel_options){.queue = q}, &px));
+  EX_OK(ctx, lsk_pixel_create(ctx, &(lsk_pixel_options){.queue = q}, &px));
   ck_assert_ptr_eq(lsk_pixel_queue(px), q);
   for (int pass = 0; pass < 2; ++pass) {
-    TU_OK(ctx, lsk_trace_clear(ctx));
-    TU_OK(ctx, lsk_pixel_run(px, t.ev, NULL));
-    TU_OK(ctx, lsk_pixel_read(px, t.got));
+    EX_OK(ctx, lsk_trace_clear(ctx));
+    EX_OK(ctx, lsk_pixel_run(px, t.ev, NULL));
+    EX_OK(ctx, lsk_pixel_read(px, t.got));
     check_got(&t, "on a queue of its own");
     size_t n = 0, kernels = 0, writes = 0, reads = 0, soa = 0;
-    TU_OK(ctx, lsk_trace_count(ctx, &n));
+    EX_OK(ctx, lsk_trace_count(ctx, &n));
     for (size_t i = 0; i < n; ++i) {
       lsk_trace_entry e;
-      TU_OK(ctx, lsk_trace_get(ctx, i, &e));
+      EX_OK(ctx, lsk_trace_get(ctx, i, &e));
       if (pass == 0 && e.kind == LSK_TRACE_WRITE && strcmp(e.queue, "default") == 0 && soa < 3) {
         ++soa;
         continue;
@@ -693,15 +694,15 @@ START_TEST(test_pixel_queue_trace)
     ck_assert_uint_ge(reads, 10);
   }
   /* A queue of another context, and a destroyed one. */
-  lsk_context *other = tu_context();
+  lsk_context *other = ex_context();
   lsk_pixel *bad = NULL;
-  TU_FAILS(other, lsk_pixel_create(other, &(lsk_pixel_options){.queue = q}, &bad), LSK_EINVAL,
+  EX_FAILS(other, lsk_pixel_create(other, &(lsk_pixel_options){.queue = q}, &bad), LSK_EINVAL,
            "opt->queue");
   ck_assert_ptr_null(bad);
   lsk_context_destroy(other);
   lsk_pixel_destroy(px);
-  TU_OK(ctx, lsk_queue_destroy(q));
-  TU_FAILS(ctx, lsk_pixel_create(ctx, &(lsk_pixel_options){.queue = q}, &bad), LSK_EINVAL,
+  EX_OK(ctx, lsk_queue_destroy(q));
+  EX_FAILS(ctx, lsk_pixel_create(ctx, &(lsk_pixel_options){.queue = q}, &bad), LSK_EINVAL,
            "opt->queue");
   ref_set_free(&t);
   lsk_context_destroy(ctx);
@@ -728,7 +729,7 @@ static void *release_main(void *arg)
 static void hold(lsk_context *ctx, lsk_queue *q, lsk_event *ev)
 {
   lsk_event *m = NULL;
-  TU_OK(ctx, lsk_queue_marker(&(lsk_async){.queue = q, .wait = &ev, .nwait = 1, .event = &m}));
+  EX_OK(ctx, lsk_queue_marker(&(lsk_async){.queue = q, .wait = &ev, .nwait = 1, .event = &m}));
   lsk_event_release(m);
 }
 
@@ -748,41 +749,41 @@ static double seconds(void)
  * (lsk_pinned_create maps on the default queue). */
 START_TEST(test_pixel_queue_waits_are_its_own)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   ref_set big = {0}, t = {0};
   ref_set_make(ctx, &big, 6, 64, 21);
   ref_set_make(ctx, &t, 3, 64, 22);
   lsk_queue *q = NULL;
-  TU_OK(ctx, lsk_queue_create(ctx, NULL, &q));
+  EX_OK(ctx, lsk_queue_create(ctx, NULL, &q));
   lsk_pixel *px = NULL;
-  TU_OK(ctx, lsk_pixel_create(ctx, &(lsk_pixel_options){.queue = q}, &px));
-  TU_OK(ctx, lsk_pixel_run(px, big.ev, NULL));
-  TU_OK(ctx, lsk_pixel_read(px, big.got));
+  EX_OK(ctx, lsk_pixel_create(ctx, &(lsk_pixel_options){.queue = q}, &px));
+  EX_OK(ctx, lsk_pixel_run(px, big.ev, NULL));
+  EX_OK(ctx, lsk_pixel_read(px, big.got));
   check_got(&big, "first run");
   release r[3] = {{.after = 1.5}, {.after = 0.1}, {.after = 0.1}};
   for (int i = 0; i < 3; ++i)
-    TU_OK(ctx, lsk_event_user_create(ctx, &r[i].ev));
+    EX_OK(ctx, lsk_event_user_create(ctx, &r[i].ev));
   hold(ctx, lsk_context_queue(ctx), r[0].ev);
   hold(ctx, q, r[1].ev);
   double t0 = seconds();
   ck_assert_int_eq(pthread_create(&r[0].tid, NULL, release_main, &r[0]), 0);
   ck_assert_int_eq(pthread_create(&r[1].tid, NULL, release_main, &r[1]), 0);
-  TU_OK(ctx, lsk_pixel_run(px, t.ev, NULL));
+  EX_OK(ctx, lsk_pixel_run(px, t.ev, NULL));
   pthread_join(r[1].tid, NULL);
   hold(ctx, q, r[2].ev);
   ck_assert_int_eq(pthread_create(&r[2].tid, NULL, release_main, &r[2]), 0);
-  TU_OK(ctx, lsk_pixel_read(px, t.got));
+  EX_OK(ctx, lsk_pixel_read(px, t.got));
   double t1 = seconds();
   pthread_join(r[2].tid, NULL);
   check_got(&t, "behind held queues");
   ck_assert_msg(t1 - t0 < 1.2,
                 "the run and the read took %.2f s: they waited for the default queue", t1 - t0);
   pthread_join(r[0].tid, NULL);
-  TU_OK(ctx, lsk_context_finish(ctx));
+  EX_OK(ctx, lsk_context_finish(ctx));
   for (int i = 0; i < 3; ++i)
     lsk_event_release(r[i].ev);
   lsk_pixel_destroy(px);
-  TU_OK(ctx, lsk_queue_destroy(q));
+  EX_OK(ctx, lsk_queue_destroy(q));
   ref_set_free(&big);
   ref_set_free(&t);
   lsk_context_destroy(ctx);
@@ -799,13 +800,13 @@ START_TEST(test_pixel_stream_matches_single_queue)
 {
   static const uint32_t batch[] = {4, 5, 3};
   unsigned n = (unsigned)_i + 1;
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   ref_set t = {0}, small = {0};
   ref_set_make(ctx, &t, 11, 48, 31);
   ref_set_make(ctx, &small, 4, 48, 32);
   lsk_pixel_stream *s = NULL;
   lsk_pixel_stream_options so = {.streams = n, .batch_events = batch[_i]};
-  TU_OK(ctx, lsk_pixel_stream_create(ctx, &so, &s));
+  EX_OK(ctx, lsk_pixel_stream_create(ctx, &so, &s));
   ck_assert_uint_eq(lsk_pixel_stream_count(s), n);
   ck_assert_uint_eq(lsk_pixel_stream_batch(s), batch[_i]);
   for (unsigned k = 0; k < n; ++k) {
@@ -818,15 +819,15 @@ START_TEST(test_pixel_stream_matches_single_queue)
   ck_assert_ptr_null(lsk_pixel_stream_pixel(s, n));
   char what[64];
   snprintf(what, sizeof what, "%u streams, batches of %u", n, batch[_i]);
-  TU_OK(ctx, lsk_pixel_stream_run(s, t.ev, t.got));
+  EX_OK(ctx, lsk_pixel_stream_run(s, t.ev, t.got));
   check_got(&t, what);
-  TU_OK(ctx, lsk_pixel_stream_run(s, small.ev, small.got));
+  EX_OK(ctx, lsk_pixel_stream_run(s, small.ev, small.got));
   check_got(&small, what);
   memset(t.got->hits, 0, t.got->cap_digis * sizeof *t.got->hits);
   memset(t.got->clus, 0xff, t.got->cap_digis * 4);
-  TU_OK(ctx, lsk_pixel_stream_run(s, t.ev, t.got));
+  EX_OK(ctx, lsk_pixel_stream_run(s, t.ev, t.got));
   check_got(&t, what);
-  TU_OK(ctx, lsk_pixel_stream_run(s, t.ev, NULL));
+  EX_OK(ctx, lsk_pixel_stream_run(s, t.ev, NULL));
   lsk_pixel_stream_destroy(s);
   ref_set_free(&t);
   ref_set_free(&small);
@@ -836,17 +837,17 @@ END_TEST
 
 START_TEST(test_pixel_stream_bad_arguments)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   lsk_pixel_stream *s = NULL;
-  TU_FAILS(NULL, lsk_pixel_stream_create(NULL, NULL, &s), LSK_EINVAL, "ctx is NULL");
-  TU_FAILS(ctx, lsk_pixel_stream_create(ctx, &(lsk_pixel_stream_options){.streams = 17}, &s),
+  EX_FAILS(NULL, lsk_pixel_stream_create(NULL, NULL, &s), LSK_EINVAL, "ctx is NULL");
+  EX_FAILS(ctx, lsk_pixel_stream_create(ctx, &(lsk_pixel_stream_options){.streams = 17}, &s),
            LSK_EINVAL, "17 streams; at most 16");
-  TU_FAILS(ctx,
+  EX_FAILS(ctx,
            lsk_pixel_stream_create(
                ctx, &(lsk_pixel_stream_options){.pixel = {.queue = lsk_context_queue(ctx)}}, &s),
            LSK_EINVAL, "each stream has its own queue");
   ck_assert_ptr_null(s);
-  TU_OK(ctx, lsk_pixel_stream_create(ctx, NULL, &s));
+  EX_OK(ctx, lsk_pixel_stream_create(ctx, NULL, &s));
   ck_assert_uint_eq(lsk_pixel_stream_count(s), 1);
   ck_assert_uint_eq(lsk_pixel_stream_batch(s), LSK_PIXEL_BATCH_EVENTS);
   lsk_pixel_events *ev = NULL, *big = NULL;
@@ -858,9 +859,9 @@ START_TEST(test_pixel_stream_bad_arguments)
       lsk_pixel_generate(&(lsk_pixel_gen_options){.events = 3, .modules = 10, .seed = 1}, &big),
       LSK_OK);
   ck_assert_int_eq(lsk_pixel_result_create(ev, &r), LSK_OK);
-  TU_FAILS(ctx, lsk_pixel_stream_run(s, NULL, r), LSK_EINVAL, "ev or one of its arrays is NULL");
-  TU_FAILS(ctx, lsk_pixel_stream_run(s, big, r), LSK_EINVAL, "the result holds");
-  TU_FAILS(NULL, lsk_pixel_stream_run(NULL, ev, r), LSK_EINVAL, "s is NULL");
+  EX_FAILS(ctx, lsk_pixel_stream_run(s, NULL, r), LSK_EINVAL, "ev or one of its arrays is NULL");
+  EX_FAILS(ctx, lsk_pixel_stream_run(s, big, r), LSK_EINVAL, "the result holds");
+  EX_FAILS(NULL, lsk_pixel_stream_run(NULL, ev, r), LSK_EINVAL, "s is NULL");
   /* A module of too many digis: the batch's run says so, with the batch. */
   lsk_pixel_events *bad = NULL;
   lsk_pixel_result *rb = NULL;
@@ -868,12 +869,12 @@ START_TEST(test_pixel_stream_bad_arguments)
   ck_assert_int_eq(lsk_pixel_result_create(bad, &rb), LSK_OK);
   bad->start[1] = 0;
   bad->start[2] = 300;
-  TU_FAILS(ctx, lsk_pixel_stream_run(s, bad, rb), LSK_EINVAL,
+  EX_FAILS(ctx, lsk_pixel_stream_run(s, bad, rb), LSK_EINVAL,
            "stream 0, batch 0 (events 0 to 0): lsk_pixel_run: module 1: digis 0 to 300");
   bad->start[1] = 301; /* out of order */
-  TU_FAILS(ctx, lsk_pixel_stream_run(s, bad, rb), LSK_EINVAL, "module 1: digis 301 to 300");
+  EX_FAILS(ctx, lsk_pixel_stream_run(s, bad, rb), LSK_EINVAL, "module 1: digis 301 to 300");
   /* And the streams go on. */
-  TU_OK(ctx, lsk_pixel_stream_run(s, ev, r));
+  EX_OK(ctx, lsk_pixel_stream_run(s, ev, r));
   lsk_pixel_result_destroy(rb);
   lsk_pixel_events_destroy(bad);
   lsk_pixel_stream_destroy(s);
@@ -914,7 +915,7 @@ Suite *suite_pixel(void)
 /* The cluster sizes of both lookups, small (oclgrind: races and bounds). */
 START_TEST(test_grind_pixel_sizes)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   with_sizes = 1; /* (one process may run grind_pixel first: CK_FORK=no) */
   hand h;
   hand_make(&h);
@@ -932,7 +933,7 @@ END_TEST
 
 START_TEST(test_grind_pixel)
 {
-  lsk_context *ctx = tu_context();
+  lsk_context *ctx = ex_context();
   with_sizes = 0;
   hand h;
   hand_make(&h);
@@ -986,3 +987,5 @@ Suite *suite_grind_pixel(void)
   suite_add_tcase(s, tc);
   return s;
 }
+
+EX_MAIN(PIXEL_SUITES)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "pixel.h"
-#include "testutil.h"
+#include "testing.h"
 
 #define TOL 2e-5f /* cm, as check_pixel.c */
 
@@ -70,9 +70,9 @@ static void set_make(lsk_context *ctx, set *t, uint32_t events, uint64_t seed)
   ck_assert_int_eq(lsk_pixel_result_create(t->ev, &t->got), LSK_OK);
   ck_assert_int_eq(lsk_pixel_reference(t->ev, LSK_PIXEL_THRESHOLD, t->want), LSK_OK);
   lsk_pixel *px = NULL;
-  TU_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
-  TU_OK(ctx, lsk_pixel_run(px, t->ev, NULL));
-  TU_OK(ctx, lsk_pixel_read(px, t->one));
+  EX_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
+  EX_OK(ctx, lsk_pixel_run(px, t->ev, NULL));
+  EX_OK(ctx, lsk_pixel_read(px, t->one));
   lsk_pixel_destroy(px);
 }
 
@@ -102,13 +102,13 @@ static void check_stats(lsk_group *g, lsk_pixel_stream *s, unsigned per, const d
 {
   unsigned m = lsk_group_size(g);
   size_t nb = (ev->events + batch - 1) / batch, first[LSK_PIXEL_MAX_STREAMS + 1];
-  TU_OK(NULL, lsk_group_split(g, nb, w, first));
+  EX_OK(NULL, lsk_group_split(g, nb, w, first));
   uint64_t events = 0;
   for (unsigned i = 0; i < m; ++i) {
     size_t batches = 0;
     for (unsigned j = 0; j < per; ++j) {
       lsk_pixel_stream_stats st;
-      TU_OK(NULL, lsk_pixel_stream_stats_get(s, i * per + j, &st));
+      EX_OK(NULL, lsk_pixel_stream_stats_get(s, i * per + j, &st));
       ck_assert_uint_eq(st.member, i);
       ck_assert_ptr_eq(st.ctx, lsk_group_context(g, i));
       ck_assert(st.weight == w[i]);
@@ -141,27 +141,27 @@ START_TEST(test_pixel_group_matches_one_device)
     w[i] = 1 + i;
   lsk_pixel_stream *s = NULL;
   lsk_pixel_stream_options so = {.batch_events = 4, .weights = w};
-  TU_OK(NULL, lsk_pixel_stream_create_group(g, &so, &s));
+  EX_OK(NULL, lsk_pixel_stream_create_group(g, &so, &s));
   ck_assert_uint_eq(lsk_pixel_stream_count(s), m);
   for (unsigned k = 0; k < m; ++k) {
     char name[32];
     snprintf(name, sizeof name, "stream %u", k);
     ck_assert_str_eq(lsk_queue_name(lsk_pixel_queue(lsk_pixel_stream_pixel(s, k))), name);
   }
-  TU_OK(c0, lsk_pixel_stream_run(s, t.ev, t.got));
+  EX_OK(c0, lsk_pixel_stream_run(s, t.ev, t.got));
   check(g, &t, "given weights");
   check_stats(g, s, 1, w, t.ev, 4);
-  TU_OK(c0, lsk_pixel_stream_run(s, small.ev, small.got));
+  EX_OK(c0, lsk_pixel_stream_run(s, small.ev, small.got));
   check(g, &small, "given weights, a smaller set");
   check_stats(g, s, 1, w, small.ev, 4);
   lsk_pixel_stream_destroy(s);
 
   so = (lsk_pixel_stream_options){.streams = 2, .batch_events = 3};
-  TU_OK(NULL, lsk_pixel_stream_create_group(g, &so, &s));
+  EX_OK(NULL, lsk_pixel_stream_create_group(g, &so, &s));
   ck_assert_uint_eq(lsk_pixel_stream_count(s), 2 * m);
-  TU_OK(NULL, lsk_group_weights(g, w)); /* measured at the create: the same */
+  EX_OK(NULL, lsk_group_weights(g, w)); /* measured at the create: the same */
   memset(t.got->clus, 0xff, t.got->cap_digis * 4);
-  TU_OK(c0, lsk_pixel_stream_run(s, t.ev, t.got));
+  EX_OK(c0, lsk_pixel_stream_run(s, t.ev, t.got));
   check(g, &t, "measured weights");
   check_stats(g, s, 2, w, t.ev, 3);
   lsk_pixel_stream_destroy(s);
@@ -180,35 +180,35 @@ START_TEST(test_pixel_group_bad_arguments)
     return;
   lsk_context *c0 = lsk_group_context(g, 0);
   lsk_pixel_stream *s = (lsk_pixel_stream *)&s;
-  TU_FAILS(NULL, lsk_pixel_stream_create_group(g, NULL, NULL), LSK_EINVAL, "out is NULL");
-  TU_FAILS(NULL, lsk_pixel_stream_create_group(NULL, NULL, &s), LSK_EINVAL,
+  EX_FAILS(NULL, lsk_pixel_stream_create_group(g, NULL, NULL), LSK_EINVAL, "out is NULL");
+  EX_FAILS(NULL, lsk_pixel_stream_create_group(NULL, NULL, &s), LSK_EINVAL,
            "lsk_pixel_stream_create_group: g is NULL");
   ck_assert_ptr_null(s);
-  TU_FAILS(NULL, lsk_pixel_stream_create_group((lsk_group *)c0, NULL, &s), LSK_EINVAL,
+  EX_FAILS(NULL, lsk_pixel_stream_create_group((lsk_group *)c0, NULL, &s), LSK_EINVAL,
            "is not a live lsk_group (it is a live lsk_context)");
-  TU_FAILS(NULL, lsk_pixel_stream_create_group(g, &(lsk_pixel_stream_options){.streams = 9}, &s),
+  EX_FAILS(NULL, lsk_pixel_stream_create_group(g, &(lsk_pixel_stream_options){.streams = 9}, &s),
            LSK_EINVAL, "9 streams on each of");
   double w[LSK_PIXEL_MAX_STREAMS];
   for (unsigned i = 0; i < LSK_PIXEL_MAX_STREAMS; ++i)
     w[i] = i == 1 ? -1 : 1;
-  TU_FAILS(NULL, lsk_pixel_stream_create_group(g, &(lsk_pixel_stream_options){.weights = w}, &s),
+  EX_FAILS(NULL, lsk_pixel_stream_create_group(g, &(lsk_pixel_stream_options){.weights = w}, &s),
            LSK_EINVAL, "opt->weights: lsk_group_split: weights[1] is -1");
-  TU_FAILS(NULL,
+  EX_FAILS(NULL,
            lsk_pixel_stream_create_group(
                g, &(lsk_pixel_stream_options){.pixel = {.queue = lsk_context_queue(c0)}}, &s),
            LSK_EINVAL, "each stream has its own queue");
   ck_assert_ptr_null(s);
-  TU_FAILS(c0,
+  EX_FAILS(c0,
            lsk_pixel_stream_create(c0, &(lsk_pixel_stream_options){.weights = (double[]){1}}, &s),
            LSK_EINVAL, "opt->weights is set");
   /* The stats. */
   lsk_pixel_stream_stats st;
   w[1] = 1;
-  TU_OK(NULL, lsk_pixel_stream_create_group(g, &(lsk_pixel_stream_options){.weights = w}, &s));
-  TU_FAILS(NULL, lsk_pixel_stream_stats_get(NULL, 0, &st), LSK_EINVAL, "s is NULL");
-  TU_FAILS(c0, lsk_pixel_stream_stats_get(s, 0, NULL), LSK_EINVAL, "out is NULL");
-  TU_FAILS(c0, lsk_pixel_stream_stats_get(s, lsk_group_size(g), &st), LSK_EINVAL, "stream ");
-  TU_OK(c0, lsk_pixel_stream_stats_get(s, 0, &st)); /* before a run: nothing done */
+  EX_OK(NULL, lsk_pixel_stream_create_group(g, &(lsk_pixel_stream_options){.weights = w}, &s));
+  EX_FAILS(NULL, lsk_pixel_stream_stats_get(NULL, 0, &st), LSK_EINVAL, "s is NULL");
+  EX_FAILS(c0, lsk_pixel_stream_stats_get(s, 0, NULL), LSK_EINVAL, "out is NULL");
+  EX_FAILS(c0, lsk_pixel_stream_stats_get(s, lsk_group_size(g), &st), LSK_EINVAL, "stream ");
+  EX_OK(c0, lsk_pixel_stream_stats_get(s, 0, &st)); /* before a run: nothing done */
   ck_assert_uint_eq(st.batches, 0);
   lsk_pixel_stream_destroy(s);
   lsk_group_destroy(g);

@@ -556,30 +556,43 @@ static int lap(lsk_pixel *px, lsk_pixel_times *t, double *stage, double *t0)
   return rc;
 }
 
+int px_events_usable(lsk_context *ctx, const char *fn, const lsk_pixel_events *ev,
+                     uint32_t max_digis)
+{
+  if (!ev || !ev->x || !ev->y || !ev->adc || !ev->module || !ev->start)
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: ev or one of its arrays is NULL", fn);
+  if (ev->events == 0 || ev->modules == 0 || ev->events > LSK_PIXEL_MAX_EVENTS ||
+      ev->modules > LSK_PIXEL_MAX_MODULES || ev->digis > UINT32_MAX)
+    return lsk_context_set_error(ctx, LSK_EINVAL,
+                                 "%s: %u events of %u modules, %zu digis: out of range", fn,
+                                 ev->events, ev->modules, ev->digis);
+  size_t nm = (size_t)ev->events * ev->modules;
+  for (size_t k = 0; k < nm; ++k)
+    if (ev->start[k + 1] < ev->start[k] || ev->start[k + 1] - ev->start[k] > max_digis) {
+      char most[32] = "";
+      if (max_digis != UINT32_MAX)
+        snprintf(most, sizeof most, " (at most %u)", max_digis);
+      return lsk_context_set_error(ctx, LSK_EINVAL, "%s: module %zu: digis %u to %u%s", fn, k,
+                                   ev->start[k], ev->start[k + 1], most);
+    }
+  if (ev->start[0] != 0 || ev->start[nm] != ev->digis)
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: start runs from %u to %u, want 0 to %zu", fn,
+                                 ev->start[0], ev->start[nm], ev->digis);
+  return LSK_OK;
+}
+
 int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *times)
 {
   static const char fn[] = "lsk_pixel_run";
   int hrc = lsk_handle_check(NULL, px, &pixel_type, fn, "px");
   if (hrc)
     return hrc;
-  if (!ev || !ev->x || !ev->y || !ev->adc || !ev->module || !ev->start)
-    return lsk_context_set_error(px->ctx, LSK_EINVAL, "%s: ev or one of its arrays is NULL", fn);
-  if (ev->events == 0 || ev->modules == 0 || ev->events > LSK_PIXEL_MAX_EVENTS ||
-      ev->modules > LSK_PIXEL_MAX_MODULES || ev->digis > UINT32_MAX)
-    return lsk_context_set_error(px->ctx, LSK_EINVAL,
-                                 "%s: %u events of %u modules, %zu digis: out of range", fn,
-                                 ev->events, ev->modules, ev->digis);
-  size_t nm = (size_t)ev->events * ev->modules;
   /* What the kernels' memory safety rests on; the rest of the rules
    * (lsk_pixel_events_check) decide only whether results are right. */
-  for (size_t k = 0; k < nm; ++k)
-    if (ev->start[k + 1] < ev->start[k] || ev->start[k + 1] - ev->start[k] > LSK_PIXEL_MAX_DIGIS)
-      return lsk_context_set_error(px->ctx, LSK_EINVAL,
-                                   "%s: module %zu: digis %u to %u (at most %u)", fn, k,
-                                   ev->start[k], ev->start[k + 1], LSK_PIXEL_MAX_DIGIS);
-  if (ev->start[0] != 0 || ev->start[nm] != ev->digis)
-    return lsk_context_set_error(px->ctx, LSK_EINVAL, "%s: start runs from %u to %u, want 0 to %zu",
-                                 fn, ev->start[0], ev->start[nm], ev->digis);
+  int erc = px_events_usable(px->ctx, fn, ev, LSK_PIXEL_MAX_DIGIS);
+  if (erc)
+    return erc;
+  size_t nm = (size_t)ev->events * ev->modules;
   px->modules = 0;
   double t0 = now(), first = t0;
   lsk_pixel_times t = {0};

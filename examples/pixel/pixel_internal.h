@@ -1,6 +1,6 @@
 /*
  * pixel_internal.h: what the pixel example's host files share (pixel.c,
- * pixel_ref.c, pixel_gen.c, pixel_file.c). Not installed.
+ * pixel_ref.c, pixel_gen.c, pixel_file.c, pixel_stream.c). Not installed.
  */
 #ifndef LSK_PIXEL_INTERNAL_H
 #define LSK_PIXEL_INTERNAL_H
@@ -19,6 +19,13 @@ typedef struct px_sums {
 /* The hit of a cluster in a module placed at p; sets all but module and
  * cluster. */
 void px_hit_of(const px_sums *s, const lsk_pixel_placement *p, lsk_pixel_hit *h);
+
+/* LSK_EINVAL on ctx (naming fn) unless ev is usable: its arrays there,
+ * events and modules within the limits, start rising from 0 to digis
+ * with at most max_digis per module (UINT32_MAX: no limit). pixel.c; the
+ * runs of lsk_pixel and of lsk_pixel_stream check their input with it. */
+int px_events_usable(lsk_context *ctx, const char *fn, const lsk_pixel_events *ev,
+                     uint32_t max_digis);
 
 /* LSK_EINVAL (naming fn) unless r has room for ev's results. */
 int px_result_fits(const lsk_pixel_result *r, const lsk_pixel_events *ev, const char *fn);

@@ -409,23 +409,11 @@ int lsk_pixel_stream_run(lsk_pixel_stream *s, const lsk_pixel_events *ev, lsk_pi
   int rc = lsk_handle_check(NULL, s, &stream_type, fn, "s");
   if (rc)
     return rc;
-  if (!ev || !ev->x || !ev->y || !ev->adc || !ev->module || !ev->start)
-    return lsk_context_set_error(s->ctx, LSK_EINVAL, "%s: ev or one of its arrays is NULL", fn);
-  if (ev->events == 0 || ev->modules == 0 || ev->events > LSK_PIXEL_MAX_EVENTS ||
-      ev->modules > LSK_PIXEL_MAX_MODULES || ev->digis > UINT32_MAX)
-    return lsk_context_set_error(s->ctx, LSK_EINVAL,
-                                 "%s: %u events of %u modules, %zu digis: out of range", fn,
-                                 ev->events, ev->modules, ev->digis);
   /* The cut rebases start per batch: it must rise from 0 to digis (each
-   * batch's run checks the rest). */
+   * batch's run checks the rest: no limit per module here). */
+  if ((rc = px_events_usable(s->ctx, fn, ev, UINT32_MAX)))
+    return rc;
   size_t nm = (size_t)ev->events * ev->modules;
-  for (size_t k = 0; k < nm; ++k)
-    if (ev->start[k + 1] < ev->start[k])
-      return lsk_context_set_error(s->ctx, LSK_EINVAL, "%s: module %zu: digis %u to %u", fn, k,
-                                   ev->start[k], ev->start[k + 1]);
-  if (ev->start[0] != 0 || ev->start[nm] != ev->digis)
-    return lsk_context_set_error(s->ctx, LSK_EINVAL, "%s: start runs from %u to %u, want 0 to %zu",
-                                 fn, ev->start[0], ev->start[nm], ev->digis);
   if (r && (rc = px_result_fits(r, ev, fn)))
     return lsk_context_set_error(s->ctx, rc, "%s", lsk_context_errmsg(NULL));
   if ((rc = cut(s, ev, r != NULL)))

@@ -1,0 +1,203 @@
+/*
+ * bench_pixel.c: the pixel example's cases of `lsk bench` (bench/list.h;
+ * compiled into the bench in lsk's tree, not in the examples' own build),
+ * each checked against the C reference before and after it is timed:
+ *   pixel    the clustering pipeline (pixel.h) against the single-threaded
+ *            C reference on the same generated events, interleaved run by
+ *            run; also prints the best time of each stage, from runs that
+ *            wait after every stage;
+ *   streams  the pipeline on the same generated events as batches over 2
+ *            and over 4 streams (lsk_pixel_stream: a queue, a thread and an
+ *            lsk_pixel each, uploads from pinned memory, every batch read
+ *            back and gathered) against 1 stream, interleaved run by run,
+ *            in events per second; the results against the C reference,
+ *            and bit for bit the same for every stream count. Times are the
+ *            host's wall clock from the first enqueue to the last wait;
+ *            also printed: the median of the rounds' own ratios
+ *            (bench_paired).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "pixel.h"
+
+#define TOL 2e-5f
+
+static int fail(bench *bn, const char *what)
+{
+  return cli_fail("bench", "pixel: %s: %s", what, lsk_context_errmsg(bn->ctx));
+}
+
+/* The device's results against the reference's (computed into want). */
+static int same(bench *bn, lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_result *got,
+                lsk_pixel_result *want)
+{
+  if (lsk_pixel_read(px, got))
+    return fail(bn, "read");
+  if (lsk_pixel_reference(ev, LSK_PIXEL_THRESHOLD, want) || lsk_pixel_compare(want, got, TOL))
+    return cli_fail("bench", "pixel: %s", lsk_context_errmsg(NULL));
+  return 0;
+}
+
+int bench_case_pixel(bench *bn)
+{
+  lsk_pixel_gen_options g = {
+      .events = bn->quick ? 8 : 200, .modules = bn->quick ? 128 : 512, .seed = 1};
+  lsk_pixel_events *ev = NULL;
+  lsk_pixel_result *got = NULL, *want = NULL;
+  lsk_pixel *px = NULL;
+  int rc = 0;
+  if (lsk_pixel_generate(&g, &ev) || lsk_pixel_result_create(ev, &got) ||
+      lsk_pixel_result_create(ev, &want))
+    rc = cli_fail("bench", "pixel: %s", lsk_context_errmsg(NULL));
+  if (!rc && lsk_pixel_create(bn->ctx, NULL, &px))
+    rc = fail(bn, "create");
+  /* A checked run first (it allocates), then the timed ones. */
+  if (!rc && lsk_pixel_run(px, ev, NULL))
+    rc = fail(bn, "run");
+  rc = rc || same(bn, px, ev, got, want);
+  char name[64];
+  snprintf(name, sizeof name, "pixel pipeline, %u events x %u modules", g.events, g.modules);
+  result *r = rc ? NULL
+                 : bench_new_result(bn, KIND_RATE, name, "C reference, 1 thread", "pixel events",
+                                    "k events/s", 1e6 * g.events);
+  rc = rc || !r;
+  lsk_pixel_times best = {0}, t;
+  for (unsigned i = 0; !rc && i < bn->repeat; ++i) {
+    bench_progress(bn, "pixel", i, bn->repeat);
+    double t0 = cli_now();
+    if (lsk_pixel_run(px, ev, NULL)) {
+      rc = fail(bn, "run");
+      break;
+    }
+    double t1 = cli_now();
+    lsk_pixel_reference(ev, LSK_PIXEL_THRESHOLD, want);
+    bench_add(&r->lsk, t1 - t0);
+    bench_add(&r->ref, cli_now() - t1);
+    if (lsk_pixel_run(px, ev, &t)) {
+      rc = fail(bn, "run");
+      break;
+    }
+    if (i == 0 || t.total < best.total)
+      best = t;
+  }
+  bench_progress(bn, "pixel", bn->repeat, bn->repeat);
+  rc = rc || same(bn, px, ev, got, want);
+  if (!rc)
+    printf("pixel stages (best run that waits after each), us per event: upload %.1f, cluster and "
+           "charge %.1f, scans %.1f, hits %.1f, association %.1f; %zu digis, %zu clusters, %zu "
+           "hits; %s lookup\n",
+           1e6 * best.upload / g.events, 1e6 * best.cluster / g.events,
+           1e6 * best.charge / g.events, 1e6 * best.hits / g.events, 1e6 * best.assoc / g.events,
+           ev->digis, got->clusters, got->nhits,
+           lsk_pixel_lookup(px) == LSK_PIXEL_LOOKUP_GRID ? "grid" : "hash");
+  lsk_pixel_destroy(px);
+  lsk_pixel_result_destroy(got);
+  lsk_pixel_result_destroy(want);
+  lsk_pixel_events_destroy(ev);
+  return rc;
+}
+
+/* ---- streams ---- */
+
+static const unsigned stream_counts[] = {1, 2, 4};
+#define NSTREAMS (sizeof stream_counts / sizeof stream_counts[0])
+
+static double stream_time(bench *bn, lsk_pixel_stream *s, const lsk_pixel_events *ev,
+                          lsk_pixel_result *r, int *rc)
+{
+  double t0 = cli_now();
+  if (!*rc && lsk_pixel_stream_run(s, ev, r))
+    *rc = cli_fail("bench", "streams: %s", lsk_context_errmsg(bn->ctx));
+  return cli_now() - t0;
+}
+
+/* Every stream count's results: the C reference's, and the first's bit
+ * for bit. */
+static int stream_check(bench *bn, lsk_pixel_stream *const *s, const lsk_pixel_events *ev,
+                        lsk_pixel_result *const *got, const lsk_pixel_result *want)
+{
+  int rc = 0;
+  for (size_t i = 0; i < NSTREAMS && !rc; ++i) {
+    stream_time(bn, s[i], ev, got[i], &rc);
+    if (!rc && lsk_pixel_compare(want, got[i], TOL))
+      rc = cli_fail("bench", "streams: %u streams: %s", stream_counts[i], lsk_context_errmsg(NULL));
+    const lsk_pixel_result *a = got[0], *b = got[i];
+    if (!rc && (a->clusters != b->clusters || a->nhits != b->nhits ||
+                memcmp(a->clus, b->clus, a->digis * 4) || memcmp(a->hit, b->hit, a->clusters * 4) ||
+                memcmp(a->hits, b->hits, a->nhits * sizeof *a->hits)))
+      rc = cli_fail("bench", "streams: %u streams differ from 1", stream_counts[i]);
+  }
+  return rc;
+}
+
+int bench_case_streams(bench *bn)
+{
+  lsk_pixel_gen_options g = {
+      .events = bn->quick ? 8 : 200, .modules = bn->quick ? 128 : 512, .seed = 1};
+  uint32_t batch = bn->quick ? 2 : LSK_PIXEL_BATCH_EVENTS;
+  lsk_pixel_events *ev = NULL;
+  lsk_pixel_result *want = NULL, *got[NSTREAMS] = {NULL};
+  lsk_pixel_stream *s[NSTREAMS] = {NULL};
+  int rc = 0;
+  if (lsk_pixel_generate(&g, &ev) || lsk_pixel_result_create(ev, &want) ||
+      lsk_pixel_reference(ev, LSK_PIXEL_THRESHOLD, want))
+    rc = cli_fail("bench", "streams: %s", lsk_context_errmsg(NULL));
+  for (size_t i = 0; i < NSTREAMS && !rc; ++i) {
+    lsk_pixel_stream_options so = {.streams = stream_counts[i], .batch_events = batch};
+    if (lsk_pixel_result_create(ev, &got[i]))
+      rc = cli_fail("bench", "streams: %s", lsk_context_errmsg(NULL));
+    else if (lsk_pixel_stream_create(bn->ctx, &so, &s[i]))
+      rc = cli_fail("bench", "streams: %s", lsk_context_errmsg(bn->ctx));
+  }
+  /* Checked runs first (they allocate), then the timed ones. */
+  rc = rc || stream_check(bn, s, ev, got, want);
+  result *r[NSTREAMS] = {NULL};
+  for (size_t i = 1; i < NSTREAMS && !rc; ++i) {
+    char name[64], label[64];
+    snprintf(name, sizeof name, "pixel, %u streams (+ read)", stream_counts[i]);
+    snprintf(label, sizeof label, "pixel %u streams vs 1", stream_counts[i]);
+    r[i] = bench_new_result(bn, KIND_RATE, name, "1 stream, same batches", label, "k events/s",
+                            1e6 * g.events);
+    rc = !r[i];
+  }
+  samples one = {.n = 0};
+  for (unsigned k = 0; k < bn->repeat && !rc; ++k) {
+    bench_progress(bn, "pixel streams", k, bn->repeat);
+    /* A different stream count first in each round: no order is favoured. */
+    for (size_t j = 0; j < NSTREAMS && !rc; ++j) {
+      size_t i = (j + k) % NSTREAMS;
+      double t = stream_time(bn, s[i], ev, got[i], &rc);
+      if (i == 0)
+        bench_add(&one, t);
+      else
+        bench_add(&r[i]->lsk, t);
+    }
+  }
+  for (size_t i = 1; i < NSTREAMS && !rc; ++i)
+    r[i]->ref = one;
+  bench_progress(bn, "pixel streams", bn->repeat, bn->repeat);
+  rc = rc || stream_check(bn, s, ev, got, want);
+  if (!rc) {
+    printf("pixel streams: %u events x %u modules in batches of %u events, results read back; "
+           "events/s best (median):",
+           g.events, g.modules, batch);
+    for (size_t i = 0; i < NSTREAMS; ++i) {
+      const samples *x = i == 0 ? &one : &r[i]->lsk;
+      printf(" %u stream%s %.0f (%.0f)%s", stream_counts[i], i ? "s" : "", g.events / bench_best(x),
+             g.events / bench_median(x), i + 1 < NSTREAMS ? "," : "\n");
+    }
+    printf("pixel streams: the rounds' ratios to 1 stream, median: 2 streams %.3f, 4 streams "
+           "%.3f\n",
+           bench_paired(&one, &r[1]->lsk), bench_paired(&one, &r[2]->lsk));
+  }
+  for (size_t i = 0; i < NSTREAMS; ++i) {
+    lsk_pixel_stream_destroy(s[i]);
+    lsk_pixel_result_destroy(got[i]);
+  }
+  lsk_pixel_result_destroy(want);
+  lsk_pixel_events_destroy(ev);
+  return rc;
+}
