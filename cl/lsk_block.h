@@ -50,6 +50,12 @@
  * (variables, array elements), never a call, so a macro that evaluates an
  * argument twice is fine.
  *
+ * The code of the four collectives is written once, in lsk_block_t.h: the
+ * built-in operations are its text once per type and operation
+ * (lsk_block_ops_t.h, below), so a compiler names its own lines;
+ * LSK_BLOCK_DEFINE is the same text as one macro (lsk_block_define.h,
+ * generated from it).
+ *
  * Helpers of your own that contain a barrier or call a collective: declare
  * them LSK_COLLECTIVE (below).
  */
