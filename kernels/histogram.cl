@@ -2,7 +2,7 @@
  * histogram.cl: lsk_histogram_uint and lsk_histogram_real
  * (host/algo/histogram.c). Each element goes to one of `slots` counters
  * (the nbins bins, then the extra counters of include/lsk/histogram.h):
- * lsk__hist_slot_T says which.
+ * lsk__hist_slot says which.
  *
  * lsk_histogram_zero clears the counters (a kernel, in queue order: a
  * fill is no write for oclgrind). Then one pass: block b takes tiles
