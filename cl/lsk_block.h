@@ -50,6 +50,12 @@
  * (variables, array elements), never a call, so a macro that evaluates an
  * argument twice is fine.
  *
+ * The code of the four collectives is written once, in lsk_block_t.h: the
+ * built-in operations are its text once per type and operation
+ * (lsk_block_ops_t.h, below), so a compiler names its own lines;
+ * LSK_BLOCK_DEFINE is the same text as one macro (lsk_block_define.h,
+ * generated from it).
+ *
  * Helpers of your own that contain a barrier or call a collective: declare
  * them LSK_COLLECTIVE (below).
  */
@@ -57,8 +63,11 @@
 #define LSK_CL_BLOCK_H
 
 #include "lsk_atomic.h"
+#include "lsk_block_define.h"
 #include "lsk_config.h"
+#include "lsk_foreach.h"
 #include "lsk_idx.h"
+#include "lsk_type.h"
 
 /* Elements of a collective's scratch: double buffering for the tree and the
  * scan. */
@@ -74,170 +83,37 @@
  */
 #define LSK_COLLECTIVE LSK_INLINE __attribute__((always_inline))
 
-/* The collectives' barrier. One worker has no one to wait for: no barrier
- * then (PoCL 3.1 also fails an assertion on some barriers in branches when
- * a work-group has one work-item). */
-LSK_COLLECTIVE void lsk__lsync(void)
-{
-  if (LSK_WORKERS > 1)
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
-
 /* A worker's slot of ForEach step `step` and lane k, and its index. */
 #define LSK__SLOT(step, k) ((step)*LSK_SIMD + (k))
 #define LSK__INDEX(step, k) ((step)*LSK__STRIDE + lsk_worker() * LSK_SIMD + (k))
 /* Whether that index is in [0, n): always in the full steps. */
 #define LSK__IN(step, k, n) ((step) < LSK__FULL(n) || LSK__INDEX(step, k) < (n))
 
-/*
- * COMMUTES (1 for the built-in operations) lets reduce_var fold each
- * worker's slots of all steps first and combine the workers once; otherwise
- * it combines the workers step by step, which keeps domain order.
- * ENTRY (1 for the built-in min and max) makes each worker's value
- * OP(ID, v) on entry to the worker-level reduce and scan: for floats a NaN
- * becomes the identity there, as it does in the domain-level ones, whose
- * folds start from it. (For integers, and any op with a true identity, it
- * changes nothing.)
- */
-#define LSK__BLOCK_DEFINE(NAME, T, OP, ID, COMMUTES)                                               \
-  LSK__BLOCK_DEFINE_E(NAME, T, OP, ID, COMMUTES, 0)
-#define LSK__BLOCK_DEFINE_E(NAME, T, OP, ID, COMMUTES, ENTRY)                                      \
-  /* Pairwise tree, double-buffered: round r combines neighbours (2w,                              \
-   * 2w+1) into w, so the order is kept and the active workers stay                                \
-   * contiguous; ceil(log2 W) rounds, one barrier each. */                                         \
-  LSK_COLLECTIVE T lsk_block_reduce_##NAME##_##T(__local T *s, T v)                                \
-  {                                                                                                \
-    uint w = lsk_worker();                                                                         \
-    __local T *a = s, *b = s + LSK_WORKERS, *t;                                                    \
-    if (ENTRY) {                                                                                   \
-      T id_ = ID;                                                                                  \
-      v = OP(id_, v);                                                                              \
-    }                                                                                              \
-    a[w] = v;                                                                                      \
-    lsk__lsync();                                                                                  \
-    for (uint m = LSK_WORKERS; m > 1; m = (m + 1) / 2) {                                           \
-      if (w < m / 2)                                                                               \
-        b[w] = OP(a[2 * w], a[2 * w + 1]);                                                         \
-      else if (2 * w + 1 == m)                                                                     \
-        b[w] = a[2 * w];                                                                           \
-      lsk__lsync();                                                                                \
-      t = a;                                                                                       \
-      a = b;                                                                                       \
-      b = t;                                                                                       \
-    }                                                                                              \
-    T r = a[0];                                                                                    \
-    lsk__lsync();                                                                                  \
-    return r;                                                                                      \
-  }                                                                                                \
-  /* Hillis-Steele over the workers, double-buffered: one barrier a round. */                      \
-  LSK_COLLECTIVE T lsk_block_scan_##NAME##_##T(__local T *s, T v, T *total)                        \
-  {                                                                                                \
-    uint w = lsk_worker();                                                                         \
-    __local T *a = s, *b = s + LSK_WORKERS, *t;                                                    \
-    if (ENTRY) {                                                                                   \
-      T id_ = ID;                                                                                  \
-      v = OP(id_, v);                                                                              \
-    }                                                                                              \
-    a[w] = v;                                                                                      \
-    lsk__lsync();                                                                                  \
-    for (uint d = 1; d < LSK_WORKERS; d <<= 1) {                                                   \
-      T x = a[w];                                                                                  \
-      if (w >= d)                                                                                  \
-        x = OP(a[w - d], x);                                                                       \
-      b[w] = x;                                                                                    \
-      lsk__lsync();                                                                                \
-      t = a;                                                                                       \
-      a = b;                                                                                       \
-      b = t;                                                                                       \
-    }                                                                                              \
-    T excl = ID;                                                                                   \
-    if (w)                                                                                         \
-      excl = a[w - 1];                                                                             \
-    T tot = a[LSK_WORKERS - 1];                                                                    \
-    lsk__lsync();                                                                                  \
-    if (total)                                                                                     \
-      *total = tot;                                                                                \
-    return excl;                                                                                   \
-  }                                                                                                \
-  LSK_COLLECTIVE T lsk_block_reduce_var_##NAME##_##T(__local T *s, T *var, uint n)                 \
-  {                                                                                                \
-    T carry = ID;                                                                                  \
-    if ((COMMUTES) || LSK__STEPS(n) <= 1) {                                                        \
-      for (uint step = 0; step < LSK__STEPS(n); ++step)                                            \
-        for (uint k = 0; k < LSK_SIMD; ++k)                                                        \
-          if (LSK__IN(step, k, n))                                                                 \
-            carry = OP(carry, var[LSK__SLOT(step, k)]);                                            \
-      return lsk_block_reduce_##NAME##_##T(s, carry);                                              \
-    }                                                                                              \
-    for (uint step = 0; step < LSK__STEPS(n); ++step) {                                            \
-      T run = ID;                                                                                  \
-      for (uint k = 0; k < LSK_SIMD; ++k)                                                          \
-        if (LSK__IN(step, k, n))                                                                   \
-          run = OP(run, var[LSK__SLOT(step, k)]);                                                  \
-      T all = lsk_block_reduce_##NAME##_##T(s, run);                                               \
-      carry = OP(carry, all);                                                                      \
-    }                                                                                              \
-    return carry;                                                                                  \
-  }                                                                                                \
-  /* Per step: each worker scans its simd lanes, the block scans the                               \
-   * workers' sums, and a carry runs from step to step. At least one step,                         \
-   * n = 0 too (a scan of identities): where W * simd covers the whole                             \
-   * domain, steps is 0 or 1, LLVM turned the loop into a branch around                            \
-   * the barriers, and PoCL 3.1 then ran code after the call twice for some                        \
-   * work-items (tests/device/check_block.c, scan_var_one_step_rounds). */                         \
-  LSK_COLLECTIVE T lsk_block_scan_var_##NAME##_##T(__local T *s, T *var, uint n, int inclusive)    \
-  {                                                                                                \
-    T carry = ID;                                                                                  \
-    for (uint step = 0; step < max(LSK__STEPS(n), 1u); ++step) {                                   \
-      T run = ID;                                                                                  \
-      for (uint k = 0; k < LSK_SIMD; ++k)                                                          \
-        if (LSK__IN(step, k, n)) {                                                                 \
-          T x = var[LSK__SLOT(step, k)];                                                           \
-          T next = OP(run, x);                                                                     \
-          var[LSK__SLOT(step, k)] = inclusive ? next : run;                                        \
-          run = next;                                                                              \
-        }                                                                                          \
-      T tot;                                                                                       \
-      T pre = lsk_block_scan_##NAME##_##T(s, run, &tot);                                           \
-      pre = OP(carry, pre);                                                                        \
-      for (uint k = 0; k < LSK_SIMD; ++k)                                                          \
-        if (LSK__IN(step, k, n))                                                                   \
-          var[LSK__SLOT(step, k)] = OP(pre, var[LSK__SLOT(step, k)]);                              \
-      carry = OP(carry, tot);                                                                      \
-    }                                                                                              \
-    return carry;                                                                                  \
-  }
+/* The name of a collective: LSK__BFN(reduce, add_int) is
+ * lsk_block_reduce_add_int (its arguments expanded first). */
+#define LSK__BFN(kind, suffix) LSK__BFN_(kind, suffix)
+#define LSK__BFN_(kind, suffix) lsk_block_##kind##_##suffix
 
-#define LSK_BLOCK_DEFINE(NAME, T, OP, ID) LSK__BLOCK_DEFINE(NAME, T, OP, ID, 0)
-
-/* Signed adds on the unsigned bits: they wrap, where a signed overflow
- * would be undefined behaviour. */
-#define lsk__add_int(a, b) as_int(as_uint(a) + as_uint(b))
-#define lsk__add_long(a, b) as_long(as_ulong(a) + as_ulong(b))
-
-/* The built-in operations. */
-#define LSK__BLOCK_OPS(T, ADD, MINID, MAXID)                                                       \
-  LSK__BLOCK_DEFINE(add, T, ADD, 0, 1)                                                             \
-  LSK__BLOCK_DEFINE_E(min, T, lsk__op_min, MINID, 1, 1)                                            \
-  LSK__BLOCK_DEFINE_E(max, T, lsk__op_max, MAXID, 1, 1)                                            \
-  LSK_COLLECTIVE T lsk_block_bcast_##T(__local T *s, T v)                                          \
-  {                                                                                                \
-    if (lsk_worker() == 0)                                                                         \
-      s[0] = v;                                                                                    \
-    lsk__lsync();                                                                                  \
-    T r = s[0];                                                                                    \
-    lsk__lsync();                                                                                  \
-    return r;                                                                                      \
-  }
-
-LSK__BLOCK_OPS(int, lsk__add_int, INT_MAX, INT_MIN)
-LSK__BLOCK_OPS(uint, lsk__op_add, UINT_MAX, 0)
-LSK__BLOCK_OPS(long, lsk__add_long, LONG_MAX, LONG_MIN)
-LSK__BLOCK_OPS(ulong, lsk__op_add, ULONG_MAX, 0)
-LSK__BLOCK_OPS(float, lsk__op_add, INFINITY, -INFINITY)
+/* The built-in operations, once per type (lsk_block_ops_t.h, which
+ * includes lsk_block_t.h once per operation). The collectives' barrier is
+ * lsk_sync_local: none with one worker. */
+#define LSK__BTYPE int
+#include "lsk_block_ops_t.h"
+#define LSK__BTYPE uint
+#include "lsk_block_ops_t.h"
+#define LSK__BTYPE long
+#include "lsk_block_ops_t.h"
+#define LSK__BTYPE ulong
+#include "lsk_block_ops_t.h"
+#define LSK__BTYPE float
+#include "lsk_block_ops_t.h"
 #ifdef LSK_HAS_FP64
-LSK__BLOCK_OPS(double, lsk__op_add, (double)INFINITY, -(double)INFINITY)
+#define LSK__BTYPE double
+#include "lsk_block_ops_t.h"
 #endif
+
+/* Other operations: the same collectives (lsk_block_t.h) as one macro. */
+#define LSK_BLOCK_DEFINE(NAME, T, OP, ID) LSK__BLOCK_DEFINE_E(NAME##_##T, T, OP, ID, 0, 0)
 
 /*
  * Predicates over the workers: how many workers have pred true, whether
@@ -273,9 +149,9 @@ LSK_COLLECTIVE uint lsk_block_append_ex(__local uint *s, volatile __global uint 
   uint pre = lsk_block_scan_add_uint(s, n, total);
   if (lsk_worker() == 0)
     s[0] = *total ? atomic_add(count, *total) : 0u;
-  lsk__lsync();
+  lsk_sync_local();
   *first = s[0];
-  lsk__lsync();
+  lsk_sync_local();
   return *first + pre;
 }
 

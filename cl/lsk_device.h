@@ -8,6 +8,8 @@
  * header of this directory is missing here or comes before one it
  * includes. The embedded text has no file system, so the embedding drops
  * each file's #include "lsk_*.h" lines; the order stands in for them.
+ * Templates (lsk_*_t.h: the block collectives of each type) are not in
+ * the list: their text comes in place of each #include of them.
  */
 #ifndef LSK_CL_DEVICE_H
 #define LSK_CL_DEVICE_H
@@ -18,6 +20,8 @@
 #include "lsk_var.h"
 #include "lsk_verify.h"
 #include "lsk_atomic.h"
+#include "lsk_type.h"
+#include "lsk_block_define.h"
 #include "lsk_block.h"
 #include "lsk_vector.h"
 #include "lsk_pool.h"

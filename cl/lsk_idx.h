@@ -75,16 +75,24 @@ LSK_INLINE uint lsk_domain_count(uint base, uint n)
   for (uint b = lsk_block_idx(); b < (uint)(nblocks); b += lsk_grid_size())
 
 /*
- * LSK__TILE_RUN(n, per_block): the device side of the host's lsk__algo_plan
- * (host/algo/algo.c), for the kernel library's device-wide passes. Declares
- * first and end, the tiles [first, end) of LSK_DOMAIN_SIZE elements below n
- * that this block takes (per_block consecutive ones), and full, the number
- * of tiles with no element at or past n. The remainder is written as
- * n - full * D: a div/rem pair trips oclgrind (see lsk_domain_nd).
+ * lsk__tile_run(n, per_block): the device side of the host's lsk__algo_plan
+ * (host/algo/algo.c), for the kernel library's device-wide passes: the
+ * tiles [first, end) of LSK_DOMAIN_SIZE elements below n that this block
+ * takes (per_block consecutive ones), and full, the number of tiles with
+ * no element at or past n. The remainder is written as n - full * D: a
+ * div/rem pair trips oclgrind (see lsk_domain_nd).
  */
-#define LSK__TILE_RUN(n, per_block)                                                                \
-  uint first = lsk_block_idx() * (per_block);                                                      \
-  uint full = (n) / LSK_DOMAIN_SIZE;                                                               \
-  uint end = min(first + (per_block), full + ((n)-full * LSK_DOMAIN_SIZE != 0))
+typedef struct lsk__tiles {
+  uint first, full, end;
+} lsk__tiles;
+
+LSK_INLINE lsk__tiles lsk__tile_run(uint n, uint per_block)
+{
+  lsk__tiles r;
+  r.first = lsk_block_idx() * per_block;
+  r.full = n / LSK_DOMAIN_SIZE;
+  r.end = min(r.first + per_block, r.full + (n - r.full * LSK_DOMAIN_SIZE != 0));
+  return r;
+}
 
 #endif /* LSK_CL_IDX_H */

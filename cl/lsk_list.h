@@ -140,7 +140,7 @@ LSK_COLLECTIVE uint lsk_list_append_var(__local uint *s, __global uint *pool, __
           ++e;
         }
       }
-  lsk__lsync();
+  lsk_sync_local();
   return base;
 }
 

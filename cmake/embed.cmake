@@ -1,34 +1,86 @@
 # embed.cmake: turns text files into one C source with a NUL-terminated
 # char array, each file preceded by a #line marker so that compiler
 # diagnostics name the original file.
-#   cmake -DOUT=file.c -DSYMBOL=name -DFILES=a,b -DBASE=dir [-DDROP_INCLUDES=ON] -P embed.cmake
+#   cmake -DOUT=file.c -DSYMBOL=name -DFILES=a,b -DBASE=dir [-DDROP_INCLUDES=ON]
+#         [-DNO_LINE=ON] -P embed.cmake
 # DROP_INCLUDES (the device library): the text reaches the OpenCL compiler
 # as one string, with no file system, so each line #include "x.h" of a file
 # becomes an empty line (the line numbers stay), and x.h must be one of the
 # files embedded before it: the order of FILES stands in for the includes,
-# and the include guards keep the headers valid on their own.
+# and the include guards keep the headers valid on their own. A template,
+# x_t.h (no include guard: its includer defines its parameters, as for the
+# block collectives of each type), is the exception: its text comes in
+# place of each #include of it, behind `#line 1 "x_t.h"`, and a marker
+# after it gives the including file's next line its number back.
+# NO_LINE: no marker in front (the kernel library: the host puts one naming
+# kernels/<family>.cl in front of the text it builds).
 cmake_policy(VERSION 3.20)
 string(REPLACE "," ";" FILES "${FILES}")
-set(text "")
 set(done "")
 set(include_re "\n[ \t]*#[ \t]*include[ \t]*[\"<]([^\">\n]*)[\">][^\n]*")
-foreach(f IN LISTS FILES)
-  file(READ "${BASE}/${f}" content)
-  if(DROP_INCLUDES)
-    # A leading newline lets the first line match like the others.
-    set(content "\n${content}")
-    string(REGEX MATCHALL "${include_re}" includes "${content}")
-    foreach(inc IN LISTS includes)
-      string(REGEX REPLACE "${include_re}" "\\1" name "${inc}")
-      if(NOT name IN_LIST done)
-        message(FATAL_ERROR "embed.cmake: ${f} includes ${name}, which is not among the files "
-                            "embedded before it (${done})")
-      endif()
-    endforeach()
-    string(REGEX REPLACE "${include_re}" "\n" content "${content}")
-    string(SUBSTRING "${content}" 1 -1 content)
+
+# The text of ${BASE}/${name} for the device library, in ${out}: a leading
+# newline, then its #line marker, then its lines, each after a newline.
+function(lsk_embed_device name out)
+  file(READ "${BASE}/${name}" rest)
+  if(name MATCHES "_t\\.h$" AND rest MATCHES "^/\\*")
+    # A template's opening comment, once in every copy, becomes as many
+    # empty lines: the device library is in front of every program.
+    string(FIND "${rest}" "*/" e)
+    math(EXPR e "${e} + 2")
+    string(SUBSTRING "${rest}" 0 ${e} comment)
+    string(SUBSTRING "${rest}" ${e} -1 rest)
+    string(REGEX REPLACE "[^\n]" "" comment "${comment}")
+    set(rest "${comment}${rest}")
   endif()
-  string(APPEND text "#line 1 \"${f}\"\n${content}\n")
+  # A leading newline lets the first line match like the others; every
+  # chunk of rest starts with the newline before its first line.
+  set(rest "\n${rest}")
+  set(text "\n#line 1 \"${name}\"")
+  set(line 0) # lines of name passed
+  while(TRUE)
+    string(REGEX MATCH "${include_re}" inc "${rest}")
+    if(inc STREQUAL "")
+      break()
+    endif()
+    string(FIND "${rest}" "${inc}" pos)
+    string(SUBSTRING "${rest}" 0 ${pos} before)
+    string(LENGTH "${inc}" len)
+    math(EXPR pos "${pos} + ${len}")
+    string(SUBSTRING "${rest}" ${pos} -1 rest)
+    string(REGEX MATCHALL "\n" lines "${before}")
+    list(LENGTH lines nlines)
+    math(EXPR line "${line} + ${nlines} + 1") # the #include's line
+    string(APPEND text "${before}")
+    string(REGEX REPLACE "${include_re}" "\\1" inc_name "${inc}")
+    if(inc_name MATCHES "_t\\.h$")
+      lsk_embed_device("${inc_name}" sub)
+      math(EXPR next "${line} + 1")
+      string(APPEND text "${sub}\n#line ${next} \"${name}\"")
+    else()
+      if(NOT inc_name IN_LIST done)
+        message(FATAL_ERROR "embed.cmake: ${name} includes ${inc_name}, which is not among the "
+                            "files embedded before it (${done})")
+      endif()
+      string(APPEND text "\n")
+    endif()
+  endwhile()
+  set(${out} "${text}${rest}" PARENT_SCOPE)
+endfunction()
+
+set(text "")
+foreach(f IN LISTS FILES)
+  if(DROP_INCLUDES)
+    lsk_embed_device("${f}" content)
+    string(SUBSTRING "${content}" 1 -1 content)
+    string(APPEND text "${content}\n")
+  else()
+    file(READ "${BASE}/${f}" content)
+    if(NOT NO_LINE)
+      string(APPEND text "#line 1 \"${f}\"\n")
+    endif()
+    string(APPEND text "${content}\n")
+  endif()
   list(APPEND done "${f}")
 endforeach()
 # Hex bytes avoid every escaping problem and the string-literal length limit.

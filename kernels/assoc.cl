@@ -25,10 +25,10 @@
 /* lsk_assoc_zero(x, n, per_block): x[i] = 0 for i < n. */
 LSK_KERNEL void lsk_assoc_zero(LSK_CTX, __global uint *restrict x, uint n, uint per_block)
 {
-  LSK__TILE_RUN(n, per_block);
-  for (uint t = first; t < end; ++t) {
+  lsk__tiles tiles = lsk__tile_run(n, per_block);
+  for (uint t = tiles.first; t < tiles.end; ++t) {
     __global uint *tile = x + (size_t)t * LSK_DOMAIN_SIZE;
-    if (t < full) {
+    if (t < tiles.full) {
       LSK_FOREACH(it) tile[it.idx] = 0;
     } else {
       uint left = n - t * LSK_DOMAIN_SIZE;
@@ -42,10 +42,10 @@ LSK_KERNEL void lsk_assoc_zero(LSK_CTX, __global uint *restrict x, uint n, uint 
 LSK_KERNEL void lsk_assoc_count(LSK_CTX, __global const uint *restrict keys, uint base, uint n,
                                 volatile __global uint *counts, uint nkeys, uint per_block)
 {
-  LSK__TILE_RUN(n, per_block);
-  for (uint t = first; t < end; ++t) {
+  lsk__tiles tiles = lsk__tile_run(n, per_block);
+  for (uint t = tiles.first; t < tiles.end; ++t) {
     __global const uint *tile = keys + base + (size_t)t * LSK_DOMAIN_SIZE;
-    uint left = t < full ? LSK_DOMAIN_SIZE : n - t * LSK_DOMAIN_SIZE;
+    uint left = t < tiles.full ? LSK_DOMAIN_SIZE : n - t * LSK_DOMAIN_SIZE;
     LSK_FOREACH(it)
     {
       if (it.idx < left) {
@@ -73,11 +73,11 @@ LSK_KERNEL void lsk_assoc_fill(LSK_CTX, __global const uint *restrict keys, uint
                                uint nkeys, uint per_block)
 {
   LSK_VAR(uint, slot);
-  LSK__TILE_RUN(n, per_block);
-  for (uint t = first; t < end; ++t) {
+  lsk__tiles tiles = lsk__tile_run(n, per_block);
+  for (uint t = tiles.first; t < tiles.end; ++t) {
     uint at = t * LSK_DOMAIN_SIZE;
     __global const uint *tile = keys + base + at;
-    uint left = t < full ? LSK_DOMAIN_SIZE : n - at;
+    uint left = t < tiles.full ? LSK_DOMAIN_SIZE : n - at;
     LSK_FOREACH(it)
     {
       uint s = 0xffffffffu;
@@ -131,9 +131,9 @@ LSK_KERNEL void lsk_assoc_sorted_offsets(LSK_CTX, __global const uint *restrict 
 {
   const uint runs = nkeys / run + 1u; /* nkeys + 1 offsets */
   keys += base;
-  LSK__TILE_RUN(runs, per_block);
-  for (uint t = first; t < end; ++t) {
-    uint left = t < full ? LSK_DOMAIN_SIZE : runs - t * LSK_DOMAIN_SIZE;
+  lsk__tiles tiles = lsk__tile_run(runs, per_block);
+  for (uint t = tiles.first; t < tiles.end; ++t) {
+    uint left = t < tiles.full ? LSK_DOMAIN_SIZE : runs - t * LSK_DOMAIN_SIZE;
     LSK_FOREACH(it)
     {
       if (it.idx < left) {
@@ -178,11 +178,11 @@ LSK_KERNEL void lsk_assoc_sorted_content(LSK_CTX, __global const uint *restrict 
                                          uint per_block)
 {
   keys += base;
-  LSK__TILE_RUN(n, per_block);
-  for (uint t = first; t < end; ++t) {
+  lsk__tiles tiles = lsk__tile_run(n, per_block);
+  for (uint t = tiles.first; t < tiles.end; ++t) {
     uint at = t * LSK_DOMAIN_SIZE, bad = 0;
-    uint left = t < full ? LSK_DOMAIN_SIZE : n - at;
-    if (t < full && at) {
+    uint left = t < tiles.full ? LSK_DOMAIN_SIZE : n - at;
+    if (t < tiles.full && at) {
       /* A whole tile with an element before it: contiguous loads. */
       LSK_FOREACH(it)
       {

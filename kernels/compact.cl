@@ -40,11 +40,11 @@ LSK_KERNEL void lsk_compact_count(LSK_CTX, LSK__CIN_PARAMS, ulong arg, uint n, u
   LSK_BLOCK_SCRATCH(uint, scratch);
   LSK__CIN_OPEN;
   uint b = lsk_block_idx();
-  LSK__TILE_RUN(n, per_block);
+  lsk__tiles tiles = lsk__tile_run(n, per_block);
   uint c = 0;
-  for (uint t = first; t < end; ++t) {
+  for (uint t = tiles.first; t < tiles.end; ++t) {
     uint base = t * LSK_DOMAIN_SIZE;
-    if (t < full) {
+    if (t < tiles.full) {
       LSK_FOREACH(it) c += LSK__SELECTED(base + it.idx);
     } else {
       uint left = n - base;
@@ -87,10 +87,10 @@ LSK_KERNEL void lsk_compact_scan(LSK_CTX, __global uint *counts, uint nblocks)
   LSK_BLOCK_SCRATCH(uint, scratch);                                                                \
   uint b = lsk_block_idx();                                                                        \
   uint carry = use_carries ? carries[b] : 0u;                                                      \
-  LSK__TILE_RUN(n, per_block);                                                             \
-  for (uint t = first; t < end; ++t) {                                                             \
+  lsk__tiles tiles = lsk__tile_run(n, per_block);                                                  \
+  for (uint t = tiles.first; t < tiles.end; ++t) {                                                 \
     uint base = t * LSK_DOMAIN_SIZE;                                                               \
-    uint left = t < full ? LSK_DOMAIN_SIZE : n - base;                                             \
+    uint left = t < tiles.full ? LSK_DOMAIN_SIZE : n - base;                                       \
     for (uint step = 0; step < LSK__STEPS(LSK_DOMAIN_SIZE); ++step) {                              \
       uint i0 = LSK__INDEX(step, 0);                                                               \
       uint c = 0;                                                                                  \
@@ -104,7 +104,7 @@ LSK_KERNEL void lsk_compact_scan(LSK_CTX, __global uint *counts, uint nblocks)
       }                                                                                            \
       uint total;                                                                                  \
       uint slot = carry + lsk_block_scan_add_uint(scratch, c, &total);                             \
-      WRITE(base, i0, slot, c, left, cap);                                  \
+      WRITE(base, i0, slot, c, left, cap);                                                         \
       carry += total;                                                                              \
     }                                                                                              \
   }                                                                                                \

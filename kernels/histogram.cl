@@ -2,7 +2,7 @@
  * histogram.cl: lsk_histogram_uint and lsk_histogram_real
  * (host/algo/histogram.c). Each element goes to one of `slots` counters
  * (the nbins bins, then the extra counters of include/lsk/histogram.h):
- * lsk__hist_slot_T says which.
+ * lsk__hist_slot says which.
  *
  * lsk_histogram_zero clears the counters (a kernel, in queue order: a
  * fill is no write for oclgrind). Then one pass: block b takes tiles
@@ -11,7 +11,17 @@
  * counter per slot, zeroed by the block) and add each nonzero counter to
  * the output with one global atomic; the _global kernels add every element
  * to the output with one global atomic. No block waits for another.
+ *
+ * Written once over the element type; the host builds one program per
+ * type, -D LSK_T=<type>, with lsk_histogram_zero and the type's two
+ * kernels, lsk_histogram_<type>_global and _local. The builds
+ * (tests/oclgrind_coverage.sh and tests/devicelib.sh read this line;
+ * double where the device has fp64):
+ * lsk-builds: LSK_T=uint,float,double
  */
+#ifndef LSK_T
+#error "kernels/histogram.cl is built per type: -D LSK_T=uint|float|double"
+#endif
 
 /* The zeroing: counters [out_base, out_base + slots) of out. */
 LSK_KERNEL void lsk_histogram_zero(LSK_CTX, __global uint *out, uint out_base, uint slots)
@@ -27,80 +37,85 @@ LSK_KERNEL void lsk_histogram_zero(LSK_CTX, __global uint *out, uint out_base, u
   }
 }
 
+/* Whether the type is a real one: its slots are ranges of values. */
+#define LSK__H_REAL LSK__PASTE(LSK__H_REAL_, LSK_T)
+#define LSK__H_REAL_uint 0
+#define LSK__H_REAL_float 1
+#define LSK__H_REAL_double 1
+
+#if LSK__H_REAL
+/* Reals (include/lsk/histogram.h): NaN, below lo, at or above hi, else
+ * floor((v - lo) * scale), rounded once each and kept below nbins. The
+ * comparison with (T)nbins comes before the conversion, which would be
+ * undefined past the uint range. */
+LSK_INLINE uint lsk__hist_slot(LSK_T v, LSK_T lo, LSK_T hi, LSK_T scale, uint nbins)
+{
+  if (isnan(v))
+    return nbins + 2u;
+  if (v < lo)
+    return nbins;
+  if (v >= hi)
+    return nbins + 1u;
+  LSK_T d = v - lo;
+  LSK_T f = floor(d * scale);
+  uint bin = f < (LSK_T)nbins ? (uint)f : nbins - 1u;
+  return min(bin, nbins - 1u);
+}
+#else
 /* uint keys: key k < nbins in bin k, the others in the one after. */
-LSK_INLINE uint lsk__hist_slot_uint(uint v, uint lo, uint hi, uint scale, uint nbins)
+LSK_INLINE uint lsk__hist_slot(uint v, uint lo, uint hi, uint scale, uint nbins)
 {
   (void)lo;
   (void)hi;
   (void)scale;
   return min(v, nbins);
 }
-
-/* Reals (include/lsk/histogram.h): NaN, below lo, at or above hi, else
- * floor((v - lo) * scale), rounded once each and kept below nbins. The
- * comparison with (T)nbins comes before the conversion, which would be
- * undefined past the uint range. */
-#define LSK__HIST_SLOT_REAL(T)                                                                     \
-  LSK_INLINE uint lsk__hist_slot_##T(T v, T lo, T hi, T scale, uint nbins)                         \
-  {                                                                                                \
-    if (isnan(v))                                                                                  \
-      return nbins + 2u;                                                                           \
-    if (v < lo)                                                                                    \
-      return nbins;                                                                                \
-    if (v >= hi)                                                                                   \
-      return nbins + 1u;                                                                           \
-    T d = v - lo;                                                                                  \
-    T f = floor(d * scale);                                                                        \
-    uint bin = f < (T)nbins ? (uint)f : nbins - 1u;                                                \
-    return min(bin, nbins - 1u);                                                                   \
-  }
-
-LSK__HIST_SLOT_REAL(float)
-#ifdef LSK_HAS_FP64
-LSK__HIST_SLOT_REAL(double)
 #endif
 
-/* The loop over a block's elements; BODY sees s, the element's slot. */
-#define LSK__HIST_LOOP(T, BODY)                                                                    \
-  LSK__TILE_RUN(n, per_block);                                                                     \
-  (void)full;                                                                                      \
-  for (uint t = first; t < end; ++t) {                                                             \
-    LSK_FOREACH(it)                                                                                \
-    {                                                                                              \
-      uint i = t * LSK_DOMAIN_SIZE + it.idx;                                                       \
-      if (i < n) {                                                                                 \
-        uint s = lsk__hist_slot_##T(in[base + i], lo, hi, scale, nbins);                           \
-        BODY                                                                                       \
-      }                                                                                            \
-    }                                                                                              \
+/* Both kernels: block b over tiles [b * per_block, (b + 1) * per_block),
+ * each element to its slot. */
+#define LSK__HIST_GLOBAL LSK__PASTE3(lsk_histogram_, LSK_T, _global)
+LSK_KERNEL void LSK__HIST_GLOBAL(LSK_CTX, __global const LSK_T *restrict in, uint base, uint n,
+                                 uint per_block, LSK_T lo, LSK_T hi, LSK_T scale, uint nbins,
+                                 uint slots, __global uint *out, uint out_base)
+{
+  (void)slots;
+  lsk__tiles tiles = lsk__tile_run(n, per_block);
+  for (uint t = tiles.first; t < tiles.end; ++t) {
+    LSK_FOREACH(it)
+    {
+      uint i = t * LSK_DOMAIN_SIZE + it.idx;
+      if (i < n) {
+        uint s = lsk__hist_slot(in[base + i], lo, hi, scale, nbins);
+        atomic_inc(&out[out_base + s]);
+      }
+    }
   }
+}
 
-#define LSK__HIST_KERNELS(T)                                                                       \
-  LSK_KERNEL void lsk_histogram_##T##_global(                                                      \
-      LSK_CTX, __global const T *restrict in, uint base, uint n, uint per_block, T lo, T hi,       \
-      T scale, uint nbins, uint slots, __global uint *out, uint out_base)                          \
-  {                                                                                                \
-    (void)slots;                                                                                   \
-    LSK__HIST_LOOP(T, atomic_inc(&out[out_base + s]);)                                             \
-  }                                                                                                \
-  LSK_KERNEL void lsk_histogram_##T##_local(                                                       \
-      LSK_CTX, __global const T *restrict in, uint base, uint n, uint per_block, T lo, T hi,       \
-      T scale, uint nbins, uint slots, __global uint *out, uint out_base, __local uint *hist)      \
-  {                                                                                                \
-    for (uint i = lsk_worker(); i < slots; i += LSK_WORKERS)                                       \
-      hist[i] = 0u;                                                                                \
-    lsk_sync_local();                                                                              \
-    LSK__HIST_LOOP(T, atomic_inc(&hist[s]);)                                                       \
-    lsk_sync_local();                                                                              \
-    for (uint i = lsk_worker(); i < slots; i += LSK_WORKERS) {                                     \
-      uint c = hist[i];                                                                            \
-      if (c)                                                                                       \
-        atomic_add(&out[out_base + i], c);                                                         \
-    }                                                                                              \
+#define LSK__HIST_LOCAL LSK__PASTE3(lsk_histogram_, LSK_T, _local)
+LSK_KERNEL void LSK__HIST_LOCAL(LSK_CTX, __global const LSK_T *restrict in, uint base, uint n,
+                                uint per_block, LSK_T lo, LSK_T hi, LSK_T scale, uint nbins,
+                                uint slots, __global uint *out, uint out_base, __local uint *hist)
+{
+  for (uint i = lsk_worker(); i < slots; i += LSK_WORKERS)
+    hist[i] = 0u;
+  lsk_sync_local();
+  lsk__tiles tiles = lsk__tile_run(n, per_block);
+  for (uint t = tiles.first; t < tiles.end; ++t) {
+    LSK_FOREACH(it)
+    {
+      uint i = t * LSK_DOMAIN_SIZE + it.idx;
+      if (i < n) {
+        uint s = lsk__hist_slot(in[base + i], lo, hi, scale, nbins);
+        atomic_inc(&hist[s]);
+      }
+    }
   }
-
-LSK__HIST_KERNELS(uint)
-LSK__HIST_KERNELS(float)
-#ifdef LSK_HAS_FP64
-LSK__HIST_KERNELS(double)
-#endif
+  lsk_sync_local();
+  for (uint i = lsk_worker(); i < slots; i += LSK_WORKERS) {
+    uint c = hist[i];
+    if (c)
+      atomic_add(&out[out_base + i], c);
+  }
+}

@@ -13,32 +13,16 @@
  * work). Block b takes tiles [b * per_block, (b + 1) * per_block) of
  * LSK_DOMAIN_SIZE counters, from the first counter base / per; no block
  * waits for another.
+ *
+ * Written once over the distribution: the host builds one program per
+ * distribution D, -D LSK_RANDOM=D, whose kernel is lsk_random_D. The
+ * builds (tests/oclgrind_coverage.sh and tests/devicelib.sh read this
+ * line; the doubles where the device has fp64):
+ * lsk-builds: LSK_RANDOM=uint,uniform_float,normal_float,uniform_double,normal_double
  */
-
-/* The loop of every fill kernel over its counters, PER elements each;
- * BODY sees r (the counter's words), k (the element within the counter)
- * and j (the element's position), for the elements in [base, base + n).
- * The host's plan counts the counters (host/algo/random.c). */
-#define LSK__RANDOM_LOOP(PER, BODY)                                            \
-  uint q0 = base / (PER), nq = (base + n + (PER)-1u) / (PER)-q0;               \
-  uint tiles = (nq + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE;                   \
-  uint first = lsk_block_idx() * per_block;                                    \
-  uint end = per_block < tiles - min(first, tiles) ? first + per_block : tiles;\
-  for (uint t = first; t < end; ++t) {                                         \
-    LSK_FOREACH(it) {                                                          \
-      uint i = t * LSK_DOMAIN_SIZE + it.idx;                                   \
-      if (i < nq) {                                                            \
-        uint q = q0 + i;                                                       \
-        uint4 r = lsk_random4(seed, stream, q, 0u);                            \
-        for (uint k = 0; k < (PER); ++k) {                                     \
-          uint j = q * (PER) + k;                                              \
-          if (j - base < n && j >= base) {                                     \
-            BODY                                                               \
-          }                                                                    \
-        }                                                                      \
-      }                                                                        \
-    }                                                                          \
-  }
+#ifndef LSK_RANDOM
+#error "kernels/random.cl is built per distribution: -D LSK_RANDOM=uint|uniform_float|..."
+#endif
 
 /* Word k (0 to 3) of r, by halves: (oclgrind 21.10 got a chain of
  * conditionals on the components wrong, the last component for k = 0.) */
@@ -48,39 +32,69 @@ LSK_INLINE uint lsk__word(uint4 r, uint k)
   return (k & 1u) ? h.y : h.x;
 }
 
+/* Each distribution: its element type, the elements one counter's four
+ * words serve, and element k of the counter's words r (an expression,
+ * where the loop over k is unrolled: as a function, LLVM simplified the
+ * choice between two calls before the unrolling, and the code differed). */
+#define LSK__RND_T LSK__PASTE(LSK__RND_T_, LSK_RANDOM)
+#define LSK__RND_PER LSK__PASTE(LSK__RND_PER_, LSK_RANDOM)
+#define lsk__random_value LSK__PASTE(lsk__random_, LSK_RANDOM)
+
 /* Raw words: four elements per counter. */
-LSK_KERNEL void lsk_random_uint(LSK_CTX, __global uint *out, uint base, uint n, uint per_block,
-                                ulong seed, uint stream)
-{
-  LSK__RANDOM_LOOP(4u, out[j] = lsk__word(r, k);)
-}
+#define LSK__RND_T_uint uint
+#define LSK__RND_PER_uint 4u
+#define lsk__random_uint(r, k) lsk__word(r, k)
 
 /* Uniform floats: the same words, one each. */
-LSK_KERNEL void lsk_random_uniform_float(LSK_CTX, __global float *out, uint base, uint n,
-                                         uint per_block, ulong seed, uint stream)
-{
-  LSK__RANDOM_LOOP(4u, out[j] = lsk_uniform_float(lsk__word(r, k));)
-}
+#define LSK__RND_T_uniform_float float
+#define LSK__RND_PER_uniform_float 4u
+#define lsk__random_uniform_float(r, k) lsk_uniform_float(lsk__word(r, k))
 
 /* Normal floats: two words each, two elements per counter. */
-LSK_KERNEL void lsk_random_normal_float(LSK_CTX, __global float *out, uint base, uint n,
-                                        uint per_block, ulong seed, uint stream)
-{
-  LSK__RANDOM_LOOP(2u, out[j] = k ? lsk_normal_float(r.z, r.w) : lsk_normal_float(r.x, r.y);)
-}
+#define LSK__RND_T_normal_float float
+#define LSK__RND_PER_normal_float 2u
+#define lsk__random_normal_float(r, k)                                                             \
+  ((k) ? lsk_normal_float((r).z, (r).w) : lsk_normal_float((r).x, (r).y))
 
 #ifdef LSK_HAS_FP64
 /* Uniform doubles: two words each, two elements per counter. */
-LSK_KERNEL void lsk_random_uniform_double(LSK_CTX, __global double *out, uint base, uint n,
-                                          uint per_block, ulong seed, uint stream)
-{
-  LSK__RANDOM_LOOP(2u, out[j] = k ? lsk_uniform_double(r.z, r.w) : lsk_uniform_double(r.x, r.y);)
-}
+#define LSK__RND_T_uniform_double double
+#define LSK__RND_PER_uniform_double 2u
+#define lsk__random_uniform_double(r, k)                                                           \
+  ((k) ? lsk_uniform_double((r).z, (r).w) : lsk_uniform_double((r).x, (r).y))
 
 /* Normal doubles: four words each, one element per counter. */
-LSK_KERNEL void lsk_random_normal_double(LSK_CTX, __global double *out, uint base, uint n,
-                                         uint per_block, ulong seed, uint stream)
-{
-  LSK__RANDOM_LOOP(1u, (void)k; out[j] = lsk_normal_double(r);)
-}
+#define LSK__RND_T_normal_double double
+#define LSK__RND_PER_normal_double 1u
+#define lsk__random_normal_double(r, k) lsk_normal_double(r)
 #endif
+
+/* lsk_random_D(out, base, n, per_block, seed, stream): the counters of
+ * elements [base, base + n) of out, LSK__RND_PER elements each; each
+ * counter's words computed once give the elements they serve in that
+ * range. The host's plan counts the counters (host/algo/random.c). */
+#define LSK__RANDOM_KERNEL LSK__PASTE(lsk_random_, LSK_RANDOM)
+LSK_KERNEL void LSK__RANDOM_KERNEL(LSK_CTX, __global LSK__RND_T *out, uint base, uint n,
+                                   uint per_block, ulong seed, uint stream)
+{
+  uint q0 = base / LSK__RND_PER, nq = (base + n + LSK__RND_PER - 1u) / LSK__RND_PER - q0;
+  uint tiles = (nq + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE;
+  uint first = lsk_block_idx() * per_block;
+  uint end = per_block < tiles - min(first, tiles) ? first + per_block : tiles;
+  for (uint t = first; t < end; ++t) {
+    LSK_FOREACH(it)
+    {
+      uint i = t * LSK_DOMAIN_SIZE + it.idx;
+      if (i < nq) {
+        uint q = q0 + i;
+        uint4 r = lsk_random4(seed, stream, q, 0u);
+        for (uint k = 0; k < LSK__RND_PER; ++k) {
+          uint j = q * LSK__RND_PER + k;
+          if (j - base < n && j >= base) {
+            out[j] = lsk__random_value(r, k);
+          }
+        }
+      }
+    }
+  }
+}

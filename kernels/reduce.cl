@@ -11,12 +11,56 @@
  *
  * The order of a float sum is fixed for a given shape, so a sum is the
  * same from run to run.
+ *
+ * Written once over the element type and the operation, like CLBlast's
+ * kernels over `real`: the host builds one program per pair, with
+ * -D LSK_T=<type> -D LSK_OP=<op>, whose one kernel is
+ * lsk_reduce_<op>_<type> (lsk_reduce_add_float for LSK_T=float,
+ * LSK_OP=ADD). The builds (tests/oclgrind_coverage.sh and
+ * tests/devicelib.sh read this line; double where the device has fp64):
+ * lsk-builds: LSK_T=int,uint,long,ulong,float,double LSK_OP=ADD,MIN,MAX
  */
+#if !defined(LSK_T) || !defined(LSK_OP)
+#error "kernels/reduce.cl is built per type and operation: -D LSK_T=<type> -D LSK_OP=ADD|MIN|MAX"
+#endif
 
-/* Integer sums accumulate in the unsigned type of the same size, where
- * wrapping around is defined; min and max in the type itself. */
+/*
+ * The operation, upper case (PoCL's headers #define min and max, so a bare
+ * min would not survive a macro's expansion): its part of the kernel's
+ * name, the type it folds in (integer sums in the unsigned twin, where
+ * wrap-around is defined; min and max in the type itself), its identity,
+ * and its scalar and vector forms.
+ */
+#define LSK__R_NAME LSK__PASTE(LSK__R_NAME_, LSK_OP)
+#define LSK__R_NAME_ADD add_
+#define LSK__R_NAME_MIN min_
+#define LSK__R_NAME_MAX max_
+#define LSK__R_ACC LSK__PASTE(LSK__R_ACC_, LSK_OP)
+#define LSK__R_ACC_ADD LSK__ADD_T(LSK_T)
+#define LSK__R_ACC_MIN LSK_T
+#define LSK__R_ACC_MAX LSK_T
+#define LSK__R_ID LSK__PASTE(LSK__R_ID_, LSK_OP)
+#define LSK__R_ID_ADD 0
+#define LSK__R_ID_MIN LSK__MIN_ID(LSK_T)
+#define LSK__R_ID_MAX LSK__MAX_ID(LSK_T)
+#define LSK__R_OP LSK__PASTE(LSK__R_OP_, LSK_OP)
+#define LSK__R_OP_ADD lsk__op_add
+#define LSK__R_OP_MIN lsk__op_min
+#define LSK__R_OP_MAX lsk__op_max
+#define LSK__R_VOP LSK__PASTE(LSK__R_VOP_, LSK_OP)
+#define LSK__R_VOP_ADD lsk__op_add
+#define LSK__R_VOP_MIN lsk__vmin
+#define LSK__R_VOP_MAX lsk__vmax
 #define lsk__vmin(a, b) select((a), (b), (b) < (a))
 #define lsk__vmax(a, b) select((a), (b), (a) < (b))
+
+/* The accumulator's vectors and the conversions between the types. */
+#define LSK__R_ACC8 LSK__PASTE(LSK__R_ACC, 8)
+#define LSK__R_ACC4 LSK__PASTE(LSK__R_ACC, 4)
+#define LSK__R_ACC2 LSK__PASTE(LSK__R_ACC, 2)
+#define LSK__R_AS_ACC LSK__PASTE(as_, LSK__R_ACC)
+#define LSK__R_AS_ACC8 LSK__PASTE(as_, LSK__R_ACC8)
+#define LSK__R_AS_T LSK__PASTE(as_, LSK_T)
 
 /*
  * The vector path: when each worker's lanes of a step are 8-aligned runs
@@ -32,78 +76,57 @@
 
 /* lsk_reduce_OP_T(in, base, n, per_block, out, out_index): block b folds
  * in[base + i] for i in tiles [b * per_block, (b + 1) * per_block) of
- * LSK_DOMAIN_SIZE elements, below n, into out[out_index + b]. AT is the
- * type the fold works in. (The block reduction's names are pasted in
- * LSK__REDUCE_KERNEL: passed on as bare min or max, they would expand as
- * the built-in's macro on some implementations.) */
+ * LSK_DOMAIN_SIZE elements, below n, into out[out_index + b]. */
+#define LSK__REDUCE_KERNEL LSK__PASTE3(lsk_reduce_, LSK__R_NAME, LSK_T)
+LSK_KERNEL void LSK__REDUCE_KERNEL(LSK_CTX, __global const LSK_T *restrict in, uint base, uint n,
+                                   uint per_block, __global LSK_T *restrict out, uint out_index)
+{
+  LSK_BLOCK_SCRATCH(LSK__R_ACC, scratch);
+  __global const LSK_T *src = in + base;
+  lsk__tiles tiles = lsk__tile_run(n, per_block);
 #if LSK__REDUCE_VEC
-#define LSK__REDUCE_BODY(RED, REDVAR, T, AT, OP, VOP, ID)                              \
-  AT##8 acc8 = (AT##8)(ID);                                                    \
-  AT tail = (AT)(ID);                                                          \
-  for (uint t = first; t < end; ++t) {                                         \
-    __global const T *tile = src + (size_t)t * LSK_DOMAIN_SIZE;                \
-    uint left = t < full ? LSK_DOMAIN_SIZE : n - t * LSK_DOMAIN_SIZE;          \
-    for (uint step = 0; step < LSK__STEPS(LSK_DOMAIN_SIZE); ++step) {          \
-      uint i0 = LSK__INDEX(step, 0);                                           \
-      if (i0 + LSK_SIMD <= left) {                                             \
-        for (uint k = 0; k < LSK_SIMD; k += 8) {                               \
-          AT##8 x = as_##AT##8(vload8(0, tile + i0 + k));                      \
-          acc8 = VOP(acc8, x);                                                 \
-        }                                                                      \
-      } else {                                                                 \
-        for (uint k = 0; k < LSK_SIMD; ++k)                                    \
-          if (i0 + k < left) {                                                 \
-            AT x = as_##AT(tile[i0 + k]);                                      \
-            tail = OP(tail, x);                                                \
-          }                                                                    \
-      }                                                                        \
-    }                                                                          \
-    lsk_sync();                                                                \
-  }                                                                            \
-  AT##4 h4 = VOP(acc8.lo, acc8.hi);                                            \
-  AT##2 h2 = VOP(h4.lo, h4.hi);                                                \
-  AT h1 = OP(h2.x, h2.y);                                                      \
-  AT mine = OP(h1, tail);                                                      \
-  AT r = RED(scratch, mine);
-#else
-#define LSK__REDUCE_BODY(RED, REDVAR, T, AT, OP, VOP, ID)                              \
-  LSK_VAR(AT, acc);                                                            \
-  LSK_FOREACH(it) LSK_VAR_AT(acc, it) = (AT)(ID);                              \
-  for (uint t = first; t < end; ++t) {                                         \
-    __global const T *tile = src + (size_t)t * LSK_DOMAIN_SIZE;                \
-    uint left = t < full ? LSK_DOMAIN_SIZE : n - t * LSK_DOMAIN_SIZE;          \
-    LSK_FOREACH(it) if (it.idx < left) {                                       \
-      AT x = as_##AT(tile[it.idx]);                                            \
-      LSK_VAR_AT(acc, it) = OP(LSK_VAR_AT(acc, it), x);                        \
-    }                                                                          \
-    lsk_sync();                                                                \
-  }                                                                            \
-  AT r = REDVAR(scratch, acc, LSK_DOMAIN_SIZE);
-#endif
-
-#define LSK__REDUCE_KERNEL(OPN, T, AT, OP, VOP, ID)                            \
-  LSK_KERNEL void lsk_reduce_##OPN##_##T(LSK_CTX, __global const T *restrict in, uint base,     \
-                                         uint n, uint per_block, __global T *restrict out,      \
-                                         uint out_index)                       \
-  {                                                                            \
-    LSK_BLOCK_SCRATCH(AT, scratch);                                            \
-    __global const T *src = in + base;                                         \
-    LSK__TILE_RUN(n, per_block);                                               \
-    LSK__REDUCE_BODY(lsk_block_reduce_##OPN##_##AT, lsk_block_reduce_var_##OPN##_##AT, T, AT, OP, \
-                     VOP, ID)                                                  \
-    LSK_MASTER out[out_index + lsk_block_idx()] = as_##T(r);                   \
+  LSK__R_ACC8 acc8 = (LSK__R_ACC8)(LSK__R_ID);
+  LSK__R_ACC tail = (LSK__R_ACC)(LSK__R_ID);
+  for (uint t = tiles.first; t < tiles.end; ++t) {
+    __global const LSK_T *tile = src + (size_t)t * LSK_DOMAIN_SIZE;
+    uint left = t < tiles.full ? LSK_DOMAIN_SIZE : n - t * LSK_DOMAIN_SIZE;
+    for (uint step = 0; step < LSK__STEPS(LSK_DOMAIN_SIZE); ++step) {
+      uint i0 = LSK__INDEX(step, 0);
+      if (i0 + LSK_SIMD <= left) {
+        for (uint k = 0; k < LSK_SIMD; k += 8) {
+          LSK__R_ACC8 x = LSK__R_AS_ACC8(vload8(0, tile + i0 + k));
+          acc8 = LSK__R_VOP(acc8, x);
+        }
+      } else {
+        for (uint k = 0; k < LSK_SIMD; ++k)
+          if (i0 + k < left) {
+            LSK__R_ACC x = LSK__R_AS_ACC(tile[i0 + k]);
+            tail = LSK__R_OP(tail, x);
+          }
+      }
+    }
+    lsk_sync();
   }
-
-#define LSK__REDUCE_KERNELS(T, UT, MINID, MAXID)                               \
-  LSK__REDUCE_KERNEL(add, T, UT, lsk__op_add, lsk__op_add, 0)                  \
-  LSK__REDUCE_KERNEL(min, T, T, lsk__op_min, lsk__vmin, MINID)                 \
-  LSK__REDUCE_KERNEL(max, T, T, lsk__op_max, lsk__vmax, MAXID)
-
-LSK__REDUCE_KERNELS(int, uint, INT_MAX, INT_MIN)
-LSK__REDUCE_KERNELS(uint, uint, UINT_MAX, 0)
-LSK__REDUCE_KERNELS(long, ulong, LONG_MAX, LONG_MIN)
-LSK__REDUCE_KERNELS(ulong, ulong, ULONG_MAX, 0)
-LSK__REDUCE_KERNELS(float, float, INFINITY, -INFINITY)
-#ifdef LSK_HAS_FP64
-LSK__REDUCE_KERNELS(double, double, (double)INFINITY, -(double)INFINITY)
+  LSK__R_ACC4 h4 = LSK__R_VOP(acc8.lo, acc8.hi);
+  LSK__R_ACC2 h2 = LSK__R_VOP(h4.lo, h4.hi);
+  LSK__R_ACC h1 = LSK__R_OP(h2.x, h2.y);
+  LSK__R_ACC mine = LSK__R_OP(h1, tail);
+  LSK__R_ACC r = LSK__PASTE3(lsk_block_reduce_, LSK__R_NAME, LSK__R_ACC)(scratch, mine);
+#else
+  LSK_VAR(LSK__R_ACC, acc);
+  LSK_FOREACH(it) LSK_VAR_AT(acc, it) = (LSK__R_ACC)(LSK__R_ID);
+  for (uint t = tiles.first; t < tiles.end; ++t) {
+    __global const LSK_T *tile = src + (size_t)t * LSK_DOMAIN_SIZE;
+    uint left = t < tiles.full ? LSK_DOMAIN_SIZE : n - t * LSK_DOMAIN_SIZE;
+    LSK_FOREACH(it) if (it.idx < left)
+    {
+      LSK__R_ACC x = LSK__R_AS_ACC(tile[it.idx]);
+      LSK_VAR_AT(acc, it) = LSK__R_OP(LSK_VAR_AT(acc, it), x);
+    }
+    lsk_sync();
+  }
+  LSK__R_ACC r =
+      LSK__PASTE3(lsk_block_reduce_var_, LSK__R_NAME, LSK__R_ACC)(scratch, acc, LSK_DOMAIN_SIZE);
 #endif
+  LSK_MASTER out[out_index + lsk_block_idx()] = LSK__R_AS_T(r);
+}

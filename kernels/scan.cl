@@ -18,89 +18,101 @@
  * lives in memory across the scan's barriers. The barrier at the end of
  * each tile keeps the block's reads contiguous on CPU back-ends (see
  * reduce.cl).
+ *
+ * Written once over the element type; the host builds one program per
+ * type, -D LSK_T=<type>, whose kernel is lsk_scan_<type>. The builds
+ * (tests/oclgrind_coverage.sh and tests/devicelib.sh read this line):
+ * lsk-builds: LSK_T=int,uint,float
  */
-/* Full lanes of one worker in one step: their sum, and their prefixes
- * written from pre. With 8-aligned runs (CPU shapes) 8 at a time through
- * vload8 / vstore8; the prefix inside a vector is a short chain in
- * registers. Integers work in the unsigned type (defined wrap-around). */
-#if LSK_SIMD % 8 == 0
-#define LSK__SCAN_SUM(T, AT, src, run)                                         \
-  {                                                                            \
-    AT##8 acc8 = (AT##8)(0);                                                   \
-    for (uint k = 0; k < LSK_SIMD; k += 8)                                     \
-      acc8 += as_##AT##8(vload8(0, (src) + k));                                \
-    AT##4 h4 = acc8.lo + acc8.hi;                                              \
-    AT##2 h2 = h4.lo + h4.hi;                                                  \
-    run = h2.x + h2.y;                                                         \
-  }
-#define LSK__SCAN_WRITE(T, AT, src, dst, pre, inclusive)                       \
-  for (uint k = 0; k < LSK_SIMD; k += 8) {                                     \
-    AT##8 x = as_##AT##8(vload8(0, (src) + k));                                \
-    AT##8 p = x;                                                               \
-    p.s1 += p.s0;                                                              \
-    p.s2 += p.s1;                                                              \
-    p.s3 += p.s2;                                                              \
-    p.s4 += p.s3;                                                              \
-    p.s5 += p.s4;                                                              \
-    p.s6 += p.s5;                                                              \
-    p.s7 += p.s6;                                                              \
-    AT##8 e = (AT##8)((AT)0, p.s0, p.s1, p.s2, p.s3, p.s4, p.s5, p.s6);       \
-    vstore8(as_##T##8((AT##8)(pre) + (inclusive ? p : e)), 0, (dst) + k);     \
-    pre += p.s7;                                                               \
-  }
-#else
-#define LSK__SCAN_SUM(T, AT, src, run)                                         \
-  for (uint k = 0; k < LSK_SIMD; ++k)                                          \
-    run += as_##AT((src)[k]);
-#define LSK__SCAN_WRITE(T, AT, src, dst, pre, inclusive)                       \
-  for (uint k = 0; k < LSK_SIMD; ++k) {                                        \
-    AT x = as_##AT((src)[k]);                                                  \
-    (dst)[k] = as_##T(inclusive ? pre + x : pre);                              \
-    pre += x;                                                                  \
-  }
+#ifndef LSK_T
+#error "kernels/scan.cl is built per type: -D LSK_T=int|uint|float"
 #endif
+/* The type the scan adds in (integers in the unsigned twin, where
+ * wrap-around is defined), its vectors, the conversions. */
+#define LSK__S_ACC LSK__ADD_T(LSK_T)
+#define LSK__S_ACC8 LSK__PASTE(LSK__S_ACC, 8)
+#define LSK__S_ACC4 LSK__PASTE(LSK__S_ACC, 4)
+#define LSK__S_ACC2 LSK__PASTE(LSK__S_ACC, 2)
+#define LSK__S_AS_ACC LSK__PASTE(as_, LSK__S_ACC)
+#define LSK__S_AS_ACC8 LSK__PASTE(as_, LSK__S_ACC8)
+#define LSK__S_AS_T LSK__PASTE(as_, LSK_T)
+#define LSK__S_AS_T8 LSK__PASTE3(as_, LSK_T, 8)
 
-#define LSK__SCAN_KERNEL(T, AT)                                                \
-  LSK_KERNEL void lsk_scan_##T(LSK_CTX, __global const T *in, uint base, uint n, uint per_block, \
-                               __global T *out, uint out_base, __global const T *carries,     \
-                               uint use_carries, uint inclusive)               \
-  {                                                                            \
-    LSK_BLOCK_SCRATCH(AT, scratch);                                            \
-    uint b = lsk_block_idx();                                                  \
-    AT carry = use_carries ? as_##AT(carries[b]) : (AT)0;                      \
-    LSK__TILE_RUN(n, per_block);                                               \
-    for (uint t = first; t < end; ++t) {                                       \
-      __global const T *src = in + base + t * LSK_DOMAIN_SIZE;                 \
-      __global T *dst = out + out_base + t * LSK_DOMAIN_SIZE;                  \
-      uint left = t < full ? LSK_DOMAIN_SIZE : n - t * LSK_DOMAIN_SIZE;        \
-      for (uint step = 0; step < LSK__STEPS(LSK_DOMAIN_SIZE); ++step) {        \
-        uint i0 = LSK__INDEX(step, 0);                                         \
-        int whole = i0 + LSK_SIMD <= left;                                     \
-        AT run = 0;                                                            \
-        if (whole) {                                                           \
-          LSK__SCAN_SUM(T, AT, src + i0, run)                                  \
-        } else {                                                               \
-          for (uint k = 0; k < LSK_SIMD; ++k)                                  \
-            if (i0 + k < left)                                                 \
-              run += as_##AT(src[i0 + k]);                                     \
-        }                                                                      \
-        AT total;                                                              \
-        AT pre = carry + lsk_block_scan_add_##AT(scratch, run, &total);        \
-        if (whole) {                                                           \
-          LSK__SCAN_WRITE(T, AT, src + i0, dst + i0, pre, inclusive)           \
-        } else {                                                               \
-          for (uint k = 0; k < LSK_SIMD; ++k)                                  \
-            if (i0 + k < left) {                                               \
-              AT x = as_##AT(src[i0 + k]);                                     \
-              dst[i0 + k] = as_##T(inclusive ? pre + x : pre);                 \
-              pre += x;                                                        \
-            }                                                                  \
-        }                                                                      \
-        carry += total;                                                        \
-      }                                                                        \
-    }                                                                          \
+#define LSK__SCAN_KERNEL LSK__PASTE(lsk_scan_, LSK_T)
+LSK_KERNEL void LSK__SCAN_KERNEL(LSK_CTX, __global const LSK_T *in, uint base, uint n,
+                                 uint per_block, __global LSK_T *out, uint out_base,
+                                 __global const LSK_T *carries, uint use_carries, uint inclusive)
+{
+  LSK_BLOCK_SCRATCH(LSK__S_ACC, scratch);
+  uint b = lsk_block_idx();
+  LSK__S_ACC carry = use_carries ? LSK__S_AS_ACC(carries[b]) : (LSK__S_ACC)0;
+  lsk__tiles tiles = lsk__tile_run(n, per_block);
+  for (uint t = tiles.first; t < tiles.end; ++t) {
+    __global const LSK_T *src = in + base + t * LSK_DOMAIN_SIZE;
+    __global LSK_T *dst = out + out_base + t * LSK_DOMAIN_SIZE;
+    uint left = t < tiles.full ? LSK_DOMAIN_SIZE : n - t * LSK_DOMAIN_SIZE;
+    for (uint step = 0; step < LSK__STEPS(LSK_DOMAIN_SIZE); ++step) {
+      uint i0 = LSK__INDEX(step, 0);
+      int whole = i0 + LSK_SIMD <= left;
+      LSK__S_ACC run = 0;
+      if (whole) {
+        /* Full lanes: with 8-aligned runs (CPU shapes) 8 at a time through
+         * vload8. */
+#if LSK_SIMD % 8 == 0
+        LSK__S_ACC8 acc8 = (LSK__S_ACC8)(0);
+        for (uint k = 0; k < LSK_SIMD; k += 8)
+          acc8 += LSK__S_AS_ACC8(vload8(0, src + i0 + k));
+        LSK__S_ACC4 h4 = acc8.lo + acc8.hi;
+        LSK__S_ACC2 h2 = h4.lo + h4.hi;
+        run = h2.x + h2.y;
+#else
+        __global const LSK_T *lanes = src + i0;
+        for (uint k = 0; k < LSK_SIMD; ++k)
+          run += LSK__S_AS_ACC(lanes[k]);
+#endif
+      } else {
+        for (uint k = 0; k < LSK_SIMD; ++k)
+          if (i0 + k < left)
+            run += LSK__S_AS_ACC(src[i0 + k]);
+      }
+      LSK__S_ACC total;
+      LSK__S_ACC pre = carry + LSK__PASTE(lsk_block_scan_add_, LSK__S_ACC)(scratch, run, &total);
+      if (whole) {
+        /* Their prefixes from pre; with 8-aligned runs through vload8 and
+         * vstore8, the prefix inside a vector a short chain in registers. */
+#if LSK_SIMD % 8 == 0
+        for (uint k = 0; k < LSK_SIMD; k += 8) {
+          LSK__S_ACC8 x = LSK__S_AS_ACC8(vload8(0, src + i0 + k));
+          LSK__S_ACC8 p = x;
+          p.s1 += p.s0;
+          p.s2 += p.s1;
+          p.s3 += p.s2;
+          p.s4 += p.s3;
+          p.s5 += p.s4;
+          p.s6 += p.s5;
+          p.s7 += p.s6;
+          LSK__S_ACC8 e = (LSK__S_ACC8)((LSK__S_ACC)0, p.s0, p.s1, p.s2, p.s3, p.s4, p.s5, p.s6);
+          vstore8(LSK__S_AS_T8((LSK__S_ACC8)(pre) + (inclusive ? p : e)), 0, dst + i0 + k);
+          pre += p.s7;
+        }
+#else
+        __global const LSK_T *lanes = src + i0;
+        __global LSK_T *outs = dst + i0;
+        for (uint k = 0; k < LSK_SIMD; ++k) {
+          LSK__S_ACC x = LSK__S_AS_ACC(lanes[k]);
+          outs[k] = LSK__S_AS_T(inclusive ? pre + x : pre);
+          pre += x;
+        }
+#endif
+      } else {
+        for (uint k = 0; k < LSK_SIMD; ++k)
+          if (i0 + k < left) {
+            LSK__S_ACC x = LSK__S_AS_ACC(src[i0 + k]);
+            dst[i0 + k] = LSK__S_AS_T(inclusive ? pre + x : pre);
+            pre += x;
+          }
+      }
+      carry += total;
+    }
   }
-
-LSK__SCAN_KERNEL(int, uint)
-LSK__SCAN_KERNEL(uint, uint)
-LSK__SCAN_KERNEL(float, float)
+}

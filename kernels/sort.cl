@@ -50,12 +50,30 @@
  * (counter d of worker w at w * (mask + 2) + d: contiguous on CPUs, and on
  * GPUs workers at the same digit fall in different banks): a work-item
  * touches only its own, so the count and scatter kernels have no barrier.
+ *
+ * Written once over the key's class K: the host builds one program per
+ * class, -D LSK_SORT_KEY=u32 (uint and int keys), f32 (float), u64 (ulong
+ * and long) or f64 (double: its bits only, so no fp64 is needed), with
+ * lsk_sort_count_K, lsk_sort_scatter_K, lsk_sort_copy_T (T: uint or ulong,
+ * the key's width) and lsk_sort_plan. The builds (tests/oclgrind_coverage.sh
+ * and tests/devicelib.sh read this line):
+ * lsk-builds: LSK_SORT_KEY=u32,f32,u64,f64
  */
+#ifndef LSK_SORT_KEY
+#error "kernels/sort.cl is built per key class: -D LSK_SORT_KEY=u32|f32|u64|f64"
+#endif
 
 #define LSK__SORT_MAX_PASSES 64
 #define LSK__SORT_COPY LSK__SORT_MAX_PASSES
 
 #define LSK__SORT_SEL(sel, a, b, c) ((sel) == 0u ? (a) : (sel) == 1u ? (b) : (c))
+
+/* The key's bits: T, its unsigned type of the key's width. */
+#define LSK__SORT_T LSK__PASTE(LSK__SORT_T_, LSK_SORT_KEY)
+#define LSK__SORT_T_u32 uint
+#define LSK__SORT_T_f32 uint
+#define LSK__SORT_T_u64 ulong
+#define LSK__SORT_T_f64 ulong
 
 /* The order-preserving map of a key (above), of its bits k. Integers:
  * k ^ x, x holding the sign bit for int and long, and every bit for
@@ -74,6 +92,8 @@ LSK_INLINE ulong lsk__sort_t_f64(ulong k, ulong dmask)
   ulong t = k ^ ((ulong)(as_long(k) >> 63) | 0x8000000000000000ul) ^ dmask;
   return (k & 0x7ffffffffffffffful) > 0x7ff0000000000000ul ? 0xfffffffffffffffful : t;
 }
+/* The build's map. */
+#define lsk__sort_t LSK__PASTE(lsk__sort_t_, LSK_SORT_KEY)
 
 /* This work-item's segment [*lo, *hi) and its number. */
 LSK_INLINE uint lsk__sort_segment(uint n, uint seglen, uint *lo, uint *hi)
@@ -96,42 +116,42 @@ LSK_INLINE uint lsk__sort_segment(uint n, uint seglen, uint *lo, uint *hi)
  * of local memory, a column of mask + 2 per worker (one more than the
  * digits: on GPUs, workers at the same digit fall in different banks).
  */
-#define LSK__SORT_COUNT(K, T)                                                                      \
-  LSK_KERNEL void lsk_sort_count_##K(LSK_CTX, __global const uint *state, uint pass, uint first,   \
-                                     __global const T *in, __global const T *out,                  \
-                                     __global const T *tmp, uint n, uint seglen, T x, uint shift,  \
-                                     uint mask, __global uint *restrict counts, uint nseg,         \
-                                     __global ulong *restrict oa, __local uint *restrict cnt)      \
-  {                                                                                                \
-    __global const T *src = in;                                                                    \
-    if (!first) {                                                                                  \
-      uint st = state[pass];                                                                       \
-      if ((st & 3u) != 3u)                                                                         \
-        return;                                                                                    \
-      src = LSK__SORT_SEL(st >> 2 & 3u, in, out, tmp);                                             \
-    }                                                                                              \
-    uint lo, hi, col = lsk_worker() * (mask + 2u);                                                 \
-    uint s = lsk__sort_segment(n, seglen, &lo, &hi);                                               \
-    __local uint *restrict c = cnt + col;                                                          \
-    for (uint d = 0; d <= mask; ++d)                                                               \
-      c[d] = 0u;                                                                                   \
-    if (first) {                                                                                   \
-      T any = 0, all = ~(T)0;                                                                      \
-      for (uint i = lo; i < hi; ++i) {                                                             \
-        T t = lsk__sort_t_##K(src[i], x);                                                          \
-        any |= t;                                                                                  \
-        all &= t;                                                                                  \
-        ++c[(uint)(t >> shift) & mask];                                                            \
-      }                                                                                            \
-      oa[2 * (size_t)s] = (ulong)any;                                                              \
-      oa[2 * (size_t)s + 1] = (ulong)all;                                                          \
-    } else {                                                                                       \
-      for (uint i = lo; i < hi; ++i)                                                               \
-        ++c[(uint)(lsk__sort_t_##K(src[i], x) >> shift) & mask];                                   \
-    }                                                                                              \
-    for (uint d = 0; d <= mask; ++d)                                                               \
-      counts[(size_t)d * nseg + s] = c[d];                                                         \
+#define LSK__SORT_COUNT LSK__PASTE(lsk_sort_count_, LSK_SORT_KEY)
+LSK_KERNEL void LSK__SORT_COUNT(LSK_CTX, __global const uint *state, uint pass, uint first,
+                                __global const LSK__SORT_T *in, __global const LSK__SORT_T *out,
+                                __global const LSK__SORT_T *tmp, uint n, uint seglen, LSK__SORT_T x,
+                                uint shift, uint mask, __global uint *restrict counts, uint nseg,
+                                __global ulong *restrict oa, __local uint *restrict cnt)
+{
+  __global const LSK__SORT_T *src = in;
+  if (!first) {
+    uint st = state[pass];
+    if ((st & 3u) != 3u)
+      return;
+    src = LSK__SORT_SEL(st >> 2 & 3u, in, out, tmp);
   }
+  uint lo, hi, col = lsk_worker() * (mask + 2u);
+  uint s = lsk__sort_segment(n, seglen, &lo, &hi);
+  __local uint *restrict c = cnt + col;
+  for (uint d = 0; d <= mask; ++d)
+    c[d] = 0u;
+  if (first) {
+    LSK__SORT_T any = 0, all = ~(LSK__SORT_T)0;
+    for (uint i = lo; i < hi; ++i) {
+      LSK__SORT_T t = lsk__sort_t(src[i], x);
+      any |= t;
+      all &= t;
+      ++c[(uint)(t >> shift) & mask];
+    }
+    oa[2 * (size_t)s] = (ulong)any;
+    oa[2 * (size_t)s + 1] = (ulong)all;
+  } else {
+    for (uint i = lo; i < hi; ++i)
+      ++c[(uint)(lsk__sort_t(src[i], x) >> shift) & mask];
+  }
+  for (uint d = 0; d <= mask; ++d)
+    counts[(size_t)d * nseg + s] = c[d];
+}
 
 /*
  * lsk_sort_scatter_K(state, pass, kin, kout, ktmp, vin, vout, vtmp,
@@ -141,90 +161,82 @@ LSK_INLINE uint lsk__sort_segment(uint n, uint seglen, uint *lo, uint *hi)
  * keys before this one have digit d): the scanned counts are the
  * segment's first slot per digit. off: local memory as cnt above.
  */
-#define LSK__SORT_SCATTER_LOOP(K, VAL)                                                             \
-  for (uint i = lo; i < hi; ++i) {                                                                 \
-    k = ks[i];                                                                                     \
-    uint d = (uint)(lsk__sort_t_##K(k, x) >> shift) & mask;                                        \
-    uint at = o[d];                                                                                \
-    o[d] = at + 1u;                                                                                \
-    kd[at] = k;                                                                                    \
-    VAL                                                                                            \
+#define LSK__SORT_SCATTER LSK__PASTE(lsk_sort_scatter_, LSK_SORT_KEY)
+LSK_KERNEL void LSK__SORT_SCATTER(LSK_CTX, __global const uint *state, uint pass,
+                                  __global LSK__SORT_T *kin, __global LSK__SORT_T *kout,
+                                  __global LSK__SORT_T *ktmp, __global uint *vin,
+                                  __global uint *vout, __global uint *vtmp, uint values, uint n,
+                                  uint seglen, LSK__SORT_T x, uint shift, uint mask,
+                                  __global const uint *restrict counts, uint nseg,
+                                  __local uint *restrict off)
+{
+  uint st = state[pass];
+  if (!(st & 1u))
+    return;
+  uint from = st >> 2 & 3u, to = st >> 4 & 3u;
+  __global const LSK__SORT_T *restrict ks = LSK__SORT_SEL(from, kin, kout, ktmp);
+  __global LSK__SORT_T *restrict kd = LSK__SORT_SEL(to, kin, kout, ktmp);
+  uint lo, hi, col = lsk_worker() * (mask + 2u);
+  uint s = lsk__sort_segment(n, seglen, &lo, &hi);
+  __local uint *restrict o = off + col;
+  for (uint d = 0; d <= mask; ++d)
+    o[d] = counts[(size_t)d * nseg + s];
+  LSK__SORT_T k;
+  /* The walk twice, with and without values: no test per element. */
+  if (values) {
+    __global const uint *restrict vs = LSK__SORT_SEL(from, vin, vout, vtmp);
+    __global uint *restrict vd = LSK__SORT_SEL(to, vin, vout, vtmp);
+    for (uint i = lo; i < hi; ++i) {
+      k = ks[i];
+      uint d = (uint)(lsk__sort_t(k, x) >> shift) & mask;
+      uint at = o[d];
+      o[d] = at + 1u;
+      kd[at] = k;
+      vd[at] = vs[i];
+    }
+  } else {
+    for (uint i = lo; i < hi; ++i) {
+      k = ks[i];
+      uint d = (uint)(lsk__sort_t(k, x) >> shift) & mask;
+      uint at = o[d];
+      o[d] = at + 1u;
+      kd[at] = k;
+    }
   }
-
-#define LSK__SORT_SCATTER(K, T)                                                                    \
-  LSK_KERNEL void lsk_sort_scatter_##K(                                                            \
-      LSK_CTX, __global const uint *state, uint pass, __global T *kin, __global T *kout,           \
-      __global T *ktmp, __global uint *vin, __global uint *vout, __global uint *vtmp, uint values, \
-      uint n, uint seglen, T x, uint shift, uint mask, __global const uint *restrict counts,       \
-      uint nseg, __local uint *restrict off)                                                       \
-  {                                                                                                \
-    uint st = state[pass];                                                                         \
-    if (!(st & 1u))                                                                                \
-      return;                                                                                      \
-    uint from = st >> 2 & 3u, to = st >> 4 & 3u;                                                   \
-    __global const T *restrict ks = LSK__SORT_SEL(from, kin, kout, ktmp);                          \
-    __global T *restrict kd = LSK__SORT_SEL(to, kin, kout, ktmp);                                  \
-    uint lo, hi, col = lsk_worker() * (mask + 2u);                                                 \
-    uint s = lsk__sort_segment(n, seglen, &lo, &hi);                                               \
-    __local uint *restrict o = off + col;                                                          \
-    for (uint d = 0; d <= mask; ++d)                                                               \
-      o[d] = counts[(size_t)d * nseg + s];                                                         \
-    T k;                                                                                           \
-    if (values) {                                                                                  \
-      __global const uint *restrict vs = LSK__SORT_SEL(from, vin, vout, vtmp);                     \
-      __global uint *restrict vd = LSK__SORT_SEL(to, vin, vout, vtmp);                             \
-      LSK__SORT_SCATTER_LOOP(K, vd[at] = vs[i];)                                                   \
-    } else {                                                                                       \
-      LSK__SORT_SCATTER_LOOP(K, )                                                                  \
-    }                                                                                              \
-  }
+}
 
 /*
  * lsk_sort_copy_T(state, kin, kout, ktmp, vin, vout, vtmp, values, n,
  * per_block): if state says so, the keys (and values) from one buffer to
  * another; block b copies tiles [b * per_block, (b + 1) * per_block).
  */
-#define LSK__SORT_COPY_KERNEL(T)                                                                   \
-  LSK_KERNEL void lsk_sort_copy_##T(LSK_CTX, __global const uint *state, __global T *kin,          \
-                                    __global T *kout, __global T *ktmp, __global uint *vin,        \
-                                    __global uint *vout, __global uint *vtmp, uint values, uint n, \
-                                    uint per_block)                                                \
-  {                                                                                                \
-    uint st = state[LSK__SORT_COPY];                                                               \
-    if (!(st & 1u))                                                                                \
-      return;                                                                                      \
-    uint from = st >> 2 & 3u, to = st >> 4 & 3u;                                                   \
-    __global const T *restrict ks = LSK__SORT_SEL(from, kin, kout, ktmp);                          \
-    __global T *restrict kd = LSK__SORT_SEL(to, kin, kout, ktmp);                                  \
-    __global const uint *restrict vs = LSK__SORT_SEL(from, vin, vout, vtmp);                       \
-    __global uint *restrict vd = LSK__SORT_SEL(to, vin, vout, vtmp);                               \
-    LSK__TILE_RUN(n, per_block);                                                                   \
-    (void)full;                                                                                    \
-    for (uint t = first; t < end; ++t) {                                                           \
-      LSK_FOREACH(it)                                                                              \
-      {                                                                                            \
-        uint i = t * LSK_DOMAIN_SIZE + it.idx;                                                     \
-        if (i < n) {                                                                               \
-          kd[i] = ks[i];                                                                           \
-          if (values)                                                                              \
-            vd[i] = vs[i];                                                                         \
-        }                                                                                          \
-      }                                                                                            \
-    }                                                                                              \
+#define LSK__SORT_COPY_K LSK__PASTE(lsk_sort_copy_, LSK__SORT_T)
+LSK_KERNEL void LSK__SORT_COPY_K(LSK_CTX, __global const uint *state, __global LSK__SORT_T *kin,
+                                 __global LSK__SORT_T *kout, __global LSK__SORT_T *ktmp,
+                                 __global uint *vin, __global uint *vout, __global uint *vtmp,
+                                 uint values, uint n, uint per_block)
+{
+  uint st = state[LSK__SORT_COPY];
+  if (!(st & 1u))
+    return;
+  uint from = st >> 2 & 3u, to = st >> 4 & 3u;
+  __global const LSK__SORT_T *restrict ks = LSK__SORT_SEL(from, kin, kout, ktmp);
+  __global LSK__SORT_T *restrict kd = LSK__SORT_SEL(to, kin, kout, ktmp);
+  __global const uint *restrict vs = LSK__SORT_SEL(from, vin, vout, vtmp);
+  __global uint *restrict vd = LSK__SORT_SEL(to, vin, vout, vtmp);
+  lsk__tiles tiles = lsk__tile_run(n, per_block);
+  for (uint t = tiles.first; t < tiles.end; ++t) {
+    LSK_FOREACH(it)
+    {
+      uint i = t * LSK_DOMAIN_SIZE + it.idx;
+      if (i < n) {
+        kd[i] = ks[i];
+        if (values)
+          vd[i] = vs[i];
+      }
+    }
   }
-
-/* K: u32 (uint and int keys), f32 (float), u64 (ulong and long), f64
- * (double: its bits only, so no fp64 is needed here). */
-LSK__SORT_COUNT(u32, uint)
-LSK__SORT_COUNT(f32, uint)
-LSK__SORT_COUNT(u64, ulong)
-LSK__SORT_COUNT(f64, ulong)
-LSK__SORT_SCATTER(u32, uint)
-LSK__SORT_SCATTER(f32, uint)
-LSK__SORT_SCATTER(u64, ulong)
-LSK__SORT_SCATTER(f64, ulong)
-LSK__SORT_COPY_KERNEL(uint)
-LSK__SORT_COPY_KERNEL(ulong)
+}
 
 /* OR and AND over the workers (the plan's block reductions). */
 #define lsk__sort_or(a, b) ((a) | (b))

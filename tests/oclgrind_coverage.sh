@@ -3,10 +3,11 @@
 # run the oclgrind suites (per test binary TESTS: lsk_tests and the
 # examples' lsk_<x>_tests, "--" between) under oclgrind's instruction
 # counter (no checks: the oclgrind_* tests do those) and fail unless every
-# kernel that lsk ships (kernels/*.cl, the reduce and scan kernels of every
-# type, the examples' kernels) ran at least once, and every reduce and scan
-# kernel ran both its vload8 path and its scalar one. Prints the kernels
-# run and how many times.
+# kernel that lsk ships (kernels/*.cl with every build of the families
+# built per type, the examples' kernels) ran at least once, and every
+# reduce and scan kernel ran both its vload8 path and its scalar one.
+# Prints the kernels run and how many times. CC (default cc) preprocesses
+# the families built per type to name their kernels.
 set -u
 oclgrind=$1 src=$2
 shift 2
@@ -33,18 +34,35 @@ while [ $# -gt 0 ]; do
   fi
 done
 # The kernels lsk ships (its kernel library and its examples): plain
-# LSK_KERNEL definitions, and the reduce and
-# scan kernels that kernels/reduce.cl and kernels/scan.cl instantiate per
-# type (macro lines at the start of a line, not their definitions).
+# LSK_KERNEL definitions, and the kernels of every build of a family
+# written once over a type (the builds of its "lsk-builds:" line, the
+# product of the lists; the names from the preprocessor, with the device
+# library in front as the host puts it).
+builds() {
+  local spec axis name vals v out=("")
+  spec=$(sed -n 's/^ \* lsk-builds: //p' "$1")
+  [ -n "$spec" ] || return 0
+  for axis in $spec; do
+    name=${axis%%=*} vals=${axis#*=}
+    local next=()
+    for o in "${out[@]}"; do
+      for v in ${vals//,/ }; do next+=("$o -D$name=$v"); done
+    done
+    out=("${next[@]}")
+  done
+  printf '%s\n' "${out[@]}"
+}
 {
   sed -nE 's/^LSK_KERNEL void ([a-z_0-9]+)\(.*/\1/p' "$src"/kernels/*.cl "$src"/examples/*/*.cl
-  sed -nE 's/^LSK__REDUCE_KERNELS\(([a-z]+),.*/\1/p' "$src"/kernels/reduce.cl |
-    while read -r t; do printf 'lsk_reduce_%s_%s\n' add "$t" min "$t" max "$t"; done
-  sed -nE 's/^LSK__SCAN_KERNEL\(([a-z]+),.*/lsk_scan_\1/p' "$src"/kernels/scan.cl
-  # The sort's per key class (LSK__SORT_COUNT(u32, uint) ...) and width.
-  sed -nE 's/^LSK__SORT_(COUNT|SCATTER)\(([a-z0-9]+),.*/\1 \2/p' "$src"/kernels/sort.cl |
-    while read -r what k; do printf 'lsk_sort_%s_%s\n' "$(echo "$what" | tr A-Z a-z)" "$k"; done
-  sed -nE 's/^LSK__SORT_COPY_KERNEL\(([a-z]+)\).*/lsk_sort_copy_\1/p' "$src"/kernels/sort.cl
+  for f in "$src"/kernels/*.cl; do
+    builds "$f" | while IFS= read -r defs; do
+      # shellcheck disable=SC2086
+      ${CC:-cc} -E -P -x c -I "$src/cl" -include lsk_device.h -DLSK_WORKERS=1 -DLSK_SIMD=1 \
+        -DLSK_DOMAIN_SIZE=1 -Dcl_khr_fp64 -Dcl_khr_int64_base_atomics $defs "$f" |
+        grep -oE '__kernel __attribute__\(\(reqd_work_group_size\([^)]*\)\)\) void [a-z_0-9]+' |
+        sed 's/.* //'
+    done
+  done
 } | sort -u >"$want"
 # Each invocation's counts start with its kernel's name; the vector path
 # is the one that calls vload8.

@@ -1,6 +1,7 @@
 /*
  * algo.c: what the kernel library's algorithms share: the programs of
- * kernels/ (built on first use, kept by the context), the context's
+ * kernels/ (each family built on first use per set of -D options, its
+ * type's, and kept by the context), the context's
  * temporary buffers, argument checks, and the plan of a device-wide pass
  * (tile, blocks, tiles per block).
  */
@@ -44,9 +45,19 @@ static const struct {
 #undef XX
 };
 
-/* A library kernel kept for a context. */
-typedef struct lsk__libkernel {
+/* A build of a family kept for a context: the family's program with the
+ * -D options of one type (kernels/reduce.cl: "-DLSK_T=float -DLSK_OP=ADD"),
+ * or with none for a family built once. */
+typedef struct lib_build {
   lsk__lib family;
+  char options[64];
+  lsk_program *program;
+  struct lib_build *next;
+} lib_build;
+
+/* A library kernel kept for a context, in one build. */
+typedef struct lsk__libkernel {
+  const lib_build *build;
   char name[64];
   lsk_kernel *kernel;
   struct lsk__libkernel *next;
@@ -56,7 +67,7 @@ typedef struct lsk__libkernel {
  * slot: made on first use, freed when the context is destroyed. */
 typedef struct lib_state {
   pthread_mutex_t lock; /* recursive: lsk__lib_lock */
-  lsk_program *programs[LSK__LIB_COUNT];
+  lib_build *builds;
   lsk__libkernel *kernels;
 } lib_state;
 
@@ -87,8 +98,11 @@ static void lib_destroy(lsk_context *ctx, void *state)
     lsk_kernel_destroy(e->kernel);
     free(e);
   }
-  for (int i = 0; i < LSK__LIB_COUNT; ++i)
-    lsk_program_destroy(s->programs[i]);
+  for (lib_build *b = s->builds, *next; b; b = next) {
+    next = b->next;
+    lsk_program_destroy(b->program);
+    free(b);
+  }
   pthread_mutex_destroy(&s->lock);
   free(s);
 }
@@ -109,32 +123,62 @@ int lsk__lib_lock(lsk_context *ctx)
 
 void lsk__lib_unlock(lsk_context *ctx) { pthread_mutex_unlock(&lib_of(ctx)->lock); }
 
-static int lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_kernel **out)
+/* The build of family with options, made on first use: its program, named
+ * by its file (build logs name the file's own lines; a failed build's
+ * message gives the options). */
+static int lib_build_of(lsk_context *ctx, lsk__lib family, const char *options,
+                        const lib_build **out)
 {
   lib_state *st = lib_of(ctx);
+  for (lib_build *b = st->builds; b; b = b->next)
+    if (b->family == family && strcmp(b->options, options) == 0) {
+      *out = b;
+      return LSK_OK;
+    }
+  lib_build *b = calloc(1, sizeof *b);
+  if (!b || strlen(options) >= sizeof b->options) {
+    free(b);
+    return lsk__fail(ctx, b ? LSK_EINVAL : LSK_ENOMEM, "lsk: %s with '%s': %s",
+                     families[family].file, options, b ? "options too long" : "out of memory");
+  }
+  lsk_program_options po = {.name = families[family].file, .build_options = options};
+  int rc = lsk_program_create(ctx, families[family].source, &po, &b->program);
+  if (rc) {
+    free(b);
+    return rc;
+  }
+  b->family = family;
+  strcpy(b->options, options);
+  b->next = st->builds;
+  st->builds = b;
+  *out = b;
+  return LSK_OK;
+}
+
+static int lib_kernel(lsk_context *ctx, lsk__lib family, const char *options, const char *name,
+                      lsk_kernel **out)
+{
+  lib_state *st = lib_of(ctx);
+  const lib_build *b = NULL;
+  int rc = lib_build_of(ctx, family, options, &b);
+  if (rc)
+    return rc;
   for (lsk__libkernel *e = st->kernels; e; e = e->next)
-    if (e->family == family && strcmp(e->name, name) == 0) {
+    if (e->build == b && strcmp(e->name, name) == 0) {
       *out = e->kernel;
       return LSK_OK;
     }
-  int rc = LSK_OK;
-  if (!st->programs[family]) {
-    lsk_program_options po = {.name = families[family].file};
-    rc = lsk_program_create(ctx, families[family].source, &po, &st->programs[family]);
-    if (rc)
-      return rc;
-  }
   lsk__libkernel *e = calloc(1, sizeof *e);
   if (!e || strlen(name) >= sizeof e->name) {
     free(e);
     return lsk__fail(ctx, e ? LSK_EINVAL : LSK_ENOMEM, "lsk: library kernel '%s': %s", name,
                      e ? "name too long" : "out of memory");
   }
-  if ((rc = lsk_kernel_create(st->programs[family], name, &e->kernel))) {
+  if ((rc = lsk_kernel_create(b->program, name, &e->kernel))) {
     free(e);
     return rc;
   }
-  e->family = family;
+  e->build = b;
   strcpy(e->name, name);
   e->next = st->kernels;
   st->kernels = e;
@@ -142,16 +186,22 @@ static int lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_k
   return LSK_OK;
 }
 
-int lsk__lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_kernel **out)
+int lsk__lib_kernel_for(lsk_context *ctx, lsk__lib family, const char *options, const char *name,
+                        lsk_kernel **out)
 {
-  /* The list and the programs are the context's: one thread at a time
+  /* The lists and the programs are the context's: one thread at a time
    * (library calls that keep the kernel past this hold the lock already). */
   int rc = lsk__lib_lock(ctx);
   if (rc)
     return rc;
-  rc = lib_kernel(ctx, family, name, out);
+  rc = lib_kernel(ctx, family, options ? options : "", name, out);
   lsk__lib_unlock(ctx);
   return rc;
+}
+
+int lsk__lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_kernel **out)
+{
+  return lsk__lib_kernel_for(ctx, family, "", name, out);
 }
 
 int lsk__scratch(lsk_context *ctx, lsk_queue *q, size_t bytes, lsk_buffer **out)

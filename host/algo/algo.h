@@ -38,6 +38,14 @@ void lsk__lib_unlock(lsk_context *ctx);
 
 /* The kernel name of family, made and kept by the context on first use. */
 int lsk__lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_kernel **out);
+/* The same in family's build with options, the -D options of the type it
+ * is built for ("-DLSK_T=float"; the family's file names them): one
+ * program per family and options, made and kept by the context on first
+ * use. lsk__lib_kernel is the build with none. */
+int lsk__lib_kernel_for(lsk_context *ctx, lsk__lib family, const char *options, const char *name,
+                        lsk_kernel **out);
+/* reduce.c: lsk_reduce_<op>_<type>, in its build (scan.c's sums too). */
+int lsk__reduce_kernel(lsk_context *ctx, lsk_type type, lsk_op op, lsk_kernel **out);
 /* A temporary buffer of at least bytes for a call on q, from the buffer
  * cache (a later call on q reuses it at once; another queue only once q
  * is past this call). Free it on q when the call's last use is enqueued. */

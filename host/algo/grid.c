@@ -341,11 +341,12 @@ static int copy(lsk_halo *h, const char *fn, int t, int pack, lsk_type type, lsk
   int rc = lsk__algo_plan(h->ctx, fn, h->tab_cells[t], opt, &p);
   if (rc)
     return rc;
-  char name[32];
-  snprintf(name, sizeof name, "lsk_halo_%s_%s", pack ? "pack" : "unpack",
-           lsk_type_size(type) == 8 ? "ulong" : "uint");
+  const char *bits = lsk_type_size(type) == 8 ? "ulong" : "uint";
+  char name[32], options[24];
+  snprintf(name, sizeof name, "lsk_halo_%s_%s", pack ? "pack" : "unpack", bits);
+  snprintf(options, sizeof options, "-DLSK_T=%s", bits);
   lsk_kernel *k;
-  if ((rc = lsk__lib_kernel(h->ctx, LSK__LIB_GRID, name, &k)))
+  if ((rc = lsk__lib_kernel_for(h->ctx, LSK__LIB_GRID, options, name, &k)))
     return rc;
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
   return lsk__launch_q(k, q, fn, &l,

@@ -24,8 +24,11 @@ static int histogram(lsk_context *ctx, lsk_queue *q, const char *fn, const char 
   lsk__plan p, pz;
   if ((rc = lsk__algo_plan(ctx, fn, n, opt, &p)) || (rc = lsk__algo_plan(ctx, fn, slots, opt, &pz)))
     return rc;
+  /* The build of tname's kernels, the zeroing's too. */
+  char options[32];
+  snprintf(options, sizeof options, "-DLSK_T=%s", tname);
   lsk_kernel *zero;
-  if ((rc = lsk__lib_kernel(ctx, LSK__LIB_HISTOGRAM, "lsk_histogram_zero", &zero)))
+  if ((rc = lsk__lib_kernel_for(ctx, LSK__LIB_HISTOGRAM, options, "lsk_histogram_zero", &zero)))
     return rc;
   lsk_launch lz = lsk__plan_launch(&pz, pz.blocks);
   rc = lsk__launch_q(zero, q, fn, &lz,
@@ -38,7 +41,7 @@ static int histogram(lsk_context *ctx, lsk_queue *q, const char *fn, const char 
   char name[48];
   snprintf(name, sizeof name, "lsk_histogram_%s_local", tname);
   lsk_kernel *k;
-  if ((rc = lsk__lib_kernel(ctx, LSK__LIB_HISTOGRAM, name, &k)))
+  if ((rc = lsk__lib_kernel_for(ctx, LSK__LIB_HISTOGRAM, options, name, &k)))
     return rc;
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
   lsk_kernel_info info;
@@ -51,7 +54,7 @@ static int histogram(lsk_context *ctx, lsk_queue *q, const char *fn, const char 
     l.local_bytes = slots * 4;
   } else {
     snprintf(name, sizeof name, "lsk_histogram_%s_global", tname);
-    if ((rc = lsk__lib_kernel(ctx, LSK__LIB_HISTOGRAM, name, &k)))
+    if ((rc = lsk__lib_kernel_for(ctx, LSK__LIB_HISTOGRAM, options, name, &k)))
       return rc;
   }
   lsk_arg args[] = {LSK_ARG_BUFFER(in),

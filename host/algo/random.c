@@ -31,14 +31,17 @@ static int fill(lsk_context *ctx, lsk_queue *q, lsk_buffer *out, size_t offset, 
   lsk__plan p;
   if ((rc = lsk__algo_plan(ctx, fn, counters, opt, &p)))
     return rc;
-  char name[48];
+  /* The distribution's build, -D LSK_RANDOM=D, and its kernel lsk_random_D. */
+  char d[24], name[48], options[48];
   if (type == LSK_TYPE_UINT)
-    snprintf(name, sizeof name, "lsk_random_uint");
+    snprintf(d, sizeof d, "uint");
   else
-    snprintf(name, sizeof name, "lsk_random_%s_%s",
-             dist == LSK_RANDOM_NORMAL ? "normal" : "uniform", lsk_type_name(type));
+    snprintf(d, sizeof d, "%s_%s", dist == LSK_RANDOM_NORMAL ? "normal" : "uniform",
+             lsk_type_name(type));
+  snprintf(name, sizeof name, "lsk_random_%s", d);
+  snprintf(options, sizeof options, "-DLSK_RANDOM=%s", d);
   lsk_kernel *k;
-  if ((rc = lsk__lib_kernel(ctx, LSK__LIB_RANDOM, name, &k)))
+  if ((rc = lsk__lib_kernel_for(ctx, LSK__LIB_RANDOM, options, name, &k)))
     return rc;
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
   return lsk__launch_q(k, q, fn, &l,

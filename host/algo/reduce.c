@@ -17,6 +17,19 @@ const char *lsk__op_name(lsk_op op)
   return NULL;
 }
 
+int lsk__reduce_kernel(lsk_context *ctx, lsk_type type, lsk_op op, lsk_kernel **out)
+{
+  /* The build's -D LSK_OP is upper case (kernels/reduce.cl says why). */
+  const char *name = lsk__op_name(op);
+  char kernel[48], options[48];
+  snprintf(kernel, sizeof kernel, "lsk_reduce_%s_%s", name, lsk_type_name(type));
+  snprintf(options, sizeof options, "-DLSK_T=%s -DLSK_OP=%s", lsk_type_name(type),
+           op == LSK_OP_SUM   ? "ADD"
+           : op == LSK_OP_MIN ? "MIN"
+                              : "MAX");
+  return lsk__lib_kernel_for(ctx, LSK__LIB_REDUCE, options, kernel, out);
+}
+
 int lsk__check_type(lsk_context *ctx, const char *fn, lsk_type type, unsigned allowed)
 {
   if (!lsk_type_size(type) || !(allowed & (1u << type)))
@@ -64,10 +77,8 @@ static int reduce_to(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type ty
   lsk__plan p;
   if ((rc = lsk__algo_plan(ctx, fn, n, opt, &p)))
     return rc;
-  char name[48];
-  snprintf(name, sizeof name, "lsk_reduce_%s_%s", lsk__op_name(op), lsk_type_name(type));
   lsk_kernel *k;
-  if ((rc = lsk__lib_kernel(ctx, LSK__LIB_REDUCE, name, &k)))
+  if ((rc = lsk__reduce_kernel(ctx, type, op, &k)))
     return rc;
   if (p.blocks == 1)
     return launch(k, q, &p, 1, in, offset, n, p.per_block, out, out_index);

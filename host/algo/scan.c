@@ -46,18 +46,18 @@ static int scan(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, l
   lsk__plan p;
   if ((rc = lsk__algo_plan(ctx, fn, n, opt, &p)))
     return rc;
-  char name[48];
+  char name[48], options[32];
   snprintf(name, sizeof name, "lsk_scan_%s", lsk_type_name(type));
+  snprintf(options, sizeof options, "-DLSK_T=%s", lsk_type_name(type));
   lsk_kernel *scan;
-  if ((rc = lsk__lib_kernel(ctx, LSK__LIB_SCAN, name, &scan)))
+  if ((rc = lsk__lib_kernel_for(ctx, LSK__LIB_SCAN, options, name, &scan)))
     return rc;
   int incl = kind == LSK_SCAN_INCLUSIVE;
   if (p.blocks == 1)
     return scan_launch(scan, q, &p, 1, in, in_offset, n, p.per_block, out, out_offset, NULL, incl);
-  snprintf(name, sizeof name, "lsk_reduce_add_%s", lsk_type_name(type));
   lsk_kernel *sums;
   lsk_buffer *partial = NULL;
-  if ((rc = lsk__lib_kernel(ctx, LSK__LIB_REDUCE, name, &sums)) ||
+  if ((rc = lsk__reduce_kernel(ctx, type, LSK_OP_SUM, &sums)) ||
       (rc = lsk__scratch(ctx, q, p.blocks * size, &partial)))
     return rc;
   lsk_launch l = lsk__plan_launch(&p, p.blocks);

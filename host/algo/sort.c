@@ -83,163 +83,219 @@ static int choose_bits(const sort_job *j, unsigned workers, uint64_t avail, unsi
                    j->fn, workers, lsk__context_info(j->ctx)->name, (unsigned long long)avail);
 }
 
-/* The kernel lsk_sort_<name>_<K> of the key's class: u32 (uint, int), f32
- * (float), u64 (ulong, long), f64 (double); copy: by the key's width. */
-static int sort_kernel(const sort_job *j, const char *name, lsk_kernel **k)
+/* The kernels of one sort, all from the build of its key's class
+ * (kernels/sort.cl, -D LSK_SORT_KEY=K): u32 (uint, int), f32 (float), u64
+ * (ulong, long), f64 (double); the copy's by the key's width. */
+typedef struct sort_kernels {
+  lsk_kernel *count, *scatter, *copy, *plan;
+} sort_kernels;
+
+static int sort_kernels_get(const sort_job *j, sort_kernels *k)
 {
   int wide = lsk_type_size(j->type) == 8;
   int is_float = j->type == LSK_TYPE_FLOAT || j->type == LSK_TYPE_DOUBLE;
-  char full[48];
-  if (strcmp(name, "copy") == 0)
-    snprintf(full, sizeof full, "lsk_sort_copy_%s", wide ? "ulong" : "uint");
-  else
-    snprintf(full, sizeof full, "lsk_sort_%s_%c%s", name, is_float ? 'f' : 'u', wide ? "64" : "32");
-  return lsk__lib_kernel(j->ctx, LSK__LIB_SORT, full, k);
+  char key[4], options[32], count[32], scatter[32];
+  snprintf(key, sizeof key, "%c%s", is_float ? 'f' : 'u', wide ? "64" : "32");
+  snprintf(options, sizeof options, "-DLSK_SORT_KEY=%s", key);
+  snprintf(count, sizeof count, "lsk_sort_count_%s", key);
+  snprintf(scatter, sizeof scatter, "lsk_sort_scatter_%s", key);
+  int rc;
+  if ((rc = lsk__lib_kernel_for(j->ctx, LSK__LIB_SORT, options, count, &k->count)) ||
+      (rc = lsk__lib_kernel_for(j->ctx, LSK__LIB_SORT, options, scatter, &k->scatter)) ||
+      (rc = lsk__lib_kernel_for(j->ctx, LSK__LIB_SORT, options,
+                                wide ? "lsk_sort_copy_ulong" : "lsk_sort_copy_uint", &k->copy)))
+    return rc;
+  return lsk__lib_kernel_for(j->ctx, LSK__LIB_SORT, options, "lsk_sort_plan", &k->plan);
+}
+
+/* One sort's plan, kernels, shape and scratch buffers. */
+typedef struct sort_run {
+  const sort_job *j;
+  lsk__plan p;
+  sort_kernels k;
+  lsk_launch l; /* of the segment kernels: count and scatter */
+  unsigned bits;
+  size_t nseg, seglen;
+  lsk_buffer *counts, *oa, *state, *ktmp, *vtmp;
+} sort_run;
+
+/* One segment per work-item, so every kernel of the segments takes the
+ * same workers: the fewer of the two kernels' shapes. Then the digit
+ * bits, with the counters beside the larger of the two kernels' own
+ * local memory. */
+static int sort_shape(sort_run *r)
+{
+  r->l = lsk__plan_launch(&r->p, r->p.blocks);
+  lsk_kernel_info ic, is;
+  int rc;
+  if ((rc = lsk_kernel_query(r->k.count, &r->l, &ic)) ||
+      (rc = lsk_kernel_query(r->k.scatter, &r->l, &is)))
+    return rc;
+  if (is.workers != ic.workers) {
+    r->l.workers = ic.workers < is.workers ? ic.workers : is.workers;
+    if ((rc = lsk_kernel_query(r->k.count, &r->l, &ic)) ||
+        (rc = lsk_kernel_query(r->k.scatter, &r->l, &is)))
+      return rc;
+  }
+  r->l.workers = ic.workers;
+  r->l.simd = ic.simd;
+  uint64_t local = lsk__context_info(r->j->ctx)->local_mem_size;
+  uint64_t used =
+      ic.local_static_bytes > is.local_static_bytes ? ic.local_static_bytes : is.local_static_bytes;
+  return choose_bits(r->j, ic.workers, local > used ? local - used : 0, &r->bits);
+}
+
+/* Segments: blocks x workers. Unless the caller chose the blocks: on CPUs
+ * two blocks per compute unit, on GPUs the library's usual number but
+ * segments of SORT_GPU_SEGMENT elements at least (each has 2^bits counters
+ * to write and scan); at most SORT_CAPPED_SEGMENT long where loops are
+ * capped. */
+static int sort_segments(sort_run *r)
+{
+  const sort_job *j = r->j;
+  const lsk_device_info *dev = lsk__context_info(j->ctx);
+  size_t n = j->n, w = r->l.workers;
+  int chosen = j->algo && j->algo->blocks;
+  size_t blocks = chosen        ? j->algo->blocks
+                  : dev->is_gpu ? r->p.blocks
+                                : lsk_auto_blocks(dev, r->p.tiles, 1, 2);
+  if (!chosen && dev->is_gpu) {
+    size_t most = (n + (size_t)SORT_GPU_SEGMENT * w - 1) / ((size_t)SORT_GPU_SEGMENT * w);
+    blocks = blocks < most ? blocks : most ? most : 1;
+  }
+  if (!chosen && dev->loops_capped) {
+    size_t need = (n + (size_t)SORT_CAPPED_SEGMENT * w - 1) / ((size_t)SORT_CAPPED_SEGMENT * w);
+    blocks = blocks > need ? blocks : need;
+  }
+  size_t radix = (size_t)1 << r->bits;
+  r->nseg = blocks * w;
+  if (r->nseg > UINT32_MAX / radix)
+    return lsk__fail(j->ctx, LSK_ERANGE,
+                     "%s: %zu blocks of %zu workers make %zu counters of %zu digits, past 2^32 - 1",
+                     j->fn, blocks, w, r->nseg, radix);
+  r->seglen = (n + r->nseg - 1) / r->nseg;
+  r->l.blocks[0] = blocks;
+  return LSK_OK;
+}
+
+/*
+ * The arguments of the count and scatter kernels (kernels/sort.cl): one
+ * table of every value either takes, and each kernel's parameters, in its
+ * order, as places in it. A pass changes PASS, FIRST, SHIFT and MASK.
+ */
+/* clang-format off */
+enum {
+  A_STATE, A_PASS, A_FIRST, A_KIN, A_KOUT, A_KTMP, A_VIN, A_VOUT, A_VTMP, A_VALUES, A_N, A_SEGLEN,
+  A_X, A_SHIFT, A_MASK, A_COUNTS, A_NSEG, A_OA, A_LOCAL, A_ALL
+};
+static const unsigned char count_params[] = {
+  A_STATE, A_PASS, A_FIRST, A_KIN, A_KOUT, A_KTMP, A_N, A_SEGLEN, A_X, A_SHIFT, A_MASK, A_COUNTS,
+  A_NSEG, A_OA, A_LOCAL};
+static const unsigned char scatter_params[] = {
+  A_STATE, A_PASS, A_KIN, A_KOUT, A_KTMP, A_VIN, A_VOUT, A_VTMP, A_VALUES, A_N, A_SEGLEN, A_X,
+  A_SHIFT, A_MASK, A_COUNTS, A_NSEG, A_LOCAL};
+/* clang-format on */
+#define SORT_PARAMS 17
+_Static_assert(sizeof count_params <= SORT_PARAMS && sizeof scatter_params <= SORT_PARAMS,
+               "SORT_PARAMS holds every kernel's parameters");
+
+/* The kernel k with the table's values at params. */
+static int sort_launch(const sort_run *r, lsk_kernel *k, const lsk_arg *all,
+                       const unsigned char *params, size_t n)
+{
+  lsk_arg args[SORT_PARAMS];
+  for (size_t i = 0; i < n; ++i)
+    args[i] = all[params[i]];
+  return lsk__launch_q(k, r->j->q, r->j->fn, &r->l, args, n);
+}
+
+/* The buffers where a kernel reads the values and writes them (the keys'
+ * where there are none: the kernels then never touch them). */
+static void sort_table(const sort_run *r, lsk_arg all[A_ALL])
+{
+  const sort_job *j = r->j;
+  int v = j->vin != NULL;
+  all[A_STATE] = LSK_ARG_BUFFER(r->state);
+  all[A_KIN] = LSK_ARG_BUFFER(j->kin);
+  all[A_KOUT] = LSK_ARG_BUFFER(j->kout);
+  all[A_KTMP] = LSK_ARG_BUFFER(r->ktmp);
+  all[A_VIN] = LSK_ARG_BUFFER(v ? j->vin : j->kin);
+  all[A_VOUT] = LSK_ARG_BUFFER(v ? j->vout : j->kin);
+  all[A_VTMP] = LSK_ARG_BUFFER(v ? r->vtmp : j->kin);
+  all[A_VALUES] = LSK_ARG_UINT(v);
+  all[A_N] = LSK_ARG_UINT((uint32_t)j->n);
+  all[A_SEGLEN] = LSK_ARG_UINT((uint32_t)r->seglen);
+  all[A_X] = order_arg(j);
+  all[A_COUNTS] = LSK_ARG_BUFFER(r->counts);
+  all[A_NSEG] = LSK_ARG_UINT((uint32_t)r->nseg);
+  all[A_OA] = LSK_ARG_BUFFER(r->oa);
+  all[A_LOCAL] = LSK_ARG_LOCAL((((size_t)1 << r->bits) + 1) * r->l.workers * 4);
+}
+
+/* Per digit: the counts (pass 0's with the OR and AND, then the plan), the
+ * scan that makes each count its segment's first slot for its digit, and
+ * the scatter; the passes the plan skips return at once. Then the copy,
+ * where the plan needs one. */
+static int sort_passes(const sort_run *r)
+{
+  const sort_job *j = r->j;
+  unsigned keybits = (unsigned)lsk_type_size(j->type) * 8;
+  unsigned passes = (keybits + r->bits - 1) / r->bits;
+  lsk_arg all[A_ALL];
+  sort_table(r, all);
+  int rc = LSK_OK;
+  for (unsigned pass = 0; pass < passes && !rc; ++pass) {
+    unsigned shift = pass * r->bits, width = keybits - shift < r->bits ? keybits - shift : r->bits;
+    uint32_t mask = (uint32_t)(((uint64_t)1 << width) - 1);
+    all[A_PASS] = LSK_ARG_UINT(pass);
+    all[A_FIRST] = LSK_ARG_UINT(pass == 0);
+    all[A_SHIFT] = LSK_ARG_UINT(shift);
+    all[A_MASK] = LSK_ARG_UINT(mask);
+    rc = sort_launch(r, r->k.count, all, count_params, sizeof count_params);
+    if (!rc && pass == 0) {
+      lsk_launch lp = r->l;
+      lp.blocks[0] = 1;
+      rc = lsk__launch_q(r->k.plan, j->q, j->fn, &lp,
+                         LSK_ARGS(LSK_ARG_BUFFER(r->oa), LSK_ARG_UINT((uint32_t)r->nseg),
+                                  LSK_ARG_UINT(keybits), LSK_ARG_UINT(r->bits),
+                                  LSK_ARG_UINT((uint32_t)j->in_place), LSK_ARG_BUFFER(r->state)));
+    }
+    if (!rc)
+      rc = lsk__scan_q(j->ctx, j->q, j->fn, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, r->counts, 0,
+                       r->counts, 0, ((size_t)mask + 1) * r->nseg, j->algo);
+    if (!rc)
+      rc = sort_launch(r, r->k.scatter, all, scatter_params, sizeof scatter_params);
+  }
+  if (rc)
+    return rc;
+  lsk_launch lc = lsk__plan_launch(&r->p, r->p.blocks);
+  return lsk__launch_q(r->k.copy, j->q, j->fn, &lc,
+                       LSK_ARGS(all[A_STATE], all[A_KIN], all[A_KOUT], all[A_KTMP], all[A_VIN],
+                                all[A_VOUT], all[A_VTMP], all[A_VALUES], all[A_N],
+                                LSK_ARG_UINT((uint32_t)r->p.per_block)));
 }
 
 static int run(const sort_job *j)
 {
   lsk_context *ctx = j->ctx;
   lsk_queue *q = j->q;
-  const char *fn = j->fn;
-  size_t n = j->n, ksize = lsk_type_size(j->type);
-  unsigned keybits = (unsigned)ksize * 8;
-  lsk__plan p;
-  int rc = lsk__algo_plan(ctx, fn, n, j->algo, &p);
-  lsk_kernel *count, *scatter, *copy, *plan;
-  if (rc || (rc = sort_kernel(j, "count", &count)) || (rc = sort_kernel(j, "scatter", &scatter)) ||
-      (rc = sort_kernel(j, "copy", &copy)) ||
-      (rc = lsk__lib_kernel(ctx, LSK__LIB_SORT, "lsk_sort_plan", &plan)))
+  sort_run r = {.j = j};
+  int rc;
+  if ((rc = lsk__algo_plan(ctx, j->fn, j->n, j->algo, &r.p)) || (rc = sort_kernels_get(j, &r.k)) ||
+      (rc = sort_shape(&r)) || (rc = sort_segments(&r)))
     return rc;
-
-  /* One segment per work-item, so every kernel of the segments takes the
-   * same workers: the fewer of the two kernels' shapes. */
-  lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  lsk_kernel_info ic, is;
-  if ((rc = lsk_kernel_query(count, &l, &ic)) || (rc = lsk_kernel_query(scatter, &l, &is)))
-    return rc;
-  if (is.workers != ic.workers) {
-    l.workers = ic.workers < is.workers ? ic.workers : is.workers;
-    if ((rc = lsk_kernel_query(count, &l, &ic)) || (rc = lsk_kernel_query(scatter, &l, &is)))
-      return rc;
-  }
-  unsigned w = ic.workers;
-  l.workers = w;
-  l.simd = ic.simd;
-  uint64_t local = lsk__context_info(ctx)->local_mem_size;
-  uint64_t used =
-      ic.local_static_bytes > is.local_static_bytes ? ic.local_static_bytes : is.local_static_bytes;
-  unsigned bits = 0;
-  if ((rc = choose_bits(j, w, local > used ? local - used : 0, &bits)))
-    return rc;
-
-  /* Segments: blocks x workers. Unless the caller chose the blocks: on
-   * CPUs two blocks per compute unit, on GPUs the library's usual number
-   * but segments of SORT_GPU_SEGMENT elements at least (each has 2^bits
-   * counters to write and scan); at most SORT_CAPPED_SEGMENT long where
-   * loops are capped. */
-  size_t blocks = j->algo && j->algo->blocks ? j->algo->blocks
-                  : lsk__context_info(ctx)->is_gpu
-                      ? p.blocks
-                      : lsk_auto_blocks(lsk__context_info(ctx), p.tiles, 1, 2);
-  if (!(j->algo && j->algo->blocks) && lsk__context_info(ctx)->is_gpu) {
-    size_t most = (n + (size_t)SORT_GPU_SEGMENT * w - 1) / ((size_t)SORT_GPU_SEGMENT * w);
-    blocks = blocks < most ? blocks : most ? most : 1;
-  }
-  if (!(j->algo && j->algo->blocks) && lsk__context_info(ctx)->loops_capped) {
-    size_t need = (n + (size_t)SORT_CAPPED_SEGMENT * w - 1) / ((size_t)SORT_CAPPED_SEGMENT * w);
-    blocks = blocks > need ? blocks : need;
-  }
-  size_t radix = (size_t)1 << bits, nseg = blocks * w;
-  if (nseg > UINT32_MAX / radix)
-    return lsk__fail(ctx, LSK_ERANGE,
-                     "%s: %zu blocks of %u workers make %zu counters of %zu digits, past 2^32 - 1",
-                     fn, blocks, w, nseg, radix);
-  size_t seglen = (n + nseg - 1) / nseg;
-  l.blocks[0] = blocks;
-
-  lsk_buffer *counts = NULL, *oa = NULL, *state = NULL, *ktmp = NULL, *vtmp = NULL;
-  if ((rc = lsk__scratch(ctx, q, radix * nseg * 4, &counts)) ||
-      (rc = lsk__scratch(ctx, q, nseg * 16, &oa)) ||
-      (rc = lsk__scratch(ctx, q, SORT_STATE_WORDS * 4, &state)) ||
-      (rc = lsk__scratch(ctx, q, n * ksize, &ktmp)) ||
-      (j->vin && (rc = lsk__scratch(ctx, q, n * 4, &vtmp))))
-    goto done;
-
-  lsk_arg x = order_arg(j);
-  lsk_buffer *vin = j->vin ? j->vin : j->kin, *vout = j->vin ? j->vout : j->kin;
-  lsk_buffer *vt = j->vin ? vtmp : j->kin;
-  unsigned passes = (keybits + bits - 1) / bits;
-  size_t local_bytes = (radix + 1) * w * 4;
-  for (unsigned pass = 0; pass < passes && !rc; ++pass) {
-    unsigned shift = pass * bits, width = keybits - shift < bits ? keybits - shift : bits;
-    uint32_t mask = (uint32_t)(((uint64_t)1 << width) - 1);
-    /* Pass 0's counts come with the OR and AND (first = 1), then the
-     * plan; the other passes count where the plan says so. */
-    lsk_arg ca[] = {LSK_ARG_BUFFER(state),
-                    LSK_ARG_UINT(pass),
-                    LSK_ARG_UINT(pass == 0),
-                    LSK_ARG_BUFFER(j->kin),
-                    LSK_ARG_BUFFER(j->kout),
-                    LSK_ARG_BUFFER(ktmp),
-                    LSK_ARG_UINT((uint32_t)n),
-                    LSK_ARG_UINT((uint32_t)seglen),
-                    x,
-                    LSK_ARG_UINT(shift),
-                    LSK_ARG_UINT(mask),
-                    LSK_ARG_BUFFER(counts),
-                    LSK_ARG_UINT((uint32_t)nseg),
-                    LSK_ARG_BUFFER(oa),
-                    LSK_ARG_LOCAL(local_bytes)};
-    rc = lsk__launch_q(count, q, fn, &l, ca, sizeof ca / sizeof ca[0]);
-    if (!rc && pass == 0) {
-      lsk_launch lp = l;
-      lp.blocks[0] = 1;
-      rc = lsk__launch_q(plan, q, fn, &lp,
-                         LSK_ARGS(LSK_ARG_BUFFER(oa), LSK_ARG_UINT((uint32_t)nseg),
-                                  LSK_ARG_UINT(keybits), LSK_ARG_UINT(bits),
-                                  LSK_ARG_UINT((uint32_t)j->in_place), LSK_ARG_BUFFER(state)));
-    }
-    /* Each count becomes the segment's first slot for its digit. */
-    if (!rc)
-      rc = lsk__scan_q(ctx, q, fn, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, counts, 0, counts, 0,
-                       ((size_t)mask + 1) * nseg, j->algo);
-    if (!rc) {
-      lsk_arg sa[] = {LSK_ARG_BUFFER(state),
-                      LSK_ARG_UINT(pass),
-                      LSK_ARG_BUFFER(j->kin),
-                      LSK_ARG_BUFFER(j->kout),
-                      LSK_ARG_BUFFER(ktmp),
-                      LSK_ARG_BUFFER(vin),
-                      LSK_ARG_BUFFER(vout),
-                      LSK_ARG_BUFFER(vt),
-                      LSK_ARG_UINT(j->vin != NULL),
-                      LSK_ARG_UINT((uint32_t)n),
-                      LSK_ARG_UINT((uint32_t)seglen),
-                      x,
-                      LSK_ARG_UINT(shift),
-                      LSK_ARG_UINT(mask),
-                      LSK_ARG_BUFFER(counts),
-                      LSK_ARG_UINT((uint32_t)nseg),
-                      LSK_ARG_LOCAL(local_bytes)};
-      rc = lsk__launch_q(scatter, q, fn, &l, sa, sizeof sa / sizeof sa[0]);
-    }
-  }
-  if (!rc) {
-    lsk_launch lc = lsk__plan_launch(&p, p.blocks);
-    rc = lsk__launch_q(copy, q, fn, &lc,
-                       LSK_ARGS(LSK_ARG_BUFFER(state), LSK_ARG_BUFFER(j->kin),
-                                LSK_ARG_BUFFER(j->kout), LSK_ARG_BUFFER(ktmp), LSK_ARG_BUFFER(vin),
-                                LSK_ARG_BUFFER(vout), LSK_ARG_BUFFER(vt),
-                                LSK_ARG_UINT(j->vin != NULL), LSK_ARG_UINT((uint32_t)n),
-                                LSK_ARG_UINT((uint32_t)p.per_block)));
-  }
-done:
-  lsk__scratch_free(counts, q);
-  lsk__scratch_free(oa, q);
-  lsk__scratch_free(state, q);
-  lsk__scratch_free(ktmp, q);
-  lsk__scratch_free(vtmp, q);
+  size_t radix = (size_t)1 << r.bits;
+  if (!(rc = lsk__scratch(ctx, q, radix * r.nseg * 4, &r.counts)) &&
+      !(rc = lsk__scratch(ctx, q, r.nseg * 16, &r.oa)) &&
+      !(rc = lsk__scratch(ctx, q, SORT_STATE_WORDS * 4, &r.state)) &&
+      !(rc = lsk__scratch(ctx, q, j->n * lsk_type_size(j->type), &r.ktmp)) &&
+      !(j->vin && (rc = lsk__scratch(ctx, q, j->n * 4, &r.vtmp))))
+    rc = sort_passes(&r);
+  lsk__scratch_free(r.counts, q);
+  lsk__scratch_free(r.oa, q);
+  lsk__scratch_free(r.state, q);
+  lsk__scratch_free(r.ktmp, q);
+  lsk__scratch_free(r.vtmp, q);
   return rc;
 }
 

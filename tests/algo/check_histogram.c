@@ -350,8 +350,7 @@ START_TEST(test_histogram_queue)
 }
 END_TEST
 
-/* Small cases of every kernel (oclgrind): both paths for uint, the local
- * one for the reals. */
+/* Small cases of every kernel (oclgrind): both paths for each type. */
 START_TEST(test_grind_histogram)
 {
   lsk_context *ctx = tu_context();
@@ -363,8 +362,11 @@ START_TEST(test_grind_histogram)
   check_uint(ctx, keys, 300, 200003, &o, "grind uint global");
   free(keys);
   check_real(ctx, LSK_TYPE_FLOAT, 250, 7, &o, 9, "grind float");
-  if (tu_fp64(ctx, "grind double"))
+  check_real(ctx, LSK_TYPE_FLOAT, 300, 200003, &o, 11, "grind float global");
+  if (tu_fp64(ctx, "grind double")) {
     check_real(ctx, LSK_TYPE_DOUBLE, 250, 7, &o, 10, "grind double");
+    check_real(ctx, LSK_TYPE_DOUBLE, 300, 200003, &o, 12, "grind double global");
+  }
   lsk_context_destroy(ctx);
 }
 END_TEST

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "check_block.h"
 
@@ -582,6 +583,66 @@ START_TEST(test_block_scan_var_one_step_rounds)
 }
 END_TEST
 
+/* The first line of the source tree's file path (from the top) that holds
+ * text, or 0. */
+static unsigned source_line(const char *path, const char *text)
+{
+  char full[512], buf[512];
+  snprintf(full, sizeof full, "%s/../%s", LSK_TEST_DIR, path);
+  FILE *f = fopen(full, "r");
+  ck_assert_msg(f != NULL, "cannot open %s", full);
+  unsigned line = 0, at = 0;
+  while (!at && fgets(buf, sizeof buf, f)) {
+    ++line;
+    if (strstr(buf, text))
+      at = line;
+  }
+  fclose(f);
+  return at;
+}
+
+/* A build error in a copy of the block template names the template's own
+ * line (cmake/embed.cmake puts a #line marker in front of every copy). The
+ * error: a build option that makes scan_var's parameter `inclusive` a
+ * token no declaration takes, so every copy fails on that line. */
+START_TEST(test_block_template_error_names_its_line)
+{
+  lsk_context *ctx = tu_context();
+  unsigned line = source_line("cl/lsk_block_t.h", "int inclusive)");
+  ck_assert_uint_gt(line, 0);
+  char want[64];
+  snprintf(want, sizeof want, "lsk_block_t.h:%u:", line);
+  lsk_program_options po = {.name = "empty.cl", .build_options = "-Dinclusive=+"};
+  lsk_program *p;
+  TU_OK(ctx, lsk_program_create(ctx, "LSK_KERNEL void empty(LSK_CTX) {}\n", &po, &p));
+  lsk_launch cfg = {.domain = {64}, .workers = 8, .simd = 8};
+  TU_FAILS(ctx, lsk_program_build(p, "empty", &cfg), LSK_EBUILD, want);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* A kernel family's build errors name its file and its own lines: the
+ * embedded kernels/reduce.cl, built as the kernel library builds it but
+ * without its -D options, fails at its #error line. */
+extern const char lsk__kernels_reduce[];
+START_TEST(test_block_family_error_names_its_line)
+{
+  lsk_context *ctx = tu_context();
+  unsigned line = source_line("kernels/reduce.cl", "#error");
+  ck_assert_uint_gt(line, 0);
+  char want[64];
+  snprintf(want, sizeof want, "kernels/reduce.cl:%u:", line);
+  lsk_program_options po = {.name = "kernels/reduce.cl"};
+  lsk_program *p;
+  TU_OK(ctx, lsk_program_create(ctx, lsk__kernels_reduce, &po, &p));
+  lsk_launch cfg = {.domain = {64}, .workers = 8, .simd = 8};
+  TU_FAILS(ctx, lsk_program_build(p, "lsk_reduce_add_float", &cfg), LSK_EBUILD, want);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 /* Every test of the block suite on one small shape of two steps, the last
  * partial (all types), for the grind_types suite (oclgrind). */
 static const bt_shape grind_shape = {7, 3, 2, 1};
@@ -610,6 +671,8 @@ Suite *suite_block(void)
   tcase_add_test(tc, test_block_predicates);
   tcase_add_test(tc, test_block_nan);
   tcase_add_test(tc, test_block_scan_var_one_step_rounds);
+  tcase_add_test(tc, test_block_template_error_names_its_line);
+  tcase_add_test(tc, test_block_family_error_names_its_line);
   bt_add_atomic_tests(tc);
   suite_add_tcase(s, tc);
   return s;
