@@ -44,6 +44,73 @@
                   lsk_context_errmsg(ctx), (text));                                                \
   } while (0)
 
+/* Bad input (the suites badinput_<x>), as lsk's own bad-input rows
+ * (tests/badinput/badinput.h): each row calls one public function with one
+ * bad argument and checks the status and the message, which starts
+ * "<function>: " and holds the text. ex_bi_clear sets the thread's message,
+ * and ctx's if ctx is not NULL, to one no row expects, so that a row cannot
+ * pass on an earlier message. */
+static inline void ex_bi_clear(lsk_context *ctx)
+{
+  (void)lsk_soa_range_error("bi_sentinel", "none", 1, 0);
+  if (ctx) {
+    lsk_buffer *b = NULL;
+    (void)lsk_buffer_create(ctx, SIZE_MAX, &b);
+  }
+}
+
+/* Asserts rc == want and that msg's message (NULL: the thread's) starts
+ * with "fn: " (or "fn:<digit>", a parser's position) and contains text. */
+static inline void ex_bi_check(int line, const char *expr, int rc, int want, lsk_context *msg,
+                               const char *fn, const char *text)
+{
+  const char *m = lsk_context_errmsg(msg);
+  ck_assert_msg(rc == want, "line %d: %s -> %s, wanted %s: %s", line, expr, lsk_status_name(rc),
+                lsk_status_name(want), m);
+  size_t n = strlen(fn);
+  ck_assert_msg(strncmp(m, fn, n) == 0 && m[n] == ':' &&
+                    (m[n + 1] == ' ' || (m[n + 1] >= '0' && m[n + 1] <= '9')),
+                "line %d: %s: message '%s' does not start with '%s: '", line, expr, m, fn);
+  ck_assert_msg(strstr(m, text) != NULL, "line %d: %s: message '%s' lacks '%s'", line, expr, m,
+                text);
+}
+
+/* A status-returning call of fn: expr fails with want; the message is on
+ * msg. */
+#define EX_BAD(msg, fn, expr, want, text) EX_BAD_AT(msg, fn, fn, expr, want, text)
+
+/* The same where the message starts with another name, at (a function
+ * that fn calls and that reports under its own name). */
+#define EX_BAD_AT(msg, fn, at, expr, want, text)                                                   \
+  do {                                                                                             \
+    (void)(fn);                                                                                    \
+    ex_bi_clear(msg);                                                                              \
+    int ex_bi_rc_ = (expr);                                                                        \
+    ex_bi_check(__LINE__, #expr, ex_bi_rc_, (want), (msg), (at), (text));                          \
+  } while (0)
+
+/* A call without a status (a getter, a destroy): it returns the neutral
+ * value (or nothing: pass 0 for both) and explains in the thread's
+ * message. */
+#define EX_BADV(fn, expr, neutral, text)                                                           \
+  do {                                                                                             \
+    ex_bi_clear(NULL);                                                                             \
+    ck_assert_msg((expr) == (neutral), "line %d: %s did not give %s", __LINE__, #expr, #neutral);  \
+    ex_bi_check(__LINE__, #expr, 0, 0, NULL, (fn), (text));                                        \
+  } while (0)
+
+/* A call that has no way to report (pure functions, frees): it must not
+ * crash and must give the documented neutral value (cond). */
+#define EX_QUIET(fn, cond)                                                                         \
+  do {                                                                                             \
+    (void)(fn);                                                                                    \
+    ck_assert_msg((cond), "line %d: %s", __LINE__, #cond);                                         \
+  } while (0)
+
+/* The texts of lsk's handle registry's messages. */
+#define EX_WRONG(type, is) "is not a live lsk_" type " (it is a live lsk_" is ")"
+#define EX_ORPHAN(parent) "is unusable: its " parent
+
 /* A context with options opt (NULL: the defaults) on the default device
  * (LSK_DEVICE honoured), or exit 77 where there is no device. */
 static inline lsk_context *ex_context_opt(const lsk_context_options *opt)

@@ -12,10 +12,56 @@
 #   check_*.c and their headers) includes lsk's public headers and its own folder's alone,
 #   so that it builds on its own against an installed lsk;
 # - no header of tools/, bench/ or examples/ includes, directly or not, one
-#   that includes it back.
+#   that includes it back;
+# - nothing under tests/ (liblsk's suites and scripts) includes an
+#   example's header: an example's tests live in its folder, in its own
+#   test binary, and lsk_tests links no example.
 # Prints each wrong include and exits 1 if there is one.
+#
+# tools_layering.sh --mutants SOURCE_DIR: the check can fail: on a copy of
+# the tree with example headers included from tests/ (quoted, by a path
+# into examples/, and in angle brackets) it must fail naming each, and pass
+# on the same copy without them.
 set -eu
 export LC_ALL=C
+if [ "${1:-}" = --mutants ]; then
+  src=$2
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  for d in host tools bench examples tests; do
+    cp -R "$src/$d" "$tmp/$d"
+  done
+  sh "$0" "$tmp" >"$tmp/clean.log" 2>&1 || {
+    cat "$tmp/clean.log"
+    echo "tools_layering.sh --mutants: the unplanted copy fails"
+    exit 1
+  }
+  plant() { # FILE LINE: LINE goes in front of tests/FILE
+    { echo "$2"; cat "$tmp/tests/$1"; } >"$tmp/plant" && mv "$tmp/plant" "$tmp/tests/$1"
+  }
+  plant core/check_resource.c '#include "pixel.h"'
+  plant mem/check_grind_pool.c '#include "../../examples/pic/pic_check.h"'
+  plant testutil.h '#include <heat.h>'
+  rc=0
+  sh "$0" "$tmp" >"$tmp/mutant.log" 2>&1 || rc=$?
+  cat "$tmp/mutant.log"
+  caught=0
+  for want in "tests/core/check_resource.c includes pixel.h" \
+    "tests/mem/check_grind_pool.c includes ../../examples/pic/pic_check.h" \
+    "tests/testutil.h includes heat.h"; do
+    if grep -qF "$want" "$tmp/mutant.log"; then
+      caught=$((caught + 1))
+    else
+      echo "tools_layering.sh --mutants: not reported: $want"
+    fi
+  done
+  if [ "$rc" -eq 1 ] && [ "$caught" -eq 3 ]; then
+    echo "tools_layering.sh --mutants: all 3 planted includes of an example's header reported"
+    exit 0
+  fi
+  echo "tools_layering.sh --mutants: exit $rc, $caught of 3 planted includes reported"
+  exit 1
+fi
 src=$1
 tmp=${TMPDIR:-/tmp}/lsk-tools-layering.$$
 trap 'rm -f "$tmp".*' EXIT
@@ -68,6 +114,25 @@ for d in "$src"/examples/*/; do
   done
 done
 
+# tests/: no include names an example's header (by its base name; a header
+# of tests/ of the same name is tests' own), quoted or in angle brackets,
+# nor any path into examples/.
+exnames=$(find "$src/examples" -name '*.h' -exec basename {} \; | sort -u)
+testnames=$(find "$src/tests" -name '*.h' -exec basename {} \; | sort -u)
+for f in $(find "$src/tests" -name '*.c' -o -name '*.h' -o -name '*.cpp'); do
+  for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]\([^>"]*\)[>"].*/\1/p' "$f"); do
+    b=$(basename "$h")
+    case $h in
+    *examples/*) wrong "${f#"$src"/} includes $h (an example's; its tests live in its folder)" ;;
+    *)
+      if echo "$exnames" | grep -qx "$b" && ! echo "$testnames" | grep -qx "$b"; then
+        wrong "${f#"$src"/} includes $h (an example's; its tests live in its folder)"
+      fi
+      ;;
+    esac
+  done
+done
+
 # Cycles: every header-to-header edge, through tsort.
 : >"$tmp.edges"
 for f in $(find "$src/tools" "$src/bench" "$src/examples" -name '*.h'); do
@@ -81,5 +146,5 @@ if ! tsort "$tmp.edges" >/dev/null 2>"$tmp.cycle"; then
   cat "$tmp.cycle"
 fi
 n=$(wc -l <"$tmp.edges")
-[ "$bad" -ne 0 ] || echo "tools_layering.sh: host/ holds and includes none of the tools; tools/common, bench/ and the examples' libraries include only what is below them; $n header includes, no cycle"
+[ "$bad" -ne 0 ] || echo "tools_layering.sh: host/ holds and includes none of the tools; tools/common, bench/ and the examples' libraries include only what is below them; $n header includes, no cycle; tests/ includes no example's header"
 exit "$bad"

@@ -542,4 +542,37 @@ Suite *suite_grind_pic(void)
   return s;
 }
 
+/* The pool's grind suite's binning case (moved from lsk's
+ * tests/mem/check_grind_pool.c; run where that suite runs: on the default
+ * device, rusticl and oclgrind, each also with an NVIDIA GPU's shapes):
+ * five binning steps on a 3x2 grid, frames of 8 and a pool of 4 to start
+ * with, every invariant after the first, third and fifth (so pic_move
+ * fills in the incoming of the steps in between; the second read comes
+ * after lsk_pic_settle). */
+START_TEST(test_pool_grind_pic_steps)
+{
+  enum { N = 60, GX = 3, GY = 2 };
+  lsk_context *ctx = ex_context();
+  lsk_particle p[N], got[N], binned[N];
+  uint32_t cell[N], start[GX * GY + 1];
+  pc_make(p, N, GX, GY, 1, LSK_PIC_UNIT / 2, 2 * LSK_PIC_UNIT, 10, 5u);
+  lsk_pic *pic = NULL;
+  EX_OK(ctx,
+        lsk_pic_create(ctx, GX, GY, p, N, &(lsk_pic_options){.frame_size = 8, .frames = 4}, &pic));
+  for (unsigned s = 0; s < 3; ++s)
+    pc_step_and_check(ctx, pic, GX, GY, p, N, got, cell, binned, start, s, s ? 1 : 0);
+  lsk_pic_destroy(pic);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+Suite *suite_grind_pool_pic(void)
+{
+  Suite *s = suite_create("grind_pool_pic");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, test_pool_grind_pic_steps);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
 EX_MAIN(PIC_SUITES)

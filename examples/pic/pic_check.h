@@ -1,7 +1,6 @@
 /*
- * pic_check.h: the binning example's invariants, shared by check_pic.c and
- * check_grind_pool.c. After a device step and the plain C reference step
- * on a copy of the particles:
+ * pic_check.h: the binning example's invariants (check_pic.c). After a
+ * device step and the plain C reference step on a copy of the particles:
  *   - no particle lost or duplicated: the ids are exactly 1..n (sorted), and
  *     their sum and xor match;
  *   - every particle is in the cell its position says;

@@ -16,7 +16,9 @@
 /* clang-format off */
 #define PIC_SUITES(X)                                                          \
   X(pic, pic/check_pic.c, ur)                                                  \
-  X(grind_pic, pic/check_pic.c, gn)
+  X(grind_pic, pic/check_pic.c, gn)                                            \
+  X(grind_pool_pic, pic/check_pic.c, urgno)                                    \
+  X(badinput_pic, pic/check_pic_badinput.c, ur)
 /* clang-format on */
 
 #endif /* LSK_PIC_SUITES_H */

@@ -15,7 +15,10 @@
   X(pixel, pixel/check_pixel.c, urn)                                           \
   X(pixel_group, pixel/check_pixel_group.c, u)                                 \
   X(grind_pixel, pixel/check_pixel.c, go)                                      \
-  X(grind_pixel_sizes, pixel/check_pixel.c, g)
+  X(grind_pixel_sizes, pixel/check_pixel.c, g)                                 \
+  X(badinput_pixel, pixel/check_pixel_badinput.c, ur)                          \
+  X(resource_pixel, pixel/check_pixel_limits.c, ur)                            \
+  X(shapes_pixel, pixel/check_pixel_limits.c, un)
 /* clang-format on */
 
 #endif /* LSK_PIXEL_SUITES_H */

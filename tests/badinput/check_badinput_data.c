@@ -1,9 +1,9 @@
 /*
  * check_badinput_data.c: bad input to every public function of layout.h,
- * soa.h, vector.h, assoc.h, pool.h, chunklist.h, pic.h and pixel.h (rows:
- * badinput.h), and the handle lifetimes: a destroyed context's children
- * refuse every call but their _destroy, which still frees them; double
- * destroys and wrong handle types are reported, never a crash.
+ * soa.h and grid.h (rows: badinput.h), and the handle lifetimes: a
+ * destroyed context's children refuse every call but their _destroy, which
+ * still frees them; double destroys and wrong handle types are reported,
+ * never a crash.
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -12,8 +12,9 @@
  *   partial file stays;
  * - a cache directory that cannot be written (chmod, in a child that drops
  *   root, as root ignores modes; the path-under-a-file case is in
- *   check_cache.c);
- * - host memory (RLIMIT_AS in a child): LSK_ENOMEM with the size.
+ *   check_cache.c).
+ * (Host memory: the pixel example's event sets, its suite resource_pixel,
+ * examples/pixel/check_pixel_limits.c.)
  *
  * The children are forked before this process touches OpenCL (a runtime
  * does not survive a fork); they report by exit status and stderr.
@@ -28,16 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "pixel.h"
 #include "testutil.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define TU_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TU_ASAN 1
-#endif
-#endif
 
 /* fill and 128 more kernels made by the preprocessor: a binary several
  * times larger than the source. PoCL writes the source to a file at every
@@ -352,48 +344,6 @@ START_TEST(test_resource_cache_unwritable_dir)
 }
 END_TEST
 
-/* ------------------------------------------------------------------ */
-/* Host memory                                                         */
-
-/* A set of 16 Mi digis (224 MiB) under an address-space limit of what the
- * child has plus 64 MiB: LSK_ENOMEM naming the count, and the next, small
- * set is made. Not under AddressSanitizer, whose shadow memory needs the
- * address space. */
-START_TEST(test_resource_host_out_of_memory)
-{
-#ifdef TU_ASAN
-  fprintf(stderr, "test_resource_host_out_of_memory: not under AddressSanitizer (RLIMIT_AS)\n");
-  return;
-#endif
-  if (no_fork("test_resource_host_out_of_memory"))
-    return;
-  pid_t pid = fork();
-  ck_assert_int_ge(pid, 0);
-  if (pid == 0) {
-    long pages = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (!f || fscanf(f, "%ld", &pages) != 1)
-      _exit(2);
-    fclose(f);
-    rlim_t lim = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (64u << 20);
-    struct rlimit rl = {lim, lim};
-    if (setrlimit(RLIMIT_AS, &rl))
-      _exit(3);
-    lsk_pixel_events *ev = NULL;
-    int rc = lsk_pixel_events_create(1, 65536, (size_t)16 << 20, 1, &ev);
-    if (rc != LSK_ENOMEM || ev ||
-        !strstr(lsk_context_errmsg(NULL), "out of host memory for 16777216 digis")) {
-      fprintf(stderr, "host memory: %s: %s\n", lsk_status_name(rc), lsk_context_errmsg(NULL));
-      _exit(4);
-    }
-    rc = lsk_pixel_events_create(1, 16, 100, 1, &ev);
-    lsk_pixel_events_destroy(ev);
-    _exit(rc == LSK_OK ? 0 : 5);
-  }
-  reap(pid, "host out of memory");
-}
-END_TEST
-
 Suite *suite_resource(void)
 {
   Suite *s = suite_create("resource");
@@ -403,7 +353,6 @@ Suite *suite_resource(void)
   tcase_add_test(tc, test_resource_build_failure_stores_nothing);
   tcase_add_test(tc, test_resource_cache_full_disk);
   tcase_add_test(tc, test_resource_cache_unwritable_dir);
-  tcase_add_test(tc, test_resource_host_out_of_memory);
   suite_add_tcase(s, tc);
   return s;
 }

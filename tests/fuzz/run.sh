@@ -5,7 +5,8 @@
 #
 # Builds tests/fuzz as its own project with clang (ASan+UBSan, coverage)
 # in $FUZZ_BUILD (default: build-fuzz), starts from the seed corpus
-# tests/fuzz/corpus/TARGET, and keeps what it finds in
+# corpus/TARGET of the target's folder (tests/fuzz, or examples/<x>/fuzz
+# for an example's: pixel_file), and keeps what it finds in
 # $FUZZ_BUILD/work/TARGET (the seed corpus is only read). A crashing input
 # lands in $FUZZ_BUILD/artifacts/. MERGE=1 afterwards merges the new
 # coverage into the seed corpus (-merge=1 keeps the smallest inputs that
@@ -23,7 +24,12 @@ if [ -z "$clang" ]; then
   echo "run.sh: no clang found (apt-get install clang-15)" >&2
   exit 1
 fi
-[ -f "$here/fuzz_$target.c" ] || { echo "run.sh: no target '$target'" >&2; exit 2; }
+# The target's folder: lsk's own, or an example's.
+dir=
+for d in "$here" "$here"/../../examples/*/fuzz; do
+  [ -f "$d/fuzz_$target.c" ] && dir=$(cd "$d" && pwd)
+done
+[ -n "$dir" ] || { echo "run.sh: no target '$target'" >&2; exit 2; }
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$here" -B "$build" -DCMAKE_C_COMPILER="$clang" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
@@ -32,9 +38,9 @@ work=$build/work/$target
 mkdir -p "$work" "$build/artifacts"
 flags=(-max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
        -artifact_prefix="$build/artifacts/fuzz_$target-")
-[ -f "$here/$target.dict" ] && flags+=(-dict="$here/$target.dict")
+[ -f "$dir/$target.dict" ] && flags+=(-dict="$dir/$target.dict")
 # shellcheck disable=SC2086
-LSK_DEVICE='' "$build/fuzz_$target" "${flags[@]}" ${FUZZ_FLAGS:-} "$work" "$here/corpus/$target"
+LSK_DEVICE='' "$build/fuzz_$target" "${flags[@]}" ${FUZZ_FLAGS:-} "$work" "$dir/corpus/$target"
 if [ "${MERGE:-0}" = 1 ]; then
-  LSK_DEVICE='' "$build/fuzz_$target" -merge=1 "$here/corpus/$target" "$work"
+  LSK_DEVICE='' "$build/fuzz_$target" -merge=1 "$dir/corpus/$target" "$work"
 fi

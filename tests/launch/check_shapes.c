@@ -4,16 +4,15 @@
  * device's; the automatic rule, the blocks and the tuner's candidates on
  * it; the environment variable and its error; the context option over the
  * environment; a context's facts, its launches' shapes, its kernels'
- * limits; the stored choices kept apart from the device's own; the pixel
- * clusterizer's lookup. Every expected number is worked out by hand in
- * the comment beside it.
+ * limits; the stored choices kept apart from the device's own. (The pixel
+ * clusterizer's lookup on the model: the example's suite shapes_pixel.)
+ * Every expected number is worked out by hand in the comment beside it.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv, strdup */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pixel.h"
 #include "testutil.h"
 
 /* Each test sets LSK_SHAPES itself: the ctest label gpushape runs every
@@ -380,23 +379,6 @@ START_TEST(test_shapes_tune_apart)
 }
 END_TEST
 
-/* The pixel clusterizer's automatic lookup follows the model: 48 KiB
- * cannot hold the grid (162 KiB), so the hash, as on NVIDIA; the grid
- * asked for is refused with the figures. */
-START_TEST(test_shapes_pixel_lookup)
-{
-  shapes_env(NULL);
-  lsk_context *ctx = context_with(LSK_SHAPES_NVIDIA);
-  lsk_pixel *px = NULL;
-  TU_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
-  ck_assert_uint_eq(lsk_pixel_lookup(px), LSK_PIXEL_LOOKUP_HASH);
-  lsk_pixel_destroy(px);
-  TU_FAILS(ctx, lsk_pixel_create(ctx, &(lsk_pixel_options){.lookup = LSK_PIXEL_LOOKUP_GRID}, &px),
-           LSK_ELAUNCH, "has 49152");
-  lsk_context_destroy(ctx);
-}
-END_TEST
-
 Suite *suite_shapes(void)
 {
   Suite *s = suite_create("shapes");
@@ -410,7 +392,6 @@ Suite *suite_shapes(void)
   tcase_add_test(tc, test_shapes_option_wins);
   tcase_add_test(tc, test_shapes_launches);
   tcase_add_test(tc, test_shapes_tune_apart);
-  tcase_add_test(tc, test_shapes_pixel_lookup);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -3,12 +3,12 @@
  * (tests/oclgrind.sh runs this suite as `oclgrind_pool` under `oclgrind
  * --data-races --uninitialized`); it also runs as an ordinary suite.
  * Allocation on both paths, recycles and GCs against the model; a chunked
- * list appended from several blocks; a few binning steps. Buffers are
- * written whole (oclgrind counts no fill or partial write as initializing).
+ * list appended from several blocks. (Binning steps on the pool: the pic
+ * example's suite grind_pool_pic.) Buffers are written whole (oclgrind
+ * counts no fill or partial write as initializing).
  */
 #include <stdio.h>
 
-#include "pic_check.h"
 #include "pool_model.h"
 #include "testutil.h"
 
@@ -169,33 +169,12 @@ START_TEST(test_pool_grind_chunklist)
 }
 END_TEST
 
-/* Five binning steps on a 3x2 grid, frames of 8, every invariant after
- * the first, third and fifth (so pic_move fills in the incoming of the
- * steps in between). */
-START_TEST(test_pool_grind_pic_steps)
-{
-  enum { N = 60, GX = 3, GY = 2 };
-  lsk_context *ctx = tu_context();
-  lsk_particle p[N], got[N], binned[N];
-  uint32_t cell[N], start[GX * GY + 1];
-  pc_make(p, N, GX, GY, 1, LSK_PIC_UNIT / 2, 2 * LSK_PIC_UNIT, 10, 5u);
-  lsk_pic *pic = NULL;
-  TU_OK(ctx,
-        lsk_pic_create(ctx, GX, GY, p, N, &(lsk_pic_options){.frame_size = 8, .frames = 4}, &pic));
-  for (unsigned s = 0; s < 3; ++s)
-    pc_step_and_check(ctx, pic, GX, GY, p, N, got, cell, binned, start, s, s ? 1 : 0);
-  lsk_pic_destroy(pic);
-  lsk_context_destroy(ctx);
-}
-END_TEST
-
 Suite *suite_grind_pool(void)
 {
   Suite *s = suite_create("grind_pool");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_pool_grind_alloc_recycle_gc);
   tcase_add_test(tc, test_pool_grind_chunklist);
-  tcase_add_test(tc, test_pool_grind_pic_steps);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -5,6 +5,13 @@
  * lsk_pixel_events_check, hold at most 2^24 module slots, go through the
  * plain-C reference pipeline, and write back byte for byte (the format has
  * one encoding per event set).
+ *
+ * Built in lsk's tree only, by lsk's fuzz harness (tests/fuzz: fuzz.h,
+ * replay.c, the libFuzzer build), which takes the examples' targets from
+ * examples/CMakeLists.txt: ctest fuzz_replay_pixel_file replays the seeds
+ * of corpus/pixel_file; fuzz_pixel_file fuzzes a few seconds with
+ * pixel_file.dict, where clang links libFuzzer; tests/fuzz/run.sh
+ * pixel_file SECONDS runs a campaign.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <string.h>
