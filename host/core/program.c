@@ -231,6 +231,25 @@ static int build_failed(lsk_program *prog, cl_program program, cl_int err, const
  * #line markers; -cl-std=CL1.2 unless the options name a standard, the
  * configuration's defines, then the program's options. name is already
  * fit for #line. Either is NULL without memory (both freed by the caller). */
+/* The n (at most 16) parts one after another in one malloc'd string;
+ * NULL without memory. (A printf of the text would walk the device
+ * library's 140 KB byte by byte, twice, on every build.) */
+static char *concat(const char *const *parts, size_t n)
+{
+  size_t len[16], total = 1;
+  for (size_t i = 0; i < n; ++i)
+    total += len[i] = strlen(parts[i]);
+  char *out = malloc(total), *at = out;
+  if (!out)
+    return NULL;
+  for (size_t i = 0; i < n; ++i) {
+    memcpy(at, parts[i], len[i]);
+    at += len[i];
+  }
+  *at = '\0';
+  return out;
+}
+
 void lsk__program_text(const char *name, const char *prelude, const char *source,
                        const char *options, const unsigned domain[3], unsigned workers,
                        unsigned simd, char **text, char **opts)
@@ -241,8 +260,9 @@ void lsk__program_text(const char *name, const char *prelude, const char *source
                    "-DLSK_DOMAIN_SIZE=%u -DLSK_WORKERS=%u -DLSK_SIMD=%u %s",
                    has_std ? "" : "-cl-std=CL1.2 ", domain[0], domain[1], domain[2],
                    domain[0] * domain[1] * domain[2], workers, simd, options);
-  *text = lsk__strdupf("%s\n#line 1 \"%s.prelude\"\n%s\n#line 1 \"%s\"\n%s", lsk__device_source,
-                       name, prelude, name, source);
+  const char *parts[] = {lsk__device_source, "\n#line 1 \"", name,   ".prelude\"\n", prelude,
+                         "\n#line 1 \"",     name,           "\"\n", source};
+  *text = concat(parts, sizeof parts / sizeof parts[0]);
 }
 
 int lsk_program_text(const char *source, const lsk_program_options *opt, const unsigned domain[3],
