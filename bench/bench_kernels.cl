@@ -3,7 +3,8 @@
 
 /* Triad through ForEach: each block takes data blocks of LSK_DOMAIN_SIZE
  * elements in a grid-strided loop. Two habits that CPUs reward
- * (docs/performance.md, the triad on AVX2):
+ * (docs/lockstep.md, "The last data block"; figures: docs/perf/triad.md,
+ * "The triad on AVX2"):
  * - The tail is ForEach's count, not an `if (i < n)` in the body. Every
  *   full data block then runs unguarded; a guard in the body becomes
  *   masked loads and stores (vmaskmovpd) on AVX2, microcoded on AMD Zen.

@@ -1,7 +1,7 @@
 /*
  * bench/mpi.c: lsk_mpi in `lsk bench` (case mpi). MPI runs its ranks as
  * processes of their own, so each measurement is a child: this program
- * again under mpirun (`lsk mpi heat|halo`), whose rank 0 prints its
+ * again under mpirun (`lsk mpi heat|pic|halo`), whose rank 0 prints its
  * figures on a line this case reads. Rows:
  *   heat and pic, 2 ranks against 1: the examples' steps per second (the
  *       same grid and particles; steps after the first, pic's global
@@ -12,7 +12,7 @@
  *       unpack) against a memcpy of the same bytes, in bytes per second.
  * Runs alternate between the two sides of a row. On a machine with fewer
  * cores than ranks x device threads the ranks share cores: see
- * docs/scaling.md; each child's PoCL gets the cores divided by its ranks
+ * docs/perf/mpi.md; each child's PoCL gets the cores divided by its ranks
  * (POCL_MAX_PTHREAD_COUNT, unless set already), so that 1 rank and 2
  * ranks use the same cores. Skipped where lsk was built without MPI or
  * mpiexec is not in PATH. As root, the children get Open MPI's two allow-run-as-root

@@ -16,7 +16,7 @@
 
 /* The stagger of the staggered rows: one 4 KiB page plus 128 bytes, so
  * that the columns differ both in their low 12 address bits and above
- * them; chosen by measurement on a Zen 3 (docs/performance.md, "Column
+ * them; chosen by measurement on a Zen 3 (docs/perf/soa.md, "Column
  * stagger"); -DSOA_STAGGER=S builds another. */
 #ifndef SOA_STAGGER
 #define SOA_STAGGER 4224

@@ -59,7 +59,8 @@ LSK_INLINE uint3 lsk_domain_nd(uint i)
  *   LSK_FOREACH_N(it, lsk_domain_count(base, n)) x[base + it.idx] *= a;
  * rather than an `if (base + it.idx < n)` in the body: full data blocks then
  * run with no test per index (on AVX2 CPUs a test in the body becomes masked
- * loads and stores, several times slower on AMD Zen; docs/lockstep.md).
+ * loads and stores, several times slower on AMD Zen; docs/lockstep.md,
+ * "The last data block").
  */
 LSK_INLINE uint lsk_domain_count(uint base, uint n)
 {

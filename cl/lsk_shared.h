@@ -1,8 +1,9 @@
 /*
  * lsk_shared.h: the words that the host and the device both read or write,
  * written once. This file is C11 and OpenCL C 1.2 at the same time: the
- * host library includes it (through host/internal.h) and the device
- * library embeds it, so a word moved here moves on both sides. Plain
+ * host library includes it (installed as lsk/shared.h, through
+ * include/lsk/pool.h) and the device library embeds it, so a word moved
+ * here moves on both sides. Plain
  * integer constants only (each fits a uint on both sides), no types, no
  * functions; anything that must differ between C and OpenCL C goes under
  * __OPENCL_VERSION__ (as the static assertions below do).
@@ -29,7 +30,7 @@
  * every allocation or recycle hits with an atomic each have a cache line of
  * their own: in one line with each other and with the words that every
  * allocation reads, each atomic would take the line away from the other
- * cores (docs/dynamic-memory.md, Performance).
+ * cores (docs/dynamic-memory.md, The pool; figures: docs/perf/pool-pic.md).
  */
 #define LSK__POOL_FREE_LEN 1    /* free list length at the last GC */
 #define LSK__POOL_FRESH 2       /* first cell of the data list at the last GC */
@@ -49,7 +50,7 @@
 /* Cells of this many words or more are zero-filled a block per cell. */
 #define LSK__POOL_LARGE_WORDS 64
 /* No cell: LSK_POOL_INVALID on both sides (include/lsk/pool.h and
- * lsk_pool.h name it; host/mem/pool_internal.h checks that they agree). */
+ * lsk_pool.h name it; host/mem/pool.h checks that they agree). */
 #define LSK__POOL_NONE 0xffffffffu
 
 /*

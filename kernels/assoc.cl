@@ -1,6 +1,6 @@
 /*
  * assoc.cl: the passes of a one-to-many association built by first count,
- * then fill (host/algo/assoc.c; docs/algorithms.md). The host orders them on
+ * then fill (host/algo/assoc.c; docs/assoc.md). The host orders them on
  * its queue; no block waits for another, and there is no lock:
  *   lsk_assoc_zero   counts (and, once, the offsets) to zero;
  *   lsk_assoc_count  one atomic_inc per element on its key's count;

@@ -1,6 +1,6 @@
 /*
  * sort.cl: the passes of a stable LSD radix sort (host/algo/sort.c;
- * docs/algorithms.md). Keys are 32 bits (uint and int: the u32 kernels;
+ * docs/sort.md). Keys are 32 bits (uint and int: the u32 kernels;
  * float: f32) or 64 bits (ulong and long: u64; double: f64), optionally
  * with a uint value each. No block waits for another: the host orders the
  * kernels on its queue.

@@ -176,8 +176,9 @@ if [ -x "$LSK" ]; then
   "$LSK" tune "${tune[@]}" 2>&1 | tee "$OUT/tune.txt" || status=1
   # Every kernel file of the nvptx label built by NVIDIA's compiler: its own
   # workers limit, local and private memory per kernel beside the sm_90
-  # prediction (docs/nvidia.md) in nvptx/device.md; the prediction itself
-  # where clang and libclc are installed.
+  # prediction (docs/check.md; table: docs/perf/nvptx-sm90.md) in
+  # nvptx/device.md; the prediction itself where clang and libclc are
+  # installed.
   LSK_NVPTX_DEVICE=1 "$ROOT_DIR/tests/nvptx.sh" "$LSK" "$ROOT_DIR" "$OUT/nvptx" 2>&1 |
     tee "$OUT/nvptx.txt" || status=1
 else

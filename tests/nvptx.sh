@@ -8,7 +8,8 @@
 # from the PTX against NVIDIA's 48 KiB; with ptxas, sm_90's registers,
 # spills, barriers and occupancy, failing on any spill). Then: the 16-byte
 # access (a double2 column loads as one ld.global.v2.f64), and the sm_90
-# table (OUT_DIR/sm90.md, printed; docs/nvidia.md keeps a copy).
+# table (OUT_DIR/sm90.md, printed; docs/perf/nvptx-sm90.md keeps a dated
+# copy).
 # Skipped (77) without clang or libclc; the sm_90 step is skipped, with its
 # reason, without the CUDA toolkit's ptxas. JOBS runs at once (default:
 # the cores).

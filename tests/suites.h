@@ -10,7 +10,7 @@
  * ctest runs it: u as test <name> on the default device (PoCL), r as
  * rusticl_<name> on Mesa's rusticl, g as oclgrind_<name> under oclgrind;
  * with an NVIDIA GPU's shapes (LSK_SHAPES=nvidia, ctest label gpushape:
- * docs/nvidia.md), n as gpushape_<name> on the default device and o as
+ * docs/gpu-shapes.md), n as gpushape_<name> on the default device and o as
  * gpushape_oclgrind_<name> under oclgrind; none: a test of its own in
  * tests/CMakeLists.txt.
  *

@@ -1,6 +1,6 @@
 /*
  * pic.cl: the particle-in-cell binning step on frames (examples/pic/pic.c runs it;
- * docs/dynamic-memory.md explains it). examples/pic/pic.c builds this file with the
+ * docs/example-pic.md explains it). examples/pic/pic.c builds this file with the
  * generated OpenCL C view of its frame layout `pframe` in front (columns
  * id, x, y, vx, vy) and the frame size as the block domain of the per-cell
  * and per-frame kernels, so a ForEach covers the F slots of one frame.

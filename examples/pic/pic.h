@@ -6,7 +6,7 @@
  * and go to the holes or the last frames of the destination cell; frames
  * that become empty are recycled, lists less than half full are compacted,
  * and the pool's GC runs.
- * See docs/dynamic-memory.md for the kernels (examples/pic/pic.cl).
+ * See docs/example-pic.md for the kernels (examples/pic/pic.cl).
  *
  * Positions and velocities are fixed point, LSK_PIC_UNIT units per cell,
  * so that the device and the plain C reference (lsk_pic_reference_step)

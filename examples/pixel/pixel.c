@@ -509,7 +509,7 @@ static void resolve_shape(lsk_pixel *px)
   /* On CPUs one worker of one index: a block is then a plain loop over
    * a module's digis, px_module's local updates are plain operations (no
    * locked instructions), and no step has a masked tail. It beat 1 x 2,
-   * 4, 8, 16 and 64 on PoCL (docs/example-pixel.md); results never
+   * 4, 8, 16 and 64 on PoCL (docs/perf/pixel.md); results never
    * depend on it. */
   if (!dev->is_gpu && !px->opt.workers && !px->opt.simd) {
     px->opt.workers = 1;

@@ -1,7 +1,8 @@
 /*
  * pixel.cl: the pixel-detector clustering pipeline (examples/pixel/pixel.c runs it;
- * docs/example-pixel.md explains it). examples/pixel/pixel.c builds this file with
- * the module's constants (PX_NX, PX_NY, PX_PITCH_X, PX_PITCH_Y), PX_GRID
+ * docs/example-pixel.md and docs/example-pixel-cluster.md explain it).
+ * examples/pixel/pixel.c builds this file with the module's constants
+ * (PX_NX, PX_NY, PX_PITCH_X, PX_PITCH_Y), PX_GRID
  * (how px_module finds a pixel's neighbours: "Finding a pixel's
  * neighbours" below) and the generated OpenCL C views of its three
  * layouts in front:
@@ -48,7 +49,7 @@
  *              NVIDIA) and llvmpipe (32 KiB). A neighbour costs a filter
  *              test and, when it may be there, a probe.
  * On PoCL the grid makes px_module about a quarter faster
- * (docs/example-pixel.md, "Numbers").
+ * (docs/perf/pixel.md).
  */
 #if (PX_D & (PX_D - 1)) != 0
 #error "pixel.cl: the block domain (the most digis per module) must be a power of two"
@@ -256,7 +257,7 @@ LSK_INLINE void px_free(__local uint *tab, __local uint *occ, uint slot, uint x,
  * comes before its other digis: the root starts its sums (nothing to zero
  * first), and counting ranks the roots, so rows and labels are one pass
  * with no scan. That took the cluster stage of lsk demo from about 35 to
- * 30 ms on PoCL (docs/example-pixel.md).
+ * 30 ms on PoCL (docs/perf/pixel.md).
  *
  * Local memory, the hash way (PX_GRID 0): 14,152 bytes plus the scan's
  * scratch (8 per worker); the grid way has the grid (133,120) instead of

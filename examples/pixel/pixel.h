@@ -211,7 +211,7 @@ int lsk_pixel_reference_sizes(const lsk_pixel_events *ev, const lsk_pixel_result
 typedef struct lsk_pixel lsk_pixel;
 
 /* How the clusterizer finds a pixel's neighbours (lsk_pixel_options.lookup;
- * docs/example-pixel.md). Results never depend on it. */
+ * docs/example-pixel-cluster.md). Results never depend on it. */
 enum {
   LSK_PIXEL_LOOKUP_AUTO = 0, /* the grid where local memory is plain memory
                                 and large enough (CPUs), else the hash */
@@ -273,7 +273,8 @@ typedef struct lsk_pixel_times {
  * caller may reuse its events as soon as lsk_pixel_run returns, and the
  * pinned memory (scarce on GPU machines) stays one batch per lsk_pixel,
  * not whole data sets. The copy costs one pass over the digis on the
- * host (docs/example-pixel.md has the figures).
+ * host (docs/queues-streams.md; figures: docs/perf/pixel.md, "The pinned
+ * staging area").
  */
 int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel **out /* OUT */);
 void lsk_pixel_destroy(lsk_pixel *px);

@@ -31,7 +31,7 @@ int px_events_usable(lsk_context *ctx, const char *fn, const lsk_pixel_events *e
 int px_result_fits(const lsk_pixel_result *r, const lsk_pixel_events *ev, const char *fn);
 
 /* px_module's static local memory in the build that px's runs use (the
- * tests hold it to 32 KiB: docs/example-pixel.md). */
+ * tests hold it to 32 KiB: docs/example-pixel-cluster.md). */
 int px_module_local(lsk_pixel *px, uint64_t *bytes /* OUT */);
 
 #endif /* LSK_PIXEL_INTERNAL_H */

@@ -54,8 +54,8 @@ static lsk_arg order_arg(const sort_job *j)
 
 /* The digit bits: the caller's, else the most bits up to the device's
  * preference whose counters take at most half the local memory (all of
- * it where none does): 11 on CPUs (PoCL, 2^24 uint keys: docs/algorithms.md
- * has the measurements), 8 on GPUs (not measured). LSK_ELAUNCH where none
+ * it where none does): 11 on CPUs (PoCL, 2^24 uint keys: docs/perf/algorithms.md,
+ * "Radix sort", has the measurements), 8 on GPUs (not measured). LSK_ELAUNCH where none
  * fits. */
 static int choose_bits(const sort_job *j, unsigned workers, uint64_t avail, unsigned *bits)
 {

@@ -210,7 +210,7 @@ void *lsk__context_ext(lsk_context *ctx, const lsk__ext_type *type)
 void lsk_context_destroy(lsk_context *ctx)
 {
   /* Its children stay allocated: their own _destroy frees them, any other
-   * call on them fails (docs/errors.md, handle lifetime). */
+   * call on them fails (docs/errors.md, "Handles and their lifetimes"). */
   LSK__DESTROY(ctx, CONTEXT, __func__);
   if (ctx->dq)
     lsk__queues_wait(ctx);

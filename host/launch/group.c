@@ -365,7 +365,8 @@ int lsk_group_finish(lsk_group *g)
  * with no test per element (ForEach's count is the tail; a test in the body
  * becomes masked loads and stores on AVX2), and lsk_sync() ends each data
  * block so that PoCL's workers finish one before the next
- * (docs/performance.md, "The triad on AVX2"). */
+ * (docs/lockstep.md, "The last data block"; figures: docs/perf/triad.md,
+ * "The triad on AVX2"). */
 static const char triad_src[] =
     "LSK_KERNEL void lsk_triad(LSK_CTX, __global float *restrict a,\n"
     "                          __global const float *restrict b,\n"

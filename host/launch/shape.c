@@ -21,8 +21,9 @@ size_t lsk__device_max_workers(const lsk_device_info *dev)
 static unsigned round_up(unsigned v, unsigned m) { return (v + m - 1) / m * m; }
 static unsigned ceil_div(size_t a, size_t b) { return (unsigned)((a + b - 1) / b); }
 
-/* On CPU back-ends a worker should get one contiguous run per step (see
- * docs/lockstep.md for the measurements); the run is capped so that context
+/* On CPU back-ends a worker should get one contiguous run per step (the
+ * rule: docs/lockstep.md, "Choosing workers and simd"; the measurements:
+ * docs/perf/triad.md, "Shapes swept"); the run is capped so that context
  * variables stay small, and a handful of workers keeps PoCL's work-group
  * loop from running a single work-item. */
 #define LSK__CPU_WORKERS 8u

@@ -1,6 +1,6 @@
 /*
  * assoc.h: a one-to-many association built on the device by first
- * counting, then filling (kernels/assoc.cl; docs/algorithms.md): for n
+ * counting, then filling (kernels/assoc.cl; docs/assoc.md): for n
  * elements with a key each (e.g. hits and their module), the elements
  * grouped by key, with no sort and no lock.
  *

@@ -1,6 +1,6 @@
 /*
  * compact.h: stable stream compaction (copy_if) by a predicate written in
- * OpenCL C (kernels/compact.cl; docs/algorithms.md).
+ * OpenCL C (kernels/compact.cl; docs/compact.md).
  *
  * A compactor is the user's predicate compiled with lsk's compaction
  * kernels. The source must define, with exactly this name and these

@@ -93,9 +93,9 @@ int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue q
  * no-op. Destroy its children (buffers, programs, kernels, pools, ...)
  * first; one destroyed after still frees it, and every other call on it
  * fails with LSK_EINVAL "... its context ... was destroyed" (docs/errors.md,
- * handle lifetimes). No other thread may be using the context. A handle that is not live
- * (destroyed, never made, or of another type) is reported in lsk_context_errmsg(NULL) and left
- * alone. */
+ * "Handles and their lifetimes"). No other thread may be using the
+ * context. A handle that is not live (destroyed, never made, or of another
+ * type) is reported in lsk_context_errmsg(NULL) and left alone. */
 void lsk_context_destroy(lsk_context *ctx);
 
 /*

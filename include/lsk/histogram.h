@@ -5,7 +5,7 @@
  * of its own in local memory and adds it to the output with one global
  * atomic per nonzero bin, when the bins fit the device's local memory
  * beside the kernel's own; otherwise every element is one global atomic.
- * No block waits for another. See docs/algorithms.md.
+ * No block waits for another. See docs/histogram.md.
  */
 #ifndef LSK_HISTOGRAM_H
 #define LSK_HISTOGRAM_H

@@ -5,7 +5,7 @@
  * LSD passes over digits of the keys: per segment (a contiguous run of
  * elements per work-item) the counts of each digit, one scan of those
  * counts, a stable scatter. A pass whose digit is the same for every key
- * is skipped. No block waits for another. See docs/algorithms.md.
+ * is skipped. No block waits for another. See docs/sort.md.
  */
 #ifndef LSK_SORT_H
 #define LSK_SORT_H

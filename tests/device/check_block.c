@@ -513,7 +513,7 @@ void block_grind_case(void)
  * 0 or 1 times, and LLVM made it a branch around the scan's barriers:
  * PoCL 3.1 then ran the pass after it twice for some work-items (found at
  * 256 x 1, the GPU rule's shape for the pixel clusterizer's domain of 256,
- * under LSK_SHAPES=nvidia: docs/nvidia.md). scan_var now takes at least
+ * under LSK_SHAPES=nvidia: docs/gpu-shapes.md). scan_var now takes at least
  * one step. Counts and the rounds' totals are checked against n by hand. */
 static const char *rounds_src =
     "LSK_KERNEL void scan_rounds(LSK_CTX, __global const uint *ns, uint rounds,\n"
