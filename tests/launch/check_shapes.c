@@ -1,5 +1,5 @@
 /*
- * check_shapes.c: modeled shapes (lsk_shapes, LSK_SHAPES; docs/nvidia.md,
+ * check_shapes.c: modeled shapes (lsk_shapes, LSK_SHAPES; docs/gpu-shapes.md,
  * "GPU shapes on any device"). The H100 model's facts, capped by a real
  * device's; the automatic rule, the blocks and the tuner's candidates on
  * it; the environment variable and its error; the context option over the
