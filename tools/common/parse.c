@@ -8,16 +8,26 @@
 #include "cli.h"
 #include "parse.h"
 
+/* The decimal digits text starts with, as *x, and where they end; -1 where
+ * it does not start with a digit or they overflow. (strtoull alone would
+ * take leading blanks and a sign.) */
+static int digits(const char *text, unsigned long long *x, const char **end)
+{
+  if (!text || *text < '0' || *text > '9')
+    return -1;
+  char *e;
+  errno = 0;
+  *x = strtoull(text, &e, 10);
+  *end = e;
+  return errno ? -1 : 0;
+}
+
 int cli_parse_uint(const char *text, unsigned long long min, unsigned long long max,
                    unsigned long long *out)
 {
-  /* strtoull alone would take leading blanks, a sign and trailing junk. */
-  if (!text || *text < '0' || *text > '9')
-    return -1;
-  char *end;
-  errno = 0;
-  unsigned long long x = strtoull(text, &end, 10);
-  if (errno || *end || x < min || x > max)
+  unsigned long long x;
+  const char *end;
+  if (digits(text, &x, &end) || *end || x < min || x > max)
     return -1;
   *out = x;
   return 0;
@@ -53,13 +63,12 @@ static int size_shift(char c)
 int cli_parse_size(const char *text, unsigned long long min, unsigned long long max,
                    unsigned long long *out)
 {
-  if (!text || *text < '0' || *text > '9')
+  unsigned long long x;
+  const char *end;
+  if (digits(text, &x, &end))
     return -1;
-  char *end;
-  errno = 0;
-  unsigned long long x = strtoull(text, &end, 10);
   int shift = size_shift(*end);
-  if (errno || shift < 0 || (shift && end[1]))
+  if (shift < 0 || (shift && end[1]))
     return -1;
   if (x > (ULLONG_MAX >> shift))
     return -1; /* the multiplied value would not fit */
