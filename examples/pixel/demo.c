@@ -28,13 +28,13 @@
 #define TOL 2e-5f /* cm */
 
 static const char *const usage_text =
-    "usage: lsk [--device SEL] demo [--events N] [--modules M] [--seed S] [--repeat R]\n"
-    "                               [--threshold Q] [--input FILE] [--output FILE]\n"
-    "                               [--workers W] [--simd S] [--lookup grid|hash]\n"
-    "                               [--streams N] [--batch E] [--trace FILE] [--profile]\n"
+    "usage: lsk [--device SEL] demo [pixel] [--events N] [--modules M] [--seed S]\n"
+    "                               [--repeat R] [--threshold Q] [--input FILE]\n"
+    "                               [--output FILE] [--workers W] [--simd S]\n"
+    "                               [--lookup grid|hash] [--streams N] [--batch E]\n"
+    "                               [--trace FILE] [--profile]\n"
     "                               [--devices SEL [--partition K] [--weights W,W...]]\n"
-    "       lsk demo tour [--size N] [--inject-fault]   three small kernels (see --help)\n"
-    "       lsk demo pic [...]                          particle-in-cell on frames\n"
+    "(`lsk demo --help` lists the other demos: tour, pic, heat.)\n"
     "Pixel-detector clustering on SoA: digis grouped by module, clustered (one block\n"
     "per module), cluster charges, hits and the module -> hits association on the\n"
     "device, checked against the same pipeline in plain C and timed against it.\n"

@@ -100,8 +100,9 @@ static int write_all(int fd, const void *data, size_t n)
 
 /* Replaces path by a file holding the parts, atomically: written whole to
  * a unique temporary file beside it, fsync'ed, renamed over path. 0 on
- * success; on any failure -1, path unchanged and no temporary file left
- * behind. No message: the callers' stores are best effort. */
+ * success; on any failure -1 with errno saying why, path unchanged and no
+ * temporary file left behind. No message: the callers' stores are best
+ * effort, and lsk_trace_write names errno in its own. */
 int lsk__file_replace(const char *path, const lsk__file_part *parts, size_t nparts)
 {
   char *tmp = NULL;
@@ -114,7 +115,9 @@ int lsk__file_replace(const char *path, const lsk__file_part *parts, size_t npar
   ok = ok && fsync(fd) == 0;
   ok = (close(fd) == 0) && ok;
   if (!ok || rename(tmp, path) != 0) {
+    int why = errno; /* the caller's message names it, not unlink's */
     unlink(tmp);
+    errno = why;
     ok = 0;
   }
   free(tmp);

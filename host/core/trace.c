@@ -3,6 +3,7 @@
  * keeps its command's event; times are read when asked for, once the
  * command is done, so recording never waits.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -309,7 +310,7 @@ int lsk_trace_write(lsk_context *ctx, const char *path)
   if (!rc) {
     lsk__file_part part = {t.s, t.n};
     if (lsk__file_replace(path, &part, 1))
-      rc = lsk__fail(ctx, LSK_EIO, "%s: cannot write '%s'", __func__, path);
+      rc = lsk__fail(ctx, LSK_EIO, "%s: cannot write '%s': %s", __func__, path, strerror(errno));
   }
   free(t.s);
   return rc;

@@ -223,9 +223,16 @@ static int emit_source(check *c)
   return 0;
 }
 
-/* The parts, the tables and the verdict: 0 passed, 1 failed. */
+/* The parts, the tables and the verdict: 0 passed, 1 failed, 2 when
+ * nothing gives a block domain (no declaration, no --domain): what to add
+ * is a usage matter, decided before any build. */
 static int run_checks(check *c)
 {
+  unsigned dom[3];
+  if (!check_listing_domain(c, dom))
+    return cli_usage("check", usage_text,
+                     "%s declares no block domain (LSK_DECLARE_DOMAIN): give --domain X[xY[xZ]]",
+                     c->file);
   check_tools t;
   check_find_tools(&t);
   if (!c->tsv)
