@@ -111,7 +111,7 @@ run usage docs/examples/scale.cl --domain 0
 [ $rc = 2 ] && has usage "bad value '0' for --domain" && ok "--domain 0 is a usage error" ||
   { bad "--domain 0 (rc $rc)"; show usage; }
 run nodomain docs/examples/scale.cl "${only[@]}"
-[ $rc = 2 ] && has nodomain 'declares no block domain (LSK_DECLARE_DOMAIN): give --domain X' &&
+[ $rc = 2 ] && has nodomain 'declares no block domain \(LSK_DECLARE_DOMAIN\): give --domain X' &&
   ok "no domain: a usage error that says to give --domain" ||
   { bad "no domain (rc $rc)"; show nodomain; }
 
