@@ -36,6 +36,8 @@ NOT_OURS = {
     "FILE.cl", "FILE.png", "FILE.gp", "out.json", "out.png", "t.json", "t.png",
     "trace.json", "bench.json", "bench.png", "pred.cl", "bad.cl", "app.c", "bw.c",
     "SimulationHelper.cpp", "sm90.md", "device.md", "mpi_leave_pinned",
+    # docs/getting-started.md: the reader's own files.
+    "first.c", "saxpy.cl", "stencil.c", "stencil.cl", "queues.c", "queues-trace.json",
     "LSK_WORKERS,1,1",
 }
 # Kernels and block collectives whose names the preprocessor pastes.
