@@ -24,6 +24,8 @@ PACKAGES=(cmake make gcc libc6-dev pkg-config ocl-icd-opencl-dev opencl-headers
 # OpenCL, named here so that the nvptx tests keep them): `lsk check` and the
 # ctest label nvptx compile kernels for nvptx64-nvidia-nvcl with them.
 PACKAGES+=(clang-15 libclc-15)
+# abigail-tools (abidw, abidiff): the ABI guard, ctest abi_check (abi/abi.sh).
+PACKAGES+=(abigail-tools)
 BUILD_DIR=${BUILD_DIR:-build}
 
 install_missing() {

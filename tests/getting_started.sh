@@ -37,8 +37,12 @@ for f in "$tmp"/c*.c; do
   (cd "$tmp/run-$name" && "$tmp/$name")
 done
 # The trace the third program writes is JSON a viewer can read.
-python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); assert t["traceEvents"], "empty"' \
-  "$tmp"/run-c3/queues-trace.json
+if command -v python3 >/dev/null; then
+  python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); assert t["traceEvents"], "empty"' \
+    "$tmp"/run-c3/queues-trace.json
+else
+  grep -q '"traceEvents": \[' "$tmp"/run-c3/queues-trace.json
+fi
 
 echo "== find_package(lsk): the page's CMakeLists.txt"
 mkdir -p "$tmp/cm-src"
