@@ -75,15 +75,15 @@ START_TEST(test_bi_queues)
   TU_OK(ctx, lsk_queue_destroy(dead));
   BAD(NULL, "lsk_queue_finish", lsk_queue_finish(dead), LSK_EINVAL, DEAD("queue"));
   BAD(NULL, "lsk_queue_destroy", lsk_queue_destroy(dead), LSK_EINVAL, DEAD("queue"));
-  BAD(ctx, "lsk_buffer_write_async",
-      lsk_buffer_write_async(buf, 0, longname, 4, &(lsk_async){.queue = dead}), LSK_EINVAL,
-      DEAD("queue"));
+  BAD(ctx, "lsk_buffer_write",
+      lsk_buffer_write(buf, 0, longname, 4,
+                       &(lsk_async){.queue = dead, .flags = LSK_ASYNC_NONBLOCKING}),
+      LSK_EINVAL, DEAD("queue"));
 
   /* A queue of another context. */
   lsk_queue *oq = lsk_context_queue(other);
-  BAD(ctx, "lsk_buffer_fill_async",
-      lsk_buffer_fill_async(buf, longname, 4, 0, 4, &(lsk_async){.queue = oq}), LSK_EINVAL,
-      "on->queue: queue 'default' belongs to another context");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(buf, longname, 4, 0, 4, &(lsk_async){.queue = oq}),
+      LSK_EINVAL, "on->queue: queue 'default' belongs to another context");
 
   /* Objects of the kernel library that take a queue. */
   lsk_pool *pool = (lsk_pool *)&pool;
@@ -137,8 +137,8 @@ START_TEST(test_bi_queues)
   lsk_event *gate = NULL;
   TU_OK(ctx, lsk_event_user_create(ctx, &gate));
   uint32_t v = 7;
-  TU_OK(ctx, lsk_buffer_fill_async(buf, &v, 4, 0, 256,
-                                   &(lsk_async){.queue = q, .wait = &gate, .nwait = 1}));
+  TU_OK(ctx,
+        lsk_buffer_fill(buf, &v, 4, 0, 256, &(lsk_async){.queue = q, .wait = &gate, .nwait = 1}));
   BAD(ctx, "lsk_queue_destroy", lsk_queue_destroy(q), LSK_EBUSY,
       "queue 'queue 1' still has work pending");
   TU_OK(ctx, lsk_event_user_complete(gate));
@@ -181,42 +181,41 @@ START_TEST(test_bi_events)
   lsk_event *mixed[3] = {mine, theirs, mine};
   lsk_event *holed[2] = {mine, NULL};
   lsk_event *dead[1] = {NULL};
-  BAD(ctx, "lsk_kernel_launch_async",
-      lsk_kernel_launch_async(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
-                              &(lsk_async){.wait = mixed, .nwait = 3}),
+  BAD(ctx, "lsk_kernel_launch",
+      lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
+                        &(lsk_async){.wait = mixed, .nwait = 3}),
       LSK_EINVAL, "on->wait[1] is an event of another context");
-  BAD(ctx, "lsk_kernel_launch_async",
-      lsk_kernel_launch_async(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
-                              &(lsk_async){.wait = holed, .nwait = 2}),
+  BAD(ctx, "lsk_kernel_launch",
+      lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
+                        &(lsk_async){.wait = holed, .nwait = 2}),
       LSK_EINVAL, "on->wait[1] is NULL");
   dead[0] = dead_event(ctx);
-  BAD(ctx, "lsk_kernel_launch_async",
-      lsk_kernel_launch_async(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
-                              &(lsk_async){.wait = dead, .nwait = 1}),
+  BAD(ctx, "lsk_kernel_launch",
+      lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
+                        &(lsk_async){.wait = dead, .nwait = 1}),
       LSK_EINVAL, DEAD("event"));
-  BAD(ctx, "lsk_kernel_launch_async",
-      lsk_kernel_launch_async(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
-                              &(lsk_async){.wait = list, .nwait = LSK_WAIT_MAX + 1}),
+  BAD(ctx, "lsk_kernel_launch",
+      lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
+                        &(lsk_async){.wait = list, .nwait = LSK_WAIT_MAX + 1}),
       LSK_EINVAL, "a wait list of 65 events; at most 64");
-  BAD(ctx, "lsk_kernel_launch_async",
-      lsk_kernel_launch_async(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
-                              &(lsk_async){.wait = NULL, .nwait = 2}),
+  BAD(ctx, "lsk_kernel_launch",
+      lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
+                        &(lsk_async){.wait = NULL, .nwait = 2}),
       LSK_EINVAL, "on->wait is NULL with nwait 2");
-  BAD(NULL, "lsk_kernel_launch_async",
-      lsk_kernel_launch_async(NULL, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)), NULL),
+  BAD(NULL, "lsk_kernel_launch",
+      lsk_kernel_launch(NULL, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)), NULL),
       LSK_EINVAL, "kernel is NULL");
   /* The event out-parameter is cleared on failure. */
   lsk_event *e = (lsk_event *)&e;
-  BAD(ctx, "lsk_kernel_launch_async",
-      lsk_kernel_launch_async(k, NULL, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
-                              &(lsk_async){.event = &e}),
+  BAD(ctx, "lsk_kernel_launch",
+      lsk_kernel_launch(k, NULL, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
+                        &(lsk_async){.event = &e}),
       LSK_EINVAL, "cfg is NULL");
   ck_assert_ptr_null(e);
   /* The whole list of 64 is fine. */
   TU_OK(ctx, lsk_event_user_complete(mine));
-  TU_OK(ctx,
-        lsk_kernel_launch_async(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
-                                &(lsk_async){.wait = list, .nwait = LSK_WAIT_MAX, .event = &e}));
+  TU_OK(ctx, lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
+                               &(lsk_async){.wait = list, .nwait = LSK_WAIT_MAX, .event = &e}));
   TU_OK(ctx, lsk_event_wait(e));
   unsigned *got = tu_read_uints(ctx, buf, 64);
   for (unsigned i = 0; i < 64; ++i)
@@ -290,20 +289,25 @@ START_TEST(test_bi_async_buffers)
   lsk_buffer *gone = bi_dead_buffer(ctx);
   uint32_t host[16] = {0};
 
-  BAD(NULL, "lsk_buffer_write_async", lsk_buffer_write_async(NULL, 0, host, 4, NULL), LSK_EINVAL,
+  BAD(NULL, "lsk_buffer_write",
+      lsk_buffer_write(NULL, 0, host, 4, &(lsk_async){.flags = LSK_ASYNC_NONBLOCKING}), LSK_EINVAL,
       "buf is NULL");
-  BAD(ctx, "lsk_buffer_write_async", lsk_buffer_write_async(a, 0, NULL, 4, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_buffer_write",
+      lsk_buffer_write(a, 0, NULL, 4, &(lsk_async){.flags = LSK_ASYNC_NONBLOCKING}), LSK_EINVAL,
       "host pointer is NULL");
-  BAD(ctx, "lsk_buffer_write_async", lsk_buffer_write_async(a, 60, host, 8, NULL), LSK_ERANGE,
+  BAD(ctx, "lsk_buffer_write",
+      lsk_buffer_write(a, 60, host, 8, &(lsk_async){.flags = LSK_ASYNC_NONBLOCKING}), LSK_ERANGE,
       "offset 60 + size 8 exceeds the buffer's 64 bytes");
   gone = bi_dead_buffer(ctx);
-  BAD(NULL, "lsk_buffer_read_async", lsk_buffer_read_async(gone, 0, host, 4, NULL), LSK_EINVAL,
+  BAD(NULL, "lsk_buffer_read",
+      lsk_buffer_read(gone, 0, host, 4, &(lsk_async){.flags = LSK_ASYNC_NONBLOCKING}), LSK_EINVAL,
       DEAD("buffer"));
-  BAD(ctx, "lsk_buffer_read_async", lsk_buffer_read_async(a, 0, host, 65, NULL), LSK_ERANGE,
+  BAD(ctx, "lsk_buffer_read",
+      lsk_buffer_read(a, 0, host, 65, &(lsk_async){.flags = LSK_ASYNC_NONBLOCKING}), LSK_ERANGE,
       "size 65");
-  BAD(ctx, "lsk_buffer_fill_async", lsk_buffer_fill_async(a, host, 3, 0, 12, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(a, host, 3, 0, 12, NULL), LSK_EINVAL,
       "pattern_size 3");
-  BAD(ctx, "lsk_buffer_fill_async", lsk_buffer_fill_async(a, NULL, 4, 0, 12, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(a, NULL, 4, 0, 12, NULL), LSK_EINVAL,
       "pattern is NULL");
   BAD(ctx, "lsk_buffer_copy", lsk_buffer_copy(a, 0, NULL, 0, 4, NULL), LSK_EINVAL, "src is NULL");
   BAD(NULL, "lsk_buffer_copy", lsk_buffer_copy(NULL, 0, a, 0, 4, NULL), LSK_EINVAL, "dst is NULL");
@@ -313,34 +317,35 @@ START_TEST(test_bi_async_buffers)
       "40 bytes from offset 40 of 64 (src)");
   BAD(ctx, "lsk_buffer_copy", lsk_buffer_copy(a, 8, a, 0, 16, NULL), LSK_EINVAL, "overlap");
   void *m = (void *)host;
-  BAD(ctx, "lsk_buffer_map_async", lsk_buffer_map_async(a, 0, 0, NULL, &m), LSK_EINVAL,
+  BAD(ctx, "lsk_buffer_map",
+      lsk_buffer_map(a, 0, 0, &m, &(lsk_async){.flags = LSK_ASYNC_NONBLOCKING}), LSK_EINVAL,
       "size is 0");
   ck_assert_ptr_null(m);
-  BAD(ctx, "lsk_buffer_map_async", lsk_buffer_map_async(a, 0, 4, NULL, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_buffer_map",
+      lsk_buffer_map(a, 0, 4, NULL, &(lsk_async){.flags = LSK_ASYNC_NONBLOCKING}), LSK_EINVAL,
       "ptr is NULL");
-  BAD(ctx, "lsk_buffer_unmap_async", lsk_buffer_unmap_async(a, NULL, NULL), LSK_EINVAL,
-      "ptr is NULL");
-  BAD(NULL, "lsk_buffer_unmap_async", lsk_buffer_unmap_async(NULL, host, NULL), LSK_EINVAL,
-      "buf is NULL");
+  BAD(ctx, "lsk_buffer_unmap", lsk_buffer_unmap(a, NULL, NULL), LSK_EINVAL, "ptr is NULL");
+  BAD(NULL, "lsk_buffer_unmap", lsk_buffer_unmap(NULL, host, NULL), LSK_EINVAL, "buf is NULL");
 
   /* The cache. */
   lsk_buffer *c = (lsk_buffer *)&c;
-  BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, 0, NULL, &c), LSK_EINVAL, "size is 0");
+  BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, 0, &c, NULL), LSK_EINVAL, "size is 0");
   ck_assert_ptr_null(c);
   BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, 4, NULL, NULL), LSK_EINVAL, "out is NULL");
-  BAD(NULL, "lsk_buffer_alloc", lsk_buffer_alloc(NULL, 4, NULL, &c), LSK_EINVAL, "ctx is NULL");
-  BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, 4, lsk_context_queue(other), &c), LSK_EINVAL,
+  BAD(NULL, "lsk_buffer_alloc", lsk_buffer_alloc(NULL, 4, &c, NULL), LSK_EINVAL, "ctx is NULL");
+  BAD(ctx, "lsk_buffer_alloc",
+      lsk_buffer_alloc(ctx, 4, &c, &(lsk_async){.queue = lsk_context_queue(other)}), LSK_EINVAL,
       "queue 'default' belongs to another context");
-  BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, SIZE_MAX, NULL, &c), LSK_ERANGE,
+  BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, SIZE_MAX, &c, NULL), LSK_ERANGE,
       "exceeds the largest allocation");
   BAD(ctx, "lsk_buffer_free", lsk_buffer_free(a, NULL), LSK_EINVAL,
       "made by lsk_buffer_create; lsk_buffer_destroy frees it");
   gone = bi_dead_buffer(ctx);
   BAD(NULL, "lsk_buffer_free", lsk_buffer_free(gone, NULL), LSK_EINVAL, DEAD("buffer"));
   QUIET("lsk_buffer_free", lsk_buffer_free(NULL, NULL) == LSK_OK);
-  TU_OK(ctx, lsk_buffer_alloc(ctx, 4, NULL, &c));
-  BAD(ctx, "lsk_buffer_free", lsk_buffer_free(c, lsk_context_queue(other)), LSK_EINVAL,
-      "queue 'default' belongs to another context");
+  TU_OK(ctx, lsk_buffer_alloc(ctx, 4, &c, NULL));
+  BAD(ctx, "lsk_buffer_free", lsk_buffer_free(c, &(lsk_async){.queue = lsk_context_queue(other)}),
+      LSK_EINVAL, "queue 'default' belongs to another context");
   TU_OK(ctx, lsk_buffer_free(c, NULL)); /* still live after the refusal */
   BAD(NULL, "lsk_buffer_cache_stats_get", lsk_buffer_cache_stats_get(NULL, NULL), LSK_EINVAL,
       "ctx is NULL");

@@ -129,7 +129,7 @@ static void reset(fixture *f)
   unsigned h[N];
   for (unsigned i = 0; i < N; ++i)
     h[i] = i;
-  TU_OK(f->ctx, lsk_buffer_write(f->x, 0, h, sizeof h));
+  TU_OK(f->ctx, lsk_buffer_write(f->x, 0, h, sizeof h, NULL));
 }
 
 static fixture open_fixture(const lsk_context_options *opt, const char *kernel)
@@ -160,7 +160,7 @@ static void check_step_result(fixture *f)
 {
   reset(f);
   lsk_launch cfg = automatic();
-  TU_OK(f->ctx, lsk_kernel_run(f->k, &cfg, STEP_ARGS(f)));
+  TU_OK(f->ctx, lsk_kernel_run(f->k, &cfg, STEP_ARGS(f), NULL));
   unsigned *h = tu_read_uints(f->ctx, f->x, N);
   for (unsigned i = 0; i < N; ++i)
     ck_assert_msg(h[i] == 4u * i, "x[%u] = %u, wanted %u", i, h[i], 4u * i);
@@ -189,7 +189,7 @@ static lsk_tune_result tune_few(fixture *f, int no_store)
                           .ncandidates = sizeof few / sizeof few[0],
                           .no_store = no_store};
   lsk_launch cfg = automatic();
-  TU_OK(f->ctx, lsk_tune(f->k, &cfg, STEP_ARGS(f), &opt, &r));
+  TU_OK(f->ctx, lsk_tune(f->k, &cfg, STEP_ARGS(f), &opt, &r, NULL));
   return r;
 }
 
@@ -457,20 +457,21 @@ START_TEST(test_tune_errors)
   fixture f = open_fixture(NULL, "advance");
   lsk_launch cfg = automatic();
   lsk_tune_result r;
-  TU_FAILS(f.ctx, lsk_tune(f.k, NULL, STEP_ARGS(&f), NULL, &r), LSK_EINVAL, "cfg is NULL");
-  TU_FAILS(f.ctx, lsk_tune(f.k, &cfg, STEP_ARGS(&f), NULL, NULL), LSK_EINVAL, "out is NULL");
-  TU_FAILS(f.ctx, lsk_tune(f.k, &cfg, STEP_ARGS(&f), &(lsk_tune_options){.ncandidates = 2}, &r),
+  TU_FAILS(f.ctx, lsk_tune(f.k, NULL, STEP_ARGS(&f), NULL, &r, NULL), LSK_EINVAL, "cfg is NULL");
+  TU_FAILS(f.ctx, lsk_tune(f.k, &cfg, STEP_ARGS(&f), NULL, NULL, NULL), LSK_EINVAL, "out is NULL");
+  TU_FAILS(f.ctx,
+           lsk_tune(f.k, &cfg, STEP_ARGS(&f), &(lsk_tune_options){.ncandidates = 2}, &r, NULL),
            LSK_EINVAL, "candidates is NULL");
-  TU_FAILS(f.ctx, lsk_tune(f.k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(f.x)), NULL, &r), LSK_EARGS,
+  TU_FAILS(f.ctx, lsk_tune(f.k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(f.x)), NULL, &r, NULL), LSK_EARGS,
            "takes 2 arguments");
   ck_assert_ptr_null(r.entries);
-  TU_FAILS(f.ctx, lsk_tune(f.k, &(lsk_launch){.domain = {DOMAIN}}, STEP_ARGS(&f), NULL, &r),
+  TU_FAILS(f.ctx, lsk_tune(f.k, &(lsk_launch){.domain = {DOMAIN}}, STEP_ARGS(&f), NULL, &r, NULL),
            LSK_EINVAL, "blocks[0] is 0");
   /* A candidate that cannot run is recorded, not chosen. */
   const lsk_device_info *dev = lsk_context_device(f.ctx);
   lsk_tune_shape c[] = {{(unsigned)dev->max_work_group_size * 2, 1}, {2, 8}};
   lsk_tune_options opt = {.repeat = 1, .candidates = c, .ncandidates = 2};
-  TU_OK(f.ctx, lsk_tune(f.k, &cfg, STEP_ARGS(&f), &opt, &r));
+  TU_OK(f.ctx, lsk_tune(f.k, &cfg, STEP_ARGS(&f), &opt, &r, NULL));
   ck_assert_uint_eq(r.nentries, 3);
   ck_assert_int_eq(r.entries[1].status, LSK_ELAUNCH);
   ck_assert_int_eq(r.entries[2].status, LSK_OK);
