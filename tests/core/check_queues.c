@@ -561,6 +561,121 @@ static void *complete_later(void *arg)
   return NULL;
 }
 
+/* A gate that a thread opens after ms: commands held by it let a test see
+ * whether a call returned before or after its command ran. */
+typedef struct gate {
+  lsk_event *ev;
+  pthread_t th;
+  later l;
+} gate;
+
+static void gate_open_later(lsk_context *ctx, gate *g, long ms)
+{
+  TU_OK(ctx, lsk_event_user_create(ctx, &g->ev));
+  g->l = (later){g->ev, ms};
+  ck_assert_int_eq(pthread_create(&g->th, NULL, complete_later, &g->l), 0);
+}
+
+static void gate_join(gate *g)
+{
+  pthread_join(g->th, NULL);
+  lsk_event_release(g->ev);
+}
+
+/* The one enqueue rule (issue 27): a host transfer blocks until the host
+ * memory is the caller's again unless LSK_ASYNC_NONBLOCKING, and then its
+ * event delivers the data; lsk_kernel_run finishes on's queue, not the
+ * default one; lsk_buffer_free after a wait list holds its queue. Each
+ * command is held by a gate, so a call that returned early shows. */
+START_TEST(test_queues_rule)
+{
+  lsk_context *ctx = tu_context();
+  lsk_program *p = tu_program(ctx, "queues.cl", src);
+  lsk_kernel *prod = tu_kernel(p, "produce");
+  lsk_queue *q = NULL;
+  TU_OK(ctx, lsk_queue_create(ctx, NULL, &q));
+  enum { N = 1024 };
+  uint32_t host[N], got[N];
+  lsk_buffer *d = zeros(ctx, N);
+
+  /* A blocking write on q behind a gate: once it returns, the source may
+   * be overwritten. */
+  gate g;
+  gate_open_later(ctx, &g, 100);
+  for (uint32_t i = 0; i < N; ++i)
+    host[i] = produced(i, 3);
+  TU_OK(ctx, lsk_buffer_write(d, 0, host, sizeof host,
+                              &(lsk_async){.queue = q, .wait = &g.ev, .nwait = 1}));
+  memset(host, 0xab, sizeof host);
+  TU_OK(ctx, lsk_buffer_read(d, 0, got, sizeof got, &(lsk_async){.queue = q}));
+  for (uint32_t i = 0; i < N; ++i)
+    ck_assert_uint_eq(got[i], produced(i, 3));
+  gate_join(&g);
+
+  /* A non-blocking read behind a gate returns before the data is there;
+   * its event delivers it. */
+  lsk_event *gate_ev = NULL, *rd = NULL;
+  TU_OK(ctx, lsk_event_user_create(ctx, &gate_ev));
+  memset(got, 0, sizeof got);
+  TU_OK(ctx, lsk_buffer_read(d, 0, got, sizeof got,
+                             &(lsk_async){.queue = q,
+                                          .wait = &gate_ev,
+                                          .nwait = 1,
+                                          .event = &rd,
+                                          .flags = LSK_ASYNC_NONBLOCKING}));
+  lsk_event_state st = 0;
+  TU_OK(ctx, lsk_event_state_get(rd, &st));
+  ck_assert_int_ne(st, LSK_EVENT_COMPLETE);
+  ck_assert_uint_eq(got[N - 1], 0);
+  TU_OK(ctx, lsk_event_user_complete(gate_ev));
+  TU_OK(ctx, lsk_event_wait(rd));
+  for (uint32_t i = 0; i < N; ++i)
+    ck_assert_uint_eq(got[i], produced(i, 3));
+  lsk_event_release(rd);
+  lsk_event_release(gate_ev);
+
+  /* lsk_kernel_run on q waits for q (held by a gate), so a read on the
+   * default queue afterwards sees the kernel's result. */
+  gate_open_later(ctx, &g, 100);
+  lsk_event *ran = NULL;
+  TU_OK(ctx,
+        lsk_kernel_run(prod, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(N), LSK_ARG_UINT(9)),
+                       &(lsk_async){.queue = q, .wait = &g.ev, .nwait = 1, .event = &ran}));
+  TU_OK(ctx, lsk_event_state_get(ran, &st));
+  ck_assert_int_eq(st, LSK_EVENT_COMPLETE);
+  ck_assert_str_eq(lsk_event_what(ran), "kernel 'produce'");
+  lsk_event_release(ran);
+  TU_OK(ctx, lsk_buffer_read(d, 0, got, sizeof got, NULL));
+  for (uint32_t i = 0; i < N; ++i)
+    ck_assert_uint_eq(got[i], produced(i, 9));
+  gate_join(&g);
+
+  /* lsk_buffer_free after a wait list: its marker completes with the
+   * list, and q's later commands wait for it. */
+  lsk_buffer *c = NULL;
+  TU_OK(ctx, lsk_buffer_alloc(ctx, 256, &c, &(lsk_async){.queue = q}));
+  lsk_event *freed = NULL;
+  TU_OK(ctx, lsk_event_user_create(ctx, &gate_ev));
+  TU_OK(ctx, lsk_buffer_free(
+                 c, &(lsk_async){.queue = q, .wait = &gate_ev, .nwait = 1, .event = &freed}));
+  nap_ms(20);
+  TU_OK(ctx, lsk_event_state_get(freed, &st));
+  ck_assert_int_ne(st, LSK_EVENT_COMPLETE);
+  TU_OK(ctx, lsk_event_user_complete(gate_ev));
+  TU_OK(ctx, lsk_event_wait(freed));
+  ck_assert_str_eq(lsk_event_what(freed), "marker");
+  lsk_event_release(freed);
+  lsk_event_release(gate_ev);
+
+  TU_OK(ctx, lsk_queue_finish(q));
+  TU_OK(ctx, lsk_queue_destroy(q));
+  lsk_buffer_destroy(d);
+  lsk_kernel_destroy(prod);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 /* A vector on its own queue: its size is read on that queue, so it sees
  * a count written there behind a held command (on the default queue it
  * would read the count before the write). */
@@ -702,6 +817,7 @@ Suite *suite_queues(void)
   tcase_add_test(tc, test_queues_events);
   tcase_add_test(tc, test_queues_threads);
   tcase_add_test(tc, test_queues_vector);
+  tcase_add_test(tc, test_queues_rule);
   suite_add_tcase(s, tc);
   return s;
 }
