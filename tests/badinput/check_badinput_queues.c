@@ -1,10 +1,9 @@
 /*
  * check_badinput_queues.c: bad input to every public function of queue.h,
- * pinned.h, trace.h, the asynchronous and cached calls of buffer.h and
- * lsk_kernel_launch_async (rows: badinput.h): NULLs, an event of another
- * context, a NULL in a wait list, released events and destroyed queues, a
- * wait list longer than allowed, a queue destroyed with work pending, and
- * what each leaves behind (nothing lost).
+ * pinned.h, trace.h, the lsk_async forms and cached calls of buffer.h, the
+ * enqueue rule's flags and on of launch, run and tune (rows: badinput.h): NULLs, an event of
+ * another context, a NULL in a wait list, released events and destroyed queues, a wait list longer
+ * than allowed, a queue destroyed with work pending, and what each leaves behind (nothing lost).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -405,6 +404,93 @@ START_TEST(test_bi_trace)
 }
 END_TEST
 
+/* The enqueue rule (issue 27): LSK_ASYNC_NONBLOCKING only on host
+ * transfers, no unknown flag bits, alloc's on names only a queue, and
+ * every marked call refuses a bad on before enqueueing anything. */
+#define NB (&(lsk_async){.flags = LSK_ASYNC_NONBLOCKING})
+#define NOT_TRANSFER "LSK_ASYNC_NONBLOCKING in on->flags, but"
+START_TEST(test_bi_rule)
+{
+  lsk_context *ctx = tu_context();
+  lsk_buffer *a = tu_zeros(ctx, 64), *b = tu_zeros(ctx, 64);
+  lsk_program *p = tu_program(ctx, "fill.cl", src);
+  lsk_kernel *k = tu_kernel(p, "fill");
+  lsk_launch one = {.domain = {64}, .blocks = {1}};
+  uint32_t host[16] = {0}, pattern = 7;
+  lsk_event *ev = (lsk_event *)&ev, *gate = NULL;
+  TU_OK(ctx, lsk_event_user_create(ctx, &gate));
+
+  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(a, 0, host, 4, &(lsk_async){.flags = 2}),
+      LSK_EINVAL, "on->flags 0x2 has bits lsk does not know");
+  BAD(ctx, "lsk_buffer_read",
+      lsk_buffer_read(a, 0, host, 4, &(lsk_async){.event = &ev, .flags = 1u << 31}), LSK_EINVAL,
+      "on->flags 0x80000000 has bits lsk does not know");
+  ck_assert_ptr_null(ev);
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(a, &pattern, 4, 0, 16, NB), LSK_EINVAL,
+      NOT_TRANSFER " lsk_buffer_fill is no host transfer");
+  BAD(ctx, "lsk_buffer_copy", lsk_buffer_copy(a, 0, b, 0, 16, NB), LSK_EINVAL,
+      NOT_TRANSFER " lsk_buffer_copy is no host transfer");
+  BAD(ctx, "lsk_buffer_unmap", lsk_buffer_unmap(a, host, NB), LSK_EINVAL,
+      NOT_TRANSFER " lsk_buffer_unmap is no host transfer");
+  BAD(ctx, "lsk_queue_marker",
+      lsk_queue_marker(
+          &(lsk_async){.wait = &gate, .nwait = 1, .event = &ev, .flags = LSK_ASYNC_NONBLOCKING}),
+      LSK_EINVAL, NOT_TRANSFER " lsk_queue_marker is no host transfer");
+  BAD(ctx, "lsk_kernel_launch",
+      lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_BUFFER(a), LSK_ARG_UINT(16)), NB), LSK_EINVAL,
+      NOT_TRANSFER " lsk_kernel_launch is no host transfer");
+  BAD(ctx, "lsk_kernel_run",
+      lsk_kernel_run(k, &one, LSK_ARGS(LSK_ARG_BUFFER(a), LSK_ARG_UINT(16)), NB), LSK_EINVAL,
+      NOT_TRANSFER " lsk_kernel_run is no host transfer");
+  BAD(ctx, "lsk_kernel_run",
+      lsk_kernel_run(k, &one, LSK_ARGS(LSK_ARG_BUFFER(a), LSK_ARG_UINT(16)),
+                     &(lsk_async){.wait = NULL, .nwait = 1, .event = &ev}),
+      LSK_EINVAL, "on->wait is NULL with nwait 1");
+  ck_assert_ptr_null(ev);
+  lsk_tune_result r;
+  BAD(ctx, "lsk_tune",
+      lsk_tune(k, &one, LSK_ARGS(LSK_ARG_BUFFER(a), LSK_ARG_UINT(16)), NULL, &r, NB), LSK_EINVAL,
+      NOT_TRANSFER " lsk_tune is no host transfer");
+  BAD(ctx, "lsk_tune",
+      lsk_tune(k, &one, LSK_ARGS(LSK_ARG_BUFFER(a), LSK_ARG_UINT(16)), NULL, &r,
+               &(lsk_async){.wait = &gate, .nwait = LSK_WAIT_MAX + 1}),
+      LSK_EINVAL, "a wait list of 65 events; at most 64");
+
+  /* The cache: alloc enqueues nothing, free takes a whole on. */
+  lsk_buffer *c = (lsk_buffer *)&c;
+  BAD(ctx, "lsk_buffer_alloc",
+      lsk_buffer_alloc(ctx, 4, &c, &(lsk_async){.wait = &gate, .nwait = 1}), LSK_EINVAL,
+      "on has a wait list; an allocation enqueues nothing");
+  ck_assert_ptr_null(c);
+  BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, 4, &c, &(lsk_async){.event = &ev}), LSK_EINVAL,
+      "on has an event; an allocation enqueues nothing");
+  BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, 4, &c, NB), LSK_EINVAL,
+      "on has a flag; an allocation enqueues nothing");
+  TU_OK(ctx, lsk_buffer_alloc(ctx, 4, &c, NULL));
+  BAD(ctx, "lsk_buffer_free", lsk_buffer_free(c, NB), LSK_EINVAL,
+      NOT_TRANSFER " lsk_buffer_free is no host transfer");
+  BAD(ctx, "lsk_buffer_free", lsk_buffer_free(c, &(lsk_async){.wait = NULL, .nwait = 2}),
+      LSK_EINVAL, "on->wait is NULL with nwait 2");
+  TU_OK(ctx, lsk_buffer_free(c, NULL)); /* still live after the refusals */
+
+  /* Nothing was enqueued: the gate held nothing. */
+  TU_OK(ctx, lsk_event_user_complete(gate));
+  TU_OK(ctx, lsk_context_finish(ctx));
+  uint32_t got[16];
+  TU_OK(ctx, lsk_buffer_read(a, 0, got, sizeof got, NULL));
+  for (int i = 0; i < 16; ++i)
+    ck_assert_uint_eq(got[i], 0);
+  lsk_event_release(gate);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_buffer_destroy(a);
+  lsk_buffer_destroy(b);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+#undef NB
+#undef NOT_TRANSFER
+
 Suite *suite_badinput_queues(void)
 {
   Suite *s = suite_create("badinput_queues");
@@ -413,6 +499,7 @@ Suite *suite_badinput_queues(void)
   tcase_add_test(tc, test_bi_queues);
   tcase_add_test(tc, test_bi_events);
   tcase_add_test(tc, test_bi_async_buffers);
+  tcase_add_test(tc, test_bi_rule);
   tcase_add_test(tc, test_bi_trace);
   suite_add_tcase(s, tc);
   return s;

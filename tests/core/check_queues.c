@@ -635,8 +635,10 @@ START_TEST(test_queues_rule)
   lsk_event_release(gate_ev);
 
   /* lsk_kernel_run on q waits for q (held by a gate), so a read on the
-   * default queue afterwards sees the kernel's result. */
-  gate_open_later(ctx, &g, 100);
+   * default queue afterwards sees the kernel's result. Built first, so
+   * that the gate is still shut when the launch is enqueued. */
+  TU_OK(ctx, lsk_program_build(p, "produce", &one));
+  gate_open_later(ctx, &g, 200);
   lsk_event *ran = NULL;
   TU_OK(ctx,
         lsk_kernel_run(prod, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(N), LSK_ARG_UINT(9)),
