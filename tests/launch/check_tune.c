@@ -451,6 +451,49 @@ START_TEST(test_tune_differing_result_never_chosen)
 }
 END_TEST
 
+/* lsk_tune on its on's queue (issue 27): every command of the tuning (the
+ * snapshot's reads, the restoring writes, the runs) is on that queue, as
+ * the trace records them; the wait list is honoured and the event is of
+ * the last command, complete on return; the buffer holds one step. */
+START_TEST(test_tune_on_queue)
+{
+  tune_env();
+  fixture f = open_fixture(&(lsk_context_options){.trace = 1}, "advance");
+  lsk_queue *q = NULL;
+  TU_OK(f.ctx, lsk_queue_create(f.ctx, &(lsk_queue_options){.name = "tuner"}, &q));
+  lsk_event *before = NULL, *done = NULL;
+  TU_OK(f.ctx, lsk_queue_marker(&(lsk_async){.queue = lsk_context_queue(f.ctx), .event = &before}));
+  TU_OK(f.ctx, lsk_trace_clear(f.ctx));
+  lsk_launch cfg = automatic();
+  lsk_tune_options opt = {.repeat = 1, .candidates = few, .ncandidates = 1, .no_store = 1};
+  lsk_tune_result r;
+  TU_OK(f.ctx, lsk_tune(f.k, &cfg, STEP_ARGS(&f), &opt, &r,
+                        &(lsk_async){.queue = q, .wait = &before, .nwait = 1, .event = &done}));
+  lsk_event_state st = 0;
+  TU_OK(f.ctx, lsk_event_state_get(done, &st));
+  ck_assert_int_eq(st, LSK_EVENT_COMPLETE);
+  size_t n = 0, kernels = 0;
+  TU_OK(f.ctx, lsk_trace_count(f.ctx, &n));
+  for (size_t i = 0; i < n; ++i) {
+    lsk_trace_entry e;
+    TU_OK(f.ctx, lsk_trace_get(f.ctx, i, &e));
+    ck_assert_msg(strcmp(e.queue, "tuner") == 0, "command %zu (%s) on queue '%s'", i, e.name,
+                  e.queue);
+    kernels += e.kind == LSK_TRACE_KERNEL;
+  }
+  ck_assert_uint_ge(kernels, 2); /* each candidate verified, then timed */
+  unsigned *h = tu_read_uints(f.ctx, f.x, N);
+  for (unsigned i = 0; i < N; ++i)
+    ck_assert_msg(h[i] == 4u * i, "x[%u] = %u, wanted %u", i, h[i], 4u * i);
+  free(h);
+  lsk_tune_result_free(&r);
+  lsk_event_release(before);
+  lsk_event_release(done);
+  TU_OK(f.ctx, lsk_queue_destroy(q));
+  close_fixture(&f);
+}
+END_TEST
+
 START_TEST(test_tune_errors)
 {
   tune_env();
@@ -495,6 +538,7 @@ Suite *suite_tune(void)
   tcase_add_test(tc, test_tune_no_store);
   tcase_add_test(tc, test_tune_differing_result_never_chosen);
   tcase_add_test(tc, test_tune_errors);
+  tcase_add_test(tc, test_tune_on_queue);
   suite_add_tcase(s, tc);
   return s;
 }
