@@ -122,7 +122,7 @@ static double reduce_c(void *p)
 {
   reduce_state *s = p;
   void *mapped;
-  if (lsk_buffer_map(s->dx, 0, s->n * sizeof(double), &mapped))
+  if (lsk_buffer_map(s->dx, 0, s->n * sizeof(double), &mapped, NULL))
     return cli_fail("bench", "reduce: map: %s", lsk_context_errmsg(s->bn->ctx)), -1;
   double t0 = cli_now(), sum = 0;
   const double *restrict x = mapped;
@@ -131,7 +131,9 @@ static double reduce_c(void *p)
   for (long i = 0; i < n; ++i)
     sum += x[i];
   double t = cli_now() - t0;
-  if (lsk_buffer_unmap(s->dx, mapped))
+  /* The unmap enqueued and done before the next timed call (an unmap
+   * never blocks). */
+  if (lsk_buffer_unmap(s->dx, mapped, NULL) || lsk_queue_finish(lsk_context_queue(s->bn->ctx)))
     return cli_fail("bench", "reduce: unmap: %s", lsk_context_errmsg(s->bn->ctx)), -1;
   return sum == s->want ? t : (cli_fail("bench", "C reduce: %.17g, want %.17g", sum, s->want), -1);
 }
@@ -160,7 +162,7 @@ int bench_case_reduce(bench *bn)
   cl_int err = CL_SUCCESS;
   if (!rc)
     rc = lsk_buffer_create(bn->ctx, s.n * sizeof(double), &s.dx) ||
-         lsk_buffer_write(s.dx, 0, s.x, s.n * sizeof(double)) ||
+         lsk_buffer_write(s.dx, 0, s.x, s.n * sizeof(double), NULL) ||
          lsk_buffer_create(bn->ctx, s.groups * sizeof(double), &s.dpartial);
   if (!rc) {
     s.prog = clCreateProgramWithSource(lsk_context_cl(bn->ctx), 1, src, NULL, &err);
@@ -292,8 +294,9 @@ int bench_case_scan(bench *bn)
     s.in[i] = (unsigned)(i * 2654435761u >> 28);
   if (!rc)
     rc = lsk_buffer_create(bn->ctx, bytes, &s.din) || lsk_buffer_create(bn->ctx, bytes, &s.dout) ||
-         lsk_buffer_create(bn->ctx, bytes, &s.dthird) || lsk_buffer_write(s.din, 0, s.in, bytes) ||
-         lsk_buffer_write(s.dthird, 0, s.in, bytes);
+         lsk_buffer_create(bn->ctx, bytes, &s.dthird) ||
+         lsk_buffer_write(s.din, 0, s.in, bytes, NULL) ||
+         lsk_buffer_write(s.dthird, 0, s.in, bytes, NULL);
   if (rc)
     cli_fail("bench", "scan setup: %s", lsk_context_errmsg(bn->ctx));
   if (!rc)
@@ -302,7 +305,7 @@ int bench_case_scan(bench *bn)
    * output, so once before the rounds is what can be checked). */
   if (!rc && scan_lsk(&s) >= 0 && scan_c(&s) >= 0) {
     unsigned *got = malloc(bytes);
-    rc = !got || lsk_buffer_read(s.dout, 0, got, bytes) || memcmp(got, s.out, bytes) != 0;
+    rc = !got || lsk_buffer_read(s.dout, 0, got, bytes, NULL) || memcmp(got, s.out, bytes) != 0;
     if (rc)
       cli_fail("bench", "scan: lsk and C disagree");
     free(got);

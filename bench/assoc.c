@@ -97,8 +97,8 @@ static int assoc_check(bench *bn, assoc_case *c)
   int rc = !off || !got || !seen;
   if (rc)
     cli_fail("bench", "assoc: out of host memory");
-  else if (lsk_buffer_read(lsk_assoc_offsets(c->a), 0, off, nc * sizeof *off) ||
-           lsk_buffer_read(lsk_assoc_content(c->a), 0, got, stored * sizeof *got))
+  else if (lsk_buffer_read(lsk_assoc_offsets(c->a), 0, off, nc * sizeof *off, NULL) ||
+           lsk_buffer_read(lsk_assoc_content(c->a), 0, got, stored * sizeof *got, NULL))
     rc = cli_fail("bench", "assoc: read back: %s", lsk_context_errmsg(bn->ctx));
   size_t bad = 0;
   for (size_t k = 0; !rc && k < nc; ++k)
@@ -151,7 +151,7 @@ static int assoc_setup(bench *bn, assoc_case *c)
     qsort(c->keys, c->n, sizeof *c->keys, cmp_u32);
   lsk_assoc_options opt = {.algo = {.workers = bn->workers, .simd = bn->simd}};
   if (lsk_buffer_create(bn->ctx, c->n * sizeof *c->keys, &c->dkeys) ||
-      lsk_buffer_write(c->dkeys, 0, c->keys, c->n * sizeof *c->keys) ||
+      lsk_buffer_write(c->dkeys, 0, c->keys, c->n * sizeof *c->keys, NULL) ||
       lsk_assoc_create(bn->ctx, c->nkeys, c->n, &opt, &c->a))
     return cli_fail("bench", "assoc setup: %s", lsk_context_errmsg(bn->ctx));
   return 0;

@@ -58,6 +58,11 @@ void bench_add(samples *s, double v);
 double bench_best(const samples *s);
 double bench_median(const samples *s);
 double bench_event_time(cl_event e); /* device seconds; releases e */
+/* lsk_kernel_launch on the default queue with its OpenCL event in *ev (a
+ * reference of the caller's), so that lsk's launches and raw OpenCL ones
+ * are timed alike by bench_event_time (ev NULL: no event). */
+int bench_launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
+                 cl_event *ev);
 /* The median over rounds of ref[i] / lsk[i]: the two sides of a round run
  * back to back, so the load of other processes moves it less than the
  * best or median times. */

@@ -58,14 +58,16 @@ int bench_build_child(const char *nonce, unsigned domain)
   }
   rc = rc || lsk_buffer_create(ctx, n * sizeof *h, &da) ||
        lsk_buffer_create(ctx, n * sizeof *h, &db) || lsk_buffer_create(ctx, n * sizeof *h, &dc) ||
-       lsk_buffer_write(db, 0, h + n, n * sizeof *h) ||
-       lsk_buffer_write(dc, 0, h + 2 * n, n * sizeof *h) || lsk_kernel_create(prog, "triad", &k);
+       lsk_buffer_write(db, 0, h + n, n * sizeof *h, NULL) ||
+       lsk_buffer_write(dc, 0, h + 2 * n, n * sizeof *h, NULL) ||
+       lsk_kernel_create(prog, "triad", &k);
   double t3 = cli_now();
   rc = rc || lsk_kernel_run(k, &cfg,
                             LSK_ARGS(LSK_ARG_BUFFER(da), LSK_ARG_BUFFER(db), LSK_ARG_BUFFER(dc),
-                                     LSK_ARG_DOUBLE(3.0), LSK_ARG_UINT((unsigned)n)));
+                                     LSK_ARG_DOUBLE(3.0), LSK_ARG_UINT((unsigned)n)),
+                            NULL);
   double t4 = cli_now();
-  rc = rc || lsk_buffer_read(da, 0, h, n * sizeof *h);
+  rc = rc || lsk_buffer_read(da, 0, h, n * sizeof *h, NULL);
   if (rc) {
     cli_fail("bench", "build child: %s", lsk_context_errmsg(ctx));
     goto child_out;

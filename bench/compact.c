@@ -67,7 +67,8 @@ static int setup(bench *bn, compact_case *k)
                            &(lsk_compactor_options){.name = "bench_compact", .data_type = "uint"},
                            &k->c) ||
       lsk_buffer_create(bn->ctx, bytes, &k->dx) || lsk_buffer_create(bn->ctx, bytes, &k->dout) ||
-      lsk_buffer_write(k->dx, 0, k->x, bytes) || lsk_buffer_write(k->dout, 0, k->got, bytes))
+      lsk_buffer_write(k->dx, 0, k->x, bytes, NULL) ||
+      lsk_buffer_write(k->dout, 0, k->got, bytes, NULL))
     return cli_fail("bench", "compact setup: %s", lsk_context_errmsg(bn->ctx));
   return 0;
 }
@@ -86,7 +87,7 @@ static int check(bench *bn, compact_case *k, size_t count, size_t want)
 {
   if (count != want)
     return cli_fail("bench", "compact: lsk selected %zu, C %zu", count, want);
-  if (count && lsk_buffer_read(k->dout, 0, k->got, count * sizeof(unsigned)))
+  if (count && lsk_buffer_read(k->dout, 0, k->got, count * sizeof(unsigned), NULL))
     return cli_fail("bench", "compact: read back: %s", lsk_context_errmsg(bn->ctx));
   for (size_t i = 0; i < count; ++i)
     if (k->got[i] != k->ref[i])

@@ -53,7 +53,7 @@ static int setup(bench *bn, hist_case *k, size_t nbins)
     k->x[i] = (unsigned)((s >> 33) % (nbins + nbins / 64));
   }
   if (lsk_buffer_create(bn->ctx, bytes, &k->dx) || lsk_buffer_create(bn->ctx, bbytes, &k->dbins) ||
-      lsk_buffer_write(k->dx, 0, k->x, bytes))
+      lsk_buffer_write(k->dx, 0, k->x, bytes, NULL))
     return cli_fail("bench", "histogram setup: %s", lsk_context_errmsg(bn->ctx));
   return 0;
 }
@@ -64,7 +64,7 @@ static int run_lsk(bench *bn, hist_case *k, double *secs)
   double t0 = cli_now();
   int rc = lsk_histogram_uint(bn->ctx, k->dx, 0, k->n, k->nbins, k->dbins, 0, &opt);
   if (!rc)
-    rc = lsk_buffer_read(k->dbins, 0, k->got, (k->nbins + 1) * sizeof(unsigned));
+    rc = lsk_buffer_read(k->dbins, 0, k->got, (k->nbins + 1) * sizeof(unsigned), NULL);
   *secs = cli_now() - t0;
   return rc ? cli_fail("bench", "histogram: %s", lsk_context_errmsg(bn->ctx)) : 0;
 }

@@ -20,7 +20,7 @@ int bench_case_launch(bench *bn)
   cl_command_queue q = lsk_context_cl_queue(bn->ctx);
   lsk_launch cfg = {.domain = {1}, .blocks = {1}, .workers = 1, .simd = 1};
   size_t one = 1;
-  int rc = lsk_kernel_run(k, &cfg, NULL, 0) ||
+  int rc = lsk_kernel_run(k, &cfg, NULL, 0, NULL) ||
            clEnqueueNDRangeKernel(q, raw, 1, NULL, &one, &one, 0, NULL, NULL) || clFinish(q);
   unsigned rounds = bn->quick ? 2 : 5;
   for (unsigned round = 0; !rc && round < rounds; ++round) {

@@ -88,7 +88,7 @@ static double lsk_scan_once(peer_state *s)
 /* lsk's last scan against the C prefix sums. */
 static int check_scan(peer_state *s)
 {
-  if (lsk_buffer_read(s->dout, 0, s->got, s->n * sizeof(float)))
+  if (lsk_buffer_read(s->dout, 0, s->got, s->n * sizeof(float), NULL))
     return cli_fail("bench", "boost: read back: %s", lsk_context_errmsg(s->bn->ctx));
   for (size_t i = 0; i < s->n; ++i)
     if (s->got[i] != s->prefix[i])
@@ -237,8 +237,9 @@ int bench_case_boost(bench *bn)
     s.prefix[i] = (float)run;
   }
   s.want = (float)run;
-  if (!rc && (lsk_buffer_create(bn->ctx, bytes, &s.din) ||
-              lsk_buffer_create(bn->ctx, bytes, &s.dout) || lsk_buffer_write(s.din, 0, s.x, bytes)))
+  if (!rc &&
+      (lsk_buffer_create(bn->ctx, bytes, &s.din) || lsk_buffer_create(bn->ctx, bytes, &s.dout) ||
+       lsk_buffer_write(s.din, 0, s.x, bytes, NULL)))
     rc = cli_fail("bench", "boost: setup: %s", lsk_context_errmsg(bn->ctx));
   /* A peer that dies must not kill us through a write to its pipe. */
   struct sigaction ignore = {.sa_handler = SIG_IGN}, old;

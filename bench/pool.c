@@ -114,7 +114,7 @@ static int churn_check(bench *bn, lsk_kernel *k, lsk_pool *pool, size_t n, lsk_b
   unsigned char *seen = calloc(n, 1);
   lsk_pool_usage u;
   int rc = !cells || !seen ? cli_fail("bench", "pool: out of host memory") : 0;
-  if (!rc && (churn(bn, k, pool, n, got, 1) || lsk_buffer_read(got, 0, cells, n * 4) ||
+  if (!rc && (churn(bn, k, pool, n, got, 1) || lsk_buffer_read(got, 0, cells, n * 4, NULL) ||
               lsk_pool_usage_get(pool, &u)))
     rc = cli_fail("bench", "pool: %s", lsk_context_errmsg(bn->ctx));
   for (size_t i = 0; !rc && i < n; ++i) {

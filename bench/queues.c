@@ -85,7 +85,7 @@ static int churn(bench *bn, touch *t, unsigned steps, int lsk, int check, double
     lsk_buffer *b = NULL;
     cl_mem mem = NULL;
     if (lsk) {
-      if (lsk_buffer_alloc(bn->ctx, t->bytes, q, &b))
+      if (lsk_buffer_alloc(bn->ctx, t->bytes, &b, &(lsk_async){.queue = q}))
         return cli_fail("bench", "bufcache: %s", lsk_context_errmsg(bn->ctx));
       mem = lsk_buffer_cl(b);
     } else {
@@ -96,7 +96,7 @@ static int churn(bench *bn, touch *t, unsigned steps, int lsk, int check, double
     if (!err && check && i + 1 == steps && touch_check(bn, t, mem, i, lsk ? "lsk" : "raw"))
       err = CL_INVALID_VALUE;
     if (lsk)
-      lsk_buffer_free(b, q);
+      lsk_buffer_free(b, &(lsk_async){.queue = q});
     else if (mem)
       clReleaseMemObject(mem);
   }
@@ -196,7 +196,7 @@ static int spin(overlap *o, lsk_buffer *in, const lsk_async *on)
 {
   lsk_launch l = {.domain = {256}, .blocks = {o->n / 256 < 1024 ? (o->n + 255) / 256 : 1024}};
   uint32_t n = (uint32_t)o->n, rounds = o->rounds;
-  return lsk_kernel_launch_async(
+  return lsk_kernel_launch(
       o->k, &l,
       LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_BUFFER(o->out), LSK_ARG_UINT(n), LSK_ARG_UINT(rounds)),
       on);
@@ -215,14 +215,17 @@ static int overlap_run(bench *bn, overlap *o, int overlapped, double *seconds)
   double t0 = cli_now();
   for (unsigned i = 0; i < o->steps && !rc; ++i) {
     unsigned j = i % 2;
-    lsk_async u = {.queue = o->up};
+    lsk_async u = {.queue = o->up, .flags = LSK_ASYNC_NONBLOCKING};
     lsk_async k = {.queue = o->up};
     if (overlapped) {
-      u = (lsk_async){
-          .queue = o->up, .wait = i >= 2 ? &done[i - 2] : NULL, .nwait = i >= 2, .event = &up[i]};
+      u = (lsk_async){.queue = o->up,
+                      .wait = i >= 2 ? &done[i - 2] : NULL,
+                      .nwait = i >= 2,
+                      .event = &up[i],
+                      .flags = LSK_ASYNC_NONBLOCKING};
       k = (lsk_async){.queue = o->run, .wait = &up[i], .nwait = 1, .event = &done[i]};
     }
-    rc = lsk_buffer_write_async(o->d[j], 0, host + j * o->bytes, o->bytes, &u);
+    rc = lsk_buffer_write(o->d[j], 0, host + j * o->bytes, o->bytes, &u);
     if (!rc)
       rc = spin(o, o->d[j], &k);
   }
@@ -241,7 +244,7 @@ static int overlap_check(bench *bn, overlap *o, const char *who)
   const uint32_t *in = (const uint32_t *)((const unsigned char *)lsk_pinned_ptr(o->pin) +
                                           ((o->steps - 1) % 2) * o->bytes);
   int rc = !got ? cli_fail("bench", "overlap: out of memory") : 0;
-  if (!rc && lsk_buffer_read(o->out, 0, got, o->bytes))
+  if (!rc && lsk_buffer_read(o->out, 0, got, o->bytes, NULL))
     rc = cli_fail("bench", "overlap: %s", lsk_context_errmsg(bn->ctx));
   for (size_t i = 0; !rc && i < o->n; i += 1 + i / 7)
     if (got[i] != spin_c(in[i], o->rounds))
@@ -259,8 +262,8 @@ static int overlap_calibrate(bench *bn, overlap *o)
   o->rounds = 16;
   for (int r = 0; r < 3; ++r) {
     double t0 = cli_now();
-    if (lsk_buffer_write_async(o->d[0], 0, lsk_pinned_ptr(o->pin), o->bytes,
-                               &(lsk_async){.queue = o->up}) ||
+    if (lsk_buffer_write(o->d[0], 0, lsk_pinned_ptr(o->pin), o->bytes,
+                         &(lsk_async){.queue = o->up, .flags = LSK_ASYNC_NONBLOCKING}) ||
         lsk_queue_finish(o->up))
       return cli_fail("bench", "overlap: %s", lsk_context_errmsg(bn->ctx));
     double t1 = cli_now();

@@ -58,7 +58,7 @@ static int run_lsk(bench *bn, lsk_buffer *d, size_t n, double *secs)
 
 static int check(bench *bn, lsk_buffer *d, const float *want, float *got, size_t n)
 {
-  if (lsk_buffer_read(d, 0, got, n * sizeof *got))
+  if (lsk_buffer_read(d, 0, got, n * sizeof *got, NULL))
     return cli_fail("bench", "random: %s", lsk_context_errmsg(bn->ctx));
   for (size_t i = 0; i < n; ++i)
     if (memcmp(&got[i], &want[i], sizeof *got))

@@ -179,7 +179,7 @@ static int setup(bench *bn, triad *t, soa_case *c)
     rows[3 * i + 1] = t->b[i];
     rows[3 * i + 2] = t->c[i];
   }
-  rc = rc || lsk_buffer_write(c->aos, 0, rows, aos_bytes);
+  rc = rc || lsk_buffer_write(c->aos, 0, rows, aos_bytes, NULL);
   free(rows);
   if (rc)
     return cli_fail("bench", "soa setup: %s", lsk_context_errmsg(bn->ctx));
@@ -195,14 +195,14 @@ static int check(bench *bn, triad *t, soa_case *c, const placement *p)
   lsk_buffer *buf = p ? lsk_soa_buffer(p->soa) : c->aos;
   size_t off = p ? p->offset_a : 0;
   double *got = malloc(bytes);
-  int rc = !got || lsk_buffer_read(buf, off, got, bytes);
+  int rc = !got || lsk_buffer_read(buf, off, got, bytes, NULL);
   size_t bad = 0;
   for (size_t i = 0; !rc && i < t->n; ++i) {
     bad += got[i * stride] != t->b[i] + 3.0 * t->c[i];
     got[i * stride] = 0;
   }
   if (!rc)
-    rc = lsk_buffer_write(buf, off, got, bytes);
+    rc = lsk_buffer_write(buf, off, got, bytes, NULL);
   free(got);
   if (rc)
     return cli_fail("bench", "soa check: %s", lsk_context_errmsg(bn->ctx));
@@ -218,12 +218,12 @@ static int run_raw(bench *bn, const placement *p, triad *t, cl_event *ev)
 
 static int run_views(const placement *p, const lsk_launch *cfg, cl_event *ev)
 {
-  return lsk_kernel_launch(p->k, cfg, p->args, p->nargs, ev);
+  return bench_launch(p->k, cfg, p->args, p->nargs, ev);
 }
 
 static int run_aos(soa_case *c, triad *t, const lsk_launch *cfg, cl_event *ev)
 {
-  return lsk_kernel_launch(
+  return bench_launch(
       c->aos_k, cfg,
       LSK_ARGS(LSK_ARG_BUFFER(c->aos), LSK_ARG_DOUBLE(3.0), LSK_ARG_UINT((unsigned)t->n)), ev);
 }

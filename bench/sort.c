@@ -146,8 +146,8 @@ static int check(bench *bn, sort_case *c, int after_qsort)
   if (after_qsort && !c->pairs) /* qsort's keys, before the radix sort uses cv */
     memcpy(c->gv, c->cv, c->n * 4);
   time_radix(c);
-  if (lsk_buffer_read(c->ok, 0, c->gk, c->n * 4) ||
-      (c->pairs && lsk_buffer_read(c->ov, 0, c->gv, c->n * 4)))
+  if (lsk_buffer_read(c->ok, 0, c->gk, c->n * 4, NULL) ||
+      (c->pairs && lsk_buffer_read(c->ov, 0, c->gv, c->n * 4, NULL)))
     return cli_fail("bench", "sort: read back: %s", lsk_context_errmsg(bn->ctx));
   for (size_t i = 0; i < c->n; ++i) {
     if (c->gk[i] != c->ck[i] || (c->pairs && c->gv[i] != c->cv[i]))
@@ -201,10 +201,10 @@ static int setup(bench *bn, sort_case *c)
     c->vals[i] = (uint32_t)i;
   }
   if (lsk_buffer_create(bn->ctx, bytes, &c->dk) || lsk_buffer_create(bn->ctx, bytes, &c->ok) ||
-      lsk_buffer_write(c->dk, 0, c->keys, bytes) ||
+      lsk_buffer_write(c->dk, 0, c->keys, bytes, NULL) ||
       (c->pairs &&
        (lsk_buffer_create(bn->ctx, bytes, &c->dv) || lsk_buffer_create(bn->ctx, bytes, &c->ov) ||
-        lsk_buffer_write(c->dv, 0, c->vals, bytes))))
+        lsk_buffer_write(c->dv, 0, c->vals, bytes, NULL))))
     return cli_fail("bench", "sort setup: %s", lsk_context_errmsg(bn->ctx));
   return 0;
 }

@@ -54,6 +54,20 @@ double bench_event_time(cl_event e)
   return 1e-9 * (double)(t1 - t0);
 }
 
+int bench_launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
+                 cl_event *ev)
+{
+  if (!ev)
+    return lsk_kernel_launch(k, cfg, args, nargs, NULL);
+  lsk_event *e = NULL;
+  int rc = lsk_kernel_launch(k, cfg, args, nargs, &(lsk_async){.event = &e});
+  *ev = rc ? NULL : lsk_event_cl(e);
+  if (*ev)
+    clRetainEvent(*ev);
+  lsk_event_release(e);
+  return rc;
+}
+
 /* The progress line on stderr, rewritten in place with \r: only where
  * stderr is a terminal (b->progress, set by cmd_bench), never into a file
  * or a pipe. */

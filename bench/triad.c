@@ -14,7 +14,7 @@
 int bench_triad_check(lsk_context *ctx, const char *cmd, triad *t, const char *who)
 {
   double *got = malloc(t->n * sizeof *got);
-  if (!got || lsk_buffer_read(t->da, 0, got, t->n * sizeof *got)) {
+  if (!got || lsk_buffer_read(t->da, 0, got, t->n * sizeof *got, NULL)) {
     free(got);
     return cli_fail(cmd, "triad (%s): read back failed: %s", who, lsk_context_errmsg(ctx));
   }
@@ -23,7 +23,7 @@ int bench_triad_check(lsk_context *ctx, const char *cmd, triad *t, const char *w
     bad += got[i] != t->b[i] + 3.0 * t->c[i];
   free(got);
   double zero = 0;
-  lsk_buffer_fill(t->da, &zero, sizeof zero, 0, t->n * sizeof zero);
+  lsk_buffer_fill(t->da, &zero, sizeof zero, 0, t->n * sizeof zero, NULL);
   return bad ? cli_fail(cmd, "triad (%s): %zu wrong elements", who, bad) : 0;
 }
 
@@ -41,20 +41,19 @@ int bench_triad_data(lsk_context *ctx, const char *cmd, unsigned log2n, triad *t
   }
   double zero = 0;
   if (lsk_buffer_create(ctx, bytes, &t->da) || lsk_buffer_create(ctx, bytes, &t->db) ||
-      lsk_buffer_create(ctx, bytes, &t->dc) || lsk_buffer_write(t->db, 0, t->b, bytes) ||
-      lsk_buffer_write(t->dc, 0, t->c, bytes) ||
-      lsk_buffer_fill(t->da, &zero, sizeof zero, 0, bytes))
+      lsk_buffer_create(ctx, bytes, &t->dc) || lsk_buffer_write(t->db, 0, t->b, bytes, NULL) ||
+      lsk_buffer_write(t->dc, 0, t->c, bytes, NULL) ||
+      lsk_buffer_fill(t->da, &zero, sizeof zero, 0, bytes, NULL))
     return cli_fail(cmd, "triad setup: %s", lsk_context_errmsg(ctx));
   return 0;
 }
 
 static int triad_lsk(triad *t, const lsk_launch *cfg, cl_event *ev)
 {
-  return lsk_kernel_launch(t->k, cfg,
-                           LSK_ARGS(LSK_ARG_BUFFER(t->da), LSK_ARG_BUFFER(t->db),
-                                    LSK_ARG_BUFFER(t->dc), LSK_ARG_DOUBLE(3.0),
-                                    LSK_ARG_UINT((unsigned)t->n)),
-                           ev);
+  return bench_launch(t->k, cfg,
+                      LSK_ARGS(LSK_ARG_BUFFER(t->da), LSK_ARG_BUFFER(t->db), LSK_ARG_BUFFER(t->dc),
+                               LSK_ARG_DOUBLE(3.0), LSK_ARG_UINT((unsigned)t->n)),
+                      ev);
 }
 
 /* One raw triad over a grid of n (with no local size: PoCL picks). */

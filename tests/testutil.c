@@ -41,7 +41,7 @@ lsk_buffer *tu_zeros(lsk_context *ctx, size_t n)
   lsk_buffer *b = NULL;
   unsigned zero = 0;
   TU_OK(ctx, lsk_buffer_create(ctx, n * sizeof(unsigned), &b));
-  TU_OK(ctx, lsk_buffer_fill(b, &zero, sizeof zero, 0, n * sizeof(unsigned)));
+  TU_OK(ctx, lsk_buffer_fill(b, &zero, sizeof zero, 0, n * sizeof(unsigned), NULL));
   /* Done before the caller goes on: a test may use it on another queue,
    * which the default queue's fill would not be ordered with. */
   TU_OK(ctx, lsk_queue_finish(lsk_context_queue(ctx)));
@@ -52,7 +52,7 @@ unsigned *tu_read_uints(lsk_context *ctx, lsk_buffer *b, size_t n)
 {
   unsigned *h = malloc(n * sizeof *h);
   ck_assert_ptr_nonnull(h);
-  TU_OK(ctx, lsk_buffer_read(b, 0, h, n * sizeof *h));
+  TU_OK(ctx, lsk_buffer_read(b, 0, h, n * sizeof *h, NULL));
   return h;
 }
 
@@ -226,9 +226,9 @@ int tu_fill_run(lsk_context *ctx, const char *src, const char *cache_dir, unsign
     rc = lsk_buffer_create(ctx, (size_t)n * sizeof *host, &b);
   if (!rc)
     rc = lsk_kernel_run(k, &(lsk_launch){.domain = {64}, .blocks = {2}},
-                        LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(n)));
+                        LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(n)), NULL);
   if (!rc)
-    rc = lsk_buffer_read(b, 0, host, (size_t)n * sizeof *host);
+    rc = lsk_buffer_read(b, 0, host, (size_t)n * sizeof *host, NULL);
   lsk_program_stats st = {0};
   if (!rc)
     rc = lsk_program_stats_get(p, &st);

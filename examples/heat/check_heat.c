@@ -28,7 +28,7 @@ static void heat_case(lsk_context *ctx, size_t gx, size_t gy, unsigned steps, ui
   float *col = malloc(n * sizeof *col), *want = malloc(gx * gy * sizeof *want);
   ck_assert_ptr_nonnull(col);
   ck_assert_ptr_nonnull(want);
-  EX_OK(ctx, lsk_buffer_read(lsk_heat_field(h), 0, col, n * sizeof *col));
+  EX_OK(ctx, lsk_buffer_read(lsk_heat_field(h), 0, col, n * sizeof *col, NULL));
   for (size_t y = 0; y < gy; ++y)
     for (size_t x = 0; x < gx; ++x)
       want[y * gx + x] = lsk_heat_initial(seed, x, y);

@@ -84,7 +84,7 @@ static int read_grid(lsk_heat *h, const lsk_grid_box *b, float *out)
   float *col = malloc(n * sizeof *col);
   if (!col)
     return LSK_ENOMEM;
-  int rc = lsk_buffer_read(lsk_heat_field(h), 0, col, n * sizeof *col);
+  int rc = lsk_buffer_read(lsk_heat_field(h), 0, col, n * sizeof *col, NULL);
   for (size_t y = 0; !rc && y < b->extent[1]; ++y)
     memcpy(out + y * b->extent[0], col + lsk_grid_box_index(b, 0, y, 0),
            b->extent[0] * sizeof *col);

@@ -58,10 +58,10 @@ static int init_fields(lsk_heat *h, uint64_t seed)
     for (size_t i = 0; i < h->box.extent[0]; ++i)
       f[lsk_grid_box_index(&h->box, i, j, 0)] =
           lsk_heat_initial(seed, h->box.offset[0] + i, h->box.offset[1] + j);
-  int rc = lsk_buffer_write(h->u, 0, f, n * sizeof *f);
+  int rc = lsk_buffer_write(h->u, 0, f, n * sizeof *f, NULL);
   memset(f, 0, n * sizeof *f);
   if (!rc)
-    rc = lsk_buffer_write(h->v, 0, f, n * sizeof *f);
+    rc = lsk_buffer_write(h->v, 0, f, n * sizeof *f, NULL);
   free(f);
   return rc;
 }
@@ -134,7 +134,7 @@ static int launch(lsk_heat *h, lsk_kernel *k, size_t cells)
                     LSK_ARG_UINT((uint32_t)h->box.extent[1]),
                     LSK_ARG_UINT((uint32_t)h->storage[0]),
                     LSK_ARG_FLOAT(h->alpha)};
-  return lsk_kernel_launch_async(k, &l, args, 6, &on);
+  return lsk_kernel_launch(k, &l, args, 6, &on);
 }
 
 int lsk_heat_interior(lsk_heat *h)

@@ -132,7 +132,7 @@ lsk_pool *lsk_pic_pool(const lsk_pic *pic)
 static int buffer_of(lsk_context *ctx, const uint32_t *words, size_t n, lsk_buffer **out)
 {
   int rc = lsk_buffer_create(ctx, n * 4, out);
-  return rc ? rc : lsk_buffer_write(*out, 0, words, n * 4);
+  return rc ? rc : lsk_buffer_write(*out, 0, words, n * 4, NULL);
 }
 
 /* The pics of a context share one program, so its builds (one per frame
@@ -286,9 +286,9 @@ static int exchange_in(lsk_pic *p, const lsk_particle *q, size_t k, lsk_buffer *
     dest[i] = c;
     rank[i] = per[c]++;
   }
-  int rc = lsk_buffer_write(dst, 0, rows, EX_WORDS * 4 * cap);
+  int rc = lsk_buffer_write(dst, 0, rows, EX_WORDS * 4 * cap, NULL);
   if (!rc)
-    rc = lsk_buffer_write(p->incoming, 0, per, (cells + 2) * 4);
+    rc = lsk_buffer_write(p->incoming, 0, per, (cells + 2) * 4, NULL);
   free(rows);
   free(per);
   return rc;
@@ -420,7 +420,7 @@ static int insert(lsk_pic *p, uint32_t first, lsk_buffer *ex, size_t stride, siz
    * queue is idle: frames waited). */
   uint32_t ob[2];
   if (!rc && first == FIRST_STEP && windowed(p) &&
-      !(rc = lsk_buffer_read(p->offs, 4 * p->cells, ob, sizeof ob))) {
+      !(rc = lsk_buffer_read(p->offs, 4 * p->cells, ob, sizeof ob, NULL))) {
     p->out_at = ob[0];
     p->nout = ob[1] - ob[0];
   }
@@ -499,7 +499,7 @@ int lsk_pic_take(lsk_pic *pic, lsk_particle *out, size_t cap, size_t *n)
   uint32_t *rows = malloc(ROW * 4 * k);
   if (!rows)
     return lsk_context_set_error(pic->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
-  int rc = lsk_buffer_read(pic->bk, ROW * 4 * pic->out_at, rows, ROW * 4 * k);
+  int rc = lsk_buffer_read(pic->bk, ROW * 4 * pic->out_at, rows, ROW * 4 * k, NULL);
   for (size_t i = 0; !rc && i < k; ++i) {
     const uint32_t *r = rows + ROW * i;
     out[i] = (lsk_particle){r[0], (int32_t)r[1], (int32_t)r[2], (int32_t)r[3], (int32_t)r[4]};
@@ -685,9 +685,9 @@ int lsk_pic_read(lsk_pic *pic, lsk_particle *p, uint32_t *cell, size_t cap, lsk_
   /* The last step's incoming are still in the buckets: into the frames. */
   if (!rc)
     rc = fill(pic);
-  if (!rc && !(rc = lsk_buffer_read(pic->head, 0, head, cells * 4)) &&
-      !(rc = lsk_buffer_read(pic->count, 0, count, cells * 4)) &&
-      !(rc = lsk_buffer_read(pic->ctl, 0, ctl, sizeof ctl)))
+  if (!rc && !(rc = lsk_buffer_read(pic->head, 0, head, cells * 4, NULL)) &&
+      !(rc = lsk_buffer_read(pic->count, 0, count, cells * 4, NULL)) &&
+      !(rc = lsk_buffer_read(pic->ctl, 0, ctl, sizeof ctl, NULL)))
     rc = lsk_pool_read_cells(pic->pool, 0, cap_f, frames);
   lsk_pic_stats st = {.left = ctl[CTL_LEFT], .compacted = ctl[CTL_COMPACTED], .grows = pic->grows};
   size_t fs = pic->fs;

@@ -62,7 +62,7 @@ int lsk_pic_generate(lsk_context *ctx, unsigned gx, unsigned gy, uint64_t seed, 
                                     LSK_ARG_ULONG(seed), LSK_ARG_UINT(LSK_PIC_RANDOM_STREAM)),
                            NULL);
   if (!rc)
-    rc = lsk_buffer_read(buf, 0, out, n * sizeof *out);
+    rc = lsk_buffer_read(buf, 0, out, n * sizeof *out, NULL);
   if (!rc)
     rc = lsk_context_finish(ctx);
   lsk_buffer_destroy(buf);

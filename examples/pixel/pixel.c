@@ -52,6 +52,7 @@ struct lsk_pixel {
    * library's options (on = &on). */
   lsk_queue *q;
   lsk_async on;
+  lsk_async xfer; /* on, for host transfers that return at once */
   lsk_algo_options algo;
   uint32_t threshold;
   /* The options, resolved for the device once (resolve_shape): blocks is
@@ -251,6 +252,7 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
     px->opt = *opt;
   px->q = px->opt.queue ? px->opt.queue : lsk_context_queue(ctx);
   px->on = (lsk_async){.queue = px->q};
+  px->xfer = (lsk_async){.queue = px->q, .flags = LSK_ASYNC_NONBLOCKING};
   px->algo = (lsk_algo_options){.on = &px->on};
   px->opt.lookup = lookup;
   px->threshold = px->opt.threshold ? px->opt.threshold : LSK_PIXEL_THRESHOLD;
@@ -258,10 +260,10 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
   /* The queue is live and the context's: the buffer cache checks both
    * (and keeps the buffer for the first run). */
   lsk_buffer *probe = NULL;
-  rc = lsk_buffer_alloc(ctx, 4, px->q, &probe);
+  rc = lsk_buffer_alloc(ctx, 4, &probe, &(lsk_async){.queue = px->q});
   if (rc)
     rc = lsk_context_set_error(ctx, rc, "%s: opt->queue: %s", fn, lsk_context_errmsg(ctx));
-  lsk_buffer_free(probe, px->q);
+  lsk_buffer_free(probe, &(lsk_async){.queue = px->q});
   if (!rc)
     rc = build(px);
   if (rc) {
@@ -357,9 +359,9 @@ static int reserve(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
       lsk_buffer_destroy(*b[i]); /* lsk_buffer_free on the queue it came from */
       *b[i] = NULL;
       if (!rc)
-        rc = lsk_buffer_alloc(px->ctx, (nm + 1) * 4, px->q, b[i]);
+        rc = lsk_buffer_alloc(px->ctx, (nm + 1) * 4, b[i], &(lsk_async){.queue = px->q});
       if (!rc)
-        rc = lsk_buffer_write_async(*b[i], 0, z, (nm + 1) * 4, &px->on);
+        rc = lsk_buffer_write(*b[i], 0, z, (nm + 1) * 4, &px->xfer);
       wrote |= !rc;
     }
     if (!rc)
@@ -376,7 +378,7 @@ static int reserve(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
       rc = lsk_buffer_create(px->ctx, ev->modules * sizeof *pl, &px->place);
     }
     if (!rc)
-      rc = lsk_buffer_write_async(px->place, 0, pl, ev->modules * sizeof *pl, &px->on);
+      rc = lsk_buffer_write(px->place, 0, pl, ev->modules * sizeof *pl, &px->xfer);
     wrote |= !rc;
     if (!rc)
       px->placed = ev->modules;
@@ -425,8 +427,9 @@ static int upload_mapped(lsk_pixel *px, const lsk_pixel_events *ev, int *rc)
   void *mem = NULL;
   lsk_event *mapped = NULL;
   pxdigi v = {0};
-  *rc = lsk_buffer_map_async(b, 0, lsk_buffer_size(b),
-                             &(lsk_async){.queue = px->q, .event = &mapped}, &mem);
+  *rc = lsk_buffer_map(
+      b, 0, lsk_buffer_size(b), &mem,
+      &(lsk_async){.queue = px->q, .event = &mapped, .flags = LSK_ASYNC_NONBLOCKING});
   if (!*rc)
     *rc = lsk_event_wait(mapped);
   lsk_event_release(mapped);
@@ -440,7 +443,7 @@ static int upload_mapped(lsk_pixel *px, const lsk_pixel_events *ev, int *rc)
     memcpy(v.adc, ev->adc, d * 2);
     memcpy(v.module, ev->module, d * 4);
   }
-  *rc = lsk_buffer_unmap_async(b, mem, &px->on);
+  *rc = lsk_buffer_unmap(b, mem, &px->on);
   return bound || *rc;
 }
 
@@ -454,7 +457,7 @@ static int upload(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
   if (lsk_context_device(px->ctx)->is_cpu && upload_mapped(px, ev, &rc)) {
     px->pending = 1;
     memcpy(start, ev->start, (nm + 1) * 4);
-    return rc ? rc : lsk_buffer_write_async(px->start, 0, start, (nm + 1) * 4, &px->on);
+    return rc ? rc : lsk_buffer_write(px->start, 0, start, (nm + 1) * 4, &px->xfer);
   }
   rc = pxdigi_bind(&v, base, px->cap_digis);
   if (rc)
@@ -469,9 +472,9 @@ static int upload(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
   memcpy(start, ev->start, (nm + 1) * 4);
   px->pending = 1;
   size_t bytes = (size_t)((unsigned char *)(v.module + d) - base);
-  rc = lsk_buffer_write_async(lsk_soa_buffer(px->soa[0]), 0, base, bytes, &px->on);
+  rc = lsk_buffer_write(lsk_soa_buffer(px->soa[0]), 0, base, bytes, &px->xfer);
   if (!rc)
-    rc = lsk_buffer_write_async(px->start, 0, start, (nm + 1) * 4, &px->on);
+    rc = lsk_buffer_write(px->start, 0, start, (nm + 1) * 4, &px->xfer);
   return rc;
 }
 
@@ -541,7 +544,7 @@ static int launch(lsk_pixel *px, lsk_kernel *k, const arglist *l, size_t nm)
   if (l->rc)
     return l->rc;
   lsk_launch cfg = shape(px, nm);
-  return lsk_kernel_launch_async(k, &cfg, l->a, l->n, &px->on);
+  return lsk_kernel_launch(k, &cfg, l->a, l->n, &px->on);
 }
 
 /* Wait and charge the time since *t0 to *stage, when timing. */
@@ -641,9 +644,9 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   /* The association needs the number of hits: the first wait of a run. */
   uint32_t total[2] = {0, 0};
   if (!rc)
-    rc = lsk_buffer_read_async(px->coff, nm * 4, &total[0], 4, &px->on);
+    rc = lsk_buffer_read(px->coff, nm * 4, &total[0], 4, &px->xfer);
   if (!rc)
-    rc = lsk_buffer_read_async(px->hoff, nm * 4, &total[1], 4, &px->on);
+    rc = lsk_buffer_read(px->hoff, nm * 4, &total[1], 4, &px->xfer);
   rc = settle(px, rc); /* total is read into: waited for, failure or not */
   if (!rc)
     rc = lap(px, times, &t.hits, &t0);
@@ -716,9 +719,9 @@ int lsk_pixel_cluster_sizes(lsk_pixel *px, uint32_t nbins, uint32_t *counts)
    * numbers), the sizes' histogram: all on px's queue, one read. */
   size_t nm = px->modules, nd = px->digis, nc = px->clusters;
   lsk_buffer *ids = NULL, *sizes = NULL, *hist = NULL;
-  if (!(rc = lsk_buffer_alloc(px->ctx, (nd ? nd : 1) * 4, px->q, &ids)) &&
-      !(rc = lsk_buffer_alloc(px->ctx, (nc + 1) * 4, px->q, &sizes)))
-    rc = lsk_buffer_alloc(px->ctx, ((size_t)nbins + 1) * 4, px->q, &hist);
+  if (!(rc = lsk_buffer_alloc(px->ctx, (nd ? nd : 1) * 4, &ids, &(lsk_async){.queue = px->q})) &&
+      !(rc = lsk_buffer_alloc(px->ctx, (nc + 1) * 4, &sizes, &(lsk_async){.queue = px->q})))
+    rc = lsk_buffer_alloc(px->ctx, ((size_t)nbins + 1) * 4, &hist, &(lsk_async){.queue = px->q});
   arglist l = {.n = 0};
   add_view(px, &l, 0);
   add(&l, LSK_ARG_BUFFER(px->start));
@@ -736,11 +739,11 @@ int lsk_pixel_cluster_sizes(lsk_pixel *px, uint32_t nbins, uint32_t *counts)
     rc = lsk_histogram_uint(px->ctx, sizes, 0, nc, nbins, hist, 0, &ho);
   px->pending = 1;
   if (!rc)
-    rc = lsk_buffer_read_async(hist, 0, counts, ((size_t)nbins + 1) * 4, &px->on);
+    rc = lsk_buffer_read(hist, 0, counts, ((size_t)nbins + 1) * 4, &px->xfer);
   rc = settle(px, rc);
-  lsk_buffer_free(ids, px->q);
-  lsk_buffer_free(sizes, px->q);
-  lsk_buffer_free(hist, px->q);
+  lsk_buffer_free(ids, &(lsk_async){.queue = px->q});
+  lsk_buffer_free(sizes, &(lsk_async){.queue = px->q});
+  lsk_buffer_free(hist, &(lsk_async){.queue = px->q});
   return rc;
 }
 
@@ -775,32 +778,32 @@ int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
   if (!rc)
     rc = pxhit_bind(&hv, lsk_soa_host(px->soa[2], 0), cap);
   /* Every read on px's queue, then one wait. */
-  const lsk_async *on = &px->on;
+  const lsk_async *xfer = &px->xfer;
   px->pending = 1;
   if (!rc && px->digis)
-    rc = lsk_buffer_read_async(b[0], at(px, 0, dv.clus), r->clus, px->digis * 4, on);
+    rc = lsk_buffer_read(b[0], at(px, 0, dv.clus), r->clus, px->digis * 4, xfer);
   if (!rc)
-    rc = lsk_buffer_read_async(px->nclus, 0, r->nclus, nm * 4, on);
+    rc = lsk_buffer_read(px->nclus, 0, r->nclus, nm * 4, xfer);
   if (!rc)
-    rc = lsk_buffer_read_async(px->coff, 0, r->clus_start, (nm + 1) * 4, on);
+    rc = lsk_buffer_read(px->coff, 0, r->clus_start, (nm + 1) * 4, xfer);
   if (!rc)
-    rc = lsk_buffer_read_async(px->hoff, 0, r->hit_start, (nm + 1) * 4, on);
+    rc = lsk_buffer_read(px->hoff, 0, r->hit_start, (nm + 1) * 4, xfer);
   if (!rc && nc)
-    rc = lsk_buffer_read_async(b[1], at(px, 1, cv.charge), r->charge, nc * 4, on);
+    rc = lsk_buffer_read(b[1], at(px, 1, cv.charge), r->charge, nc * 4, xfer);
   if (!rc && nc)
-    rc = lsk_buffer_read_async(b[1], at(px, 1, cv.hit), r->hit, nc * 4, on);
+    rc = lsk_buffer_read(b[1], at(px, 1, cv.hit), r->hit, nc * 4, xfer);
   /* The hit columns into the host view, then to structs. */
   void *col[] = {hv.hx, hv.hy, hv.xerr, hv.yerr, hv.hcharge, hv.hmodule, hv.cluster};
   for (size_t j = 0; !rc && nh && j < sizeof col / sizeof col[0]; ++j)
-    rc = lsk_buffer_read_async(b[2], at(px, 2, col[j]), col[j], nh * 4, on);
+    rc = lsk_buffer_read(b[2], at(px, 2, col[j]), col[j], nh * 4, xfer);
   for (size_t j = 0; !rc && nh && j < 3; ++j)
-    rc = lsk_buffer_read_async(b[2], at(px, 2, hv.g + j * hv.g_stride), hv.g + j * hv.g_stride,
-                               nh * 4, on);
+    rc = lsk_buffer_read(b[2], at(px, 2, hv.g + j * hv.g_stride), hv.g + j * hv.g_stride, nh * 4,
+                         xfer);
   /* The association, to check it against the hit order. */
   if (!rc)
-    rc = lsk_buffer_read_async(lsk_assoc_offsets(px->assoc), 0, off, (nm + 1) * 4, on);
+    rc = lsk_buffer_read(lsk_assoc_offsets(px->assoc), 0, off, (nm + 1) * 4, xfer);
   if (!rc && nh)
-    rc = lsk_buffer_read_async(lsk_assoc_content(px->assoc), 0, content, nh * 4, on);
+    rc = lsk_buffer_read(lsk_assoc_content(px->assoc), 0, content, nh * 4, xfer);
   rc = settle(px, rc);
   for (size_t i = 0; !rc && i < nh; ++i)
     r->hits[i] = (lsk_pixel_hit){.x = hv.hx[i],

@@ -262,7 +262,7 @@ typedef struct lsk_pixel_times {
  *
  * Uploads come from pinned memory: lsk_pixel_run copies the set's digi
  * columns and module starts into the staging area, in the layout of the
- * device's digi buffer, and uploads them with lsk_buffer_write_async
+ * device's digi buffer, and uploads them with non-blocking lsk_buffer_write
  * (one DMA from page-locked memory on GPUs). On CPUs, where the device's
  * memory is the host's and a write is one more memcpy, the digis go
  * straight into the digi buffer mapped on the pipeline's queue (only the

@@ -206,13 +206,13 @@ int lsk__lib_kernel(lsk_context *ctx, lsk__lib family, const char *name, lsk_ker
 
 int lsk__scratch(lsk_context *ctx, lsk_queue *q, size_t bytes, lsk_buffer **out)
 {
-  return lsk_buffer_alloc(ctx, bytes ? bytes : 1, q, out);
+  return lsk_buffer_alloc(ctx, bytes ? bytes : 1, out, &(lsk_async){.queue = q});
 }
 
 void lsk__scratch_free(lsk_buffer *buf, lsk_queue *q)
 {
   if (buf)
-    lsk_buffer_free(buf, q);
+    lsk_buffer_free(buf, &(lsk_async){.queue = q});
 }
 
 int lsk__lib_begin(lsk_context *ctx, const lsk_algo_options *opt, const char *fn, lsk__on *o)

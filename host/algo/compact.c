@@ -102,7 +102,7 @@ static int counts_buffer(lsk_compactor *c, size_t blocks)
   c->counts = NULL;
   int rc = lsk_buffer_create(c->ctx, blocks * sizeof *zero, &c->counts);
   if (!rc)
-    rc = lsk_buffer_write(c->counts, 0, zero, blocks * sizeof *zero);
+    rc = lsk_buffer_write(c->counts, 0, zero, blocks * sizeof *zero, NULL);
   free(zero);
   return rc;
 }
@@ -197,7 +197,7 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
   /* Whole-buffer writes: the buffers are defined from the start. */
   uint32_t zero = 0;
   if (!rc && !(rc = lsk_buffer_create(ctx, sizeof zero, &c->total)))
-    rc = lsk_buffer_write(c->total, 0, &zero, sizeof zero);
+    rc = lsk_buffer_write(c->total, 0, &zero, sizeof zero, NULL);
   /* The automatic plan's largest number of blocks (shape.c). */
   if (!rc)
     rc = counts_buffer(c, lsk__algo_blocks(lsk__context_info(ctx), SIZE_MAX));

@@ -213,7 +213,7 @@ static int make_table(lsk_halo *h, int t, lsk_halo_kind k1, lsk_halo_kind k2, in
     return LSK_OK;
   int rc = lsk_buffer_create(h->ctx, n * ROW * sizeof(uint32_t), &h->tab[t]);
   if (!rc)
-    rc = lsk_buffer_write(h->tab[t], 0, rows, n * ROW * sizeof(uint32_t));
+    rc = lsk_buffer_write(h->tab[t], 0, rows, n * ROW * sizeof(uint32_t), NULL);
   return rc;
 }
 

@@ -148,7 +148,22 @@ static void account_use(struct lsk__bcache *c, size_t cap)
 
 static void release(lsk_buffer *buf);
 
-int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_queue *q, lsk_buffer **out)
+/* on of lsk_buffer_alloc, which enqueues nothing: its queue only. */
+static int alloc_queue(lsk_context *ctx, const lsk_async *on, lsk_queue **q)
+{
+  const char *fn = "lsk_buffer_alloc";
+  if (on && (on->nwait || on->wait || on->event || on->flags))
+    return lsk__fail(ctx, LSK_EINVAL,
+                     "%s: on has a%s; an allocation enqueues nothing, so on names only its queue",
+                     fn,
+                     on->nwait || on->wait ? " wait list"
+                     : on->event           ? "n event"
+                                           : " flag");
+  *q = on && on->queue ? on->queue : ctx->dq;
+  return on && on->queue ? lsk__queue_check(ctx, on->queue, fn, "on->queue") : LSK_OK;
+}
+
+int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_buffer **out, const lsk_async *on)
 {
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
@@ -156,13 +171,10 @@ int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_queue *q, lsk_buffer **o
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (size == 0)
     return lsk__fail(ctx, LSK_EINVAL, "%s: size is 0", __func__);
-  if (q) {
-    int rc = lsk__queue_check(ctx, q, __func__, "q");
-    if (rc)
-      return rc;
-  } else {
-    q = ctx->dq;
-  }
+  lsk_queue *q = NULL;
+  int qrc = alloc_queue(ctx, on, &q);
+  if (qrc)
+    return qrc;
   struct lsk__bcache *c = ctx->bcache;
   unsigned k = class_of(size);
   size_t cap = class_size(k);
@@ -252,8 +264,10 @@ static void put(lsk_buffer *buf, lsk_queue *q)
  * lsk_buffer_alloc'ed buffer: as lsk_buffer_free on its own queue). */
 static void release(lsk_buffer *buf) { put(buf, NULL); }
 
-int lsk_buffer_free(lsk_buffer *buf, lsk_queue *q)
+int lsk_buffer_free(lsk_buffer *buf, const lsk_async *on)
 {
+  if (on && on->event)
+    *on->event = NULL;
   if (!buf)
     return LSK_OK;
   LSK__LIVE(NULL, buf, BUFFER, __func__, "buf");
@@ -262,10 +276,24 @@ int lsk_buffer_free(lsk_buffer *buf, lsk_queue *q)
     return lsk__fail(ctx, LSK_EINVAL,
                      "%s: the buffer was made by lsk_buffer_create; lsk_buffer_destroy frees it",
                      __func__);
-  if (q) {
-    int rc = lsk__queue_check(ctx, q, __func__, "q");
-    if (rc)
+  lsk__on o;
+  int rc = lsk__on_resolve(ctx, on, __func__, &o);
+  if (rc)
+    return rc;
+  /* on->queue NULL: the queue it was allocated for (put), not the
+   * default, which might take it again before that queue is done. */
+  lsk_queue *q = on && on->queue ? o.q : NULL;
+  /* A wait list or an event: a marker on the queue after the list holds
+   * the queue's later commands, so a reuse there comes after it too. */
+  if (o.nwait || o.event) {
+    if (!q)
+      o.q =
+          lsk__handle_live(buf->q, &LSK__H_QUEUE) && buf->q->index == buf->qidx ? buf->q : ctx->dq;
+    cl_event ev = NULL;
+    if ((rc = lsk__on_marker(ctx, &o, o.event ? &ev : NULL, __func__)) != LSK_OK ||
+        (rc = lsk__on_done(ctx, &o, ev, "marker", __func__)) != LSK_OK)
       return rc;
+    q = o.q;
   }
   if (lsk__handle_remove(buf, &LSK__H_BUFFER, __func__))
     return LSK_EINVAL;

@@ -195,23 +195,30 @@ static int enqueue_on(const cmd *c, lsk__on *o, const char *fn)
   return lsk__on_done(ctx, o, ev, what[c->op], fn);
 }
 
-/* enqueue_on after the caller's lsk_async is checked and resolved. */
+/* enqueue_on after the caller's lsk_async is checked and resolved; a host
+ * transfer (write, read, map) blocks unless on asks it not to, and only it
+ * may ask. */
 static int enqueue(const cmd *c, const lsk_async *on, const char *fn)
 {
+  int host = c->op == LSK__OP_WRITE || c->op == LSK__OP_READ || c->op == LSK__OP_MAP;
   lsk__on o;
-  int rc = lsk__on_resolve(c->buf->ctx, on, fn, &o);
-  return rc ? rc : enqueue_on(c, &o, fn);
+  int rc = lsk__on_resolve_flags(c->buf->ctx, on, host ? LSK_ASYNC_NONBLOCKING : 0, fn, &o);
+  if (rc)
+    return rc;
+  cmd cb = *c;
+  cb.blocking = host && !(on && (on->flags & LSK_ASYNC_NONBLOCKING)) ? CL_TRUE : CL_FALSE;
+  return enqueue_on(&cb, &o, fn);
 }
 
 static int transfer(lsk__op op, lsk_buffer *buf, size_t offset, void *ptr, size_t size,
-                    cl_bool blocking, const lsk_async *on, const char *fn)
+                    const lsk_async *on, const char *fn)
 {
   if (on && on->event)
     *on->event = NULL;
   int rc = check_range(fn, buf, offset, size, ptr, 1);
   if (rc)
     return rc;
-  cmd c = {.op = op, .buf = buf, .offset = offset, .size = size, .ptr = ptr, .blocking = blocking};
+  cmd c = {.op = op, .buf = buf, .offset = offset, .size = size, .ptr = ptr};
   return enqueue(&c, on, fn);
 }
 
@@ -235,31 +242,21 @@ int lsk__buffer_rw(lsk_buffer *buf, int write, size_t offset, void *ptr, size_t 
   return enqueue_on(&c, &o, fn);
 }
 
-int lsk_buffer_write(lsk_buffer *buf, size_t offset, const void *src, size_t size)
+int lsk_buffer_write(lsk_buffer *buf, size_t offset, const void *src, size_t size,
+                     const lsk_async *on)
 {
-  return transfer(LSK__OP_WRITE, buf, offset, (void *)src, size, CL_TRUE, NULL, __func__);
+  return transfer(LSK__OP_WRITE, buf, offset, (void *)src, size, on, __func__);
 }
 
-int lsk_buffer_read(lsk_buffer *buf, size_t offset, void *dst, size_t size)
+int lsk_buffer_read(lsk_buffer *buf, size_t offset, void *dst, size_t size, const lsk_async *on)
 {
-  return transfer(LSK__OP_READ, buf, offset, dst, size, CL_TRUE, NULL, __func__);
+  return transfer(LSK__OP_READ, buf, offset, dst, size, on, __func__);
 }
 
-int lsk_buffer_write_async(lsk_buffer *buf, size_t offset, const void *src, size_t size,
-                           const lsk_async *on)
+int lsk_buffer_fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
+                    size_t size, const lsk_async *on)
 {
-  return transfer(LSK__OP_WRITE, buf, offset, (void *)src, size, CL_FALSE, on, __func__);
-}
-
-int lsk_buffer_read_async(lsk_buffer *buf, size_t offset, void *dst, size_t size,
-                          const lsk_async *on)
-{
-  return transfer(LSK__OP_READ, buf, offset, dst, size, CL_FALSE, on, __func__);
-}
-
-static int fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
-                size_t size, const lsk_async *on, const char *fn)
-{
+  const char *fn = __func__;
   if (on && on->event)
     *on->event = NULL;
   LSK__LIVE(NULL, buf, BUFFER, fn, "buf");
@@ -282,18 +279,6 @@ static int fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_
            .ptr = (void *)pattern,
            .pattern_size = pattern_size};
   return enqueue(&c, on, fn);
-}
-
-int lsk_buffer_fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
-                    size_t size)
-{
-  return fill(buf, pattern, pattern_size, offset, size, NULL, __func__);
-}
-
-int lsk_buffer_fill_async(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
-                          size_t size, const lsk_async *on)
-{
-  return fill(buf, pattern, pattern_size, offset, size, on, __func__);
 }
 
 int lsk_buffer_copy(lsk_buffer *dst, size_t dst_offset, const lsk_buffer *src, size_t src_offset,
@@ -326,9 +311,9 @@ int lsk_buffer_copy(lsk_buffer *dst, size_t dst_offset, const lsk_buffer *src, s
   return enqueue(&c, on, __func__);
 }
 
-static int map(lsk_buffer *buf, size_t offset, size_t size, cl_bool blocking, const lsk_async *on,
-               void **ptr, const char *fn)
+int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr, const lsk_async *on)
 {
+  const char *fn = __func__;
   if (ptr)
     *ptr = NULL;
   if (on && on->event)
@@ -341,47 +326,19 @@ static int map(lsk_buffer *buf, size_t offset, size_t size, cl_bool blocking, co
     return rc;
   if (size == 0)
     return lsk__fail(buf->ctx, LSK_EINVAL, "%s: size is 0", fn);
-  cmd c = {.op = LSK__OP_MAP,
-           .buf = buf,
-           .offset = offset,
-           .size = size,
-           .blocking = blocking,
-           .mapped = ptr};
+  cmd c = {.op = LSK__OP_MAP, .buf = buf, .offset = offset, .size = size, .mapped = ptr};
   return enqueue(&c, on, fn);
 }
 
-int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr)
-{
-  return map(buf, offset, size, CL_TRUE, NULL, ptr, __func__);
-}
-
-int lsk_buffer_map_async(lsk_buffer *buf, size_t offset, size_t size, const lsk_async *on,
-                         void **ptr)
-{
-  return map(buf, offset, size, CL_FALSE, on, ptr, __func__);
-}
-
-static int unmap(lsk_buffer *buf, void *ptr, const lsk_async *on, int finish, const char *fn)
+int lsk_buffer_unmap(lsk_buffer *buf, void *ptr, const lsk_async *on)
 {
   if (on && on->event)
     *on->event = NULL;
-  LSK__LIVE(NULL, buf, BUFFER, fn, "buf");
+  LSK__LIVE(NULL, buf, BUFFER, __func__, "buf");
   if (!ptr)
-    return lsk__fail(buf->ctx, LSK_EINVAL, "%s: ptr is NULL", fn);
-  lsk__on o;
+    return lsk__fail(buf->ctx, LSK_EINVAL, "%s: ptr is NULL", __func__);
   cmd c = {.op = LSK__OP_UNMAP, .buf = buf, .ptr = ptr};
-  int rc = lsk__on_resolve(buf->ctx, on, fn, &o);
-  if (!rc)
-    rc = enqueue_on(&c, &o, fn);
-  cl_int err = rc || !finish ? CL_SUCCESS : lsk__queue_wait(o.q);
-  return err ? lsk__fail_cl(buf->ctx, err, "clFinish", " (%s, queue '%s')", fn, o.q->name) : rc;
-}
-
-int lsk_buffer_unmap(lsk_buffer *buf, void *ptr) { return unmap(buf, ptr, NULL, 1, __func__); }
-
-int lsk_buffer_unmap_async(lsk_buffer *buf, void *ptr, const lsk_async *on)
-{
-  return unmap(buf, ptr, on, 0, __func__);
+  return enqueue(&c, on, __func__);
 }
 
 int lsk__buffer_share(lsk_context *ctx, const lsk_buffer *src, const char *fn, lsk_buffer **out)

@@ -136,8 +136,12 @@ typedef struct lsk__on {
   lsk_event **event;
 } lsk__on;
 /* Checks on (NULL: the default queue) against ctx and clears *on->event;
- * LSK_EINVAL naming fn for a bad queue, wait list or event. */
+ * LSK_EINVAL naming fn for a bad queue, wait list or event, and for any
+ * on->flags: only host transfers take LSK_ASYNC_NONBLOCKING (they check
+ * with lsk__on_resolve_flags, allowed the bits they take). */
 int lsk__on_resolve(lsk_context *ctx, const lsk_async *on, const char *fn, lsk__on *out);
+int lsk__on_resolve_flags(lsk_context *ctx, const lsk_async *on, unsigned allowed, const char *fn,
+                          lsk__on *out);
 /* Whether a command must ask OpenCL for an event (wanted, or traced). */
 int lsk__on_wants_event(lsk_context *ctx, const lsk__on *o);
 /* A marker on o's queue after its wait list (then cleared: in an in-order

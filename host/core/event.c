@@ -63,6 +63,12 @@ int lsk__queue_usable(lsk_context *ctx, const lsk_queue *q, const char *fn)
 
 int lsk__on_resolve(lsk_context *ctx, const lsk_async *on, const char *fn, lsk__on *out)
 {
+  return lsk__on_resolve_flags(ctx, on, 0, fn, out);
+}
+
+int lsk__on_resolve_flags(lsk_context *ctx, const lsk_async *on, unsigned allowed, const char *fn,
+                          lsk__on *out)
+{
   out->q = ctx->dq;
   out->nwait = 0;
   out->event = NULL;
@@ -71,6 +77,14 @@ int lsk__on_resolve(lsk_context *ctx, const lsk_async *on, const char *fn, lsk__
   out->event = on->event;
   if (on->event)
     *on->event = NULL;
+  if (on->flags & ~LSK_ASYNC_NONBLOCKING)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: on->flags 0x%x has bits lsk does not know", fn,
+                     on->flags);
+  if (on->flags & ~allowed)
+    return lsk__fail(ctx, LSK_EINVAL,
+                     "%s: LSK_ASYNC_NONBLOCKING in on->flags, but %s is no host transfer (only "
+                     "buffer write, read and map and soa upload and download are)",
+                     fn, fn);
   if (on->queue) {
     int rc = lsk__queue_check(ctx, on->queue, fn, "on->queue");
     if (rc)

@@ -1,8 +1,8 @@
 /*
  * enqueue.c: the one path of every launch. lsk_kernel_run,
- * lsk_kernel_launch, lsk_kernel_launch_async and the kernel library's
- * lsk__launch_q differ only in where the launch goes and what it gives
- * back; each names itself (the library: its public call) in messages.
+ * lsk_kernel_launch and the kernel library's lsk__launch_q differ only in
+ * where the launch goes and whether it waits; each names itself (the
+ * library: its public call) in messages.
  * The path checks the kernel, resolves the queue and wait list, takes the
  * context's lock (resolving, binding a shared cl_kernel's arguments and
  * enqueueing must not interleave between threads: docs/threads.md),
@@ -71,17 +71,14 @@ static int enqueue(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, si
 /* Where a launch goes and what it gives back; all zero: the context's
  * default queue, nothing. */
 typedef struct route {
-  const lsk_async *on; /* the caller's queue, wait list and event (_async) */
+  const lsk_async *on; /* the caller's queue, wait list and event */
   lsk_queue *q;        /* a queue the library holds for one of its calls */
-  cl_event *event;     /* the command's event (lsk_kernel_launch) */
   int finish;          /* the queue finished and checked after (lsk_kernel_run) */
 } route;
 
 static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
                   const route *r, const char *fn)
 {
-  if (r->event)
-    *r->event = NULL;
   if (r->on && r->on->event)
     *r->on->event = NULL;
   /* Checked before the lock: a dead kernel's context may be gone. */
@@ -95,33 +92,27 @@ static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, siz
     return rc;
   cl_event ev = NULL;
   lsk__lock(ctx);
-  rc = enqueue(k, cfg, args, nargs, &o, r->event || o.event ? &ev : NULL, fn);
+  rc = enqueue(k, cfg, args, nargs, &o, o.event ? &ev : NULL, fn);
   lsk__unlock(ctx);
   if (rc)
     return rc;
-  if (r->event)
-    *r->event = ev;
   if (r->on) {
     char what[80];
     snprintf(what, sizeof what, "kernel '%s'", k->name);
-    return lsk__on_done(ctx, &o, ev, what, fn);
+    if ((rc = lsk__on_done(ctx, &o, ev, what, fn)) != LSK_OK)
+      return rc;
   }
   return r->finish ? lsk_queue_finish(o.q) : LSK_OK;
 }
 
-int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs)
+int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
+                   const lsk_async *on)
 {
-  return launch(k, cfg, args, nargs, &(route){.finish = 1}, __func__);
+  return launch(k, cfg, args, nargs, &(route){.on = on, .finish = 1}, __func__);
 }
 
 int lsk_kernel_launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
-                      cl_event *event)
-{
-  return launch(k, cfg, args, nargs, &(route){.event = event}, __func__);
-}
-
-int lsk_kernel_launch_async(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
-                            const lsk_async *on)
+                      const lsk_async *on)
 {
   return launch(k, cfg, args, nargs, &(route){.on = on}, __func__);
 }

@@ -422,7 +422,8 @@ static int triad_run(triad *t)
   int rc =
       lsk_kernel_run(t->k, &cfg,
                      LSK_ARGS(LSK_ARG_BUFFER(t->buf[0]), LSK_ARG_BUFFER(t->buf[1]),
-                              LSK_ARG_BUFFER(t->buf[2]), LSK_ARG_FLOAT(3.0f), LSK_ARG_UINT(t->n)));
+                              LSK_ARG_BUFFER(t->buf[2]), LSK_ARG_FLOAT(3.0f), LSK_ARG_UINT(t->n)),
+                     NULL);
   double dt = now() - t0;
   if (!rc && (t->best == 0 || dt < t->best))
     t->best = dt;
@@ -441,7 +442,7 @@ static int triad_size(triad *t, unsigned n)
   int rc = LSK_OK;
   for (int i = 0; i < 3 && !rc; ++i)
     if (!(rc = lsk_buffer_create(t->ctx, (size_t)n * 4, &t->buf[i])))
-      rc = lsk_buffer_fill(t->buf[i], &init[i], 4, 0, (size_t)n * 4);
+      rc = lsk_buffer_fill(t->buf[i], &init[i], 4, 0, (size_t)n * 4, NULL);
   t->best = 0;
   return rc ? rc : triad_run(t);
 }
@@ -478,7 +479,7 @@ static int triad_check(triad *t)
   int rc = LSK_OK;
   for (int i = 0; i < 3 && !rc; ++i) {
     float v = 0;
-    rc = lsk_buffer_read(t->buf[0], at[i] * 4, &v, 4);
+    rc = lsk_buffer_read(t->buf[0], at[i] * 4, &v, 4, NULL);
     if (!rc && v != 7.0f)
       rc = lsk__fail(t->ctx, LSK_EVERIFY, "lsk_triad: a[%zu] is %g, want 7", at[i], (double)v);
   }

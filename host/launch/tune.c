@@ -30,6 +30,7 @@ typedef struct tuner {
   size_t nsnaps;
   unsigned char *scratch;
   int profiling;
+  lsk_async on; /* the caller's queue, for every command */
 } tuner;
 
 static double now(void)
@@ -48,8 +49,8 @@ static int cmp_double(const void *a, const void *b)
 static int restore(tuner *t)
 {
   for (size_t i = 0; i < t->nsnaps; ++i) {
-    int rc =
-        lsk_buffer_write(t->snaps[i].buf, 0, t->snaps[i].before, lsk__buffer_size(t->snaps[i].buf));
+    int rc = lsk_buffer_write(t->snaps[i].buf, 0, t->snaps[i].before,
+                              lsk__buffer_size(t->snaps[i].buf), &t->on);
     if (rc)
       return rc;
   }
@@ -81,7 +82,7 @@ static int take_snapshot(tuner *t)
     if (!(sn->before = malloc(lsk__buffer_size(b))))
       return lsk__fail(t->ctx, LSK_ENOMEM, "lsk_tune: out of memory for a %zu-byte snapshot",
                        lsk__buffer_size(b));
-    int rc = lsk_buffer_read(b, 0, sn->before, lsk__buffer_size(b));
+    int rc = lsk_buffer_read(b, 0, sn->before, lsk__buffer_size(b), &t->on);
     if (rc)
       return rc;
     biggest = lsk__buffer_size(b) > biggest ? lsk__buffer_size(b) : biggest;
@@ -109,7 +110,7 @@ static int compare(tuner *t, int first, int *same)
   for (size_t i = 0; i < t->nsnaps; ++i) {
     snap *sn = &t->snaps[i];
     size_t size = lsk__buffer_size(sn->buf);
-    int rc = lsk_buffer_read(sn->buf, 0, t->scratch, size);
+    int rc = lsk_buffer_read(sn->buf, 0, t->scratch, size, &t->on);
     if (rc)
       return rc;
     const unsigned char *ref = sn->after ? sn->after : sn->before;
@@ -131,26 +132,21 @@ static int timed_run(tuner *t, unsigned w, unsigned s, double *secs)
   c.workers = w;
   c.simd = s;
   if (t->profiling) {
-    cl_event ev;
-    int rc = lsk_kernel_launch(t->k, &c, t->args, t->nargs, &ev);
-    if (rc)
-      return rc;
-    cl_ulong t0 = 0, t1 = 0;
-    cl_int err = clWaitForEvents(1, &ev);
-    if (!err)
-      err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-    if (!err)
-      err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-    clReleaseEvent(ev);
-    if (err)
-      return lsk__fail_cl(t->ctx, err, "clGetEventProfilingInfo", " (lsk_tune)");
-    *secs = 1e-9 * (double)(t1 - t0);
-    return LSK_OK;
+    lsk_event *ev = NULL;
+    lsk_event_times tm = {0};
+    lsk_async on = t->on;
+    on.event = &ev;
+    int rc = lsk_kernel_launch(t->k, &c, t->args, t->nargs, &on);
+    if (!rc)
+      rc = lsk_event_times_get(ev, &tm);
+    lsk_event_release(ev);
+    *secs = 1e-9 * (double)(tm.end - tm.start);
+    return rc;
   }
   double t0 = now();
-  int rc = lsk_kernel_launch(t->k, &c, t->args, t->nargs, NULL);
+  int rc = lsk_kernel_launch(t->k, &c, t->args, t->nargs, &t->on);
   if (!rc) {
-    cl_int err = clFinish(lsk__queue_cl(lsk__context_queue(t->ctx)));
+    cl_int err = clFinish(lsk__queue_cl(t->on.queue));
     if (err)
       rc = lsk__fail_cl(t->ctx, err, "clFinish", " (lsk_tune)");
   }
@@ -223,7 +219,7 @@ static int time_rounds(tuner *t, lsk_tune_result *out, unsigned repeat, int no_r
         count[i]++;
     }
   if (!rc)
-    rc = lsk_context_finish(t->ctx);
+    rc = lsk_queue_finish(t->on.queue);
   for (size_t i = 0; i < n && !rc; ++i) {
     if (!count[i])
       continue;
@@ -238,9 +234,32 @@ static int time_rounds(tuner *t, lsk_tune_result *out, unsigned repeat, int no_r
   return rc;
 }
 
-int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
-             const lsk_tune_options *opt, lsk_tune_result *out)
+/* The queue of on for t, its wait list held by a marker there (which
+ * holds every later command of the in-order queue). */
+static int tune_queue(tuner *t, const lsk_async *on, lsk__on *o)
 {
+  int rc = lsk__on_resolve(t->ctx, on, "lsk_tune", o);
+  if (!rc && o->nwait)
+    rc = lsk__on_marker(t->ctx, o, NULL, "lsk_tune");
+  t->on = (lsk_async){.queue = o->q};
+  return rc;
+}
+
+/* *on->event if asked: a marker after the tuning's last command. */
+static int tune_event(tuner *t, lsk__on *o)
+{
+  if (!o->event)
+    return LSK_OK;
+  cl_event ev = NULL;
+  int rc = lsk__on_marker(t->ctx, o, &ev, "lsk_tune");
+  return rc ? rc : lsk__on_done(t->ctx, o, ev, "marker", "lsk_tune");
+}
+
+int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
+             const lsk_tune_options *opt, lsk_tune_result *out, const lsk_async *on)
+{
+  if (on && on->event)
+    *on->event = NULL;
   if (out)
     memset(out, 0, sizeof *out);
   LSK__LIVE(NULL, k, KERNEL, __func__, "kernel");
@@ -263,9 +282,12 @@ int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t n
   const unsigned *dom = v.domain;
   unsigned rw = v.rule_workers, rs = v.rule_simd;
   tuner t = {.k = k, .ctx = ctx, .cfg = *cfg, .args = args, .nargs = nargs};
+  lsk__on o;
+  if ((rc = tune_queue(&t, on, &o)) != LSK_OK)
+    return rc;
   cl_command_queue_properties qp = 0;
-  t.profiling = clGetCommandQueueInfo(lsk__queue_cl(lsk__context_queue(ctx)), CL_QUEUE_PROPERTIES,
-                                      sizeof qp, &qp, NULL) == CL_SUCCESS &&
+  t.profiling = clGetCommandQueueInfo(lsk__queue_cl(o.q), CL_QUEUE_PROPERTIES, sizeof qp, &qp,
+                                      NULL) == CL_SUCCESS &&
                 (qp & CL_QUEUE_PROFILING_ENABLE);
   memcpy(out->domain, dom, sizeof out->domain);
   out->rule_workers = rw;
@@ -282,7 +304,7 @@ int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t n
     c.simd = e->simd;
     if ((rc = restore(&t)))
       goto tune_out;
-    e->status = lsk_kernel_run(k, &c, args, nargs);
+    e->status = lsk_kernel_run(k, &c, args, nargs, &t.on);
     if (e->status && i == 0) {
       rc = e->status;
       goto tune_out;
@@ -308,6 +330,7 @@ int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t n
     out->path = lsk__tune_store(v.prog, lsk__context_tune_dir(ctx), v.name, dom, out);
     out->stored = out->path != NULL;
   }
+  rc = tune_event(&t, &o);
 tune_out:
   free_snapshot(&t);
   if (rc)

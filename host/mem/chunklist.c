@@ -70,7 +70,7 @@ int lsk_list_create(lsk_pool *pool, size_t elem_bytes, size_t chunk, size_t max_
   memset(image + LSK__LIST_HEADER_WORDS, 0xff, chunks * 4);
   int rc = lsk_buffer_create(ctx, words * 4, &l->buf);
   if (!rc)
-    rc = lsk_buffer_write(l->buf, 0, image, words * 4);
+    rc = lsk_buffer_write(l->buf, 0, image, words * 4, NULL);
   free(image);
   if (rc) {
     lsk_list_destroy(l);
@@ -104,7 +104,7 @@ static int read_all(lsk_list *l, const char *fn, uint32_t **words)
   if (!rc)
     rc = lsk__verify_check(l->pool->q);
   if (!rc)
-    rc = lsk_buffer_read(l->buf, 0, *words, n * 4);
+    rc = lsk_buffer_read(l->buf, 0, *words, n * 4, NULL);
   if (rc) {
     free(*words);
     *words = NULL;
@@ -159,7 +159,7 @@ int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
     else
       rc = lsk_buffer_read(lsk_pool_buffer(list->pool),
                            lsk_pool_cell_offset(list->pool, cell) + pos * list->elem_bytes,
-                           out + (i - first) * list->elem_bytes, k * list->elem_bytes);
+                           out + (i - first) * list->elem_bytes, k * list->elem_bytes, NULL);
     i += k;
   }
   free(w);

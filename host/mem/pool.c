@@ -77,7 +77,7 @@ static void header(const lsk_pool *p, uint32_t *h)
 static int make_buffer(lsk_pool *p, const uint32_t *image, lsk_buffer **out)
 {
   int rc = lsk_buffer_create(p->ctx, p->words * 4, out);
-  if (!rc && (rc = lsk_buffer_write(*out, 0, image, p->words * 4))) {
+  if (!rc && (rc = lsk_buffer_write(*out, 0, image, p->words * 4, NULL))) {
     lsk_buffer_destroy(*out);
     *out = NULL;
   }
@@ -229,7 +229,7 @@ static int read_header(lsk_pool *p, uint32_t *h)
   int rc = lsk__context_wait(p->ctx, "lsk_pool");
   if (!rc)
     rc = lsk__verify_check(p->q);
-  return rc ? rc : lsk_buffer_read(p->buf, 0, h, LSK__POOL_HEADER_WORDS * 4);
+  return rc ? rc : lsk_buffer_read(p->buf, 0, h, LSK__POOL_HEADER_WORDS * 4, NULL);
 }
 
 /* The same arithmetic as kernels/pool.cl's lsk__gc_state. */
@@ -324,7 +324,7 @@ int lsk_pool_grow(lsk_pool *pool, size_t capacity)
   /* After the GC the recycled list is empty and the cursor 0: the header's
    * counts, the free list and the cells are all there is. */
   lsk_buffer *buf = NULL;
-  if (!(rc = lsk_buffer_read(pool->buf, 0, old, pool->words * 4))) {
+  if (!(rc = lsk_buffer_read(pool->buf, 0, old, pool->words * 4, NULL))) {
     memcpy(image, old, LSK__POOL_HEADER_WORDS * 4);
     header(&next, image);
     /* The free list is where the header says (the GC swaps the lists). */
@@ -350,7 +350,7 @@ static int read_list(lsk_pool *p, const char *fn, size_t at, size_t count, uint3
     return lsk__fail(p->ctx, LSK_EINVAL, "%s: %s is NULL", fn, n ? "dst" : "n");
   *n = count;
   size_t k = count < cap ? count : cap;
-  return k ? lsk_buffer_read(p->buf, at * 4, dst, k * 4) : LSK_OK;
+  return k ? lsk_buffer_read(p->buf, at * 4, dst, k * 4, NULL) : LSK_OK;
 }
 
 int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
@@ -390,5 +390,5 @@ int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst)
   if (rc || !count)
     return rc;
   return lsk_buffer_read(pool->buf, lsk_pool_cell_offset(pool, (uint32_t)first), dst,
-                         count * pool->cell_words * 4);
+                         count * pool->cell_words * 4, NULL);
 }

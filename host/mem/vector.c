@@ -51,7 +51,7 @@ int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_v
   if (!rc)
     rc = lsk_buffer_create(ctx, sizeof zero, &v->count);
   if (!rc)
-    rc = lsk_buffer_write(v->count, 0, &zero, sizeof zero);
+    rc = lsk_buffer_write(v->count, 0, &zero, sizeof zero, NULL);
   if (rc) {
     lsk_vector_destroy(v);
     return rc;
@@ -91,8 +91,8 @@ int lsk_vector_clear(lsk_vector *v)
   int rc = queue_of(v, __func__, &q);
   uint32_t zero = 0;
   return rc ? rc
-            : lsk_buffer_fill_async(v->count, &zero, sizeof zero, 0, sizeof zero,
-                                    &(lsk_async){.queue = q});
+            : lsk_buffer_fill(v->count, &zero, sizeof zero, 0, sizeof zero,
+                              &(lsk_async){.queue = q});
 }
 
 /* The raw count after the queue is done, and earlier device verify failures. */

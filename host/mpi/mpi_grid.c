@@ -329,7 +329,7 @@ int lsk_mpi_grid_gather(lsk_mpi_grid *g, lsk_type type, lsk_buffer *column, int 
                          __func__, total * es);
   }
   if (!rc)
-    rc = lsk_buffer_read(column, 0, col, storage * es);
+    rc = lsk_buffer_read(column, 0, col, storage * es, NULL);
   if (!rc)
     own_cells(&g->box, es, col, mine);
   if ((rc = lsk__mpi_agree(m, rc, __func__)))

@@ -138,9 +138,9 @@ static int begin_device(lsk_mpi_halo *h, lsk_buffer *const *columns, const lsk_a
   }
   /* No REMOTE direction (one rank along every periodic axis): nothing
    * to read, send or write. */
-  lsk_async rd = {.queue = first.queue, .event = &h->read_ev};
+  lsk_async rd = {.queue = first.queue, .event = &h->read_ev, .flags = LSK_ASYNC_NONBLOCKING};
   if (!rc && h->remote_bytes)
-    rc = lsk_buffer_read_async(h->send_dev, 0, lsk_pinned_ptr(h->send_host), h->bytes, &rd);
+    rc = lsk_buffer_read(h->send_dev, 0, lsk_pinned_ptr(h->send_host), h->bytes, &rd);
   if (!rc)
     rc = first.queue ? lsk_queue_flush(first.queue) : LSK_OK;
   return rc;
@@ -247,8 +247,9 @@ int lsk_mpi_halo_end(lsk_mpi_halo *h, const lsk_async *on)
   lsk_async w = {.queue = h->q,
                  .wait = on ? on->wait : NULL,
                  .nwait = on ? on->nwait : 0,
-                 .event = &h->write_ev};
-  rc = lsk_buffer_write_async(h->recv_dev, 0, lsk_pinned_ptr(h->recv_host), h->bytes, &w);
+                 .event = &h->write_ev,
+                 .flags = LSK_ASYNC_NONBLOCKING};
+  rc = lsk_buffer_write(h->recv_dev, 0, lsk_pinned_ptr(h->recv_host), h->bytes, &w);
   lsk_async later = {.queue = h->q};
   for (size_t c = 0; c < h->ncol && !rc; ++c) {
     size_t es = lsk_type_size(h->types[c]);

@@ -155,13 +155,13 @@ lsk_buffer *lsk_soa_buffer(const lsk_soa *s)
 int lsk_soa_upload(lsk_soa *s)
 {
   LSK__LIVE(NULL, s, SOA, __func__, "soa");
-  return s->bytes ? lsk_buffer_write(s->buf, 0, s->host, s->bytes) : LSK_OK;
+  return s->bytes ? lsk_buffer_write(s->buf, 0, s->host, s->bytes, NULL) : LSK_OK;
 }
 
 int lsk_soa_download(lsk_soa *s)
 {
   LSK__LIVE(NULL, s, SOA, __func__, "soa");
-  return s->bytes ? lsk_buffer_read(s->buf, 0, s->host, s->bytes) : LSK_OK;
+  return s->bytes ? lsk_buffer_read(s->buf, 0, s->host, s->bytes, NULL) : LSK_OK;
 }
 
 /* Member info of part j by name; LSK_EINVAL naming what is missing. */

@@ -1,13 +1,13 @@
 /*
  * buffer.h: device buffers with size checks.
  *
- * The plain calls use the context's default queue: reads, writes and maps
- * block; fill is asynchronous (ordered before later work). The _async
- * forms and lsk_buffer_copy name a queue, a wait list and an event
- * (lsk_async, queue.h; NULL: the default queue) and never block: the host
- * memory they read or write must stay valid, and untouched by the host,
- * until their event completes (or their queue is finished). Pinned host
- * memory (pinned.h) makes them real DMA transfers on GPUs.
+ * Every transfer takes an lsk_async last (queue.h; NULL: the context's
+ * default queue, no wait list, no event). Writes, reads and maps block
+ * until the host memory is the caller's again, unless on->flags has
+ * LSK_ASYNC_NONBLOCKING: then they return at once, and the host memory
+ * must stay valid, and untouched by the host, until their event completes
+ * (or their queue is finished). Fill, copy and unmap never block. Pinned
+ * host memory (pinned.h) makes non-blocking transfers real DMA on GPUs.
  *
  * Thread-safety: every function here may be called by several threads on
  * one context at once (OpenCL's enqueue calls are thread-safe and lsk keeps
@@ -40,55 +40,59 @@ void lsk_buffer_destroy(lsk_buffer *buf);
 size_t lsk_buffer_size(const lsk_buffer *buf);
 cl_mem lsk_buffer_cl(const lsk_buffer *buf);
 
-/* Blocking copies. LSK_ERANGE if offset + size exceeds the buffer. */
-int lsk_buffer_write(lsk_buffer *buf, size_t offset, const void *src, size_t size);
-int lsk_buffer_read(lsk_buffer *buf, size_t offset, void *dst, size_t size);
+/* lsk_buffer_write, lsk_buffer_read: size bytes between host memory and
+ * buf at offset, on on->queue after on's wait list. LSK_ERANGE if
+ * offset + size exceeds the buffer. Size 0 copies nothing (with a wait
+ * list or an event asked for, a marker stands in so that the event
+ * exists).
+ * Enqueues; blocks unless LSK_ASYNC_NONBLOCKING. */
+int lsk_buffer_write(lsk_buffer *buf, size_t offset, const void *src, size_t size,
+                     const lsk_async *on);
+int lsk_buffer_read(lsk_buffer *buf, size_t offset, void *dst, size_t size, const lsk_async *on);
 
-/* Fill [offset, offset + size) with a pattern of 1, 2, 4, ..., 128 bytes;
- * offset and size must be multiples of pattern_size. */
+/* lsk_buffer_fill: [offset, offset + size) with a pattern of 1, 2, 4, ...,
+ * 128 bytes; offset and size must be multiples of pattern_size. The
+ * pattern is copied at the call.
+ * Enqueues; never blocks. */
 int lsk_buffer_fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
-                    size_t size);
+                    size_t size, const lsk_async *on);
 
-/* Map [offset, offset + size) for reading and writing (blocking); unmap
- * before the buffer is used by a kernel (lsk_buffer_unmap waits for the
- * default queue). */
-int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr /* OUT */);
-int lsk_buffer_unmap(lsk_buffer *buf, void *ptr);
-
-/* Non-blocking forms on on->queue after on's wait list (size 0: nothing
- * is copied; with a wait list or an event asked for, a marker stands in
- * so that the event exists). */
-int lsk_buffer_write_async(lsk_buffer *buf, size_t offset, const void *src, size_t size,
-                           const lsk_async *on);
-int lsk_buffer_read_async(lsk_buffer *buf, size_t offset, void *dst, size_t size,
-                          const lsk_async *on);
-int lsk_buffer_fill_async(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
-                          size_t size, const lsk_async *on);
 /* lsk_buffer_copy: size bytes from src at src_offset to dst at dst_offset,
- * on the device (non-blocking); overlapping ranges of one buffer are
- * LSK_EINVAL, ranges past either buffer LSK_ERANGE. */
+ * on the device; overlapping ranges of one buffer are LSK_EINVAL, ranges
+ * past either buffer LSK_ERANGE.
+ * Enqueues; never blocks. */
 int lsk_buffer_copy(lsk_buffer *dst, size_t dst_offset, const lsk_buffer *src, size_t src_offset,
                     size_t size, const lsk_async *on);
-/* Non-blocking map: *ptr is valid once the event completes (ask for one,
- * or finish the queue); unmap with lsk_buffer_unmap_async, which returns
- * without waiting. */
-int lsk_buffer_map_async(lsk_buffer *buf, size_t offset, size_t size, const lsk_async *on,
-                         void **ptr /* OUT */);
-int lsk_buffer_unmap_async(lsk_buffer *buf, void *ptr, const lsk_async *on);
+
+/* lsk_buffer_map: [offset, offset + size) for reading and writing, its
+ * host pointer to *ptr; with LSK_ASYNC_NONBLOCKING *ptr is usable once the
+ * event completes (ask for one, or finish the queue). Unmap before the
+ * buffer is used by a kernel: lsk_buffer_unmap enqueues the unmap and
+ * returns; commands after it on its queue (or waiting for its event) see
+ * what the host wrote.
+ * lsk_buffer_map: Enqueues; blocks unless LSK_ASYNC_NONBLOCKING.
+ * lsk_buffer_unmap: Enqueues; never blocks. */
+int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr /* OUT */,
+                   const lsk_async *on);
+int lsk_buffer_unmap(lsk_buffer *buf, void *ptr, const lsk_async *on);
 
 /*
  * The buffer cache: a queue-ordered caching allocator in front of the
  * driver, for buffers made and dropped every step (scratch, per-event
  * data). lsk_buffer_alloc hands out a buffer of at least size bytes for
- * use on queue q (NULL: the default queue), from the cache when one of
- * its size class is idle, else new. lsk_buffer_free gives it back as of
- * the commands enqueued on q (NULL: the queue it was allocated for) so
- * far: q may have it again at once (its later commands run after the
- * free); another queue only once q has passed that point, never earlier,
- * and no allocation waits for it (it makes a new buffer meanwhile). Use
- * the buffer on q, or order other queues' use by events, as with any
- * buffer. lsk_buffer_destroy of such a buffer is lsk_buffer_free on its
- * queue. lsk_buffer_size gives the size asked for; the kernel library's
+ * use on queue q = on->queue (on NULL or on->queue NULL: the default
+ * queue), from the cache when one of its size class is idle, else new; it
+ * enqueues nothing, so a wait list, an event or flags in on are
+ * LSK_EINVAL. lsk_buffer_free gives it back as of the commands enqueued
+ * on q = on->queue (on NULL or on->queue NULL: the queue it was allocated
+ * for, never another) so far, and after on's wait list (a marker on q
+ * then holds the queue's later commands, and gives on->event if asked):
+ * q may have it again at once (its later commands run after the free);
+ * another queue only once q has passed that point, never earlier, and no
+ * allocation waits for it (it makes a new buffer meanwhile). Use the
+ * buffer on q, or order other queues' use by events, as with any buffer.
+ * lsk_buffer_destroy of such a buffer is lsk_buffer_free on its queue.
+ * lsk_buffer_size gives the size asked for; the kernel library's
  * temporary buffers come from here.
  *
  * Size classes: four per power of two from 256 bytes (at most a quarter
@@ -98,9 +102,12 @@ int lsk_buffer_unmap_async(lsk_buffer *buf, void *ptr, const lsk_async *on);
  * alloc is lsk_buffer_create and free lsk_buffer_destroy.
  * Errors: as lsk_buffer_create; LSK_EINVAL for a queue of another context,
  * or for lsk_buffer_free of a buffer made by lsk_buffer_create.
+ * lsk_buffer_alloc: Enqueues nothing; on names the queue.
+ * lsk_buffer_free: Enqueues; never blocks.
  */
-int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_queue *q, lsk_buffer **out /* OUT */);
-int lsk_buffer_free(lsk_buffer *buf, lsk_queue *q);
+int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_buffer **out /* OUT */,
+                     const lsk_async *on);
+int lsk_buffer_free(lsk_buffer *buf, const lsk_async *on);
 
 /* What the cache did since the context was made. */
 typedef struct lsk_buffer_cache_stats {

@@ -3,7 +3,8 @@
  *
  * lsk_pinned_create allocates host memory through the OpenCL runtime
  * (a buffer made with CL_MEM_ALLOC_HOST_PTR, mapped once for the life of
- * the allocation). Pass its pointer to the _async transfers (buffer.h):
+ * the allocation). Pass its pointer to non-blocking transfers (buffer.h,
+ * LSK_ASYNC_NONBLOCKING):
  *   - NVIDIA: the memory is page-locked, so a transfer is one DMA from it,
  *     without a staging copy, and runs beside kernels of other queues; from
  *     ordinary (pageable) memory the driver first copies into its own

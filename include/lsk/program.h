@@ -182,38 +182,33 @@ typedef struct lsk_arg {
 #endif
 
 /*
- * lsk_kernel_launch: enqueue the kernel asynchronously. args are the
- * kernel's parameters after LSK_CTX, in order; their number must match, and
- * where the implementation reports argument types, each kind must match
- * (a buffer for a __global or __constant pointer, LSK_ARG_UINT for uint...).
- * The first launch of a configuration builds it. event, if not NULL, gets an
- * event the caller must release. A device verify failure is reported by a
- * later lsk_context_finish or synchronous launch.
+ * lsk_kernel_launch: enqueue the kernel on on->queue after on's wait list
+ * (on NULL: the context's default queue), with an lsk_event for it in
+ * *on->event if asked (queue.h; lsk_event_cl gives its OpenCL event). args
+ * are the kernel's parameters after LSK_CTX, in order; their number must
+ * match, and where the implementation reports argument types, each kind
+ * must match (a buffer for a __global or __constant pointer, LSK_ARG_UINT
+ * for uint...). The first launch of a configuration builds it. A device
+ * verify failure is reported by lsk_queue_finish of that queue (or
+ * lsk_context_finish), naming the queue and the kernel.
  * Thread-safe: several threads may launch on one context at once, the same
  * kernel included (the context's lock covers the build, the binding of the
- * arguments and the enqueue); the verify record is the context's, so a
- * failure may be reported to whichever thread checks it next.
- * Errors: LSK_EINVAL, LSK_EDOMAIN, LSK_ELAUNCH, LSK_EARGS, LSK_EBUILD,
+ * arguments and the enqueue).
+ * Errors: LSK_EINVAL (also for a bad queue or wait list: a NULL, a
+ * released event, one of another context, more than LSK_WAIT_MAX; and for
+ * LSK_ASYNC_NONBLOCKING), LSK_EDOMAIN, LSK_ELAUNCH, LSK_EARGS, LSK_EBUILD,
  * LSK_ENOKERNEL, OpenCL codes.
+ * Enqueues; never blocks.
  */
 int lsk_kernel_launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
-                      cl_event *event /* OUT, may be NULL */);
+                      const lsk_async *on);
 
-/*
- * lsk_kernel_launch_async: lsk_kernel_launch on on->queue after on's wait
- * list, with an lsk_event for it in *on->event if asked (queue.h). on NULL:
- * the default queue. A verify failure is reported by lsk_queue_finish of
- * that queue (or lsk_context_finish), naming the queue and the kernel.
- * Adds to lsk_kernel_launch's errors: LSK_EINVAL for a bad queue or wait
- * list (a NULL, a released event, one of another context, more than
- * LSK_WAIT_MAX).
- */
-int lsk_kernel_launch_async(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
-                            const lsk_async *on);
-
-/* lsk_kernel_run: launch on the default queue, wait for that queue, then
- * check its verify records (LSK_EVERIFY). */
-int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs);
+/* lsk_kernel_run: lsk_kernel_launch, then wait for on's queue (only that
+ * one: other queues run on) and check its verify records (LSK_EVERIFY).
+ * *on->event, if asked, is the launch's event (complete on return).
+ * Enqueues; blocks. */
+int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
+                   const lsk_async *on);
 
 /*
  * lsk_kernel_shape: the workers and simd a launch of k with cfg would use

@@ -5,18 +5,27 @@
  * lsk_queue_create makes another in-order queue on the same device,
  * sharing the context's buffers, programs and kernels. Commands on one
  * queue run in the order they were enqueued; commands on different queues
- * are ordered only by events (a wait list) or by the host waiting. The
- * calls without a queue (lsk_kernel_launch, lsk_buffer_write, lsk_reduce
- * with no lsk_async ...) use the default queue, as before there were
- * queues.
+ * are ordered only by events (a wait list) or by the host waiting.
  *
- * Every call that enqueues takes an lsk_async (NULL: the default queue, no
- * wait list, no event): which queue, which events must complete first,
- * and where to put an event for the command (the caller releases it with
- * lsk_event_release). A command that gives an event is flushed (submitted
- * to the device), so that another queue may wait for it at once: OpenCL
- * requires that, and some runtimes otherwise wait for ever. A call of the kernel library made of
- * several commands waits for the list before its first command and gives the event of its last.
+ * The one rule (docs/architecture.md): every call that enqueues device
+ * work or a transfer takes `const lsk_async *on` as its last parameter.
+ * on says which queue, which events must complete first, and where to put
+ * an event for the command (the caller releases it with
+ * lsk_event_release); NULL, or all zeros, means the context's default
+ * queue, no wait list and no event. There are no _async twins and one
+ * event type, lsk_event (lsk_event_cl gives its OpenCL event). Such a call
+ * never blocks, except that a call handing a value to the host blocks
+ * (lsk_kernel_run, lsk_tune, reductions, counts, reads of objects), and a
+ * host transfer (lsk_buffer_write, _read, _map) blocks until the host
+ * memory is the caller's again unless on->flags has
+ * LSK_ASYNC_NONBLOCKING. Each such function's comment says which, on a
+ * line "Enqueues; blocks.", "Enqueues; never blocks." or "Enqueues; blocks
+ * unless LSK_ASYNC_NONBLOCKING." (tests/api_rule.sh checks them). Objects
+ * keep no queue: each call names its own. A command that gives an event is
+ * flushed (submitted to the device), so that another queue may wait for it
+ * at once: OpenCL requires that, and some runtimes otherwise wait for
+ * ever. A call made of several commands waits for the list before its
+ * first command and gives the event of its last.
  *
  * Device verify failures (LSK_VERIFY) are kept per queue, with the kernel
  * that failed: lsk_queue_finish reports its queue's, lsk_context_finish
@@ -44,13 +53,19 @@ typedef struct lsk_event lsk_event;
 /* The most events in one wait list. */
 #define LSK_WAIT_MAX 64
 
+/* lsk_async.flags: a host transfer (lsk_buffer_write, _read, _map)
+ * returns at once; the host memory belongs to the command until its event
+ * completes (or its queue is finished). LSK_EINVAL on any other call. */
+#define LSK_ASYNC_NONBLOCKING 1u
+
 /* Where and after what a command runs; all zeros (or a NULL pointer): the
- * context's default queue, no wait, no event. */
+ * context's default queue, no wait, no event, the call's own blocking. */
 typedef struct lsk_async {
   lsk_queue *queue;       /* NULL: the context's default queue */
   lsk_event *const *wait; /* nwait events of the same context to complete first */
   size_t nwait;           /* at most LSK_WAIT_MAX */
   lsk_event **event;      /* not NULL: gets an event of the command (release it) */
+  unsigned flags;         /* 0 or LSK_ASYNC_NONBLOCKING */
 } lsk_async;
 
 /* All zeros means the defaults. */
@@ -150,6 +165,7 @@ cl_event lsk_event_cl(const lsk_event *ev);
  * lsk_queue_marker: an event that completes when everything enqueued on
  * on->queue so far (and the wait list) has: a point in one queue that
  * another queue can wait for. on->event must not be NULL.
+ * Enqueues; never blocks.
  */
 int lsk_queue_marker(const lsk_async *on);
 

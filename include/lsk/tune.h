@@ -87,12 +87,17 @@ typedef struct lsk_tune_result {
  * context has no tune directory; a failure to store is not an error
  * (out->stored is 0). Unless stored choices are off for the context, k's
  * own later automatic launches use the choice at once, stored or not.
+ * Every transfer and launch runs on on->queue (NULL: the default queue),
+ * the first after on's wait list; *on->event, if asked, completes with the
+ * last (it is complete on return). Other queues run on meanwhile: keep
+ * them off args' buffers.
  * Errors: LSK_EINVAL, LSK_ENOMEM, and those of lsk_kernel_launch for the
  * rule's shape (a failing candidate is only recorded in its entry).
  * Thread-safety: as for the kernel's context.
+ * Enqueues; blocks.
  */
 int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
-             const lsk_tune_options *opt, lsk_tune_result *out /* OUT */);
+             const lsk_tune_options *opt, lsk_tune_result *out /* OUT */, const lsk_async *on);
 
 /* Frees what lsk_tune allocated in r and zeros it. NULL is a no-op. */
 void lsk_tune_result_free(lsk_tune_result *r);

@@ -91,7 +91,7 @@ static lsk_buffer *upload(lsk_context *ctx, const uint32_t *keys, size_t n, size
     memcpy(all + at, keys, n * 4);
   lsk_buffer *b = NULL;
   TU_OK(ctx, lsk_buffer_create(ctx, (at + n + 1) * 4, &b));
-  TU_OK(ctx, lsk_buffer_write(b, 0, all, (at + n + 1) * 4));
+  TU_OK(ctx, lsk_buffer_write(b, 0, all, (at + n + 1) * 4, NULL));
   free(all);
   return b;
 }
@@ -110,7 +110,7 @@ static void check_assoc(lsk_context *ctx, lsk_assoc *a, const uint32_t *keys, si
                 r.skipped);
   uint32_t *off = malloc(((size_t)nkeys + 1) * 4), *got = malloc((r.stored ? r.stored : 1) * 4);
   ck_assert(off && got);
-  TU_OK(ctx, lsk_buffer_read(lsk_assoc_offsets(a), 0, off, ((size_t)nkeys + 1) * 4));
+  TU_OK(ctx, lsk_buffer_read(lsk_assoc_offsets(a), 0, off, ((size_t)nkeys + 1) * 4, NULL));
   /* The first difference, then one assertion: libcheck's asserts cost a
    * write to a pipe each, too much for millions of elements. */
   uint32_t k = 0;
@@ -119,7 +119,7 @@ static void check_assoc(lsk_context *ctx, lsk_assoc *a, const uint32_t *keys, si
   ck_assert_msg(k > nkeys, "%s: offsets[%u] = %u, want %u", what, k, k > nkeys ? 0 : off[k],
                 k > nkeys ? 0 : r.offsets[k]);
   if (r.stored)
-    TU_OK(ctx, lsk_buffer_read(lsk_assoc_content(a), 0, got, r.stored * 4));
+    TU_OK(ctx, lsk_buffer_read(lsk_assoc_content(a), 0, got, r.stored * 4, NULL));
   size_t bad = SIZE_MAX;
   for (k = 0; k < nkeys && bad == SIZE_MAX; ++k) {
     uint32_t b = r.offsets[k], e = r.offsets[k + 1];
@@ -152,7 +152,7 @@ static void check_identity(lsk_context *ctx, lsk_assoc *a, const char *what)
   uint32_t *got = malloc((stored ? stored : 1) * 4);
   ck_assert_ptr_nonnull(got);
   if (stored)
-    TU_OK(ctx, lsk_buffer_read(lsk_assoc_content(a), 0, got, stored * 4));
+    TU_OK(ctx, lsk_buffer_read(lsk_assoc_content(a), 0, got, stored * 4, NULL));
   size_t i = 0;
   while (i < stored && got[i] == i)
     ++i;
@@ -474,14 +474,15 @@ static void helpers_case(lsk_context *ctx, size_t n, uint32_t nkeys, unsigned do
   for (size_t kn = 0; kn < 2; ++kn) {
     lsk_kernel *k = tu_kernel(p, names[kn]);
     for (size_t s = 0; s < nshapes; ++s) {
-      TU_OK(ctx, lsk_buffer_write(out, 0, zero, 3 * (size_t)nkeys * 4));
+      TU_OK(ctx, lsk_buffer_write(out, 0, zero, 3 * (size_t)nkeys * 4, NULL));
       lsk_launch cfg = {
           .domain = {domain}, .blocks = {3}, .workers = shapes[s][0], .simd = shapes[s][1]};
       TU_OK(ctx, lsk_kernel_run(k, &cfg,
                                 LSK_ARGS(LSK_ARG_BUFFER(lsk_assoc_offsets(a)),
                                          LSK_ARG_BUFFER(lsk_assoc_content(a)), LSK_ARG_BUFFER(kb),
-                                         LSK_ARG_UINT(nkeys), LSK_ARG_BUFFER(out))));
-      TU_OK(ctx, lsk_buffer_read(out, 0, got, 3 * (size_t)nkeys * 4));
+                                         LSK_ARG_UINT(nkeys), LSK_ARG_BUFFER(out)),
+                                NULL));
+      TU_OK(ctx, lsk_buffer_read(out, 0, got, 3 * (size_t)nkeys * 4, NULL));
       for (uint32_t key = 0; key < nkeys; ++key) {
         uint32_t sum = 0, cnt = r.offsets[key + 1] - r.offsets[key];
         for (uint32_t j = r.offsets[key]; j < r.offsets[key + 1]; ++j)

@@ -49,7 +49,7 @@ static lsk_buffer *upload(lsk_context *ctx, const unsigned *x, size_t n)
   lsk_buffer *b = NULL;
   TU_OK(ctx, lsk_buffer_create(ctx, (n ? n : 1) * sizeof *x, &b));
   if (n)
-    TU_OK(ctx, lsk_buffer_write(b, 0, x, n * sizeof *x));
+    TU_OK(ctx, lsk_buffer_write(b, 0, x, n * sizeof *x, NULL));
   return b;
 }
 

@@ -112,14 +112,14 @@ static void exchange_case(lsk_context *ctx, unsigned dims, const size_t global[3
         TU_OK(ctx, lsk_halo_create(ctx, &p->box, &p->h));
         size_t tot = lsk_halo_total(p->h);
         TU_OK(ctx, lsk_buffer_create(ctx, p->elems * es, &p->col));
-        TU_OK(ctx, lsk_buffer_write(p->col, 0, p->host, p->elems * es));
+        TU_OK(ctx, lsk_buffer_write(p->col, 0, p->host, p->elems * es, NULL));
         /* Offset 3 in the packed buffers: the offsets are honoured. */
         TU_OK(ctx, lsk_buffer_create(ctx, (tot + 3) * es, &p->packed));
         TU_OK(ctx, lsk_buffer_create(ctx, (tot + 3) * es, &p->recv));
         TU_OK(ctx, lsk_halo_pack(p->h, type, p->col, p->packed, 3, NULL));
         p->sent = malloc((tot + 3) * es);
         ck_assert_ptr_nonnull(p->sent);
-        TU_OK(ctx, lsk_buffer_read(p->packed, 0, p->sent, (tot + 3) * es));
+        TU_OK(ctx, lsk_buffer_read(p->packed, 0, p->sent, (tot + 3) * es, NULL));
       }
   /* The host moves each REMOTE segment as a rank would: segment i of
    * box p comes from the box at p + d(i), its segment opposite(i). */
@@ -146,14 +146,14 @@ static void exchange_case(lsk_context *ctx, unsigned dims, const size_t global[3
              (unsigned char *)q->sent + (3 + lsk_halo_offset(q->h, o)) * es,
              lsk_halo_cells(p->h, i) * es);
     }
-    TU_OK(ctx, lsk_buffer_write(p->recv, 0, recv, (tot + 3) * es));
+    TU_OK(ctx, lsk_buffer_write(p->recv, 0, recv, (tot + 3) * es, NULL));
     free(recv);
     TU_OK(ctx, lsk_halo_unpack(p->h, type, p->recv, 3, p->col, NULL));
     TU_OK(ctx, lsk_halo_wrap(p->h, type, p->packed, 3, p->col, NULL));
   }
   for (size_t pi = 0; pi < np; ++pi) {
     part *p = &P[pi];
-    TU_OK(ctx, lsk_buffer_read(p->col, 0, p->host, p->elems * es));
+    TU_OK(ctx, lsk_buffer_read(p->col, 0, p->host, p->elems * es, NULL));
     size_t s[3];
     for (s[2] = 0; s[2] < p->storage[2]; ++s[2])
       for (s[1] = 0; s[1] < p->storage[1]; ++s[1])
@@ -317,7 +317,7 @@ START_TEST(test_halo_fill)
       host[lsk_grid_box_index(&b, i, j, 0)] = (uint32_t)cell_value(i, j, 0);
   lsk_buffer *col;
   TU_OK(ctx, lsk_buffer_create(ctx, n * 4, &col));
-  TU_OK(ctx, lsk_buffer_write(col, 0, host, n * 4));
+  TU_OK(ctx, lsk_buffer_write(col, 0, host, n * 4, NULL));
   lsk_halo *h;
   TU_OK(ctx, lsk_halo_create(ctx, &b, &h));
   lsk_queue *q;
@@ -329,7 +329,7 @@ START_TEST(test_halo_fill)
   ck_assert_ptr_nonnull(ev);
   TU_OK(ctx, lsk_event_wait(ev));
   lsk_event_release(ev);
-  TU_OK(ctx, lsk_buffer_read(col, 0, host, n * 4));
+  TU_OK(ctx, lsk_buffer_read(col, 0, host, n * 4, NULL));
   for (s[1] = 0; s[1] < 10; ++s[1])
     for (s[0] = 0; s[0] < 14; ++s[0]) {
       size_t at[3] = {s[0], s[1], 0};

@@ -27,8 +27,8 @@ START_TEST(test_grind_reduce)
   lsk_buffer *a, *b;
   TU_OK(ctx, lsk_buffer_create(ctx, sizeof h, &a));
   TU_OK(ctx, lsk_buffer_create(ctx, sizeof f, &b));
-  TU_OK(ctx, lsk_buffer_write(a, 0, h, sizeof h));
-  TU_OK(ctx, lsk_buffer_write(b, 0, f, sizeof f));
+  TU_OK(ctx, lsk_buffer_write(a, 0, h, sizeof h, NULL));
+  TU_OK(ctx, lsk_buffer_write(b, 0, f, sizeof f, NULL));
   uint32_t got = 0;
   TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, a, 0, N, &got, &small));
   ck_assert_uint_eq(got, sum);
@@ -51,14 +51,14 @@ START_TEST(test_grind_scan)
   lsk_buffer *a, *b;
   TU_OK(ctx, lsk_buffer_create(ctx, sizeof h, &a));
   TU_OK(ctx, lsk_buffer_create(ctx, sizeof h, &b));
-  TU_OK(ctx, lsk_buffer_write(a, 0, h, sizeof h));
-  TU_OK(ctx, lsk_buffer_write(b, 0, h, sizeof h));
+  TU_OK(ctx, lsk_buffer_write(a, 0, h, sizeof h, NULL));
+  TU_OK(ctx, lsk_buffer_write(b, 0, h, sizeof h, NULL));
   TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, b, 0, N, &small));
   TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_INCLUSIVE, a, 0, a, 0, N, &small));
   TU_OK(ctx, lsk_context_finish(ctx));
   uint32_t run = 0, incl[N];
-  TU_OK(ctx, lsk_buffer_read(b, 0, out, sizeof out));
-  TU_OK(ctx, lsk_buffer_read(a, 0, incl, sizeof incl));
+  TU_OK(ctx, lsk_buffer_read(b, 0, out, sizeof out, NULL));
+  TU_OK(ctx, lsk_buffer_read(a, 0, incl, sizeof incl, NULL));
   for (int i = 0; i < N; ++i) {
     ck_assert_uint_eq(out[i], run);
     run += h[i];

@@ -24,7 +24,7 @@ static lsk_buffer *upload(lsk_context *ctx, const void *h, size_t bytes)
   lsk_buffer *b = NULL;
   TU_OK(ctx, lsk_buffer_create(ctx, bytes ? bytes : 4, &b));
   if (bytes)
-    TU_OK(ctx, lsk_buffer_write(b, 0, h, bytes));
+    TU_OK(ctx, lsk_buffer_write(b, 0, h, bytes, NULL));
   return b;
 }
 

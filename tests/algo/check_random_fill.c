@@ -58,7 +58,7 @@ static void check_case(lsk_context *ctx, lsk_type type, lsk_random_dist dist, si
   TU_OK(ctx, rc);
   unsigned char *h = malloc(total * size);
   ck_assert_ptr_nonnull(h);
-  TU_OK(ctx, lsk_buffer_read(b, 0, h, total * size));
+  TU_OK(ctx, lsk_buffer_read(b, 0, h, total * size, NULL));
   int normal = dist == LSK_RANDOM_NORMAL;
   double tol = !normal ? 0 : type == LSK_TYPE_FLOAT ? 1e-4 : 1e-9;
   for (size_t j = 0; j < total; ++j) {

@@ -136,7 +136,7 @@ static void check_one(lsk_context *ctx, lsk_type t, lsk_op op, size_t n, const l
   void *pad = calloc(n + 6, size);
   memset(pad, 0x5a, (n + 6) * size);
   memcpy((char *)pad + 3 * size, data, n * size);
-  TU_OK(ctx, lsk_buffer_write(in, 0, pad, (n + 6) * size));
+  TU_OK(ctx, lsk_buffer_write(in, 0, pad, (n + 6) * size, NULL));
   value got = {0};
   TU_OK(ctx, lsk_reduce(ctx, t, op, in, 3, n, &got, o));
   long double abs_sum, exact_sum;
@@ -199,7 +199,7 @@ START_TEST(test_reduce_large_and_async)
   uint32_t *data = make_data(LSK_TYPE_UINT, 5000, 1);
   lsk_buffer *in, *out;
   TU_OK(ctx, lsk_buffer_create(ctx, 5000 * 4, &in));
-  TU_OK(ctx, lsk_buffer_write(in, 0, data, 5000 * 4));
+  TU_OK(ctx, lsk_buffer_write(in, 0, data, 5000 * 4, NULL));
   out = tu_zeros(ctx, 4);
   TU_OK(ctx, lsk_reduce_to(ctx, LSK_TYPE_UINT, LSK_OP_MIN, in, 0, 5000, out, 2, NULL));
   TU_OK(ctx, lsk_reduce_to(ctx, LSK_TYPE_UINT, LSK_OP_MAX, in, 0, 5000, out, 1, NULL));
@@ -270,7 +270,7 @@ START_TEST(test_reduce_nan)
           }
           lsk_buffer *in;
           TU_OK(ctx, lsk_buffer_create(ctx, n * size, &in));
-          TU_OK(ctx, lsk_buffer_write(in, 0, data, n * size));
+          TU_OK(ctx, lsk_buffer_write(in, 0, data, n * size, NULL));
           for (lsk_op op = LSK_OP_MIN; op <= LSK_OP_MAX; ++op) {
             value got = {0};
             TU_OK(ctx, lsk_reduce(ctx, t, op, in, 0, n, &got, &tu_shapes[sh]));

@@ -83,16 +83,16 @@ static void check_one(lsk_context *ctx, lsk_type t, int inclusive, size_t n,
   uint32_t *pad = malloc((n + 8) * 4);
   memset(pad, 0xa5, (n + 8) * 4);
   memcpy(pad + 5, data, n * 4);
-  TU_OK(ctx, lsk_buffer_write(in, 0, pad, (n + 8) * 4));
+  TU_OK(ctx, lsk_buffer_write(in, 0, pad, (n + 8) * 4, NULL));
   memset(pad, 0xa5, (n + 8) * 4);
-  TU_OK(ctx, lsk_buffer_write(out, 0, pad, (n + 8) * 4));
+  TU_OK(ctx, lsk_buffer_write(out, 0, pad, (n + 8) * 4, NULL));
   lsk_buffer *dst = in_place ? in : out;
   size_t at = in_place ? 5 : 2;
   TU_OK(ctx, lsk_scan(ctx, t, inclusive ? LSK_SCAN_INCLUSIVE : LSK_SCAN_EXCLUSIVE, in, 5, dst, at,
                       n, o));
   TU_OK(ctx, lsk_context_finish(ctx));
   uint32_t *got = malloc((n + 8) * 4);
-  TU_OK(ctx, lsk_buffer_read(dst, 0, got, (n + 8) * 4));
+  TU_OK(ctx, lsk_buffer_read(dst, 0, got, (n + 8) * 4, NULL));
   check_prefix(t, inclusive, data, got + at, n, exact, o->tile ? o->tile : 2048);
   /* Nothing outside the range was written. */
   for (size_t i = 0; i < n + 8; ++i)

@@ -299,7 +299,7 @@ static lsk_buffer *upload(lsk_context *ctx, const void *h, size_t n, size_t size
     memcpy(all + n * size + i * 4, &(uint32_t){GUARD}, 4);
   lsk_buffer *b = NULL;
   TU_OK(ctx, lsk_buffer_create(ctx, bytes, &b));
-  TU_OK(ctx, lsk_buffer_write(b, 0, all, bytes));
+  TU_OK(ctx, lsk_buffer_write(b, 0, all, bytes, NULL));
   free(all);
   return b;
 }
@@ -310,7 +310,7 @@ static void *download(lsk_context *ctx, lsk_buffer *b, size_t n, size_t size, co
   size_t bytes = n * size + GUARD_WORDS * 4;
   unsigned char *all = malloc(bytes);
   ck_assert_ptr_nonnull(all);
-  TU_OK(ctx, lsk_buffer_read(b, 0, all, bytes));
+  TU_OK(ctx, lsk_buffer_read(b, 0, all, bytes, NULL));
   for (size_t i = 0; i < GUARD_WORDS; ++i) {
     uint32_t g;
     memcpy(&g, all + n * size + i * 4, 4);
@@ -569,7 +569,7 @@ START_TEST(test_sort_queue)
     TU_OK(ctx, lsk_sort_by_key(ctx, LSK_TYPE_LONG, k, v, N, ko, vo, &o));
     ck_assert_ptr_nonnull(ev);
     if (round) {
-      TU_OK(ctx, lsk_buffer_write(k, 0, keys, (size_t)N * 8));
+      TU_OK(ctx, lsk_buffer_write(k, 0, keys, (size_t)N * 8, NULL));
       TU_OK(ctx, lsk_event_user_complete(user));
       lsk_event_release(user);
     }
@@ -618,8 +618,8 @@ START_TEST(test_grind_sort)
   for (unsigned c = 0; c < CLASSES; ++c)
     for (int i = 0; i < PER_CLASS; ++i) {
       size_t size = (size_t)(4 + c % 4) << (c / 4 + 6);
-      TU_OK(ctx, lsk_buffer_alloc(ctx, size, NULL, &stock[nstock]));
-      TU_OK(ctx, lsk_buffer_write(stock[nstock++], 0, junk, size));
+      TU_OK(ctx, lsk_buffer_alloc(ctx, size, &stock[nstock], NULL));
+      TU_OK(ctx, lsk_buffer_write(stock[nstock++], 0, junk, size, NULL));
     }
   for (size_t i = 0; i < nstock; ++i)
     TU_OK(ctx, lsk_buffer_free(stock[i], NULL));

@@ -320,61 +320,72 @@ START_TEST(test_bi_buffer)
 
   /* write and read: NULL buffer, NULL host pointer, range, overflow,
    * dead, wrong type. */
-  BAD(NULL, "lsk_buffer_write", lsk_buffer_write(NULL, 0, data, 4), LSK_EINVAL, "buf is NULL");
-  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, 0, NULL, 4), LSK_EINVAL, "host pointer is NULL");
-  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, 8, data, 12), LSK_ERANGE,
+  BAD(NULL, "lsk_buffer_write", lsk_buffer_write(NULL, 0, data, 4, NULL), LSK_EINVAL,
+      "buf is NULL");
+  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, 0, NULL, 4, NULL), LSK_EINVAL,
+      "host pointer is NULL");
+  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, 8, data, 12, NULL), LSK_ERANGE,
       "offset 8 + size 12 exceeds the buffer's 16 bytes");
-  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, SIZE_MAX, data, 4), LSK_ERANGE,
+  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, SIZE_MAX, data, 4, NULL), LSK_ERANGE,
       "offset 18446744073709551615");
-  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, 4, data, SIZE_MAX - 2), LSK_ERANGE,
+  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(b, 4, data, SIZE_MAX - 2, NULL), LSK_ERANGE,
       "size 18446744073709551613");
   dead = bi_dead_buffer(ctx);
-  BAD(NULL, "lsk_buffer_write", lsk_buffer_write(dead, 0, data, 4), LSK_EINVAL, DEAD("buffer"));
-  BAD(NULL, "lsk_buffer_write", lsk_buffer_write((lsk_buffer *)ctx, 0, data, 4), LSK_EINVAL,
+  BAD(NULL, "lsk_buffer_write", lsk_buffer_write(dead, 0, data, 4, NULL), LSK_EINVAL,
+      DEAD("buffer"));
+  BAD(NULL, "lsk_buffer_write", lsk_buffer_write((lsk_buffer *)ctx, 0, data, 4, NULL), LSK_EINVAL,
       WRONG("buffer", "context"));
-  BAD(NULL, "lsk_buffer_read", lsk_buffer_read(NULL, 0, data, 4), LSK_EINVAL, "buf is NULL");
-  BAD(ctx, "lsk_buffer_read", lsk_buffer_read(b, 0, NULL, 4), LSK_EINVAL, "host pointer is NULL");
-  BAD(ctx, "lsk_buffer_read", lsk_buffer_read(b, 17, data, 0), LSK_ERANGE, "offset 17");
-  BAD(ctx, "lsk_buffer_read", lsk_buffer_read(b, 0, data, 17), LSK_ERANGE, "size 17");
-  BAD(ctx, "lsk_buffer_read", lsk_buffer_read(b, SIZE_MAX - 1, data, 2), LSK_ERANGE,
+  BAD(NULL, "lsk_buffer_read", lsk_buffer_read(NULL, 0, data, 4, NULL), LSK_EINVAL, "buf is NULL");
+  BAD(ctx, "lsk_buffer_read", lsk_buffer_read(b, 0, NULL, 4, NULL), LSK_EINVAL,
+      "host pointer is NULL");
+  BAD(ctx, "lsk_buffer_read", lsk_buffer_read(b, 17, data, 0, NULL), LSK_ERANGE, "offset 17");
+  BAD(ctx, "lsk_buffer_read", lsk_buffer_read(b, 0, data, 17, NULL), LSK_ERANGE, "size 17");
+  BAD(ctx, "lsk_buffer_read", lsk_buffer_read(b, SIZE_MAX - 1, data, 2, NULL), LSK_ERANGE,
       "offset 18446744073709551614");
   dead = bi_dead_buffer(ctx);
-  BAD(NULL, "lsk_buffer_read", lsk_buffer_read(dead, 0, data, 4), LSK_EINVAL, DEAD("buffer"));
-  BAD(NULL, "lsk_buffer_read", lsk_buffer_read((lsk_buffer *)ctx, 0, data, 4), LSK_EINVAL,
+  BAD(NULL, "lsk_buffer_read", lsk_buffer_read(dead, 0, data, 4, NULL), LSK_EINVAL, DEAD("buffer"));
+  BAD(NULL, "lsk_buffer_read", lsk_buffer_read((lsk_buffer *)ctx, 0, data, 4, NULL), LSK_EINVAL,
       WRONG("buffer", "context"));
 
   uint32_t pat = 7;
-  BAD(NULL, "lsk_buffer_fill", lsk_buffer_fill(NULL, &pat, 4, 0, 4), LSK_EINVAL, "buf is NULL");
-  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, NULL, 4, 0, 4), LSK_EINVAL, "pattern is NULL");
-  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, &pat, 0, 0, 4), LSK_EINVAL, "pattern_size 0");
-  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, &pat, 3, 0, 3), LSK_EINVAL, "pattern_size 3");
-  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, data, 256, 0, 16), LSK_EINVAL, "pattern_size 256");
-  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, &pat, 4, 2, 4), LSK_EINVAL, "offset 2");
-  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, &pat, 4, 0, 20), LSK_ERANGE, "size 20");
-  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, &pat, 4, SIZE_MAX - 3, 4), LSK_ERANGE,
+  BAD(NULL, "lsk_buffer_fill", lsk_buffer_fill(NULL, &pat, 4, 0, 4, NULL), LSK_EINVAL,
+      "buf is NULL");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, NULL, 4, 0, 4, NULL), LSK_EINVAL,
+      "pattern is NULL");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, &pat, 0, 0, 4, NULL), LSK_EINVAL,
+      "pattern_size 0");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, &pat, 3, 0, 3, NULL), LSK_EINVAL,
+      "pattern_size 3");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, data, 256, 0, 16, NULL), LSK_EINVAL,
+      "pattern_size 256");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, &pat, 4, 2, 4, NULL), LSK_EINVAL, "offset 2");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, &pat, 4, 0, 20, NULL), LSK_ERANGE, "size 20");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(b, &pat, 4, SIZE_MAX - 3, 4, NULL), LSK_ERANGE,
       "offset 18446744073709551612");
   dead = bi_dead_buffer(ctx);
-  BAD(NULL, "lsk_buffer_fill", lsk_buffer_fill(dead, &pat, 4, 0, 4), LSK_EINVAL, DEAD("buffer"));
+  BAD(NULL, "lsk_buffer_fill", lsk_buffer_fill(dead, &pat, 4, 0, 4, NULL), LSK_EINVAL,
+      DEAD("buffer"));
 
-  BAD(NULL, "lsk_buffer_map", lsk_buffer_map(NULL, 0, 4, &ptr), LSK_EINVAL, "buf is NULL");
+  BAD(NULL, "lsk_buffer_map", lsk_buffer_map(NULL, 0, 4, &ptr, NULL), LSK_EINVAL, "buf is NULL");
   ck_assert_ptr_null(ptr);
-  BAD(ctx, "lsk_buffer_map", lsk_buffer_map(b, 0, 4, NULL), LSK_EINVAL, "ptr is NULL");
-  BAD(ctx, "lsk_buffer_map", lsk_buffer_map(b, 0, 0, &ptr), LSK_EINVAL, "size is 0");
-  BAD(ctx, "lsk_buffer_map", lsk_buffer_map(b, 12, 8, &ptr), LSK_ERANGE, "offset 12 + size 8");
-  BAD(ctx, "lsk_buffer_map", lsk_buffer_map(b, 8, SIZE_MAX, &ptr), LSK_ERANGE,
+  BAD(ctx, "lsk_buffer_map", lsk_buffer_map(b, 0, 4, NULL, NULL), LSK_EINVAL, "ptr is NULL");
+  BAD(ctx, "lsk_buffer_map", lsk_buffer_map(b, 0, 0, &ptr, NULL), LSK_EINVAL, "size is 0");
+  BAD(ctx, "lsk_buffer_map", lsk_buffer_map(b, 12, 8, &ptr, NULL), LSK_ERANGE,
+      "offset 12 + size 8");
+  BAD(ctx, "lsk_buffer_map", lsk_buffer_map(b, 8, SIZE_MAX, &ptr, NULL), LSK_ERANGE,
       "size 18446744073709551615");
   dead = bi_dead_buffer(ctx);
-  BAD(NULL, "lsk_buffer_map", lsk_buffer_map(dead, 0, 4, &ptr), LSK_EINVAL, DEAD("buffer"));
-  BAD(NULL, "lsk_buffer_unmap", lsk_buffer_unmap(NULL, data), LSK_EINVAL, "buf is NULL");
-  BAD(ctx, "lsk_buffer_unmap", lsk_buffer_unmap(b, NULL), LSK_EINVAL, "ptr is NULL");
+  BAD(NULL, "lsk_buffer_map", lsk_buffer_map(dead, 0, 4, &ptr, NULL), LSK_EINVAL, DEAD("buffer"));
+  BAD(NULL, "lsk_buffer_unmap", lsk_buffer_unmap(NULL, data, NULL), LSK_EINVAL, "buf is NULL");
+  BAD(ctx, "lsk_buffer_unmap", lsk_buffer_unmap(b, NULL, NULL), LSK_EINVAL, "ptr is NULL");
   dead = bi_dead_buffer(ctx);
-  BAD(NULL, "lsk_buffer_unmap", lsk_buffer_unmap(dead, data), LSK_EINVAL, DEAD("buffer"));
-  BAD(NULL, "lsk_buffer_unmap", lsk_buffer_unmap((lsk_buffer *)ctx, data), LSK_EINVAL,
+  BAD(NULL, "lsk_buffer_unmap", lsk_buffer_unmap(dead, data, NULL), LSK_EINVAL, DEAD("buffer"));
+  BAD(NULL, "lsk_buffer_unmap", lsk_buffer_unmap((lsk_buffer *)ctx, data, NULL), LSK_EINVAL,
       WRONG("buffer", "context"));
 
   /* The buffer still works. */
-  TU_OK(ctx, lsk_buffer_write(b, 0, "abcdefghijklmnop", 16));
-  TU_OK(ctx, lsk_buffer_read(b, 0, data, 16));
+  TU_OK(ctx, lsk_buffer_write(b, 0, "abcdefghijklmnop", 16, NULL));
+  TU_OK(ctx, lsk_buffer_read(b, 0, data, 16, NULL));
   ck_assert_int_eq(memcmp(data, "abcdefghijklmnop", 16), 0);
   lsk_buffer_destroy(b);
   lsk_context_destroy(ctx);
@@ -534,7 +545,7 @@ START_TEST(test_bi_program)
   const char *fns[] = {"lsk_kernel_launch", "lsk_kernel_run"};
   for (int r = 0; r < 2; ++r) {
 #define LAUNCH(kk, c, ...)                                                                         \
-  (r ? lsk_kernel_run(kk, c, __VA_ARGS__) : lsk_kernel_launch(kk, c, __VA_ARGS__, NULL))
+  (r ? lsk_kernel_run(kk, c, __VA_ARGS__, NULL) : lsk_kernel_launch(kk, c, __VA_ARGS__, NULL))
     BAD(NULL, fns[r], LAUNCH(NULL, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))), LSK_EINVAL,
         "kernel is NULL");
     BAD(NULL, fns[r],
@@ -620,25 +631,30 @@ START_TEST(test_bi_program)
 
   lsk_tune_result tr;
   BAD(NULL, "lsk_tune",
-      lsk_tune(NULL, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, &tr), LSK_EINVAL,
-      "kernel is NULL");
-  BAD(ctx, "lsk_tune", lsk_tune(k, NULL, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, &tr),
-      LSK_EINVAL, "cfg is NULL");
-  BAD(ctx, "lsk_tune", lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, NULL),
+      lsk_tune(NULL, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, &tr, NULL),
+      LSK_EINVAL, "kernel is NULL");
+  BAD(ctx, "lsk_tune",
+      lsk_tune(k, NULL, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, &tr, NULL), LSK_EINVAL,
+      "cfg is NULL");
+  BAD(ctx, "lsk_tune",
+      lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, NULL, NULL),
       LSK_EINVAL, "out is NULL");
-  BAD(ctx, "lsk_tune", lsk_tune(k, &cfg, NULL, 2, NULL, &tr), LSK_EINVAL, "args is NULL");
+  BAD(ctx, "lsk_tune", lsk_tune(k, &cfg, NULL, 2, NULL, &tr, NULL), LSK_EINVAL, "args is NULL");
   lsk_tune_options to = {.ncandidates = 3};
-  BAD(ctx, "lsk_tune", lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), &to, &tr),
-      LSK_EINVAL, "3 candidates but candidates is NULL");
+  BAD(ctx, "lsk_tune",
+      lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), &to, &tr, NULL), LSK_EINVAL,
+      "3 candidates but candidates is NULL");
   to = (lsk_tune_options){.repeat = 1000000};
-  BAD(ctx, "lsk_tune", lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), &to, &tr),
-      LSK_EINVAL, "repeat 1000000");
+  BAD(ctx, "lsk_tune",
+      lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), &to, &tr, NULL), LSK_EINVAL,
+      "repeat 1000000");
   lsk_buffer *dead = bi_dead_buffer(ctx);
   BAD(ctx, "lsk_tune",
-      lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(dead), LSK_ARG_UINT(64)), NULL, &tr), LSK_EINVAL,
-      DEAD("buffer"));
+      lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(dead), LSK_ARG_UINT(64)), NULL, &tr, NULL),
+      LSK_EINVAL, DEAD("buffer"));
   BAD(NULL, "lsk_tune",
-      lsk_tune((lsk_kernel *)b, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, &tr),
+      lsk_tune((lsk_kernel *)b, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL, &tr,
+               NULL),
       LSK_EINVAL, WRONG("kernel", "buffer"));
 
   int found = 5;
@@ -657,7 +673,7 @@ START_TEST(test_bi_program)
   BADV("lsk_tune_dir", lsk_tune_dir((lsk_context *)b), NULL, WRONG("context", "buffer"));
 
   /* Everything still works. */
-  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))));
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL));
   unsigned *h = tu_read_uints(ctx, b, 64);
   for (unsigned i = 0; i < 64; ++i)
     ck_assert_uint_eq(h[i], i < 32 ? i : 0); /* the kernel writes its domain only */

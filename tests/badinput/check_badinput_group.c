@@ -76,7 +76,7 @@ START_TEST(test_bi_group_calls)
   ck_assert_uint_eq(lsk_group_size(g), 1);
   lsk_context *m0 = lsk_group_context(g, 0);
   lsk_buffer *buf = tu_zeros(m0, 4), *cached = NULL, *out = (lsk_buffer *)&out;
-  TU_OK(m0, lsk_buffer_alloc(m0, 16, NULL, &cached));
+  TU_OK(m0, lsk_buffer_alloc(m0, 16, &cached, NULL));
 
   /* destroy, size, context */
   QUIET("lsk_group_destroy", (lsk_group_destroy(NULL), 1));

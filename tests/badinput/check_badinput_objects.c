@@ -322,8 +322,9 @@ START_TEST(test_bi_orphans)
   lsk_launch cfg = {.domain = {4}, .blocks = {1}};
   lsk_program_stats st;
   BAD(NULL, "lsk_context_finish", lsk_context_finish(ctx), LSK_EINVAL, DEAD("context"));
-  BAD(NULL, "lsk_buffer_write", lsk_buffer_write(b, 0, data, 4), LSK_EINVAL, ORPHAN("context"));
-  BAD(NULL, "lsk_buffer_read", lsk_buffer_read(b, 0, data, 4), LSK_EINVAL, ORPHAN("context"));
+  BAD(NULL, "lsk_buffer_write", lsk_buffer_write(b, 0, data, 4, NULL), LSK_EINVAL,
+      ORPHAN("context"));
+  BAD(NULL, "lsk_buffer_read", lsk_buffer_read(b, 0, data, 4, NULL), LSK_EINVAL, ORPHAN("context"));
   BADV("lsk_buffer_size", lsk_buffer_size(b), 0, ORPHAN("context"));
   BAD(NULL, "lsk_program_stats_get", lsk_program_stats_get(prog, &st), LSK_EINVAL,
       ORPHAN("context"));
@@ -333,8 +334,8 @@ START_TEST(test_bi_orphans)
   BAD(NULL, "lsk_kernel_create", lsk_kernel_create(prog, "one", &k2), LSK_EINVAL,
       ORPHAN("context"));
   ck_assert_ptr_null(k2);
-  BAD(NULL, "lsk_kernel_run", lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b))), LSK_EINVAL,
-      ORPHAN("context"));
+  BAD(NULL, "lsk_kernel_run", lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b)), NULL),
+      LSK_EINVAL, ORPHAN("context"));
   unsigned w, s;
   BAD(NULL, "lsk_kernel_shape", lsk_kernel_shape(k, &cfg, &w, &s), LSK_EINVAL, ORPHAN("context"));
   BAD(NULL, "lsk_vector_size", lsk_vector_size(v, &n, NULL), LSK_EINVAL, ORPHAN("context"));
@@ -374,8 +375,8 @@ START_TEST(test_bi_dead_parents)
 
   /* A kernel of a destroyed program, a list of a destroyed pool. */
   lsk_program_destroy(prog);
-  BAD(NULL, "lsk_kernel_run", lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b))), LSK_EINVAL,
-      ORPHAN("program"));
+  BAD(NULL, "lsk_kernel_run", lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b)), NULL),
+      LSK_EINVAL, ORPHAN("program"));
   unsigned dom[3];
   BADV("lsk_kernel_declared_domain", lsk_kernel_declared_domain(k, dom), 0, ORPHAN("program"));
   lsk_pool_destroy(pool);

@@ -1,10 +1,9 @@
 /*
  * check_badinput_queues.c: bad input to every public function of queue.h,
- * pinned.h, trace.h, the asynchronous and cached calls of buffer.h and
- * lsk_kernel_launch_async (rows: badinput.h): NULLs, an event of another
- * context, a NULL in a wait list, released events and destroyed queues, a
- * wait list longer than allowed, a queue destroyed with work pending, and
- * what each leaves behind (nothing lost).
+ * pinned.h, trace.h, the lsk_async forms and cached calls of buffer.h, the
+ * enqueue rule's flags and on of launch, run and tune (rows: badinput.h): NULLs, an event of
+ * another context, a NULL in a wait list, released events and destroyed queues, a wait list longer
+ * than allowed, a queue destroyed with work pending, and what each leaves behind (nothing lost).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -75,15 +74,15 @@ START_TEST(test_bi_queues)
   TU_OK(ctx, lsk_queue_destroy(dead));
   BAD(NULL, "lsk_queue_finish", lsk_queue_finish(dead), LSK_EINVAL, DEAD("queue"));
   BAD(NULL, "lsk_queue_destroy", lsk_queue_destroy(dead), LSK_EINVAL, DEAD("queue"));
-  BAD(ctx, "lsk_buffer_write_async",
-      lsk_buffer_write_async(buf, 0, longname, 4, &(lsk_async){.queue = dead}), LSK_EINVAL,
-      DEAD("queue"));
+  BAD(ctx, "lsk_buffer_write",
+      lsk_buffer_write(buf, 0, longname, 4,
+                       &(lsk_async){.queue = dead, .flags = LSK_ASYNC_NONBLOCKING}),
+      LSK_EINVAL, DEAD("queue"));
 
   /* A queue of another context. */
   lsk_queue *oq = lsk_context_queue(other);
-  BAD(ctx, "lsk_buffer_fill_async",
-      lsk_buffer_fill_async(buf, longname, 4, 0, 4, &(lsk_async){.queue = oq}), LSK_EINVAL,
-      "on->queue: queue 'default' belongs to another context");
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(buf, longname, 4, 0, 4, &(lsk_async){.queue = oq}),
+      LSK_EINVAL, "on->queue: queue 'default' belongs to another context");
 
   /* Objects of the kernel library that take a queue. */
   lsk_pool *pool = (lsk_pool *)&pool;
@@ -137,8 +136,8 @@ START_TEST(test_bi_queues)
   lsk_event *gate = NULL;
   TU_OK(ctx, lsk_event_user_create(ctx, &gate));
   uint32_t v = 7;
-  TU_OK(ctx, lsk_buffer_fill_async(buf, &v, 4, 0, 256,
-                                   &(lsk_async){.queue = q, .wait = &gate, .nwait = 1}));
+  TU_OK(ctx,
+        lsk_buffer_fill(buf, &v, 4, 0, 256, &(lsk_async){.queue = q, .wait = &gate, .nwait = 1}));
   BAD(ctx, "lsk_queue_destroy", lsk_queue_destroy(q), LSK_EBUSY,
       "queue 'queue 1' still has work pending");
   TU_OK(ctx, lsk_event_user_complete(gate));
@@ -181,42 +180,41 @@ START_TEST(test_bi_events)
   lsk_event *mixed[3] = {mine, theirs, mine};
   lsk_event *holed[2] = {mine, NULL};
   lsk_event *dead[1] = {NULL};
-  BAD(ctx, "lsk_kernel_launch_async",
-      lsk_kernel_launch_async(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
-                              &(lsk_async){.wait = mixed, .nwait = 3}),
+  BAD(ctx, "lsk_kernel_launch",
+      lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
+                        &(lsk_async){.wait = mixed, .nwait = 3}),
       LSK_EINVAL, "on->wait[1] is an event of another context");
-  BAD(ctx, "lsk_kernel_launch_async",
-      lsk_kernel_launch_async(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
-                              &(lsk_async){.wait = holed, .nwait = 2}),
+  BAD(ctx, "lsk_kernel_launch",
+      lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
+                        &(lsk_async){.wait = holed, .nwait = 2}),
       LSK_EINVAL, "on->wait[1] is NULL");
   dead[0] = dead_event(ctx);
-  BAD(ctx, "lsk_kernel_launch_async",
-      lsk_kernel_launch_async(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
-                              &(lsk_async){.wait = dead, .nwait = 1}),
+  BAD(ctx, "lsk_kernel_launch",
+      lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
+                        &(lsk_async){.wait = dead, .nwait = 1}),
       LSK_EINVAL, DEAD("event"));
-  BAD(ctx, "lsk_kernel_launch_async",
-      lsk_kernel_launch_async(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
-                              &(lsk_async){.wait = list, .nwait = LSK_WAIT_MAX + 1}),
+  BAD(ctx, "lsk_kernel_launch",
+      lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
+                        &(lsk_async){.wait = list, .nwait = LSK_WAIT_MAX + 1}),
       LSK_EINVAL, "a wait list of 65 events; at most 64");
-  BAD(ctx, "lsk_kernel_launch_async",
-      lsk_kernel_launch_async(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
-                              &(lsk_async){.wait = NULL, .nwait = 2}),
+  BAD(ctx, "lsk_kernel_launch",
+      lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
+                        &(lsk_async){.wait = NULL, .nwait = 2}),
       LSK_EINVAL, "on->wait is NULL with nwait 2");
-  BAD(NULL, "lsk_kernel_launch_async",
-      lsk_kernel_launch_async(NULL, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)), NULL),
+  BAD(NULL, "lsk_kernel_launch",
+      lsk_kernel_launch(NULL, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)), NULL),
       LSK_EINVAL, "kernel is NULL");
   /* The event out-parameter is cleared on failure. */
   lsk_event *e = (lsk_event *)&e;
-  BAD(ctx, "lsk_kernel_launch_async",
-      lsk_kernel_launch_async(k, NULL, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
-                              &(lsk_async){.event = &e}),
+  BAD(ctx, "lsk_kernel_launch",
+      lsk_kernel_launch(k, NULL, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
+                        &(lsk_async){.event = &e}),
       LSK_EINVAL, "cfg is NULL");
   ck_assert_ptr_null(e);
   /* The whole list of 64 is fine. */
   TU_OK(ctx, lsk_event_user_complete(mine));
-  TU_OK(ctx,
-        lsk_kernel_launch_async(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
-                                &(lsk_async){.wait = list, .nwait = LSK_WAIT_MAX, .event = &e}));
+  TU_OK(ctx, lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_BUFFER(buf), LSK_ARG_UINT(64)),
+                               &(lsk_async){.wait = list, .nwait = LSK_WAIT_MAX, .event = &e}));
   TU_OK(ctx, lsk_event_wait(e));
   unsigned *got = tu_read_uints(ctx, buf, 64);
   for (unsigned i = 0; i < 64; ++i)
@@ -290,20 +288,25 @@ START_TEST(test_bi_async_buffers)
   lsk_buffer *gone = bi_dead_buffer(ctx);
   uint32_t host[16] = {0};
 
-  BAD(NULL, "lsk_buffer_write_async", lsk_buffer_write_async(NULL, 0, host, 4, NULL), LSK_EINVAL,
+  BAD(NULL, "lsk_buffer_write",
+      lsk_buffer_write(NULL, 0, host, 4, &(lsk_async){.flags = LSK_ASYNC_NONBLOCKING}), LSK_EINVAL,
       "buf is NULL");
-  BAD(ctx, "lsk_buffer_write_async", lsk_buffer_write_async(a, 0, NULL, 4, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_buffer_write",
+      lsk_buffer_write(a, 0, NULL, 4, &(lsk_async){.flags = LSK_ASYNC_NONBLOCKING}), LSK_EINVAL,
       "host pointer is NULL");
-  BAD(ctx, "lsk_buffer_write_async", lsk_buffer_write_async(a, 60, host, 8, NULL), LSK_ERANGE,
+  BAD(ctx, "lsk_buffer_write",
+      lsk_buffer_write(a, 60, host, 8, &(lsk_async){.flags = LSK_ASYNC_NONBLOCKING}), LSK_ERANGE,
       "offset 60 + size 8 exceeds the buffer's 64 bytes");
   gone = bi_dead_buffer(ctx);
-  BAD(NULL, "lsk_buffer_read_async", lsk_buffer_read_async(gone, 0, host, 4, NULL), LSK_EINVAL,
+  BAD(NULL, "lsk_buffer_read",
+      lsk_buffer_read(gone, 0, host, 4, &(lsk_async){.flags = LSK_ASYNC_NONBLOCKING}), LSK_EINVAL,
       DEAD("buffer"));
-  BAD(ctx, "lsk_buffer_read_async", lsk_buffer_read_async(a, 0, host, 65, NULL), LSK_ERANGE,
+  BAD(ctx, "lsk_buffer_read",
+      lsk_buffer_read(a, 0, host, 65, &(lsk_async){.flags = LSK_ASYNC_NONBLOCKING}), LSK_ERANGE,
       "size 65");
-  BAD(ctx, "lsk_buffer_fill_async", lsk_buffer_fill_async(a, host, 3, 0, 12, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(a, host, 3, 0, 12, NULL), LSK_EINVAL,
       "pattern_size 3");
-  BAD(ctx, "lsk_buffer_fill_async", lsk_buffer_fill_async(a, NULL, 4, 0, 12, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(a, NULL, 4, 0, 12, NULL), LSK_EINVAL,
       "pattern is NULL");
   BAD(ctx, "lsk_buffer_copy", lsk_buffer_copy(a, 0, NULL, 0, 4, NULL), LSK_EINVAL, "src is NULL");
   BAD(NULL, "lsk_buffer_copy", lsk_buffer_copy(NULL, 0, a, 0, 4, NULL), LSK_EINVAL, "dst is NULL");
@@ -313,34 +316,35 @@ START_TEST(test_bi_async_buffers)
       "40 bytes from offset 40 of 64 (src)");
   BAD(ctx, "lsk_buffer_copy", lsk_buffer_copy(a, 8, a, 0, 16, NULL), LSK_EINVAL, "overlap");
   void *m = (void *)host;
-  BAD(ctx, "lsk_buffer_map_async", lsk_buffer_map_async(a, 0, 0, NULL, &m), LSK_EINVAL,
+  BAD(ctx, "lsk_buffer_map",
+      lsk_buffer_map(a, 0, 0, &m, &(lsk_async){.flags = LSK_ASYNC_NONBLOCKING}), LSK_EINVAL,
       "size is 0");
   ck_assert_ptr_null(m);
-  BAD(ctx, "lsk_buffer_map_async", lsk_buffer_map_async(a, 0, 4, NULL, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_buffer_map",
+      lsk_buffer_map(a, 0, 4, NULL, &(lsk_async){.flags = LSK_ASYNC_NONBLOCKING}), LSK_EINVAL,
       "ptr is NULL");
-  BAD(ctx, "lsk_buffer_unmap_async", lsk_buffer_unmap_async(a, NULL, NULL), LSK_EINVAL,
-      "ptr is NULL");
-  BAD(NULL, "lsk_buffer_unmap_async", lsk_buffer_unmap_async(NULL, host, NULL), LSK_EINVAL,
-      "buf is NULL");
+  BAD(ctx, "lsk_buffer_unmap", lsk_buffer_unmap(a, NULL, NULL), LSK_EINVAL, "ptr is NULL");
+  BAD(NULL, "lsk_buffer_unmap", lsk_buffer_unmap(NULL, host, NULL), LSK_EINVAL, "buf is NULL");
 
   /* The cache. */
   lsk_buffer *c = (lsk_buffer *)&c;
-  BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, 0, NULL, &c), LSK_EINVAL, "size is 0");
+  BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, 0, &c, NULL), LSK_EINVAL, "size is 0");
   ck_assert_ptr_null(c);
   BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, 4, NULL, NULL), LSK_EINVAL, "out is NULL");
-  BAD(NULL, "lsk_buffer_alloc", lsk_buffer_alloc(NULL, 4, NULL, &c), LSK_EINVAL, "ctx is NULL");
-  BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, 4, lsk_context_queue(other), &c), LSK_EINVAL,
+  BAD(NULL, "lsk_buffer_alloc", lsk_buffer_alloc(NULL, 4, &c, NULL), LSK_EINVAL, "ctx is NULL");
+  BAD(ctx, "lsk_buffer_alloc",
+      lsk_buffer_alloc(ctx, 4, &c, &(lsk_async){.queue = lsk_context_queue(other)}), LSK_EINVAL,
       "queue 'default' belongs to another context");
-  BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, SIZE_MAX, NULL, &c), LSK_ERANGE,
+  BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, SIZE_MAX, &c, NULL), LSK_ERANGE,
       "exceeds the largest allocation");
   BAD(ctx, "lsk_buffer_free", lsk_buffer_free(a, NULL), LSK_EINVAL,
       "made by lsk_buffer_create; lsk_buffer_destroy frees it");
   gone = bi_dead_buffer(ctx);
   BAD(NULL, "lsk_buffer_free", lsk_buffer_free(gone, NULL), LSK_EINVAL, DEAD("buffer"));
   QUIET("lsk_buffer_free", lsk_buffer_free(NULL, NULL) == LSK_OK);
-  TU_OK(ctx, lsk_buffer_alloc(ctx, 4, NULL, &c));
-  BAD(ctx, "lsk_buffer_free", lsk_buffer_free(c, lsk_context_queue(other)), LSK_EINVAL,
-      "queue 'default' belongs to another context");
+  TU_OK(ctx, lsk_buffer_alloc(ctx, 4, &c, NULL));
+  BAD(ctx, "lsk_buffer_free", lsk_buffer_free(c, &(lsk_async){.queue = lsk_context_queue(other)}),
+      LSK_EINVAL, "queue 'default' belongs to another context");
   TU_OK(ctx, lsk_buffer_free(c, NULL)); /* still live after the refusal */
   BAD(NULL, "lsk_buffer_cache_stats_get", lsk_buffer_cache_stats_get(NULL, NULL), LSK_EINVAL,
       "ctx is NULL");
@@ -400,6 +404,93 @@ START_TEST(test_bi_trace)
 }
 END_TEST
 
+/* The enqueue rule (issue 27): LSK_ASYNC_NONBLOCKING only on host
+ * transfers, no unknown flag bits, alloc's on names only a queue, and
+ * every marked call refuses a bad on before enqueueing anything. */
+#define NB (&(lsk_async){.flags = LSK_ASYNC_NONBLOCKING})
+#define NOT_TRANSFER "LSK_ASYNC_NONBLOCKING in on->flags, but"
+START_TEST(test_bi_rule)
+{
+  lsk_context *ctx = tu_context();
+  lsk_buffer *a = tu_zeros(ctx, 64), *b = tu_zeros(ctx, 64);
+  lsk_program *p = tu_program(ctx, "fill.cl", src);
+  lsk_kernel *k = tu_kernel(p, "fill");
+  lsk_launch one = {.domain = {64}, .blocks = {1}};
+  uint32_t host[16] = {0}, pattern = 7;
+  lsk_event *ev = (lsk_event *)&ev, *gate = NULL;
+  TU_OK(ctx, lsk_event_user_create(ctx, &gate));
+
+  BAD(ctx, "lsk_buffer_write", lsk_buffer_write(a, 0, host, 4, &(lsk_async){.flags = 2}),
+      LSK_EINVAL, "on->flags 0x2 has bits lsk does not know");
+  BAD(ctx, "lsk_buffer_read",
+      lsk_buffer_read(a, 0, host, 4, &(lsk_async){.event = &ev, .flags = 1u << 31}), LSK_EINVAL,
+      "on->flags 0x80000000 has bits lsk does not know");
+  ck_assert_ptr_null(ev);
+  BAD(ctx, "lsk_buffer_fill", lsk_buffer_fill(a, &pattern, 4, 0, 16, NB), LSK_EINVAL,
+      NOT_TRANSFER " lsk_buffer_fill is no host transfer");
+  BAD(ctx, "lsk_buffer_copy", lsk_buffer_copy(a, 0, b, 0, 16, NB), LSK_EINVAL,
+      NOT_TRANSFER " lsk_buffer_copy is no host transfer");
+  BAD(ctx, "lsk_buffer_unmap", lsk_buffer_unmap(a, host, NB), LSK_EINVAL,
+      NOT_TRANSFER " lsk_buffer_unmap is no host transfer");
+  BAD(ctx, "lsk_queue_marker",
+      lsk_queue_marker(
+          &(lsk_async){.wait = &gate, .nwait = 1, .event = &ev, .flags = LSK_ASYNC_NONBLOCKING}),
+      LSK_EINVAL, NOT_TRANSFER " lsk_queue_marker is no host transfer");
+  BAD(ctx, "lsk_kernel_launch",
+      lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_BUFFER(a), LSK_ARG_UINT(16)), NB), LSK_EINVAL,
+      NOT_TRANSFER " lsk_kernel_launch is no host transfer");
+  BAD(ctx, "lsk_kernel_run",
+      lsk_kernel_run(k, &one, LSK_ARGS(LSK_ARG_BUFFER(a), LSK_ARG_UINT(16)), NB), LSK_EINVAL,
+      NOT_TRANSFER " lsk_kernel_run is no host transfer");
+  BAD(ctx, "lsk_kernel_run",
+      lsk_kernel_run(k, &one, LSK_ARGS(LSK_ARG_BUFFER(a), LSK_ARG_UINT(16)),
+                     &(lsk_async){.wait = NULL, .nwait = 1, .event = &ev}),
+      LSK_EINVAL, "on->wait is NULL with nwait 1");
+  ck_assert_ptr_null(ev);
+  lsk_tune_result r;
+  BAD(ctx, "lsk_tune",
+      lsk_tune(k, &one, LSK_ARGS(LSK_ARG_BUFFER(a), LSK_ARG_UINT(16)), NULL, &r, NB), LSK_EINVAL,
+      NOT_TRANSFER " lsk_tune is no host transfer");
+  BAD(ctx, "lsk_tune",
+      lsk_tune(k, &one, LSK_ARGS(LSK_ARG_BUFFER(a), LSK_ARG_UINT(16)), NULL, &r,
+               &(lsk_async){.wait = &gate, .nwait = LSK_WAIT_MAX + 1}),
+      LSK_EINVAL, "a wait list of 65 events; at most 64");
+
+  /* The cache: alloc enqueues nothing, free takes a whole on. */
+  lsk_buffer *c = (lsk_buffer *)&c;
+  BAD(ctx, "lsk_buffer_alloc",
+      lsk_buffer_alloc(ctx, 4, &c, &(lsk_async){.wait = &gate, .nwait = 1}), LSK_EINVAL,
+      "on has a wait list; an allocation enqueues nothing");
+  ck_assert_ptr_null(c);
+  BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, 4, &c, &(lsk_async){.event = &ev}), LSK_EINVAL,
+      "on has an event; an allocation enqueues nothing");
+  BAD(ctx, "lsk_buffer_alloc", lsk_buffer_alloc(ctx, 4, &c, NB), LSK_EINVAL,
+      "on has a flag; an allocation enqueues nothing");
+  TU_OK(ctx, lsk_buffer_alloc(ctx, 4, &c, NULL));
+  BAD(ctx, "lsk_buffer_free", lsk_buffer_free(c, NB), LSK_EINVAL,
+      NOT_TRANSFER " lsk_buffer_free is no host transfer");
+  BAD(ctx, "lsk_buffer_free", lsk_buffer_free(c, &(lsk_async){.wait = NULL, .nwait = 2}),
+      LSK_EINVAL, "on->wait is NULL with nwait 2");
+  TU_OK(ctx, lsk_buffer_free(c, NULL)); /* still live after the refusals */
+
+  /* Nothing was enqueued: the gate held nothing. */
+  TU_OK(ctx, lsk_event_user_complete(gate));
+  TU_OK(ctx, lsk_context_finish(ctx));
+  uint32_t got[16];
+  TU_OK(ctx, lsk_buffer_read(a, 0, got, sizeof got, NULL));
+  for (int i = 0; i < 16; ++i)
+    ck_assert_uint_eq(got[i], 0);
+  lsk_event_release(gate);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_buffer_destroy(a);
+  lsk_buffer_destroy(b);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+#undef NB
+#undef NOT_TRANSFER
+
 Suite *suite_badinput_queues(void)
 {
   Suite *s = suite_create("badinput_queues");
@@ -408,6 +499,7 @@ Suite *suite_badinput_queues(void)
   tcase_add_test(tc, test_bi_queues);
   tcase_add_test(tc, test_bi_events);
   tcase_add_test(tc, test_bi_async_buffers);
+  tcase_add_test(tc, test_bi_rule);
   tcase_add_test(tc, test_bi_trace);
   suite_add_tcase(s, tc);
   return s;

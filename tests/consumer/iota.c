@@ -30,9 +30,9 @@ int main(void)
   if (!rc)
     rc = lsk_buffer_create(ctx, sizeof host, &data);
   if (!rc)
-    rc = lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N)));
+    rc = lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N)), NULL);
   if (!rc)
-    rc = lsk_buffer_read(data, 0, host, sizeof host);
+    rc = lsk_buffer_read(data, 0, host, sizeof host, NULL);
   int bad = 0;
   for (unsigned i = 0; !rc && i < N; ++i)
     bad += host[i] != i;

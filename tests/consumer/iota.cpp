@@ -128,9 +128,9 @@ int main()
   if (!rc)
     bad += check_macros(data);
   if (!rc)
-    rc = lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N)));
+    rc = lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N)), NULL);
   if (!rc)
-    rc = lsk_buffer_read(data, 0, host.data(), N * sizeof(cl_uint));
+    rc = lsk_buffer_read(data, 0, host.data(), N * sizeof(cl_uint), NULL);
   for (unsigned i = 0; !rc && i < N; ++i)
     bad += host[i] != i;
 
@@ -142,14 +142,15 @@ int main()
   one.blocks[0] = 1;
   one.local_bytes = 16;
   if (!rc)
-    rc = lsk_kernel_run(
-        kinds, &one,
-        LSK_ARGS(LSK_ARG_BUFFER(out), LSK_ARG_CHAR(-3), LSK_ARG_UCHAR(250), LSK_ARG_SHORT(-300),
-                 LSK_ARG_USHORT(60000), LSK_ARG_INT(-70000), LSK_ARG_UINT(123456u),
-                 LSK_ARG_LONG(-5000000000000ll), LSK_ARG_ULONG(3ull << 40), LSK_ARG_FLOAT(0.75f),
-                 LSK_ARG_BYTES(&p, sizeof p), LSK_ARG_LOCAL(16), LSK_ARG_DYN_LOCAL));
+    rc = lsk_kernel_run(kinds, &one,
+                        LSK_ARGS(LSK_ARG_BUFFER(out), LSK_ARG_CHAR(-3), LSK_ARG_UCHAR(250),
+                                 LSK_ARG_SHORT(-300), LSK_ARG_USHORT(60000), LSK_ARG_INT(-70000),
+                                 LSK_ARG_UINT(123456u), LSK_ARG_LONG(-5000000000000ll),
+                                 LSK_ARG_ULONG(3ull << 40), LSK_ARG_FLOAT(0.75f),
+                                 LSK_ARG_BYTES(&p, sizeof p), LSK_ARG_LOCAL(16), LSK_ARG_DYN_LOCAL),
+                        NULL);
   if (!rc)
-    rc = lsk_buffer_read(out, 0, got, sizeof got);
+    rc = lsk_buffer_read(out, 0, got, sizeof got, NULL);
   const cl_int want[12] = {-3, 250, -300, 60000, -70000, 123456, -5, 3, 3, -9, 7, 3};
   if (!rc && std::memcmp(got, want, sizeof want) != 0) {
     ++bad;

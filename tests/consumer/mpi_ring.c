@@ -28,13 +28,13 @@ int main(int argc, char **argv)
   if (!rc)
     rc = lsk_buffer_create(lsk_mpi_context(m), n * sizeof *v, &col);
   if (!rc)
-    rc = lsk_buffer_write(col, 0, v, n * sizeof *v);
+    rc = lsk_buffer_write(col, 0, v, n * sizeof *v, NULL);
   if (!rc)
     rc = lsk_mpi_halo_create(g, &t, 1, &h);
   if (!rc)
     rc = lsk_mpi_halo_exchange(h, &col, NULL);
   if (!rc)
-    rc = lsk_buffer_read(col, 0, v, n * sizeof *v);
+    rc = lsk_buffer_read(col, 0, v, n * sizeof *v, NULL);
   if (!rc)
     bad = v[0] != (unsigned)((b->offset[0] + 63) % 64) ||
           v[n - 1] != (unsigned)((b->offset[0] + b->extent[0]) % 64);

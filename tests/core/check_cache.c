@@ -126,7 +126,7 @@ static void run_fill(lsk_context *ctx, lsk_program *p, unsigned domain, unsigned
   lsk_kernel *k = tu_kernel(p, "fill");
   lsk_buffer *b = tu_zeros(ctx, N);
   lsk_launch cfg = {.domain = {domain}, .blocks = {3}};
-  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(N))));
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(N)), NULL));
   unsigned *h = tu_read_uints(ctx, b, N);
   for (unsigned i = 0; i < N; ++i)
     ck_assert_msg(h[i] == 5u * i + domain + salt, "data[%u] = %u, wanted %u (domain %u)", i, h[i],
@@ -692,10 +692,10 @@ static konst_result konst_run(const char *cache, const char *src, const char *op
   if (!r.rc)
     r.rc = lsk_buffer_create(ctx, sizeof r.value, &b);
   if (!r.rc)
-    r.rc =
-        lsk_kernel_run(k, &(lsk_launch){.domain = {1}, .blocks = {1}}, LSK_ARGS(LSK_ARG_BUFFER(b)));
+    r.rc = lsk_kernel_run(k, &(lsk_launch){.domain = {1}, .blocks = {1}},
+                          LSK_ARGS(LSK_ARG_BUFFER(b)), NULL);
   if (!r.rc)
-    r.rc = lsk_buffer_read(b, 0, &r.value, sizeof r.value);
+    r.rc = lsk_buffer_read(b, 0, &r.value, sizeof r.value, NULL);
   if (!r.rc)
     r.rc = lsk_program_stats_get(p, &st);
   if (r.rc)

@@ -122,7 +122,7 @@ static void run_iota(lsk_context *ctx)
   lsk_kernel *k = tu_kernel(p, "iota");
   lsk_buffer *b = tu_zeros(ctx, N);
   lsk_launch cfg = {.domain = {64}, .blocks = {4}};
-  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(N))));
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(N)), NULL));
   unsigned *h = tu_read_uints(ctx, b, N);
   for (unsigned i = 0; i < N; ++i)
     ck_assert_uint_eq(h[i], 7u * i + 1u);

@@ -91,7 +91,7 @@ static void iota_works(lsk_context *ctx, lsk_kernel *k)
   enum { N = 300 };
   lsk_buffer *b = tu_zeros(ctx, N);
   lsk_launch cfg = {.domain = {32}, .blocks = {3}};
-  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(N))));
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(N)), NULL));
   unsigned *h = tu_read_uints(ctx, b, N);
   for (unsigned i = 0; i < N; ++i)
     ck_assert_uint_eq(h[i], 3u * i + 5u);
@@ -130,7 +130,7 @@ START_TEST(test_errors_null_context_calls)
   lsk_launch cfg = {.domain = {16}, .blocks = {1}};
   TU_FAILS(NULL, lsk_program_build(NULL, "iota", &cfg), LSK_EINVAL, "prog is NULL");
   TU_FAILS(NULL, lsk_kernel_launch(NULL, &cfg, NULL, 0, NULL), LSK_EINVAL, "kernel is NULL");
-  TU_FAILS(NULL, lsk_kernel_run(NULL, &cfg, NULL, 0), LSK_EINVAL, "kernel is NULL");
+  TU_FAILS(NULL, lsk_kernel_run(NULL, &cfg, NULL, 0, NULL), LSK_EINVAL, "kernel is NULL");
   unsigned w = 0, s = 0;
   TU_FAILS(NULL, lsk_kernel_shape(NULL, &cfg, &w, &s), LSK_EINVAL, "kernel is NULL");
   unsigned dom[3] = {9, 9, 9};
@@ -138,12 +138,15 @@ START_TEST(test_errors_null_context_calls)
 
   char data[4] = {0};
   void *ptr = data;
-  TU_FAILS(NULL, lsk_buffer_write(NULL, 0, data, 4), LSK_EINVAL, "lsk_buffer_write: buf is NULL");
-  TU_FAILS(NULL, lsk_buffer_read(NULL, 0, data, 4), LSK_EINVAL, "lsk_buffer_read: buf is NULL");
-  TU_FAILS(NULL, lsk_buffer_fill(NULL, data, 4, 0, 4), LSK_EINVAL, "lsk_buffer_fill: buf is NULL");
-  TU_FAILS(NULL, lsk_buffer_map(NULL, 0, 4, &ptr), LSK_EINVAL, "lsk_buffer_map: buf is NULL");
+  TU_FAILS(NULL, lsk_buffer_write(NULL, 0, data, 4, NULL), LSK_EINVAL,
+           "lsk_buffer_write: buf is NULL");
+  TU_FAILS(NULL, lsk_buffer_read(NULL, 0, data, 4, NULL), LSK_EINVAL,
+           "lsk_buffer_read: buf is NULL");
+  TU_FAILS(NULL, lsk_buffer_fill(NULL, data, 4, 0, 4, NULL), LSK_EINVAL,
+           "lsk_buffer_fill: buf is NULL");
+  TU_FAILS(NULL, lsk_buffer_map(NULL, 0, 4, &ptr, NULL), LSK_EINVAL, "lsk_buffer_map: buf is NULL");
   ck_assert_ptr_null(ptr);
-  TU_FAILS(NULL, lsk_buffer_unmap(NULL, data), LSK_EINVAL, "buf is NULL");
+  TU_FAILS(NULL, lsk_buffer_unmap(NULL, data, NULL), LSK_EINVAL, "buf is NULL");
   ck_assert_uint_eq(lsk_buffer_size(NULL), 0);
   ck_assert_ptr_null(lsk_buffer_cl(NULL));
   lsk_buffer_destroy(NULL);
@@ -176,29 +179,29 @@ START_TEST(test_errors_null_out_and_inputs)
   TU_FAILS(ctx, lsk_program_build(f.prog, NULL, &cfg), LSK_EINVAL, "name");
   TU_FAILS(ctx, lsk_program_build(f.prog, "iota", NULL), LSK_EINVAL, "cfg is NULL");
   TU_FAILS(ctx, lsk_kernel_launch(f.iota, NULL, NULL, 0, NULL), LSK_EINVAL, "cfg is NULL");
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, NULL, NULL, 0), LSK_EINVAL, "cfg is NULL");
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, NULL, NULL, 0, NULL), LSK_EINVAL, "cfg is NULL");
   unsigned w = 0, s = 0;
   TU_FAILS(ctx, lsk_kernel_shape(f.iota, NULL, &w, &s), LSK_EINVAL, "cfg is NULL");
   TU_FAILS(ctx, lsk_kernel_shape(f.iota, &cfg, NULL, &s), LSK_EINVAL, "workers is NULL");
   TU_FAILS(ctx, lsk_kernel_shape(f.iota, &cfg, &w, NULL), LSK_EINVAL, "simd is NULL");
   /* args NULL with a count. */
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, NULL, 2), LSK_EINVAL, "args is NULL");
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, NULL, 2, NULL), LSK_EINVAL, "args is NULL");
 
   lsk_buffer *b = tu_zeros(ctx, 4);
   void *ptr = &ptr;
-  TU_FAILS(ctx, lsk_buffer_write(b, 0, NULL, 4), LSK_EINVAL, "host pointer is NULL");
-  TU_FAILS(ctx, lsk_buffer_read(b, 0, NULL, 4), LSK_EINVAL, "host pointer is NULL");
-  TU_FAILS(ctx, lsk_buffer_fill(b, NULL, 4, 0, 4), LSK_EINVAL, "NULL");
-  TU_FAILS(ctx, lsk_buffer_map(b, 0, 4, NULL), LSK_EINVAL, "ptr is NULL");
-  TU_FAILS(ctx, lsk_buffer_unmap(b, NULL), LSK_EINVAL, "ptr is NULL");
-  TU_FAILS(ctx, lsk_buffer_map(b, 0, 0, &ptr), LSK_EINVAL, "size is 0");
+  TU_FAILS(ctx, lsk_buffer_write(b, 0, NULL, 4, NULL), LSK_EINVAL, "host pointer is NULL");
+  TU_FAILS(ctx, lsk_buffer_read(b, 0, NULL, 4, NULL), LSK_EINVAL, "host pointer is NULL");
+  TU_FAILS(ctx, lsk_buffer_fill(b, NULL, 4, 0, 4, NULL), LSK_EINVAL, "NULL");
+  TU_FAILS(ctx, lsk_buffer_map(b, 0, 4, NULL, NULL), LSK_EINVAL, "ptr is NULL");
+  TU_FAILS(ctx, lsk_buffer_unmap(b, NULL, NULL), LSK_EINVAL, "ptr is NULL");
+  TU_FAILS(ctx, lsk_buffer_map(b, 0, 0, &ptr, NULL), LSK_EINVAL, "size is 0");
   ck_assert_ptr_null(ptr);
   /* NULL and foreign buffers as kernel arguments. */
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(NULL), LSK_ARG_UINT(4))),
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(NULL), LSK_ARG_UINT(4)), NULL),
            LSK_EINVAL, "buffer is NULL");
   lsk_context *other = tu_context();
   lsk_buffer *ob = tu_zeros(other, 4);
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(ob), LSK_ARG_UINT(4))),
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(ob), LSK_ARG_UINT(4)), NULL),
            LSK_EINVAL, "another context");
   lsk_buffer_destroy(ob);
   lsk_context_destroy(other);
@@ -245,38 +248,38 @@ START_TEST(test_errors_buffer_out_of_range)
   char *host = calloc(1, SIZE + 512);
   ck_assert_ptr_nonnull(host);
 
-  TU_FAILS(ctx, lsk_buffer_write(b, 4000, host, 200), LSK_ERANGE, "lsk_buffer_write");
+  TU_FAILS(ctx, lsk_buffer_write(b, 4000, host, 200, NULL), LSK_ERANGE, "lsk_buffer_write");
   ASSERT_NUM(lsk_context_errmsg(ctx), 4000);
   ASSERT_NUM(lsk_context_errmsg(ctx), 200);
   ASSERT_NUM(lsk_context_errmsg(ctx), SIZE);
-  TU_FAILS(ctx, lsk_buffer_read(b, 0, host, SIZE + 1), LSK_ERANGE, "lsk_buffer_read");
+  TU_FAILS(ctx, lsk_buffer_read(b, 0, host, SIZE + 1, NULL), LSK_ERANGE, "lsk_buffer_read");
   ASSERT_NUM(lsk_context_errmsg(ctx), SIZE + 1);
   ASSERT_NUM(lsk_context_errmsg(ctx), SIZE);
-  TU_FAILS(ctx, lsk_buffer_read(b, SIZE + 4, host, 0), LSK_ERANGE, "lsk_buffer_read");
+  TU_FAILS(ctx, lsk_buffer_read(b, SIZE + 4, host, 0, NULL), LSK_ERANGE, "lsk_buffer_read");
   ASSERT_NUM(lsk_context_errmsg(ctx), SIZE + 4);
   unsigned pat = 0;
-  TU_FAILS(ctx, lsk_buffer_fill(b, &pat, 4, 4092, 8), LSK_ERANGE, "lsk_buffer_fill");
+  TU_FAILS(ctx, lsk_buffer_fill(b, &pat, 4, 4092, 8, NULL), LSK_ERANGE, "lsk_buffer_fill");
   ASSERT_NUM(lsk_context_errmsg(ctx), 4092);
   ASSERT_NUM(lsk_context_errmsg(ctx), 8);
   void *ptr = &ptr;
-  TU_FAILS(ctx, lsk_buffer_map(b, 2048, 2049, &ptr), LSK_ERANGE, "lsk_buffer_map");
+  TU_FAILS(ctx, lsk_buffer_map(b, 2048, 2049, &ptr, NULL), LSK_ERANGE, "lsk_buffer_map");
   ck_assert_ptr_null(ptr);
   ASSERT_NUM(lsk_context_errmsg(ctx), 2048);
   ASSERT_NUM(lsk_context_errmsg(ctx), 2049);
   /* offset + size wraps around: still out of range, not a tiny copy. */
-  TU_FAILS(ctx, lsk_buffer_write(b, SIZE_MAX - 1, host, 4), LSK_ERANGE, "lsk_buffer_write");
-  TU_FAILS(ctx, lsk_buffer_read(b, 8, host, SIZE_MAX - 4), LSK_ERANGE, "lsk_buffer_read");
+  TU_FAILS(ctx, lsk_buffer_write(b, SIZE_MAX - 1, host, 4, NULL), LSK_ERANGE, "lsk_buffer_write");
+  TU_FAILS(ctx, lsk_buffer_read(b, 8, host, SIZE_MAX - 4, NULL), LSK_ERANGE, "lsk_buffer_read");
 
   /* Exactly to the end is fine, and the buffer still works. */
   unsigned v = 0xfeedu, back = 0;
-  TU_OK(ctx, lsk_buffer_write(b, SIZE - 4, &v, 4));
-  TU_OK(ctx, lsk_buffer_read(b, SIZE - 4, &back, 4));
+  TU_OK(ctx, lsk_buffer_write(b, SIZE - 4, &v, 4, NULL));
+  TU_OK(ctx, lsk_buffer_read(b, SIZE - 4, &back, 4, NULL));
   ck_assert_uint_eq(back, 0xfeedu);
-  TU_OK(ctx, lsk_buffer_read(b, SIZE, host, 0));
-  TU_OK(ctx, lsk_buffer_map(b, SIZE - 8, 8, &ptr));
+  TU_OK(ctx, lsk_buffer_read(b, SIZE, host, 0, NULL));
+  TU_OK(ctx, lsk_buffer_map(b, SIZE - 8, 8, &ptr, NULL));
   ck_assert_ptr_nonnull(ptr);
   ck_assert_uint_eq(((unsigned *)ptr)[1], 0xfeedu);
-  TU_OK(ctx, lsk_buffer_unmap(b, ptr));
+  TU_OK(ctx, lsk_buffer_unmap(b, ptr, NULL));
   free(host);
   lsk_buffer_destroy(b);
   lsk_context_destroy(ctx);
@@ -289,23 +292,23 @@ START_TEST(test_errors_buffer_fill_pattern)
   lsk_buffer *b = NULL;
   TU_OK(ctx, lsk_buffer_create(ctx, 48, &b));
   unsigned char pat[256] = {1, 2, 3};
-  TU_FAILS(ctx, lsk_buffer_fill(b, pat, 3, 0, 48), LSK_EINVAL, "pattern_size");
+  TU_FAILS(ctx, lsk_buffer_fill(b, pat, 3, 0, 48, NULL), LSK_EINVAL, "pattern_size");
   ASSERT_NUM(lsk_context_errmsg(ctx), 3);
-  TU_FAILS(ctx, lsk_buffer_fill(b, pat, 0, 0, 48), LSK_EINVAL, "pattern_size");
-  TU_FAILS(ctx, lsk_buffer_fill(b, pat, 256, 0, 0), LSK_EINVAL, "pattern_size");
+  TU_FAILS(ctx, lsk_buffer_fill(b, pat, 0, 0, 48, NULL), LSK_EINVAL, "pattern_size");
+  TU_FAILS(ctx, lsk_buffer_fill(b, pat, 256, 0, 0, NULL), LSK_EINVAL, "pattern_size");
   ASSERT_NUM(lsk_context_errmsg(ctx), 256);
   /* offset and size must be multiples of the pattern. */
-  TU_FAILS(ctx, lsk_buffer_fill(b, pat, 4, 2, 8), LSK_EINVAL, "multiples");
-  TU_FAILS(ctx, lsk_buffer_fill(b, pat, 4, 0, 10), LSK_EINVAL, "multiples");
+  TU_FAILS(ctx, lsk_buffer_fill(b, pat, 4, 2, 8, NULL), LSK_EINVAL, "multiples");
+  TU_FAILS(ctx, lsk_buffer_fill(b, pat, 4, 0, 10, NULL), LSK_EINVAL, "multiples");
   ASSERT_NUM(lsk_context_errmsg(ctx), 10);
   /* A 16-byte pattern works, and lands where it should. */
   unsigned char p16[16];
   for (int i = 0; i < 16; ++i)
     p16[i] = (unsigned char)(0x40 + i);
   unsigned char zero = 0, back[48];
-  TU_OK(ctx, lsk_buffer_fill(b, &zero, 1, 0, 48));
-  TU_OK(ctx, lsk_buffer_fill(b, p16, 16, 16, 32));
-  TU_OK(ctx, lsk_buffer_read(b, 0, back, 48));
+  TU_OK(ctx, lsk_buffer_fill(b, &zero, 1, 0, 48, NULL));
+  TU_OK(ctx, lsk_buffer_fill(b, p16, 16, 16, 32, NULL));
+  TU_OK(ctx, lsk_buffer_read(b, 0, back, 48, NULL));
   for (int i = 0; i < 48; ++i)
     ck_assert_uint_eq(back[i], i < 16 ? 0 : 0x40 + (i % 16));
   lsk_buffer_destroy(b);
@@ -426,11 +429,13 @@ START_TEST(test_errors_build_error_line)
   lsk_kernel *k = tu_kernel(p, "broken");
   lsk_buffer *b = tu_zeros(ctx, 64);
   lsk_launch cfg = {.domain = {64}, .blocks = {1}};
-  TU_FAILS(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b))), LSK_EBUILD, "broken.cl:6:");
+  TU_FAILS(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b)), NULL), LSK_EBUILD,
+           "broken.cl:6:");
   ck_assert_msg(strstr(lsk_context_errmsg(ctx), "uint oops = undeclared_thing_xyz + 1u;") != NULL,
                 "message '%s' lacks the source line", lsk_context_errmsg(ctx));
   /* Again, and through lsk_program_build: the same error, not a stale build. */
-  TU_FAILS(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b))), LSK_EBUILD, "broken.cl:6:");
+  TU_FAILS(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b)), NULL), LSK_EBUILD,
+           "broken.cl:6:");
   TU_FAILS(ctx, lsk_program_build(p, "broken", &cfg), LSK_EBUILD, "broken.cl:6:");
   lsk_program_stats st;
   TU_OK(ctx, lsk_program_stats_get(p, &st));
@@ -537,23 +542,23 @@ START_TEST(test_errors_launch_domain)
   lsk_context *ctx = f.ctx;
   lsk_buffer *b = tu_zeros(ctx, 64);
   lsk_launch cfg = {.domain = {0, 5}, .blocks = {1}};
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))),
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL),
            LSK_EINVAL, "'iota'");
   ck_assert_ptr_nonnull(strstr(lsk_context_errmsg(ctx), "domain"));
   iota_works(ctx, f.iota);
 
   cfg = (lsk_launch){.domain = {1u << 25}, .blocks = {1}};
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))),
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL),
            LSK_EDOMAIN, "'iota'");
   ASSERT_NUM(lsk_context_errmsg(ctx), 1u << 25);
   cfg = (lsk_launch){.domain = {4096, 4096, 2}, .blocks = {1}};
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))),
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL),
            LSK_EDOMAIN, "4096x4096x2");
   iota_works(ctx, f.iota);
 
   /* iota declares no domain, and the launch gives none. */
   cfg = (lsk_launch){.blocks = {1}};
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))),
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL),
            LSK_EDOMAIN, "'iota'");
   unsigned w, s;
   TU_FAILS(ctx, lsk_kernel_shape(f.iota, &cfg, &w, &s), LSK_EDOMAIN, "'iota'");
@@ -578,18 +583,20 @@ START_TEST(test_errors_launch_declared_domain_conflict)
 
   lsk_buffer *b = tu_zeros(ctx, 42);
   lsk_launch cfg = {.domain = {16}, .blocks = {1}};
-  TU_FAILS(ctx, lsk_kernel_run(f.k42, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b))), LSK_EDOMAIN, "42x1x1");
+  TU_FAILS(ctx, lsk_kernel_run(f.k42, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b)), NULL), LSK_EDOMAIN,
+           "42x1x1");
   ck_assert_ptr_nonnull(strstr(lsk_context_errmsg(ctx), "16x1x1"));
   ck_assert_ptr_nonnull(strstr(lsk_context_errmsg(ctx), "'k42'"));
   cfg.domain[0] = 42;
   cfg.domain[1] = 2;
-  TU_FAILS(ctx, lsk_kernel_run(f.k42, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b))), LSK_EDOMAIN, "42x2x1");
+  TU_FAILS(ctx, lsk_kernel_run(f.k42, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b)), NULL), LSK_EDOMAIN,
+           "42x2x1");
 
   for (unsigned d0 = 0; d0 <= 42; d0 += 42) {
     unsigned zero = 0;
-    TU_OK(ctx, lsk_buffer_fill(b, &zero, 4, 0, 42 * 4));
+    TU_OK(ctx, lsk_buffer_fill(b, &zero, 4, 0, 42 * 4, NULL));
     cfg = (lsk_launch){.domain = {d0}, .blocks = {1}};
-    TU_OK(ctx, lsk_kernel_run(f.k42, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b))));
+    TU_OK(ctx, lsk_kernel_run(f.k42, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b)), NULL));
     unsigned *h = tu_read_uints(ctx, b, 42);
     for (unsigned i = 0; i < 42; ++i)
       ck_assert_uint_eq(h[i], 42 + i);
@@ -597,7 +604,7 @@ START_TEST(test_errors_launch_declared_domain_conflict)
   }
   /* {42, 1, 1} spelled out is the same domain. */
   cfg = (lsk_launch){.domain = {42, 1, 1}, .blocks = {1}};
-  TU_OK(ctx, lsk_kernel_run(f.k42, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b))));
+  TU_OK(ctx, lsk_kernel_run(f.k42, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b)), NULL));
   lsk_buffer_destroy(b);
   teardown(&f);
 }
@@ -613,23 +620,23 @@ START_TEST(test_errors_launch_workers_and_blocks)
     max = dev->max_work_item_sizes[0];
   lsk_buffer *b = tu_zeros(ctx, 64);
   lsk_launch cfg = {.domain = {64}, .blocks = {1}, .workers = (unsigned)max + 1};
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))),
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL),
            LSK_ELAUNCH, "'iota'");
   ASSERT_NUM(lsk_context_errmsg(ctx), max + 1);
   cfg.workers = (unsigned)dev->max_work_group_size + 1;
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))),
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL),
            LSK_ELAUNCH, "workers");
   unsigned w, s;
   TU_FAILS(ctx, lsk_kernel_shape(f.iota, &cfg, &w, &s), LSK_ELAUNCH, "workers");
 
   cfg = (lsk_launch){.domain = {64}, .blocks = {0}};
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))),
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL),
            LSK_EINVAL, "blocks");
   cfg = (lsk_launch){.domain = {64}, .blocks = {0, 4}};
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))),
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL),
            LSK_EINVAL, "blocks");
   cfg = (lsk_launch){.domain = {64}, .blocks = {1, (size_t)1 << 32}};
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))),
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL),
            LSK_ELAUNCH, "'iota'");
 
   /* Explicit workers within the limit work, and the shape reports them. */
@@ -637,7 +644,7 @@ START_TEST(test_errors_launch_workers_and_blocks)
   TU_OK(ctx, lsk_kernel_shape(f.iota, &cfg, &w, &s));
   ck_assert_uint_eq(w, 4);
   ck_assert_uint_ge((unsigned long)w * s, 1);
-  TU_OK(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))));
+  TU_OK(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64)), NULL));
   unsigned *h = tu_read_uints(ctx, b, 64);
   for (unsigned i = 0; i < 64; ++i)
     ck_assert_uint_eq(h[i], 3u * i + 5u);
@@ -657,15 +664,16 @@ START_TEST(test_errors_args_count)
   lsk_context *ctx = f.ctx;
   lsk_buffer *b = tu_zeros(ctx, 64);
   lsk_launch cfg = {.domain = {64}, .blocks = {1}};
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b))), LSK_EARGS, "'iota'");
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b)), NULL), LSK_EARGS,
+           "'iota'");
   ASSERT_NUM(lsk_context_errmsg(ctx), 2); /* takes 2 */
   ASSERT_NUM(lsk_context_errmsg(ctx), 1); /* given 1 */
-  TU_FAILS(
-      ctx,
-      lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64), LSK_ARG_UINT(1))),
-      LSK_EARGS, "'iota'");
+  TU_FAILS(ctx,
+           lsk_kernel_run(f.iota, &cfg,
+                          LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64), LSK_ARG_UINT(1)), NULL),
+           LSK_EARGS, "'iota'");
   ASSERT_NUM(lsk_context_errmsg(ctx), 3);
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, NULL, 0), LSK_EARGS, "'iota'");
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, NULL, 0, NULL), LSK_EARGS, "'iota'");
   ASSERT_NUM(lsk_context_errmsg(ctx), 0);
   TU_FAILS(ctx, lsk_kernel_launch(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b)), NULL), LSK_EARGS,
            "'iota'");
@@ -682,28 +690,31 @@ START_TEST(test_errors_args_type)
   lsk_buffer *b = tu_zeros(ctx, 64);
   lsk_launch cfg = {.domain = {64}, .blocks = {1}};
   /* A float for the uint n. */
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_FLOAT(64.0f))),
+  TU_FAILS(ctx,
+           lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_FLOAT(64.0f)), NULL),
            LSK_EARGS, "'n'");
   ck_assert_ptr_nonnull(strstr(lsk_context_errmsg(ctx), "LSK_ARG_FLOAT"));
   /* An int is not a uint either. */
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_INT(64))),
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_INT(64)), NULL),
            LSK_EARGS, "'n'");
   /* A scalar for the __global pointer data. */
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_UINT(0), LSK_ARG_UINT(64))),
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_UINT(0), LSK_ARG_UINT(64)), NULL),
            LSK_EARGS, "'data'");
   /* A buffer for the scalar n. */
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_BUFFER(b))),
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_BUFFER(b)), NULL),
            LSK_EARGS, "'n'");
   ck_assert_ptr_nonnull(strstr(lsk_context_errmsg(ctx), "LSK_ARG_BUFFER"));
   /* Local memory for a global pointer. */
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_LOCAL(64), LSK_ARG_UINT(64))),
+  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_LOCAL(64), LSK_ARG_UINT(64)), NULL),
            LSK_EARGS, "'data'");
   /* Four bytes by value do fit a uint. */
   unsigned n = 64;
-  TU_OK(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_BYTES(&n, 4))));
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_BYTES(&n, 8))),
+  TU_OK(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_BYTES(&n, 4)), NULL));
+  TU_FAILS(ctx,
+           lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_BYTES(&n, 8)), NULL),
            LSK_EARGS, "'n'");
-  TU_FAILS(ctx, lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_BYTES(NULL, 4))),
+  TU_FAILS(ctx,
+           lsk_kernel_run(f.iota, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_BYTES(NULL, 4)), NULL),
            LSK_EINVAL, "LSK_ARG_BYTES");
   lsk_buffer_destroy(b);
   iota_works(ctx, f.iota);
@@ -720,32 +731,37 @@ START_TEST(test_errors_args_local)
   lsk_buffer *b = tu_zeros(ctx, D);
   lsk_launch cfg = {.domain = {D}, .blocks = {1}};
   TU_FAILS(ctx,
-           lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_DYN_LOCAL, LSK_ARG_UINT(D))),
+           lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_DYN_LOCAL, LSK_ARG_UINT(D)),
+                          NULL),
            LSK_EINVAL, "local_bytes");
   uint64_t lmem = lsk_context_device(ctx)->local_mem_size;
   cfg.local_bytes = (size_t)lmem + 1;
   TU_FAILS(ctx,
-           lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_DYN_LOCAL, LSK_ARG_UINT(D))),
+           lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_DYN_LOCAL, LSK_ARG_UINT(D)),
+                          NULL),
            LSK_ELAUNCH, "'scratch'");
   ASSERT_NUM(lsk_context_errmsg(ctx), lmem);
-  TU_FAILS(ctx,
-           lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_LOCAL(0), LSK_ARG_UINT(D))),
-           LSK_EINVAL, "LSK_ARG_LOCAL");
+  TU_FAILS(
+      ctx,
+      lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_LOCAL(0), LSK_ARG_UINT(D)), NULL),
+      LSK_EINVAL, "LSK_ARG_LOCAL");
   /* A scalar where __local memory goes. */
-  TU_FAILS(ctx,
-           lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(4), LSK_ARG_UINT(D))),
-           LSK_EARGS, "'tmp'");
+  TU_FAILS(
+      ctx,
+      lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(4), LSK_ARG_UINT(D)), NULL),
+      LSK_EARGS, "'tmp'");
 
   /* Enough local memory: runs, and reverses the doubled indices. */
   cfg.local_bytes = D * sizeof(unsigned);
-  TU_OK(ctx,
-        lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_DYN_LOCAL, LSK_ARG_UINT(D))));
+  TU_OK(ctx, lsk_kernel_run(k, &cfg,
+                            LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_DYN_LOCAL, LSK_ARG_UINT(D)), NULL));
   unsigned *h = tu_read_uints(ctx, b, D);
   for (unsigned i = 0; i < D; ++i)
     ck_assert_uint_eq(h[i], 2u * (D - 1 - i));
   free(h);
-  TU_OK(ctx, lsk_kernel_run(k, &cfg,
-                            LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_LOCAL(D * 4), LSK_ARG_UINT(D))));
+  TU_OK(ctx,
+        lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_LOCAL(D * 4), LSK_ARG_UINT(D)),
+                       NULL));
   lsk_buffer_destroy(b);
   lsk_kernel_destroy(k);
   teardown(&f);
@@ -762,7 +778,7 @@ START_TEST(test_errors_kernel_not_in_program)
   lsk_kernel *k = NULL;
   TU_OK(ctx, lsk_kernel_create(f.prog, "nope", &k)); /* checked at the first build */
   lsk_launch cfg = {.domain = {16}, .blocks = {1}};
-  TU_FAILS(ctx, lsk_kernel_run(k, &cfg, NULL, 0), LSK_ENOKERNEL, "'nope'");
+  TU_FAILS(ctx, lsk_kernel_run(k, &cfg, NULL, 0, NULL), LSK_ENOKERNEL, "'nope'");
   const char *msg = lsk_context_errmsg(ctx);
   ck_assert_ptr_nonnull(strstr(msg, "'main.cl'"));
   ck_assert_msg(strstr(msg, "iota") && strstr(msg, "k42") && strstr(msg, "scratch"),
@@ -781,9 +797,9 @@ START_TEST(test_errors_kernel_without_ctx)
   lsk_kernel *k = tu_kernel(f.prog, "plain");
   lsk_buffer *b = tu_zeros(ctx, 64);
   lsk_launch cfg = {.domain = {16}, .blocks = {1}};
-  TU_FAILS(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b))), LSK_EARGS, "LSK_CTX");
+  TU_FAILS(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b)), NULL), LSK_EARGS, "LSK_CTX");
   ck_assert_ptr_nonnull(strstr(lsk_context_errmsg(ctx), "'plain'"));
-  TU_FAILS(ctx, lsk_kernel_run(k, &cfg, NULL, 0), LSK_EARGS, "LSK_CTX");
+  TU_FAILS(ctx, lsk_kernel_run(k, &cfg, NULL, 0, NULL), LSK_EARGS, "LSK_CTX");
   lsk_kernel_destroy(k);
 
   /* No parameters at all. NVIDIA's driver (580) cannot build an empty
@@ -791,7 +807,7 @@ START_TEST(test_errors_kernel_without_ctx)
    * the build error is the answer. */
   lsk_program *p = tu_program(ctx, "noargs.cl", "__kernel void noargs(void) {}\n");
   k = tu_kernel(p, "noargs");
-  int rc = lsk_kernel_run(k, &cfg, NULL, 0);
+  int rc = lsk_kernel_run(k, &cfg, NULL, 0, NULL);
   if (!(rc == LSK_EBUILD && strstr(lsk_context_errmsg(ctx), "ptxas")))
     TU_FAILS(ctx, rc, LSK_EARGS, "LSK_CTX");
   lsk_kernel_destroy(k);

@@ -69,7 +69,7 @@ static lsk_buffer *zeros(lsk_context *ctx, size_t n)
   uint32_t *z = calloc(n, 4);
   ck_assert_ptr_nonnull(z);
   TU_OK(ctx, lsk_buffer_create(ctx, n * 4, &b));
-  TU_OK(ctx, lsk_buffer_write(b, 0, z, n * 4));
+  TU_OK(ctx, lsk_buffer_write(b, 0, z, n * 4, NULL));
   free(z);
   return b;
 }
@@ -103,10 +103,10 @@ static void producer_consumer(const uint32_t *sizes, size_t nsizes, int gated)
     TU_OK(ctx, lsk_event_user_create(ctx, &gate));
     if (!gated)
       TU_OK(ctx, lsk_event_user_complete(gate));
-    TU_OK(ctx, lsk_kernel_launch_async(
+    TU_OK(ctx, lsk_kernel_launch(
                    prod, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(salt)),
                    &(lsk_async){.queue = qa, .wait = &gate, .nwait = 1, .event = &made}));
-    TU_OK(ctx, lsk_kernel_launch_async(
+    TU_OK(ctx, lsk_kernel_launch(
                    cons, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_BUFFER(o), LSK_ARG_UINT(n)),
                    &(lsk_async){.queue = qb, .wait = &made, .nwait = 1, .event = &used}));
     ck_assert_str_eq(lsk_event_what(used), "kernel 'consume'");
@@ -196,16 +196,18 @@ static void round_trip(const uint32_t *sizes, size_t nsizes, int pinned)
     TU_OK(ctx, lsk_buffer_create(ctx, bytes, &o));
     TU_OK(ctx, lsk_buffer_create(ctx, 2 * bytes, &c));
     lsk_async on = {.queue = q};
-    TU_OK(ctx, lsk_buffer_write_async(d, 0, in, bytes, &on));
+    TU_OK(ctx, lsk_buffer_write(d, 0, in, bytes,
+                                &(lsk_async){.queue = q, .flags = LSK_ASYNC_NONBLOCKING}));
     TU_OK(ctx,
-          lsk_kernel_launch_async(
-              cons, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_BUFFER(o), LSK_ARG_UINT(n)), &on));
+          lsk_kernel_launch(cons, &one,
+                            LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_BUFFER(o), LSK_ARG_UINT(n)), &on));
     uint32_t pattern = 0xabcd1234u;
-    TU_OK(ctx, lsk_buffer_fill_async(c, &pattern, 4, bytes, bytes, &on));
+    TU_OK(ctx, lsk_buffer_fill(c, &pattern, 4, bytes, bytes, &on));
     TU_OK(ctx, lsk_buffer_copy(c, 0, o, 0, bytes, &on));
     lsk_event *done = NULL;
-    TU_OK(ctx,
-          lsk_buffer_read_async(c, 0, out, 2 * bytes, &(lsk_async){.queue = q, .event = &done}));
+    TU_OK(ctx, lsk_buffer_read(
+                   c, 0, out, 2 * bytes,
+                   &(lsk_async){.queue = q, .event = &done, .flags = LSK_ASYNC_NONBLOCKING}));
     TU_OK(ctx, lsk_event_wait(done));
     for (uint32_t g = 0; g < n; ++g) {
       ck_assert_uint_eq(out[g], consumed(produced(g, 5)));
@@ -215,10 +217,12 @@ static void round_trip(const uint32_t *sizes, size_t nsizes, int pinned)
     /* Map without blocking: the pointer is good once its event is. */
     void *m = NULL;
     lsk_event *mapped = NULL;
-    TU_OK(ctx, lsk_buffer_map_async(o, 0, bytes, &(lsk_async){.queue = q, .event = &mapped}, &m));
+    TU_OK(ctx, lsk_buffer_map(
+                   o, 0, bytes, &m,
+                   &(lsk_async){.queue = q, .event = &mapped, .flags = LSK_ASYNC_NONBLOCKING}));
     TU_OK(ctx, lsk_event_wait(mapped));
     ck_assert_uint_eq(((uint32_t *)m)[n - 1], consumed(produced(n - 1, 5)));
-    TU_OK(ctx, lsk_buffer_unmap_async(o, m, &on));
+    TU_OK(ctx, lsk_buffer_unmap(o, m, &on));
     TU_OK(ctx, lsk_queue_finish(q));
     lsk_event_release(mapped);
     lsk_buffer_destroy(d);
@@ -235,7 +239,9 @@ static void round_trip(const uint32_t *sizes, size_t nsizes, int pinned)
   /* Size 0: nothing moves, but an event asked for exists and completes. */
   lsk_buffer *b = zeros(ctx, 4);
   lsk_event *e = NULL;
-  TU_OK(ctx, lsk_buffer_write_async(b, 0, NULL, 0, &(lsk_async){.queue = q, .event = &e}));
+  TU_OK(ctx,
+        lsk_buffer_write(b, 0, NULL, 0,
+                         &(lsk_async){.queue = q, .event = &e, .flags = LSK_ASYNC_NONBLOCKING}));
   ck_assert_ptr_nonnull(e);
   TU_OK(ctx, lsk_event_wait(e));
   lsk_event_release(e);
@@ -275,9 +281,9 @@ START_TEST(test_queues_library)
   lsk_buffer *d = zeros(ctx, n), *s = zeros(ctx, n);
   lsk_event *gate = NULL, *made = NULL, *scanned = NULL;
   TU_OK(ctx, lsk_event_user_create(ctx, &gate));
-  TU_OK(ctx, lsk_kernel_launch_async(
-                 prod, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(3)),
-                 &(lsk_async){.queue = qa, .wait = &gate, .nwait = 1, .event = &made}));
+  TU_OK(ctx,
+        lsk_kernel_launch(prod, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(3)),
+                          &(lsk_async){.queue = qa, .wait = &gate, .nwait = 1, .event = &made}));
   lsk_algo_options o = {
       .on = &(lsk_async){.queue = qb, .wait = &made, .nwait = 1, .event = &scanned}};
   TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_INCLUSIVE, d, 0, s, 0, n, &o));
@@ -343,27 +349,27 @@ START_TEST(test_queues_cache_order)
   stats_eq(ctx, 0, 0, 0, 0, 0, 0);
   const uint32_t n = 1000; /* 4000 bytes: the class of 4096 */
   lsk_buffer *x = NULL, *y = NULL, *out = zeros(ctx, n);
-  TU_OK(ctx, lsk_buffer_alloc(ctx, n * 4, qa, &x));
+  TU_OK(ctx, lsk_buffer_alloc(ctx, n * 4, &x, &(lsk_async){.queue = qa}));
   ck_assert_uint_eq(lsk_buffer_size(x), n * 4);
   stats_eq(ctx, 0, 1, 0, 0, 4096, 4096);
   cl_mem xmem = lsk_buffer_cl(x);
   lsk_event *gate = NULL;
   TU_OK(ctx, lsk_event_user_create(ctx, &gate));
   lsk_async on_a = {.queue = qa};
-  TU_OK(ctx, lsk_kernel_launch_async(prod, &one,
-                                     LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT(n), LSK_ARG_UINT(11)),
-                                     &(lsk_async){.queue = qa, .wait = &gate, .nwait = 1}));
-  TU_OK(ctx,
-        lsk_kernel_launch_async(
-            cons, &one, LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_BUFFER(out), LSK_ARG_UINT(n)), &on_a));
-  TU_OK(ctx, lsk_buffer_free(x, qa));
+  TU_OK(ctx, lsk_kernel_launch(prod, &one,
+                               LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT(n), LSK_ARG_UINT(11)),
+                               &(lsk_async){.queue = qa, .wait = &gate, .nwait = 1}));
+  TU_OK(ctx, lsk_kernel_launch(cons, &one,
+                               LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_BUFFER(out), LSK_ARG_UINT(n)),
+                               &on_a));
+  TU_OK(ctx, lsk_buffer_free(x, &(lsk_async){.queue = qa}));
   stats_eq(ctx, 0, 1, 4096, 1, 0, 4096);
   /* Queue b: a has not passed the free, so a new buffer. */
-  TU_OK(ctx, lsk_buffer_alloc(ctx, 3900, qb, &y));
+  TU_OK(ctx, lsk_buffer_alloc(ctx, 3900, &y, &(lsk_async){.queue = qb}));
   ck_assert_ptr_ne(lsk_buffer_cl(y), xmem);
   stats_eq(ctx, 0, 2, 4096, 1, 4096, 8192);
   uint32_t pattern = 0x5eed5eedu;
-  TU_OK(ctx, lsk_buffer_fill_async(y, &pattern, 4, 0, 3900, &(lsk_async){.queue = qb}));
+  TU_OK(ctx, lsk_buffer_fill(y, &pattern, 4, 0, 3900, &(lsk_async){.queue = qb}));
   TU_OK(ctx, lsk_queue_finish(qb));
   TU_OK(ctx, lsk_event_user_complete(gate));
   TU_OK(ctx, lsk_queue_finish(qa));
@@ -374,21 +380,21 @@ START_TEST(test_queues_cache_order)
   free(got);
   /* Now a has passed the free: b takes its own y back at once (the same
    * queue needs no wait), a takes x back. */
-  TU_OK(ctx, lsk_buffer_free(y, qb));
+  TU_OK(ctx, lsk_buffer_free(y, &(lsk_async){.queue = qb}));
   stats_eq(ctx, 0, 2, 8192, 2, 0, 8192);
   lsk_buffer *x2 = NULL, *y2 = NULL;
-  TU_OK(ctx, lsk_buffer_alloc(ctx, 4096, qb, &x2));
+  TU_OK(ctx, lsk_buffer_alloc(ctx, 4096, &x2, &(lsk_async){.queue = qb}));
   stats_eq(ctx, 1, 2, 4096, 1, 4096, 8192);
-  TU_OK(ctx, lsk_buffer_alloc(ctx, 3600, qa, &y2));
+  TU_OK(ctx, lsk_buffer_alloc(ctx, 3600, &y2, &(lsk_async){.queue = qa}));
   stats_eq(ctx, 2, 2, 0, 0, 8192, 8192);
   ck_assert(lsk_buffer_cl(x2) == xmem || lsk_buffer_cl(y2) == xmem);
   /* Another class: a miss; destroy is a free on the buffer's own queue. */
   lsk_buffer *z = NULL;
-  TU_OK(ctx, lsk_buffer_alloc(ctx, 100, qa, &z));
+  TU_OK(ctx, lsk_buffer_alloc(ctx, 100, &z, &(lsk_async){.queue = qa}));
   stats_eq(ctx, 2, 3, 0, 0, 8192 + 256, 8192 + 256);
   lsk_buffer_destroy(z);
   TU_OK(ctx, lsk_buffer_free(x2, NULL));
-  TU_OK(ctx, lsk_buffer_free(y2, qa));
+  TU_OK(ctx, lsk_buffer_free(y2, &(lsk_async){.queue = qa}));
   stats_eq(ctx, 2, 3, 8192 + 256, 3, 0, 8192 + 256);
   TU_OK(ctx, lsk_buffer_cache_trim(ctx));
   stats_eq(ctx, 2, 3, 0, 0, 0, 8192 + 256);
@@ -408,9 +414,9 @@ START_TEST(test_queues_cache_off)
 {
   lsk_context *ctx = tu_context_opt(&(lsk_context_options){.no_buffer_cache = 1});
   lsk_buffer *a = NULL, *b = NULL;
-  TU_OK(ctx, lsk_buffer_alloc(ctx, 1000, NULL, &a));
+  TU_OK(ctx, lsk_buffer_alloc(ctx, 1000, &a, NULL));
   TU_OK(ctx, lsk_buffer_free(a, NULL));
-  TU_OK(ctx, lsk_buffer_alloc(ctx, 1000, NULL, &b));
+  TU_OK(ctx, lsk_buffer_alloc(ctx, 1000, &b, NULL));
   stats_eq(ctx, 0, 2, 0, 0, 1000, 1000);
   uint32_t sum = 1;
   lsk_buffer *d = zeros(ctx, 5000);
@@ -437,14 +443,10 @@ START_TEST(test_queues_verify)
   lsk_buffer *d = zeros(ctx, 1);
   lsk_launch l = {.domain = {32}, .blocks = {1}};
   for (int round = 0; round < 2; ++round) {
-    TU_OK(ctx,
-          lsk_kernel_launch_async(kb, &l, LSK_ARGS(LSK_ARG_UINT(22)), &(lsk_async){.queue = q2}));
-    TU_OK(ctx,
-          lsk_kernel_launch_async(ka, &l, LSK_ARGS(LSK_ARG_UINT(11)), &(lsk_async){.queue = q1}));
-    TU_OK(ctx,
-          lsk_kernel_launch_async(kg, &l, LSK_ARGS(LSK_ARG_BUFFER(d)), &(lsk_async){.queue = q1}));
-    TU_OK(ctx,
-          lsk_kernel_launch_async(kg, &l, LSK_ARGS(LSK_ARG_BUFFER(d)), &(lsk_async){.queue = q2}));
+    TU_OK(ctx, lsk_kernel_launch(kb, &l, LSK_ARGS(LSK_ARG_UINT(22)), &(lsk_async){.queue = q2}));
+    TU_OK(ctx, lsk_kernel_launch(ka, &l, LSK_ARGS(LSK_ARG_UINT(11)), &(lsk_async){.queue = q1}));
+    TU_OK(ctx, lsk_kernel_launch(kg, &l, LSK_ARGS(LSK_ARG_BUFFER(d)), &(lsk_async){.queue = q1}));
+    TU_OK(ctx, lsk_kernel_launch(kg, &l, LSK_ARGS(LSK_ARG_BUFFER(d)), &(lsk_async){.queue = q2}));
     if (round == 0) {
       TU_FAILS(ctx, lsk_queue_finish(q1), LSK_EVERIFY,
                "on queue 'one' in kernel 'bad_a' at line 25: planted in a [11] (1 failure)");
@@ -461,20 +463,16 @@ START_TEST(test_queues_verify)
   }
   /* Two kernels failing on one queue before one check: each check reports
    * one, none is lost (the one made first, then the other). */
-  TU_OK(ctx,
-        lsk_kernel_launch_async(kb, &l, LSK_ARGS(LSK_ARG_UINT(44)), &(lsk_async){.queue = q1}));
-  TU_OK(ctx,
-        lsk_kernel_launch_async(ka, &l, LSK_ARGS(LSK_ARG_UINT(55)), &(lsk_async){.queue = q1}));
+  TU_OK(ctx, lsk_kernel_launch(kb, &l, LSK_ARGS(LSK_ARG_UINT(44)), &(lsk_async){.queue = q1}));
+  TU_OK(ctx, lsk_kernel_launch(ka, &l, LSK_ARGS(LSK_ARG_UINT(55)), &(lsk_async){.queue = q1}));
   TU_FAILS(ctx, lsk_queue_finish(q1), LSK_EVERIFY, "kernel 'bad_a' at line 25: planted in a [55]");
   TU_FAILS(ctx, lsk_queue_finish(q1), LSK_EVERIFY, "kernel 'bad_b' at line 32: planted in b [44]");
   TU_OK(ctx, lsk_queue_finish(q1));
   /* An unchecked failure is reported by the queue's destroy. */
-  TU_OK(ctx,
-        lsk_kernel_launch_async(ka, &l, LSK_ARGS(LSK_ARG_UINT(33)), &(lsk_async){.queue = q1}));
+  TU_OK(ctx, lsk_kernel_launch(ka, &l, LSK_ARGS(LSK_ARG_UINT(33)), &(lsk_async){.queue = q1}));
   TU_OK(ctx, lsk_queue_finish(q2));
   lsk_event *m = NULL;
-  TU_OK(ctx,
-        lsk_kernel_launch_async(kb, &l, LSK_ARGS(LSK_ARG_UINT(34)), &(lsk_async){.queue = q1}));
+  TU_OK(ctx, lsk_kernel_launch(kb, &l, LSK_ARGS(LSK_ARG_UINT(34)), &(lsk_async){.queue = q1}));
   m = NULL;
   TU_OK(ctx, lsk_queue_marker(&(lsk_async){.queue = q1, .event = &m}));
   TU_OK(ctx, lsk_event_wait(m));
@@ -508,9 +506,9 @@ START_TEST(test_queues_events)
   lsk_buffer *d = zeros(ctx, n);
   lsk_event *e[3] = {NULL, NULL, NULL};
   for (int i = 0; i < 2; ++i)
-    TU_OK(ctx, lsk_kernel_launch_async(
-                   prod, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(i)),
-                   &(lsk_async){.queue = i ? q : NULL, .event = &e[i]}));
+    TU_OK(ctx, lsk_kernel_launch(prod, &one,
+                                 LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(i)),
+                                 &(lsk_async){.queue = i ? q : NULL, .event = &e[i]}));
   /* The default queue waits for q's marker. */
   TU_OK(ctx, lsk_queue_marker(&(lsk_async){.queue = q, .wait = e, .nwait = 2, .event = &e[2]}));
   ck_assert_str_eq(lsk_event_what(e[2]), "marker");
@@ -527,9 +525,9 @@ START_TEST(test_queues_events)
   /* Busy: a command held by a user event. */
   lsk_event *gate = NULL;
   TU_OK(ctx, lsk_event_user_create(ctx, &gate));
-  TU_OK(ctx, lsk_kernel_launch_async(prod, &one,
-                                     LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(77)),
-                                     &(lsk_async){.queue = q, .wait = &gate, .nwait = 1}));
+  TU_OK(ctx, lsk_kernel_launch(prod, &one,
+                               LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(77)),
+                               &(lsk_async){.queue = q, .wait = &gate, .nwait = 1}));
   TU_FAILS(ctx, lsk_queue_destroy(q), LSK_EBUSY, "still has work pending");
   TU_OK(ctx, lsk_event_user_complete(gate));
   TU_FAILS(ctx, lsk_event_user_complete(gate), LSK_EINVAL, "complete already");
@@ -563,6 +561,123 @@ static void *complete_later(void *arg)
   return NULL;
 }
 
+/* A gate that a thread opens after ms: commands held by it let a test see
+ * whether a call returned before or after its command ran. */
+typedef struct gate {
+  lsk_event *ev;
+  pthread_t th;
+  later l;
+} gate;
+
+static void gate_open_later(lsk_context *ctx, gate *g, long ms)
+{
+  TU_OK(ctx, lsk_event_user_create(ctx, &g->ev));
+  g->l = (later){g->ev, ms};
+  ck_assert_int_eq(pthread_create(&g->th, NULL, complete_later, &g->l), 0);
+}
+
+static void gate_join(gate *g)
+{
+  pthread_join(g->th, NULL);
+  lsk_event_release(g->ev);
+}
+
+/* The one enqueue rule (issue 27): a host transfer blocks until the host
+ * memory is the caller's again unless LSK_ASYNC_NONBLOCKING, and then its
+ * event delivers the data; lsk_kernel_run finishes on's queue, not the
+ * default one; lsk_buffer_free after a wait list holds its queue. Each
+ * command is held by a gate, so a call that returned early shows. */
+START_TEST(test_queues_rule)
+{
+  lsk_context *ctx = tu_context();
+  lsk_program *p = tu_program(ctx, "queues.cl", src);
+  lsk_kernel *prod = tu_kernel(p, "produce");
+  lsk_queue *q = NULL;
+  TU_OK(ctx, lsk_queue_create(ctx, NULL, &q));
+  enum { N = 1024 };
+  uint32_t host[N], got[N];
+  lsk_buffer *d = zeros(ctx, N);
+
+  /* A blocking write on q behind a gate: once it returns, the source may
+   * be overwritten. */
+  gate g;
+  gate_open_later(ctx, &g, 100);
+  for (uint32_t i = 0; i < N; ++i)
+    host[i] = produced(i, 3);
+  TU_OK(ctx, lsk_buffer_write(d, 0, host, sizeof host,
+                              &(lsk_async){.queue = q, .wait = &g.ev, .nwait = 1}));
+  memset(host, 0xab, sizeof host);
+  TU_OK(ctx, lsk_buffer_read(d, 0, got, sizeof got, &(lsk_async){.queue = q}));
+  for (uint32_t i = 0; i < N; ++i)
+    ck_assert_uint_eq(got[i], produced(i, 3));
+  gate_join(&g);
+
+  /* A non-blocking read behind a gate returns before the data is there;
+   * its event delivers it. */
+  lsk_event *gate_ev = NULL, *rd = NULL;
+  TU_OK(ctx, lsk_event_user_create(ctx, &gate_ev));
+  memset(got, 0, sizeof got);
+  TU_OK(ctx, lsk_buffer_read(d, 0, got, sizeof got,
+                             &(lsk_async){.queue = q,
+                                          .wait = &gate_ev,
+                                          .nwait = 1,
+                                          .event = &rd,
+                                          .flags = LSK_ASYNC_NONBLOCKING}));
+  lsk_event_state st = 0;
+  TU_OK(ctx, lsk_event_state_get(rd, &st));
+  ck_assert_int_ne(st, LSK_EVENT_COMPLETE);
+  ck_assert_uint_eq(got[N - 1], 0);
+  TU_OK(ctx, lsk_event_user_complete(gate_ev));
+  TU_OK(ctx, lsk_event_wait(rd));
+  for (uint32_t i = 0; i < N; ++i)
+    ck_assert_uint_eq(got[i], produced(i, 3));
+  lsk_event_release(rd);
+  lsk_event_release(gate_ev);
+
+  /* lsk_kernel_run on q waits for q (held by a gate), so a read on the
+   * default queue afterwards sees the kernel's result. Built first, so
+   * that the gate is still shut when the launch is enqueued. */
+  TU_OK(ctx, lsk_program_build(p, "produce", &one));
+  gate_open_later(ctx, &g, 200);
+  lsk_event *ran = NULL;
+  TU_OK(ctx,
+        lsk_kernel_run(prod, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(N), LSK_ARG_UINT(9)),
+                       &(lsk_async){.queue = q, .wait = &g.ev, .nwait = 1, .event = &ran}));
+  TU_OK(ctx, lsk_event_state_get(ran, &st));
+  ck_assert_int_eq(st, LSK_EVENT_COMPLETE);
+  ck_assert_str_eq(lsk_event_what(ran), "kernel 'produce'");
+  lsk_event_release(ran);
+  TU_OK(ctx, lsk_buffer_read(d, 0, got, sizeof got, NULL));
+  for (uint32_t i = 0; i < N; ++i)
+    ck_assert_uint_eq(got[i], produced(i, 9));
+  gate_join(&g);
+
+  /* lsk_buffer_free after a wait list: its marker completes with the
+   * list, and q's later commands wait for it. */
+  lsk_buffer *c = NULL;
+  TU_OK(ctx, lsk_buffer_alloc(ctx, 256, &c, &(lsk_async){.queue = q}));
+  lsk_event *freed = NULL;
+  TU_OK(ctx, lsk_event_user_create(ctx, &gate_ev));
+  TU_OK(ctx, lsk_buffer_free(
+                 c, &(lsk_async){.queue = q, .wait = &gate_ev, .nwait = 1, .event = &freed}));
+  nap_ms(20);
+  TU_OK(ctx, lsk_event_state_get(freed, &st));
+  ck_assert_int_ne(st, LSK_EVENT_COMPLETE);
+  TU_OK(ctx, lsk_event_user_complete(gate_ev));
+  TU_OK(ctx, lsk_event_wait(freed));
+  ck_assert_str_eq(lsk_event_what(freed), "marker");
+  lsk_event_release(freed);
+  lsk_event_release(gate_ev);
+
+  TU_OK(ctx, lsk_queue_finish(q));
+  TU_OK(ctx, lsk_queue_destroy(q));
+  lsk_buffer_destroy(d);
+  lsk_kernel_destroy(prod);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 /* A vector on its own queue: its size is read on that queue, so it sees
  * a count written there behind a held command (on the default queue it
  * would read the count before the write). */
@@ -577,8 +692,8 @@ START_TEST(test_queues_vector)
   lsk_event *gate = NULL;
   TU_OK(ctx, lsk_event_user_create(ctx, &gate));
   uint32_t five = 5;
-  TU_OK(ctx, lsk_buffer_fill_async(lsk_vector_count(v), &five, 4, 0, 4,
-                                   &(lsk_async){.queue = q, .wait = &gate, .nwait = 1}));
+  TU_OK(ctx, lsk_buffer_fill(lsk_vector_count(v), &five, 4, 0, 4,
+                             &(lsk_async){.queue = q, .wait = &gate, .nwait = 1}));
   later l = {gate, 50};
   pthread_t t;
   ck_assert_int_eq(pthread_create(&t, NULL, complete_later, &l), 0);
@@ -618,20 +733,21 @@ static void *drive(void *arg)
   uint32_t *got = malloc(n * 4);
   int rc = got ? lsk_queue_create(ctx, NULL, &q) : LSK_ENOMEM;
   if (!rc)
-    rc = lsk_buffer_alloc(ctx, n * 4, q, &d);
+    rc = lsk_buffer_alloc(ctx, n * 4, &d, &(lsk_async){.queue = q});
   if (!rc)
-    rc = lsk_buffer_alloc(ctx, n * 4, q, &s);
+    rc = lsk_buffer_alloc(ctx, n * 4, &s, &(lsk_async){.queue = q});
   lsk_algo_options o = {.on = &(lsk_async){.queue = q}};
   for (unsigned round = 0; !rc && round < 30; ++round) {
     uint32_t salt = w->id * 1000 + round, sum = 0;
-    rc = lsk_kernel_launch_async(
-        w->prod, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(salt)), o.on);
+    rc = lsk_kernel_launch(w->prod, &one,
+                           LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(salt)), o.on);
     if (!rc)
       rc = lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, d, 0, s, 0, n, &o);
     if (!rc)
       rc = lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, d, 0, n, &sum, &o);
     if (!rc)
-      rc = lsk_buffer_read_async(s, 0, got, n * 4, o.on);
+      rc = lsk_buffer_read(s, 0, got, n * 4,
+                           &(lsk_async){.queue = q, .flags = LSK_ASYNC_NONBLOCKING});
     if (!rc)
       rc = lsk_queue_finish(q);
     uint32_t run = 0;
@@ -652,8 +768,8 @@ static void *drive(void *arg)
   if (rc && !w->why[0])
     snprintf(w->why, sizeof w->why, "thread %u: %s: %s", w->id, lsk_status_name(rc),
              lsk_context_errmsg(ctx));
-  lsk_buffer_free(d, q);
-  lsk_buffer_free(s, q);
+  lsk_buffer_free(d, &(lsk_async){.queue = q});
+  lsk_buffer_free(s, &(lsk_async){.queue = q});
   if (q) {
     lsk_queue_finish(q);
     if (lsk_queue_destroy(q) != LSK_OK && !w->why[0])
@@ -703,6 +819,7 @@ Suite *suite_queues(void)
   tcase_add_test(tc, test_queues_events);
   tcase_add_test(tc, test_queues_threads);
   tcase_add_test(tc, test_queues_vector);
+  tcase_add_test(tc, test_queues_rule);
   suite_add_tcase(s, tc);
   return s;
 }

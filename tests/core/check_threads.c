@@ -114,7 +114,7 @@ static void *work(void *arg)
   for (unsigned i = 0; i < N; ++i)
     host[i] = i * 7u + (unsigned)w->id;
   WK_OK(w, lsk_buffer_create(w->ctx, N * 4, &b));
-  WK_OK(w, lsk_buffer_write(b, 0, host, N * 4));
+  WK_OK(w, lsk_buffer_write(b, 0, host, N * 4, NULL));
   lsk_launch cfg = {.domain = {w->domain}, .blocks = {4}};
   char mine[64] = ""; /* what this thread's last failure's message says */
   for (unsigned r = 0; r < w->rounds; ++r) {
@@ -138,7 +138,7 @@ static void *work(void *arg)
     int rc, read_fails = (r / 4) & 1;
     if (read_fails) {
       size_t off = 100000u * (size_t)(w->id + 1) + r;
-      rc = lsk_buffer_read(b, off, host, 4);
+      rc = lsk_buffer_read(b, off, host, 4, NULL);
       snprintf(mine, sizeof mine, "offset %zu + size 4", off);
     } else {
       lsk_arg extra[16];
@@ -159,7 +159,7 @@ static void *work(void *arg)
     }
   }
   WK_OK(w, lsk_context_finish(w->ctx));
-  WK_OK(w, lsk_buffer_read(b, 0, host, N * 4));
+  WK_OK(w, lsk_buffer_read(b, 0, host, N * 4, NULL));
   expected(w->id, w->rounds, want);
   for (unsigned i = 0; i < N; ++i)
     if (host[i] != want[i]) {
@@ -205,7 +205,7 @@ static void *reduce_work(void *arg)
     lo = host[i] < lo ? host[i] : lo;
   }
   WK_OK(w, lsk_buffer_create(w->ctx, N * 4, &b));
-  WK_OK(w, lsk_buffer_write(b, 0, host, N * 4));
+  WK_OK(w, lsk_buffer_write(b, 0, host, N * 4, NULL));
   for (unsigned r = 0; r < w->rounds; ++r) {
     cl_uint sum = 0, min = 0;
     WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, b, 0, N, &sum, NULL));
@@ -262,16 +262,16 @@ static void *lib_work(void *arg)
   WK_OK(w, lsk_buffer_create(w->ctx, n * 4, &in));
   WK_OK(w, lsk_buffer_create(w->ctx, n * 4, &out));
   WK_OK(w, lsk_buffer_create(w->ctx, n * 4, &keys));
-  WK_OK(w, lsk_buffer_write(in, 0, host, n * 4));
-  WK_OK(w, lsk_buffer_write(keys, 0, key, n * 4));
+  WK_OK(w, lsk_buffer_write(in, 0, host, n * 4, NULL));
+  WK_OK(w, lsk_buffer_write(keys, 0, key, n * 4, NULL));
   WK_OK(w, lsk_assoc_create(w->ctx, KEYS, n, NULL, &a));
   for (unsigned r = 0; r < w->rounds; ++r) {
     cl_uint s = 0;
     WK_OK(w, lsk_scan(w->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, in, 0, out, 0, n, NULL));
     WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, n, &s, NULL));
     WK_OK(w, (r & 1 ? lsk_assoc_build_sorted : lsk_assoc_build)(a, keys, 0, n));
-    WK_OK(w, lsk_buffer_read(out, 0, got, n * 4));
-    WK_OK(w, lsk_buffer_read(lsk_assoc_offsets(a), 0, off, (KEYS + 1) * 4));
+    WK_OK(w, lsk_buffer_read(out, 0, got, n * 4, NULL));
+    WK_OK(w, lsk_buffer_read(lsk_assoc_offsets(a), 0, off, (KEYS + 1) * 4, NULL));
     uint32_t run = 0;
     size_t bad = n;
     for (size_t i = 0; i < n && bad == n; ++i) {

@@ -468,25 +468,26 @@ static void run_sequence(lsk_context *ctx, const char *qb_name, seq *s)
     host[g] = 3 * g + 1;
   uint32_t zero = 0, pattern = 0x5a5a5a5au;
   /* The default queue: a write, a fill (the counter), a fill. */
-  TU_OK(ctx, lsk_buffer_write(a, 0, host, BYTES));
+  TU_OK(ctx, lsk_buffer_write(a, 0, host, BYTES, NULL));
   add_transfer(s, LSK_TRACE_WRITE, "write", "default", 0, BYTES);
-  TU_OK(ctx, lsk_buffer_fill(cnt, &zero, 4, 0, 4));
+  TU_OK(ctx, lsk_buffer_fill(cnt, &zero, 4, 0, 4, NULL));
   add_transfer(s, LSK_TRACE_FILL, "fill", "default", 0, 4);
-  TU_OK(ctx, lsk_buffer_fill(f, &pattern, 4, 0, BYTES));
+  TU_OK(ctx, lsk_buffer_fill(f, &pattern, 4, 0, BYTES, NULL));
   add_transfer(s, LSK_TRACE_FILL, "fill", "default", 0, BYTES);
   /* qa waits for the default queue by the host. */
   TU_OK(ctx, lsk_queue_finish(lsk_context_queue(ctx)));
   lsk_async on_a = {.queue = qa};
-  TU_OK(ctx, lsk_buffer_write_async(b, 0, host, BYTES, &on_a));
+  TU_OK(ctx, lsk_buffer_write(b, 0, host, BYTES,
+                              &(lsk_async){.queue = qa, .flags = LSK_ASYNC_NONBLOCKING}));
   add_transfer(s, LSK_TRACE_WRITE, "write", "alpha", 1, BYTES);
   static const unsigned d64[3] = {64, 1, 1}, d32x2[3] = {32, 2, 1}, d128[3] = {128, 1, 1},
                         d256[3] = {256, 1, 1};
   static const size_t b4[3] = {4, 1, 1}, b3x2[3] = {3, 2, 1}, b2[3] = {2, 1, 1}, b1[3] = {1, 1, 1};
-  TU_OK(ctx, lsk_kernel_launch_async(
+  TU_OK(ctx, lsk_kernel_launch(
                  prod, &(lsk_launch){.domain = {64}, .blocks = {4}, .workers = 16, .simd = 2},
                  LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(N), LSK_ARG_UINT(11)), &on_a));
   add_kernel(s, "produce", "alpha", 1, d64, b4, 16, 2);
-  TU_OK(ctx, lsk_kernel_launch_async(
+  TU_OK(ctx, lsk_kernel_launch(
                  tick, &(lsk_launch){.domain = {32, 2}, .blocks = {3, 2}, .workers = 8, .simd = 1},
                  LSK_ARGS(LSK_ARG_BUFFER(cnt)), &on_a));
   add_kernel(s, "tick", "alpha", 1, d32x2, b3x2, 8, 1);
@@ -496,11 +497,13 @@ static void run_sequence(lsk_context *ctx, const char *qb_name, seq *s)
   TU_OK(ctx, lsk_queue_marker(&(lsk_async){.queue = qa, .event = &m}));
   add_transfer(s, LSK_TRACE_MARKER, "marker", "alpha", 1, 0);
   /* qb: after qa's marker, a read; a kernel and lsk_scan of its output. */
-  TU_OK(ctx, lsk_buffer_read_async(c, 0, back, BYTES,
-                                   &(lsk_async){.queue = qb, .wait = &m, .nwait = 1}));
+  TU_OK(ctx,
+        lsk_buffer_read(
+            c, 0, back, BYTES,
+            &(lsk_async){.queue = qb, .wait = &m, .nwait = 1, .flags = LSK_ASYNC_NONBLOCKING}));
   add_transfer(s, LSK_TRACE_READ, "read", qbn, 2, BYTES);
   lsk_async on_b = {.queue = qb};
-  TU_OK(ctx, lsk_kernel_launch_async(
+  TU_OK(ctx, lsk_kernel_launch(
                  prod, &(lsk_launch){.domain = {128}, .blocks = {2}, .workers = 4, .simd = 4},
                  LSK_ARGS(LSK_ARG_BUFFER(e), LSK_ARG_UINT(N), LSK_ARG_UINT(29)), &on_b));
   add_kernel(s, "produce", qbn, 2, d128, b2, 4, 4);
@@ -514,13 +517,13 @@ static void run_sequence(lsk_context *ctx, const char *qb_name, seq *s)
   add_kernel(s, "lsk_scan_uint", qbn, 2, d256, b4, 8, 2);
   TU_OK(ctx, lsk_context_finish(ctx));
   /* The default queue again: a read and a map of what qa and qb made. */
-  TU_OK(ctx, lsk_buffer_read(sc, 0, scanned, BYTES));
+  TU_OK(ctx, lsk_buffer_read(sc, 0, scanned, BYTES, NULL));
   add_transfer(s, LSK_TRACE_READ, "read", "default", 0, BYTES);
   void *mp = NULL;
-  TU_OK(ctx, lsk_buffer_map(cnt, 0, 4, &mp));
+  TU_OK(ctx, lsk_buffer_map(cnt, 0, 4, &mp, NULL));
   add_transfer(s, LSK_TRACE_MAP, "map", "default", 0, 4);
   ck_assert_uint_eq(*(uint32_t *)mp, 6); /* 3 x 2 blocks */
-  TU_OK(ctx, lsk_buffer_unmap(cnt, mp));
+  TU_OK(ctx, lsk_buffer_unmap(cnt, mp, NULL));
   add_transfer(s, LSK_TRACE_UNMAP, "unmap", "default", 0, 0);
   TU_OK(ctx, lsk_context_finish(ctx));
 
@@ -786,8 +789,8 @@ START_TEST(test_trace_clear)
   lsk_buffer *b = NULL;
   TU_OK(ctx, lsk_buffer_create(ctx, 64, &b));
   uint32_t x[16] = {0};
-  TU_OK(ctx, lsk_buffer_write(b, 0, x, sizeof x));
-  TU_OK(ctx, lsk_buffer_read(b, 0, x, sizeof x));
+  TU_OK(ctx, lsk_buffer_write(b, 0, x, sizeof x, NULL));
+  TU_OK(ctx, lsk_buffer_read(b, 0, x, sizeof x, NULL));
   size_t n = 0;
   TU_OK(ctx, lsk_trace_count(ctx, &n));
   ck_assert_uint_eq(n, 2);
@@ -812,7 +815,7 @@ START_TEST(test_trace_clear)
   free(text);
   /* Recording goes on after a clear, from the start. */
   uint32_t pat = 7;
-  TU_OK(ctx, lsk_buffer_fill(b, &pat, 4, 16, 32));
+  TU_OK(ctx, lsk_buffer_fill(b, &pat, 4, 16, 32, NULL));
   TU_OK(ctx, lsk_trace_count(ctx, &n));
   ck_assert_uint_eq(n, 1);
   TU_OK(ctx, lsk_trace_get(ctx, 0, &e));
@@ -823,7 +826,7 @@ START_TEST(test_trace_clear)
   /* The entry's strings stay where they are while the record grows past
    * its first chunk (ASan sees a read of moved memory). */
   for (int i = 0; i < 1500; ++i)
-    TU_OK(ctx, lsk_buffer_fill(b, &pat, 4, 0, 4));
+    TU_OK(ctx, lsk_buffer_fill(b, &pat, 4, 0, 4, NULL));
   ck_assert_str_eq(e.name, "fill");
   ck_assert_str_eq(e.queue, "default");
   TU_OK(ctx, lsk_trace_count(ctx, &n));
@@ -839,7 +842,7 @@ START_TEST(test_trace_off)
   lsk_buffer *b = NULL;
   TU_OK(ctx, lsk_buffer_create(ctx, 64, &b));
   uint32_t x[16] = {0};
-  TU_OK(ctx, lsk_buffer_write(b, 0, x, sizeof x));
+  TU_OK(ctx, lsk_buffer_write(b, 0, x, sizeof x, NULL));
   size_t n = 42;
   lsk_trace_entry e;
   TU_FAILS(ctx, lsk_trace_count(ctx, &n), LSK_EINVAL, "lsk_trace_count");

@@ -58,7 +58,7 @@ void bt_run(bt *t, const char *name, const bt_shape *s, size_t blocks, const lsk
   lsk_kernel *k = tu_kernel(t->p, name);
   lsk_launch cfg = {
       .domain = {s->domain}, .blocks = {blocks}, .workers = s->workers, .simd = s->simd};
-  TU_OK(t->ctx, lsk_kernel_run(k, &cfg, args, nargs));
+  TU_OK(t->ctx, lsk_kernel_run(k, &cfg, args, nargs, NULL));
   lsk_kernel_destroy(k);
 }
 
@@ -76,7 +76,7 @@ lsk_buffer *bt_buf(bt *t, const void *data, size_t bytes)
   lsk_buffer *b = NULL;
   void *z = data ? NULL : calloc(1, bytes);
   TU_OK(t->ctx, lsk_buffer_create(t->ctx, bytes, &b));
-  TU_OK(t->ctx, lsk_buffer_write(b, 0, data ? data : z, bytes));
+  TU_OK(t->ctx, lsk_buffer_write(b, 0, data ? data : z, bytes, NULL));
   free(z);
   return b;
 }
@@ -85,7 +85,7 @@ void *bt_get(bt *t, lsk_buffer *b, size_t bytes)
 {
   void *h = malloc(bytes);
   ck_assert_ptr_nonnull(h);
-  TU_OK(t->ctx, lsk_buffer_read(b, 0, h, bytes));
+  TU_OK(t->ctx, lsk_buffer_read(b, 0, h, bytes, NULL));
   lsk_buffer_destroy(b);
   return h;
 }
@@ -550,7 +550,7 @@ START_TEST(test_block_scan_var_one_step_rounds)
   static const unsigned ns[R] = {3, 0, 256, 40, 255, 1, 0, 130};
   lsk_buffer *bn = NULL, *bc = tu_zeros(ctx, D), *bt = tu_zeros(ctx, R);
   TU_OK(ctx, lsk_buffer_create(ctx, sizeof ns, &bn));
-  TU_OK(ctx, lsk_buffer_write(bn, 0, ns, sizeof ns));
+  TU_OK(ctx, lsk_buffer_write(bn, 0, ns, sizeof ns, NULL));
   static const unsigned shapes[][2] = {{256, 1}, {512, 1}, {255, 1}, {128, 2}, {32, 1}};
   for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; ++sh) {
     lsk_launch cfg = {
@@ -559,7 +559,8 @@ START_TEST(test_block_scan_var_one_step_rounds)
       continue;
     TU_OK(ctx, lsk_kernel_run(k, &cfg,
                               LSK_ARGS(LSK_ARG_BUFFER(bn), LSK_ARG_UINT(R), LSK_ARG_BUFFER(bc),
-                                       LSK_ARG_BUFFER(bt))));
+                                       LSK_ARG_BUFFER(bt)),
+                              NULL));
     unsigned *count = tu_read_uints(ctx, bc, D), *totals = tu_read_uints(ctx, bt, R);
     for (unsigned r = 0; r < R; ++r)
       ck_assert_msg(totals[r] == ns[r], "%u x %u: round %u's total %u, want %u", shapes[sh][0],

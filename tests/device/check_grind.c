@@ -20,7 +20,7 @@ static lsk_buffer *zeros(lsk_context *ctx, size_t n)
   unsigned *z = calloc(n, sizeof *z);
   ck_assert_ptr_nonnull(z);
   TU_OK(ctx, lsk_buffer_create(ctx, n * sizeof *z, &b));
-  TU_OK(ctx, lsk_buffer_write(b, 0, z, n * sizeof *z));
+  TU_OK(ctx, lsk_buffer_write(b, 0, z, n * sizeof *z, NULL));
   free(z);
   return b;
 }
@@ -57,10 +57,11 @@ START_TEST(test_grind_iota_family)
                       .simd = g->simd,
                       .local_bytes = g->local_bytes};
     if (g->local_bytes)
-      TU_OK(ctx, lsk_kernel_run(
-                     k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N), LSK_ARG_DYN_LOCAL)));
+      TU_OK(ctx, lsk_kernel_run(k, &cfg,
+                                LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N), LSK_ARG_DYN_LOCAL),
+                                NULL));
     else
-      TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N))));
+      TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N)), NULL));
     unsigned *h = tu_read_uints(ctx, data, N);
     for (unsigned i = 0; i < N; ++i)
       ck_assert_msg(h[i] == i, "%s case %zu: data[%u] = %u", g->kernel, c, i, h[i]);
@@ -111,11 +112,12 @@ START_TEST(test_grind_block_sums)
   for (size_t c = 0; c < sizeof shapes / sizeof shapes[0]; ++c) {
     lsk_buffer *xb = NULL, *out = zeros(ctx, nb);
     TU_OK(ctx, lsk_buffer_create(ctx, sizeof x, &xb));
-    TU_OK(ctx, lsk_buffer_write(xb, 0, x, sizeof x));
+    TU_OK(ctx, lsk_buffer_write(xb, 0, x, sizeof x, NULL));
     lsk_launch cfg = {
         .domain = {dom}, .blocks = {3}, .workers = shapes[c][0], .simd = shapes[c][1]};
-    TU_OK(ctx, lsk_kernel_run(k, &cfg,
-                              LSK_ARGS(LSK_ARG_BUFFER(xb), LSK_ARG_BUFFER(out), LSK_ARG_UINT(N))));
+    TU_OK(ctx,
+          lsk_kernel_run(k, &cfg,
+                         LSK_ARGS(LSK_ARG_BUFFER(xb), LSK_ARG_BUFFER(out), LSK_ARG_UINT(N)), NULL));
     unsigned *h = tu_read_uints(ctx, out, nb);
     for (unsigned b = 0; b < nb; ++b) {
       unsigned want = 0;
@@ -169,7 +171,7 @@ START_TEST(test_grind_soa_views)
   size_t na = 0;
   TU_OK(ctx, lsk_soa_args(soa, 0, NULL, args, 16, &na));
   lsk_launch cfg = {.domain = {16}, .blocks = {2}, .workers = 4, .simd = 2};
-  TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na));
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na, NULL));
   TU_OK(ctx, lsk_soa_download(soa));
   for (size_t i = 0; i < n; ++i)
     ck_assert_msg(fabs(h.out[i] - parts_reference(&h, i)) <= 1e-12 * (1 + fabs(h.out[i])),
@@ -217,7 +219,7 @@ START_TEST(test_grind_idx_helpers)
     lsk_buffer *out = zeros(ctx, 4 * 32);
     lsk_launch cfg = {
         .domain = {4, 3}, .blocks = {2, 2}, .workers = shapes[c][0], .simd = shapes[c][1]};
-    TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(out))));
+    TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(out)), NULL));
     unsigned *h = tu_read_uints(ctx, out, 4 * 32);
     for (unsigned b = 0; b < 4; ++b) {
       const unsigned *o = h + b * 32;
@@ -266,7 +268,8 @@ START_TEST(test_grind_domain_count)
   lsk_buffer *x = zeros(ctx, 16), *counts = zeros(ctx, 20);
   lsk_launch cfg = {.domain = {8}, .blocks = {2}, .workers = 2, .simd = 2};
   TU_OK(ctx, lsk_kernel_run(k, &cfg,
-                            LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_BUFFER(counts), LSK_ARG_UINT(13))));
+                            LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_BUFFER(counts), LSK_ARG_UINT(13)),
+                            NULL));
   unsigned *hx = tu_read_uints(ctx, x, 16), *hc = tu_read_uints(ctx, counts, 20);
   /* Index i of a data block belongs to worker (i % 4) / 2 (stride 4). */
   for (unsigned i = 0; i < 16; ++i) {

@@ -63,7 +63,7 @@ START_TEST(test_grind_planted)
   /* Four workers of simd 2 in one block: the race is inside a work-group. */
   lsk_launch cfg = {.domain = {D}, .blocks = {1}, .workers = 4, .simd = 2};
   lsk_buffer *word = tu_zeros(ctx, 1), *ran = tu_zeros(ctx, D);
-  TU_OK(ctx, lsk_kernel_run(race, &cfg, LSK_ARGS(LSK_ARG_BUFFER(word), LSK_ARG_BUFFER(ran))));
+  TU_OK(ctx, lsk_kernel_run(race, &cfg, LSK_ARGS(LSK_ARG_BUFFER(word), LSK_ARG_BUFFER(ran)), NULL));
   unsigned *w = tu_read_uints(ctx, word, 1), *r = tu_read_uints(ctx, ran, D);
   ck_assert_msg(w[0] >= 1 && w[0] <= D, "planted_race wrote %u", w[0]);
   for (unsigned i = 0; i < D; ++i)
@@ -75,14 +75,15 @@ START_TEST(test_grind_planted)
     unsigned x[5] = {1, 2, 3, 4, 5};
     lsk_buffer *xb = NULL, *ran2 = tu_zeros(ctx, 2);
     TU_OK(ctx, lsk_buffer_create(ctx, sizeof x, &xb));
-    TU_OK(ctx, lsk_buffer_write(xb, 0, x, sizeof x));
+    TU_OK(ctx, lsk_buffer_write(xb, 0, x, sizeof x, NULL));
     TU_OK(ctx, lsk_kernel_run(oob, &cfg,
-                              LSK_ARGS(LSK_ARG_BUFFER(xb), LSK_ARG_UINT(5), LSK_ARG_BUFFER(ran2))));
+                              LSK_ARGS(LSK_ARG_BUFFER(xb), LSK_ARG_UINT(5), LSK_ARG_BUFFER(ran2)),
+                              NULL));
     r = tu_read_uints(ctx, ran2, 2);
     ck_assert_msg(r[0] == 7, "planted_oob did not run (marker %u)", r[0]);
     free(r);
     lsk_buffer *ran3 = tu_zeros(ctx, 2);
-    TU_OK(ctx, lsk_kernel_run(uninit, &cfg, LSK_ARGS(LSK_ARG_BUFFER(ran3), LSK_ARG_UINT(1))));
+    TU_OK(ctx, lsk_kernel_run(uninit, &cfg, LSK_ARGS(LSK_ARG_BUFFER(ran3), LSK_ARG_UINT(1)), NULL));
     r = tu_read_uints(ctx, ran3, 2);
     ck_assert_msg(r[0] == 7, "planted_uninit did not run (marker %u)", r[0]);
     free(r);

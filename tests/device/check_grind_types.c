@@ -96,7 +96,7 @@ static lsk_buffer *upload(lsk_context *ctx, const void *x, size_t bytes)
 {
   lsk_buffer *b = NULL;
   TU_OK(ctx, lsk_buffer_create(ctx, bytes, &b));
-  TU_OK(ctx, lsk_buffer_write(b, 0, x, bytes));
+  TU_OK(ctx, lsk_buffer_write(b, 0, x, bytes, NULL));
   return b;
 }
 
@@ -167,7 +167,7 @@ static void scan_types(int want_vsum)
         lsk_buffer *out = upload(ctx, sentinel, sizeof sentinel);
         TU_OK(ctx, lsk_scan(ctx, t, incl ? LSK_SCAN_INCLUSIVE : LSK_SCAN_EXCLUSIVE, in, OFF, out,
                             2 * OFF, N, &shapes[s]));
-        TU_OK(ctx, lsk_buffer_read(out, 0, got, sizeof got));
+        TU_OK(ctx, lsk_buffer_read(out, 0, got, sizeof got, NULL));
         uint32_t run = 0;
         float frun = 0;
         for (size_t i = 0; i < M; ++i) {

@@ -66,15 +66,16 @@ static void observe(lsk_context *ctx, lsk_kernel *k, unsigned n, unsigned w, uns
 {
   lsk_buffer *owner = tu_zeros(ctx, 64), *slot = tu_zeros(ctx, 64), *execs = tu_zeros(ctx, 64);
   unsigned ff = 0xffffffffu;
-  TU_OK(ctx, lsk_buffer_fill(owner, &ff, 4, 0, 64 * 4));
-  TU_OK(ctx, lsk_buffer_fill(slot, &ff, 4, 0, 64 * 4));
+  TU_OK(ctx, lsk_buffer_fill(owner, &ff, 4, 0, 64 * 4, NULL));
+  TU_OK(ctx, lsk_buffer_fill(slot, &ff, 4, 0, 64 * 4, NULL));
   lsk_launch cfg = {.domain = {n}, .blocks = {1}, .workers = w, .simd = s};
   TU_OK(ctx,
-        lsk_kernel_run(
-            k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(owner), LSK_ARG_BUFFER(slot), LSK_ARG_BUFFER(execs))));
-  TU_OK(ctx, lsk_buffer_read(owner, 0, o->owner, sizeof o->owner));
-  TU_OK(ctx, lsk_buffer_read(slot, 0, o->slot, sizeof o->slot));
-  TU_OK(ctx, lsk_buffer_read(execs, 0, o->execs, sizeof o->execs));
+        lsk_kernel_run(k, &cfg,
+                       LSK_ARGS(LSK_ARG_BUFFER(owner), LSK_ARG_BUFFER(slot), LSK_ARG_BUFFER(execs)),
+                       NULL));
+  TU_OK(ctx, lsk_buffer_read(owner, 0, o->owner, sizeof o->owner, NULL));
+  TU_OK(ctx, lsk_buffer_read(slot, 0, o->slot, sizeof o->slot, NULL));
+  TU_OK(ctx, lsk_buffer_read(execs, 0, o->execs, sizeof o->execs, NULL));
   lsk_buffer_destroy(owner);
   lsk_buffer_destroy(slot);
   lsk_buffer_destroy(execs);
@@ -157,7 +158,7 @@ START_TEST(test_mapping_context_variable)
     unsigned n = shapes[c][0], w = shapes[c][1], s = shapes[c][2];
     lsk_buffer *out = tu_zeros(ctx, n), *ns = tu_zeros(ctx, 1);
     lsk_launch cfg = {.domain = {n}, .blocks = {1}, .workers = w, .simd = s};
-    TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(out), LSK_ARG_BUFFER(ns))));
+    TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(out), LSK_ARG_BUFFER(ns)), NULL));
     unsigned *h = tu_read_uints(ctx, out, n), *slots = tu_read_uints(ctx, ns, 1);
     observed r;
     reference(n, w, s, r.owner, r.slot, r.execs);
@@ -188,7 +189,8 @@ START_TEST(test_mapping_master)
     unsigned w = workers[c];
     lsk_buffer *count = tu_zeros(ctx, 2), *seen = tu_zeros(ctx, nblocks * w);
     lsk_launch cfg = {.domain = {16}, .blocks = {nblocks}, .workers = w, .simd = 1};
-    TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(count), LSK_ARG_BUFFER(seen))));
+    TU_OK(ctx,
+          lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(count), LSK_ARG_BUFFER(seen)), NULL));
     unsigned *cnt = tu_read_uints(ctx, count, 2), *h = tu_read_uints(ctx, seen, nblocks * w);
     ck_assert_uint_eq(cnt[0], nblocks);
     ck_assert_uint_eq(cnt[1], 1u); /* only worker 0 */
@@ -214,7 +216,7 @@ START_TEST(test_mapping_block_index)
   lsk_kernel *k = tu_kernel(p, "blocks");
   lsk_buffer *out = tu_zeros(ctx, 3 * 64 + 1);
   lsk_launch cfg = {.domain = {8}, .blocks = {3, 2, 4}, .workers = 4};
-  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(out))));
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(out)), NULL));
   unsigned *h = tu_read_uints(ctx, out, 3 * 64 + 1);
   for (unsigned z = 0; z < 4; ++z)
     for (unsigned y = 0; y < 2; ++y)

@@ -81,10 +81,11 @@ START_TEST(test_random_known_answers)
     for (int j = 0; j < 6; ++j)
       in[6 * v + j] = kat[v][j];
   lsk_buffer *bin = tu_zeros(ctx, 18), *bout = tu_zeros(ctx, 12);
-  TU_OK(ctx, lsk_buffer_write(bin, 0, in, sizeof in));
+  TU_OK(ctx, lsk_buffer_write(bin, 0, in, sizeof in, NULL));
   lsk_launch cfg = {.domain = {32}, .blocks = {1}};
-  TU_OK(ctx, lsk_kernel_run(k, &cfg,
-                            LSK_ARGS(LSK_ARG_BUFFER(bin), LSK_ARG_BUFFER(bout), LSK_ARG_UINT(3))));
+  TU_OK(ctx,
+        lsk_kernel_run(k, &cfg,
+                       LSK_ARGS(LSK_ARG_BUFFER(bin), LSK_ARG_BUFFER(bout), LSK_ARG_UINT(3)), NULL));
   unsigned *h = tu_read_uints(ctx, bout, 12);
   for (int v = 0; v < 3; ++v)
     for (int j = 0; j < 4; ++j)
@@ -110,10 +111,11 @@ static void run_draws(lsk_context *ctx, lsk_kernel *k, const lsk_launch *cfg, ui
   TU_OK(ctx, lsk_kernel_run(k, cfg,
                             LSK_ARGS(LSK_ARG_BUFFER(bw), LSK_ARG_BUFFER(bu), LSK_ARG_BUFFER(bg),
                                      LSK_ARG_ULONG(SEED), LSK_ARG_UINT(3), LSK_ARG_UINT(7),
-                                     LSK_ARG_UINT(N))));
-  TU_OK(ctx, lsk_buffer_read(bw, 0, w, 4 * N * sizeof *w));
-  TU_OK(ctx, lsk_buffer_read(bu, 0, u, N * sizeof *u));
-  TU_OK(ctx, lsk_buffer_read(bg, 0, g, N * sizeof *g));
+                                     LSK_ARG_UINT(N)),
+                            NULL));
+  TU_OK(ctx, lsk_buffer_read(bw, 0, w, 4 * N * sizeof *w, NULL));
+  TU_OK(ctx, lsk_buffer_read(bu, 0, u, N * sizeof *u, NULL));
+  TU_OK(ctx, lsk_buffer_read(bg, 0, g, N * sizeof *g, NULL));
   lsk_buffer_destroy(bw);
   lsk_buffer_destroy(bu);
   lsk_buffer_destroy(bg);
@@ -185,10 +187,11 @@ START_TEST(test_random_double)
   lsk_launch cfg = {.domain = {256}, .blocks = {4}};
   TU_OK(ctx, lsk_kernel_run(k, &cfg,
                             LSK_ARGS(LSK_ARG_BUFFER(bu), LSK_ARG_BUFFER(bg), LSK_ARG_ULONG(SEED),
-                                     LSK_ARG_UINT(N))));
+                                     LSK_ARG_UINT(N)),
+                            NULL));
   static double u[N], g[N];
-  TU_OK(ctx, lsk_buffer_read(bu, 0, u, sizeof u));
-  TU_OK(ctx, lsk_buffer_read(bg, 0, g, sizeof g));
+  TU_OK(ctx, lsk_buffer_read(bu, 0, u, sizeof u, NULL));
+  TU_OK(ctx, lsk_buffer_read(bg, 0, g, sizeof g, NULL));
   for (uint32_t i = 0; i < N; ++i) {
     uint32_t ctr[4] = {i, 0, 0, 0}, key[2] = {(uint32_t)SEED, (uint32_t)(SEED >> 32)}, r[4];
     tu_philox(ctr, key, r);

@@ -41,9 +41,9 @@ START_TEST(test_verify_planted_failure)
   lsk_kernel *k = tu_kernel(p, "iota");
   lsk_buffer *data = tu_zeros(ctx, N);
   unsigned one = 1;
-  TU_OK(ctx, lsk_buffer_write(data, 5 * sizeof one, &one, sizeof one));
+  TU_OK(ctx, lsk_buffer_write(data, 5 * sizeof one, &one, sizeof one, NULL));
   lsk_launch cfg = {.domain = {128}, .blocks = {8}};
-  int rc = lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N)));
+  int rc = lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N)), NULL);
   ck_assert_int_eq(rc, LSK_EVERIFY);
   const char *msg = lsk_context_errmsg(ctx);
   char want[64];
@@ -60,8 +60,8 @@ START_TEST(test_verify_planted_failure)
   free(h);
   /* The record is cleared: the next clean run succeeds. */
   unsigned zero = 0;
-  TU_OK(ctx, lsk_buffer_fill(data, &zero, 4, 0, N * 4));
-  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N))));
+  TU_OK(ctx, lsk_buffer_fill(data, &zero, 4, 0, N * 4, NULL));
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N)), NULL));
   lsk_buffer_destroy(data);
   lsk_kernel_destroy(k);
   lsk_program_destroy(p);
@@ -95,7 +95,7 @@ START_TEST(test_verify_async_and_values)
     host[i] = (i == 9 || i == 17 || i == 40) ? -i : i;
   lsk_buffer *v = NULL;
   TU_OK(ctx, lsk_buffer_create(ctx, sizeof host, &v));
-  TU_OK(ctx, lsk_buffer_write(v, 0, host, sizeof host));
+  TU_OK(ctx, lsk_buffer_write(v, 0, host, sizeof host, NULL));
   lsk_launch cfg = {.domain = {64}, .blocks = {1}, .workers = 8, .simd = 1};
   TU_OK(ctx, lsk_kernel_launch(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(v), LSK_ARG_UINT(64)), NULL));
   TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY, "(3 failures)");
@@ -124,14 +124,14 @@ START_TEST(test_verify_several_kernels)
   int host[4] = {5, 1, 2, 3};
   lsk_buffer *v = NULL;
   TU_OK(ctx, lsk_buffer_create(ctx, sizeof host, &v));
-  TU_OK(ctx, lsk_buffer_write(v, 0, host, sizeof host));
+  TU_OK(ctx, lsk_buffer_write(v, 0, host, sizeof host, NULL));
   lsk_launch cfg = {.domain = {4}, .blocks = {1}};
   TU_OK(ctx, lsk_kernel_launch(plain, &cfg, LSK_ARGS(LSK_ARG_BUFFER(v)), NULL));
   TU_OK(ctx, lsk_kernel_launch(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(v), LSK_ARG_UINT(4)), NULL));
   TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY,
            "verify failed on queue 'default' in kernel 'plain' at line 11: first is not zero (1 "
            "failure)");
-  TU_FAILS(ctx, lsk_kernel_run(plain, &cfg, LSK_ARGS(LSK_ARG_BUFFER(v))), LSK_EVERIFY,
+  TU_FAILS(ctx, lsk_kernel_run(plain, &cfg, LSK_ARGS(LSK_ARG_BUFFER(v)), NULL), LSK_EVERIFY,
            "in kernel 'plain' at line 11: first is not zero (1 failure)");
   lsk_buffer_destroy(v);
   lsk_kernel_destroy(plain);

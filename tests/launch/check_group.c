@@ -197,7 +197,7 @@ static unsigned split_affine(lsk_group *g, const affine *a, size_t n, const size
     } else {
       bx[i] = tu_zeros(c, n);
       by[i] = tu_zeros(c, n);
-      TU_OK(c, lsk_buffer_write(bx[i], 0, x, n * 4));
+      TU_OK(c, lsk_buffer_write(bx[i], 0, x, n * 4, NULL));
     }
   }
   /* Every member's part at once, each on its default queue. */
@@ -215,11 +215,11 @@ static unsigned split_affine(lsk_group *g, const affine *a, size_t n, const size
                           NULL));
   }
   TU_OK(NULL, lsk_group_finish(g));
-  TU_OK(c0, lsk_buffer_read(by[0], 0, got, n * 4));
+  TU_OK(c0, lsk_buffer_read(by[0], 0, got, n * 4, NULL));
   for (unsigned i = 1; i < m; ++i)
     if (lsk_context_cl(lsk_group_context(g, i)) != lsk_context_cl(c0))
-      TU_OK(NULL,
-            lsk_buffer_read(by[i], first[i] * 4, got + first[i], (first[i + 1] - first[i]) * 4));
+      TU_OK(NULL, lsk_buffer_read(by[i], first[i] * 4, got + first[i],
+                                  (first[i + 1] - first[i]) * 4, NULL));
   for (size_t i = 0; i < n; ++i)
     ck_assert_msg(got[i] == want_y(x, i), "y[%zu] = %u, want %u", i, got[i], want_y(x, i));
   for (unsigned i = 0; i < m; ++i) {
@@ -316,7 +316,7 @@ static void tune_once(lsk_context *ctx, lsk_kernel *k)
   lsk_tune_result r;
   lsk_tune_options o = {.repeat = 1, .candidates = few, .ncandidates = 2};
   TU_OK(ctx, lsk_tune(k, &(lsk_launch){.domain = {16}, .blocks = {1}},
-                      LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT(16)), &o, &r));
+                      LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT(16)), &o, &r, NULL));
   ck_assert_int_eq(r.stored, 1);
   lsk_tune_result_free(&r);
   lsk_buffer_destroy(x);

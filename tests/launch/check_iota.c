@@ -32,7 +32,7 @@ static void run_case(const iota_case *c)
   for (size_t wi = 0; wi < 4; ++wi)
     for (size_t si = 0; si < 2; ++si) {
       unsigned zero = 0;
-      TU_OK(ctx, lsk_buffer_fill(data, &zero, 4, 0, N * 4));
+      TU_OK(ctx, lsk_buffer_fill(data, &zero, 4, 0, N * 4, NULL));
       lsk_launch cfg = {.domain = {c->domain[0], c->domain[1], c->domain[2]},
                         .blocks = {c->blocks[0], c->blocks[1], c->blocks[2]},
                         .workers = workers[wi],
@@ -41,11 +41,11 @@ static void run_case(const iota_case *c)
       if (!tu_fits(ctx, k, &cfg))
         continue;
       if (c->local_bytes)
-        TU_OK(ctx,
-              lsk_kernel_run(k, &cfg,
-                             LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N), LSK_ARG_DYN_LOCAL)));
+        TU_OK(ctx, lsk_kernel_run(
+                       k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N), LSK_ARG_DYN_LOCAL),
+                       NULL));
       else
-        TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N))));
+        TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N)), NULL));
       unsigned *h = tu_read_uints(ctx, data, N);
       for (unsigned i = 0; i < N; ++i)
         ck_assert_msg(h[i] == i, "%s W=%u S=%u: data[%u] = %u", c->kernel, workers[wi], simds[si],

@@ -298,8 +298,8 @@ START_TEST(test_shapes_launches)
     ck_assert_uint_eq(info.simd, 1);
     ck_assert_uint_le(info.work_group_max, 1024);
     unsigned zero = 0;
-    TU_OK(ctx, lsk_buffer_fill(x, &zero, 4, 0, N * 4));
-    TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT(N))));
+    TU_OK(ctx, lsk_buffer_fill(x, &zero, 4, 0, N * 4, NULL));
+    TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT(N)), NULL));
     unsigned *got = tu_read_uints(ctx, x, N);
     for (unsigned j = 0; j < N; ++j)
       ck_assert_msg(got[j] == j, "domain %u: x[%u] = %u", rows[i].domain, j, got[j]);
@@ -318,15 +318,17 @@ START_TEST(test_shapes_launches)
   /* Past the model's 1024 workers: refused, as the H100 would. */
   TU_FAILS(ctx,
            lsk_kernel_run(k, &(lsk_launch){.domain = {2048}, .blocks = {1}, .workers = 2048},
-                          LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT(N))),
+                          LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT(N)), NULL),
            LSK_ELAUNCH, "2048 workers exceed the 1024");
   /* Local memory: 48 KiB - 4 KiB of the kernel's own scratch fits;
    * 48 KiB + 4 bytes of dynamic local memory does not. */
   lsk_kernel *ks = tu_kernel(p, "scratch");
   lsk_launch one = {.domain = {256}, .blocks = {1}};
-  TU_OK(ctx, lsk_kernel_run(ks, &one, LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_LOCAL(44 * 1024))));
-  TU_FAILS(ctx, lsk_kernel_run(ks, &one, LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_LOCAL(48 * 1024 + 4))),
-           LSK_ELAUNCH, "bytes of local memory");
+  TU_OK(ctx, lsk_kernel_run(ks, &one, LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_LOCAL(44 * 1024)), NULL));
+  TU_FAILS(
+      ctx,
+      lsk_kernel_run(ks, &one, LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_LOCAL(48 * 1024 + 4)), NULL),
+      LSK_ELAUNCH, "bytes of local memory");
   lsk_kernel_destroy(ks);
   lsk_buffer_destroy(x);
   lsk_kernel_destroy(k);
@@ -358,7 +360,7 @@ START_TEST(test_shapes_tune_apart)
     ck_assert_int_eq(found, 0);
     lsk_tune_result r;
     lsk_tune_options o = {.repeat = 1, .candidates = few, .ncandidates = 2};
-    TU_OK(ctx, lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT(1000)), &o, &r));
+    TU_OK(ctx, lsk_tune(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT(1000)), &o, &r, NULL));
     ck_assert_int_eq(r.stored, 1);
     path[i] = strdup(r.path);
     lsk_tune_result_free(&r);

@@ -129,7 +129,7 @@ static void reset(fixture *f)
   unsigned h[N];
   for (unsigned i = 0; i < N; ++i)
     h[i] = i;
-  TU_OK(f->ctx, lsk_buffer_write(f->x, 0, h, sizeof h));
+  TU_OK(f->ctx, lsk_buffer_write(f->x, 0, h, sizeof h, NULL));
 }
 
 static fixture open_fixture(const lsk_context_options *opt, const char *kernel)
@@ -160,7 +160,7 @@ static void check_step_result(fixture *f)
 {
   reset(f);
   lsk_launch cfg = automatic();
-  TU_OK(f->ctx, lsk_kernel_run(f->k, &cfg, STEP_ARGS(f)));
+  TU_OK(f->ctx, lsk_kernel_run(f->k, &cfg, STEP_ARGS(f), NULL));
   unsigned *h = tu_read_uints(f->ctx, f->x, N);
   for (unsigned i = 0; i < N; ++i)
     ck_assert_msg(h[i] == 4u * i, "x[%u] = %u, wanted %u", i, h[i], 4u * i);
@@ -189,7 +189,7 @@ static lsk_tune_result tune_few(fixture *f, int no_store)
                           .ncandidates = sizeof few / sizeof few[0],
                           .no_store = no_store};
   lsk_launch cfg = automatic();
-  TU_OK(f->ctx, lsk_tune(f->k, &cfg, STEP_ARGS(f), &opt, &r));
+  TU_OK(f->ctx, lsk_tune(f->k, &cfg, STEP_ARGS(f), &opt, &r, NULL));
   return r;
 }
 
@@ -451,26 +451,70 @@ START_TEST(test_tune_differing_result_never_chosen)
 }
 END_TEST
 
+/* lsk_tune on its on's queue (issue 27): every command of the tuning (the
+ * snapshot's reads, the restoring writes, the runs) is on that queue, as
+ * the trace records them; the wait list is honoured and the event is of
+ * the last command, complete on return; the buffer holds one step. */
+START_TEST(test_tune_on_queue)
+{
+  tune_env();
+  fixture f = open_fixture(&(lsk_context_options){.trace = 1}, "advance");
+  lsk_queue *q = NULL;
+  TU_OK(f.ctx, lsk_queue_create(f.ctx, &(lsk_queue_options){.name = "tuner"}, &q));
+  lsk_event *before = NULL, *done = NULL;
+  TU_OK(f.ctx, lsk_queue_marker(&(lsk_async){.queue = lsk_context_queue(f.ctx), .event = &before}));
+  TU_OK(f.ctx, lsk_trace_clear(f.ctx));
+  lsk_launch cfg = automatic();
+  lsk_tune_options opt = {.repeat = 1, .candidates = few, .ncandidates = 1, .no_store = 1};
+  lsk_tune_result r;
+  TU_OK(f.ctx, lsk_tune(f.k, &cfg, STEP_ARGS(&f), &opt, &r,
+                        &(lsk_async){.queue = q, .wait = &before, .nwait = 1, .event = &done}));
+  lsk_event_state st = 0;
+  TU_OK(f.ctx, lsk_event_state_get(done, &st));
+  ck_assert_int_eq(st, LSK_EVENT_COMPLETE);
+  size_t n = 0, kernels = 0;
+  TU_OK(f.ctx, lsk_trace_count(f.ctx, &n));
+  for (size_t i = 0; i < n; ++i) {
+    lsk_trace_entry e;
+    TU_OK(f.ctx, lsk_trace_get(f.ctx, i, &e));
+    ck_assert_msg(strcmp(e.queue, "tuner") == 0, "command %zu (%s) on queue '%s'", i, e.name,
+                  e.queue);
+    kernels += e.kind == LSK_TRACE_KERNEL;
+  }
+  ck_assert_uint_ge(kernels, 2); /* each candidate verified, then timed */
+  unsigned *h = tu_read_uints(f.ctx, f.x, N);
+  for (unsigned i = 0; i < N; ++i)
+    ck_assert_msg(h[i] == 4u * i, "x[%u] = %u, wanted %u", i, h[i], 4u * i);
+  free(h);
+  lsk_tune_result_free(&r);
+  lsk_event_release(before);
+  lsk_event_release(done);
+  TU_OK(f.ctx, lsk_queue_destroy(q));
+  close_fixture(&f);
+}
+END_TEST
+
 START_TEST(test_tune_errors)
 {
   tune_env();
   fixture f = open_fixture(NULL, "advance");
   lsk_launch cfg = automatic();
   lsk_tune_result r;
-  TU_FAILS(f.ctx, lsk_tune(f.k, NULL, STEP_ARGS(&f), NULL, &r), LSK_EINVAL, "cfg is NULL");
-  TU_FAILS(f.ctx, lsk_tune(f.k, &cfg, STEP_ARGS(&f), NULL, NULL), LSK_EINVAL, "out is NULL");
-  TU_FAILS(f.ctx, lsk_tune(f.k, &cfg, STEP_ARGS(&f), &(lsk_tune_options){.ncandidates = 2}, &r),
+  TU_FAILS(f.ctx, lsk_tune(f.k, NULL, STEP_ARGS(&f), NULL, &r, NULL), LSK_EINVAL, "cfg is NULL");
+  TU_FAILS(f.ctx, lsk_tune(f.k, &cfg, STEP_ARGS(&f), NULL, NULL, NULL), LSK_EINVAL, "out is NULL");
+  TU_FAILS(f.ctx,
+           lsk_tune(f.k, &cfg, STEP_ARGS(&f), &(lsk_tune_options){.ncandidates = 2}, &r, NULL),
            LSK_EINVAL, "candidates is NULL");
-  TU_FAILS(f.ctx, lsk_tune(f.k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(f.x)), NULL, &r), LSK_EARGS,
+  TU_FAILS(f.ctx, lsk_tune(f.k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(f.x)), NULL, &r, NULL), LSK_EARGS,
            "takes 2 arguments");
   ck_assert_ptr_null(r.entries);
-  TU_FAILS(f.ctx, lsk_tune(f.k, &(lsk_launch){.domain = {DOMAIN}}, STEP_ARGS(&f), NULL, &r),
+  TU_FAILS(f.ctx, lsk_tune(f.k, &(lsk_launch){.domain = {DOMAIN}}, STEP_ARGS(&f), NULL, &r, NULL),
            LSK_EINVAL, "blocks[0] is 0");
   /* A candidate that cannot run is recorded, not chosen. */
   const lsk_device_info *dev = lsk_context_device(f.ctx);
   lsk_tune_shape c[] = {{(unsigned)dev->max_work_group_size * 2, 1}, {2, 8}};
   lsk_tune_options opt = {.repeat = 1, .candidates = c, .ncandidates = 2};
-  TU_OK(f.ctx, lsk_tune(f.k, &cfg, STEP_ARGS(&f), &opt, &r));
+  TU_OK(f.ctx, lsk_tune(f.k, &cfg, STEP_ARGS(&f), &opt, &r, NULL));
   ck_assert_uint_eq(r.nentries, 3);
   ck_assert_int_eq(r.entries[1].status, LSK_ELAUNCH);
   ck_assert_int_eq(r.entries[2].status, LSK_OK);
@@ -494,6 +538,7 @@ Suite *suite_tune(void)
   tcase_add_test(tc, test_tune_no_store);
   tcase_add_test(tc, test_tune_differing_result_never_chosen);
   tcase_add_test(tc, test_tune_errors);
+  tcase_add_test(tc, test_tune_on_queue);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -50,7 +50,7 @@ static void fx_open(fixture *f, unsigned seed)
   }
   qsort(f->want, f->nwant, 4, cmp_uint);
   TU_OK(f->ctx, lsk_buffer_create(f->ctx, sizeof f->v, &f->vals));
-  TU_OK(f->ctx, lsk_buffer_write(f->vals, 0, f->v, sizeof f->v));
+  TU_OK(f->ctx, lsk_buffer_write(f->vals, 0, f->v, sizeof f->v, NULL));
   TU_OK(f->ctx, lsk_buffer_create(f->ctx, 4, &f->missed));
 }
 
@@ -69,13 +69,14 @@ static void fx_close(fixture *f)
 static unsigned run_append(fixture *f, lsk_pool *pool, lsk_list *list, const lsk_launch *cfg)
 {
   unsigned zero = 0, missed = 0;
-  TU_OK(f->ctx, lsk_buffer_write(f->missed, 0, &zero, 4));
+  TU_OK(f->ctx, lsk_buffer_write(f->missed, 0, &zero, 4, NULL));
   TU_OK(f->ctx,
         lsk_kernel_run(f->append, cfg,
                        LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pool)),
                                 LSK_ARG_BUFFER(lsk_list_buffer(list)), LSK_ARG_BUFFER(f->vals),
-                                LSK_ARG_UINT(N), LSK_ARG_BUFFER(f->missed))));
-  TU_OK(f->ctx, lsk_buffer_read(f->missed, 0, &missed, 4));
+                                LSK_ARG_UINT(N), LSK_ARG_BUFFER(f->missed)),
+                       NULL));
+  TU_OK(f->ctx, lsk_buffer_read(f->missed, 0, &missed, 4, NULL));
   return missed;
 }
 
@@ -140,7 +141,8 @@ START_TEST(test_chunklist_append_many_blocks)
       TU_OK(f.ctx,
             lsk_kernel_run(f.sum, &one,
                            LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pool)),
-                                    LSK_ARG_BUFFER(lsk_list_buffer(list)), LSK_ARG_BUFFER(sums))));
+                                    LSK_ARG_BUFFER(lsk_list_buffer(list)), LSK_ARG_BUFFER(sums)),
+                           NULL));
       unsigned *s = tu_read_uints(f.ctx, sums, 3), want = 0;
       for (unsigned i = 0; i < f.nwant; ++i)
         want += f.want[i];

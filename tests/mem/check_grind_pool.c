@@ -22,7 +22,7 @@ static lsk_buffer *upload(lsk_context *ctx, const unsigned *v, size_t n)
 {
   lsk_buffer *b = NULL;
   TU_OK(ctx, lsk_buffer_create(ctx, n * 4, &b));
-  TU_OK(ctx, lsk_buffer_write(b, 0, v, n * 4));
+  TU_OK(ctx, lsk_buffer_write(b, 0, v, n * 4, NULL));
   return b;
 }
 
@@ -49,8 +49,9 @@ START_TEST(test_pool_grind_alloc_recycle_gc)
     lsk_buffer *out = upload(ctx, got, k);
     TU_OK(ctx, lsk_kernel_run(alloc, &cfg,
                               LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pool)), LSK_ARG_BUFFER(out),
-                                       LSK_ARG_UINT(k), LSK_ARG_UINT(7))));
-    TU_OK(ctx, lsk_buffer_read(out, 0, got, k * 4));
+                                       LSK_ARG_UINT(k), LSK_ARG_UINT(7)),
+                              NULL));
+    TU_OK(ctx, lsk_buffer_read(out, 0, got, k * 4, NULL));
     lsk_buffer_destroy(out);
     pm_alloc(&m, k, want);
     memcpy(order, got, k * 4);
@@ -62,7 +63,8 @@ START_TEST(test_pool_grind_alloc_recycle_gc)
     lsk_buffer *in = upload(ctx, rec, 12);
     TU_OK(ctx, lsk_kernel_run(recycle, &cfg,
                               LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pool)), LSK_ARG_BUFFER(in),
-                                       LSK_ARG_UINT(12))));
+                                       LSK_ARG_UINT(12)),
+                              NULL));
     lsk_buffer_destroy(in);
     TU_OK(ctx, lsk_pool_read_recycled(pool, order, 40, &n));
     ck_assert_uint_eq(n, 12);
@@ -105,7 +107,8 @@ START_TEST(test_pool_grind_chunklist)
   TU_OK(ctx, lsk_kernel_run(append, &cfg,
                             LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pool)),
                                      LSK_ARG_BUFFER(lsk_list_buffer(list)), LSK_ARG_BUFFER(vals),
-                                     LSK_ARG_UINT(100), LSK_ARG_BUFFER(missed))));
+                                     LSK_ARG_UINT(100), LSK_ARG_BUFFER(missed)),
+                            NULL));
   lsk_list_usage u;
   TU_OK(ctx, lsk_list_usage_get(list, &u));
   ck_assert_uint_eq(u.length, nwant);
@@ -144,8 +147,9 @@ START_TEST(test_pool_grind_chunklist)
   lsk_buffer *rb = upload(ctx, back, 102);
   TU_OK(ctx, lsk_kernel_run(read, &cfg,
                             LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pool)),
-                                     LSK_ARG_BUFFER(lsk_list_buffer(list)), LSK_ARG_BUFFER(rb))));
-  TU_OK(ctx, lsk_buffer_read(rb, 0, back, sizeof back));
+                                     LSK_ARG_BUFFER(lsk_list_buffer(list)), LSK_ARG_BUFFER(rb)),
+                            NULL));
+  TU_OK(ctx, lsk_buffer_read(rb, 0, back, sizeof back, NULL));
   ck_assert_uint_eq(back[0], nwant);
   ck_assert_uint_eq(back[101], 32 / 4); /* cells of 32 bytes, alignment 4 */
   for (unsigned i = 0; i < nwant; ++i)

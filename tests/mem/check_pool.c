@@ -35,7 +35,7 @@ static lsk_buffer *upload(lsk_context *ctx, const unsigned *v, size_t n)
   lsk_buffer *b = NULL;
   unsigned one = INVALID;
   TU_OK(ctx, lsk_buffer_create(ctx, (n ? n : 1) * 4, &b));
-  TU_OK(ctx, lsk_buffer_write(b, 0, n ? v : &one, (n ? n : 1) * 4));
+  TU_OK(ctx, lsk_buffer_write(b, 0, n ? v : &one, (n ? n : 1) * 4, NULL));
   return b;
 }
 
@@ -70,9 +70,10 @@ static void dev_alloc(fixture *f, lsk_pool *pool, unsigned *cells, unsigned n, u
   lsk_buffer *out = upload(f->ctx, cells, n);
   TU_OK(f->ctx, lsk_kernel_run(f->alloc, &f->cfg,
                                LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pool)), LSK_ARG_BUFFER(out),
-                                        LSK_ARG_UINT(n), LSK_ARG_UINT(tag))));
+                                        LSK_ARG_UINT(n), LSK_ARG_UINT(tag)),
+                               NULL));
   if (n)
-    TU_OK(f->ctx, lsk_buffer_read(out, 0, cells, n * 4));
+    TU_OK(f->ctx, lsk_buffer_read(out, 0, cells, n * 4, NULL));
   lsk_buffer_destroy(out);
 }
 
@@ -81,7 +82,8 @@ static void dev_recycle(fixture *f, lsk_pool *pool, const unsigned *cells, unsig
   lsk_buffer *in = upload(f->ctx, cells, n);
   TU_OK(f->ctx, lsk_kernel_run(f->recycle, &f->cfg,
                                LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pool)), LSK_ARG_BUFFER(in),
-                                        LSK_ARG_UINT(n))));
+                                        LSK_ARG_UINT(n)),
+                               NULL));
   lsk_buffer_destroy(in);
 }
 

@@ -81,7 +81,7 @@ static lsk_buffer *filled(lsk_context *ctx, size_t n, unsigned value)
     h[i] = value;
   lsk_buffer *b = NULL;
   TU_OK(ctx, lsk_buffer_create(ctx, (n ? n : 1) * sizeof *h, &b));
-  TU_OK(ctx, lsk_buffer_write(b, 0, h, (n ? n : 1) * sizeof *h));
+  TU_OK(ctx, lsk_buffer_write(b, 0, h, (n ? n : 1) * sizeof *h, NULL));
   free(h);
   return b;
 }
@@ -107,7 +107,8 @@ static void check_append(lsk_context *ctx, lsk_program *p, const char *kernel, s
   lsk_buffer *slots = filled(ctx, n, NONE);
   TU_OK(ctx, lsk_kernel_run(k, &l,
                             LSK_ARGS(LSK_VECTOR_ARGS(v), LSK_ARG_BUFFER(slots),
-                                     LSK_ARG_UINT((unsigned)n), LSK_ARG_UINT(mod))));
+                                     LSK_ARG_UINT((unsigned)n), LSK_ARG_UINT(mod)),
+                            NULL));
   size_t want = n ? (n - 1) / mod + 1 : 0, size = 99, over = 99;
   TU_OK(ctx, lsk_vector_size(v, &size, &over));
   size_t fit = want < capacity ? want : capacity;
@@ -200,8 +201,8 @@ START_TEST(test_vector_clear_and_struct)
   for (unsigned r = 0; r < 2; ++r) {
     unsigned mod = r ? 3 : 7;
     TU_OK(ctx, lsk_vector_clear(v));
-    TU_OK(ctx,
-          lsk_kernel_run(k, &l, LSK_ARGS(a[0], a[1], a[2], LSK_ARG_UINT(n), LSK_ARG_UINT(mod))));
+    TU_OK(ctx, lsk_kernel_run(k, &l, LSK_ARGS(a[0], a[1], a[2], LSK_ARG_UINT(n), LSK_ARG_UINT(mod)),
+                              NULL));
     size_t size, over, want = (n - 1) / mod + 1;
     TU_OK(ctx, lsk_vector_size(v, &size, &over));
     ck_assert_uint_eq(size, want < cap ? want : cap);
@@ -287,8 +288,8 @@ START_TEST(test_vector_grind)
   lsk_launch l = {.domain = {16}, .blocks = {2}, .workers = 4, .simd = 2};
   for (int r = 0; r < 2; ++r) {
     TU_OK(ctx, lsk_vector_clear(v));
-    TU_OK(ctx,
-          lsk_kernel_run(k, &l, LSK_ARGS(LSK_VECTOR_ARGS(v), LSK_ARG_UINT(50), LSK_ARG_UINT(4))));
+    TU_OK(ctx, lsk_kernel_run(
+                   k, &l, LSK_ARGS(LSK_VECTOR_ARGS(v), LSK_ARG_UINT(50), LSK_ARG_UINT(4)), NULL));
     size_t size, over;
     TU_OK(ctx, lsk_vector_size(v, &size, &over));
     ck_assert_uint_eq(size, 10);

@@ -87,14 +87,14 @@ static lsk_buffer *column(const lsk_grid_box *b, size_t es, void **host)
                  cell_value(b->offset[0] + i, b->offset[1] + j, b->offset[2] + k));
   lsk_buffer *buf;
   OK(lsk_buffer_create(lsk_mpi_context(M), n * es, &buf));
-  OK(lsk_buffer_write(buf, 0, *host, n * es));
+  OK(lsk_buffer_write(buf, 0, *host, n * es, NULL));
   return buf;
 }
 
 static void compare(const lsk_grid_box *b, lsk_buffer *buf, size_t es, void *host, const char *what)
 {
   size_t st[3], n = lsk_grid_box_storage(b, st);
-  OK(lsk_buffer_read(buf, 0, host, n * es));
+  OK(lsk_buffer_read(buf, 0, host, n * es, NULL));
   size_t s[3];
   for (s[2] = 0; s[2] < st[2]; ++s[2])
     for (s[1] = 0; s[1] < st[1]; ++s[1])
@@ -241,7 +241,7 @@ START_TEST(test_reduce)
     h[i] = (uint32_t)(i * 7 + (size_t)rank_);
   lsk_buffer *buf;
   OK(lsk_buffer_create(ctx, n * 4, &buf));
-  OK(lsk_buffer_write(buf, 0, h, n * 4));
+  OK(lsk_buffer_write(buf, 0, h, n * 4, NULL));
   uint32_t sum = 0;
   OK(lsk_mpi_reduce(M, LSK_TYPE_UINT, LSK_OP_SUM, buf, 0, n, &sum, NULL));
   ck_assert_uint_eq(sum, (uint32_t)total);

@@ -100,7 +100,7 @@ static void check_copy_all(lsk_context *ctx, const views *v, const char *opts, s
   size_t na = 0, nb = 0;
   TU_OK(ctx, lsk_soa_args(src, 0, NULL, args, 24, &na));
   TU_OK(ctx, lsk_soa_args(dst, 0, NULL, args + na, 24 - na, &nb));
-  TU_OK(ctx, lsk_kernel_run(k, cfg, args, na + nb));
+  TU_OK(ctx, lsk_kernel_run(k, cfg, args, na + nb, NULL));
   TU_OK(ctx, lsk_soa_download(dst));
   for (size_t i = 0; i < n; ++i) {
     ck_assert_msg(y.a[i] == x.a[i] + 1.0 && y.b[i] == x.b[i] * 2.0f, "%s: a or b of %zu", opts, i);
@@ -171,7 +171,7 @@ START_TEST(test_grind_soa_two_layouts_and_double2)
   TU_OK(ctx,
         lsk_soa_view_args(soa, 2, (size_t[]){0, 2}, (const char *[]){"x,y", NULL}, args, 16, &na));
   lsk_launch cfg = {.domain = {8}, .blocks = {2}, .workers = 2, .simd = 2};
-  TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na));
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na, NULL));
   TU_OK(ctx, lsk_soa_download(soa));
   double *charge = (double *)(h2 + mc.offset);
   for (size_t i = 0; i < 30; ++i)
@@ -193,13 +193,13 @@ START_TEST(test_grind_soa_two_layouts_and_double2)
   lsk_buffer *out = NULL;
   double zero[19] = {0};
   TU_OK(ctx, lsk_buffer_create(ctx, sizeof zero, &out));
-  TU_OK(ctx, lsk_buffer_write(out, 0, zero, sizeof zero));
+  TU_OK(ctx, lsk_buffer_write(out, 0, zero, sizeof zero, NULL));
   TU_OK(ctx, lsk_soa_args(soa, 0, NULL, args, 15, &na));
   args[na++] = LSK_ARG_BUFFER(out);
-  TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na));
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na, NULL));
   TU_OK(ctx, lsk_soa_download(soa));
   double got[19];
-  TU_OK(ctx, lsk_buffer_read(out, 0, got, sizeof got));
+  TU_OK(ctx, lsk_buffer_read(out, 0, got, sizeof got, NULL));
   for (size_t i = 0; i < n; ++i) {
     double re = (double)i + 0.5, im = -(double)(i % 4);
     ck_assert_msg(got[i] == re * re + im * im, "re^2 + im^2 of %zu: %g", i, got[i]);
@@ -235,15 +235,15 @@ START_TEST(test_grind_soa_range_check_fails)
   lsk_buffer *got = NULL;
   double sentinel = 1234.5, g = 0;
   TU_OK(ctx, lsk_buffer_create(ctx, sizeof g, &got));
-  TU_OK(ctx, lsk_buffer_write(got, 0, &sentinel, sizeof sentinel));
+  TU_OK(ctx, lsk_buffer_write(got, 0, &sentinel, sizeof sentinel, NULL));
   lsk_arg args[16];
   size_t na = 0;
   TU_OK(ctx, lsk_soa_args(soa, 0, NULL, args, 14, &na));
   args[na++] = LSK_ARG_INT(9);
   args[na++] = LSK_ARG_BUFFER(got);
-  TU_FAILS(ctx, lsk_kernel_run(k, &(lsk_launch){.domain = {4}, .blocks = {1}}, args, na),
+  TU_FAILS(ctx, lsk_kernel_run(k, &(lsk_launch){.domain = {4}, .blocks = {1}}, args, na, NULL),
            LSK_EVERIFY, "parts.a [9, 9] (3 failures)");
-  TU_OK(ctx, lsk_buffer_read(got, 0, &g, sizeof g));
+  TU_OK(ctx, lsk_buffer_read(got, 0, &g, sizeof g, NULL));
   ck_assert_msg(g == 0.0, "the failed read gives 0, got %g", g);
   unsigned char *before = malloc(lsk_soa_bytes(soa));
   memcpy(before, lsk_soa_host(soa, 0), lsk_soa_bytes(soa));

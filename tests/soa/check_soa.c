@@ -101,7 +101,7 @@ static void run(fixture *f, lsk_kernel *k, lsk_soa *soa, size_t part, const lsk_
   ck_assert_uint_eq(n, 8 + 2);
   for (size_t i = 0; i < nextra; ++i)
     args[n++] = extra[i];
-  TU_OK(f->ctx, lsk_kernel_run(k, cfg, args, n));
+  TU_OK(f->ctx, lsk_kernel_run(k, cfg, args, n, NULL));
 }
 
 /* Host fill, device compute through the generated accessors, host compare,
@@ -161,21 +161,21 @@ START_TEST(test_soa_device_range_check)
   double sentinel = 1234.5;
   static const int bad[] = {17, -1};
   for (int c = 0; c < 2; ++c) {
-    TU_OK(f.ctx, lsk_buffer_write(got, 0, &sentinel, sizeof sentinel));
+    TU_OK(f.ctx, lsk_buffer_write(got, 0, &sentinel, sizeof sentinel, NULL));
     lsk_arg args[16];
     size_t na = 0;
     TU_OK(f.ctx, lsk_soa_args(soa, 0, NULL, args, 16, &na));
     args[na++] = LSK_ARG_INT(bad[c]);
     args[na++] = LSK_ARG_BUFFER(got);
     lsk_launch cfg = {.domain = {1}, .blocks = {1}};
-    int rc = lsk_kernel_run(k, &cfg, args, na);
+    int rc = lsk_kernel_run(k, &cfg, args, na, NULL);
     ck_assert_int_eq(rc, LSK_EVERIFY);
     char want[64];
     snprintf(want, sizeof want, "parts.a [%d, 17] (3 failures)", bad[c]);
     ck_assert_msg(strstr(lsk_context_errmsg(f.ctx), want), "'%s' lacks '%s'",
                   lsk_context_errmsg(f.ctx), want);
     double g;
-    TU_OK(f.ctx, lsk_buffer_read(got, 0, &g, sizeof g));
+    TU_OK(f.ctx, lsk_buffer_read(got, 0, &g, sizeof g, NULL));
     ck_assert_msg(g == 0.0, "the failed read returns 0, got %g", g);
     /* Nothing was written: the whole allocation is as uploaded. */
     unsigned char *before = malloc(lsk_soa_bytes(soa));
@@ -311,7 +311,7 @@ START_TEST(test_soa_const_view)
   lsk_launch cfg = {.domain = {8}, .blocks = {1}};
   run(&f, k, soa, 0, &cfg, (lsk_arg[]){LSK_ARG_BUFFER(total)}, 1);
   double got, want = 0;
-  TU_OK(f.ctx, lsk_buffer_read(total, 0, &got, sizeof got));
+  TU_OK(f.ctx, lsk_buffer_read(total, 0, &got, sizeof got, NULL));
   for (size_t i = 0; i < n; ++i)
     want += h.a[i];
   ck_assert(got == want);
@@ -381,7 +381,7 @@ START_TEST(test_soa_view_of_two_layouts)
   TU_OK(ctx, lsk_soa_view_args(soa, 2, (size_t[]){0, 2}, members, args, 16, &na));
   ck_assert_uint_eq(na, 2 + 2 + 2 + 1);
   lsk_launch cfg = {.domain = {64}, .blocks = {1}};
-  TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na));
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na, NULL));
   TU_OK(ctx, lsk_soa_download(soa));
   double *charge = (double *)(h2 + mc.offset);
   for (size_t i = 0; i < 50; ++i)

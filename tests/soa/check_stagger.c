@@ -297,7 +297,7 @@ START_TEST(test_stagger_round_trip)
     size_t na = 0;
     TU_OK(ctx, lsk_soa_args(soa, 0, NULL, args, 16, &na));
     lsk_launch cfg = {.domain = {64}, .blocks = {(n + 63) / 64 < 8 ? (n + 63) / 64 : 8}};
-    TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na));
+    TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na, NULL));
     TU_OK(ctx, lsk_soa_download(soa));
     for (size_t i = 0; i < n; ++i) {
       double want = parts_reference(&h, i);
@@ -376,7 +376,7 @@ START_TEST(test_stagger_views)
   TU_OK(ctx,
         lsk_soa_view_args(soa, 2, (size_t[]){0, 2}, (const char *[]){"x,y", NULL}, args, 16, &na));
   lsk_launch cfg = {.domain = {16}, .blocks = {2}};
-  TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na));
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na, NULL));
   TU_OK(ctx, lsk_soa_download(soa));
   double *charge = (double *)(h2 + mc.offset);
   for (size_t i = 0; i < 64; ++i)
@@ -398,12 +398,12 @@ START_TEST(test_stagger_views)
   lsk_buffer *out = NULL;
   double got[32] = {0};
   TU_OK(ctx, lsk_buffer_create(ctx, sizeof got, &out));
-  TU_OK(ctx, lsk_buffer_write(out, 0, got, sizeof got));
+  TU_OK(ctx, lsk_buffer_write(out, 0, got, sizeof got, NULL));
   TU_OK(ctx, lsk_soa_args(soa, 0, NULL, args, 15, &na));
   args[na++] = LSK_ARG_BUFFER(out);
-  TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na));
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na, NULL));
   TU_OK(ctx, lsk_soa_download(soa));
-  TU_OK(ctx, lsk_buffer_read(out, 0, got, sizeof got));
+  TU_OK(ctx, lsk_buffer_read(out, 0, got, sizeof got, NULL));
   for (size_t i = 0; i < n; ++i) {
     double re = (double)i + 0.5, im = -(double)(i % 4);
     ck_assert_msg(got[i] == re * re + im * im, "re^2 + im^2 of %zu: %g", i, got[i]);

@@ -171,14 +171,14 @@ static int step_run(demo *d, step *s, const lsk_arg *args, size_t nargs, lsk_buf
   for (int i = 0; i < 2; ++i) {
     if (reset && !(i == 1 && d->inject_fault)) {
       uint32_t pattern = SENTINEL;
-      int rc = lsk_buffer_fill(reset, &pattern, sizeof pattern, 0, lsk_buffer_size(reset));
+      int rc = lsk_buffer_fill(reset, &pattern, sizeof pattern, 0, lsk_buffer_size(reset), NULL);
       if (!rc)
         rc = lsk_context_finish(d->ctx);
       if (rc)
         return rc;
     }
     double t0 = cli_now();
-    int rc = lsk_kernel_run(s->kernel, &s->cfg, args, nargs);
+    int rc = lsk_kernel_run(s->kernel, &s->cfg, args, nargs, NULL);
     /* A verify failure still ran the kernel; other failures show no time. */
     if (!rc || rc == LSK_EVERIFY)
       s->t[i] = cli_now() - t0;
@@ -274,7 +274,7 @@ static int demo_iota(demo *d)
     rc = step_run(d, &s, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(d->n), LSK_ARG_UINT(SENTINEL)),
                   data);
   if (!rc)
-    rc = lsk_buffer_read(data, 0, d->got, (size_t)d->n * 4);
+    rc = lsk_buffer_read(data, 0, d->got, (size_t)d->n * 4, NULL);
   int failed = rc ? step_error(&s, rc) : step_compare(&s, "data", d->got, d->n, want_iota, d);
   step_print(d, &s);
   lsk_buffer_destroy(data);
@@ -294,7 +294,7 @@ static int demo_var(demo *d)
     rc = step_run(d, &s, LSK_ARGS(LSK_ARG_BUFFER(d->bx), LSK_ARG_BUFFER(y), LSK_ARG_UINT(d->n)),
                   NULL);
   if (!rc)
-    rc = lsk_buffer_read(y, 0, d->got, (size_t)d->n * 4);
+    rc = lsk_buffer_read(y, 0, d->got, (size_t)d->n * 4, NULL);
   int failed = rc ? step_error(&s, rc) : step_compare(&s, "y", d->got, d->n, want_var, d);
   step_print(d, &s);
   lsk_buffer_destroy(y);
@@ -314,7 +314,7 @@ static int demo_sum(demo *d)
     rc = step_run(d, &s, LSK_ARGS(LSK_ARG_BUFFER(d->bx), LSK_ARG_BUFFER(out), LSK_ARG_UINT(d->n)),
                   NULL);
   if (!rc)
-    rc = lsk_buffer_read(out, 0, d->got, s.data_blocks * 4);
+    rc = lsk_buffer_read(out, 0, d->got, s.data_blocks * 4, NULL);
   int failed =
       rc ? step_error(&s, rc) : step_compare(&s, "out", d->got, s.data_blocks, want_sum, d);
   step_print(d, &s);
@@ -364,7 +364,7 @@ static int demo_tour(int argc, char **argv)
     d.x[i] = input(i);
   int lrc = lsk_buffer_create(d.ctx, (size_t)d.n * 4, &d.bx);
   if (!lrc)
-    lrc = lsk_buffer_write(d.bx, 0, d.x, (size_t)d.n * 4);
+    lrc = lsk_buffer_write(d.bx, 0, d.x, (size_t)d.n * 4, NULL);
   if (lrc) {
     rc = cli_fail_lsk("demo", d.ctx, lrc, "input buffer");
     if (lrc == LSK_ERANGE)

@@ -81,7 +81,7 @@ static int mpi_halo(lsk_mpi *m, int argc, char **argv)
     if (!rc)
       rc = lsk_buffer_create(ctx, cells * 4, &cols[c]);
     if (!rc)
-      rc = lsk_buffer_fill(cols[c], &(float){1.0f}, 4, 0, cells * 4);
+      rc = lsk_buffer_fill(cols[c], &(float){1.0f}, 4, 0, cells * 4, NULL);
   }
   if (!rc)
     rc = lsk_mpi_halo_create(g, types, ncol, &h);

@@ -132,7 +132,7 @@ static int tune_domain(lsk_context *ctx, lsk_program *prog, triad *t, const tune
   int rc = lsk_tune(k, &cfg,
                     LSK_ARGS(LSK_ARG_BUFFER(t->da), LSK_ARG_BUFFER(t->db), LSK_ARG_BUFFER(t->dc),
                              LSK_ARG_DOUBLE(3.0), LSK_ARG_UINT((unsigned)t->n)),
-                    &opt, &r);
+                    &opt, &r, NULL);
   if (rc) {
     rc = cli_fail_lsk("tune", ctx, rc, "lsk_tune");
   } else {
