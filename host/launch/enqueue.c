@@ -102,7 +102,13 @@ static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, siz
     if ((rc = lsk__on_done(ctx, &o, ev, what, fn)) != LSK_OK)
       return rc;
   }
-  return r->finish ? lsk_queue_finish(o.q) : LSK_OK;
+  rc = r->finish ? lsk_queue_finish(o.q) : LSK_OK;
+  /* A failed run gives no event, as every failed call (none to release). */
+  if (rc && o.event) {
+    lsk_event_release(*o.event);
+    *o.event = NULL;
+  }
+  return rc;
 }
 
 int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,

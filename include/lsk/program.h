@@ -205,7 +205,8 @@ int lsk_kernel_launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args,
 
 /* lsk_kernel_run: lsk_kernel_launch, then wait for on's queue (only that
  * one: other queues run on) and check its verify records (LSK_EVERIFY).
- * *on->event, if asked, is the launch's event (complete on return).
+ * *on->event, if asked, is the launch's event (complete on return; NULL
+ * after a failure, LSK_EVERIFY included).
  * Enqueues; blocks. */
 int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
                    const lsk_async *on);

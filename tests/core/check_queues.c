@@ -652,6 +652,17 @@ START_TEST(test_queues_rule)
     ck_assert_uint_eq(got[i], produced(i, 9));
   gate_join(&g);
 
+  /* lsk_kernel_run checks on's queue's verify records: a failure there is
+   * LSK_EVERIFY naming that queue, and gives no event. */
+  lsk_kernel *bad = tu_kernel(p, "bad_a");
+  ran = (lsk_event *)&ran;
+  TU_FAILS(ctx,
+           lsk_kernel_run(bad, &(lsk_launch){.domain = {32}, .blocks = {1}},
+                          LSK_ARGS(LSK_ARG_UINT(5)), &(lsk_async){.queue = q, .event = &ran}),
+           LSK_EVERIFY, "on queue 'queue 1' in kernel 'bad_a' at line 25: planted in a [5]");
+  ck_assert_ptr_null(ran);
+  lsk_kernel_destroy(bad);
+
   /* lsk_buffer_free after a wait list: its marker completes with the
    * list, and q's later commands wait for it. */
   lsk_buffer *c = NULL;
