@@ -279,6 +279,9 @@ int lsk__args_plain(lsk_context *ctx, const lsk_arg **args, size_t *nargs, lsk_a
       size_t c = 0;
       lsk__soa_expand_fn expand = __atomic_load_n(&lsk__soa_expand, __ATOMIC_ACQUIRE);
       int rc = expand(ctx, a->v.ptr, a->size, out + at, total - at, &c, fn, i);
+      if (!rc && c > total - at) /* the part changed since it was counted */
+        rc = lsk__fail(ctx, LSK_EINVAL, "%s: argument %zu: LSK_ARG_SOA changed during the launch",
+                       fn, i);
       if (rc) {
         free(out);
         return rc;

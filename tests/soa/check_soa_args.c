@@ -141,7 +141,8 @@ START_TEST(test_soa_args_arg_soa)
 END_TEST
 
 /* lsk_tune takes the composite kinds: its snapshot and restore see the
- * soa's buffer, so each candidate's result is the automatic shape's. */
+ * soa's buffer, so each candidate's result is the automatic shape's and
+ * the soa ends with the result of one run. */
 START_TEST(test_soa_args_tune)
 {
   fixture f;
@@ -159,6 +160,8 @@ START_TEST(test_soa_args_tune)
     ck_assert_msg(out.entries[i].status != LSK_OK || out.entries[i].identical,
                   "candidate %zu differs", i);
   lsk_tune_result_free(&out);
+  /* Restored before each run: the soa holds the result of one. */
+  check(f.ctx, f.soa, 1, 2.0f, 1.0f);
   teardown(&f);
 }
 END_TEST
