@@ -181,7 +181,7 @@ START_TEST(test_verify_file_and_line)
     const char *want;
   } cases[] = {
       {0, 3, "in kernel 'pos' at pos.cl:6: not zero [3] (1 failure)"},
-      {1, -2, "/device/verify_header.h:7: not positive [-2] (1 failure)"},
+      {1, -2, "/device/verify_header.h:5: not positive [-2] (1 failure)"},
       {2, 500, "in kernel 'pos' at pos.cl.prelude:4: too big [500] (1 failure)"},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
