@@ -19,11 +19,20 @@
 #define LSK__VREC_FAILURES 0   /* failures since the last check (atomic) */
 #define LSK__VREC_LINE 1       /* the first failure's source line */
 #define LSK__VREC_NVALUES 2    /* how many values it reported, up to 4 */
+#define LSK__VREC_KIND 3       /* how the host words it: LSK__VKIND_* */
 #define LSK__VREC_VALUES 4     /* its values as (low, high) word pairs */
 #define LSK__VREC_MAX_VALUES 4 /* values per failure */
 #define LSK__VREC_MSG 12       /* its message, NUL-terminated */
 #define LSK__VREC_MSG_BYTES 128
-#define LSK__VREC_WORDS 44 /* the whole record */
+#define LSK__VREC_FILE                                                                             \
+  44 /* its source file (__FILE__ after the program's                                              \
+        #line markers), NUL-terminated, its tail kept */
+#define LSK__VREC_FILE_BYTES 64
+#define LSK__VREC_WORDS 60 /* the whole record */
+/* Kinds of failure: LSK_VERIFY's message and values, or a range check of a
+ * generated accessor (values: the index, the size). */
+#define LSK__VKIND_VERIFY 0
+#define LSK__VKIND_RANGE 1
 
 /*
  * The pool's header words (lsk_pool.h, host/mem/pool.c). The two counters that
@@ -83,8 +92,11 @@
     defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(LSK__VREC_VALUES + 2 * LSK__VREC_MAX_VALUES <= LSK__VREC_MSG,
                "verify record: the values overlap the message");
-_Static_assert(LSK__VREC_WORDS * 4 == LSK__VREC_MSG * 4 + LSK__VREC_MSG_BYTES,
-               "verify record: the message does not end the record");
+_Static_assert(LSK__VREC_FILE * 4 == LSK__VREC_MSG * 4 + LSK__VREC_MSG_BYTES,
+               "verify record: the file does not follow the message");
+_Static_assert(LSK__VREC_WORDS * 4 == LSK__VREC_FILE * 4 + LSK__VREC_FILE_BYTES,
+               "verify record: the file does not end the record");
+_Static_assert(LSK__VREC_KIND < LSK__VREC_VALUES, "verify record: the kind overlaps the values");
 _Static_assert(LSK__POOL_FRAME_HEAD < LSK__POOL_CURSOR && LSK__POOL_CURSOR % 16 == 0 &&
                    LSK__POOL_RECYCLED % 16 == 0 && LSK__POOL_RECYCLED > LSK__POOL_CURSOR &&
                    LSK__POOL_RECYCLED + 16 <= LSK__POOL_HEADER_WORDS,

@@ -8,14 +8,17 @@
 #include "lsk_config.h"
 #include "lsk_verify.h"
 
-/* Range check of a generated accessor: 1 if i < n, else records a verify
- * failure naming layout.member with the index (as signed, so -1 reads -1)
+/* Range check of a generated accessor called at file:line (its caller's:
+ * the accessors are macros that pass __FILE__ and __LINE__ when the
+ * layout's CHECK is on): 1 if i < n, else records a range failure naming
+ * what ("layout 'L' member 'M'") with the index (as signed, so -1 reads -1)
  * and the size, and returns 0 so that the access does not happen. */
-LSK_INLINE int lsk__soa_in(__global uint *ctx, uint i, uint n, __constant char *what)
+LSK_INLINE int lsk__soa_in(__global uint *ctx, uint i, uint n, __constant char *what,
+                           __constant char *file, uint line)
 {
   if (i < n)
     return 1;
-  lsk__verify_fail(ctx, __LINE__, what, 2, (long)(int)i, (long)n, 0, 0);
+  lsk__verify_fail(ctx, file, line, LSK__VKIND_RANGE, what, 2, (long)(int)i, (long)n, 0, 0);
   return 0;
 }
 

@@ -3,7 +3,7 @@
  *
  * OpenCL C has no trap and printf is lost on many drivers, so a failed
  * check is written to a record in global memory: the first failure of a
- * launch (line, message, up to 4 integer values) and a count of all
+ * launch (file and line, message, up to 4 integer values) and a count of all
  * failures. The host reads it after the launch (lsk_kernel_run,
  * lsk_context_finish) and returns LSK_EVERIFY with the kernel's name.
  *
@@ -16,29 +16,50 @@
 #include "lsk_config.h"
 #include "lsk_shared.h"
 
-LSK_INLINE void lsk__verify_fail(__global uint *rec, uint line, __constant char *msg, uint n,
-                                 long v0, long v1, long v2, long v3)
+/* Copies the NUL-terminated s into the record's n bytes at m, keeping its
+ * tail ("..." and the end) when it is longer: for a path, the end is the
+ * part that names the file. */
+LSK_INLINE void lsk__verify_copy(__global uchar *m, uint n, __constant char *s)
+{
+  uint len = 0;
+  while (s[len] != 0)
+    ++len;
+  uint from = 0, i = 0;
+  if (len > n - 1) {
+    from = len - (n - 4);
+    for (; i < 3; ++i)
+      m[i] = '.';
+  }
+  for (; i < n - 1 && s[from] != 0; ++i, ++from)
+    m[i] = (uchar)s[from];
+  m[i] = 0;
+}
+
+/* Records a failure at file:line of kind LSK__VKIND_*: the message (for a
+ * range check, what was checked) and n values. */
+LSK_INLINE void lsk__verify_fail(__global uint *rec, __constant char *file, uint line, uint kind,
+                                 __constant char *msg, uint n, long v0, long v1, long v2, long v3)
 {
   /* Only the first failing work-item writes the record: no race. */
   if (atomic_inc(&rec[LSK__VREC_FAILURES]) != 0)
     return;
   rec[LSK__VREC_LINE] = line;
   rec[LSK__VREC_NVALUES] = n;
+  rec[LSK__VREC_KIND] = kind;
   long v[LSK__VREC_MAX_VALUES] = {v0, v1, v2, v3};
   for (uint k = 0; k < LSK__VREC_MAX_VALUES; ++k) {
     rec[LSK__VREC_VALUES + 2 * k] = (uint)v[k];
     rec[LSK__VREC_VALUES + 2 * k + 1] = (uint)((ulong)v[k] >> 32);
   }
-  __global uchar *m = (__global uchar *)(rec + LSK__VREC_MSG);
-  uint i = 0;
-  for (; i < LSK__VREC_MSG_BYTES - 1 && msg[i] != 0; ++i)
-    m[i] = (uchar)msg[i];
-  m[i] = 0;
+  lsk__verify_copy((__global uchar *)(rec + LSK__VREC_MSG), LSK__VREC_MSG_BYTES, msg);
+  lsk__verify_copy((__global uchar *)(rec + LSK__VREC_FILE), LSK__VREC_FILE_BYTES, file);
 }
 
 /*
  * LSK_VERIFY(cond, "message"): if cond is false, record the failure; the
- * host reports it with the message and the line. LSK_VERIFY1 to
+ * host reports it with the message and the file and line of the call
+ * (__FILE__ and __LINE__: the program's name, NAME.prelude or an included
+ * header's path, as the build's #line markers set them). LSK_VERIFY1 to
  * LSK_VERIFY4 take one to four integer values after the message, reported
  * with it. The kernel carries on; return yourself if the rest would be
  * wrong. Needs LSK_CTX in scope. Any worker may call it; no
@@ -53,8 +74,8 @@ LSK_INLINE void lsk__verify_fail(__global uint *rec, uint line, __constant char 
 #define lsk__verify(cond, msg, n, a, b, c, d)                                                      \
   do {                                                                                             \
     if (!(cond))                                                                                   \
-      lsk__verify_fail(lsk__ctx, __LINE__, (msg), (n), (long)(a), (long)(b), (long)(c),            \
-                       (long)(d));                                                                 \
+      lsk__verify_fail(lsk__ctx, __FILE__, __LINE__, LSK__VKIND_VERIFY, (msg), (n), (long)(a),     \
+                       (long)(b), (long)(c), (long)(d));                                           \
   } while (0)
 
 #endif /* LSK_CL_VERIFY_H */

@@ -52,7 +52,7 @@
  * pass on an earlier message. */
 static inline void ex_bi_clear(lsk_context *ctx)
 {
-  (void)lsk_soa_range_error("bi_sentinel", "none", 1, 0);
+  (void)lsk_soa_range_error(NULL, 0, "bi_sentinel", "none", 1, 0);
   if (ctx) {
     lsk_buffer *b = NULL;
     (void)lsk_buffer_create(ctx, SIZE_MAX, &b);

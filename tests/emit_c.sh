@@ -12,7 +12,9 @@ trap 'rm -rf "$tmp"' EXIT
 "$lsk" layout "$src/docs/examples/hits.layout" --emit-c --members x,cov --view hxy > "$tmp/hxy.h"
 "$lsk" layout "$src/docs/examples/hits.layout" --emit-c --stagger 384 --view hst > "$tmp/hst.h"
 cat > "$tmp/use.c" <<'C'
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "hits.h"
 #include "hxy.h"
 #include "hst.h"
@@ -25,7 +27,13 @@ int main(void)
   cl_float x = 0, c = 0;
   int rc = hits_bind(&h, mem, n) || hxy_bind(&s, mem, n) || hits_set_x(&h, 999, 2.5f) ||
            hits_set_cov(&h, 3, 2, 1, 7.0f) || hxy_get_x(&s, 999, &x) || hxy_get_cov(&s, 3, 2, 1, &c);
-  int bad = hits_get_x(&h, 1000, &x) != LSK_ERANGE || hits_bind(&h, (char *)mem + 4, n) != LSK_EINVAL;
+  /* A failed checked access names this file and line, the layout and the
+   * member. */
+  int line = __LINE__, bad = hits_get_x(&h, 1000, &x) != LSK_ERANGE;
+  char want[128];
+  snprintf(want, sizeof want, "use.c:%d: layout 'hits' member 'x': index 1000 out of range [0, 1000)", line);
+  bad = bad || strstr(lsk_context_errmsg(NULL), want) == NULL;
+  bad = bad || hits_bind(&h, (char *)mem + 4, n) != LSK_EINVAL;
   /* Staggered, n = 1000 (pointers only: mem is not touched through it): x
    * 4000 -> 4096 + 384 = 4480 bytes, cov's stride 4480 / 4; 16 columns and
    * components (x, y, pos 3, cov 9, amp, module) take the stagger. */

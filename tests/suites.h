@@ -52,6 +52,7 @@
   /* soa */                                                                    \
   X(layout, tests/soa/check_layout.c, u)                                       \
   X(soa, tests/soa/check_soa.c, ur)                                            \
+  X(soa_args, tests/soa/check_soa_args.c, ur)                                  \
   X(grind_soa, tests/soa/check_grind_soa.c, ug)                                \
   X(stagger, tests/soa/check_stagger.c, ug)                                    \
   /* algo */                                                                   \

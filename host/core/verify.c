@@ -4,7 +4,7 @@
  *
  * A queue keeps one small zeroed buffer per kernel id (the last slot
  * shared by the ids beyond), bound to each launch as LSK_CTX; a failed
- * LSK_VERIFY writes its line, message and values there. A check reads the
+ * LSK_VERIFY writes its file, line, message and values there. A check reads the
  * failure word of each slot launched into since the last one, with one
  * wait, and reports the first failure with its queue and kernel.
  */
@@ -87,25 +87,44 @@ void lsk__verify_mark(lsk_queue *q, unsigned kid)
   mark(q, slot);
 }
 
-static int report(lsk_queue *q, unsigned slot, const cl_uint *rec, unsigned shared_kernels,
-                  unsigned shared_last)
+/* rec's text at word w of bytes bytes, NUL-terminated in out. */
+static void rec_text(const cl_uint *rec, unsigned w, size_t bytes, char *out)
 {
-  lsk_context *ctx = q->ctx;
-  char msg[LSK__VREC_MSG_BYTES];
-  memcpy(msg, rec + LSK__VREC_MSG, sizeof msg);
-  msg[sizeof msg - 1] = 0;
-  char values[160] = "";
-  size_t used = 0;
+  memcpy(out, rec + w, bytes);
+  out[bytes - 1] = 0;
+}
+
+/* The failure's values as " [a, b]", or for a range check ": index i out
+ * of range [0, n)". */
+static void rec_values(const cl_uint *rec, char *out, size_t cap)
+{
+  int64_t v[LSK__VREC_MAX_VALUES];
   unsigned nv =
       rec[LSK__VREC_NVALUES] > LSK__VREC_MAX_VALUES ? LSK__VREC_MAX_VALUES : rec[LSK__VREC_NVALUES];
   for (unsigned k = 0; k < nv; ++k) {
     const cl_uint *w = rec + LSK__VREC_VALUES + 2 * k;
-    int64_t v = (int64_t)((uint64_t)w[0] | ((uint64_t)w[1] << 32));
-    used += (size_t)snprintf(values + used, sizeof values - used, "%s%lld", k ? ", " : " [",
-                             (long long)v);
+    v[k] = (int64_t)((uint64_t)w[0] | ((uint64_t)w[1] << 32));
   }
-  if (nv)
-    snprintf(values + used, sizeof values - used, "]");
+  out[0] = 0;
+  if (rec[LSK__VREC_KIND] == LSK__VKIND_RANGE && nv == 2) {
+    snprintf(out, cap, ": index %lld out of range [0, %lld)", (long long)v[0], (long long)v[1]);
+    return;
+  }
+  size_t used = 0;
+  for (unsigned k = 0; k < nv && used < cap; ++k)
+    used += (size_t)snprintf(out + used, cap - used, "%s%lld", k ? ", " : " [", (long long)v[k]);
+  if (nv && used < cap)
+    snprintf(out + used, cap - used, "]");
+}
+
+static int report(lsk_queue *q, unsigned slot, const cl_uint *rec, unsigned shared_kernels,
+                  unsigned shared_last)
+{
+  lsk_context *ctx = q->ctx;
+  char msg[LSK__VREC_MSG_BYTES], file[LSK__VREC_FILE_BYTES], values[160];
+  rec_text(rec, LSK__VREC_MSG, sizeof msg, msg);
+  rec_text(rec, LSK__VREC_FILE, sizeof file, file);
+  rec_values(rec, values, sizeof values);
   int shared = slot == LSK__VSLOTS - 1 && shared_kernels > 1;
   unsigned kid = slot == LSK__VSLOTS - 1 ? shared_last : slot;
   char name[LSK_NAME_MAX] = "?";
@@ -113,11 +132,13 @@ static int report(lsk_queue *q, unsigned slot, const cl_uint *rec, unsigned shar
   if (kid < ctx->nknames)
     snprintf(name, sizeof name, "%s", ctx->knames[kid]);
   lsk__unlock(ctx);
+  /* "at FILE:LINE", as compilers print positions; "at line N" where the
+   * device gave no file. */
   return lsk__fail(ctx, LSK_EVERIFY,
-                   "verify failed on queue '%s' in %s '%s' at line %u: %s%s (%u failure%s)",
-                   q->name, shared ? "one of several kernels, the last being" : "kernel", name,
-                   rec[LSK__VREC_LINE], msg, values, rec[LSK__VREC_FAILURES],
-                   rec[LSK__VREC_FAILURES] == 1 ? "" : "s");
+                   "verify failed on queue '%s' in %s '%s' at %s%s%u: %s%s (%u failure%s)", q->name,
+                   shared ? "one of several kernels, the last being" : "kernel", name,
+                   file[0] ? file : "line ", file[0] ? ":" : "", rec[LSK__VREC_LINE], msg, values,
+                   rec[LSK__VREC_FAILURES], rec[LSK__VREC_FAILURES] == 1 ? "" : "s");
 }
 
 int lsk__verify_check(lsk_queue *q)

@@ -2,7 +2,8 @@
  * args.c: a kernel's argument table, read once per build from
  * clGetKernelArgInfo, and the binding of a launch's arguments against it:
  * each argument's kind checked (a buffer: a live buffer of the context),
- * the verify record bound as LSK_CTX, clSetKernelArg.
+ * the verify record bound as LSK_CTX, clSetKernelArg. Before all that, the
+ * composite kinds expanded (lsk__args_plain).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,8 +70,10 @@ static const char *kind_name(lsk_arg_kind kind)
                                       "LSK_ARG_DOUBLE",
                                       "LSK_ARG_BYTES",
                                       "LSK_ARG_LOCAL",
-                                      "LSK_ARG_DYN_LOCAL"};
-  return (kind >= 1 && kind <= LSK_ARG_KIND_DYN_LOCAL) ? names[kind] : "an unknown kind";
+                                      "LSK_ARG_DYN_LOCAL",
+                                      "LSK_ARG_BUFFERS",
+                                      "LSK_ARG_SOA"};
+  return (kind >= 1 && kind <= LSK_ARG_KIND_SOA) ? names[kind] : "an unknown kind";
 }
 
 /* Reads the argument table; without arg info every argument is ARG_ANY. */
@@ -221,4 +224,81 @@ int lsk__args_bind(lsk_kernel *k, lsk__kentry *e, const lsk_launch *cfg, const l
                      "%s: kernel '%s' needs %llu bytes of local memory; %s has %llu", fn, k->name,
                      (unsigned long long)local, dev->name, (unsigned long long)dev->local_mem_size);
   return LSK_OK;
+}
+
+lsk__soa_expand_fn lsk__soa_expand;
+
+/* How many plain arguments composite a stands for (1 for a plain one). */
+static int expanded_count(lsk_context *ctx, const lsk_arg *a, size_t i, size_t *count,
+                          const char *fn)
+{
+  *count = 1;
+  if (a->kind == LSK_ARG_KIND_BUFFERS) {
+    if (a->size == 0 || a->size > LSK_ARG_EXPAND_MAX)
+      return lsk__fail(ctx, LSK_EINVAL,
+                       "%s: argument %zu: LSK_ARG_BUFFERS count %zu is not in 1..%d", fn, i,
+                       a->size, LSK_ARG_EXPAND_MAX);
+    *count = a->size;
+  } else if (a->kind == LSK_ARG_KIND_SOA) {
+    lsk__soa_expand_fn expand = __atomic_load_n(&lsk__soa_expand, __ATOMIC_ACQUIRE);
+    if (!a->v.ptr || !expand)
+      return lsk__fail(ctx, LSK_EINVAL, "%s: argument %zu: LSK_ARG_SOA of %s", fn, i,
+                       a->v.ptr ? "something that is not an lsk_soa" : "NULL");
+    return expand(ctx, a->v.ptr, a->size, NULL, 0, count, fn, i);
+  }
+  return LSK_OK;
+}
+
+int lsk__args_plain(lsk_context *ctx, const lsk_arg **args, size_t *nargs, lsk_arg **heap,
+                    const char *fn)
+{
+  const lsk_arg *in = *args;
+  size_t n = *nargs, total = 0, composite = 0;
+  *heap = NULL;
+  for (size_t i = 0; in && i < n; ++i)
+    composite += in[i].kind == LSK_ARG_KIND_BUFFERS || in[i].kind == LSK_ARG_KIND_SOA;
+  if (!composite)
+    return LSK_OK;
+  for (size_t i = 0; i < n; ++i) {
+    size_t c;
+    int rc = expanded_count(ctx, &in[i], i, &c, fn);
+    if (rc)
+      return rc;
+    total += c;
+  }
+  lsk_arg *out = malloc(total * sizeof *out);
+  if (!out)
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory expanding %zu arguments", fn, total);
+  size_t at = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const lsk_arg *a = &in[i];
+    if (a->kind == LSK_ARG_KIND_BUFFERS) {
+      for (size_t r = 0; r < a->size; ++r)
+        out[at++] = LSK_ARG_BUFFER(a->v.buffer);
+    } else if (a->kind == LSK_ARG_KIND_SOA) {
+      size_t c = 0;
+      lsk__soa_expand_fn expand = __atomic_load_n(&lsk__soa_expand, __ATOMIC_ACQUIRE);
+      int rc = expand(ctx, a->v.ptr, a->size, out + at, total - at, &c, fn, i);
+      if (!rc && c > total - at) /* the part changed since it was counted */
+        rc = lsk__fail(ctx, LSK_EINVAL, "%s: argument %zu: LSK_ARG_SOA changed during the launch",
+                       fn, i);
+      if (rc) {
+        free(out);
+        return rc;
+      }
+      at += c;
+    } else {
+      out[at++] = *a;
+    }
+  }
+  *heap = out;
+  *args = out;
+  *nargs = at;
+  return LSK_OK;
+}
+
+void lsk__args_plain_free(lsk_arg **heap)
+{
+  free(*heap);
+  *heap = NULL;
 }

@@ -84,6 +84,7 @@ static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, siz
   /* Checked before the lock: a dead kernel's context may be gone. */
   LSK__LIVE(NULL, k, KERNEL, fn, "kernel");
   lsk_context *ctx = k->ctx;
+  LSK__ARGS_PLAIN(ctx, args, nargs, fn); /* LSK_ARG_BUFFERS, LSK_ARG_SOA made plain */
   lsk__on o = {.q = r->q ? r->q : lsk__context_queue(ctx)};
   int rc = r->on  ? lsk__on_resolve(ctx, r->on, fn, &o)
            : r->q ? lsk__queue_usable(ctx, r->q, fn)

@@ -17,6 +17,31 @@ extern const lsk__htype LSK__H_KERNEL;
 int lsk__launch_q(lsk_kernel *k, lsk_queue *q, const char *fn, const lsk_launch *cfg,
                   const lsk_arg *args, size_t nargs);
 
+/* args.c: a launch's arguments with the composite kinds (LSK_ARG_BUFFERS,
+ * LSK_ARG_SOA) expanded into plain ones, once where the launch path and
+ * lsk_tune start, so that the rest sees plain kinds only. Nothing composite:
+ * *args and *nargs stay. Else *args points to a malloc'd copy that
+ * *heap owns (free it); LSK_EINVAL naming fn and the argument for a bad
+ * count, soa or part. LSK__ARGS_PLAIN does it in a public function's body
+ * (returning the failure) and frees the copy when the function returns. */
+int lsk__args_plain(lsk_context *ctx, const lsk_arg **args, size_t *nargs, lsk_arg **heap,
+                    const char *fn);
+void lsk__args_plain_free(lsk_arg **heap);
+#define LSK__ARGS_PLAIN(ctx, args, nargs, fn)                                                      \
+  __attribute__((cleanup(lsk__args_plain_free))) lsk_arg *lsk__argx_ = NULL;                       \
+  do {                                                                                             \
+    int lsk__argx_rc_ = lsk__args_plain((ctx), &(args), &(nargs), &lsk__argx_, (fn));              \
+    if (lsk__argx_rc_)                                                                             \
+      return lsk__argx_rc_;                                                                        \
+  } while (0)
+/* The soa layer's expansion of one LSK_ARG_SOA (launch may not call the soa
+ * layer: layers depend one way, core -> launch -> soa): set by
+ * lsk_soa_create, read atomically. Writes at most cap arguments and the
+ * number needed to *count. */
+typedef int (*lsk__soa_expand_fn)(lsk_context *ctx, const void *soa, size_t part, lsk_arg *args,
+                                  size_t cap, size_t *count, const char *fn, size_t index);
+extern lsk__soa_expand_fn lsk__soa_expand;
+
 /* shape.c: the device's limit on workers per block (the smaller of the
  * work-group and first work-item limits), and a launch's shape where it
  * gives only workers or only simd (both 0: lsk_auto_shape). */

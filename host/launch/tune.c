@@ -268,6 +268,7 @@ int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t n
     return lsk__fail(ctx, LSK_EINVAL, "%s: %s is NULL", __func__, !cfg ? "cfg" : "out");
   if (nargs && !args)
     return lsk__fail(ctx, LSK_EINVAL, "%s: args is NULL", __func__);
+  LSK__ARGS_PLAIN(ctx, args, nargs, __func__); /* LSK_ARG_BUFFERS, LSK_ARG_SOA made plain */
   if (opt && opt->candidates == NULL && opt->ncandidates)
     return lsk__fail(ctx, LSK_EINVAL, "%s: %zu candidates but candidates is NULL", __func__,
                      opt->ncandidates);

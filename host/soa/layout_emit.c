@@ -286,8 +286,13 @@ static void emit_cl_view(emit *e, const char *cq, const char *suffix)
       if (!e->sel[j][k])
         continue;
       const char *T = m->type, *M = m->name;
-      char fn[160];
+      char fn[160], what[256];
       snprintf(fn, sizeof fn, "%s%s_%s", V, suffix, M);
+      /* What a failed range check names; the view too where its name is
+       * not the layout's. */
+      snprintf(what, sizeof what, "layout '%s' member '%s'", L, M);
+      if (strcmp(V, L) != 0)
+        snprintf(what + strlen(what), sizeof what - strlen(what), " (view '%s')", V);
       if (m->kind == LSK_MEMBER_SCALAR) {
         lsk__sb_printf(sb, "LSK_INLINE %s %s(%s%s_view v) { return v.%s[0]; }\n", T, fn, V, suffix,
                        M);
@@ -296,26 +301,33 @@ static void emit_cl_view(emit *e, const char *cq, const char *suffix)
                          V, T, M);
       } else if (m->kind == LSK_MEMBER_COLUMN) {
         lsk__sb_printf(sb,
-                       "LSK_INLINE %s %s(%s%s_view v, uint i)\n{\n  return %s__IN(v, i, "
-                       "\"%s.%s\") ? v.%s[i] : (%s)0;\n}\n",
-                       T, fn, V, suffix, U, L, M, M, T);
+                       "LSK_INLINE %s lsk__%s(%s%s_view v, uint i %s__AT)\n{\n  return "
+                       "%s__IN(v, i, \"%s\") ? v.%s[i] : (%s)0;\n}\n#define %s(v, i) "
+                       "lsk__%s(v, i %s__POS)\n",
+                       T, fn, V, suffix, U, U, what, M, T, fn, fn, U);
         if (!cq[0])
           lsk__sb_printf(sb,
-                         "LSK_INLINE void %s_set_%s(%s_view v, uint i, %s x)\n{\n  if (%s__IN(v, "
-                         "i, \"%s.%s\"))\n    v.%s[i] = x;\n}\n",
-                         V, M, V, T, U, L, M, M);
+                         "LSK_INLINE void lsk__%s_set_%s(%s_view v, uint i, %s x %s__AT)\n{\n  "
+                         "if (%s__IN(v, i, \"%s\"))\n    v.%s[i] = x;\n}\n#define %s_set_%s(v, "
+                         "i, x) lsk__%s_set_%s(v, i, x %s__POS)\n",
+                         V, M, V, T, U, U, what, M, V, M, V, M, U);
       } else {
         lsk__sb_printf(sb,
-                       "LSK_INLINE %s %s(%s%s_view v, uint i, uint r, uint c)\n{\n  return "
-                       "%s__IN(v, i, \"%s.%s\") && %s__INC(v, r, %u, c, %u, \"%s.%s\") ? v.%s[i "
-                       "+ (r + c * %u) * v.lsk__stride_%s] : (%s)0;\n}\n",
-                       T, fn, V, suffix, U, L, M, U, m->rows, m->cols, L, M, M, m->rows, M, T);
+                       "LSK_INLINE %s lsk__%s(%s%s_view v, uint i, uint r, uint c %s__AT)\n{\n "
+                       " return %s__IN(v, i, \"%s\") && %s__INC(v, r, %u, c, %u, \"%s\") ? "
+                       "v.%s[i + (r + c * %u) * v.lsk__stride_%s] : (%s)0;\n}\n#define %s(v, "
+                       "i, r, c) lsk__%s(v, i, r, c %s__POS)\n",
+                       T, fn, V, suffix, U, U, what, U, m->rows, m->cols, what, M, m->rows, M, T,
+                       fn, fn, U);
         if (!cq[0])
           lsk__sb_printf(sb,
-                         "LSK_INLINE void %s_set_%s(%s_view v, uint i, uint r, uint c, %s "
-                         "x)\n{\n  if (%s__IN(v, i, \"%s.%s\") && %s__INC(v, r, %u, c, %u, "
-                         "\"%s.%s\"))\n    v.%s[i + (r + c * %u) * v.lsk__stride_%s] = x;\n}\n",
-                         V, M, V, T, U, L, M, U, m->rows, m->cols, L, M, M, m->rows, M);
+                         "LSK_INLINE void lsk__%s_set_%s(%s_view v, uint i, uint r, uint c, %s "
+                         "x %s__AT)\n{\n  if (%s__IN(v, i, \"%s\") && %s__INC(v, r, %u, c, "
+                         "%u, \"%s\"))\n    v.%s[i + (r + c * %u) * v.lsk__stride_%s] = "
+                         "x;\n}\n#define %s_set_%s(v, i, r, c, x) lsk__%s_set_%s(v, i, r, c, x "
+                         "%s__POS)\n",
+                         V, M, V, T, U, U, what, U, m->rows, m->cols, what, M, m->rows, M, V, M, V,
+                         M, U);
       }
     }
   }
@@ -342,13 +354,20 @@ static int emit_cl(emit *e, char **text, const char *fn)
                  "%s_RESTRICT\n#define %s_RESTRICT 1\n#endif\n#if %s_RESTRICT\n#define %s__R "
                  "restrict\n#else\n#define %s__R\n#endif\n",
                  U, U, U, U, U, U, U, U, U);
+  /* With CHECK on, each checked accessor is a macro that passes its
+   * caller's __FILE__ and __LINE__ (__AT: the parameters, __POS: the
+   * arguments), so that a failure names the user's line; with CHECK off
+   * nothing is passed. */
   lsk__sb_printf(sb,
-                 "#if %s_CHECK\n#define %s__IN(v, i, what) lsk__soa_in((v).lsk__ctx, (i), "
-                 "(v).lsk__n, what)\n#define %s__INC(v, r, R, c, C, what) "
-                 "(lsk__soa_in((v).lsk__ctx, (r), (R), what \" row\") && "
-                 "lsk__soa_in((v).lsk__ctx, (c), (C), what \" column\"))\n#else\n#define "
-                 "%s__IN(v, i, what) 1\n#define %s__INC(v, r, R, c, C, what) 1\n#endif\n\n",
-                 U, U, U, U, U);
+                 "#if %s_CHECK\n#define %s__AT , __constant char *lsk__file, uint lsk__line\n"
+                 "#define %s__POS , __FILE__, __LINE__\n#define %s__IN(v, i, what) "
+                 "lsk__soa_in((v).lsk__ctx, (i), (v).lsk__n, what, lsk__file, lsk__line)\n"
+                 "#define %s__INC(v, r, R, c, C, what) (lsk__soa_in((v).lsk__ctx, (r), (R), "
+                 "what \" row\", lsk__file, lsk__line) && lsk__soa_in((v).lsk__ctx, (c), (C), "
+                 "what \" column\", lsk__file, lsk__line))\n#else\n#define %s__AT\n#define "
+                 "%s__POS\n#define %s__IN(v, i, what) 1\n#define %s__INC(v, r, R, c, C, what) "
+                 "1\n#endif\n\n",
+                 U, U, U, U, U, U, U, U, U);
   lsk__sb_printf(sb, "/* Byte sizes and offsets for n elements (the host's rule). */\n");
   emit_offsets(e, "LSK_INLINE", "lsk__soa_align", NULL, "ulong", "ulong");
   lsk__sb_printf(sb, "\n/* Kernel parameters of a view called p: one pointer per member, all "
@@ -454,7 +473,8 @@ static void emit_c_struct(emit *e, const lsk_layout *l)
   lsk__sb_printf(sb, "  v->lsk_n = n;\n  return LSK_OK;\n}\n\n");
 }
 
-/* The C view's get and set of member m of layout L. */
+/* The C view's get and set of member m of layout L; the checked ones are
+ * macros that pass the caller's __FILE__ and __LINE__ for the message. */
 static void emit_c_access(emit *e, const char *L, const lsk__member *m)
 {
   lsk__sb *sb = &e->sb;
@@ -466,29 +486,37 @@ static void emit_c_access(emit *e, const char *L, const lsk__member *m)
                    M, V, T, M);
   } else if (m->kind == LSK_MEMBER_COLUMN) {
     lsk__sb_printf(sb,
-                   "static inline int %s_get_%s(const %s_host *v, size_t i, cl_%s *out)\n{\n"
-                   "  if (i >= v->lsk_n)\n    return lsk_soa_range_error(\"%s\", \"%s\", i, "
-                   "v->lsk_n);\n  *out = v->%s[i];\n  return LSK_OK;\n}\n",
-                   V, M, V, T, L, M, M);
+                   "static inline int lsk__%s_get_%s(const %s_host *v, size_t i, cl_%s *out, "
+                   "const char *file, int line)\n{\n  if (i >= v->lsk_n)\n    return "
+                   "lsk_soa_range_error(file, line, \"%s\", \"%s\", i, v->lsk_n);\n  *out = "
+                   "v->%s[i];\n  return LSK_OK;\n}\n#define %s_get_%s(v, i, out) "
+                   "lsk__%s_get_%s(v, i, out, __FILE__, __LINE__)\n",
+                   V, M, V, T, L, M, M, V, M, V, M);
     lsk__sb_printf(sb,
-                   "static inline int %s_set_%s(%s_host *v, size_t i, cl_%s x)\n{\n  if (i >= "
-                   "v->lsk_n)\n    return lsk_soa_range_error(\"%s\", \"%s\", i, v->lsk_n);\n"
-                   "  v->%s[i] = x;\n  return LSK_OK;\n}\n",
-                   V, M, V, T, L, M, M);
+                   "static inline int lsk__%s_set_%s(%s_host *v, size_t i, cl_%s x, const char "
+                   "*file, int line)\n{\n  if (i >= v->lsk_n)\n    return "
+                   "lsk_soa_range_error(file, line, \"%s\", \"%s\", i, v->lsk_n);\n  v->%s[i] = "
+                   "x;\n  return LSK_OK;\n}\n#define %s_set_%s(v, i, x) lsk__%s_set_%s(v, i, x, "
+                   "__FILE__, __LINE__)\n",
+                   V, M, V, T, L, M, M, V, M, V, M);
   } else {
     /* Component (r, c) of element i; r and c out of range count as i. */
     lsk__sb_printf(sb,
-                   "static inline int %s_get_%s(const %s_host *v, size_t i, unsigned r, "
-                   "unsigned c, cl_%s *out)\n{\n  if (i >= v->lsk_n || r >= %uu || c >= %uu)\n"
-                   "    return lsk_soa_range_error(\"%s\", \"%s\", i, v->lsk_n);\n  *out = "
-                   "v->%s[i + (r + c * %uu) * v->lsk_stride_%s];\n  return LSK_OK;\n}\n",
-                   V, M, V, T, m->rows, m->cols, L, M, M, m->rows, M);
+                   "static inline int lsk__%s_get_%s(const %s_host *v, size_t i, unsigned r, "
+                   "unsigned c, cl_%s *out, const char *file, int line)\n{\n  if (i >= v->lsk_n "
+                   "|| r >= %uu || c >= %uu)\n    return lsk_soa_range_error(file, line, \"%s\", "
+                   "\"%s\", i, v->lsk_n);\n  *out = v->%s[i + (r + c * %uu) * "
+                   "v->lsk_stride_%s];\n  return LSK_OK;\n}\n#define %s_get_%s(v, i, r, c, out) "
+                   "lsk__%s_get_%s(v, i, r, c, out, __FILE__, __LINE__)\n",
+                   V, M, V, T, m->rows, m->cols, L, M, M, m->rows, M, V, M, V, M);
     lsk__sb_printf(sb,
-                   "static inline int %s_set_%s(%s_host *v, size_t i, unsigned r, unsigned c, "
-                   "cl_%s x)\n{\n  if (i >= v->lsk_n || r >= %uu || c >= %uu)\n    return "
-                   "lsk_soa_range_error(\"%s\", \"%s\", i, v->lsk_n);\n  v->%s[i + (r + c * "
-                   "%uu) * v->lsk_stride_%s] = x;\n  return LSK_OK;\n}\n",
-                   V, M, V, T, m->rows, m->cols, L, M, M, m->rows, M);
+                   "static inline int lsk__%s_set_%s(%s_host *v, size_t i, unsigned r, unsigned "
+                   "c, cl_%s x, const char *file, int line)\n{\n  if (i >= v->lsk_n || r >= %uu "
+                   "|| c >= %uu)\n    return lsk_soa_range_error(file, line, \"%s\", \"%s\", i, "
+                   "v->lsk_n);\n  v->%s[i + (r + c * %uu) * v->lsk_stride_%s] = x;\n  return "
+                   "LSK_OK;\n}\n#define %s_set_%s(v, i, r, c, x) lsk__%s_set_%s(v, i, r, c, x, "
+                   "__FILE__, __LINE__)\n",
+                   V, M, V, T, m->rows, m->cols, L, M, M, m->rows, M, V, M, V, M);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch/launch.h"
 #include "soa/layout.h"
 #include "lsk/soa.h"
 
@@ -25,10 +26,15 @@ struct lsk_soa {
 const lsk__htype LSK__H_SOA = {"lsk_soa", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_soa);
 
-int lsk_soa_range_error(const char *layout, const char *member, size_t index, size_t n)
+int lsk_soa_range_error(const char *file, int line, const char *layout, const char *member,
+                        size_t index, size_t n)
 {
-  return lsk__fail(NULL, LSK_ERANGE, "%s.%s: index %zu out of range (size %zu)",
-                   layout ? layout : "?", member ? member : "?", index, n);
+  /* "FILE:LINE: " first, as compilers print positions. */
+  char at[256] = "";
+  if (file)
+    snprintf(at, sizeof at, "%s:%d: ", file, line);
+  return lsk__fail(NULL, LSK_ERANGE, "%slayout '%s' member '%s': index %zu out of range [0, %zu)",
+                   at, layout ? layout : "?", member ? member : "?", index, n);
 }
 
 int lsk_soa_misaligned(const char *layout, const void *ptr, size_t align)
@@ -65,6 +71,7 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
     free(s);
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   }
+  __atomic_store_n(&lsk__soa_expand, lsk__soa_expand_one, __ATOMIC_RELEASE); /* LSK_ARG_SOA */
   s->ctx = ctx;
   s->k = k;
   s->align =

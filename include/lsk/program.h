@@ -123,6 +123,10 @@ typedef enum lsk_arg_kind {
   LSK_ARG_KIND_BYTES,     /* a struct or vector by value: ptr and size */
   LSK_ARG_KIND_LOCAL,     /* __local memory of size bytes */
   LSK_ARG_KIND_DYN_LOCAL, /* __local memory of the launch's local_bytes */
+  /* Composite kinds: each stands for several of the kinds above, expanded
+   * once where a launch or lsk_tune starts. */
+  LSK_ARG_KIND_BUFFERS, /* one buffer given size times (LSK_ARG_BUFFERS) */
+  LSK_ARG_KIND_SOA,     /* part size of the lsk_soa at ptr (LSK_ARG_SOA) */
 } lsk_arg_kind;
 
 typedef struct lsk_arg {
@@ -169,6 +173,17 @@ typedef struct lsk_arg {
 #define LSK_ARG_BYTES(p, n) LSK__ARG(LSK_ARG_KIND_BYTES, (n), ptr, (p))
 #define LSK_ARG_LOCAL(n) LSK__ARG(LSK_ARG_KIND_LOCAL, (n), ptr, LSK__NULL)
 #define LSK_ARG_DYN_LOCAL LSK__ARG(LSK_ARG_KIND_DYN_LOCAL, 0, ptr, LSK__NULL)
+/* Arguments that stand for several: LSK_ARG_BUFFERS(b, count) is
+ * LSK_ARG_BUFFER(b) count times (count 1 to LSK_ARG_EXPAND_MAX), for the one
+ * pointer per member of a generated view; LSK_ARG_SOA(soa, part) is what
+ * lsk_soa_args(soa, part, NULL, ...) gives (soa.h: one buffer per member of
+ * the part's layout, its byte offset, its count). They mix with any other
+ * argument in LSK_ARGS, and lsk_soa.h's LSK_SOA_ARGS(V, buf, base, n) is
+ * made of them. A launch expands them first (a bad count, soa or part is
+ * LSK_EINVAL naming the argument); the soa is read at the launch. */
+#define LSK_ARG_BUFFERS(b, count) LSK__ARG(LSK_ARG_KIND_BUFFERS, (count), buffer, (b))
+#define LSK_ARG_SOA(soa, part) LSK__ARG(LSK_ARG_KIND_SOA, (part), ptr, (soa))
+#define LSK_ARG_EXPAND_MAX 1024
 
 /* LSK_ARGS(a, b, ...) expands to "array, count" for the launch calls (one
  * argument at least). Each argument is evaluated once. */

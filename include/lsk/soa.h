@@ -86,8 +86,13 @@ int lsk_soa_args(const lsk_soa *soa, size_t j, const lsk_emit_options *opt, lsk_
 int lsk_soa_view_args(const lsk_soa *soa, size_t k, const size_t *parts, const char *const *members,
                       lsk_arg *args, size_t cap, size_t *count /* OUT */);
 
-/* For generated host code: set the thread's message and return the code. */
-int lsk_soa_range_error(const char *layout, const char *member, size_t index, size_t n);
+/* For generated host code: set the thread's message and return the code.
+ * lsk_soa_range_error names the caller's file and line (the checked
+ * accessors are macros that pass __FILE__ and __LINE__; file NULL: no
+ * position), the layout and the member:
+ * "main.c:12: layout 'hits' member 'x': index 100 out of range [0, 100)". */
+int lsk_soa_range_error(const char *file, int line, const char *layout, const char *member,
+                        size_t index, size_t n);
 int lsk_soa_misaligned(const char *layout, const void *ptr, size_t align);
 
 /*
@@ -102,14 +107,21 @@ int lsk_soa_misaligned(const char *layout, const void *ptr, size_t align);
  *   LSK_SOA_DEFINE(hits, 128, HITS_MEMBERS)
  *
  * gives, at compile time:
- *   typedef struct hits { cl_float *x; ...; size_t pos_stride; size_t lsk_n; } hits;
+ *   typedef struct hits { cl_float *x; ...; size_t pos_stride; size_t lsk_n;
+ *                         const char *lsk_layout; } hits;
+ *   hits_NMEMBERS                       the number of members (an enum)
  *   size_t hits_bytes(size_t n);        SIZE_MAX on overflow
  *   int hits_bind(hits *v, void *mem, size_t n);   LSK_EINVAL if misaligned
  *   int hits_describe(lsk_layout **out);           the runtime description,
  *                                       for lsk_layout_emit_cl and lsk_soa_*
  * and typed access: v.x[i], v.pos[i + k * v.pos_stride], v.total[0], or
  * checked: LSK_SOA_GET(&v, x, i, &value), LSK_SOA_SET(&v, x, i, value)
- * returning LSK_OK or LSK_ERANGE (with a message).
+ * returning LSK_OK or LSK_ERANGE (with a message naming the caller's file
+ * and line, the layout bind set and the member).
+ * The kernel arguments of a view of the whole layout (lsk layout --emit-c's
+ * NAME_ARGS), to splice into LSK_ARGS with any others:
+ *   LSK_ARGS(LSK_SOA_ARGS(hits, buf, base, n), LSK_ARG_FLOAT(a))
+ * (an lsk_soa's part: LSK_ARG_SOA(soa, part), program.h).
  * LSK_SOA_DEFINE_STAGGERED(hits, 128, 384, HITS_MEMBERS) is the same with
  * a stagger (layout.h: lsk's own option, not CMSSW's; 0 is LSK_SOA_DEFINE).
  */
@@ -158,6 +170,9 @@ static inline size_t lsk__soa_add(size_t a, size_t b)
 #define LSK__SOA_DESC_S(T, name)                                                                   \
   if (!lsk_rc)                                                                                     \
     lsk_rc = lsk_layout_add_scalar(lsk_l, #T, #name);
+#define LSK__SOA_ONE_C(T, name) +1
+#define LSK__SOA_ONE_M(T, R, C, name) +1
+#define LSK__SOA_ONE_S(T, name) +1
 
 /* A layout rarely needs all three functions; clang warns about unused
  * static functions expanded in a .c file, gcc does not. */
@@ -176,7 +191,9 @@ static inline size_t lsk__soa_add(size_t a, size_t b)
   typedef struct V {                                                                               \
     MEMBERS(LSK__SOA_FIELD_C, LSK__SOA_FIELD_M, LSK__SOA_FIELD_S)                                  \
     size_t lsk_n;                                                                                  \
+    const char *lsk_layout; /* the layout's name, for messages (set by bind) */                    \
   } V;                                                                                             \
+  enum { V##_NMEMBERS = 0 MEMBERS(LSK__SOA_ONE_C, LSK__SOA_ONE_M, LSK__SOA_ONE_S) };               \
   LSK__SOA_FN size_t V##_bytes(size_t lsk_n)                                                       \
   {                                                                                                \
     const size_t lsk_a = (ALIGN), lsk_s = (STAGGER);                                               \
@@ -197,6 +214,7 @@ static inline size_t lsk__soa_add(size_t a, size_t b)
       return lsk_soa_misaligned(#V, lsk_mem, lsk_a);                                               \
     MEMBERS(LSK__SOA_BIND_C, LSK__SOA_BIND_M, LSK__SOA_BIND_S)                                     \
     lsk_v->lsk_n = lsk_n;                                                                          \
+    lsk_v->lsk_layout = #V;                                                                        \
     return LSK_OK;                                                                                 \
   }                                                                                                \
   LSK__SOA_FN int V##_describe(lsk_layout **lsk_out)                                               \
@@ -214,13 +232,22 @@ static inline size_t lsk__soa_add(size_t a, size_t b)
     return lsk_rc;                                                                                 \
   }
 
-/* Checked element access for views made by LSK_SOA_DEFINE (columns). */
+/* Checked element access for views made by LSK_SOA_DEFINE (columns); a
+ * failure names the line of the call. */
 #define LSK_SOA_GET(v, member, i, out)                                                             \
   ((size_t)(i) < (v)->lsk_n ? (*(out) = (v)->member[(i)], LSK_OK)                                  \
-                            : lsk_soa_range_error(#v, #member, (size_t)(i), (v)->lsk_n))
+                            : lsk_soa_range_error(__FILE__, __LINE__, (v)->lsk_layout, #member,    \
+                                                  (size_t)(i), (v)->lsk_n))
 #define LSK_SOA_SET(v, member, i, value)                                                           \
   ((size_t)(i) < (v)->lsk_n ? ((v)->member[(i)] = (value), LSK_OK)                                 \
-                            : lsk_soa_range_error(#v, #member, (size_t)(i), (v)->lsk_n))
+                            : lsk_soa_range_error(__FILE__, __LINE__, (v)->lsk_layout, #member,    \
+                                                  (size_t)(i), (v)->lsk_n))
+
+/* The kernel arguments for NAME_PARAMS(p) of a view of all of layout V's
+ * members (what lsk layout --emit-c's NAME_ARGS(buf, base, n) gives): buf
+ * once per member, the layout's byte offset base in buf, the count n. */
+#define LSK_SOA_ARGS(V, buf, base, n)                                                              \
+  LSK_ARG_BUFFERS((buf), V##_NMEMBERS), LSK_ARG_ULONG((uint64_t)(base)), LSK_ARG_UINT((uint32_t)(n))
 
 #ifdef __cplusplus
 }

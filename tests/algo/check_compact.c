@@ -406,7 +406,8 @@ START_TEST(test_compact_build_errors)
 END_TEST
 
 /* A range-checked view read out of range by the predicate: the device's
- * verify record reaches the host as LSK_EVERIFY, naming the member. */
+ * verify record reaches the host as LSK_EVERIFY, naming the predicate's
+ * line, the layout and the member. */
 START_TEST(test_compact_verify)
 {
   static const char *src = "int lsk_select(uint i, rows_const_view v, ulong arg)\n"
@@ -426,7 +427,7 @@ START_TEST(test_compact_verify)
   TU_OK(ctx, lsk_compact_rows(c, s, 0, s, 1, 0, &count, NULL));
   ck_assert_uint_eq(count, 0); /* ids are all 0 */
   TU_FAILS(ctx, lsk_compact_rows(c, s, 0, s, 1, 1, &count, NULL), LSK_EVERIFY,
-           "rows.id [100, 100]");
+           "at predicate:3: layout 'rows' member 'id': index 100 out of range [0, 100)");
   lsk_soa_destroy(s);
   lsk_compactor_destroy(c);
   lsk_layout_destroy(l);

@@ -8,7 +8,7 @@ void bi_clear(lsk_context *ctx)
 {
   /* Messages no row expects: the thread's from a public function that
    * only reports, the context's from a size no device allocates. */
-  (void)lsk_soa_range_error("bi_sentinel", "none", 1, 0);
+  (void)lsk_soa_range_error(NULL, 0, "bi_sentinel", "none", 1, 0);
   if (ctx) {
     lsk_buffer *b = NULL;
     (void)lsk_buffer_create(ctx, SIZE_MAX, &b);

@@ -542,6 +542,13 @@ START_TEST(test_bi_program)
        WRONG("kernel", "program"));
 
   /* Launches: the same checks for launch and run. */
+  lsk_layout *soa_l = NULL;
+  lsk_soa *soa = NULL, *dead_soa = NULL;
+  TU_OK(NULL, lsk_layout_create("bi", 16, &soa_l));
+  TU_OK(NULL, lsk_layout_add_column(soa_l, "float", "x"));
+  TU_OK(ctx, lsk_soa_create(ctx, 1, (const lsk_layout *const[]){soa_l}, (size_t[]){4}, &soa));
+  TU_OK(ctx, lsk_soa_create(ctx, 1, (const lsk_layout *const[]){soa_l}, (size_t[]){4}, &dead_soa));
+  lsk_soa_destroy(dead_soa);
   const char *fns[] = {"lsk_kernel_launch", "lsk_kernel_run"};
   for (int r = 0; r < 2; ++r) {
 #define LAUNCH(kk, c, ...)                                                                         \
@@ -566,6 +573,26 @@ START_TEST(test_bi_program)
     BAD(ctx, fns[r],
         LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER((lsk_buffer *)prog), LSK_ARG_UINT(64))), LSK_EINVAL,
         WRONG("buffer", "program"));
+    /* The composite kinds: expanded first, each bad value named with its
+     * argument (the soa rows after an lsk_soa_create, which makes the
+     * launch know the kind). */
+    BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_BUFFERS(b, 0), LSK_ARG_UINT(64))), LSK_EINVAL,
+        "argument 0: LSK_ARG_BUFFERS count 0 is not in 1..1024");
+    BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_UINT(64), LSK_ARG_BUFFERS(b, 1025))),
+        LSK_EINVAL, "argument 1: LSK_ARG_BUFFERS count 1025 is not in 1..1024");
+    BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_BUFFERS(NULL, 1), LSK_ARG_UINT(64))),
+        LSK_EINVAL, "argument 0: buffer is NULL");
+    BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_SOA(NULL, 0), LSK_ARG_UINT(64))), LSK_EINVAL,
+        "argument 0: LSK_ARG_SOA of NULL");
+    BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_SOA(soa, 1))), LSK_EINVAL,
+        "argument 1: LSK_ARG_SOA part 1: the soa has 1");
+    BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_SOA(prog, 0), LSK_ARG_UINT(64))), LSK_EINVAL,
+        WRONG("soa", "program"));
+    BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_SOA(dead_soa, 0), LSK_ARG_UINT(64))),
+        LSK_EINVAL, DEAD("soa"));
+    /* A soa of one column gives 3 arguments: the count is checked after. */
+    BAD(ctx, fns[r], LAUNCH(k, &cfg, LSK_ARGS(LSK_ARG_SOA(soa, 0))), LSK_EARGS,
+        "takes 2 arguments after LSK_CTX; the launch gives 3");
     lsk_launch zero = {.domain = {32}, .blocks = {0}};
     BAD(ctx, fns[r], LAUNCH(k, &zero, LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(64))), LSK_EINVAL,
         "blocks[0] is 0");
@@ -580,6 +607,8 @@ START_TEST(test_bi_program)
         "18446744073709551615");
 #undef LAUNCH
   }
+  lsk_soa_destroy(soa);
+  lsk_layout_destroy(soa_l);
 
   unsigned w = 0, s = 0;
   BAD(NULL, "lsk_kernel_shape", lsk_kernel_shape(NULL, &cfg, &w, &s), LSK_EINVAL, "kernel is NULL");

@@ -341,8 +341,12 @@ START_TEST(test_bi_soa)
 
   /* Reporters of the generated accessors: always an error status. */
   QUIET("lsk_soa_range_error",
-        lsk_soa_range_error(NULL, NULL, 5, 3) == LSK_ERANGE &&
-            strstr(lsk_context_errmsg(NULL), "?.?: index 5 out of range (size 3)") != NULL);
+        lsk_soa_range_error(NULL, 0, NULL, NULL, 5, 3) == LSK_ERANGE &&
+            strstr(lsk_context_errmsg(NULL),
+                   "layout '?' member '?': index 5 out of range [0, 3)") != NULL);
+  QUIET("lsk_soa_range_error", lsk_soa_range_error("use.c", 7, "hits", "x", 5, 3) == LSK_ERANGE &&
+                                   strncmp(lsk_context_errmsg(NULL),
+                                           "use.c:7: layout 'hits' member 'x': index 5", 42) == 0);
   QUIET("lsk_soa_misaligned", lsk_soa_misaligned(NULL, NULL, 16) == LSK_EINVAL &&
                                   strstr(lsk_context_errmsg(NULL), "NULL memory") != NULL);
   QUIET("lsk_soa_misaligned",

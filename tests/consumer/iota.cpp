@@ -94,6 +94,13 @@ static int check_soa()
   int bad = LSK_SOA_SET(&v, x, 3, 2.5f) != LSK_OK;
   bad += LSK_SOA_GET(&v, x, 3, &x) != LSK_OK || x != 2.5f;
   bad += LSK_SOA_GET(&v, x, n, &x) != LSK_ERANGE;
+  // The view's kernel arguments, spliced among others as in C.
+  const lsk_arg a[] = {LSK_ARG_FLOAT(1.0f), LSK_SOA_ARGS(hits, NULL, 128, n), LSK_ARG_SOA(NULL, 1)};
+  bad += hits_NMEMBERS != 3 || a[1].kind != LSK_ARG_KIND_BUFFERS || a[1].size != 3;
+  bad += a[2].kind != LSK_ARG_KIND_ULONG || a[2].v.ul != 128 || a[3].v.u != n;
+  bad += a[4].kind != LSK_ARG_KIND_SOA || a[4].size != 1;
+  auto count = [](const lsk_arg *, size_t c) { return c; };
+  bad += count(LSK_ARGS(LSK_SOA_ARGS(hits, NULL, 0, n), LSK_ARG_FLOAT(2.0f))) != 4;
   lsk_layout *l = NULL;
   bad += hits_describe(&l) != LSK_OK;
   lsk_layout_destroy(l);

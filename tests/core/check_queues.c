@@ -449,9 +449,9 @@ START_TEST(test_queues_verify)
     TU_OK(ctx, lsk_kernel_launch(kg, &l, LSK_ARGS(LSK_ARG_BUFFER(d)), &(lsk_async){.queue = q2}));
     if (round == 0) {
       TU_FAILS(ctx, lsk_queue_finish(q1), LSK_EVERIFY,
-               "on queue 'one' in kernel 'bad_a' at line 25: planted in a [11] (1 failure)");
+               "on queue 'one' in kernel 'bad_a' at queues.cl:25: planted in a [11] (1 failure)");
       TU_FAILS(ctx, lsk_queue_finish(q2), LSK_EVERIFY,
-               "on queue 'two' in kernel 'bad_b' at line 32: planted in b [22]");
+               "on queue 'two' in kernel 'bad_b' at queues.cl:32: planted in b [22]");
     } else {
       /* The context: q1 first (made first), q2's kept for the next check. */
       TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY, "queue 'one' in kernel 'bad_a'");
@@ -465,8 +465,10 @@ START_TEST(test_queues_verify)
    * one, none is lost (the one made first, then the other). */
   TU_OK(ctx, lsk_kernel_launch(kb, &l, LSK_ARGS(LSK_ARG_UINT(44)), &(lsk_async){.queue = q1}));
   TU_OK(ctx, lsk_kernel_launch(ka, &l, LSK_ARGS(LSK_ARG_UINT(55)), &(lsk_async){.queue = q1}));
-  TU_FAILS(ctx, lsk_queue_finish(q1), LSK_EVERIFY, "kernel 'bad_a' at line 25: planted in a [55]");
-  TU_FAILS(ctx, lsk_queue_finish(q1), LSK_EVERIFY, "kernel 'bad_b' at line 32: planted in b [44]");
+  TU_FAILS(ctx, lsk_queue_finish(q1), LSK_EVERIFY,
+           "kernel 'bad_a' at queues.cl:25: planted in a [55]");
+  TU_FAILS(ctx, lsk_queue_finish(q1), LSK_EVERIFY,
+           "kernel 'bad_b' at queues.cl:32: planted in b [44]");
   TU_OK(ctx, lsk_queue_finish(q1));
   /* An unchecked failure is reported by the queue's destroy. */
   TU_OK(ctx, lsk_kernel_launch(ka, &l, LSK_ARGS(LSK_ARG_UINT(33)), &(lsk_async){.queue = q1}));
@@ -477,9 +479,10 @@ START_TEST(test_queues_verify)
   TU_OK(ctx, lsk_queue_marker(&(lsk_async){.queue = q1, .event = &m}));
   TU_OK(ctx, lsk_event_wait(m));
   lsk_event_release(m);
-  TU_FAILS(ctx, lsk_queue_destroy(q1), LSK_EVERIFY,
-           "queue 'one' in kernel 'bad_a' at line 25: planted in a [33] (1 failure); and 1 more "
-           "kernel failed on the queue");
+  TU_FAILS(
+      ctx, lsk_queue_destroy(q1), LSK_EVERIFY,
+      "queue 'one' in kernel 'bad_a' at queues.cl:25: planted in a [33] (1 failure); and 1 more "
+      "kernel failed on the queue");
   unsigned *got = tu_read_uints(ctx, d, 1);
   ck_assert_uint_eq(got[0], 4);
   free(got);

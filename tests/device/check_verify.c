@@ -46,9 +46,10 @@ START_TEST(test_verify_planted_failure)
   int rc = lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(data), LSK_ARG_UINT(N)), NULL);
   ck_assert_int_eq(rc, LSK_EVERIFY);
   const char *msg = lsk_context_errmsg(ctx);
+  /* The file is the program's name: its path, whose tail is kept. */
   char want[64];
-  snprintf(want, sizeof want,
-           "at line %u:", line_of(read_text(LSK_TEST_DIR "/iota.cl"), "      IOTA_STORE(g)"));
+  snprintf(want, sizeof want, "iota.cl:%u: target not zero",
+           line_of(read_text(LSK_TEST_DIR "/iota.cl"), "      IOTA_STORE(g)"));
   ck_assert_msg(strstr(msg, want), "'%s' lacks '%s'", msg, want);
   ck_assert_msg(strstr(msg, "kernel 'iota'"), "%s", msg);
   ck_assert_msg(strstr(msg, "target not zero [5, 1]"), "%s", msg);
@@ -100,7 +101,7 @@ START_TEST(test_verify_async_and_values)
   TU_OK(ctx, lsk_kernel_launch(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(v), LSK_ARG_UINT(64)), NULL));
   TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY, "(3 failures)");
   const char *msg = lsk_context_errmsg(ctx);
-  ck_assert_msg(strstr(msg, "at line 5: negative ["), "%s", msg);
+  ck_assert_msg(strstr(msg, "at check.cl:5: negative ["), "%s", msg);
   ck_assert_msg(strstr(msg, ", -7, 1099511627776]"), "%s", msg);
   /* One of the three failing indices, with its own value. */
   ck_assert_msg(strstr(msg, "[9, -9,") || strstr(msg, "[17, -17,") || strstr(msg, "[40, -40,"),
@@ -128,13 +129,67 @@ START_TEST(test_verify_several_kernels)
   lsk_launch cfg = {.domain = {4}, .blocks = {1}};
   TU_OK(ctx, lsk_kernel_launch(plain, &cfg, LSK_ARGS(LSK_ARG_BUFFER(v)), NULL));
   TU_OK(ctx, lsk_kernel_launch(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(v), LSK_ARG_UINT(4)), NULL));
-  TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY,
-           "verify failed on queue 'default' in kernel 'plain' at line 11: first is not zero (1 "
-           "failure)");
+  TU_FAILS(
+      ctx, lsk_context_finish(ctx), LSK_EVERIFY,
+      "verify failed on queue 'default' in kernel 'plain' at check.cl:11: first is not zero (1 "
+      "failure)");
   TU_FAILS(ctx, lsk_kernel_run(plain, &cfg, LSK_ARGS(LSK_ARG_BUFFER(v)), NULL), LSK_EVERIFY,
-           "in kernel 'plain' at line 11: first is not zero (1 failure)");
+           "in kernel 'plain' at check.cl:11: first is not zero (1 failure)");
   lsk_buffer_destroy(v);
   lsk_kernel_destroy(plain);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* Where a failure was: the program's name and line in its source, the
+ * prelude's name (NAME.prelude) and line there, an #include'd header's path
+ * and line there (after the build's #line markers, __FILE__ is each). */
+static const char *pos_prelude = "\n"
+                                 "LSK_INLINE void check_small(LSK_CTX, int x)\n"
+                                 "{\n"
+                                 "  LSK_VERIFY1(x < 100, \"too big\", x);\n"
+                                 "}\n";
+static const char *pos_src = "#include \"verify_header.h\"\n"
+                             "LSK_KERNEL void pos(LSK_CTX, int which, int x)\n"
+                             "{\n"
+                             "  LSK_MASTER {\n"
+                             "    if (which == 0)\n"
+                             "      LSK_VERIFY1(x == 0, \"not zero\", x);\n"
+                             "    if (which == 1)\n"
+                             "      check_positive(LSK_CTX_FWD, x);\n"
+                             "    if (which == 2)\n"
+                             "      check_small(LSK_CTX_FWD, x);\n"
+                             "  }\n"
+                             "}\n";
+
+START_TEST(test_verify_file_and_line)
+{
+  lsk_context *ctx = tu_context();
+  lsk_program *p = NULL;
+  TU_OK(ctx,
+        lsk_program_create(ctx, pos_src,
+                           &(lsk_program_options){.name = "pos.cl",
+                                                  .prelude = pos_prelude,
+                                                  .build_options = "-I" LSK_TEST_DIR "/device"},
+                           &p));
+  lsk_kernel *k = tu_kernel(p, "pos");
+  lsk_launch cfg = {.domain = {4}, .blocks = {1}};
+  static const struct {
+    int which, x;
+    const char *want;
+  } cases[] = {
+      {0, 3, "in kernel 'pos' at pos.cl:6: not zero [3] (1 failure)"},
+      {1, -2, "/device/verify_header.h:5: not positive [-2] (1 failure)"},
+      {2, 500, "in kernel 'pos' at pos.cl.prelude:4: too big [500] (1 failure)"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
+    TU_FAILS(
+        ctx,
+        lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_INT(cases[c].which), LSK_ARG_INT(cases[c].x))),
+        LSK_EVERIFY, cases[c].want);
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_INT(1), LSK_ARG_INT(1))));
   lsk_kernel_destroy(k);
   lsk_program_destroy(p);
   lsk_context_destroy(ctx);
@@ -148,6 +203,7 @@ Suite *suite_verify(void)
   tcase_add_test(tc, test_verify_planted_failure);
   tcase_add_test(tc, test_verify_async_and_values);
   tcase_add_test(tc, test_verify_several_kernels);
+  tcase_add_test(tc, test_verify_file_and_line);
   suite_add_tcase(s, tc);
   return s;
 }
