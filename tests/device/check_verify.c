@@ -185,11 +185,11 @@ START_TEST(test_verify_file_and_line)
       {2, 500, "in kernel 'pos' at pos.cl.prelude:4: too big [500] (1 failure)"},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
-    TU_FAILS(
-        ctx,
-        lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_INT(cases[c].which), LSK_ARG_INT(cases[c].x))),
-        LSK_EVERIFY, cases[c].want);
-  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_INT(1), LSK_ARG_INT(1))));
+    TU_FAILS(ctx,
+             lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_INT(cases[c].which), LSK_ARG_INT(cases[c].x)),
+                            NULL),
+             LSK_EVERIFY, cases[c].want);
+  TU_OK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_INT(1), LSK_ARG_INT(1)), NULL));
   lsk_kernel_destroy(k);
   lsk_program_destroy(p);
   lsk_context_destroy(ctx);

@@ -115,7 +115,8 @@ START_TEST(test_soa_args_splice)
                    f.k, &cfg,
                    LSK_ARGS(LSK_ARG_FLOAT(2.0f),
                             LSK_SOA_ARGS(pts, lsk_soa_buffer(f.soa), lsk_soa_base(f.soa, 1), N1),
-                            LSK_ARG_FLOAT(1.0f))));
+                            LSK_ARG_FLOAT(1.0f)),
+                   NULL));
   check(f.ctx, f.soa, 1, 2.0f, 1.0f);
   teardown(&f);
 }
@@ -134,7 +135,8 @@ START_TEST(test_soa_args_arg_soa)
             NULL));
   TU_OK(f.ctx,
         lsk_kernel_run(f.k, &cfg,
-                       LSK_ARGS(LSK_ARG_FLOAT(3.0f), LSK_ARG_SOA(f.soa, 1), LSK_ARG_FLOAT(-2.0f))));
+                       LSK_ARGS(LSK_ARG_FLOAT(3.0f), LSK_ARG_SOA(f.soa, 1), LSK_ARG_FLOAT(-2.0f)),
+                       NULL));
   check(f.ctx, f.soa, 2, 3.0f, -2.0f);
   teardown(&f);
 }
@@ -154,7 +156,7 @@ START_TEST(test_soa_args_tune)
         lsk_tune(
             f.k, &cfg, LSK_ARGS(LSK_ARG_FLOAT(2.0f), LSK_ARG_SOA(f.soa, 1), LSK_ARG_FLOAT(1.0f)),
             &(lsk_tune_options){.repeat = 1, .candidates = cands, .ncandidates = 2, .no_store = 1},
-            &out));
+            &out, NULL));
   ck_assert_uint_ge(out.nentries, 1);
   for (size_t i = 0; i < out.nentries; ++i)
     ck_assert_msg(out.entries[i].status != LSK_OK || out.entries[i].identical,
