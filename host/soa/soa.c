@@ -103,7 +103,7 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
     rc = lsk_buffer_create(ctx, alloc, &s->buf);
   }
   if (!rc)
-    rc = lsk_soa_upload(s);
+    rc = lsk_soa_upload(s, NULL);
   if (rc) {
     lsk_soa_destroy(s);
     return rc;
@@ -152,16 +152,45 @@ lsk_buffer *lsk_soa_buffer(const lsk_soa *s)
   return s->buf;
 }
 
-int lsk_soa_upload(lsk_soa *s)
+/* The whole allocation to or from the device on on's queue, as a buffer
+ * transfer does (buffer.h): blocking until the host memory is the
+ * caller's again, unless on->flags has LSK_ASYNC_NONBLOCKING. */
+static int transfer(lsk_soa *s, int write, const lsk_async *on)
 {
-  LSK__LIVE(NULL, s, SOA, __func__, "soa");
-  return s->bytes ? lsk_buffer_write(s->buf, 0, s->host, s->bytes) : LSK_OK;
+  if (!s->bytes)
+    return LSK_OK;
+  if (on && (on->flags & LSK_ASYNC_NONBLOCKING))
+    return write ? lsk_buffer_write_async(s->buf, 0, s->host, s->bytes, on)
+                 : lsk_buffer_read_async(s->buf, 0, s->host, s->bytes, on);
+  /* Blocking: through an event of our own, handed on where asked. */
+  lsk_event *ev = NULL;
+  lsk_async a = on ? *on : (lsk_async){0};
+  a.event = &ev;
+  int rc = write ? lsk_buffer_write_async(s->buf, 0, s->host, s->bytes, &a)
+                 : lsk_buffer_read_async(s->buf, 0, s->host, s->bytes, &a);
+  if (!rc)
+    rc = lsk_event_wait(ev);
+  if (!rc && on && on->event)
+    *on->event = ev;
+  else
+    lsk_event_release(ev);
+  return rc;
 }
 
-int lsk_soa_download(lsk_soa *s)
+int lsk_soa_upload(lsk_soa *s, const lsk_async *on)
 {
+  if (on && on->event)
+    *on->event = NULL;
   LSK__LIVE(NULL, s, SOA, __func__, "soa");
-  return s->bytes ? lsk_buffer_read(s->buf, 0, s->host, s->bytes) : LSK_OK;
+  return transfer(s, 1, on);
+}
+
+int lsk_soa_download(lsk_soa *s, const lsk_async *on)
+{
+  if (on && on->event)
+    *on->event = NULL;
+  LSK__LIVE(NULL, s, SOA, __func__, "soa");
+  return transfer(s, 0, on);
 }
 
 /* Member info of part j by name; LSK_EINVAL naming what is missing. */

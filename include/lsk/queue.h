@@ -44,13 +44,19 @@ typedef struct lsk_event lsk_event;
 /* The most events in one wait list. */
 #define LSK_WAIT_MAX 64
 
+/* lsk_async.flags: a host transfer (lsk_buffer_write, _read, _map)
+ * returns at once; the host memory belongs to the command until its event
+ * completes (or its queue is finished). LSK_EINVAL on any other call. */
+#define LSK_ASYNC_NONBLOCKING 1u
+
 /* Where and after what a command runs; all zeros (or a NULL pointer): the
- * context's default queue, no wait, no event. */
+ * context's default queue, no wait, no event, the call's own blocking. */
 typedef struct lsk_async {
   lsk_queue *queue;       /* NULL: the context's default queue */
   lsk_event *const *wait; /* nwait events of the same context to complete first */
   size_t nwait;           /* at most LSK_WAIT_MAX */
   lsk_event **event;      /* not NULL: gets an event of the command (release it) */
+  unsigned flags;         /* 0 or LSK_ASYNC_NONBLOCKING */
 } lsk_async;
 
 /* All zeros means the defaults. */

@@ -138,7 +138,7 @@ static void check_one(lsk_context *ctx, lsk_type t, lsk_op op, size_t n, const l
   memcpy((char *)pad + 3 * size, data, n * size);
   TU_OK(ctx, lsk_buffer_write(in, 0, pad, (n + 6) * size));
   value got = {0};
-  TU_OK(ctx, lsk_reduce(ctx, t, op, in, 3, n, &got, o));
+  TU_OK(ctx, lsk_reduce(ctx, t, op, in, 3, n, &got, sizeof got, o, NULL));
   long double abs_sum, exact_sum;
   value want = reference(t, op, data, n, &abs_sum, &exact_sum);
   int is_float = t == LSK_TYPE_FLOAT || t == LSK_TYPE_DOUBLE;
@@ -201,8 +201,8 @@ START_TEST(test_reduce_large_and_async)
   TU_OK(ctx, lsk_buffer_create(ctx, 5000 * 4, &in));
   TU_OK(ctx, lsk_buffer_write(in, 0, data, 5000 * 4));
   out = tu_zeros(ctx, 4);
-  TU_OK(ctx, lsk_reduce_to(ctx, LSK_TYPE_UINT, LSK_OP_MIN, in, 0, 5000, out, 2, NULL));
-  TU_OK(ctx, lsk_reduce_to(ctx, LSK_TYPE_UINT, LSK_OP_MAX, in, 0, 5000, out, 1, NULL));
+  TU_OK(ctx, lsk_reduce_to(ctx, LSK_TYPE_UINT, LSK_OP_MIN, in, 0, 5000, out, 2, NULL, NULL));
+  TU_OK(ctx, lsk_reduce_to(ctx, LSK_TYPE_UINT, LSK_OP_MAX, in, 0, 5000, out, 1, NULL, NULL));
   TU_OK(ctx, lsk_context_finish(ctx));
   unsigned *got = tu_read_uints(ctx, out, 4);
   uint32_t mn = UINT32_MAX, mx = 0;
@@ -273,7 +273,7 @@ START_TEST(test_reduce_nan)
           TU_OK(ctx, lsk_buffer_write(in, 0, data, n * size));
           for (lsk_op op = LSK_OP_MIN; op <= LSK_OP_MAX; ++op) {
             value got = {0};
-            TU_OK(ctx, lsk_reduce(ctx, t, op, in, 0, n, &got, &tu_shapes[sh]));
+            TU_OK(ctx, lsk_reduce(ctx, t, op, in, 0, n, &got, sizeof got, &tu_shapes[sh], NULL));
             double g = t == LSK_TYPE_FLOAT ? got.f : got.d, want = op == LSK_OP_MIN ? mn : mx;
             ck_assert_msg(g == want,
                           "%s %s of %zu, NaN pattern %d, shape %zu: got %g, want %g (NaNs "
@@ -295,32 +295,33 @@ START_TEST(test_reduce_bad_input)
   lsk_context *ctx = tu_context(), *other = tu_context();
   lsk_buffer *in = tu_zeros(ctx, 16), *foreign = tu_zeros(other, 16);
   uint32_t r;
-  TU_FAILS(NULL, lsk_reduce(NULL, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, &r, NULL), LSK_EINVAL,
-           "lsk_reduce: ctx is NULL");
-  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, NULL, NULL), LSK_EINVAL,
-           "lsk_reduce: result is NULL");
-  TU_FAILS(ctx, lsk_reduce(ctx, (lsk_type)0, LSK_OP_SUM, in, 0, 4, &r, NULL), LSK_EINVAL,
-           "lsk_reduce: type 0 is not supported");
-  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, (lsk_op)9, in, 0, 4, &r, NULL), LSK_EINVAL,
-           "lsk_reduce: op 9 is not");
-  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, NULL, 0, 4, &r, NULL), LSK_EINVAL,
-           "lsk_reduce: in is NULL");
-  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, foreign, 0, 4, &r, NULL), LSK_EINVAL,
-           "lsk_reduce: in belongs to another context");
-  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 10, 7, &r, NULL), LSK_ERANGE,
-           "elements [10, 17) of 4 bytes exceed the buffer's 64 bytes");
-  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_ULONG, LSK_OP_SUM, in, 0, 9, &r, NULL), LSK_ERANGE,
-           "elements [0, 9) of 8 bytes exceed");
-  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 1, UINT32_MAX, &r, NULL), LSK_ERANGE,
-           "exceeds 2^32 - 1 elements");
+  TU_FAILS(NULL, lsk_reduce(NULL, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, &r, sizeof r, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: ctx is NULL");
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, NULL, 0, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: result is NULL");
+  TU_FAILS(ctx, lsk_reduce(ctx, (lsk_type)0, LSK_OP_SUM, in, 0, 4, &r, sizeof r, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: type 0 is not supported");
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, (lsk_op)9, in, 0, 4, &r, sizeof r, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: op 9 is not");
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, NULL, 0, 4, &r, sizeof r, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: in is NULL");
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, foreign, 0, 4, &r, sizeof r, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: in belongs to another context");
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 10, 7, &r, sizeof r, NULL, NULL),
+           LSK_ERANGE, "elements [10, 17) of 4 bytes exceed the buffer's 64 bytes");
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_ULONG, LSK_OP_SUM, in, 0, 9, &r, sizeof r, NULL, NULL),
+           LSK_ERANGE, "elements [0, 9) of 8 bytes exceed");
   TU_FAILS(ctx,
-           lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, &r,
-                      &(lsk_algo_options){.tile = LSK_MAX_DOMAIN + 1}),
+           lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 1, UINT32_MAX, &r, sizeof r, NULL, NULL),
+           LSK_ERANGE, "exceeds 2^32 - 1 elements");
+  TU_FAILS(ctx,
+           lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, &r, sizeof r,
+                      &(lsk_algo_options){.tile = LSK_MAX_DOMAIN + 1}, NULL),
            LSK_EINVAL, "lsk_reduce: tile 16777217 exceeds LSK_MAX_DOMAIN");
-  TU_FAILS(ctx, lsk_reduce_to(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, in, 16, NULL), LSK_ERANGE,
-           "lsk_reduce_to: out: elements [16, 17)");
+  TU_FAILS(ctx, lsk_reduce_to(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, in, 16, NULL, NULL),
+           LSK_ERANGE, "lsk_reduce_to: out: elements [16, 17)");
   /* Nothing was left behind: a good call still works. */
-  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 16, &r, NULL));
+  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 16, &r, sizeof r, NULL, NULL));
   ck_assert_uint_eq(r, 0);
   lsk_buffer_destroy(in);
   lsk_buffer_destroy(foreign);

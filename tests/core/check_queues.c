@@ -278,9 +278,8 @@ START_TEST(test_queues_library)
   TU_OK(ctx, lsk_kernel_launch_async(
                  prod, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(3)),
                  &(lsk_async){.queue = qa, .wait = &gate, .nwait = 1, .event = &made}));
-  lsk_algo_options o = {
-      .on = &(lsk_async){.queue = qb, .wait = &made, .nwait = 1, .event = &scanned}};
-  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_INCLUSIVE, d, 0, s, 0, n, &o));
+  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_INCLUSIVE, d, 0, s, 0, n, NULL,
+                      &(lsk_async){.queue = qb, .wait = &made, .nwait = 1, .event = &scanned}));
   ck_assert_ptr_nonnull(scanned);
   TU_OK(ctx, lsk_queue_flush(qb));
   nap_ms(20);
@@ -289,8 +288,8 @@ START_TEST(test_queues_library)
   ck_assert_int_ne(st, LSK_EVENT_COMPLETE);
   TU_OK(ctx, lsk_event_user_complete(gate));
   uint32_t sum = 0;
-  o.on = &(lsk_async){.queue = qb};
-  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, d, 0, n, &sum, &o));
+  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, d, 0, n, &sum, sizeof sum, NULL,
+                        &(lsk_async){.queue = qb}));
   unsigned *got = tu_read_uints(ctx, s, n);
   uint32_t run = 0;
   for (uint32_t g = 0; g < n; ++g) {
@@ -414,7 +413,7 @@ START_TEST(test_queues_cache_off)
   stats_eq(ctx, 0, 2, 0, 0, 1000, 1000);
   uint32_t sum = 1;
   lsk_buffer *d = zeros(ctx, 5000);
-  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, d, 0, 5000, &sum, NULL));
+  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, d, 0, 5000, &sum, sizeof sum, NULL, NULL));
   ck_assert_uint_eq(sum, 0);
   TU_OK(ctx, lsk_buffer_free(b, NULL));
   lsk_buffer_destroy(d);
@@ -563,9 +562,9 @@ static void *complete_later(void *arg)
   return NULL;
 }
 
-/* A vector on its own queue: its size is read on that queue, so it sees
- * a count written there behind a held command (on the default queue it
- * would read the count before the write). */
+/* A vector used on a second queue: its size is read on the queue the call
+ * names, so it sees a count written there behind a held command (on the
+ * default queue it would read the count before the write). */
 START_TEST(test_queues_vector)
 {
   lsk_context *ctx = tu_context();
@@ -573,7 +572,7 @@ START_TEST(test_queues_vector)
   TU_OK(ctx, lsk_queue_create(ctx, NULL, &q));
   lsk_vector *v = NULL;
   TU_OK(ctx, lsk_vector_create(ctx, 4, 16, &v));
-  TU_OK(ctx, lsk_vector_set_queue(v, q));
+  const lsk_async on = {.queue = q};
   lsk_event *gate = NULL;
   TU_OK(ctx, lsk_event_user_create(ctx, &gate));
   uint32_t five = 5;
@@ -583,12 +582,12 @@ START_TEST(test_queues_vector)
   pthread_t t;
   ck_assert_int_eq(pthread_create(&t, NULL, complete_later, &l), 0);
   size_t size = 0, over = 9;
-  TU_OK(ctx, lsk_vector_size(v, &size, &over));
+  TU_OK(ctx, lsk_vector_size(v, &size, &over, &on));
   pthread_join(t, NULL);
   ck_assert_uint_eq(size, 5);
   ck_assert_uint_eq(over, 0);
-  TU_OK(ctx, lsk_vector_clear(v));
-  TU_OK(ctx, lsk_vector_size(v, &size, NULL));
+  TU_OK(ctx, lsk_vector_clear(v, &on));
+  TU_OK(ctx, lsk_vector_size(v, &size, NULL, &on));
   ck_assert_uint_eq(size, 0);
   lsk_event_release(gate);
   lsk_vector_destroy(v);
@@ -621,17 +620,17 @@ static void *drive(void *arg)
     rc = lsk_buffer_alloc(ctx, n * 4, q, &d);
   if (!rc)
     rc = lsk_buffer_alloc(ctx, n * 4, q, &s);
-  lsk_algo_options o = {.on = &(lsk_async){.queue = q}};
+  const lsk_async on = {.queue = q};
   for (unsigned round = 0; !rc && round < 30; ++round) {
     uint32_t salt = w->id * 1000 + round, sum = 0;
     rc = lsk_kernel_launch_async(
-        w->prod, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(salt)), o.on);
+        w->prod, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(salt)), &on);
     if (!rc)
-      rc = lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, d, 0, s, 0, n, &o);
+      rc = lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, d, 0, s, 0, n, NULL, &on);
     if (!rc)
-      rc = lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, d, 0, n, &sum, &o);
+      rc = lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, d, 0, n, &sum, sizeof sum, NULL, &on);
     if (!rc)
-      rc = lsk_buffer_read_async(s, 0, got, n * 4, o.on);
+      rc = lsk_buffer_read_async(s, 0, got, n * 4, &on);
     if (!rc)
       rc = lsk_queue_finish(q);
     uint32_t run = 0;

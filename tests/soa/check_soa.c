@@ -88,7 +88,7 @@ static lsk_soa *filled_soa(fixture *f, size_t n, parts *h)
   TU_OK(f->ctx, lsk_soa_create(f->ctx, 1, (const lsk_layout *const[]){f->layout}, &n, &soa));
   TU_OK(NULL, parts_bind(h, lsk_soa_host(soa, 0), n));
   parts_fill(h, n);
-  TU_OK(f->ctx, lsk_soa_upload(soa));
+  TU_OK(f->ctx, lsk_soa_upload(soa, NULL));
   return soa;
 }
 
@@ -123,13 +123,13 @@ START_TEST(test_soa_round_trip)
     TU_OK(NULL, parts_bind(&h, lsk_soa_host(soa, 0), n));
     for (size_t s = 0; s < (n > 100 ? 2 : 4); ++s) {
       parts_fill(&h, n);
-      TU_OK(f.ctx, lsk_soa_upload(soa));
+      TU_OK(f.ctx, lsk_soa_upload(soa, NULL));
       lsk_launch cfg = {.domain = {256},
                         .blocks = {(n + 255) / 256 < 64 ? (n + 255) / 256 : 64},
                         .workers = shapes[s][0],
                         .simd = shapes[s][1]};
       run(&f, k, soa, 0, &cfg, NULL, 0);
-      TU_OK(f.ctx, lsk_soa_download(soa));
+      TU_OK(f.ctx, lsk_soa_download(soa, NULL));
       for (size_t i = 0; i < n; ++i) {
         double want = parts_reference(&h, i);
         ck_assert_msg(fabs(h.out[i] - want) <= 1e-12 * (1 + fabs(want)),
@@ -180,7 +180,7 @@ START_TEST(test_soa_device_range_check)
     /* Nothing was written: the whole allocation is as uploaded. */
     unsigned char *before = malloc(lsk_soa_bytes(soa));
     memcpy(before, lsk_soa_host(soa, 0), lsk_soa_bytes(soa));
-    TU_OK(f.ctx, lsk_soa_download(soa));
+    TU_OK(f.ctx, lsk_soa_download(soa, NULL));
     ck_assert_int_eq(memcmp(before, lsk_soa_host(soa, 0), lsk_soa_bytes(soa)), 0);
     free(before);
   }
@@ -239,10 +239,10 @@ START_TEST(test_soa_parts_copy_aos)
   TU_OK(NULL, parts_bind(&p1, lsk_soa_host(soa, 1), 40));
   parts_fill(&p0, 17);
   parts_fill(&p1, 40);
-  TU_OK(f.ctx, lsk_soa_upload(soa));
+  TU_OK(f.ctx, lsk_soa_upload(soa, NULL));
   lsk_launch cfg = {.domain = {64}, .blocks = {1}};
   run(&f, k, soa, 1, &cfg, NULL, 0);
-  TU_OK(f.ctx, lsk_soa_download(soa));
+  TU_OK(f.ctx, lsk_soa_download(soa, NULL));
   for (size_t i = 0; i < 40; ++i)
     ck_assert(fabs(p1.out[i] - parts_reference(&p1, i)) <= 1e-12 * (1 + fabs(p1.out[i])));
   for (size_t i = 0; i < 17; ++i)
@@ -372,7 +372,7 @@ START_TEST(test_soa_view_of_two_layouts)
     y[i] = 0.5f * (float)i;
     q1[i] = 100.0f;
   }
-  TU_OK(ctx, lsk_soa_upload(soa));
+  TU_OK(ctx, lsk_soa_upload(soa, NULL));
   lsk_arg args[16];
   size_t na = 0;
   /* Parts 0 and 1 differ in length: refused. */
@@ -382,7 +382,7 @@ START_TEST(test_soa_view_of_two_layouts)
   ck_assert_uint_eq(na, 2 + 2 + 2 + 1);
   lsk_launch cfg = {.domain = {64}, .blocks = {1}};
   TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na));
-  TU_OK(ctx, lsk_soa_download(soa));
+  TU_OK(ctx, lsk_soa_download(soa, NULL));
   double *charge = (double *)(h2 + mc.offset);
   for (size_t i = 0; i < 50; ++i)
     ck_assert_msg(charge[i] == 1.5 * (double)i + 100.0, "charge[%zu] = %g", i, charge[i]);
