@@ -87,14 +87,17 @@ static int wait_built(lsk_assoc *a, const char *fn)
   return err ? lsk__fail_cl(a->ctx, err, "clWaitForEvents", " (%s: the last build)", fn) : LSK_OK;
 }
 
-/* The offsets empty, synchronously (create and reserve are structural:
- * the association is ready on every queue when they return). */
-static int zero_now(lsk_assoc *a, const char *fn)
+/* New offsets, all zero when it returns: every range empty. Made with
+ * their content on no queue, so create and reserve are synchronous (the
+ * association is ready on every queue) and wait for no queue's work. */
+static int zero_offsets(lsk_context *ctx, size_t nkeys, const char *fn, lsk_buffer **out)
 {
-  lsk_queue *q = lsk__context_queue(a->ctx);
-  int rc = zero(a, q, fn, a->offsets, (size_t)a->nkeys + 1);
-  cl_int err = rc ? CL_SUCCESS : lsk__queue_wait(q);
-  return err ? lsk__fail_cl(a->ctx, err, "clFinish", " (%s: zeroing the offsets)", fn) : rc;
+  uint32_t *zeros = calloc(nkeys + 1, sizeof *zeros);
+  if (!zeros)
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory for %zu offsets", fn, nkeys + 1);
+  int rc = lsk__buffer_create_init(ctx, (nkeys + 1) * sizeof *zeros, zeros, fn, out);
+  free(zeros);
+  return rc;
 }
 
 int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_assoc_options *opt,
@@ -122,13 +125,11 @@ int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_
   a->counts_dirty = 1;
   size_t bytes = (nkeys + 1) * sizeof(uint32_t);
   rc = lsk_buffer_create(ctx, bytes, &a->counts);
-  if (!rc)
-    rc = lsk_buffer_create(ctx, bytes, &a->offsets);
-  if (!rc)
-    rc = lsk_buffer_create(ctx, (capacity ? capacity : 1) * sizeof(uint32_t), &a->content);
   /* Empty until the first build: every range [0, 0). */
   if (!rc)
-    rc = zero_now(a, __func__);
+    rc = zero_offsets(ctx, nkeys, __func__, &a->offsets);
+  if (!rc)
+    rc = lsk_buffer_create(ctx, (capacity ? capacity : 1) * sizeof(uint32_t), &a->content);
   if (rc) {
     lsk_assoc_destroy(a);
     return rc;
@@ -155,20 +156,30 @@ int lsk_assoc_reserve(lsk_assoc *a, size_t capacity)
   int rc = check_capacity(a->ctx, __func__, capacity);
   if (rc || capacity <= a->capacity)
     return rc;
-  lsk_buffer *b;
-  if ((rc = wait_built(a, __func__)) ||
-      (rc = lsk_buffer_create(a->ctx, capacity * sizeof(uint32_t), &b)))
-    return rc;
+  size_t nc = (size_t)a->nkeys + 1;
+  uint32_t *zeros = calloc(nc, sizeof *zeros);
+  if (!zeros)
+    return lsk__fail(a->ctx, LSK_ENOMEM, "%s: out of memory for %zu offsets", __func__, nc);
+  lsk_buffer *b = NULL;
   /* Safe with work queued: OpenCL keeps the old memory until it is done.
    * The offsets still describe the old content, which is gone: empty the
-   * association rather than leave ranges over undefined memory (after the
-   * last build: it writes them). */
-  lsk_buffer_destroy(a->content);
-  a->content = b;
-  a->capacity = capacity;
-  a->n = 0;
-  a->host_valid = 0;
-  return zero_now(a, __func__);
+   * association rather than leave ranges over undefined memory, once the
+   * last build (which writes them) is done; a blocking write on the
+   * default queue, so the offsets are zero on every queue on return. */
+  if (!(rc = wait_built(a, __func__)) &&
+      !(rc = lsk_buffer_create(a->ctx, capacity * sizeof(uint32_t), &b)) &&
+      !(rc = lsk__buffer_rw(a->offsets, 1, 0, zeros, nc * sizeof *zeros, lsk__context_queue(a->ctx),
+                            1, __func__))) {
+    lsk_buffer_destroy(a->content);
+    a->content = b;
+    a->capacity = capacity;
+    a->n = 0;
+    a->host_valid = 0;
+  } else if (b) {
+    lsk_buffer_destroy(b);
+  }
+  free(zeros);
+  return rc;
 }
 
 /* The keys of a build: the head of every pass's arguments but zero's. */

@@ -72,7 +72,12 @@ int lsk_vector_clear(lsk_vector *v, const lsk_async *on)
   lsk__lib_clear(on);
   LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   uint32_t zero = 0;
-  return lsk_buffer_fill_async(v->count, &zero, sizeof zero, 0, sizeof zero, on);
+  lsk__on o;
+  int rc = lsk__lib_begin(v->ctx, on, __func__, &o);
+  if (!rc)
+    rc = lsk_buffer_fill_async(v->count, &zero, sizeof zero, 0, sizeof zero,
+                               &(lsk_async){.queue = o.q});
+  return lsk__lib_end(v->ctx, &o, rc, __func__);
 }
 
 /* The raw count on o's queue, and earlier device verify failures there. */

@@ -58,8 +58,8 @@ typedef struct lsk_assoc_options {
  * lsk_assoc_create: an empty association of nkeys keys (every range
  * empty) with room for capacity elements per build (0 is allowed; see
  * lsk_assoc_reserve). Allocates nkeys + 1 uints twice and capacity uints
- * on the device and zeroes the offsets; the association is ready on every
- * queue when it returns (it waits for the zeroing). opt may be NULL.
+ * on the device, the offsets made zero: the association is ready on every
+ * queue when it returns, and it waits for no queue. opt may be NULL.
  * Errors: LSK_EINVAL (ctx or out NULL, nkeys 0, bad options), LSK_ERANGE
  * (nkeys above LSK_ASSOC_MAX_KEYS, capacity above LSK_ASSOC_MAX_ELEMENTS
  * or the device's largest buffer), LSK_ENOMEM, and those of buffers and
@@ -75,9 +75,9 @@ void lsk_assoc_destroy(lsk_assoc *a);
 /*
  * lsk_assoc_reserve: room for at least capacity elements per build. Grows
  * the content buffer if it is smaller (its content is then lost until the
- * next build, and the offsets are zeroed before it returns), never shrinks
- * it. It does not wait for builds already enqueued: OpenCL keeps the old
- * content until they are done.
+ * next build, and it waits for the last build, then zeroes the offsets
+ * with a blocking write on the default queue), never shrinks it. OpenCL
+ * keeps the old content until the work enqueued on it is done.
  * Errors: LSK_EINVAL (a NULL), LSK_ERANGE (as for lsk_assoc_create), and
  * those of buffers.
  */

@@ -138,7 +138,7 @@ static void check_one(lsk_context *ctx, lsk_type t, lsk_op op, size_t n, const l
   memcpy((char *)pad + 3 * size, data, n * size);
   TU_OK(ctx, lsk_buffer_write(in, 0, pad, (n + 6) * size));
   value got = {0};
-  TU_OK(ctx, lsk_reduce(ctx, t, op, in, 3, n, &got, sizeof got, o, NULL));
+  TU_OK(ctx, lsk_reduce(ctx, t, op, in, 3, n, &got, lsk_type_size(t), o, NULL));
   long double abs_sum, exact_sum;
   value want = reference(t, op, data, n, &abs_sum, &exact_sum);
   int is_float = t == LSK_TYPE_FLOAT || t == LSK_TYPE_DOUBLE;
@@ -273,7 +273,8 @@ START_TEST(test_reduce_nan)
           TU_OK(ctx, lsk_buffer_write(in, 0, data, n * size));
           for (lsk_op op = LSK_OP_MIN; op <= LSK_OP_MAX; ++op) {
             value got = {0};
-            TU_OK(ctx, lsk_reduce(ctx, t, op, in, 0, n, &got, sizeof got, &tu_shapes[sh], NULL));
+            TU_OK(ctx,
+                  lsk_reduce(ctx, t, op, in, 0, n, &got, lsk_type_size(t), &tu_shapes[sh], NULL));
             double g = t == LSK_TYPE_FLOAT ? got.f : got.d, want = op == LSK_OP_MIN ? mn : mx;
             ck_assert_msg(g == want,
                           "%s %s of %zu, NaN pattern %d, shape %zu: got %g, want %g (NaNs "

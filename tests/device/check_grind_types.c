@@ -130,7 +130,7 @@ static void reduce_types(int want_vsum)
         reference(t, ops[o], x + OFF * sz, N, &want);
         if (vsum(t, ops[o] == LSK_OP_SUM, 0, s) != want_vsum)
           continue;
-        TU_OK(ctx, lsk_reduce(ctx, t, ops[o], b, OFF, N, &got, sizeof got, &shapes[s], NULL));
+        TU_OK(ctx, lsk_reduce(ctx, t, ops[o], b, OFF, N, &got, lsk_type_size(t), &shapes[s], NULL));
         ck_assert_msg(memcmp(&got, &want, sz) == 0,
                       "reduce %s %s, %s shape: got 0x%" PRIx64 ", want 0x%" PRIx64,
                       lsk_type_name(t), op_names[o], shape_names[s], got, want);
