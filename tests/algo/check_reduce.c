@@ -331,6 +331,62 @@ START_TEST(test_reduce_bad_input)
 }
 END_TEST
 
+/* LSK_REDUCE with a result of C type T: LSK_TYPE_OF picks want_type (at
+ * compile time), and the max of data of that type matches reference(). */
+#define TYPED_MAX(ctx, T, want_type)                                                               \
+  do {                                                                                             \
+    _Static_assert(LSK_TYPE_OF((T *)0) == (want_type), "LSK_TYPE_OF(" #T " *)");                   \
+    size_t n_ = 1000;                                                                              \
+    void *data_ = make_data(want_type, n_, 1);                                                     \
+    lsk_buffer *in_;                                                                               \
+    TU_OK(ctx, lsk_buffer_create(ctx, n_ * sizeof(T), &in_));                                      \
+    TU_OK(ctx, lsk_buffer_write(in_, 0, data_, n_ * sizeof(T)));                                   \
+    T got_ = 0;                                                                                    \
+    TU_OK(ctx, LSK_REDUCE(ctx, LSK_OP_MAX, in_, 0, n_, &got_, NULL, NULL));                        \
+    long double a_, e_;                                                                            \
+    value want_ = reference(want_type, LSK_OP_MAX, data_, n_, &a_, &e_);                           \
+    ck_assert_msg(memcmp(&got_, &want_, sizeof got_) == 0, "LSK_REDUCE into " #T);                 \
+    lsk_buffer_destroy(in_);                                                                       \
+    free(data_);                                                                                   \
+  } while (0)
+
+/* Typed results (issue 27 point 5): result_size is checked against the
+ * type before anything runs, and LSK_REDUCE takes both from the result's
+ * C type, int64_t and the other <stdint.h> names included. */
+START_TEST(test_reduce_typed_result)
+{
+  lsk_context *ctx = tu_context();
+  float data[4] = {1, 2, 3, 4};
+  lsk_buffer *in;
+  TU_OK(ctx, lsk_buffer_create(ctx, sizeof data, &in));
+  TU_OK(ctx, lsk_buffer_write(in, 0, data, sizeof data));
+  double d = 42;
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_FLOAT, LSK_OP_SUM, in, 0, 4, &d, sizeof d, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: result_size 8 does not match LSK_TYPE_FLOAT (4 bytes)");
+  ck_assert(d == 42); /* not written */
+  int i = 0;
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_DOUBLE, LSK_OP_SUM, in, 0, 2, &i, sizeof i, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: result_size 4 does not match LSK_TYPE_DOUBLE (8 bytes)");
+  float f = 0;
+  TU_OK(ctx, LSK_REDUCE(ctx, LSK_OP_SUM, in, 0, 4, &f, NULL, NULL));
+  ck_assert(f == 10);
+  lsk_buffer_destroy(in);
+  TYPED_MAX(ctx, int, LSK_TYPE_INT);
+  TYPED_MAX(ctx, unsigned, LSK_TYPE_UINT);
+  TYPED_MAX(ctx, long long, LSK_TYPE_LONG);
+  TYPED_MAX(ctx, unsigned long long, LSK_TYPE_ULONG);
+  TYPED_MAX(ctx, int32_t, LSK_TYPE_INT);
+  TYPED_MAX(ctx, uint32_t, LSK_TYPE_UINT);
+  TYPED_MAX(ctx, int64_t, LSK_TYPE_LONG);
+  TYPED_MAX(ctx, uint64_t, LSK_TYPE_ULONG);
+  TYPED_MAX(ctx, float, LSK_TYPE_FLOAT);
+  TYPED_MAX(ctx, long, sizeof(long) == 8 ? LSK_TYPE_LONG : LSK_TYPE_INT);
+  TYPED_MAX(ctx, unsigned long, sizeof(long) == 8 ? LSK_TYPE_ULONG : LSK_TYPE_UINT);
+  _Static_assert(LSK_TYPE_OF((double *)0) == LSK_TYPE_DOUBLE, "LSK_TYPE_OF(double *)");
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_reduce(void)
 {
   Suite *s = suite_create("reduce");
@@ -340,6 +396,7 @@ Suite *suite_reduce(void)
   tcase_add_test(tc, test_reduce_large_and_async);
   tcase_add_test(tc, test_reduce_nan);
   tcase_add_test(tc, test_reduce_bad_input);
+  tcase_add_test(tc, test_reduce_typed_result);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -562,6 +562,52 @@ static void *complete_later(void *arg)
   return NULL;
 }
 
+/* An association built on a second queue behind a held command, then read
+ * with on NULL (the default queue): the read waits for the build, as the
+ * association keeps its last build's event, and sees its ranges (read
+ * before the build, every range would be empty). */
+START_TEST(test_queues_assoc_read_elsewhere)
+{
+  lsk_context *ctx = tu_context();
+  lsk_queue *q = NULL;
+  TU_OK(ctx, lsk_queue_create(ctx, NULL, &q));
+  enum { N = 5000, KEYS = 37 };
+  uint32_t *keys = malloc(N * 4);
+  size_t count[KEYS] = {0};
+  for (uint32_t i = 0; i < N; ++i) {
+    keys[i] = (i * 7919u) % (KEYS + 3); /* 3 keys past nkeys: skipped */
+    count[keys[i] < KEYS ? keys[i] : 0] += keys[i] < KEYS;
+  }
+  lsk_buffer *k = zeros(ctx, N);
+  TU_OK(ctx, lsk_buffer_write(k, 0, keys, N * 4));
+  lsk_assoc *a = NULL;
+  TU_OK(ctx, lsk_assoc_create(ctx, KEYS, N, NULL, &a));
+  lsk_event *gate = NULL;
+  TU_OK(ctx, lsk_event_user_create(ctx, &gate));
+  TU_OK(ctx, lsk_assoc_build(a, k, 0, N, &(lsk_async){.queue = q, .wait = &gate, .nwait = 1}));
+  later l = {gate, 50};
+  pthread_t t;
+  ck_assert_int_eq(pthread_create(&t, NULL, complete_later, &l), 0);
+  size_t stored = 0, skipped = 0, want = 0;
+  TU_OK(ctx, lsk_assoc_size(a, &stored, &skipped, NULL));
+  pthread_join(t, NULL);
+  for (unsigned key = 0; key < KEYS; ++key) {
+    size_t b = 0, e = 0;
+    TU_OK(ctx, lsk_assoc_range(a, key, &b, &e, NULL));
+    ck_assert_msg(e - b == count[key], "key %u: %zu elements, want %zu", key, e - b, count[key]);
+    want += count[key];
+  }
+  ck_assert_uint_eq(stored, want);
+  ck_assert_uint_eq(skipped, N - want);
+  lsk_event_release(gate);
+  lsk_assoc_destroy(a);
+  lsk_buffer_destroy(k);
+  free(keys);
+  TU_OK(ctx, lsk_queue_destroy(q));
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 /* A vector used on a second queue: its size is read on the queue the call
  * names, so it sees a count written there behind a held command (on the
  * default queue it would read the count before the write). */
@@ -702,6 +748,7 @@ Suite *suite_queues(void)
   tcase_add_test(tc, test_queues_events);
   tcase_add_test(tc, test_queues_threads);
   tcase_add_test(tc, test_queues_vector);
+  tcase_add_test(tc, test_queues_assoc_read_elsewhere);
   suite_add_tcase(s, tc);
   return s;
 }

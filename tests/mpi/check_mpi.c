@@ -353,8 +353,20 @@ START_TEST(test_bad_input)
   ck_assert_int_eq(lsk_mpi_halo_end(h, NULL), LSK_EINVAL);
   ck_assert_int_eq(lsk_mpi_agree(M, LSK_OK), LSK_OK); /* every rank got here: no hang */
   BAD(lsk_mpi_allreduce(M, LSK_TYPE_UINT, (lsk_op)9, &who, &who, sizeof who), LSK_EINVAL, "op 9");
-  BAD(lsk_mpi_grid_gather(g, LSK_TYPE_UINT, NULL, 0, &who, sizeof who, NULL), LSK_EINVAL,
+  uint32_t grid[64];
+  BAD(lsk_mpi_grid_gather(g, LSK_TYPE_UINT, NULL, 0, grid, sizeof grid, NULL), LSK_EINVAL,
       "column is NULL");
+  /* Sizes of host values (issue 27 point 5), agreed as every check. */
+  BAD(lsk_mpi_grid_gather(g, LSK_TYPE_UINT, NULL, 0, grid, sizeof grid - 1, NULL), LSK_EINVAL,
+      "out_bytes 255 is less than the grid's 256 bytes");
+  double wide_d = 0;
+  BAD(lsk_mpi_allreduce(M, LSK_TYPE_UINT, LSK_OP_SUM, &who, &wide_d, sizeof wide_d), LSK_EINVAL,
+      "lsk_mpi_allreduce: size 8 does not match LSK_TYPE_UINT (4 bytes)");
+  lsk_buffer *one = NULL;
+  OK(lsk_buffer_create(ctx, 8, &one));
+  BAD(lsk_mpi_reduce(M, LSK_TYPE_FLOAT, LSK_OP_SUM, one, 0, 1, &wide_d, sizeof wide_d, NULL, NULL),
+      LSK_EINVAL, "lsk_mpi_reduce: result_size 8 does not match LSK_TYPE_FLOAT (4 bytes)");
+  lsk_buffer_destroy(one);
   lsk_mpi_halo_destroy(h);
   lsk_mpi_grid_destroy(g);
 #undef BAD
