@@ -683,6 +683,11 @@ START_TEST(test_bi_algo)
 
   BAD(NULL, "lsk_reduce", lsk_reduce(NULL, U, LSK_OP_SUM, in, 0, 64, &res, sizeof res, NULL, NULL),
       LSK_EINVAL, "ctx is NULL");
+  BAD(ctx, "lsk_reduce",
+      lsk_reduce(ctx, LSK_TYPE_ULONG, LSK_OP_SUM, in, 0, 32, &res, sizeof res, NULL, NULL),
+      LSK_EINVAL, "result_size 4 does not match LSK_TYPE_ULONG (8 bytes)");
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, in, 0, 64, &res, 0, NULL, NULL), LSK_EINVAL,
+      "result_size 0 does not match LSK_TYPE_UINT (4 bytes)");
   BAD(NULL, "lsk_reduce",
       lsk_reduce((lsk_context *)in, U, LSK_OP_SUM, in, 0, 64, &res, sizeof res, NULL, NULL),
       LSK_EINVAL, WRONG("context", "buffer"));

@@ -240,6 +240,8 @@ START_TEST(test_bi_pool_list)
       LSK_EINVAL, "pool is NULL");
   BAD(ctx, "lsk_pool_read_cells", lsk_pool_read_cells(pool, 0, 1, NULL, 0, NULL), LSK_EINVAL,
       "dst is NULL");
+  BAD(ctx, "lsk_pool_read_cells", lsk_pool_read_cells(pool, 0, 5, cells, sizeof cells, NULL),
+      LSK_EINVAL, "dst_bytes 256 is less than the 320 bytes of 5 cells of 64");
   BAD(ctx, "lsk_pool_read_cells", lsk_pool_read_cells(pool, 4, 5, cells, sizeof cells, NULL),
       LSK_ERANGE, "first 4 + count 5 exceed the capacity 8");
   BAD(ctx, "lsk_pool_read_cells", lsk_pool_read_cells(pool, 1, SIZE_MAX, cells, sizeof cells, NULL),
@@ -276,6 +278,8 @@ START_TEST(test_bi_pool_list)
   BAD(NULL, "lsk_list_read", lsk_list_read(NULL, 0, 1, cells, sizeof cells, NULL), LSK_EINVAL,
       "list is NULL");
   BAD(ctx, "lsk_list_read", lsk_list_read(list, 0, 1, NULL, 0, NULL), LSK_EINVAL, "dst is NULL");
+  BAD(ctx, "lsk_list_read", lsk_list_read(list, 0, 1, cells, 3, NULL), LSK_EINVAL,
+      "dst_bytes 3 holds fewer than count 1 elements of 4 bytes");
   BAD(ctx, "lsk_list_read", lsk_list_read(list, 0, 1, cells, sizeof cells, NULL), LSK_ERANGE,
       "first 0 + count 1 pass the length 0");
   BAD(ctx, "lsk_list_read", lsk_list_read(list, SIZE_MAX, 2, cells, sizeof cells, NULL), LSK_ERANGE,
