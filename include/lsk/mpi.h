@@ -189,10 +189,14 @@ void lsk_mpi_halo_destroy(lsk_mpi_halo *h);
  * exchange, the ranks of a neighbourhood in the same order. A failure on
  * a rank still sends and receives (see the top of this file); a second
  * begin before end, or an end without begin, is LSK_EINVAL with no
- * messages.
+ * messages. The exchange keeps begin's queue until end (end's on->queue
+ * must be it), the one object of lsk that keeps a queue.
+ * Enqueues; never blocks.
  */
 int lsk_mpi_halo_begin(lsk_mpi_halo *h, lsk_buffer *const *columns, const lsk_async *on);
+/* Enqueues; blocks. */
 int lsk_mpi_halo_end(lsk_mpi_halo *h, const lsk_async *on);
+/* Enqueues; blocks. */
 int lsk_mpi_halo_exchange(lsk_mpi_halo *h, lsk_buffer *const *columns, const lsk_async *on);
 
 /* Bytes this rank sends per exchange (every REMOTE border of every
