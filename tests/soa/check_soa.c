@@ -145,6 +145,56 @@ START_TEST(test_soa_round_trip)
 }
 END_TEST
 
+/* Transfers on a queue of the caller's (issue 27): a download with
+ * LSK_ASYNC_NONBLOCKING behind a held event returns at once and leaves the
+ * host memory alone until the event completes; its event then delivers
+ * the device's bytes. A blocking upload on that queue is done on return:
+ * the host copy may change at once. */
+START_TEST(test_soa_on_queue)
+{
+  fixture f;
+  if (!setup(&f, NULL))
+    return;
+  size_t n = 1000;
+  parts h;
+  lsk_soa *soa = filled_soa(&f, n, &h);
+  size_t bytes = lsk_soa_bytes(soa);
+  unsigned char *want = malloc(bytes);
+  memcpy(want, lsk_soa_host(soa, 0), bytes);
+  lsk_queue *q = NULL;
+  TU_OK(f.ctx, lsk_queue_create(f.ctx, NULL, &q));
+  memset(lsk_soa_host(soa, 0), 0, bytes);
+  lsk_event *gate = NULL, *done = NULL;
+  TU_OK(f.ctx, lsk_event_user_create(f.ctx, &gate));
+  TU_OK(f.ctx, lsk_soa_download(soa, &(lsk_async){.queue = q,
+                                                  .wait = &gate,
+                                                  .nwait = 1,
+                                                  .event = &done,
+                                                  .flags = LSK_ASYNC_NONBLOCKING}));
+  ck_assert_ptr_nonnull(done);
+  const unsigned char *host = lsk_soa_host(soa, 0);
+  for (size_t i = 0; i < bytes; ++i)
+    ck_assert_msg(host[i] == 0, "byte %zu written before the gate opened", i);
+  TU_OK(f.ctx, lsk_event_user_complete(gate));
+  TU_OK(f.ctx, lsk_event_wait(done));
+  ck_assert_msg(memcmp(host, want, bytes) == 0, "the non-blocking download's bytes");
+  lsk_event_release(done);
+  /* Blocking: the device has the bytes when it returns, the host copy is
+   * free to change. */
+  parts_fill(&h, n);
+  memcpy(want, host, bytes);
+  TU_OK(f.ctx, lsk_soa_upload(soa, &(lsk_async){.queue = q}));
+  memset(lsk_soa_host(soa, 0), 0, bytes);
+  TU_OK(f.ctx, lsk_soa_download(soa, NULL));
+  ck_assert_msg(memcmp(host, want, bytes) == 0, "the blocking upload's bytes");
+  lsk_event_release(gate);
+  TU_OK(f.ctx, lsk_queue_destroy(q));
+  free(want);
+  lsk_soa_destroy(soa);
+  teardown(&f);
+}
+END_TEST
+
 /* Range checking on: index n and -1 raise the verify error naming layout,
  * member, index and size, and nothing is written. Off: no check code. */
 START_TEST(test_soa_device_range_check)
@@ -541,6 +591,7 @@ Suite *suite_soa(void)
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_soa_round_trip);
+  tcase_add_test(tc, test_soa_on_queue);
   tcase_add_test(tc, test_soa_device_range_check);
   tcase_add_test(tc, test_soa_host_accessors);
   tcase_add_test(tc, test_soa_parts_copy_aos);
