@@ -365,8 +365,8 @@ START_TEST(test_reduce_typed_result)
            LSK_EINVAL, "lsk_reduce: result_size 8 does not match LSK_TYPE_FLOAT (4 bytes)");
   ck_assert(d == 42); /* not written */
   int i = 0;
-  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_DOUBLE, LSK_OP_SUM, in, 0, 2, &i, sizeof i, NULL, NULL),
-           LSK_EINVAL, "lsk_reduce: result_size 4 does not match LSK_TYPE_DOUBLE (8 bytes)");
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_LONG, LSK_OP_SUM, in, 0, 2, &i, sizeof i, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: result_size 4 does not match LSK_TYPE_LONG (8 bytes)");
   float f = 0;
   TU_OK(ctx, LSK_REDUCE(ctx, LSK_OP_SUM, in, 0, 4, &f, NULL, NULL));
   ck_assert(f == 10);
