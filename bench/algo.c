@@ -86,7 +86,8 @@ static double reduce_lsk(void *p)
 {
   reduce_state *s = p;
   double t0 = cli_now();
-  if (lsk_reduce(s->bn->ctx, LSK_TYPE_DOUBLE, LSK_OP_SUM, s->dx, 0, s->n, &s->got, NULL))
+  if (lsk_reduce(s->bn->ctx, LSK_TYPE_DOUBLE, LSK_OP_SUM, s->dx, 0, s->n, &s->got, sizeof s->got,
+                 NULL, NULL))
     return cli_fail("bench", "reduce: %s", lsk_context_errmsg(s->bn->ctx)), -1;
   double t = cli_now() - t0;
   return s->got == s->want
@@ -234,7 +235,8 @@ static double scan_lsk(void *p)
 {
   scan_state *s = p;
   double t0 = cli_now();
-  if (lsk_scan(s->bn->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, s->din, 0, s->dout, 0, s->n, NULL) ||
+  if (lsk_scan(s->bn->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, s->din, 0, s->dout, 0, s->n, NULL,
+               NULL) ||
       lsk_context_finish(s->bn->ctx))
     return cli_fail("bench", "scan: %s", lsk_context_errmsg(s->bn->ctx)), -1;
   return cli_now() - t0;

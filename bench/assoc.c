@@ -75,7 +75,7 @@ static double assoc_c_sorted(assoc_case *c)
 static double assoc_lsk(bench *bn, assoc_case *c, int *rc)
 {
   double t0 = cli_now();
-  *rc = (c->sorted ? lsk_assoc_build_sorted : lsk_assoc_build)(c->a, c->dkeys, 0, c->n) ||
+  *rc = (c->sorted ? lsk_assoc_build_sorted : lsk_assoc_build)(c->a, c->dkeys, 0, c->n, NULL) ||
         lsk_context_finish(bn->ctx);
   return cli_now() - t0;
 }

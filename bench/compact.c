@@ -77,7 +77,7 @@ static int run_lsk(bench *bn, compact_case *k, size_t *count, double *secs)
 {
   lsk_algo_options opt = {.workers = bn->workers, .simd = bn->simd};
   double t0 = cli_now();
-  int rc = lsk_compact(k->c, k->dx, k->n, PERCENT, k->dout, 0, k->n, count, &opt);
+  int rc = lsk_compact(k->c, k->dx, k->n, PERCENT, k->dout, 0, k->n, count, &opt, NULL);
   *secs = cli_now() - t0;
   return rc ? cli_fail("bench", "compact: %s", lsk_context_errmsg(bn->ctx)) : 0;
 }

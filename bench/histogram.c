@@ -62,7 +62,7 @@ static int run_lsk(bench *bn, hist_case *k, double *secs)
 {
   lsk_algo_options opt = {.workers = bn->workers, .simd = bn->simd};
   double t0 = cli_now();
-  int rc = lsk_histogram_uint(bn->ctx, k->dx, 0, k->n, k->nbins, k->dbins, 0, &opt);
+  int rc = lsk_histogram_uint(bn->ctx, k->dx, 0, k->n, k->nbins, k->dbins, 0, &opt, NULL);
   if (!rc)
     rc = lsk_buffer_read(k->dbins, 0, k->got, (k->nbins + 1) * sizeof(unsigned), NULL);
   *secs = cli_now() - t0;

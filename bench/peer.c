@@ -69,7 +69,8 @@ static double lsk_reduce_once(peer_state *s)
 {
   float sum = 0;
   double t0 = cli_now();
-  if (lsk_reduce(s->bn->ctx, LSK_TYPE_FLOAT, LSK_OP_SUM, s->din, 0, s->n, &sum, NULL))
+  if (lsk_reduce(s->bn->ctx, LSK_TYPE_FLOAT, LSK_OP_SUM, s->din, 0, s->n, &sum, sizeof sum, NULL,
+                 NULL))
     return cli_fail("bench", "boost: lsk reduce: %s", lsk_context_errmsg(s->bn->ctx)), -1;
   double t = cli_now() - t0;
   return sum == s->want ? t
@@ -79,7 +80,8 @@ static double lsk_reduce_once(peer_state *s)
 static double lsk_scan_once(peer_state *s)
 {
   double t0 = cli_now();
-  if (lsk_scan(s->bn->ctx, LSK_TYPE_FLOAT, LSK_SCAN_INCLUSIVE, s->din, 0, s->dout, 0, s->n, NULL) ||
+  if (lsk_scan(s->bn->ctx, LSK_TYPE_FLOAT, LSK_SCAN_INCLUSIVE, s->din, 0, s->dout, 0, s->n, NULL,
+               NULL) ||
       lsk_context_finish(s->bn->ctx))
     return cli_fail("bench", "boost: lsk scan: %s", lsk_context_errmsg(s->bn->ctx)), -1;
   return cli_now() - t0;

@@ -103,7 +103,7 @@ static int churn(bench *bn, lsk_kernel *k, lsk_pool *pool, size_t n, lsk_buffer 
                                  LSK_ARG_BUFFER(got), LSK_ARG_UINT((unsigned)check)),
                         NULL);
   if (!rc)
-    rc = lsk_pool_gc(pool);
+    rc = lsk_pool_gc(pool, NULL);
   return rc ? rc : lsk_context_finish(bn->ctx);
 }
 
@@ -115,7 +115,7 @@ static int churn_check(bench *bn, lsk_kernel *k, lsk_pool *pool, size_t n, lsk_b
   lsk_pool_usage u;
   int rc = !cells || !seen ? cli_fail("bench", "pool: out of host memory") : 0;
   if (!rc && (churn(bn, k, pool, n, got, 1) || lsk_buffer_read(got, 0, cells, n * 4, NULL) ||
-              lsk_pool_usage_get(pool, &u)))
+              lsk_pool_usage_get(pool, &u, NULL)))
     rc = cli_fail("bench", "pool: %s", lsk_context_errmsg(bn->ctx));
   for (size_t i = 0; !rc && i < n; ++i) {
     if (cells[i] >= n || seen[cells[i]]++)
@@ -188,7 +188,7 @@ static int case_churn(bench *bn)
   /* After the timed rounds: still nothing live, nothing refused. */
   for (int j = 0; !rc && j < 2; ++j) {
     lsk_pool_usage u;
-    if (lsk_pool_usage_get(pool[j], &u) || u.live || u.refused || u.free != n)
+    if (lsk_pool_usage_get(pool[j], &u, NULL) || u.live || u.refused || u.free != n)
       rc = cli_fail("bench", "pool: after the timed rounds %zu live, %llu refused", u.live,
                     (unsigned long long)u.refused);
   }

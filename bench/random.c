@@ -48,8 +48,8 @@ static int run_lsk(bench *bn, lsk_buffer *d, size_t n, double *secs)
 {
   lsk_algo_options opt = {.workers = bn->workers, .simd = bn->simd};
   double t0 = cli_now();
-  int rc =
-      lsk_random_fill(bn->ctx, d, 0, n, LSK_TYPE_FLOAT, LSK_RANDOM_UNIFORM, SEED, STREAM, &opt);
+  int rc = lsk_random_fill(bn->ctx, d, 0, n, LSK_TYPE_FLOAT, LSK_RANDOM_UNIFORM, SEED, STREAM, &opt,
+                           NULL);
   if (!rc)
     rc = lsk_context_finish(bn->ctx);
   *secs = cli_now() - t0;

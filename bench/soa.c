@@ -122,7 +122,7 @@ static int placement_setup(bench *bn, triad *t, placement *p, lsk_program *prog,
     unsigned char *host = lsk_soa_host(p->soa, 0);
     memcpy(host + m[1].offset, t->b, t->n * sizeof(double));
     memcpy(host + m[2].offset, t->c, t->n * sizeof(double));
-    rc = lsk_soa_upload(p->soa) || lsk_soa_args(p->soa, 0, NULL, p->args, 15, &p->nargs);
+    rc = lsk_soa_upload(p->soa, NULL) || lsk_soa_args(p->soa, 0, NULL, p->args, 15, &p->nargs);
   }
   if (rc)
     return cli_fail("bench", "soa setup: %s", lsk_context_errmsg(bn->ctx));

@@ -130,8 +130,9 @@ static double time_lsk(bench *bn, sort_case *c, int *rc)
 {
   lsk_sort_options o = {.algo = {.workers = bn->workers, .simd = bn->simd}};
   double t0 = cli_now();
-  *rc = (c->pairs ? lsk_sort_by_key(bn->ctx, LSK_TYPE_UINT, c->dk, c->dv, c->n, c->ok, c->ov, &o)
-                  : lsk_sort(bn->ctx, LSK_TYPE_UINT, c->dk, c->n, c->ok, &o)) ||
+  *rc = (c->pairs
+             ? lsk_sort_by_key(bn->ctx, LSK_TYPE_UINT, c->dk, c->dv, c->n, c->ok, c->ov, &o, NULL)
+             : lsk_sort(bn->ctx, LSK_TYPE_UINT, c->dk, c->n, c->ok, &o, NULL)) ||
         lsk_context_finish(bn->ctx);
   double t = cli_now() - t0;
   if (*rc)

@@ -168,8 +168,7 @@ int lsk_heat_step(lsk_heat *h, lsk_halo *halo)
   if (rc)
     return rc;
   lsk_async on = {.queue = h->q};
-  lsk_algo_options o = {.on = &on};
-  if ((rc = lsk_halo_fill(halo, LSK_TYPE_FLOAT, h->u, &o)))
+  if ((rc = lsk_halo_fill(halo, LSK_TYPE_FLOAT, h->u, NULL, &on)))
     return rc;
   if ((rc = lsk_heat_interior(h)))
     return rc;

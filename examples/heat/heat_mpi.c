@@ -94,7 +94,8 @@ int lsk_heat_mpi_run(lsk_mpi *m, const lsk_heat_run *run, int reference, lsk_hea
     if (lsk_mpi_rank(m) == 0 && !(all = malloc(run->gx * run->gy * sizeof *all)))
       rc = lsk_context_set_error(ctx, LSK_ENOMEM, "lsk_heat_mpi_run: out of host memory");
     if ((rc = lsk_mpi_agree(m, rc)) == 0)
-      rc = lsk_mpi_grid_gather(g, LSK_TYPE_FLOAT, lsk_heat_field(h), 0, all);
+      rc = lsk_mpi_grid_gather(g, LSK_TYPE_FLOAT, lsk_heat_field(h), 0, all,
+                               all ? run->gx * run->gy * sizeof *all : 0, NULL);
     if (!rc && lsk_mpi_rank(m) == 0) {
       out->checksum = lsk_heat_checksum(all, run->gx * run->gy);
       if (reference)

@@ -489,9 +489,6 @@ START_TEST(test_pic_window_bad_input)
            "2 particles from id 4294967295");
   EX_OK(ctx, lsk_pic_generate(ctx, 4, 3, 1, UINT32_MAX, 1, NULL, g));
   ck_assert_uint_eq(g[0].id, UINT32_MAX);
-  lsk_async on = {0};
-  EX_FAILS(ctx, lsk_pic_generate(ctx, 4, 3, 1, 1, 2, &(lsk_algo_options){.on = &on}, g), LSK_EINVAL,
-           "opt->on");
   EX_OK(ctx, lsk_pic_generate(ctx, 4, 3, 1, 1, 0, NULL, g));
   lsk_context_destroy(ctx);
 }

@@ -364,7 +364,7 @@ static int frames(lsk_pic *p, uint32_t first)
                                         LSK_ARG_BUFFER(p->ctl), LSK_ARG_UINT(first)),
                                NULL);
     if (!rc)
-      rc = lsk_pool_usage_get(p->pool, &u);
+      rc = lsk_pool_usage_get(p->pool, &u, NULL);
     if (rc || !u.exhausted)
       return rc;
     /* The frames that were linked stay linked; the rerun links the rest. */
@@ -405,7 +405,7 @@ static int insert(lsk_pic *p, uint32_t first, lsk_buffer *ex, size_t stride, siz
   lsk_launch lb = flat(p, p->n), lc = per_cell(p);
   /* cells + 2 counts: the cells', the outbox's, and a 0 for the total. */
   int rc = lsk_scan(p->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, p->incoming, 0, p->offs, 0,
-                    p->cells + 2, NULL);
+                    p->cells + 2, NULL, NULL);
   if (!rc)
     rc = lsk_kernel_launch(p->bucket, &lb,
                            LSK_ARGS(LSK_ARG_BUFFER(ex), LSK_ARG_BUFFER(p->ctl),
@@ -433,7 +433,7 @@ static int insert(lsk_pic *p, uint32_t first, lsk_buffer *ex, size_t stride, siz
                  LSK_ARG_BUFFER(p->offs), LSK_ARG_BUFFER(p->bk), LSK_ARG_UINT(p->pending)),
         NULL);
   if (!rc)
-    rc = lsk_pool_gc(p->pool);
+    rc = lsk_pool_gc(p->pool, NULL);
   return rc;
 }
 
@@ -688,7 +688,7 @@ int lsk_pic_read(lsk_pic *pic, lsk_particle *p, uint32_t *cell, size_t cap, lsk_
   if (!rc && !(rc = lsk_buffer_read(pic->head, 0, head, cells * 4, NULL)) &&
       !(rc = lsk_buffer_read(pic->count, 0, count, cells * 4, NULL)) &&
       !(rc = lsk_buffer_read(pic->ctl, 0, ctl, sizeof ctl, NULL)))
-    rc = lsk_pool_read_cells(pic->pool, 0, cap_f, frames);
+    rc = lsk_pool_read_cells(pic->pool, 0, cap_f, frames, cap_f * stride, NULL);
   lsk_pic_stats st = {.left = ctl[CTL_LEFT], .compacted = ctl[CTL_COMPACTED], .grows = pic->grows};
   size_t fs = pic->fs;
   for (size_t c = 0; !rc && c < cells; ++c) {
@@ -735,7 +735,7 @@ int lsk_pic_read(lsk_pic *pic, lsk_particle *p, uint32_t *cell, size_t cap, lsk_
       rc = lsk_context_set_error(ctx, LSK_EVERIFY, "%s: cell %zu has %zu frames for %u particles",
                                  fn, c, k, count[c]);
   }
-  if (!rc && stats && !(rc = lsk_pool_usage_get(pic->pool, &st.pool)))
+  if (!rc && stats && !(rc = lsk_pool_usage_get(pic->pool, &st.pool, NULL)))
     *stats = st;
   free(head);
   free(frames);

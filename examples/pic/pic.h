@@ -172,11 +172,12 @@ int lsk_pic_reference_step(unsigned gx, unsigned gy, lsk_particle *p, size_t n,
  *   vx = (r2 * (2 vmx + 1) >> 32) - vmx,
  *   vy = ((r3 & ~255) * (2 vmy + 1) >> 32) - vmy
  * (64-bit products). So a particle depends on (seed, id, grid) alone:
- * never on the launch shape (opt: its workers, simd, tile and blocks; on
- * must be NULL), on how many are drawn at once, or on which rank draws.
+ * never on the launch shape (opt: its workers, simd, tile and blocks), on
+ * how many are drawn at once, or on which rank draws. On the default
+ * queue.
  * Waits (a read). n 0 does nothing.
  * Errors: LSK_EINVAL (NULL ctx or out, bad extents, first_id 0, ids past
- * 2^32 - 1, n above 2^31, opt->on set), LSK_ELAUNCH, LSK_EBUILD, LSK_ENOMEM,
+ * 2^32 - 1, n above 2^31), LSK_ELAUNCH, LSK_EBUILD, LSK_ENOMEM,
  * OpenCL codes.
  */
 int lsk_pic_generate(lsk_context *ctx, unsigned gx, unsigned gy, uint64_t seed, uint32_t first_id,

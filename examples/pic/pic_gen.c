@@ -31,9 +31,6 @@ int lsk_pic_generate(lsk_context *ctx, unsigned gx, unsigned gy, uint64_t seed, 
     return lsk_context_set_error(ctx, LSK_EINVAL,
                                  "%s: %zu particles from id %u: at most 2^31, ids below 2^32", fn,
                                  n, first_id);
-  if (opt && opt->on)
-    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: opt->on: runs on the default queue only",
-                                 fn);
   if (n == 0)
     return LSK_OK;
   unsigned tile = opt && opt->tile ? opt->tile : 256;

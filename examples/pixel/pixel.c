@@ -253,7 +253,7 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
   px->q = px->opt.queue ? px->opt.queue : lsk_context_queue(ctx);
   px->on = (lsk_async){.queue = px->q};
   px->xfer = (lsk_async){.queue = px->q, .flags = LSK_ASYNC_NONBLOCKING};
-  px->algo = (lsk_algo_options){.on = &px->on};
+  px->algo = (lsk_algo_options){0};
   px->opt.lookup = lookup;
   px->threshold = px->opt.threshold ? px->opt.threshold : LSK_PIXEL_THRESHOLD;
   resolve_shape(px);
@@ -386,8 +386,7 @@ static int reserve(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
   if (!rc && (!px->assoc || lsk_assoc_nkeys(px->assoc) != nm)) {
     lsk_assoc_destroy(px->assoc);
     px->assoc = NULL;
-    lsk_assoc_options ao = {.queue = px->q};
-    rc = lsk_assoc_create(px->ctx, nm, px->cap_digis, &ao, &px->assoc);
+    rc = lsk_assoc_create(px->ctx, nm, px->cap_digis, NULL, &px->assoc);
   }
   if (!rc)
     rc = lsk_assoc_reserve(px->assoc, px->cap_digis);
@@ -623,10 +622,10 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
     rc = lap(px, times, &t.cluster, &t0);
   if (!rc)
     rc = lsk_scan(px->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, px->nclus, 0, px->coff, 0, nm + 1,
-                  &px->algo);
+                  &px->algo, &px->on);
   if (!rc)
     rc = lsk_scan(px->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, px->nhit, 0, px->hoff, 0, nm + 1,
-                  &px->algo);
+                  &px->algo, &px->on);
   if (!rc)
     rc = lap(px, times, &t.charge, &t0);
   l = (arglist){.n = 0};
@@ -656,7 +655,7 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   px->pending = 1;
   if (!rc)
     rc = lsk_assoc_build_sorted(px->assoc, lsk_soa_buffer(px->soa[2]), at(px, 2, hv.hmodule) / 4,
-                                total[1]);
+                                total[1], &px->on);
   rc = settle(px, rc);
   if (!rc)
     rc = lap(px, times, &t.assoc, &t0);
@@ -732,11 +731,10 @@ int lsk_pixel_cluster_sizes(lsk_pixel *px, uint32_t nbins, uint32_t *counts)
     rc = launch(px, px->ids, &l, nm);
   /* The library's own shapes (not the pipeline's): their kernels are
    * built once, whatever shape px's kernels take. */
-  lsk_algo_options ho = {.on = &px->on};
   if (!rc)
-    rc = lsk_histogram_uint(px->ctx, ids, 0, nd, nc ? nc : 1, sizes, 0, &ho);
+    rc = lsk_histogram_uint(px->ctx, ids, 0, nd, nc ? nc : 1, sizes, 0, NULL, &px->on);
   if (!rc)
-    rc = lsk_histogram_uint(px->ctx, sizes, 0, nc, nbins, hist, 0, &ho);
+    rc = lsk_histogram_uint(px->ctx, sizes, 0, nc, nbins, hist, 0, NULL, &px->on);
   px->pending = 1;
   if (!rc)
     rc = lsk_buffer_read(hist, 0, counts, ((size_t)nbins + 1) * 4, &px->xfer);

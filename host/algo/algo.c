@@ -31,6 +31,16 @@ const char *lsk_type_name(lsk_type type)
   return lsk_type_size(type) ? names[type] : names[0];
 }
 
+int lsk__check_result_size(lsk_context *ctx, const char *fn, const char *what, lsk_type type,
+                           size_t size)
+{
+  static const char *const upper[] = {"?", "INT", "UINT", "LONG", "ULONG", "FLOAT", "DOUBLE"};
+  if (size != lsk_type_size(type))
+    return lsk__fail(ctx, LSK_EINVAL, "%s: %s %zu does not match LSK_TYPE_%s (%zu bytes)", fn, what,
+                     size, upper[lsk_type_size(type) ? type : 0], lsk_type_size(type));
+  return LSK_OK;
+}
+
 /* The embedded sources of kernels/, one per family (generated). */
 #define XX(ID, name) extern const char lsk__kernels_##name[];
 LSK__LIB_MAP(XX)
@@ -215,9 +225,9 @@ void lsk__scratch_free(lsk_buffer *buf, lsk_queue *q)
     lsk_buffer_free(buf, &(lsk_async){.queue = q});
 }
 
-int lsk__lib_begin(lsk_context *ctx, const lsk_algo_options *opt, const char *fn, lsk__on *o)
+int lsk__lib_begin(lsk_context *ctx, const lsk_async *on, const char *fn, lsk__on *o)
 {
-  int rc = lsk__on_resolve(ctx, opt ? opt->on : NULL, fn, o);
+  int rc = lsk__on_resolve(ctx, on, fn, o);
   if (rc || !o->nwait)
     return rc;
   /* In an in-order queue the marker holds every later command. */

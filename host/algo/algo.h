@@ -51,18 +51,18 @@ int lsk__reduce_kernel(lsk_context *ctx, lsk_type type, lsk_op op, lsk_kernel **
  * is past this call). Free it on q when the call's last use is enqueued. */
 int lsk__scratch(lsk_context *ctx, lsk_queue *q, size_t bytes, lsk_buffer **out);
 void lsk__scratch_free(lsk_buffer *buf, lsk_queue *q);
-/* The queue and wait list of a library call (opt->on): begin resolves it
+/* The queue and wait list of a library call (its `on`): begin resolves it
  * and holds the call's first command until the wait list is complete (a
  * marker); end, on success, gives the caller an event for the call's last
  * command (a marker) where asked, and returns rc otherwise. */
-int lsk__lib_begin(lsk_context *ctx, const lsk_algo_options *opt, const char *fn, lsk__on *o);
+int lsk__lib_begin(lsk_context *ctx, const lsk_async *on, const char *fn, lsk__on *o);
 /* The first line of every library call that takes options: the event it
  * may give is NULL until it does (a call failing early leaves no stale
  * handle for the caller to release). */
-static inline void lsk__lib_clear(const lsk_algo_options *opt)
+static inline void lsk__lib_clear(const lsk_async *on)
 {
-  if (opt && opt->on && opt->on->event)
-    *opt->on->event = NULL;
+  if (on && on->event)
+    *on->event = NULL;
 }
 int lsk__lib_end(lsk_context *ctx, lsk__on *o, int rc, const char *fn);
 /* Checks that buf holds elements [offset, offset + n) of elem bytes and
@@ -88,6 +88,10 @@ const char *lsk__op_name(lsk_op op);
 /* LSK_EINVAL unless type is in allowed (a mask of 1 << type) and, for
  * double, the device has fp64. */
 int lsk__check_type(lsk_context *ctx, const char *fn, lsk_type type, unsigned allowed);
+/* A host value's size (what) against the type's: LSK_EINVAL "fn: what 8
+ * does not match LSK_TYPE_FLOAT (4 bytes)" when they differ. */
+int lsk__check_result_size(lsk_context *ctx, const char *fn, const char *what, lsk_type type,
+                           size_t size);
 /* The launch of the plan's kernels with the given number of blocks. */
 lsk_launch lsk__plan_launch(const lsk__plan *p, size_t blocks);
 

@@ -1,6 +1,6 @@
 /*
  * assoc.c: the one-to-many association (include/lsk/assoc.h): its own
- * device buffers, and a build as four passes on the context's queue:
+ * device buffers, and a build as four passes on the queue the call names:
  * zero the counts (only when the last build did not leave them at zero),
  * count (kernels/assoc.cl), scan the counts into offsets (lsk_scan), fill;
  * or, for keys in order, a search for each key's first element and a
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "algo/algo.h"
+#include "core/objects.h"
 
 struct lsk_assoc {
   lsk__handle h;
@@ -17,8 +18,9 @@ struct lsk_assoc {
   uint32_t nkeys;
   size_t capacity;
   lsk_algo_options algo;
-  lsk_async on; /* algo.on: the queue below */
-  lsk_queue *q;
+  /* A marker after the last build's commands (NULL before the first):
+   * reads wait for it, whatever queue they run on. */
+  cl_event built;
   lsk_buffer *counts;  /* nkeys + 1 uints; zero between builds */
   lsk_buffer *offsets; /* nkeys + 1 uints */
   lsk_buffer *content; /* capacity uints, at least 1 */
@@ -53,8 +55,8 @@ static int check_capacity(lsk_context *ctx, const char *fn, size_t capacity)
 /* Launches kernels/assoc.cl's kernel `name`, a device-wide pass over
  * `items` (planned with the association's algo options), with the
  * arguments args..., then per_block (every pass ends with it). */
-static int run(lsk_assoc *a, const char *fn, const char *name, size_t items, const lsk_arg *args,
-               size_t nargs)
+static int run(lsk_assoc *a, lsk_queue *q, const char *fn, const char *name, size_t items,
+               const lsk_arg *args, size_t nargs)
 {
   lsk__plan p;
   lsk_kernel *k;
@@ -67,14 +69,35 @@ static int run(lsk_assoc *a, const char *fn, const char *name, size_t items, con
   memcpy(all, args, nargs * sizeof *all);
   all[nargs] = LSK_ARG_UINT((uint32_t)p.per_block);
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
-  return lsk__launch_q(k, a->q, fn, &l, all, nargs + 1);
+  return lsk__launch_q(k, q, fn, &l, all, nargs + 1);
 }
 
-/* x[0, n) = 0 on the device, with whole-buffer kernel writes (oclgrind
- * does not count clEnqueueFillBuffer as initializing). */
-static int zero(lsk_assoc *a, const char *fn, lsk_buffer *x, size_t n)
+/* x[0, n) = 0 on q, with whole-buffer kernel writes (oclgrind does not
+ * count clEnqueueFillBuffer as initializing). */
+static int zero(lsk_assoc *a, lsk_queue *q, const char *fn, lsk_buffer *x, size_t n)
 {
-  return run(a, fn, "lsk_assoc_zero", n, LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT((uint32_t)n)));
+  return run(a, q, fn, "lsk_assoc_zero", n, LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT((uint32_t)n)));
+}
+
+/* Waits for the last build's commands (all of them: an in-order queue
+ * completes the marker last). */
+static int wait_built(lsk_assoc *a, const char *fn)
+{
+  cl_int err = a->built ? clWaitForEvents(1, &a->built) : CL_SUCCESS;
+  return err ? lsk__fail_cl(a->ctx, err, "clWaitForEvents", " (%s: the last build)", fn) : LSK_OK;
+}
+
+/* New offsets, all zero when it returns: every range empty. Made with
+ * their content on no queue, so create and reserve are synchronous (the
+ * association is ready on every queue) and wait for no queue's work. */
+static int zero_offsets(lsk_context *ctx, size_t nkeys, const char *fn, lsk_buffer **out)
+{
+  uint32_t *zeros = calloc(nkeys + 1, sizeof *zeros);
+  if (!zeros)
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory for %zu offsets", fn, nkeys + 1);
+  int rc = lsk__buffer_create_init(ctx, (nkeys + 1) * sizeof *zeros, zeros, fn, out);
+  free(zeros);
+  return rc;
 }
 
 int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_assoc_options *opt,
@@ -92,13 +115,6 @@ int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_
   lsk__plan p;
   if (rc || (rc = lsk__algo_plan(ctx, __func__, 0, opt ? &opt->algo : NULL, &p)))
     return rc;
-  if (opt && opt->algo.on)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: opt->algo.on is set; an association takes opt->queue",
-                     __func__);
-  if (opt && opt->queue) {
-    if ((rc = lsk__queue_check(ctx, opt->queue, __func__, "opt->queue")))
-      return rc;
-  }
   lsk_assoc *a = lsk__handle_new(sizeof *a, &LSK__H_ASSOC, ctx);
   if (!a)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
@@ -106,19 +122,14 @@ int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_
   a->nkeys = (uint32_t)nkeys;
   a->capacity = capacity;
   a->algo = opt ? opt->algo : (lsk_algo_options){0};
-  a->q = opt && opt->queue ? opt->queue : lsk__context_queue(ctx);
-  a->on.queue = a->q;
-  a->algo.on = &a->on;
   a->counts_dirty = 1;
   size_t bytes = (nkeys + 1) * sizeof(uint32_t);
   rc = lsk_buffer_create(ctx, bytes, &a->counts);
-  if (!rc)
-    rc = lsk_buffer_create(ctx, bytes, &a->offsets);
-  if (!rc)
-    rc = lsk_buffer_create(ctx, (capacity ? capacity : 1) * sizeof(uint32_t), &a->content);
   /* Empty until the first build: every range [0, 0). */
   if (!rc)
-    rc = zero(a, __func__, a->offsets, nkeys + 1);
+    rc = zero_offsets(ctx, nkeys, __func__, &a->offsets);
+  if (!rc)
+    rc = lsk_buffer_create(ctx, (capacity ? capacity : 1) * sizeof(uint32_t), &a->content);
   if (rc) {
     lsk_assoc_destroy(a);
     return rc;
@@ -134,6 +145,8 @@ void lsk_assoc_destroy(lsk_assoc *a)
   lsk_buffer_destroy(a->offsets);
   lsk_buffer_destroy(a->content);
   free(a->host_offsets);
+  if (a->built)
+    clReleaseEvent(a->built);
   free(a);
 }
 
@@ -143,18 +156,30 @@ int lsk_assoc_reserve(lsk_assoc *a, size_t capacity)
   int rc = check_capacity(a->ctx, __func__, capacity);
   if (rc || capacity <= a->capacity)
     return rc;
-  lsk_buffer *b;
-  if ((rc = lsk_buffer_create(a->ctx, capacity * sizeof(uint32_t), &b)))
-    return rc;
+  size_t nc = (size_t)a->nkeys + 1;
+  uint32_t *zeros = calloc(nc, sizeof *zeros);
+  if (!zeros)
+    return lsk__fail(a->ctx, LSK_ENOMEM, "%s: out of memory for %zu offsets", __func__, nc);
+  lsk_buffer *b = NULL;
   /* Safe with work queued: OpenCL keeps the old memory until it is done.
    * The offsets still describe the old content, which is gone: empty the
-   * association rather than leave ranges over undefined memory. */
-  lsk_buffer_destroy(a->content);
-  a->content = b;
-  a->capacity = capacity;
-  a->n = 0;
-  a->host_valid = 0;
-  return zero(a, __func__, a->offsets, (size_t)a->nkeys + 1);
+   * association rather than leave ranges over undefined memory, once the
+   * last build (which writes them) is done; a blocking write on the
+   * default queue, so the offsets are zero on every queue on return. */
+  if (!(rc = wait_built(a, __func__)) &&
+      !(rc = lsk_buffer_create(a->ctx, capacity * sizeof(uint32_t), &b)) &&
+      !(rc = lsk__buffer_rw(a->offsets, 1, 0, zeros, nc * sizeof *zeros, lsk__context_queue(a->ctx),
+                            1, __func__))) {
+    lsk_buffer_destroy(a->content);
+    a->content = b;
+    a->capacity = capacity;
+    a->n = 0;
+    a->host_valid = 0;
+  } else if (b) {
+    lsk_buffer_destroy(b);
+  }
+  free(zeros);
+  return rc;
 }
 
 /* The keys of a build: the head of every pass's arguments but zero's. */
@@ -182,48 +207,73 @@ static int build_args(lsk_assoc *a, const char *fn, lsk_buffer *keys, size_t off
   return LSK_OK;
 }
 
-int lsk_assoc_build_sorted(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
+/* A build's commands on o's queue, then the marker reads wait for (and
+ * the caller's event, where asked). */
+static int build_end(lsk_assoc *a, lsk__on *o, int rc, const char *fn)
 {
-  LSK__LIVE(NULL, a, ASSOC, __func__, "a");
-  int rc = build_args(a, __func__, keys, offset, n);
+  cl_event ev = NULL;
+  if (!rc)
+    rc = lsk__on_marker(a->ctx, o, &ev, fn);
   if (rc)
     return rc;
+  if (a->built)
+    clReleaseEvent(a->built);
+  clRetainEvent(ev);
+  a->built = ev;
+  /* Another queue's read waits for the marker: submit it (event.c). */
+  clFlush(lsk__queue_cl(o->q));
+  return lsk__on_done(a->ctx, o, ev, fn, fn);
+}
+
+static int build_sorted(lsk_assoc *a, lsk_queue *q, lsk_buffer *keys, size_t offset, size_t n)
+{
   /* No element: every offset is 0. The counts are not used (nor dirtied).
    * Else the offsets, a run of keys per index, then the content and the
    * check of the order. */
+  const char *fn = "lsk_assoc_build_sorted";
   size_t runs = ((size_t)a->nkeys + SORTED_RUN) / SORTED_RUN; /* nkeys + 1 offsets */
+  int rc;
   if (n == 0)
-    rc = zero(a, __func__, a->offsets, (size_t)a->nkeys + 1);
-  else if (!(rc = run(a, __func__, "lsk_assoc_sorted_offsets", runs,
+    rc = zero(a, q, fn, a->offsets, (size_t)a->nkeys + 1);
+  else if (!(rc = run(a, q, fn, "lsk_assoc_sorted_offsets", runs,
                       LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_BUFFER(a->offsets),
                                LSK_ARG_UINT(a->nkeys), LSK_ARG_UINT(SORTED_RUN)))))
     rc = run(
-        a, __func__, "lsk_assoc_sorted_content", n,
+        a, q, fn, "lsk_assoc_sorted_content", n,
         LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_BUFFER(a->content), LSK_ARG_UINT(a->nkeys)));
   if (!rc)
     a->n = n;
   return rc;
 }
 
-int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
+int lsk_assoc_build_sorted(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n,
+                           const lsk_async *on)
 {
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, a, ASSOC, __func__, "a");
-  lsk_context *ctx = a->ctx;
   int rc = build_args(a, __func__, keys, offset, n);
-  if (rc)
+  lsk__on o;
+  if (rc || (rc = lsk__lib_begin(a->ctx, on, __func__, &o)))
     return rc;
+  return build_end(a, &o, build_sorted(a, o.q, keys, offset, n), __func__);
+}
+
+static int build(lsk_assoc *a, lsk_queue *q, lsk_buffer *keys, size_t offset, size_t n)
+{
+  const char *fn = "lsk_assoc_build";
   size_t nc = (size_t)a->nkeys + 1;
-  if (a->counts_dirty && (rc = zero(a, __func__, a->counts, nc)))
+  int rc;
+  if (a->counts_dirty && (rc = zero(a, q, fn, a->counts, nc)))
     return rc;
   a->counts_dirty = 1;
   /* counts[nkeys] is never counted, so the exclusive scan's last offset is
    * the number stored. n = 0 still scans: the offsets become all zero. */
-  if ((n && (rc = run(a, __func__, "lsk_assoc_count", n,
+  if ((n && (rc = run(a, q, fn, "lsk_assoc_count", n,
                       LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_BUFFER(a->counts),
                                LSK_ARG_UINT(a->nkeys))))) ||
-      (rc = lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a->counts, 0, a->offsets, 0, nc,
-                     &a->algo)) ||
-      (n && (rc = run(a, __func__, "lsk_assoc_fill", n,
+      (rc = lsk_scan(a->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a->counts, 0, a->offsets, 0, nc,
+                     &a->algo, &(lsk_async){.queue = q})) ||
+      (n && (rc = run(a, q, fn, "lsk_assoc_fill", n,
                       LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_BUFFER(a->offsets),
                                LSK_ARG_BUFFER(a->counts), LSK_ARG_BUFFER(a->content),
                                LSK_ARG_UINT(a->nkeys))))))
@@ -233,8 +283,34 @@ int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
   return LSK_OK;
 }
 
-int lsk_assoc_range(lsk_assoc *a, size_t key, size_t *begin, size_t *end)
+int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n, const lsk_async *on)
 {
+  lsk__lib_clear(on);
+  LSK__LIVE(NULL, a, ASSOC, __func__, "a");
+  int rc = build_args(a, __func__, keys, offset, n);
+  lsk__on o;
+  if (rc || (rc = lsk__lib_begin(a->ctx, on, __func__, &o)))
+    return rc;
+  return build_end(a, &o, build(a, o.q, keys, offset, n), __func__);
+}
+
+/* bytes of the offsets from byte offset into dst, on on's queue after the
+ * last build (wherever it ran): what both reads do. */
+static int read_offsets(lsk_assoc *a, const char *fn, size_t offset, void *dst, size_t bytes,
+                        const lsk_async *on)
+{
+  lsk__on o;
+  int rc = lsk__lib_begin(a->ctx, on, fn, &o);
+  if (!rc)
+    rc = wait_built(a, fn);
+  if (!rc)
+    rc = lsk__buffer_rw(a->offsets, 0, offset, dst, bytes, o.q, 1, fn);
+  return lsk__lib_end(a->ctx, &o, rc, fn);
+}
+
+int lsk_assoc_range(lsk_assoc *a, size_t key, size_t *begin, size_t *end, const lsk_async *on)
+{
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, a, ASSOC, __func__, "a");
   if (!begin || !end)
     return lsk__fail(a->ctx, LSK_EINVAL, "%s: %s is NULL", __func__, begin ? "end" : "begin");
@@ -245,27 +321,28 @@ int lsk_assoc_range(lsk_assoc *a, size_t key, size_t *begin, size_t *end)
   if (!a->host_valid) {
     if (!a->host_offsets && !(a->host_offsets = malloc(nc * sizeof(uint32_t))))
       return lsk__fail(a->ctx, LSK_ENOMEM, "%s: out of memory for %zu offsets", __func__, nc);
-    int rc =
-        lsk__buffer_rw(a->offsets, 0, 0, a->host_offsets, nc * sizeof(uint32_t), a->q, 1, __func__);
+    int rc = read_offsets(a, __func__, 0, a->host_offsets, nc * sizeof(uint32_t), on);
     if (rc)
       return rc;
     a->host_valid = 1;
+  } else {
+    /* Nothing to read; the caller's wait list and event still hold. */
+    lsk__on o;
+    int rc = lsk__lib_begin(a->ctx, on, __func__, &o);
+    if ((rc = lsk__lib_end(a->ctx, &o, rc, __func__)))
+      return rc;
   }
   *begin = a->host_offsets[key];
   *end = a->host_offsets[key + 1];
   return LSK_OK;
 }
 
-int lsk_assoc_size(lsk_assoc *a, size_t *stored, size_t *skipped)
+int lsk_assoc_size(lsk_assoc *a, size_t *stored, size_t *skipped, const lsk_async *on)
 {
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, a, ASSOC, __func__, "a");
   uint32_t total = 0;
-  int rc = LSK_OK;
-  if (a->host_valid)
-    total = a->host_offsets[a->nkeys];
-  else
-    rc = lsk__buffer_rw(a->offsets, 0, (size_t)a->nkeys * sizeof total, &total, sizeof total, a->q,
-                        1, __func__);
+  int rc = read_offsets(a, __func__, (size_t)a->nkeys * sizeof total, &total, sizeof total, on);
   if (rc)
     return rc;
   /* Every element is either stored or skipped. */

@@ -226,14 +226,14 @@ void lsk_compactor_destroy(lsk_compactor *c)
  * nout) those of the output (index or rows kernel). */
 static int run(lsk_compactor *c, const char *fn, lsk_kernel *last, const lsk_arg *in, size_t nin,
                size_t n, uint64_t arg, const lsk_arg *outs, size_t nout, lsk_buffer *count_buf,
-               size_t count_index, const lsk_algo_options *opt)
+               size_t count_index, const lsk_algo_options *opt, const lsk_async *on)
 {
   lsk_context *ctx = c->ctx;
   lsk__plan p;
   lsk__on o;
   int rc = lsk__algo_plan(ctx, fn, n, opt, &p);
   if (!rc)
-    rc = lsk__lib_begin(ctx, opt, fn, &o);
+    rc = lsk__lib_begin(ctx, on, fn, &o);
   if (rc)
     return rc;
   if (p.blocks > 1 && lsk_buffer_size(c->counts) < p.blocks * sizeof(uint32_t) &&
@@ -271,10 +271,10 @@ static int run(lsk_compactor *c, const char *fn, lsk_kernel *last, const lsk_arg
 
 /* The count of a waiting variant: read back on the call's queue (run
  * checked it), then that queue's device verify. */
-static int wait_count(lsk_compactor *c, int rc, size_t *count, const lsk_algo_options *opt)
+static int wait_count(lsk_compactor *c, int rc, size_t *count, const lsk_async *on)
 {
   uint32_t got = 0;
-  lsk_queue *q = opt && opt->on && opt->on->queue ? opt->on->queue : lsk__context_queue(c->ctx);
+  lsk_queue *q = on && on->queue ? on->queue : lsk__context_queue(c->ctx);
   if (!rc)
     rc = lsk__buffer_rw(c->total, 0, 0, &got, sizeof got, q, 1, "lsk_compact");
   if (!rc)
@@ -324,7 +324,8 @@ static int check_out(lsk_compactor *c, const char *fn, const lsk_buffer *input, 
 
 static int compact_buffer(lsk_compactor *c, const char *fn, lsk_buffer *data, size_t n,
                           uint64_t arg, lsk_buffer *out, size_t out_offset, size_t capacity,
-                          lsk_buffer *count_buf, size_t count_index, const lsk_algo_options *opt)
+                          lsk_buffer *count_buf, size_t count_index, const lsk_algo_options *opt,
+                          const lsk_async *on)
 {
   int rc;
   if (data && (rc = lsk__check_span(c->ctx, fn, "data", data, 0, 0, 1)))
@@ -338,29 +339,30 @@ static int compact_buffer(lsk_compactor *c, const char *fn, lsk_buffer *data, si
   lsk_arg in = LSK_ARG_BUFFER(data ? data : c->total);
   lsk_arg outs[3] = {LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)out_offset),
                      LSK_ARG_UINT((uint32_t)capacity)};
-  return run(c, fn, c->indices, &in, 1, n, arg, outs, 3, count_buf, count_index, opt);
+  return run(c, fn, c->indices, &in, 1, n, arg, outs, 3, count_buf, count_index, opt, on);
 }
 
 int lsk_compact_to(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, lsk_buffer *out,
                    size_t out_offset, size_t capacity, lsk_buffer *count_buf, size_t count_index,
-                   const lsk_algo_options *opt)
+                   const lsk_algo_options *opt, const lsk_async *on)
 {
-  lsk__lib_clear(opt);
+  lsk__lib_clear(on);
   int rc = check_common(c, __func__, 0, 1, NULL, count_buf, count_index);
   return rc ? rc
             : compact_buffer(c, __func__, data, n, arg, out, out_offset, capacity, count_buf,
-                             count_index, opt);
+                             count_index, opt, on);
 }
 
 int lsk_compact(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, lsk_buffer *out,
-                size_t out_offset, size_t capacity, size_t *count, const lsk_algo_options *opt)
+                size_t out_offset, size_t capacity, size_t *count, const lsk_algo_options *opt,
+                const lsk_async *on)
 {
-  lsk__lib_clear(opt);
+  lsk__lib_clear(on);
   int rc = check_common(c, __func__, 0, 0, count, NULL, 0);
   if (rc)
     return rc;
-  rc = compact_buffer(c, __func__, data, n, arg, out, out_offset, capacity, c->total, 0, opt);
-  return wait_count(c, rc, count, opt);
+  rc = compact_buffer(c, __func__, data, n, arg, out, out_offset, capacity, c->total, 0, opt, on);
+  return wait_count(c, rc, count, on);
 }
 
 /* The kernel arguments of the view of part j (args malloc'd), after
@@ -398,7 +400,8 @@ static int part_args(lsk_compactor *c, const char *fn, const char *what, const l
 
 static int compact_soa(lsk_compactor *c, const char *fn, const lsk_soa *src, size_t part,
                        uint64_t arg, lsk_buffer *out, size_t out_offset, size_t capacity,
-                       lsk_buffer *count_buf, size_t count_index, const lsk_algo_options *opt)
+                       lsk_buffer *count_buf, size_t count_index, const lsk_algo_options *opt,
+                       const lsk_async *on)
 {
   lsk_arg *in;
   size_t nin;
@@ -410,37 +413,37 @@ static int compact_soa(lsk_compactor *c, const char *fn, const lsk_soa *src, siz
                      LSK_ARG_UINT((uint32_t)capacity)};
   if (!rc)
     rc = run(c, fn, c->indices, in, nin, lsk_soa_count(src, part), arg, outs, 3, count_buf,
-             count_index, opt);
+             count_index, opt, on);
   free(in);
   return rc;
 }
 
 int lsk_compact_soa_to(lsk_compactor *c, const lsk_soa *src, size_t part, uint64_t arg,
                        lsk_buffer *out, size_t out_offset, size_t capacity, lsk_buffer *count_buf,
-                       size_t count_index, const lsk_algo_options *opt)
+                       size_t count_index, const lsk_algo_options *opt, const lsk_async *on)
 {
-  lsk__lib_clear(opt);
+  lsk__lib_clear(on);
   int rc = check_common(c, __func__, 1, 1, NULL, count_buf, count_index);
   return rc ? rc
             : compact_soa(c, __func__, src, part, arg, out, out_offset, capacity, count_buf,
-                          count_index, opt);
+                          count_index, opt, on);
 }
 
 int lsk_compact_soa(lsk_compactor *c, const lsk_soa *src, size_t part, uint64_t arg,
                     lsk_buffer *out, size_t out_offset, size_t capacity, size_t *count,
-                    const lsk_algo_options *opt)
+                    const lsk_algo_options *opt, const lsk_async *on)
 {
-  lsk__lib_clear(opt);
+  lsk__lib_clear(on);
   int rc = check_common(c, __func__, 1, 0, count, NULL, 0);
   if (rc)
     return rc;
-  rc = compact_soa(c, __func__, src, part, arg, out, out_offset, capacity, c->total, 0, opt);
-  return wait_count(c, rc, count, opt);
+  rc = compact_soa(c, __func__, src, part, arg, out, out_offset, capacity, c->total, 0, opt, on);
+  return wait_count(c, rc, count, on);
 }
 
 static int rows(lsk_compactor *c, const char *fn, const lsk_soa *src, size_t sj, lsk_soa *dst,
                 size_t dj, uint64_t arg, lsk_buffer *count_buf, size_t count_index,
-                const lsk_algo_options *opt)
+                const lsk_algo_options *opt, const lsk_async *on)
 {
   lsk_arg *in = NULL, *outs = NULL;
   size_t nin = 0, nout = 0;
@@ -455,7 +458,7 @@ static int rows(lsk_compactor *c, const char *fn, const lsk_soa *src, size_t sj,
     rc = lsk__fail(c->ctx, LSK_EINVAL, "%s: count_buf is a soa's buffer", fn);
   if (!rc)
     rc = run(c, fn, c->rows, in, nin, lsk_soa_count(src, sj), arg, outs, nout, count_buf,
-             count_index, opt);
+             count_index, opt, on);
   free(in);
   free(outs);
   return rc;
@@ -463,20 +466,20 @@ static int rows(lsk_compactor *c, const char *fn, const lsk_soa *src, size_t sj,
 
 int lsk_compact_rows_to(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa *dst, size_t dj,
                         uint64_t arg, lsk_buffer *count_buf, size_t count_index,
-                        const lsk_algo_options *opt)
+                        const lsk_algo_options *opt, const lsk_async *on)
 {
-  lsk__lib_clear(opt);
+  lsk__lib_clear(on);
   int rc = check_common(c, __func__, 1, 1, NULL, count_buf, count_index);
-  return rc ? rc : rows(c, __func__, src, sj, dst, dj, arg, count_buf, count_index, opt);
+  return rc ? rc : rows(c, __func__, src, sj, dst, dj, arg, count_buf, count_index, opt, on);
 }
 
 int lsk_compact_rows(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa *dst, size_t dj,
-                     uint64_t arg, size_t *count, const lsk_algo_options *opt)
+                     uint64_t arg, size_t *count, const lsk_algo_options *opt, const lsk_async *on)
 {
-  lsk__lib_clear(opt);
+  lsk__lib_clear(on);
   int rc = check_common(c, __func__, 1, 0, count, NULL, 0);
   if (rc)
     return rc;
-  rc = rows(c, __func__, src, sj, dst, dj, arg, c->total, 0, opt);
-  return wait_count(c, rc, count, opt);
+  rc = rows(c, __func__, src, sj, dst, dj, arg, c->total, 0, opt, on);
+  return wait_count(c, rc, count, on);
 }

@@ -359,47 +359,49 @@ static int copy(lsk_halo *h, const char *fn, int t, int pack, lsk_type type, lsk
 
 /* A public copy: checks, then the copy inside the library call's bounds. */
 static int call(lsk_halo *h, const char *fn, int t, int pack, lsk_type type, lsk_buffer *column,
-                lsk_buffer *packed, size_t packed_offset, const lsk_algo_options *opt)
+                lsk_buffer *packed, size_t packed_offset, const lsk_algo_options *opt,
+                const lsk_async *on)
 {
-  lsk__lib_clear(opt);
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, h, HALO, fn, "h");
   int rc = check_copy(h, fn, type, column, packed, packed_offset, 1);
   if (rc)
     return rc;
   lsk__on o;
-  rc = lsk__lib_begin(h->ctx, opt, fn, &o);
+  rc = lsk__lib_begin(h->ctx, on, fn, &o);
   if (!rc)
     rc = copy(h, fn, t, pack, type, column, packed, packed_offset, o.q, opt);
   return lsk__lib_end(h->ctx, &o, rc, fn);
 }
 
 int lsk_halo_pack(lsk_halo *h, lsk_type type, lsk_buffer *column, lsk_buffer *packed,
-                  size_t packed_offset, const lsk_algo_options *opt)
+                  size_t packed_offset, const lsk_algo_options *opt, const lsk_async *on)
 {
-  return call(h, __func__, TAB_PACK, 1, type, column, packed, packed_offset, opt);
+  return call(h, __func__, TAB_PACK, 1, type, column, packed, packed_offset, opt, on);
 }
 
 int lsk_halo_unpack(lsk_halo *h, lsk_type type, lsk_buffer *packed, size_t packed_offset,
-                    lsk_buffer *column, const lsk_algo_options *opt)
+                    lsk_buffer *column, const lsk_algo_options *opt, const lsk_async *on)
 {
-  return call(h, __func__, TAB_UNPACK, 0, type, column, packed, packed_offset, opt);
+  return call(h, __func__, TAB_UNPACK, 0, type, column, packed, packed_offset, opt, on);
 }
 
 int lsk_halo_wrap(lsk_halo *h, lsk_type type, lsk_buffer *packed, size_t packed_offset,
-                  lsk_buffer *column, const lsk_algo_options *opt)
+                  lsk_buffer *column, const lsk_algo_options *opt, const lsk_async *on)
 {
-  return call(h, __func__, TAB_WRAP, 0, type, column, packed, packed_offset, opt);
+  return call(h, __func__, TAB_WRAP, 0, type, column, packed, packed_offset, opt, on);
 }
 
-int lsk_halo_fill(lsk_halo *h, lsk_type type, lsk_buffer *column, const lsk_algo_options *opt)
+int lsk_halo_fill(lsk_halo *h, lsk_type type, lsk_buffer *column, const lsk_algo_options *opt,
+                  const lsk_async *on)
 {
-  lsk__lib_clear(opt);
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, h, HALO, __func__, "h");
   int rc = check_copy(h, __func__, type, column, NULL, 0, 0);
   if (rc)
     return rc;
   lsk__on o;
-  rc = lsk__lib_begin(h->ctx, opt, __func__, &o);
+  rc = lsk__lib_begin(h->ctx, on, __func__, &o);
   if (!rc && h->tab_cells[TAB_WRAP]) {
     lsk_buffer *tmp;
     rc = lsk__scratch(h->ctx, o.q, h->total * lsk_type_size(type), &tmp);

@@ -84,15 +84,16 @@ static int check_nbins(lsk_context *ctx, const char *fn, size_t nbins, size_t ex
 }
 
 int lsk_histogram_uint(lsk_context *ctx, lsk_buffer *keys, size_t offset, size_t n, size_t nbins,
-                       lsk_buffer *bins_out, size_t out_offset, const lsk_algo_options *opt)
+                       lsk_buffer *bins_out, size_t out_offset, const lsk_algo_options *opt,
+                       const lsk_async *on)
 {
-  lsk__lib_clear(opt);
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   int rc = lsk__check_span(ctx, __func__, "keys", keys, offset, n, 4);
   if (rc || (rc = check_nbins(ctx, __func__, nbins, LSK_HISTOGRAM_UINT_EXTRA)))
     return rc;
   lsk__on o;
-  rc = lsk__lib_begin(ctx, opt, __func__, &o);
+  rc = lsk__lib_begin(ctx, on, __func__, &o);
   if (!rc)
     rc = histogram(ctx, o.q, __func__, "uint", keys, offset, n, LSK_ARG_UINT(0), LSK_ARG_UINT(0),
                    LSK_ARG_UINT(0), nbins, nbins + LSK_HISTOGRAM_UINT_EXTRA, bins_out, out_offset,
@@ -137,9 +138,9 @@ static int real_range(lsk_context *ctx, const char *fn, lsk_type type, double lo
 
 int lsk_histogram_real(lsk_context *ctx, lsk_type type, lsk_buffer *values, size_t offset, size_t n,
                        double lo, double hi, size_t nbins, lsk_buffer *bins_out, size_t out_offset,
-                       const lsk_algo_options *opt)
+                       const lsk_algo_options *opt, const lsk_async *on)
 {
-  lsk__lib_clear(opt);
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   int rc = lsk__check_type(ctx, __func__, type, (1u << LSK_TYPE_FLOAT) | (1u << LSK_TYPE_DOUBLE));
   lsk_arg a[3];
@@ -149,7 +150,7 @@ int lsk_histogram_real(lsk_context *ctx, lsk_type type, lsk_buffer *values, size
       (rc = real_range(ctx, __func__, type, lo, hi, nbins, a)))
     return rc;
   lsk__on o;
-  rc = lsk__lib_begin(ctx, opt, __func__, &o);
+  rc = lsk__lib_begin(ctx, on, __func__, &o);
   if (!rc)
     rc = histogram(ctx, o.q, __func__, lsk_type_name(type), values, offset, n, a[0], a[1], a[2],
                    nbins, nbins + LSK_HISTOGRAM_REAL_EXTRA, bins_out, out_offset, opt);

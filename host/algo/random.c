@@ -52,12 +52,12 @@ static int fill(lsk_context *ctx, lsk_queue *q, lsk_buffer *out, size_t offset, 
 
 int lsk_random_fill(lsk_context *ctx, lsk_buffer *out, size_t offset, size_t n, lsk_type type,
                     lsk_random_dist dist, uint64_t seed, uint32_t stream,
-                    const lsk_algo_options *opt)
+                    const lsk_algo_options *opt, const lsk_async *on)
 {
-  lsk__lib_clear(opt);
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   lsk__on o;
-  int rc = lsk__lib_begin(ctx, opt, __func__, &o);
+  int rc = lsk__lib_begin(ctx, on, __func__, &o);
   if (!rc)
     rc = fill(ctx, o.q, out, offset, n, type, dist, seed, stream, opt, __func__);
   return lsk__lib_end(ctx, &o, rc, __func__);

@@ -92,21 +92,22 @@ static int reduce_to(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type ty
 }
 
 int lsk_reduce_to(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_t offset,
-                  size_t n, lsk_buffer *out, size_t out_index, const lsk_algo_options *opt)
+                  size_t n, lsk_buffer *out, size_t out_index, const lsk_algo_options *opt,
+                  const lsk_async *on)
 {
-  lsk__lib_clear(opt);
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   lsk__on o;
-  int rc = lsk__lib_begin(ctx, opt, __func__, &o);
+  int rc = lsk__lib_begin(ctx, on, __func__, &o);
   if (!rc)
     rc = reduce_to(ctx, o.q, __func__, type, op, in, offset, n, out, out_index, opt);
   return lsk__lib_end(ctx, &o, rc, __func__);
 }
 
 int lsk_reduce(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_t offset, size_t n,
-               void *result, const lsk_algo_options *opt)
+               void *result, size_t result_size, const lsk_algo_options *opt, const lsk_async *on)
 {
-  lsk__lib_clear(opt);
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (!result)
     return lsk__fail(ctx, LSK_EINVAL, "%s: result is NULL", __func__);
@@ -116,7 +117,9 @@ int lsk_reduce(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_
    * for bad input. */
   int rc = check_input(ctx, __func__, type, op, in, offset, n);
   if (!rc)
-    rc = lsk__lib_begin(ctx, opt, __func__, &o);
+    rc = lsk__check_result_size(ctx, __func__, "result_size", type, result_size);
+  if (!rc)
+    rc = lsk__lib_begin(ctx, on, __func__, &o);
   if (!rc)
     rc = lsk__scratch(ctx, o.q, 8, &out);
   if (!rc)

@@ -76,12 +76,13 @@ static int scan(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, l
 }
 
 int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in, size_t in_offset,
-             lsk_buffer *out, size_t out_offset, size_t n, const lsk_algo_options *opt)
+             lsk_buffer *out, size_t out_offset, size_t n, const lsk_algo_options *opt,
+             const lsk_async *on)
 {
-  lsk__lib_clear(opt);
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   lsk__on o;
-  int rc = lsk__lib_begin(ctx, opt, __func__, &o);
+  int rc = lsk__lib_begin(ctx, on, __func__, &o);
   if (!rc)
     rc = scan(ctx, o.q, __func__, type, kind, in, in_offset, out, out_offset, n, opt);
   return lsk__lib_end(ctx, &o, rc, __func__);

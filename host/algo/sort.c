@@ -308,13 +308,13 @@ static int distinct(lsk_context *ctx, const char *fn, const lsk_buffer *a, const
   return LSK_OK;
 }
 
-/* The checks of both calls, then the sort on opt's queue. */
+/* The checks of both calls, then the sort on on's queue. */
 static int sort_call(lsk_context *ctx, const char *fn, lsk_type type, lsk_buffer *keys,
                      lsk_buffer *values, int with_values, size_t n, lsk_buffer *out_keys,
-                     lsk_buffer *out_values, const lsk_sort_options *opt)
+                     lsk_buffer *out_values, const lsk_sort_options *opt, const lsk_async *on)
 {
   const lsk_algo_options *algo = opt ? &opt->algo : NULL;
-  lsk__lib_clear(algo);
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, ctx, CONTEXT, fn, "ctx");
   int rc = lsk__check_type(ctx, fn, type, SORT_TYPES);
   size_t ksize = lsk_type_size(type);
@@ -356,7 +356,7 @@ static int sort_call(lsk_context *ctx, const char *fn, lsk_type type, lsk_buffer
                 .bits = opt ? opt->digit_bits : 0,
                 .algo = algo};
   lsk__on o;
-  rc = lsk__lib_begin(ctx, algo, fn, &o);
+  rc = lsk__lib_begin(ctx, on, fn, &o);
   j.q = o.q;
   if (!rc && n > 0)
     rc = run(&j);
@@ -364,13 +364,14 @@ static int sort_call(lsk_context *ctx, const char *fn, lsk_type type, lsk_buffer
 }
 
 int lsk_sort(lsk_context *ctx, lsk_type type, lsk_buffer *keys, size_t n, lsk_buffer *out_keys,
-             const lsk_sort_options *opt)
+             const lsk_sort_options *opt, const lsk_async *on)
 {
-  return sort_call(ctx, __func__, type, keys, NULL, 0, n, out_keys, NULL, opt);
+  return sort_call(ctx, __func__, type, keys, NULL, 0, n, out_keys, NULL, opt, on);
 }
 
 int lsk_sort_by_key(lsk_context *ctx, lsk_type type, lsk_buffer *keys, lsk_buffer *values, size_t n,
-                    lsk_buffer *out_keys, lsk_buffer *out_values, const lsk_sort_options *opt)
+                    lsk_buffer *out_keys, lsk_buffer *out_values, const lsk_sort_options *opt,
+                    const lsk_async *on)
 {
-  return sort_call(ctx, __func__, type, keys, values, 1, n, out_keys, out_values, opt);
+  return sort_call(ctx, __func__, type, keys, values, 1, n, out_keys, out_values, opt, on);
 }

@@ -21,12 +21,13 @@ static int reserve(lsk_context *ctx, size_t bytes)
   return LSK_OK;
 }
 
-static cl_int try_create(lsk_context *ctx, size_t bytes, cl_mem *out)
+static cl_int try_create(lsk_context *ctx, size_t bytes, const void *init, cl_mem *out)
 {
   if (reserve(ctx, bytes))
     return 1;
   cl_int err;
-  *out = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+  *out = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), bytes,
+                        (void *)init, &err);
   if (err) {
     *out = NULL;
     atomic_fetch_sub(&ctx->allocated, bytes);
@@ -36,14 +37,20 @@ static cl_int try_create(lsk_context *ctx, size_t bytes, cl_mem *out)
 
 int lsk__mem_create(lsk_context *ctx, size_t bytes, const char *fn, cl_mem *out)
 {
+  return lsk__mem_create_init(ctx, bytes, NULL, fn, out);
+}
+
+int lsk__mem_create_init(lsk_context *ctx, size_t bytes, const void *init, const char *fn,
+                         cl_mem *out)
+{
   if (bytes > ctx->info.max_alloc_size)
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: size %zu exceeds the largest allocation of %s (%llu bytes)", fn, bytes,
                      ctx->info.name, (unsigned long long)ctx->info.max_alloc_size);
-  cl_int err = try_create(ctx, bytes, out);
+  cl_int err = try_create(ctx, bytes, init, out);
   /* Memory held idle (by the buffer cache) is the first to give back. */
   if (err && ctx->reclaim && ctx->reclaim(ctx) > 0)
-    err = try_create(ctx, bytes, out);
+    err = try_create(ctx, bytes, init, out);
   if (err == 1)
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: size %zu with the %llu bytes this context's buffers hold exceeds the "
@@ -375,4 +382,14 @@ size_t lsk__buffers_live(lsk_context *ctx, const lsk_arg *args, size_t nargs)
     ++i;
   lsk__hset_unlock(&ctx->kids);
   return i;
+}
+
+int lsk__buffer_create_init(lsk_context *ctx, size_t size, const void *init, const char *fn,
+                            lsk_buffer **out)
+{
+  cl_mem mem;
+  int rc = lsk__mem_create_init(ctx, size, init, fn, &mem);
+  if (!rc && (rc = lsk__buffer_wrap(ctx, mem, size, fn, out)) != LSK_OK)
+    lsk__mem_release(ctx, mem, size);
+  return rc;
 }

@@ -97,7 +97,7 @@ int lsk__handle_live(const void *h, const lsk__htype *type);
 const lsk_device_info *lsk__context_info(const lsk_context *ctx);
 cl_context lsk__context_cl(const lsk_context *ctx);
 cl_device_id lsk__context_device(const lsk_context *ctx);
-lsk_queue *lsk__context_queue(const lsk_context *ctx); /* the default queue */
+lsk_queue *lsk__context_queue(const lsk_context *ctx);     /* the default queue */
 const char *lsk__context_tune_dir(const lsk_context *ctx); /* NULL: none */
 int lsk__context_tracing(const lsk_context *ctx);
 /* The context's lock: what must not interleave between threads launching
@@ -169,6 +169,10 @@ cl_mem lsk__buffer_mem(const lsk_buffer *buf);
 size_t lsk__buffer_size(const lsk_buffer *buf);
 lsk_context *lsk__buffer_context(const lsk_buffer *buf);
 int lsk__buffer_cached(const lsk_buffer *buf); /* from lsk_buffer_alloc */
+/* A buffer of size bytes holding a copy of init when it returns, made on
+ * no queue (synchronous object creation: lsk_assoc_create). */
+int lsk__buffer_create_init(lsk_context *ctx, size_t size, const void *init, const char *fn,
+                            lsk_buffer **out);
 /* How many of args come before the first buffer argument that is not a
  * live buffer of ctx: one pass under the context's set's lock. */
 size_t lsk__buffers_live(lsk_context *ctx, const lsk_arg *args, size_t nargs);
@@ -235,7 +239,7 @@ typedef struct lsk__file_part {
   size_t size;
 } lsk__file_part;
 int lsk__file_replace(const char *path, const lsk__file_part *parts, size_t nparts);
-int lsk__make_dirs(const char *dir); /* mkdir -p; 0 on success */
+int lsk__make_dirs(const char *dir);                               /* mkdir -p; 0 on success */
 uint64_t lsk__hash64(const void *data, size_t len, uint64_t seed); /* FNV-1a, seeded */
 
 /* ---- For the tests of these internals (tests/core, tests/fuzz) -------- */

@@ -162,6 +162,10 @@ void lsk__kernel_ids_free(lsk_context *ctx);
  * driver refuses, ctx->reclaim gives idle memory back and it is tried once
  * more. lsk__mem_release gives it back (ctx may be destroyed). */
 int lsk__mem_create(lsk_context *ctx, size_t bytes, const char *fn, cl_mem *out);
+/* The same, holding a copy of init's bytes when it returns (no queue:
+ * OpenCL copies at creation). */
+int lsk__mem_create_init(lsk_context *ctx, size_t bytes, const void *init, const char *fn,
+                         cl_mem *out);
 void lsk__mem_release(lsk_context *ctx, cl_mem mem, size_t bytes);
 /* buffer.c: a buffer handle around mem (taken over; released on failure). */
 int lsk__buffer_wrap(lsk_context *ctx, cl_mem mem, size_t size, const char *fn, lsk_buffer **out);

@@ -93,18 +93,20 @@ lsk_buffer *lsk_list_buffer(const lsk_list *list)
   return list->buf;
 }
 
-/* Header and table, after the queued work; *words malloc'd. */
-static int read_all(lsk_list *l, const char *fn, uint32_t **words)
+/* Header and table on o's queue, after the work queued on every queue
+ * (kernels on any queue may append), with that queue's device verify
+ * failures reported; *words malloc'd. */
+static int read_all(lsk_list *l, const lsk__on *o, const char *fn, uint32_t **words)
 {
   size_t n = LSK__LIST_HEADER_WORDS + l->chunks;
   *words = malloc(n * 4);
   if (!*words)
     return lsk__fail(l->pool->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
-  int rc = lsk__context_wait(l->pool->ctx, "lsk_list");
+  int rc = lsk__context_wait(l->pool->ctx, fn);
   if (!rc)
-    rc = lsk__verify_check(l->pool->q);
+    rc = lsk__verify_check(o->q);
   if (!rc)
-    rc = lsk_buffer_read(l->buf, 0, *words, n * 4, NULL);
+    rc = lsk__buffer_rw(l->buf, 0, 0, *words, n * 4, o->q, 1, fn);
   if (rc) {
     free(*words);
     *words = NULL;
@@ -112,15 +114,19 @@ static int read_all(lsk_list *l, const char *fn, uint32_t **words)
   return rc;
 }
 
-int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out)
+int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out, const lsk_async *on)
 {
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, list, LIST, __func__, "list");
   if (!out)
     return lsk__fail(list->pool->ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   uint32_t *w;
-  int rc = read_all(list, __func__, &w);
+  lsk__on o;
+  int rc = lsk__lib_begin(list->pool->ctx, on, __func__, &o);
+  if (!rc)
+    rc = read_all(list, &o, __func__, &w);
   if (rc)
-    return rc;
+    return lsk__lib_end(list->pool->ctx, &o, rc, __func__);
   memset(out, 0, sizeof *out);
   out->length = w[LSK__LIST_LEN];
   out->max_length = list->chunks * list->chunk;
@@ -128,19 +134,28 @@ int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out)
   for (size_t c = 0; c < list->chunks; ++c)
     out->chunks += w[LSK__LIST_HEADER_WORDS + c] != LSK_POOL_INVALID;
   free(w);
-  return LSK_OK;
+  return lsk__lib_end(list->pool->ctx, &o, LSK_OK, __func__);
 }
 
-int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
+int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst, size_t dst_bytes,
+                  const lsk_async *on)
 {
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, list, LIST, __func__, "list");
   lsk_context *ctx = list->pool->ctx;
   if (!dst && count)
     return lsk__fail(ctx, LSK_EINVAL, "%s: dst is NULL", __func__);
+  if (count > dst_bytes / list->elem_bytes)
+    return lsk__fail(ctx, LSK_EINVAL,
+                     "%s: dst_bytes %zu holds fewer than count %zu elements of %zu bytes", __func__,
+                     dst_bytes, count, list->elem_bytes);
   uint32_t *w;
-  int rc = read_all(list, __func__, &w);
+  lsk__on o;
+  int rc = lsk__lib_begin(ctx, on, __func__, &o);
+  if (!rc)
+    rc = read_all(list, &o, __func__, &w);
   if (rc)
-    return rc;
+    return lsk__lib_end(ctx, &o, rc, __func__);
   size_t len = w[LSK__LIST_LEN];
   if (first > len || count > len - first)
     rc = lsk__fail(ctx, LSK_ERANGE, "%s: first %zu + count %zu pass the length %zu", __func__,
@@ -157,17 +172,19 @@ int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
                      "exhausted or the list full when it was appended)",
                      __func__, i);
     else
-      rc = lsk_buffer_read(lsk_pool_buffer(list->pool),
-                           lsk_pool_cell_offset(list->pool, cell) + pos * list->elem_bytes,
-                           out + (i - first) * list->elem_bytes, k * list->elem_bytes, NULL);
+      rc = lsk__buffer_rw(lsk_pool_buffer(list->pool), 0,
+                          lsk_pool_cell_offset(list->pool, cell) + pos * list->elem_bytes,
+                          out + (i - first) * list->elem_bytes, k * list->elem_bytes, o.q, 1,
+                          __func__);
     i += k;
   }
   free(w);
-  return rc;
+  return lsk__lib_end(ctx, &o, rc, __func__);
 }
 
-int lsk_list_clear(lsk_list *list)
+int lsk_list_clear(lsk_list *list, const lsk_async *on)
 {
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, list, LIST, __func__, "list");
   lsk_context *ctx = list->pool->ctx;
   lsk_kernel *k;
@@ -176,7 +193,10 @@ int lsk_list_clear(lsk_list *list)
     return rc;
   lsk_launch l = {.domain = {256},
                   .blocks = {lsk_auto_blocks(lsk__context_info(ctx), list->chunks, 256, 0)}};
-  return lsk__launch_q(
-      k, list->pool->q, __func__, &l,
-      LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(list->pool)), LSK_ARG_BUFFER(list->buf)));
+  lsk__on o;
+  if (!(rc = lsk__lib_begin(ctx, on, __func__, &o)))
+    rc = lsk__launch_q(
+        k, o.q, __func__, &l,
+        LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(list->pool)), LSK_ARG_BUFFER(list->buf)));
+  return lsk__lib_end(ctx, &o, rc, __func__);
 }

@@ -142,12 +142,7 @@ int lsk_pool_create(lsk_context *ctx, size_t cell_bytes, size_t capacity,
                      "%s: align %zu: must be a power of two from 4 to %zu (the device's base "
                      "address alignment)",
                      __func__, align, max_align(ctx));
-  if (opt && opt->queue) {
-    if ((rc = lsk__queue_check(ctx, opt->queue, __func__, "opt->queue")))
-      return rc;
-  }
-  lsk_pool t = {
-      .ctx = ctx, .align = align, .q = opt && opt->queue ? opt->queue : lsk__context_queue(ctx)};
+  lsk_pool t = {.ctx = ctx, .align = align};
   return create(ctx, __func__, cell_bytes, capacity, &t, out);
 }
 
@@ -180,8 +175,7 @@ int lsk_pool_create_frames(lsk_context *ctx, const lsk_layout *layout, unsigned 
                 .align = align,
                 .layout = layout,
                 .frame_size = frame_size,
-                .frame_head_words = head / 4,
-                .q = lsk__context_queue(ctx)};
+                .frame_head_words = head / 4};
   return create(ctx, __func__, head + soa, capacity, &t, out);
 }
 
@@ -223,13 +217,21 @@ size_t lsk_pool_frame_base(const lsk_pool *pool, uint32_t f)
   return lsk_pool_cell_offset(pool, f) + pool->frame_head_words * 4;
 }
 
-/* The header, after the queued work. */
-static int read_header(lsk_pool *p, uint32_t *h)
+/* The start of every read: on's queue, after its wait list (a marker),
+ * after the work queued on every queue (kernels on any queue may allocate),
+ * with on's queue's device verify failures reported. lsk__lib_end ends it. */
+static int read_begin(lsk_pool *p, const lsk_async *on, const char *fn, lsk__on *o)
 {
-  int rc = lsk__context_wait(p->ctx, "lsk_pool");
+  int rc = lsk__lib_begin(p->ctx, on, fn, o);
   if (!rc)
-    rc = lsk__verify_check(p->q);
-  return rc ? rc : lsk_buffer_read(p->buf, 0, h, LSK__POOL_HEADER_WORDS * 4, NULL);
+    rc = lsk__context_wait(p->ctx, fn);
+  return rc ? rc : lsk__verify_check(o->q);
+}
+
+/* The header, on o's queue. */
+static int read_header(lsk_pool *p, const lsk__on *o, uint32_t *h, const char *fn)
+{
+  return lsk__buffer_rw(p->buf, 0, 0, h, LSK__POOL_HEADER_WORDS * 4, o->q, 1, fn);
 }
 
 /* The same arithmetic as kernels/pool.cl's lsk__gc_state. */
@@ -257,50 +259,57 @@ static void usage_of(const uint32_t *h, lsk_pool_usage *u)
   u->live = room - u->recycled;
 }
 
-int lsk_pool_usage_get(lsk_pool *pool, lsk_pool_usage *out)
+int lsk_pool_usage_get(lsk_pool *pool, lsk_pool_usage *out, const lsk_async *on)
 {
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   if (!out)
     return lsk__fail(pool->ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   uint32_t h[LSK__POOL_HEADER_WORDS];
-  int rc = read_header(pool, h);
-  if (!rc)
+  lsk__on o;
+  int rc = read_begin(pool, on, __func__, &o);
+  if (!rc && !(rc = read_header(pool, &o, h, __func__)))
     usage_of(h, out);
-  return rc;
+  return lsk__lib_end(pool->ctx, &o, rc, __func__);
 }
 
-static int launch(lsk_pool *p, const char *fn, const char *name, unsigned domain, size_t blocks)
+static int launch(lsk_pool *p, lsk_queue *q, const char *fn, const char *name, unsigned domain,
+                  size_t blocks)
 {
   lsk_kernel *k;
   int rc = lsk__lib_kernel(p->ctx, LSK__LIB_POOL, name, &k);
   if (rc)
     return rc;
   lsk_launch l = {.domain = {domain}, .blocks = {blocks}};
-  return lsk__launch_q(k, p->q, fn, &l, LSK_ARGS(LSK_ARG_BUFFER(p->buf)));
+  return lsk__launch_q(k, q, fn, &l, LSK_ARGS(LSK_ARG_BUFFER(p->buf)));
 }
 
-/* The enqueued GC, without argument checks; messages name fn. */
-static int gc(lsk_pool *p, const char *fn)
+/* The GC enqueued on q, without argument checks; messages name fn. */
+static int gc(lsk_pool *p, lsk_queue *q, const char *fn)
 {
   unsigned tile = lsk__context_info(p->ctx)->is_gpu ? GC_TILE_GPU : GC_TILE_CPU;
-  int rc = launch(p, fn, "lsk_pool_gc_gather", tile,
+  int rc = launch(p, q, fn, "lsk_pool_gc_gather", tile,
                   lsk_auto_blocks(lsk__context_info(p->ctx), p->capacity, tile, 0));
   if (!rc)
-    rc = launch(p, fn, "lsk_pool_gc_recycle", tile,
+    rc = launch(p, q, fn, "lsk_pool_gc_recycle", tile,
                 lsk_auto_blocks(lsk__context_info(p->ctx), p->capacity, tile, 0));
   if (!rc && p->cell_words >= LSK__POOL_LARGE_WORDS)
-    rc = launch(p, fn, "lsk_pool_gc_zero_large", LARGE_TILE,
+    rc = launch(p, q, fn, "lsk_pool_gc_zero_large", LARGE_TILE,
                 lsk_auto_blocks(lsk__context_info(p->ctx), p->capacity, 1, 0));
   if (!rc)
-    rc = launch(p, fn, "lsk_pool_gc_finish", 1, 1);
+    rc = launch(p, q, fn, "lsk_pool_gc_finish", 1, 1);
   return rc;
 }
 
-int lsk_pool_gc(lsk_pool *pool)
+int lsk_pool_gc(lsk_pool *pool, const lsk_async *on)
 {
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
-  int rc = lsk__queue_check(pool->ctx, pool->q, __func__, "the pool's queue");
-  return rc ? rc : gc(pool, __func__);
+  lsk__on o;
+  int rc = lsk__lib_begin(pool->ctx, on, __func__, &o);
+  if (!rc)
+    rc = gc(pool, o.q, __func__);
+  return lsk__lib_end(pool->ctx, &o, rc, __func__);
 }
 
 int lsk_pool_grow(lsk_pool *pool, size_t capacity)
@@ -312,8 +321,9 @@ int lsk_pool_grow(lsk_pool *pool, size_t capacity)
                      __func__, capacity, pool->capacity);
   lsk_pool next = *pool;
   int rc = plan(ctx, __func__, capacity, pool->cell_words * 4, &next);
-  if (rc || (rc = gc(pool, __func__)) || (rc = lsk__context_wait(ctx, __func__)) ||
-      (rc = lsk__verify_check(pool->q)))
+  lsk_queue *q = lsk__context_queue(ctx);
+  if (rc || (rc = gc(pool, q, __func__)) || (rc = lsk__context_wait(ctx, __func__)) ||
+      (rc = lsk__verify_check(q)))
     return rc;
   uint32_t *old = malloc(pool->words * 4), *image = old ? calloc(next.words, 4) : NULL;
   if (!image) {
@@ -342,53 +352,61 @@ int lsk_pool_grow(lsk_pool *pool, size_t capacity)
   return LSK_OK;
 }
 
-/* Reads `count` uints at word `at` into dst (up to cap), after the queue. */
-static int read_list(lsk_pool *p, const char *fn, size_t at, size_t count, uint32_t *dst,
-                     size_t cap, size_t *n)
+/* One of the two lists, as the header says: free (the entries not yet
+ * taken) or recycled; at most cap uints to dst, the length to *n. */
+static int read_list(lsk_pool *p, int free_list, uint32_t *dst, size_t cap, size_t *n,
+                     const lsk_async *on, const char *fn)
 {
+  lsk__lib_clear(on);
+  LSK__LIVE(NULL, p, POOL, fn, "pool");
   if (!n || (!dst && cap))
     return lsk__fail(p->ctx, LSK_EINVAL, "%s: %s is NULL", fn, n ? "dst" : "n");
-  *n = count;
-  size_t k = count < cap ? count : cap;
-  return k ? lsk_buffer_read(p->buf, at * 4, dst, k * 4, NULL) : LSK_OK;
-}
-
-int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
-{
-  LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   uint32_t h[LSK__POOL_HEADER_WORDS];
-  int rc = read_header(pool, h);
-  if (rc)
-    return rc;
-  size_t nfree = h[LSK__POOL_FREE_LEN];
-  size_t used = h[LSK__POOL_CURSOR] < nfree ? h[LSK__POOL_CURSOR] : nfree;
-  return read_list(pool, __func__, h[LSK__POOL_FREE_OFF] + used, nfree - used, dst, cap, n);
+  lsk__on o;
+  int rc = read_begin(p, on, fn, &o);
+  if (!rc && !(rc = read_header(p, &o, h, fn))) {
+    size_t nfree = h[LSK__POOL_FREE_LEN];
+    size_t used = h[LSK__POOL_CURSOR] < nfree ? h[LSK__POOL_CURSOR] : nfree;
+    size_t r = h[LSK__POOL_RECYCLED] < p->capacity ? h[LSK__POOL_RECYCLED] : p->capacity;
+    size_t at = free_list ? h[LSK__POOL_FREE_OFF] + used : h[LSK__POOL_REC_OFF];
+    *n = free_list ? nfree - used : r;
+    size_t k = *n < cap ? *n : cap;
+    if (k)
+      rc = lsk__buffer_rw(p->buf, 0, at * 4, dst, k * 4, o.q, 1, fn);
+  }
+  return lsk__lib_end(p->ctx, &o, rc, fn);
 }
 
-int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
+int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n, const lsk_async *on)
 {
-  LSK__LIVE(NULL, pool, POOL, __func__, "pool");
-  uint32_t h[LSK__POOL_HEADER_WORDS];
-  int rc = read_header(pool, h);
-  if (rc)
-    return rc;
-  size_t r = h[LSK__POOL_RECYCLED] < pool->capacity ? h[LSK__POOL_RECYCLED] : pool->capacity;
-  return read_list(pool, __func__, h[LSK__POOL_REC_OFF], r, dst, cap, n);
+  return read_list(pool, 1, dst, cap, n, on, __func__);
 }
 
-int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst)
+int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n,
+                           const lsk_async *on)
 {
+  return read_list(pool, 0, dst, cap, n, on, __func__);
+}
+
+int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst, size_t dst_bytes,
+                        const lsk_async *on)
+{
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   if (!dst && count)
     return lsk__fail(pool->ctx, LSK_EINVAL, "%s: dst is NULL", __func__);
   if (first > pool->capacity || count > pool->capacity - first)
     return lsk__fail(pool->ctx, LSK_ERANGE, "%s: first %zu + count %zu exceed the capacity %zu",
                      __func__, first, count, pool->capacity);
-  int rc = lsk__context_wait(pool->ctx, __func__);
-  if (!rc)
-    rc = lsk__verify_check(pool->q);
-  if (rc || !count)
-    return rc;
-  return lsk_buffer_read(pool->buf, lsk_pool_cell_offset(pool, (uint32_t)first), dst,
-                         count * pool->cell_words * 4, NULL);
+  size_t bytes = count * pool->cell_words * 4;
+  if (dst_bytes < bytes)
+    return lsk__fail(pool->ctx, LSK_EINVAL,
+                     "%s: dst_bytes %zu is less than the %zu bytes of %zu cells of %zu", __func__,
+                     dst_bytes, bytes, count, pool->cell_words * 4);
+  lsk__on o;
+  int rc = read_begin(pool, on, __func__, &o);
+  if (!rc && count)
+    rc = lsk__buffer_rw(pool->buf, 0, lsk_pool_cell_offset(pool, (uint32_t)first), dst, bytes, o.q,
+                        1, __func__);
+  return lsk__lib_end(pool->ctx, &o, rc, __func__);
 }

@@ -24,7 +24,6 @@ struct lsk_pool {
   const lsk_layout *layout;                   /* frames, else NULL */
   unsigned frame_size;
   size_t frame_head_words;
-  lsk_queue *q; /* its own kernels' queue */
 };
 
 #endif /* LSK_MEM_POOL_H */

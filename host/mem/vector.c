@@ -12,7 +12,6 @@ struct lsk_vector {
   lsk_context *ctx;
   size_t elem_size, capacity;
   lsk_buffer *data, *count;
-  lsk_queue *q; /* NULL: the default queue */
 };
 static const lsk__htype LSK__H_VECTOR = {"lsk_vector", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_vector);
@@ -68,77 +67,69 @@ void lsk_vector_destroy(lsk_vector *v)
   free(v);
 }
 
-int lsk_vector_set_queue(lsk_vector *v, lsk_queue *q)
+int lsk_vector_clear(lsk_vector *v, const lsk_async *on)
 {
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
-  int rc = q ? lsk__queue_check(v->ctx, q, __func__, "q") : LSK_OK;
-  if (!rc)
-    v->q = q;
-  return rc;
-}
-
-/* The vector's queue, checked (it may have been destroyed since). */
-static int queue_of(lsk_vector *v, const char *fn, lsk_queue **q)
-{
-  *q = v->q ? v->q : lsk__context_queue(v->ctx);
-  return v->q ? lsk__queue_check(v->ctx, v->q, fn, "the vector's queue") : LSK_OK;
-}
-
-int lsk_vector_clear(lsk_vector *v)
-{
-  LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
-  lsk_queue *q;
-  int rc = queue_of(v, __func__, &q);
   uint32_t zero = 0;
-  return rc ? rc
-            : lsk_buffer_fill(v->count, &zero, sizeof zero, 0, sizeof zero,
-                              &(lsk_async){.queue = q});
-}
-
-/* The raw count after the queue is done, and earlier device verify failures. */
-static int read_count(lsk_vector *v, uint32_t *count, const char *fn)
-{
-  lsk_queue *q;
-  int rc = queue_of(v, fn, &q);
+  lsk__on o;
+  int rc = lsk__lib_begin(v->ctx, on, __func__, &o);
   if (!rc)
-    rc = lsk__buffer_rw(v->count, 0, 0, count, sizeof *count, q, 1, fn);
-  return rc ? rc : lsk__verify_check(q);
+    rc = lsk_buffer_fill(v->count, &zero, sizeof zero, 0, sizeof zero, &(lsk_async){.queue = o.q});
+  return lsk__lib_end(v->ctx, &o, rc, __func__);
 }
 
-int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)
+/* The raw count on o's queue, and earlier device verify failures there. */
+static int read_count(lsk_vector *v, lsk__on *o, uint32_t *count, const char *fn)
 {
+  int rc = lsk__buffer_rw(v->count, 0, 0, count, sizeof *count, o->q, 1, fn);
+  return rc ? rc : lsk__verify_check(o->q);
+}
+
+/* The size and overflow of a count. */
+static void size_of(const lsk_vector *v, uint32_t count, size_t *size, size_t *overflow)
+{
+  *size = count < v->capacity ? count : v->capacity;
+  if (overflow)
+    *overflow = count > v->capacity ? count - v->capacity : 0;
+}
+
+int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow, const lsk_async *on)
+{
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   if (!size)
     return lsk__fail(v->ctx, LSK_EINVAL, "%s: size is NULL", __func__);
   uint32_t count = 0;
-  int rc = read_count(v, &count, __func__);
-  if (rc)
-    return rc;
-  *size = count < v->capacity ? count : v->capacity;
-  if (overflow)
-    *overflow = count > v->capacity ? count - v->capacity : 0;
-  return LSK_OK;
+  lsk__on o;
+  int rc = lsk__lib_begin(v->ctx, on, __func__, &o);
+  if (!rc && !(rc = read_count(v, &o, &count, __func__)))
+    size_of(v, count, size, overflow);
+  return lsk__lib_end(v->ctx, &o, rc, __func__);
 }
 
-int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n)
+int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n, const lsk_async *on)
 {
+  lsk__lib_clear(on);
   LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   if (!n)
     return lsk__fail(v->ctx, LSK_EINVAL, "%s: n is NULL", __func__);
   *n = 0;
   if (!dst && max)
     return lsk__fail(v->ctx, LSK_EINVAL, "%s: dst is NULL with max %zu", __func__, max);
-  size_t size;
-  int rc = lsk_vector_size(v, &size, NULL);
-  if (rc)
-    return rc;
-  size = size < max ? size : max;
-  lsk_queue *q;
-  if (size && ((rc = queue_of(v, __func__, &q)) ||
-               (rc = lsk__buffer_rw(v->data, 0, 0, dst, size * v->elem_size, q, 1, __func__))))
-    return rc;
-  *n = size;
-  return LSK_OK;
+  uint32_t count = 0;
+  size_t size = 0;
+  lsk__on o;
+  int rc = lsk__lib_begin(v->ctx, on, __func__, &o);
+  if (!rc && !(rc = read_count(v, &o, &count, __func__))) {
+    size_of(v, count, &size, NULL);
+    size = size < max ? size : max;
+    if (size)
+      rc = lsk__buffer_rw(v->data, 0, 0, dst, size * v->elem_size, o.q, 1, __func__);
+  }
+  if (!rc)
+    *n = size;
+  return lsk__lib_end(v->ctx, &o, rc, __func__);
 }
 
 size_t lsk_vector_capacity(const lsk_vector *v)

@@ -278,6 +278,17 @@ static int check_type_op(lsk_context *ctx, const char *fn, lsk_type type, lsk_op
   return LSK_OK;
 }
 
+/* A host value's size against the type's (lsk_reduce's message). */
+static int check_size(lsk_context *ctx, const char *fn, const char *what, lsk_type type,
+                      size_t size)
+{
+  static const char *const upper[] = {"?", "INT", "UINT", "LONG", "ULONG", "FLOAT", "DOUBLE"};
+  if (size != lsk_type_size(type))
+    return lsk__mpi_fail(ctx, LSK_EINVAL, "%s: %s %zu does not match LSK_TYPE_%s (%zu bytes)", fn,
+                         what, size, upper[lsk_type_size(type) ? type : 0], lsk_type_size(type));
+  return LSK_OK;
+}
+
 /* Every rank's value gathered and combined from rank 0 up, after the
  * agreement on rc (the arguments' check): no rank enters the gather alone,
  * and every rank has its buffer before it does. */
@@ -307,7 +318,8 @@ static int allreduce(lsk_mpi *m, const char *fn, int rc, lsk_type type, lsk_op o
   return lsk__mpi_agree(m, rc, fn);
 }
 
-int lsk_mpi_allreduce(lsk_mpi *m, lsk_type type, lsk_op op, const void *local, void *result)
+int lsk_mpi_allreduce(lsk_mpi *m, lsk_type type, lsk_op op, const void *local, void *result,
+                      size_t size)
 {
   int rc = lsk_handle_check(NULL, m, &lsk__mpi_type, __func__, "m");
   if (rc)
@@ -315,11 +327,14 @@ int lsk_mpi_allreduce(lsk_mpi *m, lsk_type type, lsk_op op, const void *local, v
   rc = check_type_op(m->ctx, __func__, type, op);
   if (!rc && (!local || !result))
     rc = lsk__mpi_fail(m->ctx, LSK_EINVAL, "%s: %s is NULL", __func__, !local ? "local" : "result");
+  if (!rc)
+    rc = check_size(m->ctx, __func__, "size", type, size);
   return allreduce(m, __func__, rc, type, op, local, result);
 }
 
 int lsk_mpi_reduce(lsk_mpi *m, lsk_type type, lsk_op op, lsk_buffer *in, size_t offset, size_t n,
-                   void *result, const lsk_algo_options *opt)
+                   void *result, size_t result_size, const lsk_algo_options *opt,
+                   const lsk_async *on)
 {
   int rc = lsk_handle_check(NULL, m, &lsk__mpi_type, __func__, "m");
   if (rc)
@@ -329,6 +344,8 @@ int lsk_mpi_reduce(lsk_mpi *m, lsk_type type, lsk_op op, lsk_buffer *in, size_t 
   if (!rc && !result)
     rc = lsk__mpi_fail(m->ctx, LSK_EINVAL, "%s: result is NULL", __func__);
   if (!rc)
-    rc = lsk_reduce(m->ctx, type, op, in, offset, n, local, opt);
+    rc = check_size(m->ctx, __func__, "result_size", type, result_size);
+  if (!rc)
+    rc = lsk_reduce(m->ctx, type, op, in, offset, n, local, lsk_type_size(type), opt, on);
   return allreduce(m, __func__, rc, type, op, local, result);
 }

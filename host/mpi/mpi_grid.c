@@ -290,8 +290,11 @@ static void own_cells(const lsk_grid_box *b, size_t es, const unsigned char *col
              col + lsk_grid_box_index(b, 0, j, k) * es, b->extent[0] * es);
 }
 
-int lsk_mpi_grid_gather(lsk_mpi_grid *g, lsk_type type, lsk_buffer *column, int root, void *out)
+int lsk_mpi_grid_gather(lsk_mpi_grid *g, lsk_type type, lsk_buffer *column, int root, void *out,
+                        size_t out_bytes, const lsk_async *on)
 {
+  if (on && on->event)
+    *on->event = NULL;
   int rc = lsk_handle_check(NULL, g, &lsk__mpi_grid_type, __func__, "g");
   if (rc)
     return rc;
@@ -299,12 +302,17 @@ int lsk_mpi_grid_gather(lsk_mpi_grid *g, lsk_type type, lsk_buffer *column, int 
   lsk_context *ctx = m->ctx;
   size_t es = lsk_type_size(type), storage = lsk_grid_box_storage(&g->box, NULL);
   size_t own = g->box.extent[0] * g->box.extent[1] * g->box.extent[2];
+  size_t total = g->global[0] * g->global[1] * g->global[2];
   if (!es)
     rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: type %d is not an lsk_type", __func__, (int)type);
   else if (root < 0 || root >= m->size)
     rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: root %d is not below %d", __func__, root, m->size);
   else if (m->rank == root && !out)
     rc = lsk__mpi_fail(ctx, LSK_EINVAL, "%s: out is NULL on the root", __func__);
+  else if (m->rank == root && out_bytes < total * es)
+    rc = lsk__mpi_fail(ctx, LSK_EINVAL,
+                       "%s: out_bytes %zu is less than the grid's %zu bytes (%zu elements of %zu)",
+                       __func__, out_bytes, total * es, total, es);
   else if (!column || lsk_buffer_size(column) < storage * es)
     rc = lsk__mpi_fail(ctx, column ? LSK_ERANGE : LSK_EINVAL,
                        "%s: column %s (want %zu elements of %zu bytes)", __func__,
@@ -315,7 +323,6 @@ int lsk_mpi_grid_gather(lsk_mpi_grid *g, lsk_type type, lsk_buffer *column, int 
   unsigned char *col = rc ? NULL : malloc(storage * es), *mine = rc ? NULL : malloc(own * es);
   int *counts = NULL, *displs = NULL;
   unsigned char *all = NULL;
-  size_t total = g->global[0] * g->global[1] * g->global[2];
   if (!rc && (!col || !mine))
     rc = lsk__mpi_fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
   if (!rc && m->rank == root) {
@@ -329,7 +336,7 @@ int lsk_mpi_grid_gather(lsk_mpi_grid *g, lsk_type type, lsk_buffer *column, int 
                          __func__, total * es);
   }
   if (!rc)
-    rc = lsk_buffer_read(column, 0, col, storage * es, NULL);
+    rc = lsk_buffer_read(column, 0, col, storage * es, on);
   if (!rc)
     own_cells(&g->box, es, col, mine);
   if ((rc = lsk__mpi_agree(m, rc, __func__)))

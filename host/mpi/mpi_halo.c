@@ -130,11 +130,10 @@ static int begin_device(lsk_mpi_halo *h, lsk_buffer *const *columns, const lsk_a
   int rc = LSK_OK;
   for (size_t c = 0; c < h->ncol && !rc; ++c) {
     size_t es = lsk_type_size(h->types[c]);
-    lsk_algo_options o = {.on = c == 0 ? &first : &later};
-    rc = lsk_halo_pack(halo, h->types[c], columns[c], h->send_dev, h->off[c] / es, &o);
-    o.on = &later;
+    rc = lsk_halo_pack(halo, h->types[c], columns[c], h->send_dev, h->off[c] / es, NULL,
+                       c == 0 ? &first : &later);
     if (!rc)
-      rc = lsk_halo_wrap(halo, h->types[c], h->send_dev, h->off[c] / es, columns[c], &o);
+      rc = lsk_halo_wrap(halo, h->types[c], h->send_dev, h->off[c] / es, columns[c], NULL, &later);
   }
   /* No REMOTE direction (one rank along every periodic axis): nothing
    * to read, send or write. */
@@ -254,8 +253,8 @@ int lsk_mpi_halo_end(lsk_mpi_halo *h, const lsk_async *on)
   for (size_t c = 0; c < h->ncol && !rc; ++c) {
     size_t es = lsk_type_size(h->types[c]);
     lsk_async last = {.queue = h->q, .event = on ? on->event : NULL};
-    lsk_algo_options o = {.on = c + 1 == h->ncol ? &last : &later};
-    rc = lsk_halo_unpack(halo, h->types[c], h->recv_dev, h->off[c] / es, h->cols[c], &o);
+    rc = lsk_halo_unpack(halo, h->types[c], h->recv_dev, h->off[c] / es, h->cols[c], NULL,
+                         c + 1 == h->ncol ? &last : &later);
   }
   return rc;
 }

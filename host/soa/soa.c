@@ -110,7 +110,7 @@ int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
     rc = lsk_buffer_create(ctx, alloc, &s->buf);
   }
   if (!rc)
-    rc = lsk_soa_upload(s);
+    rc = lsk_soa_upload(s, NULL);
   if (rc) {
     lsk_soa_destroy(s);
     return rc;
@@ -159,16 +159,31 @@ lsk_buffer *lsk_soa_buffer(const lsk_soa *s)
   return s->buf;
 }
 
-int lsk_soa_upload(lsk_soa *s)
+/* The whole allocation to or from the device on on's queue, as a buffer
+ * transfer does (buffer.h): blocking until the host memory is the
+ * caller's again, unless on->flags has LSK_ASYNC_NONBLOCKING. */
+static int transfer(lsk_soa *s, int write, const lsk_async *on)
 {
-  LSK__LIVE(NULL, s, SOA, __func__, "soa");
-  return s->bytes ? lsk_buffer_write(s->buf, 0, s->host, s->bytes, NULL) : LSK_OK;
+  if (!s->bytes)
+    return LSK_OK;
+  return write ? lsk_buffer_write(s->buf, 0, s->host, s->bytes, on)
+               : lsk_buffer_read(s->buf, 0, s->host, s->bytes, on);
 }
 
-int lsk_soa_download(lsk_soa *s)
+int lsk_soa_upload(lsk_soa *s, const lsk_async *on)
 {
+  if (on && on->event)
+    *on->event = NULL;
   LSK__LIVE(NULL, s, SOA, __func__, "soa");
-  return s->bytes ? lsk_buffer_read(s->buf, 0, s->host, s->bytes, NULL) : LSK_OK;
+  return transfer(s, 1, on);
+}
+
+int lsk_soa_download(lsk_soa *s, const lsk_async *on)
+{
+  if (on && on->event)
+    *on->event = NULL;
+  LSK__LIVE(NULL, s, SOA, __func__, "soa");
+  return transfer(s, 0, on);
 }
 
 /* Member info of part j by name; LSK_EINVAL naming what is missing. */

@@ -46,21 +46,28 @@ typedef struct lsk_list_usage {
   size_t lost;       /* appended elements that got no storage */
 } lsk_list_usage;
 
-/* lsk_list_usage_get: waits for queued work and reads the list's header and
- * table. */
-int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out /* OUT */);
+/* lsk_list_usage_get: waits for queued work (every queue) and reads the
+ * list's header and table on on's queue (its device verify failures are
+ * reported).
+ * Enqueues; blocks. */
+int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out /* OUT */, const lsk_async *on);
 
 /*
  * lsk_list_read: copies elements [first, first + count) to dst
- * (count * elem_bytes bytes), waiting for queued work. LSK_ERANGE if the
- * range passes the length, or an element in it has no storage (the message
- * names the first such element).
+ * (count * elem_bytes bytes, which dst_bytes, dst's size, must hold:
+ * LSK_EINVAL otherwise), waiting for queued work as lsk_list_usage_get
+ * does and reading on on's queue. LSK_ERANGE if the range passes the
+ * length, or an element in it has no storage (the message names the first
+ * such element).
+ * Enqueues; blocks.
  */
-int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst);
+int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst /* OUT */, size_t dst_bytes,
+                  const lsk_async *on);
 
-/* lsk_list_clear: enqueues a kernel that recycles every chunk into the pool
- * (free after the next GC) and empties the list. Asynchronous. */
-int lsk_list_clear(lsk_list *list);
+/* lsk_list_clear: enqueues a kernel on on's queue that recycles every chunk
+ * into the pool (free after the next GC) and empties the list.
+ * Enqueues; never blocks. */
+int lsk_list_clear(lsk_list *list, const lsk_async *on);
 
 #ifdef __cplusplus
 }

@@ -30,11 +30,13 @@
  *
  * Cost: two reads of the input and one write of the selected elements,
  * three launches (one when a single block suffices). Calls are enqueued on
- * the context's in-order queue; those that return the count to the host
- * wait, the _to variants do not (the count is written to a device buffer).
+ * on's queue (algo.h); those that return the count to the host block, the
+ * _to variants never do (the count is written to a device buffer).
  *
- * Thread-safety: as for the context. A compactor belongs to its context and
- * must be destroyed before it.
+ * Thread-safety: as for the context. A compactor holds device scratch (its
+ * counters), so it is used on one queue at a time: calls on another queue
+ * wait for the last one (an event or lsk_queue_finish). A compactor
+ * belongs to its context and must be destroyed before it.
  */
 #ifndef LSK_COMPACT_H
 #define LSK_COMPACT_H
@@ -105,19 +107,21 @@ int lsk_compactor_source(const char *source, const lsk_compactor_options *opt,
  * Errors: LSK_EINVAL (NULL, SoA compactor, out is data, bad options),
  * LSK_ERANGE (n or the output span beyond 2^32 - 1 or the buffer),
  * LSK_EVERIFY, and those of launches and transfers.
+ * Enqueues; blocks.
  */
 int lsk_compact(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, lsk_buffer *out,
                 size_t out_offset, size_t capacity, size_t *count /* OUT */,
-                const lsk_algo_options *opt);
+                const lsk_algo_options *opt, const lsk_async *on);
 
 /*
  * lsk_compact_to: the same without waiting: the number selected goes to
  * uint element count_index of count_buf (ordered before later work on the
  * queue). count_buf must be neither data nor, within the output span, out.
+ * Enqueues; never blocks.
  */
 int lsk_compact_to(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, lsk_buffer *out,
                    size_t out_offset, size_t capacity, lsk_buffer *count_buf, size_t count_index,
-                   const lsk_algo_options *opt);
+                   const lsk_algo_options *opt, const lsk_async *on);
 
 /*
  * lsk_compact_soa: the selected row indices of part `part` of src (n = its
@@ -125,13 +129,15 @@ int lsk_compact_to(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, l
  * lsk_compact_to. The part must be of the compactor's layout (checked only
  * as far as the part's bytes: its size must fit the allocation); out and
  * count_buf must not be the soa's buffer.
+ * Enqueues; blocks.
  */
 int lsk_compact_soa(lsk_compactor *c, const lsk_soa *src, size_t part, uint64_t arg,
                     lsk_buffer *out, size_t out_offset, size_t capacity, size_t *count /* OUT */,
-                    const lsk_algo_options *opt);
+                    const lsk_algo_options *opt, const lsk_async *on);
+/* Enqueues; never blocks. */
 int lsk_compact_soa_to(lsk_compactor *c, const lsk_soa *src, size_t part, uint64_t arg,
                        lsk_buffer *out, size_t out_offset, size_t capacity, lsk_buffer *count_buf,
-                       size_t count_index, const lsk_algo_options *opt);
+                       size_t count_index, const lsk_algo_options *opt, const lsk_async *on);
 
 /*
  * lsk_compact_rows: copy the selected rows of part sj of src, in order, to
@@ -144,12 +150,15 @@ int lsk_compact_soa_to(lsk_compactor *c, const lsk_soa *src, size_t part, uint64
  * (count_buf must not be either soa's buffer).
  * Errors: as lsk_compact, and LSK_EINVAL for a plain-buffer compactor or
  * dst's part being src's part.
+ * Enqueues; blocks.
  */
 int lsk_compact_rows(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa *dst, size_t dj,
-                     uint64_t arg, size_t *count /* OUT */, const lsk_algo_options *opt);
+                     uint64_t arg, size_t *count /* OUT */, const lsk_algo_options *opt,
+                     const lsk_async *on);
+/* Enqueues; never blocks. */
 int lsk_compact_rows_to(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa *dst, size_t dj,
                         uint64_t arg, lsk_buffer *count_buf, size_t count_index,
-                        const lsk_algo_options *opt);
+                        const lsk_algo_options *opt, const lsk_async *on);
 
 #ifdef __cplusplus
 }

@@ -45,12 +45,13 @@
  *
  * The kernels copy elements by their size (4 or 8 bytes), so every
  * lsk_type works on every device (double without fp64 too). They run on
- * the queue opt->on names, in order with the caller's kernels; borders
+ * the queue their `on` names, in order with the caller's kernels; borders
  * are read and guards written only there, so a kernel that reads only
  * cells at least `guard` from the box's edge may run meanwhile
  * (PIConGPU's core and border).
  *
- * Thread-safety: a halo is used by one thread at a time.
+ * Thread-safety: a halo is used by one thread at a time, and on one queue
+ * at a time (its tables are device scratch).
  */
 #ifndef LSK_GRID_H
 #define LSK_GRID_H
@@ -139,7 +140,7 @@ size_t lsk_halo_total(const lsk_halo *h);
 /*
  * lsk_halo_pack: the borders of every SELF and REMOTE direction of column
  * (type, lsk_grid_box_storage elements) into packed, from element
- * packed_offset on (lsk_halo_total elements). Enqueued on opt->on.
+ * packed_offset on (lsk_halo_total elements), on on's queue.
  * lsk_halo_unpack: segments of the REMOTE directions of packed into their
  * guard regions of column.
  * lsk_halo_wrap: the SELF directions: the guard region of direction i from
@@ -148,21 +149,26 @@ size_t lsk_halo_total(const lsk_halo *h);
  * Errors: LSK_EINVAL (NULL, dead handles, a bad type, buffers of another
  * context, column and packed the same buffer), LSK_ERANGE (a buffer too
  * small), LSK_ELAUNCH, OpenCL codes.
+ * Enqueues; never blocks.
  */
 int lsk_halo_pack(lsk_halo *h, lsk_type type, lsk_buffer *column, lsk_buffer *packed,
-                  size_t packed_offset, const lsk_algo_options *opt);
+                  size_t packed_offset, const lsk_algo_options *opt, const lsk_async *on);
+/* Enqueues; never blocks. */
 int lsk_halo_unpack(lsk_halo *h, lsk_type type, lsk_buffer *packed, size_t packed_offset,
-                    lsk_buffer *column, const lsk_algo_options *opt);
+                    lsk_buffer *column, const lsk_algo_options *opt, const lsk_async *on);
+/* Enqueues; never blocks. */
 int lsk_halo_wrap(lsk_halo *h, lsk_type type, lsk_buffer *packed, size_t packed_offset,
-                  lsk_buffer *column, const lsk_algo_options *opt);
+                  lsk_buffer *column, const lsk_algo_options *opt, const lsk_async *on);
 
 /*
  * lsk_halo_fill: pack and wrap through a temporary buffer: every SELF
  * guard of column filled from the box's own border. For one box on one
  * device (a periodic grid: every guard), or the local part of an exchange.
  * Errors: as lsk_halo_pack.
+ * Enqueues; never blocks.
  */
-int lsk_halo_fill(lsk_halo *h, lsk_type type, lsk_buffer *column, const lsk_algo_options *opt);
+int lsk_halo_fill(lsk_halo *h, lsk_type type, lsk_buffer *column, const lsk_algo_options *opt,
+                  const lsk_async *on);
 
 #ifdef __cplusplus
 }

@@ -36,15 +36,16 @@ extern "C" {
  * >= nbins in element out_offset + nbins (LSK_HISTOGRAM_OUT_OF_RANGE). The
  * counters are zeroed first, on the same queue, by a kernel; counts wrap
  * around past 2^32 - 1 (they cannot: n < 2^32). The result never depends
- * on opt's shape. Enqueued on opt->on's queue (the default queue without
- * one), like lsk_scan: read bins_out (or lsk_context_finish) to wait.
- * n = 0 zeroes the counters.
+ * on opt's shape. On on's queue, like lsk_scan: read bins_out (or
+ * lsk_queue_finish) to wait. n = 0 zeroes the counters.
+ * Enqueues; never blocks.
  * Errors: LSK_EINVAL (NULL, wrong or dead handles, nbins 0, bad options),
  * LSK_ERANGE (a span past its buffer's end or 2^32 - 1 elements, nbins +
  * 1 past 2^32 - 1), LSK_ELAUNCH, LSK_EBUILD, OpenCL codes.
  */
 int lsk_histogram_uint(lsk_context *ctx, lsk_buffer *keys, size_t offset, size_t n, size_t nbins,
-                       lsk_buffer *bins_out, size_t out_offset, const lsk_algo_options *opt);
+                       lsk_buffer *bins_out, size_t out_offset, const lsk_algo_options *opt,
+                       const lsk_async *on);
 
 /*
  * lsk_histogram_real: counts of the values [offset, offset + n) of values,
@@ -66,10 +67,11 @@ int lsk_histogram_uint(lsk_context *ctx, lsk_buffer *keys, size_t offset, size_t
  * than the two, double without fp64, lo or hi not finite, lo >= hi, hi -
  * lo or the scale not finite in the type (lo and hi are converted to the
  * type first).
+ * Enqueues; never blocks.
  */
 int lsk_histogram_real(lsk_context *ctx, lsk_type type, lsk_buffer *values, size_t offset, size_t n,
                        double lo, double hi, size_t nbins, lsk_buffer *bins_out, size_t out_offset,
-                       const lsk_algo_options *opt);
+                       const lsk_algo_options *opt, const lsk_async *on);
 
 #ifdef __cplusplus
 }

@@ -90,15 +90,25 @@ int lsk_mpi_agree(lsk_mpi *m, int status);
  * every rank gathers the values and combines them from rank 0 up, so a
  * float sum is the same on every rank and from run to run for a given
  * number of ranks (it changes with the number of ranks, as the partial
- * sums do). min and max ignore NaN, as lsk_reduce does.
- * lsk_mpi_reduce: lsk_reduce of the rank's elements [offset, offset + n)
- * of in, then lsk_mpi_allreduce of the partial results. Agreed.
- * Errors: LSK_EINVAL (NULL, a bad type or op), LSK_ECOMM, lsk_reduce's.
+ * sums do). min and max ignore NaN, as lsk_reduce does. size is the size
+ * of local and of *result, which must be lsk_type_size(type). Host only:
+ * nothing is enqueued.
+ * Errors: LSK_EINVAL (NULL, a bad type or op, a size other than the
+ * type's), LSK_ECOMM.
  */
 int lsk_mpi_allreduce(lsk_mpi *m, lsk_type type, lsk_op op, const void *local,
-                      void *result /* OUT */);
+                      void *result /* OUT */, size_t size);
+/*
+ * lsk_mpi_reduce: collective. lsk_reduce of the rank's elements [offset,
+ * offset + n) of in on on's queue (result_size as there: the type's
+ * size), then lsk_mpi_allreduce of the partial results. Agreed.
+ * Enqueues; blocks.
+ * Errors: LSK_EINVAL (NULL, a bad type or op, result_size), LSK_ECOMM,
+ * lsk_reduce's.
+ */
 int lsk_mpi_reduce(lsk_mpi *m, lsk_type type, lsk_op op, lsk_buffer *in, size_t offset, size_t n,
-                   void *result /* OUT */, const lsk_algo_options *opt);
+                   void *result /* OUT */, size_t result_size, const lsk_algo_options *opt,
+                   const lsk_async *on);
 
 /* A grid of cells decomposed over the ranks (grid.h's boxes). */
 typedef struct lsk_mpi_grid lsk_mpi_grid;
@@ -140,12 +150,15 @@ int lsk_mpi_grid_neighbor(const lsk_mpi_grid *g, unsigned i, int *rank /* OUT */
  * lsk_mpi_grid_gather: collective. The own cells of every rank's column
  * (type, its box's storage) gathered into out on root, as one array of
  * the global grid, x fastest (global[0] * global[1] * global[2] elements;
- * out is ignored on the other ranks and may be NULL there). Waits for the
- * column's reads. Agreed. Errors: LSK_EINVAL, LSK_ERANGE, LSK_ENOMEM,
- * LSK_ECOMM, OpenCL codes.
+ * out is ignored on the other ranks and may be NULL there; out_bytes, its
+ * size, must hold the grid on the root). The column is read on on's
+ * queue, after its wait list, and waited for. Agreed.
+ * Enqueues; blocks.
+ * Errors: LSK_EINVAL (out_bytes too small on the root too), LSK_ERANGE,
+ * LSK_ENOMEM, LSK_ECOMM, OpenCL codes.
  */
 int lsk_mpi_grid_gather(lsk_mpi_grid *g, lsk_type type, lsk_buffer *column, int root,
-                        void *out /* OUT on root */);
+                        void *out /* OUT on root */, size_t out_bytes, const lsk_async *on);
 
 /* The halo exchange of a set of columns of the grid. */
 typedef struct lsk_mpi_halo lsk_mpi_halo;
@@ -176,10 +189,14 @@ void lsk_mpi_halo_destroy(lsk_mpi_halo *h);
  * exchange, the ranks of a neighbourhood in the same order. A failure on
  * a rank still sends and receives (see the top of this file); a second
  * begin before end, or an end without begin, is LSK_EINVAL with no
- * messages.
+ * messages. The exchange keeps begin's queue until end (end's on->queue
+ * must be it), the one object of lsk that keeps a queue.
+ * Enqueues; never blocks.
  */
 int lsk_mpi_halo_begin(lsk_mpi_halo *h, lsk_buffer *const *columns, const lsk_async *on);
+/* Enqueues; blocks. */
 int lsk_mpi_halo_end(lsk_mpi_halo *h, const lsk_async *on);
+/* Enqueues; blocks. */
 int lsk_mpi_halo_exchange(lsk_mpi_halo *h, lsk_buffer *const *columns, const lsk_async *on);
 
 /* Bytes this rank sends per exchange (every REMOTE border of every

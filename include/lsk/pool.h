@@ -15,8 +15,14 @@
  * and run the work that failed again. Nothing waits, nothing is lost
  * without a count.
  *
- * Thread-safety: as for the context (one thread at a time). All calls are
- * ordered on the context's in-order queue with the user's launches.
+ * Queues: a pool keeps no queue. Its GC and reads take `const lsk_async
+ * *on` last and run on its queue (NULL: the default queue), in order with
+ * the user's launches there; kernels that allocate from the pool on other
+ * queues must be ordered with them by the caller (events). The reads also
+ * wait for every queue of the context (any may hold an allocating kernel).
+ * Creation, growth and destruction are synchronous.
+ *
+ * Thread-safety: as for the context (one thread at a time).
  */
 #ifndef LSK_POOL_API_H
 #define LSK_POOL_API_H
@@ -45,13 +51,6 @@ typedef struct lsk_pool_options {
    * base address alignment (CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8, 128 on
    * PoCL); 0 means 4. */
   size_t align;
-  /* The queue the pool's own kernels (its GC, its lists' clears) run on;
-   * NULL: the context's default queue. Kernels that allocate from the pool
-   * on other queues must be ordered with them by the caller (events). The
-   * calls that read the pool's state wait for every queue of the context
-   * and check this queue's verify records. The queue must outlive the
-   * pool (a call after its destroy is LSK_EINVAL). */
-  lsk_queue *queue;
 } lsk_pool_options;
 
 /*
@@ -66,8 +65,7 @@ int lsk_pool_create(lsk_context *ctx, size_t cell_bytes, size_t capacity,
                     const lsk_pool_options *opt, lsk_pool **out /* OUT */);
 
 /*
- * lsk_pool_create_frames: a pool whose cells are frames (its own kernels on
- * the default queue): a small header
+ * lsk_pool_create_frames: a pool whose cells are frames: a small header
  * (the link to the next frame, cl/lsk_pool.h), then an SoA chunk of
  * frame_size elements of layout (a power of two from 1 to LSK_MAX_DOMAIN),
  * aligned to the layout's alignment. The layout must outlive the pool.
@@ -111,37 +109,49 @@ typedef struct lsk_pool_usage {
   int exhausted;     /* shortfall > 0 */
 } lsk_pool_usage;
 
-/* lsk_pool_usage_get: waits for queued work and reads the pool's header.
- * live + free + fresh + recycled == capacity. */
-int lsk_pool_usage_get(lsk_pool *pool, lsk_pool_usage *out /* OUT */);
+/* lsk_pool_usage_get: waits for queued work (every queue) and reads the
+ * pool's header on on's queue, reporting that queue's device verify
+ * failures. live + free + fresh + recycled == capacity.
+ * Enqueues; blocks. */
+int lsk_pool_usage_get(lsk_pool *pool, lsk_pool_usage *out /* OUT */, const lsk_async *on);
 
 /*
- * lsk_pool_gc: enqueues the GC (three or four kernels): the free list keeps its
- * unused cells and gains the recycled ones, which are zero-filled; the
- * cursor and the recycled list are reset; a shortfall is added to
- * `refused`. Asynchronous. Bad recycles since the last GC make the GC's
- * kernel fail a device verify (LSK_EVERIFY at the next lsk_context_finish
- * or lsk_pool_usage_get).
+ * lsk_pool_gc: enqueues the GC (three or four kernels) on on's queue: the
+ * free list keeps its unused cells and gains the recycled ones, which are
+ * zero-filled; the cursor and the recycled list are reset; a shortfall is
+ * added to `refused`. Bad recycles since the last GC make the GC's kernel
+ * fail a device verify (LSK_EVERIFY at the next lsk_queue_finish of that
+ * queue, or lsk_pool_usage_get on it).
+ * Enqueues; never blocks.
  */
-int lsk_pool_gc(lsk_pool *pool);
+int lsk_pool_gc(lsk_pool *pool, const lsk_async *on);
 
 /*
  * lsk_pool_grow: runs the GC, then moves the pool into a new buffer of
  * capacity cells (more than now): cell indices and contents, the free list
- * and the counts are kept; the new cells are fresh. Waits.
+ * and the counts are kept; the new cells are fresh. Waits (on the default
+ * queue, after every queue).
  * lsk_pool_buffer changes. Errors: as lsk_pool_create.
  */
 int lsk_pool_grow(lsk_pool *pool, size_t capacity);
 
-/* Reads back, waiting for queued work: the free list as the next
- * allocations will take it (first to last), the recycled list in the order
- * the recycles happened, and cells [first, first + count) (count * stride
- * bytes). lists: at most cap entries to dst, the length to *n. For code
- * that inspects a pool from the host: reading frames back (the pic
- * example's lsk_pic_read), checking a kernel's allocations, debugging. */
-int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n /* OUT */);
-int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n /* OUT */);
-int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst);
+/* Reads back on on's queue, waiting for queued work as lsk_pool_usage_get
+ * does: the free list as the next allocations will take it (first to
+ * last), the recycled list in the order the recycles happened, and cells
+ * [first, first + count) (count * stride bytes, which dst_bytes, dst's
+ * size, must hold: LSK_EINVAL otherwise). lists: at most cap entries to
+ * dst, the length to *n. For code that inspects a pool from the host:
+ * reading frames back (the pic example's lsk_pic_read), checking a
+ * kernel's allocations, debugging.
+ * Enqueues; blocks. */
+int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n /* OUT */,
+                       const lsk_async *on);
+/* Enqueues; blocks. */
+int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n /* OUT */,
+                           const lsk_async *on);
+/* Enqueues; blocks. */
+int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst /* OUT */,
+                        size_t dst_bytes, const lsk_async *on);
 
 #ifdef __cplusplus
 }

@@ -31,8 +31,9 @@ typedef enum lsk_random_dist {
  * lsk_random4(seed, stream, j / 4, 0); for a normal float and a uniform
  * double, words 2 (j % 2) and 2 (j % 2) + 1 of lsk_random4(seed, stream,
  * j / 2, 0); for a normal double, lsk_random4(seed, stream, j, 0).
- * Enqueued on the context's queue, like lsk_scan: read out (or
- * lsk_context_finish) to wait. n = 0 does nothing.
+ * On on's queue, like lsk_scan: read out (or lsk_queue_finish) to wait.
+ * n = 0 does nothing.
+ * Enqueues; never blocks.
  * Errors: LSK_EINVAL (NULL, wrong or dead handles, a type other than the
  * three, double without fp64, LSK_RANDOM_NORMAL for uint, a dist that is
  * neither), LSK_ERANGE (the elements pass the buffer's end or 2^32),
@@ -40,7 +41,7 @@ typedef enum lsk_random_dist {
  */
 int lsk_random_fill(lsk_context *ctx, lsk_buffer *out, size_t offset, size_t n, lsk_type type,
                     lsk_random_dist dist, uint64_t seed, uint32_t stream,
-                    const lsk_algo_options *opt);
+                    const lsk_algo_options *opt, const lsk_async *on);
 
 #ifdef __cplusplus
 }

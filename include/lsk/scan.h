@@ -17,14 +17,16 @@ typedef enum lsk_scan_kind {
 /*
  * lsk_scan: prefix sums of elements [in_offset, in_offset + n) of in into
  * [out_offset, out_offset + n) of out, for LSK_TYPE_INT, _UINT (both wrap
- * around) and _FLOAT (see docs/algorithms.md for the rounding). Enqueued,
- * not waited for. out may be in at the same offset (in place); other
- * overlaps are refused. n = 0 does nothing. opt may be NULL.
+ * around) and _FLOAT (see docs/algorithms.md for the rounding), on on's
+ * queue. out may be in at the same offset (in place); other overlaps are
+ * refused. n = 0 does nothing. opt may be NULL.
+ * Enqueues; never blocks.
  * Errors: LSK_EINVAL (NULL, other types, bad kind, overlap, bad options),
  * LSK_ERANGE, and those of launches.
  */
 int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in, size_t in_offset,
-             lsk_buffer *out, size_t out_offset, size_t n, const lsk_algo_options *opt);
+             lsk_buffer *out, size_t out_offset, size_t n, const lsk_algo_options *opt,
+             const lsk_async *on);
 
 #ifdef __cplusplus
 }

@@ -42,9 +42,15 @@ size_t lsk_soa_base(const lsk_soa *soa, size_t j);
 size_t lsk_soa_bytes(const lsk_soa *soa);
 lsk_buffer *lsk_soa_buffer(const lsk_soa *soa);
 
-/* Whole-allocation copies between host memory and the device buffer. */
-int lsk_soa_upload(lsk_soa *soa);
-int lsk_soa_download(lsk_soa *soa);
+/* Whole-allocation copies between host memory and the device buffer, on
+ * on's queue (NULL: the default queue), as lsk_buffer_write and _read:
+ * they return once the host memory is the caller's again, unless
+ * on->flags has LSK_ASYNC_NONBLOCKING (then the host memory belongs to
+ * the transfer until its event completes). An empty soa transfers nothing.
+ * Enqueues; blocks unless LSK_ASYNC_NONBLOCKING. */
+int lsk_soa_upload(lsk_soa *soa, const lsk_async *on);
+/* Enqueues; blocks unless LSK_ASYNC_NONBLOCKING. */
+int lsk_soa_download(lsk_soa *soa, const lsk_async *on);
 
 /*
  * lsk_soa_copy: host-side deep copy of part sj of src into part dj of dst,

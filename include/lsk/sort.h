@@ -19,8 +19,7 @@
 extern "C" {
 #endif
 
-/* All zeros means the defaults: ascending, automatic digits and shape, the
- * context's default queue. */
+/* All zeros means the defaults: ascending, automatic digits and shape. */
 typedef struct lsk_sort_options {
   /* Nonzero: largest key first. Equal keys keep their input order either
    * way, and NaNs come last either way. */
@@ -30,9 +29,7 @@ typedef struct lsk_sort_options {
    * per worker fit in half the local memory. For tests and tuning: the
    * result never depends on it. */
   unsigned digit_bits;
-  /* The shape of the passes (algo.h), which the result never depends on,
-   * and algo.on, where the sort runs: its queue, the events its first
-   * command waits for, an event of its last. */
+  /* The shape of the passes (algo.h), which the result never depends on. */
   lsk_algo_options algo;
 } lsk_sort_options;
 
@@ -50,8 +47,8 @@ typedef struct lsk_sort_options {
  *     descending);
  *   - NaNs, whatever their sign and payload, after every other key in
  *     both directions, in their input order, their bits unchanged.
- * Enqueued on opt->algo.on's queue (the default queue without one), like
- * lsk_scan: read the output (or lsk_queue_finish) to wait. Temporary
+ * On on's queue, like lsk_scan: read the output (or lsk_queue_finish) to
+ * wait. Temporary
  * device memory: n keys (n uints more with values) and the counters, from
  * the buffer cache. n = 0 does nothing. opt may be NULL.
  * Errors: LSK_EINVAL (NULL, wrong or dead handles, a type that is not an
@@ -59,9 +56,10 @@ typedef struct lsk_sort_options {
  * buffer's end or 2^32 - 1), LSK_ELAUNCH
  * (digit_bits whose counters do not fit the device's local memory with
  * the launch's workers), LSK_EBUILD, OpenCL codes.
+ * Enqueues; never blocks.
  */
 int lsk_sort(lsk_context *ctx, lsk_type type, lsk_buffer *keys, size_t n, lsk_buffer *out_keys,
-             const lsk_sort_options *opt);
+             const lsk_sort_options *opt, const lsk_async *on);
 
 /*
  * lsk_sort_by_key: the same, and values [0, n) (uint) move with their
@@ -72,9 +70,11 @@ int lsk_sort(lsk_context *ctx, lsk_type type, lsk_buffer *keys, size_t n, lsk_bu
  * buffers (but for the in-place spelling).
  * Errors: those of lsk_sort, and LSK_EINVAL for values NULL, a buffer
  * given twice, one output NULL and not the other.
+ * Enqueues; never blocks.
  */
 int lsk_sort_by_key(lsk_context *ctx, lsk_type type, lsk_buffer *keys, lsk_buffer *values, size_t n,
-                    lsk_buffer *out_keys, lsk_buffer *out_values, const lsk_sort_options *opt);
+                    lsk_buffer *out_keys, lsk_buffer *out_values, const lsk_sort_options *opt,
+                    const lsk_async *on);
 
 #ifdef __cplusplus
 }

@@ -11,11 +11,11 @@
  * vector and run again. The order of appended elements depends on
  * scheduling.
  *
- * Like the algorithms (algo.h), calls are enqueued on a queue, the
- * context's default one unless lsk_vector_set_queue names another: those
- * that return something to the host wait for that queue, the others do
- * not. Kernels that append run where their caller launches them: order
- * them with the vector's queue (the same queue, or events).
+ * Like the algorithms (algo.h), calls take `const lsk_async *on` last and
+ * run on its queue (NULL: the default queue); a vector keeps no queue.
+ * Those that return something to the host block, the others do not.
+ * Kernels that append run where their caller launches them: order them
+ * with the calls on the vector (the same queue, or events).
  * Thread-safety: one thread at a time per vector. A vector belongs to its
  * context and must be destroyed before it.
  */
@@ -46,32 +46,30 @@ int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity,
 /* NULL is a no-op. Work already enqueued still completes. */
 void lsk_vector_destroy(lsk_vector *v);
 
-/* lsk_vector_set_queue: the queue the vector's own calls (clear, size,
- * read) run on from now; NULL: the context's default queue. It must
- * outlive its use by the vector. Errors: LSK_EINVAL (a bad vector, a
- * queue dead or of another context). */
-int lsk_vector_set_queue(lsk_vector *v, lsk_queue *q);
-
-/* lsk_vector_clear: count = 0, enqueued (not waited for). The data is left
- * as it is. Errors: LSK_EINVAL (NULL), OpenCL codes. */
-int lsk_vector_clear(lsk_vector *v);
+/* lsk_vector_clear: count = 0, on on's queue. The data is left as it is.
+ * Enqueues; never blocks.
+ * Errors: LSK_EINVAL (NULL, a bad on), OpenCL codes. */
+int lsk_vector_clear(lsk_vector *v, const lsk_async *on);
 
 /*
- * lsk_vector_size: waits for the vector's queue, then *size = the elements
+ * lsk_vector_size: reads the count on on's queue, then *size = the elements
  * stored (min(count, capacity)) and, if overflow is not NULL, *overflow =
  * how many appends did not fit (count - capacity, or 0). Reports a device
  * verify failure of earlier launches on that queue (LSK_EVERIFY), as
  * lsk_queue_finish does.
+ * Enqueues; blocks.
  * Errors: LSK_EINVAL (NULL), LSK_EVERIFY, OpenCL codes.
  */
-int lsk_vector_size(lsk_vector *v, size_t *size /* OUT */, size_t *overflow /* OUT, may be NULL */);
+int lsk_vector_size(lsk_vector *v, size_t *size /* OUT */, size_t *overflow /* OUT, may be NULL */,
+                    const lsk_async *on);
 
 /*
  * lsk_vector_read: waits, then copies the stored elements, at most max of
  * them, to dst (max * elem_size bytes), and sets *n to the number copied.
+ * Enqueues; blocks.
  * Errors: as lsk_vector_size; LSK_EINVAL for NULL dst with max > 0.
  */
-int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n /* OUT */);
+int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n /* OUT */, const lsk_async *on);
 
 /* Properties; 0 / NULL for a NULL vector. The buffers belong to the
  * vector: the data (capacity * elem_size bytes, at least elem_size) and

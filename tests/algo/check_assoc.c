@@ -104,7 +104,7 @@ static void check_assoc(lsk_context *ctx, lsk_assoc *a, const uint32_t *keys, si
   uint32_t nkeys = (uint32_t)lsk_assoc_nkeys(a);
   ref r = ref_build(keys, n, nkeys);
   size_t stored = 99, skipped = 99;
-  TU_OK(ctx, lsk_assoc_size(a, &stored, &skipped));
+  TU_OK(ctx, lsk_assoc_size(a, &stored, &skipped, NULL));
   ck_assert_msg(stored == r.stored && skipped == r.skipped,
                 "%s: stored %zu skipped %zu, want %zu %zu", what, stored, skipped, r.stored,
                 r.skipped);
@@ -134,7 +134,7 @@ static void check_assoc(lsk_context *ctx, lsk_assoc *a, const uint32_t *keys, si
   uint32_t step = nkeys > 2000 ? nkeys / 2000 : 1;
   for (k = 0; k < nkeys; k += step) {
     size_t b = 99, e = 99;
-    TU_OK(ctx, lsk_assoc_range(a, k, &b, &e));
+    TU_OK(ctx, lsk_assoc_range(a, k, &b, &e, NULL));
     if (b != r.offsets[k] || e != r.offsets[k + 1])
       ck_abort_msg("%s: range of %u [%zu, %zu), want [%u, %u)", what, k, b, e, r.offsets[k],
                    r.offsets[k + 1]);
@@ -148,7 +148,7 @@ static void check_assoc(lsk_context *ctx, lsk_assoc *a, const uint32_t *keys, si
 static void check_identity(lsk_context *ctx, lsk_assoc *a, const char *what)
 {
   size_t stored = 0;
-  TU_OK(ctx, lsk_assoc_size(a, &stored, NULL));
+  TU_OK(ctx, lsk_assoc_size(a, &stored, NULL, NULL));
   uint32_t *got = malloc((stored ? stored : 1) * 4);
   ck_assert_ptr_nonnull(got);
   if (stored)
@@ -168,7 +168,7 @@ static void sorted_check(lsk_context *ctx, lsk_assoc *a, const uint32_t *keys, s
                          const char *what)
 {
   lsk_buffer *kb = upload(ctx, keys, n, at);
-  TU_OK(ctx, lsk_assoc_build_sorted(a, kb, at, n));
+  TU_OK(ctx, lsk_assoc_build_sorted(a, kb, at, n, NULL));
   check_assoc(ctx, a, keys, n, what);
   check_identity(ctx, a, what);
   lsk_buffer_destroy(kb);
@@ -194,7 +194,7 @@ static void build_and_check(lsk_context *ctx, size_t n, uint32_t nkeys, int skip
   lsk_buffer *kb = upload(ctx, keys, n, 5);
   lsk_assoc *a = NULL;
   TU_OK(ctx, lsk_assoc_create(ctx, nkeys, n, opt, &a));
-  TU_OK(ctx, lsk_assoc_build(a, kb, 5, n));
+  TU_OK(ctx, lsk_assoc_build(a, kb, 5, n, NULL));
   char what[96];
   snprintf(what, sizeof what, "%s, n %zu, nkeys %u", shape, n, nkeys);
   check_assoc(ctx, a, keys, n, what);
@@ -282,7 +282,7 @@ START_TEST(test_assoc_sorted_unsorted_keys)
              *rb = upload(ctx, r, 3000, 0);
   lsk_assoc *a = NULL;
   TU_OK(ctx, lsk_assoc_create(ctx, 5, 3000, NULL, &a));
-  TU_OK(ctx, lsk_assoc_build_sorted(a, bb, 0, 6));
+  TU_OK(ctx, lsk_assoc_build_sorted(a, bb, 0, 6, NULL));
   TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY, "keys decrease");
   ck_assert_msg(strstr(lsk_context_errmsg(ctx), "[4, 3, 2]"), "%s", lsk_context_errmsg(ctx));
   lsk_assoc_destroy(a);
@@ -292,7 +292,7 @@ START_TEST(test_assoc_sorted_unsorted_keys)
   lsk_buffer *lb = upload(ctx, late, 3000, 0);
   lsk_assoc_options tiles = {.algo = {.tile = 64}};
   TU_OK(ctx, lsk_assoc_create(ctx, 40, 3000, &tiles, &a));
-  TU_OK(ctx, lsk_assoc_build_sorted(a, lb, 0, 3000));
+  TU_OK(ctx, lsk_assoc_build_sorted(a, lb, 0, 3000, NULL));
   TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY, "keys decrease");
   char want[48];
   snprintf(want, sizeof want, "[2001, %u, %u]", late[2000], late[2001]);
@@ -301,16 +301,16 @@ START_TEST(test_assoc_sorted_unsorted_keys)
   lsk_buffer_destroy(lb);
   free(late);
   TU_OK(ctx, lsk_assoc_create(ctx, 40, 3000, NULL, &a));
-  TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 0, 3000));
+  TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 0, 3000, NULL));
   check_assoc(ctx, a, k, 3000, "sorted");
   check_identity(ctx, a, "sorted");
-  TU_OK(ctx, lsk_assoc_build(a, rb, 0, 3000));
+  TU_OK(ctx, lsk_assoc_build(a, rb, 0, 3000, NULL));
   check_assoc(ctx, a, r, 3000, "counted after sorted");
-  TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 0, 1000));
+  TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 0, 1000, NULL));
   check_assoc(ctx, a, k, 1000, "sorted after counted");
-  TU_OK(ctx, lsk_assoc_build(a, kb, 0, 3000));
+  TU_OK(ctx, lsk_assoc_build(a, kb, 0, 3000, NULL));
   check_assoc(ctx, a, k, 3000, "counted, sorted keys");
-  TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 0, 0));
+  TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 0, 0, NULL));
   check_assoc(ctx, a, k, 0, "sorted, empty");
   lsk_assoc_destroy(a);
   /* One key far inside 2^20: long gaps before and after it. */
@@ -351,7 +351,7 @@ START_TEST(test_assoc_key_extremes)
   lsk_buffer *kb = upload(ctx, keys, 300, 0);
   lsk_assoc *a = NULL;
   TU_OK(ctx, lsk_assoc_create(ctx, 7, 300, NULL, &a));
-  TU_OK(ctx, lsk_assoc_build(a, kb, 0, 300));
+  TU_OK(ctx, lsk_assoc_build(a, kb, 0, 300, NULL));
   check_assoc(ctx, a, keys, 300, "all skipped");
   lsk_assoc_destroy(a);
   lsk_buffer_destroy(kb);
@@ -372,22 +372,22 @@ START_TEST(test_assoc_rebuild)
   size_t b, e, stored, skipped;
   TU_OK(ctx, lsk_assoc_create(ctx, nkeys, 5000, NULL, &a));
   /* New: empty. */
-  TU_OK(ctx, lsk_assoc_range(a, nkeys - 1, &b, &e));
+  TU_OK(ctx, lsk_assoc_range(a, nkeys - 1, &b, &e, NULL));
   ck_assert(b == 0 && e == 0);
-  TU_OK(ctx, lsk_assoc_size(a, &stored, &skipped));
+  TU_OK(ctx, lsk_assoc_size(a, &stored, &skipped, NULL));
   ck_assert(stored == 0 && skipped == 0);
-  TU_OK(ctx, lsk_assoc_build(a, b1, 0, 5000));
+  TU_OK(ctx, lsk_assoc_build(a, b1, 0, 5000, NULL));
   check_assoc(ctx, a, k1, 5000, "first build");
   lsk_buffer *content = lsk_assoc_content(a), *offsets = lsk_assoc_offsets(a);
-  TU_OK(ctx, lsk_assoc_build(a, b2, 1234, 4321));
+  TU_OK(ctx, lsk_assoc_build(a, b2, 1234, 4321, NULL));
   check_assoc(ctx, a, k2 + 1234, 4321, "other keys at an offset");
-  TU_OK(ctx, lsk_assoc_build(a, b2, 1234, 4321));
+  TU_OK(ctx, lsk_assoc_build(a, b2, 1234, 4321, NULL));
   check_assoc(ctx, a, k2 + 1234, 4321, "the same again");
   ck_assert_ptr_eq(lsk_assoc_content(a), content);
   ck_assert_ptr_eq(lsk_assoc_offsets(a), offsets);
-  TU_OK(ctx, lsk_assoc_build(a, b1, 17, 0));
+  TU_OK(ctx, lsk_assoc_build(a, b1, 17, 0, NULL));
   check_assoc(ctx, a, k1, 0, "empty");
-  TU_OK(ctx, lsk_assoc_build(a, b1, 0, 5000));
+  TU_OK(ctx, lsk_assoc_build(a, b1, 0, 5000, NULL));
   check_assoc(ctx, a, k1, 5000, "first keys again");
   /* Growing empties the association and keeps the offsets buffer. */
   TU_OK(ctx, lsk_assoc_reserve(a, 100));
@@ -395,9 +395,9 @@ START_TEST(test_assoc_rebuild)
   TU_OK(ctx, lsk_assoc_reserve(a, 20000));
   ck_assert_uint_eq(lsk_assoc_capacity(a), 20000);
   ck_assert_ptr_eq(lsk_assoc_offsets(a), offsets);
-  TU_OK(ctx, lsk_assoc_size(a, &stored, &skipped));
+  TU_OK(ctx, lsk_assoc_size(a, &stored, &skipped, NULL));
   ck_assert(stored == 0 && skipped == 0);
-  TU_OK(ctx, lsk_assoc_build(a, b2, 0, 20000));
+  TU_OK(ctx, lsk_assoc_build(a, b2, 0, 20000, NULL));
   check_assoc(ctx, a, k2, 20000, "after growing");
   lsk_assoc_destroy(a);
   lsk_buffer_destroy(b1);
@@ -463,7 +463,7 @@ static void helpers_case(lsk_context *ctx, size_t n, uint32_t nkeys, unsigned do
   lsk_buffer *kb = upload(ctx, keys, n, 0);
   lsk_assoc *a = NULL;
   TU_OK(ctx, lsk_assoc_create(ctx, nkeys, n, NULL, &a));
-  TU_OK(ctx, lsk_assoc_build(a, kb, 0, n));
+  TU_OK(ctx, lsk_assoc_build(a, kb, 0, n, NULL));
   ref r = ref_build(keys, n, nkeys);
   lsk_program *p = tu_program(ctx, "assoc_helpers.cl", helpers_src);
   const char *names[] = {"per_block", "per_worker"};
@@ -537,25 +537,26 @@ START_TEST(test_assoc_bad_input)
 
   TU_OK(ctx, lsk_assoc_create(ctx, 10, 100, NULL, &a));
   lsk_buffer *keys = tu_zeros(ctx, 200), *foreign = tu_zeros(other, 200);
-  TU_FAILS(NULL, lsk_assoc_build(NULL, keys, 0, 1), LSK_EINVAL, "lsk_assoc_build: a is NULL");
-  TU_FAILS(ctx, lsk_assoc_build(a, NULL, 0, 1), LSK_EINVAL, "lsk_assoc_build: keys is NULL");
-  TU_FAILS(ctx, lsk_assoc_build(a, foreign, 0, 1), LSK_EINVAL,
+  TU_FAILS(NULL, lsk_assoc_build(NULL, keys, 0, 1, NULL), LSK_EINVAL, "lsk_assoc_build: a is NULL");
+  TU_FAILS(ctx, lsk_assoc_build(a, NULL, 0, 1, NULL), LSK_EINVAL, "lsk_assoc_build: keys is NULL");
+  TU_FAILS(ctx, lsk_assoc_build(a, foreign, 0, 1, NULL), LSK_EINVAL,
            "lsk_assoc_build: keys belongs to another context");
-  TU_FAILS(ctx, lsk_assoc_build(a, keys, 0, 101), LSK_ERANGE,
+  TU_FAILS(ctx, lsk_assoc_build(a, keys, 0, 101, NULL), LSK_ERANGE,
            "lsk_assoc_build: n 101 exceeds the capacity of 100 elements");
-  TU_FAILS(ctx, lsk_assoc_build(a, keys, 150, 51), LSK_ERANGE,
+  TU_FAILS(ctx, lsk_assoc_build(a, keys, 150, 51, NULL), LSK_ERANGE,
            "lsk_assoc_build: keys: elements [150, 201) of 4 bytes exceed the buffer's 800 bytes");
-  TU_FAILS(ctx, lsk_assoc_build(a, lsk_assoc_content(a), 0, 10), LSK_EINVAL,
+  TU_FAILS(ctx, lsk_assoc_build(a, lsk_assoc_content(a), 0, 10, NULL), LSK_EINVAL,
            "lsk_assoc_build: keys is one of the association's own buffers");
-  TU_FAILS(ctx, lsk_assoc_build(a, lsk_assoc_offsets(a), 0, 10), LSK_EINVAL,
+  TU_FAILS(ctx, lsk_assoc_build(a, lsk_assoc_offsets(a), 0, 10, NULL), LSK_EINVAL,
            "lsk_assoc_build: keys is one of the association's own buffers");
   size_t b, e;
-  TU_FAILS(NULL, lsk_assoc_range(NULL, 0, &b, &e), LSK_EINVAL, "lsk_assoc_range: a is NULL");
-  TU_FAILS(ctx, lsk_assoc_range(a, 0, NULL, &e), LSK_EINVAL, "lsk_assoc_range: begin is NULL");
-  TU_FAILS(ctx, lsk_assoc_range(a, 0, &b, NULL), LSK_EINVAL, "lsk_assoc_range: end is NULL");
-  TU_FAILS(ctx, lsk_assoc_range(a, 10, &b, &e), LSK_ERANGE,
+  TU_FAILS(NULL, lsk_assoc_range(NULL, 0, &b, &e, NULL), LSK_EINVAL, "lsk_assoc_range: a is NULL");
+  TU_FAILS(ctx, lsk_assoc_range(a, 0, NULL, &e, NULL), LSK_EINVAL,
+           "lsk_assoc_range: begin is NULL");
+  TU_FAILS(ctx, lsk_assoc_range(a, 0, &b, NULL, NULL), LSK_EINVAL, "lsk_assoc_range: end is NULL");
+  TU_FAILS(ctx, lsk_assoc_range(a, 10, &b, &e, NULL), LSK_ERANGE,
            "lsk_assoc_range: key 10 is not below nkeys 10");
-  TU_FAILS(NULL, lsk_assoc_size(NULL, &b, &e), LSK_EINVAL, "lsk_assoc_size: a is NULL");
+  TU_FAILS(NULL, lsk_assoc_size(NULL, &b, &e, NULL), LSK_EINVAL, "lsk_assoc_size: a is NULL");
   TU_FAILS(NULL, lsk_assoc_reserve(NULL, 5), LSK_EINVAL, "lsk_assoc_reserve: a is NULL");
   TU_FAILS(ctx, lsk_assoc_reserve(a, (1u << 28) + 1), LSK_ERANGE,
            "lsk_assoc_reserve: capacity 268435457 exceeds 2^28 elements");
@@ -565,8 +566,8 @@ START_TEST(test_assoc_bad_input)
   ck_assert_uint_eq(lsk_assoc_capacity(NULL), 0);
   ck_assert_uint_eq(lsk_assoc_nkeys(a), 10);
   /* The failures left the handle usable. */
-  TU_OK(ctx, lsk_assoc_build(a, keys, 0, 100));
-  TU_OK(ctx, lsk_assoc_range(a, 0, &b, &e));
+  TU_OK(ctx, lsk_assoc_build(a, keys, 0, 100, NULL));
+  TU_OK(ctx, lsk_assoc_range(a, 0, &b, &e, NULL));
   ck_assert(b == 0 && e == 100);
   lsk_assoc_destroy(NULL);
   lsk_assoc_destroy(a);
@@ -579,19 +580,19 @@ END_TEST
 
 /* A library call whose launch fails is named in the message, not the
  * launch inside it (the one launch path takes the call's name): here the
- * association's queue was destroyed before the call. */
+ * build's queue was destroyed before the call. */
 START_TEST(test_assoc_dead_queue)
 {
   lsk_context *ctx = tu_context();
   lsk_queue *q;
   TU_OK(ctx, lsk_queue_create(ctx, NULL, &q));
   lsk_assoc *a = NULL;
-  TU_OK(ctx, lsk_assoc_create(ctx, 10, 100, &(lsk_assoc_options){.queue = q}, &a));
+  TU_OK(ctx, lsk_assoc_create(ctx, 10, 100, NULL, &a));
   lsk_buffer *keys = tu_zeros(ctx, 100);
   TU_OK(ctx, lsk_queue_finish(q));
   TU_OK(ctx, lsk_queue_destroy(q));
-  TU_FAILS(ctx, lsk_assoc_build_sorted(a, keys, 0, 0), LSK_EINVAL,
-           "lsk_assoc_build_sorted: its queue was destroyed");
+  TU_FAILS(ctx, lsk_assoc_build_sorted(a, keys, 0, 0, &(lsk_async){.queue = q}), LSK_EINVAL,
+           "lsk_assoc_build_sorted: on->queue");
   lsk_assoc_destroy(a);
   lsk_buffer_destroy(keys);
   lsk_context_destroy(ctx);
@@ -613,9 +614,9 @@ START_TEST(test_assoc_grind)
     lsk_buffer *b1 = upload(ctx, k1, 200, 0), *b2 = upload(ctx, k2, 150, 3);
     lsk_assoc *a = NULL;
     TU_OK(ctx, lsk_assoc_create(ctx, 37, 200, &opt, &a));
-    TU_OK(ctx, lsk_assoc_build(a, b1, 0, 200));
+    TU_OK(ctx, lsk_assoc_build(a, b1, 0, 200, NULL));
     check_assoc(ctx, a, k1, 200, "grind, first");
-    TU_OK(ctx, lsk_assoc_build(a, b2, 3, 150));
+    TU_OK(ctx, lsk_assoc_build(a, b2, 3, 150, NULL));
     check_assoc(ctx, a, k2, 150, "grind, second");
     qsort(k1, 200, 4, cmp_u32);
     sorted_check(ctx, a, k1, 200, 1, "grind, sorted");

@@ -116,7 +116,7 @@ static void exchange_case(lsk_context *ctx, unsigned dims, const size_t global[3
         /* Offset 3 in the packed buffers: the offsets are honoured. */
         TU_OK(ctx, lsk_buffer_create(ctx, (tot + 3) * es, &p->packed));
         TU_OK(ctx, lsk_buffer_create(ctx, (tot + 3) * es, &p->recv));
-        TU_OK(ctx, lsk_halo_pack(p->h, type, p->col, p->packed, 3, NULL));
+        TU_OK(ctx, lsk_halo_pack(p->h, type, p->col, p->packed, 3, NULL, NULL));
         p->sent = malloc((tot + 3) * es);
         ck_assert_ptr_nonnull(p->sent);
         TU_OK(ctx, lsk_buffer_read(p->packed, 0, p->sent, (tot + 3) * es, NULL));
@@ -148,8 +148,8 @@ static void exchange_case(lsk_context *ctx, unsigned dims, const size_t global[3
     }
     TU_OK(ctx, lsk_buffer_write(p->recv, 0, recv, (tot + 3) * es, NULL));
     free(recv);
-    TU_OK(ctx, lsk_halo_unpack(p->h, type, p->recv, 3, p->col, NULL));
-    TU_OK(ctx, lsk_halo_wrap(p->h, type, p->packed, 3, p->col, NULL));
+    TU_OK(ctx, lsk_halo_unpack(p->h, type, p->recv, 3, p->col, NULL, NULL));
+    TU_OK(ctx, lsk_halo_wrap(p->h, type, p->packed, 3, p->col, NULL, NULL));
   }
   for (size_t pi = 0; pi < np; ++pi) {
     part *p = &P[pi];
@@ -324,8 +324,8 @@ START_TEST(test_halo_fill)
   TU_OK(ctx, lsk_queue_create(ctx, NULL, &q));
   lsk_event *ev = NULL;
   lsk_async on = {.queue = q, .event = &ev};
-  lsk_algo_options o = {.on = &on, .tile = 64};
-  TU_OK(ctx, lsk_halo_fill(h, LSK_TYPE_UINT, col, &o));
+  lsk_algo_options o = {.tile = 64};
+  TU_OK(ctx, lsk_halo_fill(h, LSK_TYPE_UINT, col, &o, &on));
   ck_assert_ptr_nonnull(ev);
   TU_OK(ctx, lsk_event_wait(ev));
   lsk_event_release(ev);

@@ -30,10 +30,11 @@ START_TEST(test_grind_reduce)
   TU_OK(ctx, lsk_buffer_write(a, 0, h, sizeof h, NULL));
   TU_OK(ctx, lsk_buffer_write(b, 0, f, sizeof f, NULL));
   uint32_t got = 0;
-  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, a, 0, N, &got, &small));
+  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, a, 0, N, &got, sizeof got, &small, NULL));
   ck_assert_uint_eq(got, sum);
   float fgot = 0;
-  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_FLOAT, LSK_OP_MAX, b, 1, N - 1, &fgot, &small));
+  TU_OK(ctx,
+        lsk_reduce(ctx, LSK_TYPE_FLOAT, LSK_OP_MAX, b, 1, N - 1, &fgot, sizeof fgot, &small, NULL));
   ck_assert(fgot == mx);
   lsk_buffer_destroy(a);
   lsk_buffer_destroy(b);
@@ -53,8 +54,8 @@ START_TEST(test_grind_scan)
   TU_OK(ctx, lsk_buffer_create(ctx, sizeof h, &b));
   TU_OK(ctx, lsk_buffer_write(a, 0, h, sizeof h, NULL));
   TU_OK(ctx, lsk_buffer_write(b, 0, h, sizeof h, NULL));
-  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, b, 0, N, &small));
-  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_INCLUSIVE, a, 0, a, 0, N, &small));
+  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, b, 0, N, &small, NULL));
+  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_INCLUSIVE, a, 0, a, 0, N, &small, NULL));
   TU_OK(ctx, lsk_context_finish(ctx));
   uint32_t run = 0, incl[N];
   TU_OK(ctx, lsk_buffer_read(b, 0, out, sizeof out, NULL));

@@ -83,7 +83,7 @@ static void check_uint(lsk_context *ctx, const uint32_t *keys, size_t n, size_t 
   for (size_t i = 0; i < n; ++i)
     ++want[keys[i] < nbins ? keys[i] : nbins + LSK_HISTOGRAM_OUT_OF_RANGE];
   lsk_buffer *in = upload(ctx, h, (n + IN_OFF + 1) * 4), *out = counters(ctx, slots);
-  int rc = lsk_histogram_uint(ctx, in, IN_OFF, n, nbins, out, OUT_OFF, opt);
+  int rc = lsk_histogram_uint(ctx, in, IN_OFF, n, nbins, out, OUT_OFF, opt, NULL);
   if (!tu_over_limits(ctx, rc)) {
     TU_OK(ctx, rc);
     compare(ctx, out, want, slots, what);
@@ -232,7 +232,7 @@ static void check_real(lsk_context *ctx, lsk_type type, size_t n, size_t nbins,
   /* The clamp case is in every input of 97 * 2 elements or more. */
   ck_assert_msg(hit || n < 200, "%s: no value reached the clamp", what);
   lsk_buffer *in = upload(ctx, h, (n + IN_OFF + 1) * size), *out = counters(ctx, slots);
-  int rc = lsk_histogram_real(ctx, type, in, IN_OFF, n, LO, HI, nbins, out, OUT_OFF, opt);
+  int rc = lsk_histogram_real(ctx, type, in, IN_OFF, n, LO, HI, nbins, out, OUT_OFF, opt, NULL);
   if (!tu_over_limits(ctx, rc)) {
     TU_OK(ctx, rc);
     compare(ctx, out, want, slots, what);
@@ -272,7 +272,8 @@ START_TEST(test_histogram_real_specials)
   lsk_context *ctx = tu_context();
   const float v[] = {-1.0f, 0x1.fffffep-1f, 1.0f, -0.0f, 0.0f, INFINITY, -INFINITY, NAN};
   lsk_buffer *in = upload(ctx, v, sizeof v), *out = counters(ctx, 7);
-  TU_OK(ctx, lsk_histogram_real(ctx, LSK_TYPE_FLOAT, in, 0, 8, -1.0, 1.0, 4, out, OUT_OFF, NULL));
+  TU_OK(ctx,
+        lsk_histogram_real(ctx, LSK_TYPE_FLOAT, in, 0, 8, -1.0, 1.0, 4, out, OUT_OFF, NULL, NULL));
   /* bins [-1, -0.5), [-0.5, 0), [0, 0.5), [0.5, 1); below, above, NaN. */
   const uint32_t want[7] = {1, 0, 2, 1, 1, 2, 1};
   compare(ctx, out, want, 7, "specials");
@@ -306,7 +307,7 @@ START_TEST(test_histogram_real_all_nan)
     lsk_buffer *in = dbl ? upload(ctx, bits, sizeof bits) : upload(ctx, f, sizeof f);
     lsk_buffer *out = counters(ctx, NB + LSK_HISTOGRAM_REAL_EXTRA);
     TU_OK(ctx, lsk_histogram_real(ctx, dbl ? LSK_TYPE_DOUBLE : LSK_TYPE_FLOAT, in, 0, N, -1.0, 1.0,
-                                  NB, out, OUT_OFF, NULL));
+                                  NB, out, OUT_OFF, NULL, NULL));
     uint32_t want[NB + LSK_HISTOGRAM_REAL_EXTRA] = {0};
     want[NB + LSK_HISTOGRAM_NAN] = N;
     compare(ctx, out, want, NB + LSK_HISTOGRAM_REAL_EXTRA,
@@ -332,9 +333,8 @@ START_TEST(test_histogram_queue)
   TU_OK(ctx, lsk_queue_create(ctx, NULL, &q));
   lsk_event *ev = NULL;
   lsk_async on = {.queue = q, .event = &ev};
-  lsk_algo_options o = {.on = &on};
   for (int round = 0; round < 2; ++round) {
-    TU_OK(ctx, lsk_histogram_uint(ctx, in, 0, N, NB, out, OUT_OFF, &o));
+    TU_OK(ctx, lsk_histogram_uint(ctx, in, 0, N, NB, out, OUT_OFF, NULL, &on));
     ck_assert_ptr_nonnull(ev);
     TU_OK(ctx, lsk_event_wait(ev));
     lsk_event_release(ev);

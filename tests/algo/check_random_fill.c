@@ -50,7 +50,7 @@ static void check_case(lsk_context *ctx, lsk_type type, lsk_random_dist dist, si
     return;
   size_t size = lsk_type_size(type), off = 3, total = n + 2 * off;
   lsk_buffer *b = tu_zeros(ctx, total * size / 4);
-  int rc = lsk_random_fill(ctx, b, off, n, type, dist, SEED, STREAM, opt);
+  int rc = lsk_random_fill(ctx, b, off, n, type, dist, SEED, STREAM, opt, NULL);
   if (tu_over_limits(ctx, rc)) {
     lsk_buffer_destroy(b);
     return;
@@ -121,18 +121,18 @@ START_TEST(test_random_fill_split)
   lsk_context *ctx = tu_context();
   enum { N = 10001 };
   lsk_buffer *one = tu_zeros(ctx, N), *two = tu_zeros(ctx, N);
-  TU_OK(ctx,
-        lsk_random_fill(ctx, one, 0, N, LSK_TYPE_FLOAT, LSK_RANDOM_NORMAL, SEED, STREAM, NULL));
-  TU_OK(ctx,
-        lsk_random_fill(ctx, two, 0, 4321, LSK_TYPE_FLOAT, LSK_RANDOM_NORMAL, SEED, STREAM, NULL));
+  TU_OK(ctx, lsk_random_fill(ctx, one, 0, N, LSK_TYPE_FLOAT, LSK_RANDOM_NORMAL, SEED, STREAM, NULL,
+                             NULL));
+  TU_OK(ctx, lsk_random_fill(ctx, two, 0, 4321, LSK_TYPE_FLOAT, LSK_RANDOM_NORMAL, SEED, STREAM,
+                             NULL, NULL));
   lsk_algo_options o = {.workers = 1, .simd = 1};
   TU_OK(ctx, lsk_random_fill(ctx, two, 4321, N - 4321, LSK_TYPE_FLOAT, LSK_RANDOM_NORMAL, SEED,
-                             STREAM, &o));
+                             STREAM, &o, NULL));
   unsigned *a = tu_read_uints(ctx, one, N), *b = tu_read_uints(ctx, two, N);
   ck_assert_msg(memcmp(a, b, N * 4) == 0, "a split fill differs from one fill");
   /* Another stream, other numbers. */
-  TU_OK(ctx,
-        lsk_random_fill(ctx, two, 0, N, LSK_TYPE_FLOAT, LSK_RANDOM_NORMAL, SEED, STREAM + 1, NULL));
+  TU_OK(ctx, lsk_random_fill(ctx, two, 0, N, LSK_TYPE_FLOAT, LSK_RANDOM_NORMAL, SEED, STREAM + 1,
+                             NULL, NULL));
   free(b);
   b = tu_read_uints(ctx, two, N);
   size_t same = 0;

@@ -138,7 +138,7 @@ static void check_one(lsk_context *ctx, lsk_type t, lsk_op op, size_t n, const l
   memcpy((char *)pad + 3 * size, data, n * size);
   TU_OK(ctx, lsk_buffer_write(in, 0, pad, (n + 6) * size, NULL));
   value got = {0};
-  TU_OK(ctx, lsk_reduce(ctx, t, op, in, 3, n, &got, o));
+  TU_OK(ctx, lsk_reduce(ctx, t, op, in, 3, n, &got, lsk_type_size(t), o, NULL));
   long double abs_sum, exact_sum;
   value want = reference(t, op, data, n, &abs_sum, &exact_sum);
   int is_float = t == LSK_TYPE_FLOAT || t == LSK_TYPE_DOUBLE;
@@ -201,8 +201,8 @@ START_TEST(test_reduce_large_and_async)
   TU_OK(ctx, lsk_buffer_create(ctx, 5000 * 4, &in));
   TU_OK(ctx, lsk_buffer_write(in, 0, data, 5000 * 4, NULL));
   out = tu_zeros(ctx, 4);
-  TU_OK(ctx, lsk_reduce_to(ctx, LSK_TYPE_UINT, LSK_OP_MIN, in, 0, 5000, out, 2, NULL));
-  TU_OK(ctx, lsk_reduce_to(ctx, LSK_TYPE_UINT, LSK_OP_MAX, in, 0, 5000, out, 1, NULL));
+  TU_OK(ctx, lsk_reduce_to(ctx, LSK_TYPE_UINT, LSK_OP_MIN, in, 0, 5000, out, 2, NULL, NULL));
+  TU_OK(ctx, lsk_reduce_to(ctx, LSK_TYPE_UINT, LSK_OP_MAX, in, 0, 5000, out, 1, NULL, NULL));
   TU_OK(ctx, lsk_context_finish(ctx));
   unsigned *got = tu_read_uints(ctx, out, 4);
   uint32_t mn = UINT32_MAX, mx = 0;
@@ -273,7 +273,8 @@ START_TEST(test_reduce_nan)
           TU_OK(ctx, lsk_buffer_write(in, 0, data, n * size, NULL));
           for (lsk_op op = LSK_OP_MIN; op <= LSK_OP_MAX; ++op) {
             value got = {0};
-            TU_OK(ctx, lsk_reduce(ctx, t, op, in, 0, n, &got, &tu_shapes[sh]));
+            TU_OK(ctx,
+                  lsk_reduce(ctx, t, op, in, 0, n, &got, lsk_type_size(t), &tu_shapes[sh], NULL));
             double g = t == LSK_TYPE_FLOAT ? got.f : got.d, want = op == LSK_OP_MIN ? mn : mx;
             ck_assert_msg(g == want,
                           "%s %s of %zu, NaN pattern %d, shape %zu: got %g, want %g (NaNs "
@@ -295,36 +296,93 @@ START_TEST(test_reduce_bad_input)
   lsk_context *ctx = tu_context(), *other = tu_context();
   lsk_buffer *in = tu_zeros(ctx, 16), *foreign = tu_zeros(other, 16);
   uint32_t r;
-  TU_FAILS(NULL, lsk_reduce(NULL, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, &r, NULL), LSK_EINVAL,
-           "lsk_reduce: ctx is NULL");
-  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, NULL, NULL), LSK_EINVAL,
-           "lsk_reduce: result is NULL");
-  TU_FAILS(ctx, lsk_reduce(ctx, (lsk_type)0, LSK_OP_SUM, in, 0, 4, &r, NULL), LSK_EINVAL,
-           "lsk_reduce: type 0 is not supported");
-  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, (lsk_op)9, in, 0, 4, &r, NULL), LSK_EINVAL,
-           "lsk_reduce: op 9 is not");
-  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, NULL, 0, 4, &r, NULL), LSK_EINVAL,
-           "lsk_reduce: in is NULL");
-  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, foreign, 0, 4, &r, NULL), LSK_EINVAL,
-           "lsk_reduce: in belongs to another context");
-  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 10, 7, &r, NULL), LSK_ERANGE,
-           "elements [10, 17) of 4 bytes exceed the buffer's 64 bytes");
-  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_ULONG, LSK_OP_SUM, in, 0, 9, &r, NULL), LSK_ERANGE,
-           "elements [0, 9) of 8 bytes exceed");
-  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 1, UINT32_MAX, &r, NULL), LSK_ERANGE,
-           "exceeds 2^32 - 1 elements");
+  TU_FAILS(NULL, lsk_reduce(NULL, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, &r, sizeof r, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: ctx is NULL");
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, NULL, 0, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: result is NULL");
+  TU_FAILS(ctx, lsk_reduce(ctx, (lsk_type)0, LSK_OP_SUM, in, 0, 4, &r, sizeof r, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: type 0 is not supported");
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, (lsk_op)9, in, 0, 4, &r, sizeof r, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: op 9 is not");
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, NULL, 0, 4, &r, sizeof r, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: in is NULL");
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, foreign, 0, 4, &r, sizeof r, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: in belongs to another context");
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 10, 7, &r, sizeof r, NULL, NULL),
+           LSK_ERANGE, "elements [10, 17) of 4 bytes exceed the buffer's 64 bytes");
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_ULONG, LSK_OP_SUM, in, 0, 9, &r, sizeof r, NULL, NULL),
+           LSK_ERANGE, "elements [0, 9) of 8 bytes exceed");
   TU_FAILS(ctx,
-           lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, &r,
-                      &(lsk_algo_options){.tile = LSK_MAX_DOMAIN + 1}),
+           lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 1, UINT32_MAX, &r, sizeof r, NULL, NULL),
+           LSK_ERANGE, "exceeds 2^32 - 1 elements");
+  TU_FAILS(ctx,
+           lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, &r, sizeof r,
+                      &(lsk_algo_options){.tile = LSK_MAX_DOMAIN + 1}, NULL),
            LSK_EINVAL, "lsk_reduce: tile 16777217 exceeds LSK_MAX_DOMAIN");
-  TU_FAILS(ctx, lsk_reduce_to(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, in, 16, NULL), LSK_ERANGE,
-           "lsk_reduce_to: out: elements [16, 17)");
+  TU_FAILS(ctx, lsk_reduce_to(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 4, in, 16, NULL, NULL),
+           LSK_ERANGE, "lsk_reduce_to: out: elements [16, 17)");
   /* Nothing was left behind: a good call still works. */
-  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 16, &r, NULL));
+  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, 16, &r, sizeof r, NULL, NULL));
   ck_assert_uint_eq(r, 0);
   lsk_buffer_destroy(in);
   lsk_buffer_destroy(foreign);
   lsk_context_destroy(other);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* LSK_REDUCE with a result of C type T: LSK_TYPE_OF picks want_type (at
+ * compile time), and the max of data of that type matches reference(). */
+#define TYPED_MAX(ctx, T, want_type)                                                               \
+  do {                                                                                             \
+    _Static_assert(LSK_TYPE_OF((T *)0) == (want_type), "LSK_TYPE_OF(" #T " *)");                   \
+    size_t n_ = 1000;                                                                              \
+    void *data_ = make_data(want_type, n_, 1);                                                     \
+    lsk_buffer *in_;                                                                               \
+    TU_OK(ctx, lsk_buffer_create(ctx, n_ * sizeof(T), &in_));                                      \
+    TU_OK(ctx, lsk_buffer_write(in_, 0, data_, n_ * sizeof(T), NULL));                                   \
+    T got_ = 0;                                                                                    \
+    TU_OK(ctx, LSK_REDUCE(ctx, LSK_OP_MAX, in_, 0, n_, &got_, NULL, NULL));                        \
+    long double a_, e_;                                                                            \
+    value want_ = reference(want_type, LSK_OP_MAX, data_, n_, &a_, &e_);                           \
+    ck_assert_msg(memcmp(&got_, &want_, sizeof got_) == 0, "LSK_REDUCE into " #T);                 \
+    lsk_buffer_destroy(in_);                                                                       \
+    free(data_);                                                                                   \
+  } while (0)
+
+/* Typed results (issue 27 point 5): result_size is checked against the
+ * type before anything runs, and LSK_REDUCE takes both from the result's
+ * C type, int64_t and the other <stdint.h> names included. */
+START_TEST(test_reduce_typed_result)
+{
+  lsk_context *ctx = tu_context();
+  float data[4] = {1, 2, 3, 4};
+  lsk_buffer *in;
+  TU_OK(ctx, lsk_buffer_create(ctx, sizeof data, &in));
+  TU_OK(ctx, lsk_buffer_write(in, 0, data, sizeof data, NULL));
+  double d = 42;
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_FLOAT, LSK_OP_SUM, in, 0, 4, &d, sizeof d, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: result_size 8 does not match LSK_TYPE_FLOAT (4 bytes)");
+  ck_assert(d == 42); /* not written */
+  int i = 0;
+  TU_FAILS(ctx, lsk_reduce(ctx, LSK_TYPE_LONG, LSK_OP_SUM, in, 0, 2, &i, sizeof i, NULL, NULL),
+           LSK_EINVAL, "lsk_reduce: result_size 4 does not match LSK_TYPE_LONG (8 bytes)");
+  float f = 0;
+  TU_OK(ctx, LSK_REDUCE(ctx, LSK_OP_SUM, in, 0, 4, &f, NULL, NULL));
+  ck_assert(f == 10);
+  lsk_buffer_destroy(in);
+  TYPED_MAX(ctx, int, LSK_TYPE_INT);
+  TYPED_MAX(ctx, unsigned, LSK_TYPE_UINT);
+  TYPED_MAX(ctx, long long, LSK_TYPE_LONG);
+  TYPED_MAX(ctx, unsigned long long, LSK_TYPE_ULONG);
+  TYPED_MAX(ctx, int32_t, LSK_TYPE_INT);
+  TYPED_MAX(ctx, uint32_t, LSK_TYPE_UINT);
+  TYPED_MAX(ctx, int64_t, LSK_TYPE_LONG);
+  TYPED_MAX(ctx, uint64_t, LSK_TYPE_ULONG);
+  TYPED_MAX(ctx, float, LSK_TYPE_FLOAT);
+  TYPED_MAX(ctx, long, sizeof(long) == 8 ? LSK_TYPE_LONG : LSK_TYPE_INT);
+  TYPED_MAX(ctx, unsigned long, sizeof(long) == 8 ? LSK_TYPE_ULONG : LSK_TYPE_UINT);
+  _Static_assert(LSK_TYPE_OF((double *)0) == LSK_TYPE_DOUBLE, "LSK_TYPE_OF(double *)");
   lsk_context_destroy(ctx);
 }
 END_TEST
@@ -338,6 +396,7 @@ Suite *suite_reduce(void)
   tcase_add_test(tc, test_reduce_large_and_async);
   tcase_add_test(tc, test_reduce_nan);
   tcase_add_test(tc, test_reduce_bad_input);
+  tcase_add_test(tc, test_reduce_typed_result);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -89,7 +89,7 @@ static void check_one(lsk_context *ctx, lsk_type t, int inclusive, size_t n,
   lsk_buffer *dst = in_place ? in : out;
   size_t at = in_place ? 5 : 2;
   TU_OK(ctx, lsk_scan(ctx, t, inclusive ? LSK_SCAN_INCLUSIVE : LSK_SCAN_EXCLUSIVE, in, 5, dst, at,
-                      n, o));
+                      n, o, NULL));
   TU_OK(ctx, lsk_context_finish(ctx));
   uint32_t *got = malloc((n + 8) * 4);
   TU_OK(ctx, lsk_buffer_read(dst, 0, got, (n + 8) * 4, NULL));
@@ -136,25 +136,25 @@ START_TEST(test_scan_bad_input)
 {
   lsk_context *ctx = tu_context(), *other = tu_context();
   lsk_buffer *a = tu_zeros(ctx, 16), *foreign = tu_zeros(other, 16);
-  TU_FAILS(NULL, lsk_scan(NULL, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, a, 0, 4, NULL), LSK_EINVAL,
-           "lsk_scan: ctx is NULL");
-  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_LONG, LSK_SCAN_EXCLUSIVE, a, 0, a, 0, 4, NULL), LSK_EINVAL,
-           "lsk_scan: type 3 is not supported");
-  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, (lsk_scan_kind)2, a, 0, a, 0, 4, NULL), LSK_EINVAL,
-           "lsk_scan: kind 2 is not");
-  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, NULL, 0, a, 0, 4, NULL),
+  TU_FAILS(NULL, lsk_scan(NULL, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, a, 0, 4, NULL, NULL),
+           LSK_EINVAL, "lsk_scan: ctx is NULL");
+  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_LONG, LSK_SCAN_EXCLUSIVE, a, 0, a, 0, 4, NULL, NULL),
+           LSK_EINVAL, "lsk_scan: type 3 is not supported");
+  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, (lsk_scan_kind)2, a, 0, a, 0, 4, NULL, NULL),
+           LSK_EINVAL, "lsk_scan: kind 2 is not");
+  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, NULL, 0, a, 0, 4, NULL, NULL),
            LSK_EINVAL, "lsk_scan: in is NULL");
-  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, NULL, 0, 4, NULL),
+  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, NULL, 0, 4, NULL, NULL),
            LSK_EINVAL, "lsk_scan: out is NULL");
-  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, foreign, 0, 4, NULL),
+  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, foreign, 0, 4, NULL, NULL),
            LSK_EINVAL, "lsk_scan: out belongs to another context");
-  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, a, 13, 4, NULL), LSK_ERANGE,
-           "lsk_scan: out: elements [13, 17) of 4 bytes exceed the buffer's 64 bytes");
-  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, a, 2, 4, NULL), LSK_EINVAL,
-           "lsk_scan: in [0, 4) and out [2, 6) overlap");
+  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, a, 13, 4, NULL, NULL),
+           LSK_ERANGE, "lsk_scan: out: elements [13, 17) of 4 bytes exceed the buffer's 64 bytes");
+  TU_FAILS(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, a, 2, 4, NULL, NULL),
+           LSK_EINVAL, "lsk_scan: in [0, 4) and out [2, 6) overlap");
   /* Overlap is fine across buffers, and in place. */
-  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, a, 4, 4, NULL));
-  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 3, a, 3, 4, NULL));
+  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, a, 4, 4, NULL, NULL));
+  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 3, a, 3, 4, NULL, NULL));
   TU_OK(ctx, lsk_context_finish(ctx));
   lsk_buffer_destroy(a);
   lsk_buffer_destroy(foreign);

@@ -342,8 +342,8 @@ static void check(lsk_context *ctx, const sort_case *c, const void *keys, size_t
   lsk_sort_options o = {.descending = c->desc, .digit_bits = c->bits};
   if (c->shape)
     o.algo = *c->shape;
-  int rc = c->values ? lsk_sort_by_key(ctx, c->type, k, v, n, ko, vo, &o)
-                     : lsk_sort(ctx, c->type, k, n, ko, &o);
+  int rc = c->values ? lsk_sort_by_key(ctx, c->type, k, v, n, ko, vo, &o, NULL)
+                     : lsk_sort(ctx, c->type, k, n, ko, &o, NULL);
   if (tu_over_limits(ctx, rc) || tu_skip_on(ctx, rc, LSK_ELAUNCH, "local memory"))
     goto done;
   TU_OK(ctx, rc);
@@ -482,7 +482,7 @@ START_TEST(test_sort_float_order)
       idx[i] = i;
     lsk_buffer *k = upload(ctx, in, 12, 4), *v = upload(ctx, idx, 12, 4);
     lsk_sort_options o = {.descending = desc};
-    TU_OK(ctx, lsk_sort_by_key(ctx, LSK_TYPE_FLOAT, k, v, 12, NULL, NULL, &o));
+    TU_OK(ctx, lsk_sort_by_key(ctx, LSK_TYPE_FLOAT, k, v, 12, NULL, NULL, &o, NULL));
     uint32_t *gk = download(ctx, k, 12, 4, "float order"), *gv = download(ctx, v, 12, 4, "order");
     for (int i = 0; i < 12; ++i) {
       ck_assert_msg(gv[i] == want_idx[desc][i], "%s: position %d holds input %u, want %u",
@@ -565,8 +565,8 @@ START_TEST(test_sort_queue)
       on.wait = &user;
       on.nwait = 1;
     }
-    lsk_sort_options o = {.descending = 1, .algo = {.on = &on}};
-    TU_OK(ctx, lsk_sort_by_key(ctx, LSK_TYPE_LONG, k, v, N, ko, vo, &o));
+    lsk_sort_options o = {.descending = 1};
+    TU_OK(ctx, lsk_sort_by_key(ctx, LSK_TYPE_LONG, k, v, N, ko, vo, &o, &on));
     ck_assert_ptr_nonnull(ev);
     if (round) {
       TU_OK(ctx, lsk_buffer_write(k, 0, keys, (size_t)N * 8, NULL));

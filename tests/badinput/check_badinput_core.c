@@ -726,172 +726,195 @@ START_TEST(test_bi_algo)
   uint32_t res = 0;
   const lsk_type U = LSK_TYPE_UINT;
 
-  BAD(NULL, "lsk_reduce", lsk_reduce(NULL, U, LSK_OP_SUM, in, 0, 64, &res, NULL), LSK_EINVAL,
-      "ctx is NULL");
-  BAD(NULL, "lsk_reduce", lsk_reduce((lsk_context *)in, U, LSK_OP_SUM, in, 0, 64, &res, NULL),
+  BAD(NULL, "lsk_reduce", lsk_reduce(NULL, U, LSK_OP_SUM, in, 0, 64, &res, sizeof res, NULL, NULL),
+      LSK_EINVAL, "ctx is NULL");
+  BAD(ctx, "lsk_reduce",
+      lsk_reduce(ctx, LSK_TYPE_ULONG, LSK_OP_SUM, in, 0, 32, &res, sizeof res, NULL, NULL),
+      LSK_EINVAL, "result_size 4 does not match LSK_TYPE_ULONG (8 bytes)");
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, in, 0, 64, &res, 0, NULL, NULL), LSK_EINVAL,
+      "result_size 0 does not match LSK_TYPE_UINT (4 bytes)");
+  BAD(NULL, "lsk_reduce",
+      lsk_reduce((lsk_context *)in, U, LSK_OP_SUM, in, 0, 64, &res, sizeof res, NULL, NULL),
       LSK_EINVAL, WRONG("context", "buffer"));
-  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, in, 0, 64, NULL, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, in, 0, 64, NULL, 0, NULL, NULL), LSK_EINVAL,
       "result is NULL");
-  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, NULL, 0, 64, &res, NULL), LSK_EINVAL,
-      "is NULL");
-  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, (lsk_type)99, LSK_OP_SUM, in, 0, 64, &res, NULL),
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, NULL, 0, 64, &res, sizeof res, NULL, NULL),
+      LSK_EINVAL, "is NULL");
+  BAD(ctx, "lsk_reduce",
+      lsk_reduce(ctx, (lsk_type)99, LSK_OP_SUM, in, 0, 64, &res, sizeof res, NULL, NULL),
       LSK_EINVAL, "type 99");
-  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, (lsk_op)99, in, 0, 64, &res, NULL), LSK_EINVAL, "99");
-  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, in, 0, 65, &res, NULL), LSK_ERANGE,
-      "[0, 65)");
-  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, in, SIZE_MAX, 2, &res, NULL), LSK_ERANGE,
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, (lsk_op)99, in, 0, 64, &res, sizeof res, NULL, NULL),
+      LSK_EINVAL, "99");
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, in, 0, 65, &res, sizeof res, NULL, NULL),
+      LSK_ERANGE, "[0, 65)");
+  BAD(ctx, "lsk_reduce",
+      lsk_reduce(ctx, U, LSK_OP_SUM, in, SIZE_MAX, 2, &res, sizeof res, NULL, NULL), LSK_ERANGE,
       "offset 18446744073709551615");
-  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, foreign, 0, 64, &res, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_reduce",
+      lsk_reduce(ctx, U, LSK_OP_SUM, foreign, 0, 64, &res, sizeof res, NULL, NULL), LSK_EINVAL,
       "belongs to another context");
   lsk_buffer *dead = bi_dead_buffer(ctx);
-  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, dead, 0, 64, &res, NULL), LSK_EINVAL,
-      DEAD("buffer"));
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, dead, 0, 64, &res, sizeof res, NULL, NULL),
+      LSK_EINVAL, DEAD("buffer"));
 
-  BAD(NULL, "lsk_reduce_to", lsk_reduce_to(NULL, U, LSK_OP_SUM, in, 0, 64, out, 0, NULL),
+  BAD(NULL, "lsk_reduce_to", lsk_reduce_to(NULL, U, LSK_OP_SUM, in, 0, 64, out, 0, NULL, NULL),
       LSK_EINVAL, "ctx is NULL");
-  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, NULL, 0, NULL), LSK_EINVAL,
-      "is NULL");
-  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, out, 64, NULL), LSK_ERANGE,
-      "[64, 65)");
-  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, foreign, 0, NULL),
+  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, NULL, 0, NULL, NULL),
+      LSK_EINVAL, "is NULL");
+  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, out, 64, NULL, NULL),
+      LSK_ERANGE, "[64, 65)");
+  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, foreign, 0, NULL, NULL),
       LSK_EINVAL, "belongs to another context");
-  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, (lsk_type)0, LSK_OP_SUM, in, 0, 64, out, 0, NULL),
-      LSK_EINVAL, "type 0");
+  BAD(ctx, "lsk_reduce_to",
+      lsk_reduce_to(ctx, (lsk_type)0, LSK_OP_SUM, in, 0, 64, out, 0, NULL, NULL), LSK_EINVAL,
+      "type 0");
   dead = bi_dead_buffer(ctx);
-  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, dead, 0, NULL), LSK_EINVAL,
-      DEAD("buffer"));
+  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, dead, 0, NULL, NULL),
+      LSK_EINVAL, DEAD("buffer"));
   BAD(NULL, "lsk_reduce_to",
-      lsk_reduce_to((lsk_context *)in, U, LSK_OP_SUM, in, 0, 64, out, 0, NULL), LSK_EINVAL,
+      lsk_reduce_to((lsk_context *)in, U, LSK_OP_SUM, in, 0, 64, out, 0, NULL, NULL), LSK_EINVAL,
       WRONG("context", "buffer"));
 
   /* lsk_random_fill */
   const lsk_random_dist RU = LSK_RANDOM_UNIFORM;
-  BAD(NULL, "lsk_random_fill", lsk_random_fill(NULL, out, 0, 64, U, RU, 1, 0, NULL), LSK_EINVAL,
-      "ctx is NULL");
-  BAD(NULL, "lsk_random_fill", lsk_random_fill((lsk_context *)in, out, 0, 64, U, RU, 1, 0, NULL),
-      LSK_EINVAL, WRONG("context", "buffer"));
-  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, NULL, 0, 64, U, RU, 1, 0, NULL), LSK_EINVAL,
-      "is NULL");
-  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, out, 0, 64, LSK_TYPE_INT, RU, 1, 0, NULL),
+  BAD(NULL, "lsk_random_fill", lsk_random_fill(NULL, out, 0, 64, U, RU, 1, 0, NULL, NULL),
+      LSK_EINVAL, "ctx is NULL");
+  BAD(NULL, "lsk_random_fill",
+      lsk_random_fill((lsk_context *)in, out, 0, 64, U, RU, 1, 0, NULL, NULL), LSK_EINVAL,
+      WRONG("context", "buffer"));
+  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, NULL, 0, 64, U, RU, 1, 0, NULL, NULL),
+      LSK_EINVAL, "is NULL");
+  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, out, 0, 64, LSK_TYPE_INT, RU, 1, 0, NULL, NULL),
       LSK_EINVAL, "type 1");
-  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, out, 0, 64, U, (lsk_random_dist)7, 1, 0, NULL),
-      LSK_EINVAL, "dist 7");
-  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, out, 0, 64, U, LSK_RANDOM_NORMAL, 1, 0, NULL),
-      LSK_EINVAL, "uint takes LSK_RANDOM_UNIFORM");
-  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, out, 1, 64, U, RU, 1, 0, NULL), LSK_ERANGE,
+  BAD(ctx, "lsk_random_fill",
+      lsk_random_fill(ctx, out, 0, 64, U, (lsk_random_dist)7, 1, 0, NULL, NULL), LSK_EINVAL,
+      "dist 7");
+  BAD(ctx, "lsk_random_fill",
+      lsk_random_fill(ctx, out, 0, 64, U, LSK_RANDOM_NORMAL, 1, 0, NULL, NULL), LSK_EINVAL,
+      "uint takes LSK_RANDOM_UNIFORM");
+  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, out, 1, 64, U, RU, 1, 0, NULL, NULL), LSK_ERANGE,
       "[1, 65)");
-  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, foreign, 0, 64, U, RU, 1, 0, NULL), LSK_EINVAL,
-      "belongs to another context");
+  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, foreign, 0, 64, U, RU, 1, 0, NULL, NULL),
+      LSK_EINVAL, "belongs to another context");
   lsk_algo_options wide_fill = {.workers = 1u << 20};
-  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, out, 0, 64, U, RU, 1, 0, &wide_fill),
+  BAD(ctx, "lsk_random_fill", lsk_random_fill(ctx, out, 0, 64, U, RU, 1, 0, &wide_fill, NULL),
       LSK_ELAUNCH, "1048576");
-  QUIET("lsk_random_fill", lsk_random_fill(ctx, out, 64, 0, U, RU, 1, 0, NULL) == LSK_OK);
+  QUIET("lsk_random_fill", lsk_random_fill(ctx, out, 64, 0, U, RU, 1, 0, NULL, NULL) == LSK_OK);
 
   /* lsk_histogram_uint, lsk_histogram_real (out: 64 counters) */
-  BAD(NULL, "lsk_histogram_uint", lsk_histogram_uint(NULL, in, 0, 64, 7, out, 0, NULL), LSK_EINVAL,
-      "ctx is NULL");
-  BAD(NULL, "lsk_histogram_uint", lsk_histogram_uint((lsk_context *)in, in, 0, 64, 7, out, 0, NULL),
-      LSK_EINVAL, WRONG("context", "buffer"));
-  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, NULL, 0, 64, 7, out, 0, NULL), LSK_EINVAL,
-      "keys is NULL");
-  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 7, NULL, 0, NULL), LSK_EINVAL,
-      "bins_out is NULL");
-  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 0, out, 0, NULL), LSK_EINVAL,
-      "lsk_histogram_uint: nbins is 0");
-  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 1, 64, 7, out, 0, NULL), LSK_ERANGE,
-      "keys: elements [1, 65)");
-  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 64, out, 0, NULL), LSK_ERANGE,
-      "bins_out: elements [0, 65)");
-  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 7, out, 60, NULL), LSK_ERANGE,
-      "bins_out: elements [60, 68)");
-  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, UINT32_MAX, out, 0, NULL),
+  BAD(NULL, "lsk_histogram_uint", lsk_histogram_uint(NULL, in, 0, 64, 7, out, 0, NULL, NULL),
+      LSK_EINVAL, "ctx is NULL");
+  BAD(NULL, "lsk_histogram_uint",
+      lsk_histogram_uint((lsk_context *)in, in, 0, 64, 7, out, 0, NULL, NULL), LSK_EINVAL,
+      WRONG("context", "buffer"));
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, NULL, 0, 64, 7, out, 0, NULL, NULL),
+      LSK_EINVAL, "keys is NULL");
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 7, NULL, 0, NULL, NULL),
+      LSK_EINVAL, "bins_out is NULL");
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 0, out, 0, NULL, NULL),
+      LSK_EINVAL, "lsk_histogram_uint: nbins is 0");
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 1, 64, 7, out, 0, NULL, NULL),
+      LSK_ERANGE, "keys: elements [1, 65)");
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 64, out, 0, NULL, NULL),
+      LSK_ERANGE, "bins_out: elements [0, 65)");
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 7, out, 60, NULL, NULL),
+      LSK_ERANGE, "bins_out: elements [60, 68)");
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, UINT32_MAX, out, 0, NULL, NULL),
       LSK_ERANGE, "nbins 4294967295 + 1 extra counters exceed 2^32 - 1");
-  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, SIZE_MAX, 2, 7, out, 0, NULL),
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, SIZE_MAX, 2, 7, out, 0, NULL, NULL),
       LSK_ERANGE, "offset 18446744073709551615");
-  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 7, foreign, 0, NULL),
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 7, foreign, 0, NULL, NULL),
       LSK_EINVAL, "belongs to another context");
-  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 7, out, 0, &wide_fill),
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, in, 0, 64, 7, out, 0, &wide_fill, NULL),
       LSK_ELAUNCH, "1048576");
   dead = bi_dead_buffer(ctx);
-  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, dead, 0, 64, 7, out, 0, NULL), LSK_EINVAL,
-      DEAD("buffer"));
-  QUIET("lsk_histogram_uint", lsk_histogram_uint(ctx, in, 64, 0, 7, out, 0, NULL) == LSK_OK);
+  BAD(ctx, "lsk_histogram_uint", lsk_histogram_uint(ctx, dead, 0, 64, 7, out, 0, NULL, NULL),
+      LSK_EINVAL, DEAD("buffer"));
+  QUIET("lsk_histogram_uint", lsk_histogram_uint(ctx, in, 64, 0, 7, out, 0, NULL, NULL) == LSK_OK);
 
   const lsk_type F = LSK_TYPE_FLOAT;
-  BAD(NULL, "lsk_histogram_real", lsk_histogram_real(NULL, F, in, 0, 64, 0, 1, 7, out, 0, NULL),
-      LSK_EINVAL, "ctx is NULL");
-  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, U, in, 0, 64, 0, 1, 7, out, 0, NULL),
+  BAD(NULL, "lsk_histogram_real",
+      lsk_histogram_real(NULL, F, in, 0, 64, 0, 1, 7, out, 0, NULL, NULL), LSK_EINVAL,
+      "ctx is NULL");
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, U, in, 0, 64, 0, 1, 7, out, 0, NULL, NULL),
       LSK_EINVAL, "lsk_histogram_real: type 2");
-  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, NULL, 0, 64, 0, 1, 7, out, 0, NULL),
-      LSK_EINVAL, "values is NULL");
-  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, 0, 1, 0, out, 0, NULL),
+  BAD(ctx, "lsk_histogram_real",
+      lsk_histogram_real(ctx, F, NULL, 0, 64, 0, 1, 7, out, 0, NULL, NULL), LSK_EINVAL,
+      "values is NULL");
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, 0, 1, 0, out, 0, NULL, NULL),
       LSK_EINVAL, "nbins is 0");
-  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, 1, 1, 7, out, 0, NULL),
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, 1, 1, 7, out, 0, NULL, NULL),
       LSK_EINVAL, "lo 1 is not below hi 1");
-  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, 2, 1, 7, out, 0, NULL),
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, 2, 1, 7, out, 0, NULL, NULL),
       LSK_EINVAL, "lo 2 is not below hi 1");
-  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, NAN, 1, 7, out, 0, NULL),
-      LSK_EINVAL, "lo nan and hi 1 must be finite");
   BAD(ctx, "lsk_histogram_real",
-      lsk_histogram_real(ctx, F, in, 0, 64, 0, INFINITY, 7, out, 0, NULL), LSK_EINVAL,
+      lsk_histogram_real(ctx, F, in, 0, 64, NAN, 1, 7, out, 0, NULL, NULL), LSK_EINVAL,
+      "lo nan and hi 1 must be finite");
+  BAD(ctx, "lsk_histogram_real",
+      lsk_histogram_real(ctx, F, in, 0, 64, 0, INFINITY, 7, out, 0, NULL, NULL), LSK_EINVAL,
       "hi inf must be finite");
-  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, 0, 1e39, 7, out, 0, NULL),
-      LSK_EINVAL, "hi 1e+39 is not finite as a float");
   BAD(ctx, "lsk_histogram_real",
-      lsk_histogram_real(ctx, F, in, 0, 64, -3e38, 3e38, 7, out, 0, NULL), LSK_EINVAL,
+      lsk_histogram_real(ctx, F, in, 0, 64, 0, 1e39, 7, out, 0, NULL, NULL), LSK_EINVAL,
+      "hi 1e+39 is not finite as a float");
+  BAD(ctx, "lsk_histogram_real",
+      lsk_histogram_real(ctx, F, in, 0, 64, -3e38, 3e38, 7, out, 0, NULL, NULL), LSK_EINVAL,
       "hi - lo (inf)");
-  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, 0, 1e-44, 7, out, 0, NULL),
-      LSK_EINVAL, "nbins / (hi - lo) is not finite");
-  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 0, 64, 0, 1, 62, out, 0, NULL),
-      LSK_ERANGE, "bins_out: elements [0, 65)");
-  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 1, 64, 0, 1, 7, out, 0, NULL),
+  BAD(ctx, "lsk_histogram_real",
+      lsk_histogram_real(ctx, F, in, 0, 64, 0, 1e-44, 7, out, 0, NULL, NULL), LSK_EINVAL,
+      "nbins / (hi - lo) is not finite");
+  BAD(ctx, "lsk_histogram_real",
+      lsk_histogram_real(ctx, F, in, 0, 64, 0, 1, 62, out, 0, NULL, NULL), LSK_ERANGE,
+      "bins_out: elements [0, 65)");
+  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, in, 1, 64, 0, 1, 7, out, 0, NULL, NULL),
       LSK_ERANGE, "values: elements [1, 65)");
   BAD(ctx, "lsk_histogram_real",
-      lsk_histogram_real(ctx, F, in, 0, 64, 0, 1, UINT32_MAX - 2, out, 0, NULL), LSK_ERANGE,
+      lsk_histogram_real(ctx, F, in, 0, 64, 0, 1, UINT32_MAX - 2, out, 0, NULL, NULL), LSK_ERANGE,
       "nbins 4294967293 + 3 extra counters");
-  BAD(ctx, "lsk_histogram_real", lsk_histogram_real(ctx, F, foreign, 0, 64, 0, 1, 7, out, 0, NULL),
-      LSK_EINVAL, "belongs to another context");
+  BAD(ctx, "lsk_histogram_real",
+      lsk_histogram_real(ctx, F, foreign, 0, 64, 0, 1, 7, out, 0, NULL, NULL), LSK_EINVAL,
+      "belongs to another context");
   if (lsk_context_device(ctx)->has_fp64)
     BAD(ctx, "lsk_histogram_real",
-        lsk_histogram_real(ctx, LSK_TYPE_DOUBLE, in, 0, 64, 0, 1, 7, out, 0, NULL), LSK_ERANGE,
-        "values: elements [0, 64) of 8 bytes");
+        lsk_histogram_real(ctx, LSK_TYPE_DOUBLE, in, 0, 64, 0, 1, 7, out, 0, NULL, NULL),
+        LSK_ERANGE, "values: elements [0, 64) of 8 bytes");
   else
     BAD(ctx, "lsk_histogram_real",
-        lsk_histogram_real(ctx, LSK_TYPE_DOUBLE, in, 0, 8, 0, 1, 7, out, 0, NULL), LSK_EINVAL,
+        lsk_histogram_real(ctx, LSK_TYPE_DOUBLE, in, 0, 8, 0, 1, 7, out, 0, NULL, NULL), LSK_EINVAL,
         "double needs cl_khr_fp64");
   QUIET("lsk_histogram_real",
-        lsk_histogram_real(ctx, F, in, 0, 0, 0, 1, 7, out, 0, NULL) == LSK_OK);
+        lsk_histogram_real(ctx, F, in, 0, 0, 0, 1, 7, out, 0, NULL, NULL) == LSK_OK);
 
-  BAD(NULL, "lsk_scan", lsk_scan(NULL, U, LSK_SCAN_INCLUSIVE, in, 0, out, 0, 64, NULL), LSK_EINVAL,
-      "ctx is NULL");
-  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, NULL, 0, out, 0, 64, NULL), LSK_EINVAL,
-      "is NULL");
-  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 0, NULL, 0, 64, NULL), LSK_EINVAL,
-      "is NULL");
-  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, (lsk_scan_kind)99, in, 0, out, 0, 64, NULL), LSK_EINVAL,
-      "99");
-  BAD(ctx, "lsk_scan", lsk_scan(ctx, (lsk_type)99, LSK_SCAN_INCLUSIVE, in, 0, out, 0, 64, NULL),
-      LSK_EINVAL, "type 99");
-  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 1, out, 0, 64, NULL), LSK_ERANGE,
-      "[1, 65)");
-  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 0, out, SIZE_MAX, 64, NULL),
+  BAD(NULL, "lsk_scan", lsk_scan(NULL, U, LSK_SCAN_INCLUSIVE, in, 0, out, 0, 64, NULL, NULL),
+      LSK_EINVAL, "ctx is NULL");
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, NULL, 0, out, 0, 64, NULL, NULL),
+      LSK_EINVAL, "is NULL");
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 0, NULL, 0, 64, NULL, NULL),
+      LSK_EINVAL, "is NULL");
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, (lsk_scan_kind)99, in, 0, out, 0, 64, NULL, NULL),
+      LSK_EINVAL, "99");
+  BAD(ctx, "lsk_scan",
+      lsk_scan(ctx, (lsk_type)99, LSK_SCAN_INCLUSIVE, in, 0, out, 0, 64, NULL, NULL), LSK_EINVAL,
+      "type 99");
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 1, out, 0, 64, NULL, NULL),
+      LSK_ERANGE, "[1, 65)");
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 0, out, SIZE_MAX, 64, NULL, NULL),
       LSK_ERANGE, "offset 18446744073709551615");
-  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 0, foreign, 0, 64, NULL),
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 0, foreign, 0, 64, NULL, NULL),
       LSK_EINVAL, "belongs to another context");
   dead = bi_dead_buffer(ctx);
-  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, dead, 0, out, 0, 64, NULL), LSK_EINVAL,
-      DEAD("buffer"));
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, dead, 0, out, 0, 64, NULL, NULL),
+      LSK_EINVAL, DEAD("buffer"));
   lsk_algo_options ao = {.workers = 1u << 20};
-  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 0, out, 0, 64, &ao), LSK_ELAUNCH,
-      "workers 1048576");
-  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, in, 0, 64, &res, &ao), LSK_ELAUNCH,
-      "workers 1048576");
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 0, out, 0, 64, &ao, NULL),
+      LSK_ELAUNCH, "workers 1048576");
+  BAD(ctx, "lsk_reduce", lsk_reduce(ctx, U, LSK_OP_SUM, in, 0, 64, &res, sizeof res, &ao, NULL),
+      LSK_ELAUNCH, "workers 1048576");
   ao = (lsk_algo_options){.tile = (1u << 24) + 1};
-  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, out, 0, &ao), LSK_EINVAL,
-      "tile 16777217");
+  BAD(ctx, "lsk_reduce_to", lsk_reduce_to(ctx, U, LSK_OP_SUM, in, 0, 64, out, 0, &ao, NULL),
+      LSK_EINVAL, "tile 16777217");
   ao = (lsk_algo_options){.blocks = (size_t)1 << 40};
-  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 0, out, 0, 64, &ao), LSK_ERANGE,
-      "blocks 1099511627776");
+  BAD(ctx, "lsk_scan", lsk_scan(ctx, U, LSK_SCAN_INCLUSIVE, in, 0, out, 0, 64, &ao, NULL),
+      LSK_ERANGE, "blocks 1099511627776");
 
   /* compact.h */
   static const char pred[] = "int lsk_select(uint i, LSK_COMPACT_IN in, ulong arg)\n"
@@ -942,58 +965,61 @@ START_TEST(test_bi_algo)
   QUIET("lsk_compactor_destroy", (lsk_compactor_destroy(NULL), 1));
 
   size_t count = 9;
-  BAD(NULL, "lsk_compact", lsk_compact(NULL, in, 64, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
+  BAD(NULL, "lsk_compact", lsk_compact(NULL, in, 64, 0, out, 0, 64, &count, NULL, NULL), LSK_EINVAL,
       "compactor is NULL");
-  BAD(NULL, "lsk_compact", lsk_compact((lsk_compactor *)in, in, 64, 0, out, 0, 64, &count, NULL),
-      LSK_EINVAL, WRONG("compactor", "buffer"));
-  BAD(ctx, "lsk_compact", lsk_compact(c, in, 64, 0, out, 0, 64, NULL, NULL), LSK_EINVAL,
+  BAD(NULL, "lsk_compact",
+      lsk_compact((lsk_compactor *)in, in, 64, 0, out, 0, 64, &count, NULL, NULL), LSK_EINVAL,
+      WRONG("compactor", "buffer"));
+  BAD(ctx, "lsk_compact", lsk_compact(c, in, 64, 0, out, 0, 64, NULL, NULL, NULL), LSK_EINVAL,
       "count is NULL");
-  BAD(ctx, "lsk_compact", lsk_compact(c, in, 64, 0, NULL, 0, 64, &count, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_compact", lsk_compact(c, in, 64, 0, NULL, 0, 64, &count, NULL, NULL), LSK_EINVAL,
       "out is NULL");
-  BAD(ctx, "lsk_compact", lsk_compact(c, in, 64, 0, out, 1, 64, &count, NULL), LSK_ERANGE,
+  BAD(ctx, "lsk_compact", lsk_compact(c, in, 64, 0, out, 1, 64, &count, NULL, NULL), LSK_ERANGE,
       "[1, 65)");
-  BAD(ctx, "lsk_compact", lsk_compact(c, in, 64, 0, foreign, 0, 64, &count, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_compact", lsk_compact(c, in, 64, 0, foreign, 0, 64, &count, NULL, NULL), LSK_EINVAL,
       "belongs to another context");
-  BAD(ctx, "lsk_compact", lsk_compact(c, foreign, 64, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
-      "belongs to another context");
-  BAD(ctx, "lsk_compact", lsk_compact(c, in, (size_t)1 << 33, 0, out, 0, 64, &count, NULL),
+  BAD(ctx, "lsk_compact", lsk_compact(c, foreign, 64, 0, out, 0, 64, &count, NULL, NULL),
+      LSK_EINVAL, "belongs to another context");
+  BAD(ctx, "lsk_compact", lsk_compact(c, in, (size_t)1 << 33, 0, out, 0, 64, &count, NULL, NULL),
       LSK_ERANGE, "8589934592");
   dead = bi_dead_buffer(ctx);
-  BAD(ctx, "lsk_compact", lsk_compact(c, in, 64, 0, dead, 0, 64, &count, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_compact", lsk_compact(c, in, 64, 0, dead, 0, 64, &count, NULL, NULL), LSK_EINVAL,
       DEAD("buffer"));
 
-  BAD(NULL, "lsk_compact_to", lsk_compact_to(NULL, in, 64, 0, out, 0, 32, out, 40, NULL),
+  BAD(NULL, "lsk_compact_to", lsk_compact_to(NULL, in, 64, 0, out, 0, 32, out, 40, NULL, NULL),
       LSK_EINVAL, "compactor is NULL");
-  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, NULL, 40, NULL), LSK_EINVAL,
-      "count_buf is NULL");
-  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, out, 64, NULL), LSK_ERANGE,
-      "[64, 65)");
-  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, out, 10, NULL), LSK_EINVAL,
-      "count_index 10");
-  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, in, 0, NULL), LSK_EINVAL,
-      "count_buf is the input's buffer");
-  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, foreign, 0, NULL), LSK_EINVAL,
-      "belongs to another context");
+  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, NULL, 40, NULL, NULL),
+      LSK_EINVAL, "count_buf is NULL");
+  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, out, 64, NULL, NULL),
+      LSK_ERANGE, "[64, 65)");
+  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, out, 10, NULL, NULL),
+      LSK_EINVAL, "count_index 10");
+  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, in, 0, NULL, NULL),
+      LSK_EINVAL, "count_buf is the input's buffer");
+  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, foreign, 0, NULL, NULL),
+      LSK_EINVAL, "belongs to another context");
   dead = bi_dead_buffer(ctx);
-  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, dead, 0, NULL), LSK_EINVAL,
-      DEAD("buffer"));
+  BAD(ctx, "lsk_compact_to", lsk_compact_to(c, in, 64, 0, out, 0, 32, dead, 0, NULL, NULL),
+      LSK_EINVAL, DEAD("buffer"));
 
   /* The SoA forms need a layout compactor: this one is not. */
-  BAD(NULL, "lsk_compact_soa", lsk_compact_soa(NULL, NULL, 0, 0, out, 0, 64, &count, NULL),
+  BAD(NULL, "lsk_compact_soa", lsk_compact_soa(NULL, NULL, 0, 0, out, 0, 64, &count, NULL, NULL),
       LSK_EINVAL, "compactor is NULL");
-  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(c, NULL, 0, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
-      "the compactor reads a plain buffer");
-  BAD(NULL, "lsk_compact_soa_to", lsk_compact_soa_to(NULL, NULL, 0, 0, out, 0, 32, out, 40, NULL),
-      LSK_EINVAL, "compactor is NULL");
-  BAD(ctx, "lsk_compact_soa_to", lsk_compact_soa_to(c, NULL, 0, 0, out, 0, 32, out, 40, NULL),
+  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(c, NULL, 0, 0, out, 0, 64, &count, NULL, NULL),
       LSK_EINVAL, "the compactor reads a plain buffer");
-  BAD(NULL, "lsk_compact_rows", lsk_compact_rows(NULL, NULL, 0, NULL, 0, 0, &count, NULL),
+  BAD(NULL, "lsk_compact_soa_to",
+      lsk_compact_soa_to(NULL, NULL, 0, 0, out, 0, 32, out, 40, NULL, NULL), LSK_EINVAL,
+      "compactor is NULL");
+  BAD(ctx, "lsk_compact_soa_to", lsk_compact_soa_to(c, NULL, 0, 0, out, 0, 32, out, 40, NULL, NULL),
+      LSK_EINVAL, "the compactor reads a plain buffer");
+  BAD(NULL, "lsk_compact_rows", lsk_compact_rows(NULL, NULL, 0, NULL, 0, 0, &count, NULL, NULL),
       LSK_EINVAL, "compactor is NULL");
-  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(c, NULL, 0, NULL, 0, 0, &count, NULL), LSK_EINVAL,
-      "the compactor reads a plain buffer");
-  BAD(NULL, "lsk_compact_rows_to", lsk_compact_rows_to(NULL, NULL, 0, NULL, 0, 0, out, 0, NULL),
-      LSK_EINVAL, "compactor is NULL");
-  BAD(ctx, "lsk_compact_rows_to", lsk_compact_rows_to(c, NULL, 0, NULL, 0, 0, out, 0, NULL),
+  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(c, NULL, 0, NULL, 0, 0, &count, NULL, NULL),
+      LSK_EINVAL, "the compactor reads a plain buffer");
+  BAD(NULL, "lsk_compact_rows_to",
+      lsk_compact_rows_to(NULL, NULL, 0, NULL, 0, 0, out, 0, NULL, NULL), LSK_EINVAL,
+      "compactor is NULL");
+  BAD(ctx, "lsk_compact_rows_to", lsk_compact_rows_to(c, NULL, 0, NULL, 0, 0, out, 0, NULL, NULL),
       LSK_EINVAL, "the compactor reads a plain buffer");
 
   /* A layout compactor for the SoA forms. */
@@ -1014,41 +1040,44 @@ START_TEST(test_bi_algo)
   TU_OK(ctx, lsk_soa_create(ctx, 1, ls, &rows, &soa));
   TU_OK(other, lsk_soa_create(other, 1, ls, &rows, &fsoa));
   lsk_soa *wsoa = (lsk_soa *)in;
-  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, NULL, 0, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
-      "src is NULL");
-  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, wsoa, 0, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
-      WRONG("soa", "buffer"));
-  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, soa, 1, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
-      "src has no part 1 (it has 1)");
-  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, fsoa, 0, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
-      "src belongs to another context");
-  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, soa, 0, 0, out, 0, 64, NULL, NULL), LSK_EINVAL,
-      "count is NULL");
-  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, soa, 0, 0, out, 60, 8, &count, NULL), LSK_ERANGE,
-      "[60, 68)");
-  BAD(ctx, "lsk_compact_soa_to", lsk_compact_soa_to(cs, NULL, 0, 0, out, 0, 32, out, 40, NULL),
+  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, NULL, 0, 0, out, 0, 64, &count, NULL, NULL),
       LSK_EINVAL, "src is NULL");
-  BAD(ctx, "lsk_compact_soa_to", lsk_compact_soa_to(cs, soa, 0, 0, out, 0, 32, NULL, 40, NULL),
-      LSK_EINVAL, "count_buf is NULL");
-  BAD(ctx, "lsk_compact_soa_to", lsk_compact_soa_to(cs, soa, 0, 0, out, 0, 32, foreign, 0, NULL),
-      LSK_EINVAL, "belongs to another context");
-  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(cs, soa, 0, NULL, 0, 0, &count, NULL), LSK_EINVAL,
-      "dst is NULL");
-  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(cs, NULL, 0, soa, 0, 0, &count, NULL), LSK_EINVAL,
-      "src is NULL");
-  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(cs, soa, 0, soa, 3, 0, &count, NULL), LSK_EINVAL,
-      "dst has no part 3");
-  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(cs, soa, 0, fsoa, 0, 0, &count, NULL), LSK_EINVAL,
-      "dst belongs to another context");
-  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(cs, soa, 0, soa, 0, 0, NULL, NULL), LSK_EINVAL,
-      "count is NULL");
-  BAD(ctx, "lsk_compact_rows_to", lsk_compact_rows_to(cs, soa, 0, wsoa, 0, 0, out, 0, NULL),
+  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, wsoa, 0, 0, out, 0, 64, &count, NULL, NULL),
       LSK_EINVAL, WRONG("soa", "buffer"));
-  BAD(ctx, "lsk_compact_rows_to", lsk_compact_rows_to(cs, soa, 0, soa, 0, 0, NULL, 0, NULL),
+  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, soa, 1, 0, out, 0, 64, &count, NULL, NULL),
+      LSK_EINVAL, "src has no part 1 (it has 1)");
+  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, fsoa, 0, 0, out, 0, 64, &count, NULL, NULL),
+      LSK_EINVAL, "src belongs to another context");
+  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, soa, 0, 0, out, 0, 64, NULL, NULL, NULL),
+      LSK_EINVAL, "count is NULL");
+  BAD(ctx, "lsk_compact_soa", lsk_compact_soa(cs, soa, 0, 0, out, 60, 8, &count, NULL, NULL),
+      LSK_ERANGE, "[60, 68)");
+  BAD(ctx, "lsk_compact_soa_to",
+      lsk_compact_soa_to(cs, NULL, 0, 0, out, 0, 32, out, 40, NULL, NULL), LSK_EINVAL,
+      "src is NULL");
+  BAD(ctx, "lsk_compact_soa_to",
+      lsk_compact_soa_to(cs, soa, 0, 0, out, 0, 32, NULL, 40, NULL, NULL), LSK_EINVAL,
+      "count_buf is NULL");
+  BAD(ctx, "lsk_compact_soa_to",
+      lsk_compact_soa_to(cs, soa, 0, 0, out, 0, 32, foreign, 0, NULL, NULL), LSK_EINVAL,
+      "belongs to another context");
+  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(cs, soa, 0, NULL, 0, 0, &count, NULL, NULL),
+      LSK_EINVAL, "dst is NULL");
+  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(cs, NULL, 0, soa, 0, 0, &count, NULL, NULL),
+      LSK_EINVAL, "src is NULL");
+  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(cs, soa, 0, soa, 3, 0, &count, NULL, NULL),
+      LSK_EINVAL, "dst has no part 3");
+  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(cs, soa, 0, fsoa, 0, 0, &count, NULL, NULL),
+      LSK_EINVAL, "dst belongs to another context");
+  BAD(ctx, "lsk_compact_rows", lsk_compact_rows(cs, soa, 0, soa, 0, 0, NULL, NULL, NULL),
+      LSK_EINVAL, "count is NULL");
+  BAD(ctx, "lsk_compact_rows_to", lsk_compact_rows_to(cs, soa, 0, wsoa, 0, 0, out, 0, NULL, NULL),
+      LSK_EINVAL, WRONG("soa", "buffer"));
+  BAD(ctx, "lsk_compact_rows_to", lsk_compact_rows_to(cs, soa, 0, soa, 0, 0, NULL, 0, NULL, NULL),
       LSK_EINVAL, "count_buf is NULL");
-  BAD(ctx, "lsk_compact_rows_to", lsk_compact_rows_to(cs, soa, 0, soa, 0, 0, out, 64, NULL),
+  BAD(ctx, "lsk_compact_rows_to", lsk_compact_rows_to(cs, soa, 0, soa, 0, 0, out, 64, NULL, NULL),
       LSK_ERANGE, "[64, 65)");
-  BAD(ctx, "lsk_compact", lsk_compact(cs, in, 64, 0, out, 0, 64, &count, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_compact", lsk_compact(cs, in, 64, 0, out, 0, 64, &count, NULL, NULL), LSK_EINVAL,
       "layout 'row'");
   lsk_soa_destroy(fsoa);
   lsk_soa_destroy(soa);
@@ -1077,89 +1106,93 @@ START_TEST(test_bi_sort)
   const lsk_type U = LSK_TYPE_UINT;
   const char *S = "lsk_sort", *SK = "lsk_sort_by_key";
 
-  BAD(NULL, S, lsk_sort(NULL, U, k, 64, NULL, NULL), LSK_EINVAL, "ctx is NULL");
-  BAD(NULL, S, lsk_sort((lsk_context *)k, U, k, 64, NULL, NULL), LSK_EINVAL,
+  BAD(NULL, S, lsk_sort(NULL, U, k, 64, NULL, NULL, NULL), LSK_EINVAL, "ctx is NULL");
+  BAD(NULL, S, lsk_sort((lsk_context *)k, U, k, 64, NULL, NULL, NULL), LSK_EINVAL,
       WRONG("context", "buffer"));
-  BAD(ctx, S, lsk_sort(ctx, U, NULL, 64, NULL, NULL), LSK_EINVAL, "keys is NULL");
-  BAD(ctx, S, lsk_sort(ctx, (lsk_type)99, k, 64, NULL, NULL), LSK_EINVAL, "type 99");
-  BAD(ctx, S, lsk_sort(ctx, (lsk_type)0, k, 64, NULL, NULL), LSK_EINVAL, "type 0");
-  BAD(ctx, S, lsk_sort(ctx, U, k, 65, NULL, NULL), LSK_ERANGE, "keys: elements [0, 65)");
-  BAD(ctx, S, lsk_sort(ctx, LSK_TYPE_ULONG, k, 33, NULL, NULL), LSK_ERANGE,
+  BAD(ctx, S, lsk_sort(ctx, U, NULL, 64, NULL, NULL, NULL), LSK_EINVAL, "keys is NULL");
+  BAD(ctx, S, lsk_sort(ctx, (lsk_type)99, k, 64, NULL, NULL, NULL), LSK_EINVAL, "type 99");
+  BAD(ctx, S, lsk_sort(ctx, (lsk_type)0, k, 64, NULL, NULL, NULL), LSK_EINVAL, "type 0");
+  BAD(ctx, S, lsk_sort(ctx, U, k, 65, NULL, NULL, NULL), LSK_ERANGE, "keys: elements [0, 65)");
+  BAD(ctx, S, lsk_sort(ctx, LSK_TYPE_ULONG, k, 33, NULL, NULL, NULL), LSK_ERANGE,
       "keys: elements [0, 33) of 8 bytes");
-  BAD(ctx, S, lsk_sort(ctx, U, k, (size_t)1 << 32, NULL, NULL), LSK_ERANGE,
+  BAD(ctx, S, lsk_sort(ctx, U, k, (size_t)1 << 32, NULL, NULL, NULL), LSK_ERANGE,
       "count 4294967296 exceeds 2^32 - 1");
-  BAD(ctx, S, lsk_sort(ctx, U, k, 64, small, NULL), LSK_ERANGE, "out_keys: elements [0, 64)");
-  BAD(ctx, S, lsk_sort(ctx, U, foreign, 64, NULL, NULL), LSK_EINVAL,
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, small, NULL, NULL), LSK_ERANGE, "out_keys: elements [0, 64)");
+  BAD(ctx, S, lsk_sort(ctx, U, foreign, 64, NULL, NULL, NULL), LSK_EINVAL,
       "keys belongs to another context");
-  BAD(ctx, S, lsk_sort(ctx, U, k, 64, foreign, NULL), LSK_EINVAL,
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, foreign, NULL, NULL), LSK_EINVAL,
       "out_keys belongs to another context");
   lsk_buffer *dead = bi_dead_buffer(ctx);
-  BAD(ctx, S, lsk_sort(ctx, U, dead, 64, NULL, NULL), LSK_EINVAL, DEAD("buffer"));
+  BAD(ctx, S, lsk_sort(ctx, U, dead, 64, NULL, NULL, NULL), LSK_EINVAL, DEAD("buffer"));
   dead = bi_dead_buffer(ctx);
-  BAD(ctx, S, lsk_sort(ctx, U, k, 64, dead, NULL), LSK_EINVAL, DEAD("buffer"));
-  BAD(ctx, S, lsk_sort(ctx, U, k, 64, (lsk_buffer *)ctx, NULL), LSK_EINVAL,
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, dead, NULL, NULL), LSK_EINVAL, DEAD("buffer"));
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, (lsk_buffer *)ctx, NULL, NULL), LSK_EINVAL,
       WRONG("buffer", "context"));
   if (lsk_context_device(ctx)->has_fp64)
-    BAD(ctx, S, lsk_sort(ctx, LSK_TYPE_DOUBLE, k, 64, NULL, NULL), LSK_ERANGE,
+    BAD(ctx, S, lsk_sort(ctx, LSK_TYPE_DOUBLE, k, 64, NULL, NULL, NULL), LSK_ERANGE,
         "keys: elements [0, 64) of 8 bytes");
   else
-    BAD(ctx, S, lsk_sort(ctx, LSK_TYPE_DOUBLE, k, 8, NULL, NULL), LSK_EINVAL,
+    BAD(ctx, S, lsk_sort(ctx, LSK_TYPE_DOUBLE, k, 8, NULL, NULL, NULL), LSK_EINVAL,
         "double needs cl_khr_fp64");
   lsk_sort_options so = {.digit_bits = 17};
-  BAD(ctx, S, lsk_sort(ctx, U, k, 64, NULL, &so), LSK_EINVAL,
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, NULL, &so, NULL), LSK_EINVAL,
       "digit_bits 17 is not 0 (automatic) or 1 to 16");
   /* 2^16 + 1 counters of 4 bytes for each of 16 workers: 4 MiB of local
    * memory, more than any device has. */
   so = (lsk_sort_options){.digit_bits = 16, .algo = {.workers = 16}};
-  BAD(ctx, S, lsk_sort(ctx, U, k, 64, NULL, &so), LSK_ELAUNCH,
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, NULL, &so, NULL), LSK_ELAUNCH,
       "digit_bits 16: 65536 counters for each of 16 workers need 4194368 bytes of local memory");
   so = (lsk_sort_options){.algo = {.workers = 1u << 20}};
-  BAD(ctx, S, lsk_sort(ctx, U, k, 64, NULL, &so), LSK_ELAUNCH, "workers 1048576");
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, NULL, &so, NULL), LSK_ELAUNCH, "workers 1048576");
   so = (lsk_sort_options){.algo = {.tile = (1u << 24) + 1}};
-  BAD(ctx, S, lsk_sort(ctx, U, k, 64, ko, &so), LSK_EINVAL, "tile 16777217");
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, ko, &so, NULL), LSK_EINVAL, "tile 16777217");
   lsk_queue *q = NULL;
   TU_OK(other, lsk_queue_create(other, NULL, &q));
   lsk_event *stale = (lsk_event *)&stale;
-  so = (lsk_sort_options){.algo = {.on = &(lsk_async){.queue = q, .event = &stale}}};
-  BAD(ctx, S, lsk_sort(ctx, U, k, 64, NULL, &so), LSK_EINVAL, "belongs to another context");
+  BAD(ctx, S, lsk_sort(ctx, U, k, 64, NULL, NULL, &(lsk_async){.queue = q, .event = &stale}),
+      LSK_EINVAL, "belongs to another context");
   ck_assert_ptr_null(stale);
   TU_OK(other, lsk_queue_destroy(q));
-  QUIET(S, lsk_sort(ctx, U, k, 0, NULL, NULL) == LSK_OK);
-  QUIET(S, lsk_sort(ctx, U, k, 64, k, NULL) == LSK_OK); /* in place, spelled out */
+  QUIET(S, lsk_sort(ctx, U, k, 0, NULL, NULL, NULL) == LSK_OK);
+  QUIET(S, lsk_sort(ctx, U, k, 64, k, NULL, NULL) == LSK_OK); /* in place, spelled out */
 
-  BAD(NULL, SK, lsk_sort_by_key(NULL, U, k, v, 64, NULL, NULL, NULL), LSK_EINVAL, "ctx is NULL");
-  BAD(ctx, SK, lsk_sort_by_key(ctx, U, NULL, v, 64, NULL, NULL, NULL), LSK_EINVAL, "keys is NULL");
-  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, NULL, 64, NULL, NULL, NULL), LSK_EINVAL,
+  BAD(NULL, SK, lsk_sort_by_key(NULL, U, k, v, 64, NULL, NULL, NULL, NULL), LSK_EINVAL,
+      "ctx is NULL");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, NULL, v, 64, NULL, NULL, NULL, NULL), LSK_EINVAL,
+      "keys is NULL");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, NULL, 64, NULL, NULL, NULL, NULL), LSK_EINVAL,
       "values is NULL");
-  BAD(ctx, SK, lsk_sort_by_key(ctx, (lsk_type)7, k, v, 64, NULL, NULL, NULL), LSK_EINVAL, "type 7");
-  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, small, 64, NULL, NULL, NULL), LSK_ERANGE,
+  BAD(ctx, SK, lsk_sort_by_key(ctx, (lsk_type)7, k, v, 64, NULL, NULL, NULL, NULL), LSK_EINVAL,
+      "type 7");
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, small, 64, NULL, NULL, NULL, NULL), LSK_ERANGE,
       "values: elements [0, 64)");
-  BAD(ctx, SK, lsk_sort_by_key(ctx, LSK_TYPE_LONG, k, small, 9, NULL, NULL, NULL), LSK_ERANGE,
+  BAD(ctx, SK, lsk_sort_by_key(ctx, LSK_TYPE_LONG, k, small, 9, NULL, NULL, NULL, NULL), LSK_ERANGE,
       "values: elements [0, 9) of 4 bytes");
-  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, ko, small, NULL), LSK_ERANGE,
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, ko, small, NULL, NULL), LSK_ERANGE,
       "out_values: elements [0, 64)");
-  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, k, 64, NULL, NULL, NULL), LSK_EINVAL,
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, k, 64, NULL, NULL, NULL, NULL), LSK_EINVAL,
       "keys and values are the same buffer");
-  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, ko, NULL, NULL), LSK_EINVAL,
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, ko, NULL, NULL, NULL), LSK_EINVAL,
       "out_keys is a buffer and out_values is in place: both in place or neither");
-  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, NULL, vo, NULL), LSK_EINVAL,
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, NULL, vo, NULL, NULL), LSK_EINVAL,
       "out_keys is in place and out_values is a buffer");
-  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, k, vo, NULL), LSK_EINVAL,
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, k, vo, NULL, NULL), LSK_EINVAL,
       "out_keys is in place and out_values is a buffer");
-  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, ko, ko, NULL), LSK_EINVAL,
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, ko, ko, NULL, NULL), LSK_EINVAL,
       "out_keys and out_values are the same buffer");
-  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, v, vo, NULL), LSK_EINVAL,
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, v, vo, NULL, NULL), LSK_EINVAL,
       "out_keys and values are the same buffer");
-  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, ko, k, NULL), LSK_EINVAL,
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, ko, k, NULL, NULL), LSK_EINVAL,
       "out_values and keys are the same buffer");
-  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, foreign, 64, NULL, NULL, NULL), LSK_EINVAL,
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, foreign, 64, NULL, NULL, NULL, NULL), LSK_EINVAL,
       "values belongs to another context");
   dead = bi_dead_buffer(ctx);
-  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, ko, dead, NULL), LSK_EINVAL, DEAD("buffer"));
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, ko, dead, NULL, NULL), LSK_EINVAL, DEAD("buffer"));
   so = (lsk_sort_options){.digit_bits = 99};
-  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, NULL, NULL, &so), LSK_EINVAL, "digit_bits 99");
-  QUIET(SK, lsk_sort_by_key(ctx, U, k, v, 0, NULL, NULL, NULL) == LSK_OK);
-  QUIET(SK, lsk_sort_by_key(ctx, U, k, v, 64, k, v, NULL) == LSK_OK);
+  BAD(ctx, SK, lsk_sort_by_key(ctx, U, k, v, 64, NULL, NULL, &so, NULL), LSK_EINVAL,
+      "digit_bits 99");
+  QUIET(SK, lsk_sort_by_key(ctx, U, k, v, 0, NULL, NULL, NULL, NULL) == LSK_OK);
+  QUIET(SK, lsk_sort_by_key(ctx, U, k, v, 64, k, v, NULL, NULL) == LSK_OK);
 
   lsk_buffer_destroy(k);
   lsk_buffer_destroy(v);

@@ -277,10 +277,10 @@ START_TEST(test_bi_soa)
   QUIET("lsk_soa_buffer", lsk_soa_buffer(NULL) == NULL);
   BADV("lsk_soa_buffer", lsk_soa_buffer(wrong), NULL, WRONG("soa", "buffer"));
 
-  BAD(NULL, "lsk_soa_upload", lsk_soa_upload(NULL), LSK_EINVAL, "soa is NULL");
-  BAD(NULL, "lsk_soa_upload", lsk_soa_upload(wrong), LSK_EINVAL, WRONG("soa", "buffer"));
-  BAD(NULL, "lsk_soa_download", lsk_soa_download(NULL), LSK_EINVAL, "soa is NULL");
-  BAD(NULL, "lsk_soa_download", lsk_soa_download(wrong), LSK_EINVAL, WRONG("soa", "buffer"));
+  BAD(NULL, "lsk_soa_upload", lsk_soa_upload(NULL, NULL), LSK_EINVAL, "soa is NULL");
+  BAD(NULL, "lsk_soa_upload", lsk_soa_upload(wrong, NULL), LSK_EINVAL, WRONG("soa", "buffer"));
+  BAD(NULL, "lsk_soa_download", lsk_soa_download(NULL, NULL), LSK_EINVAL, "soa is NULL");
+  BAD(NULL, "lsk_soa_download", lsk_soa_download(wrong, NULL), LSK_EINVAL, WRONG("soa", "buffer"));
 
   BAD(NULL, "lsk_soa_copy", lsk_soa_copy(NULL, 0, s, 1), LSK_EINVAL, "dst is NULL");
   BAD(ctx, "lsk_soa_copy", lsk_soa_copy(s, 0, NULL, 1), LSK_EINVAL, "src is NULL");
@@ -419,29 +419,30 @@ START_TEST(test_bi_grid)
   BADV("lsk_halo_cells", lsk_halo_cells((lsk_halo *)col, 0), 0u, WRONG("halo", "buffer"));
   BADV("lsk_halo_offset", lsk_halo_offset((lsk_halo *)col, 0), 0u, WRONG("halo", "buffer"));
   BADV("lsk_halo_total", lsk_halo_total((lsk_halo *)col), 0u, WRONG("halo", "buffer"));
-  BAD(NULL, "lsk_halo_pack", lsk_halo_pack(NULL, LSK_TYPE_UINT, col, packed, 0, NULL), LSK_EINVAL,
-      "h is NULL");
-  BAD(ctx, "lsk_halo_pack", lsk_halo_pack(h, (lsk_type)9, col, packed, 0, NULL), LSK_EINVAL,
+  BAD(NULL, "lsk_halo_pack", lsk_halo_pack(NULL, LSK_TYPE_UINT, col, packed, 0, NULL, NULL),
+      LSK_EINVAL, "h is NULL");
+  BAD(ctx, "lsk_halo_pack", lsk_halo_pack(h, (lsk_type)9, col, packed, 0, NULL, NULL), LSK_EINVAL,
       "type 9 is not an lsk_type");
-  BAD(ctx, "lsk_halo_pack", lsk_halo_pack(h, LSK_TYPE_UINT, small, packed, 0, NULL), LSK_ERANGE,
-      "column: elements [0, 56) of 4 bytes exceed the buffer's 4 bytes");
-  BAD(ctx, "lsk_halo_pack", lsk_halo_pack(h, LSK_TYPE_ULONG, col, packed, 0, NULL), LSK_ERANGE,
-      "column: elements [0, 56) of 8 bytes");
-  BAD(ctx, "lsk_halo_pack", lsk_halo_pack(h, LSK_TYPE_UINT, col, packed, 1, NULL), LSK_ERANGE,
+  BAD(ctx, "lsk_halo_pack", lsk_halo_pack(h, LSK_TYPE_UINT, small, packed, 0, NULL, NULL),
+      LSK_ERANGE, "column: elements [0, 56) of 4 bytes exceed the buffer's 4 bytes");
+  BAD(ctx, "lsk_halo_pack", lsk_halo_pack(h, LSK_TYPE_ULONG, col, packed, 0, NULL, NULL),
+      LSK_ERANGE, "column: elements [0, 56) of 8 bytes");
+  BAD(ctx, "lsk_halo_pack", lsk_halo_pack(h, LSK_TYPE_UINT, col, packed, 1, NULL, NULL), LSK_ERANGE,
       "packed: elements [1, 13)");
-  BAD(ctx, "lsk_halo_pack", lsk_halo_pack(h, LSK_TYPE_UINT, col, NULL, 0, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_halo_pack", lsk_halo_pack(h, LSK_TYPE_UINT, col, NULL, 0, NULL, NULL), LSK_EINVAL,
       "packed is NULL");
-  BAD(ctx, "lsk_halo_unpack", lsk_halo_unpack(h, LSK_TYPE_UINT, col, 0, col, NULL), LSK_EINVAL,
-      "column and packed are the same buffer");
-  BAD(ctx, "lsk_halo_unpack", lsk_halo_unpack(h, LSK_TYPE_UINT, packed, 0, NULL, NULL), LSK_EINVAL,
-      "column is NULL");
-  BAD(ctx, "lsk_halo_wrap", lsk_halo_wrap(h, LSK_TYPE_UINT, small, 0, col, NULL), LSK_ERANGE,
+  BAD(ctx, "lsk_halo_unpack", lsk_halo_unpack(h, LSK_TYPE_UINT, col, 0, col, NULL, NULL),
+      LSK_EINVAL, "column and packed are the same buffer");
+  BAD(ctx, "lsk_halo_unpack", lsk_halo_unpack(h, LSK_TYPE_UINT, packed, 0, NULL, NULL, NULL),
+      LSK_EINVAL, "column is NULL");
+  BAD(ctx, "lsk_halo_wrap", lsk_halo_wrap(h, LSK_TYPE_UINT, small, 0, col, NULL, NULL), LSK_ERANGE,
       "packed: elements [0, 12)");
-  BAD(ctx, "lsk_halo_fill", lsk_halo_fill(h, LSK_TYPE_FLOAT, small, NULL), LSK_ERANGE,
+  BAD(ctx, "lsk_halo_fill", lsk_halo_fill(h, LSK_TYPE_FLOAT, small, NULL, NULL), LSK_ERANGE,
       "column: elements [0, 56)");
   QUIET("lsk_halo_destroy", (lsk_halo_destroy(NULL), 1));
   lsk_halo_destroy(h);
-  BAD(NULL, "lsk_halo_fill", lsk_halo_fill(h, LSK_TYPE_UINT, col, NULL), LSK_EINVAL, DEAD("halo"));
+  BAD(NULL, "lsk_halo_fill", lsk_halo_fill(h, LSK_TYPE_UINT, col, NULL, NULL), LSK_EINVAL,
+      DEAD("halo"));
   lsk_buffer_destroy(small);
   lsk_buffer_destroy(packed);
   lsk_buffer_destroy(col);

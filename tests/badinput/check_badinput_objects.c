@@ -41,17 +41,19 @@ START_TEST(test_bi_vector_assoc)
       WRONG("context", "buffer"));
   QUIET("lsk_vector_destroy", (lsk_vector_destroy(NULL), 1));
   BADV("lsk_vector_destroy", (lsk_vector_destroy(wv), 0), 0, WRONG("vector", "buffer"));
-  BAD(NULL, "lsk_vector_clear", lsk_vector_clear(NULL), LSK_EINVAL, "vector is NULL");
-  BAD(NULL, "lsk_vector_clear", lsk_vector_clear(wv), LSK_EINVAL, WRONG("vector", "buffer"));
-  BAD(NULL, "lsk_vector_size", lsk_vector_size(NULL, &size, &ov), LSK_EINVAL, "vector is NULL");
-  BAD(ctx, "lsk_vector_size", lsk_vector_size(v, NULL, &ov), LSK_EINVAL, "size is NULL");
-  BAD(NULL, "lsk_vector_size", lsk_vector_size(wv, &size, &ov), LSK_EINVAL,
+  BAD(NULL, "lsk_vector_clear", lsk_vector_clear(NULL, NULL), LSK_EINVAL, "vector is NULL");
+  BAD(NULL, "lsk_vector_clear", lsk_vector_clear(wv, NULL), LSK_EINVAL, WRONG("vector", "buffer"));
+  BAD(NULL, "lsk_vector_size", lsk_vector_size(NULL, &size, &ov, NULL), LSK_EINVAL,
+      "vector is NULL");
+  BAD(ctx, "lsk_vector_size", lsk_vector_size(v, NULL, &ov, NULL), LSK_EINVAL, "size is NULL");
+  BAD(NULL, "lsk_vector_size", lsk_vector_size(wv, &size, &ov, NULL), LSK_EINVAL,
       WRONG("vector", "buffer"));
-  BAD(NULL, "lsk_vector_read", lsk_vector_read(NULL, dst, 16, &n), LSK_EINVAL, "vector is NULL");
-  BAD(ctx, "lsk_vector_read", lsk_vector_read(v, dst, 16, NULL), LSK_EINVAL, "n is NULL");
-  BAD(ctx, "lsk_vector_read", lsk_vector_read(v, NULL, 16, &n), LSK_EINVAL,
+  BAD(NULL, "lsk_vector_read", lsk_vector_read(NULL, dst, 16, &n, NULL), LSK_EINVAL,
+      "vector is NULL");
+  BAD(ctx, "lsk_vector_read", lsk_vector_read(v, dst, 16, NULL, NULL), LSK_EINVAL, "n is NULL");
+  BAD(ctx, "lsk_vector_read", lsk_vector_read(v, NULL, 16, &n, NULL), LSK_EINVAL,
       "dst is NULL with max 16");
-  BAD(NULL, "lsk_vector_read", lsk_vector_read(wv, dst, 16, &n), LSK_EINVAL,
+  BAD(NULL, "lsk_vector_read", lsk_vector_read(wv, dst, 16, &n, NULL), LSK_EINVAL,
       WRONG("vector", "buffer"));
   QUIET("lsk_vector_capacity", lsk_vector_capacity(NULL) == 0);
   BADV("lsk_vector_capacity", lsk_vector_capacity(wv), 0, WRONG("vector", "buffer"));
@@ -88,44 +90,46 @@ START_TEST(test_bi_vector_assoc)
   BAD(ctx, "lsk_assoc_reserve", lsk_assoc_reserve(a, (size_t)1 << 40), LSK_ERANGE,
       "capacity 1099511627776");
   BAD(NULL, "lsk_assoc_reserve", lsk_assoc_reserve(wa, 32), LSK_EINVAL, WRONG("assoc", "vector"));
-  BAD(NULL, "lsk_assoc_build", lsk_assoc_build(NULL, keys, 0, 16), LSK_EINVAL, "a is NULL");
-  BAD(ctx, "lsk_assoc_build", lsk_assoc_build(a, NULL, 0, 16), LSK_EINVAL, "keys is NULL");
-  BAD(ctx, "lsk_assoc_build", lsk_assoc_build(a, keys, 4, 16), LSK_ERANGE, "[4, 20)");
-  BAD(ctx, "lsk_assoc_build", lsk_assoc_build(a, keys, SIZE_MAX, 1), LSK_ERANGE,
+  BAD(NULL, "lsk_assoc_build", lsk_assoc_build(NULL, keys, 0, 16, NULL), LSK_EINVAL, "a is NULL");
+  BAD(ctx, "lsk_assoc_build", lsk_assoc_build(a, NULL, 0, 16, NULL), LSK_EINVAL, "keys is NULL");
+  BAD(ctx, "lsk_assoc_build", lsk_assoc_build(a, keys, 4, 16, NULL), LSK_ERANGE, "[4, 20)");
+  BAD(ctx, "lsk_assoc_build", lsk_assoc_build(a, keys, SIZE_MAX, 1, NULL), LSK_ERANGE,
       "offset 18446744073709551615");
-  BAD(ctx, "lsk_assoc_build", lsk_assoc_build(a, foreign, 0, 16), LSK_EINVAL,
+  BAD(ctx, "lsk_assoc_build", lsk_assoc_build(a, foreign, 0, 16, NULL), LSK_EINVAL,
       "belongs to another context");
-  BAD(ctx, "lsk_assoc_build", lsk_assoc_build(a, lsk_assoc_offsets(a), 0, 4), LSK_EINVAL,
+  BAD(ctx, "lsk_assoc_build", lsk_assoc_build(a, lsk_assoc_offsets(a), 0, 4, NULL), LSK_EINVAL,
       "keys is one of the association's own buffers");
   lsk_buffer *dead = bi_dead_buffer(ctx);
-  BAD(ctx, "lsk_assoc_build", lsk_assoc_build(a, dead, 0, 4), LSK_EINVAL, DEAD("buffer"));
-  BAD(NULL, "lsk_assoc_build", lsk_assoc_build(wa, keys, 0, 16), LSK_EINVAL,
+  BAD(ctx, "lsk_assoc_build", lsk_assoc_build(a, dead, 0, 4, NULL), LSK_EINVAL, DEAD("buffer"));
+  BAD(NULL, "lsk_assoc_build", lsk_assoc_build(wa, keys, 0, 16, NULL), LSK_EINVAL,
       WRONG("assoc", "vector"));
-  BAD(NULL, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(NULL, keys, 0, 16), LSK_EINVAL,
+  BAD(NULL, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(NULL, keys, 0, 16, NULL), LSK_EINVAL,
       "lsk_assoc_build_sorted: a is NULL");
-  BAD(ctx, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(a, NULL, 0, 16), LSK_EINVAL,
+  BAD(ctx, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(a, NULL, 0, 16, NULL), LSK_EINVAL,
       "lsk_assoc_build_sorted: keys is NULL");
-  BAD(ctx, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(a, keys, 4, 16), LSK_ERANGE, "[4, 20)");
-  BAD(ctx, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(a, foreign, 0, 16), LSK_EINVAL,
+  BAD(ctx, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(a, keys, 4, 16, NULL), LSK_ERANGE,
+      "[4, 20)");
+  BAD(ctx, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(a, foreign, 0, 16, NULL), LSK_EINVAL,
       "belongs to another context");
-  BAD(ctx, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(a, lsk_assoc_content(a), 0, 4),
+  BAD(ctx, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(a, lsk_assoc_content(a), 0, 4, NULL),
       LSK_EINVAL, "keys is one of the association's own buffers");
-  BAD(ctx, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(a, dead, 0, 4), LSK_EINVAL,
+  BAD(ctx, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(a, dead, 0, 4, NULL), LSK_EINVAL,
       DEAD("buffer"));
-  BAD(NULL, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(wa, keys, 0, 16), LSK_EINVAL,
+  BAD(NULL, "lsk_assoc_build_sorted", lsk_assoc_build_sorted(wa, keys, 0, 16, NULL), LSK_EINVAL,
       WRONG("assoc", "vector"));
   size_t beg, end;
-  BAD(NULL, "lsk_assoc_range", lsk_assoc_range(NULL, 0, &beg, &end), LSK_EINVAL, "a is NULL");
-  BAD(ctx, "lsk_assoc_range", lsk_assoc_range(a, 0, NULL, &end), LSK_EINVAL, "begin is NULL");
-  BAD(ctx, "lsk_assoc_range", lsk_assoc_range(a, 0, &beg, NULL), LSK_EINVAL, "end is NULL");
-  BAD(ctx, "lsk_assoc_range", lsk_assoc_range(a, 8, &beg, &end), LSK_ERANGE,
+  BAD(NULL, "lsk_assoc_range", lsk_assoc_range(NULL, 0, &beg, &end, NULL), LSK_EINVAL, "a is NULL");
+  BAD(ctx, "lsk_assoc_range", lsk_assoc_range(a, 0, NULL, &end, NULL), LSK_EINVAL, "begin is NULL");
+  BAD(ctx, "lsk_assoc_range", lsk_assoc_range(a, 0, &beg, NULL, NULL), LSK_EINVAL, "end is NULL");
+  BAD(ctx, "lsk_assoc_range", lsk_assoc_range(a, 8, &beg, &end, NULL), LSK_ERANGE,
       "key 8 is not below nkeys 8");
-  BAD(ctx, "lsk_assoc_range", lsk_assoc_range(a, SIZE_MAX, &beg, &end), LSK_ERANGE,
+  BAD(ctx, "lsk_assoc_range", lsk_assoc_range(a, SIZE_MAX, &beg, &end, NULL), LSK_ERANGE,
       "key 18446744073709551615");
-  BAD(NULL, "lsk_assoc_range", lsk_assoc_range(wa, 0, &beg, &end), LSK_EINVAL,
+  BAD(NULL, "lsk_assoc_range", lsk_assoc_range(wa, 0, &beg, &end, NULL), LSK_EINVAL,
       WRONG("assoc", "vector"));
-  BAD(NULL, "lsk_assoc_size", lsk_assoc_size(NULL, &beg, &end), LSK_EINVAL, "a is NULL");
-  BAD(NULL, "lsk_assoc_size", lsk_assoc_size(wa, &beg, &end), LSK_EINVAL, WRONG("assoc", "vector"));
+  BAD(NULL, "lsk_assoc_size", lsk_assoc_size(NULL, &beg, &end, NULL), LSK_EINVAL, "a is NULL");
+  BAD(NULL, "lsk_assoc_size", lsk_assoc_size(wa, &beg, &end, NULL), LSK_EINVAL,
+      WRONG("assoc", "vector"));
   QUIET("lsk_assoc_offsets", lsk_assoc_offsets(NULL) == NULL);
   BADV("lsk_assoc_offsets", lsk_assoc_offsets(wa), NULL, WRONG("assoc", "vector"));
   QUIET("lsk_assoc_content", lsk_assoc_content(NULL) == NULL);
@@ -205,39 +209,45 @@ START_TEST(test_bi_pool_list)
   lsk_pool_usage u;
   uint32_t cells[64];
   size_t n;
-  BAD(NULL, "lsk_pool_usage_get", lsk_pool_usage_get(NULL, &u), LSK_EINVAL, "pool is NULL");
-  BAD(ctx, "lsk_pool_usage_get", lsk_pool_usage_get(pool, NULL), LSK_EINVAL, "out is NULL");
-  BAD(NULL, "lsk_pool_usage_get", lsk_pool_usage_get(wp, &u), LSK_EINVAL, WRONG("pool", "buffer"));
-  BAD(NULL, "lsk_pool_gc", lsk_pool_gc(NULL), LSK_EINVAL, "pool is NULL");
-  BAD(NULL, "lsk_pool_gc", lsk_pool_gc(wp), LSK_EINVAL, WRONG("pool", "buffer"));
+  BAD(NULL, "lsk_pool_usage_get", lsk_pool_usage_get(NULL, &u, NULL), LSK_EINVAL, "pool is NULL");
+  BAD(ctx, "lsk_pool_usage_get", lsk_pool_usage_get(pool, NULL, NULL), LSK_EINVAL, "out is NULL");
+  BAD(NULL, "lsk_pool_usage_get", lsk_pool_usage_get(wp, &u, NULL), LSK_EINVAL,
+      WRONG("pool", "buffer"));
+  BAD(NULL, "lsk_pool_gc", lsk_pool_gc(NULL, NULL), LSK_EINVAL, "pool is NULL");
+  BAD(NULL, "lsk_pool_gc", lsk_pool_gc(wp, NULL), LSK_EINVAL, WRONG("pool", "buffer"));
   BAD(NULL, "lsk_pool_grow", lsk_pool_grow(NULL, 16), LSK_EINVAL, "pool is NULL");
   BAD(ctx, "lsk_pool_grow", lsk_pool_grow(pool, 8), LSK_EINVAL, "capacity 8");
   BAD(ctx, "lsk_pool_grow", lsk_pool_grow(pool, 0), LSK_EINVAL, "capacity 0");
   BAD(ctx, "lsk_pool_grow", lsk_pool_grow(pool, (size_t)1 << 40), LSK_ERANGE, "1099511627776");
   BAD(NULL, "lsk_pool_grow", lsk_pool_grow(wp, 16), LSK_EINVAL, WRONG("pool", "buffer"));
-  BAD(NULL, "lsk_pool_read_free", lsk_pool_read_free(NULL, cells, 8, &n), LSK_EINVAL,
+  BAD(NULL, "lsk_pool_read_free", lsk_pool_read_free(NULL, cells, 8, &n, NULL), LSK_EINVAL,
       "pool is NULL");
-  BAD(ctx, "lsk_pool_read_free", lsk_pool_read_free(pool, cells, 8, NULL), LSK_EINVAL, "n is NULL");
-  BAD(ctx, "lsk_pool_read_free", lsk_pool_read_free(pool, NULL, 8, &n), LSK_EINVAL, "dst is NULL");
-  BAD(NULL, "lsk_pool_read_free", lsk_pool_read_free(wp, cells, 8, &n), LSK_EINVAL,
-      WRONG("pool", "buffer"));
-  BAD(NULL, "lsk_pool_read_recycled", lsk_pool_read_recycled(NULL, cells, 8, &n), LSK_EINVAL,
-      "pool is NULL");
-  BAD(ctx, "lsk_pool_read_recycled", lsk_pool_read_recycled(pool, cells, 8, NULL), LSK_EINVAL,
+  BAD(ctx, "lsk_pool_read_free", lsk_pool_read_free(pool, cells, 8, NULL, NULL), LSK_EINVAL,
       "n is NULL");
-  BAD(ctx, "lsk_pool_read_recycled", lsk_pool_read_recycled(pool, NULL, 8, &n), LSK_EINVAL,
+  BAD(ctx, "lsk_pool_read_free", lsk_pool_read_free(pool, NULL, 8, &n, NULL), LSK_EINVAL,
       "dst is NULL");
-  BAD(NULL, "lsk_pool_read_recycled", lsk_pool_read_recycled(wp, cells, 8, &n), LSK_EINVAL,
+  BAD(NULL, "lsk_pool_read_free", lsk_pool_read_free(wp, cells, 8, &n, NULL), LSK_EINVAL,
       WRONG("pool", "buffer"));
-  BAD(NULL, "lsk_pool_read_cells", lsk_pool_read_cells(NULL, 0, 1, cells), LSK_EINVAL,
+  BAD(NULL, "lsk_pool_read_recycled", lsk_pool_read_recycled(NULL, cells, 8, &n, NULL), LSK_EINVAL,
       "pool is NULL");
-  BAD(ctx, "lsk_pool_read_cells", lsk_pool_read_cells(pool, 0, 1, NULL), LSK_EINVAL, "dst is NULL");
-  BAD(ctx, "lsk_pool_read_cells", lsk_pool_read_cells(pool, 4, 5, cells), LSK_ERANGE,
-      "first 4 + count 5 exceed the capacity 8");
-  BAD(ctx, "lsk_pool_read_cells", lsk_pool_read_cells(pool, 1, SIZE_MAX, cells), LSK_ERANGE,
-      "count 18446744073709551615");
-  BAD(NULL, "lsk_pool_read_cells", lsk_pool_read_cells(wp, 0, 1, cells), LSK_EINVAL,
+  BAD(ctx, "lsk_pool_read_recycled", lsk_pool_read_recycled(pool, cells, 8, NULL, NULL), LSK_EINVAL,
+      "n is NULL");
+  BAD(ctx, "lsk_pool_read_recycled", lsk_pool_read_recycled(pool, NULL, 8, &n, NULL), LSK_EINVAL,
+      "dst is NULL");
+  BAD(NULL, "lsk_pool_read_recycled", lsk_pool_read_recycled(wp, cells, 8, &n, NULL), LSK_EINVAL,
       WRONG("pool", "buffer"));
+  BAD(NULL, "lsk_pool_read_cells", lsk_pool_read_cells(NULL, 0, 1, cells, sizeof cells, NULL),
+      LSK_EINVAL, "pool is NULL");
+  BAD(ctx, "lsk_pool_read_cells", lsk_pool_read_cells(pool, 0, 1, NULL, 0, NULL), LSK_EINVAL,
+      "dst is NULL");
+  BAD(ctx, "lsk_pool_read_cells", lsk_pool_read_cells(pool, 0, 5, cells, sizeof cells, NULL),
+      LSK_EINVAL, "dst_bytes 256 is less than the 320 bytes of 5 cells of 64");
+  BAD(ctx, "lsk_pool_read_cells", lsk_pool_read_cells(pool, 4, 5, cells, sizeof cells, NULL),
+      LSK_ERANGE, "first 4 + count 5 exceed the capacity 8");
+  BAD(ctx, "lsk_pool_read_cells", lsk_pool_read_cells(pool, 1, SIZE_MAX, cells, sizeof cells, NULL),
+      LSK_ERANGE, "count 18446744073709551615");
+  BAD(NULL, "lsk_pool_read_cells", lsk_pool_read_cells(wp, 0, 1, cells, sizeof cells, NULL),
+      LSK_EINVAL, WRONG("pool", "buffer"));
 
   lsk_list *list = NULL, *lout = (lsk_list *)&lout;
   TU_OK(ctx, lsk_list_create(pool, 4, 8, 32, &list));
@@ -261,18 +271,23 @@ START_TEST(test_bi_pool_list)
   QUIET("lsk_list_buffer", lsk_list_buffer(NULL) == NULL);
   BADV("lsk_list_buffer", lsk_list_buffer(wl), NULL, WRONG("list", "pool"));
   lsk_list_usage lu;
-  BAD(NULL, "lsk_list_usage_get", lsk_list_usage_get(NULL, &lu), LSK_EINVAL, "list is NULL");
-  BAD(ctx, "lsk_list_usage_get", lsk_list_usage_get(list, NULL), LSK_EINVAL, "out is NULL");
-  BAD(NULL, "lsk_list_usage_get", lsk_list_usage_get(wl, &lu), LSK_EINVAL, WRONG("list", "pool"));
-  BAD(NULL, "lsk_list_read", lsk_list_read(NULL, 0, 1, cells), LSK_EINVAL, "list is NULL");
-  BAD(ctx, "lsk_list_read", lsk_list_read(list, 0, 1, NULL), LSK_EINVAL, "dst is NULL");
-  BAD(ctx, "lsk_list_read", lsk_list_read(list, 0, 1, cells), LSK_ERANGE,
+  BAD(NULL, "lsk_list_usage_get", lsk_list_usage_get(NULL, &lu, NULL), LSK_EINVAL, "list is NULL");
+  BAD(ctx, "lsk_list_usage_get", lsk_list_usage_get(list, NULL, NULL), LSK_EINVAL, "out is NULL");
+  BAD(NULL, "lsk_list_usage_get", lsk_list_usage_get(wl, &lu, NULL), LSK_EINVAL,
+      WRONG("list", "pool"));
+  BAD(NULL, "lsk_list_read", lsk_list_read(NULL, 0, 1, cells, sizeof cells, NULL), LSK_EINVAL,
+      "list is NULL");
+  BAD(ctx, "lsk_list_read", lsk_list_read(list, 0, 1, NULL, 0, NULL), LSK_EINVAL, "dst is NULL");
+  BAD(ctx, "lsk_list_read", lsk_list_read(list, 0, 1, cells, 3, NULL), LSK_EINVAL,
+      "dst_bytes 3 holds fewer than count 1 elements of 4 bytes");
+  BAD(ctx, "lsk_list_read", lsk_list_read(list, 0, 1, cells, sizeof cells, NULL), LSK_ERANGE,
       "first 0 + count 1 pass the length 0");
-  BAD(ctx, "lsk_list_read", lsk_list_read(list, SIZE_MAX, 2, cells), LSK_ERANGE,
+  BAD(ctx, "lsk_list_read", lsk_list_read(list, SIZE_MAX, 2, cells, sizeof cells, NULL), LSK_ERANGE,
       "first 18446744073709551615");
-  BAD(NULL, "lsk_list_read", lsk_list_read(wl, 0, 1, cells), LSK_EINVAL, WRONG("list", "pool"));
-  BAD(NULL, "lsk_list_clear", lsk_list_clear(NULL), LSK_EINVAL, "list is NULL");
-  BAD(NULL, "lsk_list_clear", lsk_list_clear(wl), LSK_EINVAL, WRONG("list", "pool"));
+  BAD(NULL, "lsk_list_read", lsk_list_read(wl, 0, 1, cells, sizeof cells, NULL), LSK_EINVAL,
+      WRONG("list", "pool"));
+  BAD(NULL, "lsk_list_clear", lsk_list_clear(NULL, NULL), LSK_EINVAL, "list is NULL");
+  BAD(NULL, "lsk_list_clear", lsk_list_clear(wl, NULL), LSK_EINVAL, WRONG("list", "pool"));
 
   lsk_list_destroy(list);
   lsk_pool_destroy(pool);
@@ -338,13 +353,13 @@ START_TEST(test_bi_orphans)
       LSK_EINVAL, ORPHAN("context"));
   unsigned w, s;
   BAD(NULL, "lsk_kernel_shape", lsk_kernel_shape(k, &cfg, &w, &s), LSK_EINVAL, ORPHAN("context"));
-  BAD(NULL, "lsk_vector_size", lsk_vector_size(v, &n, NULL), LSK_EINVAL, ORPHAN("context"));
-  BAD(NULL, "lsk_assoc_size", lsk_assoc_size(a, &n, &s2), LSK_EINVAL, ORPHAN("context"));
-  BAD(NULL, "lsk_pool_gc", lsk_pool_gc(pool), LSK_EINVAL, ORPHAN("context"));
-  BAD(NULL, "lsk_list_clear", lsk_list_clear(list), LSK_EINVAL, ORPHAN("context"));
-  BAD(NULL, "lsk_compact", lsk_compact(c, NULL, 0, 0, b, 0, 4, &n, NULL), LSK_EINVAL,
+  BAD(NULL, "lsk_vector_size", lsk_vector_size(v, &n, NULL, NULL), LSK_EINVAL, ORPHAN("context"));
+  BAD(NULL, "lsk_assoc_size", lsk_assoc_size(a, &n, &s2, NULL), LSK_EINVAL, ORPHAN("context"));
+  BAD(NULL, "lsk_pool_gc", lsk_pool_gc(pool, NULL), LSK_EINVAL, ORPHAN("context"));
+  BAD(NULL, "lsk_list_clear", lsk_list_clear(list, NULL), LSK_EINVAL, ORPHAN("context"));
+  BAD(NULL, "lsk_compact", lsk_compact(c, NULL, 0, 0, b, 0, 4, &n, NULL, NULL), LSK_EINVAL,
       ORPHAN("context"));
-  BAD(NULL, "lsk_soa_upload", lsk_soa_upload(soa), LSK_EINVAL, ORPHAN("context"));
+  BAD(NULL, "lsk_soa_upload", lsk_soa_upload(soa, NULL), LSK_EINVAL, ORPHAN("context"));
   TU_OK(NULL, lsk_layout_size(l, 4, &n)); /* a layout has no context */
   /* ... and their _destroy still frees them (ASan: no leak, no
    * use-after-free); each then is a dead handle. */
@@ -380,9 +395,9 @@ START_TEST(test_bi_dead_parents)
   unsigned dom[3];
   BADV("lsk_kernel_declared_domain", lsk_kernel_declared_domain(k, dom), 0, ORPHAN("program"));
   lsk_pool_destroy(pool);
-  BAD(NULL, "lsk_list_clear", lsk_list_clear(list), LSK_EINVAL, ORPHAN("pool"));
+  BAD(NULL, "lsk_list_clear", lsk_list_clear(list, NULL), LSK_EINVAL, ORPHAN("pool"));
   lsk_list_usage u;
-  BAD(NULL, "lsk_list_usage_get", lsk_list_usage_get(list, &u), LSK_EINVAL, ORPHAN("pool"));
+  BAD(NULL, "lsk_list_usage_get", lsk_list_usage_get(list, &u, NULL), LSK_EINVAL, ORPHAN("pool"));
   lsk_kernel_destroy(k);
   lsk_list_destroy(list);
 

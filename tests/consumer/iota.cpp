@@ -140,6 +140,12 @@ int main()
     rc = lsk_buffer_read(data, 0, host.data(), N * sizeof(cl_uint), NULL);
   for (unsigned i = 0; !rc && i < N; ++i)
     bad += host[i] != i;
+  // A typed reduce: LSK_REDUCE's C++ overloads pick LSK_TYPE_UINT and the
+  // size from the result's type.
+  cl_uint sum = 0;
+  if (!rc)
+    rc = LSK_REDUCE(ctx, LSK_OP_SUM, data, 0, N, &sum, NULL, NULL);
+  bad += !rc && sum != N * (N - 1) / 2;
 
   // Every kind the kernel takes, in one LSK_ARGS, as a C caller writes it.
   pair p = {-9, 3.5f};

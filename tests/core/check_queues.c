@@ -284,9 +284,8 @@ START_TEST(test_queues_library)
   TU_OK(ctx,
         lsk_kernel_launch(prod, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(3)),
                           &(lsk_async){.queue = qa, .wait = &gate, .nwait = 1, .event = &made}));
-  lsk_algo_options o = {
-      .on = &(lsk_async){.queue = qb, .wait = &made, .nwait = 1, .event = &scanned}};
-  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_INCLUSIVE, d, 0, s, 0, n, &o));
+  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_INCLUSIVE, d, 0, s, 0, n, NULL,
+                      &(lsk_async){.queue = qb, .wait = &made, .nwait = 1, .event = &scanned}));
   ck_assert_ptr_nonnull(scanned);
   TU_OK(ctx, lsk_queue_flush(qb));
   nap_ms(20);
@@ -295,8 +294,8 @@ START_TEST(test_queues_library)
   ck_assert_int_ne(st, LSK_EVENT_COMPLETE);
   TU_OK(ctx, lsk_event_user_complete(gate));
   uint32_t sum = 0;
-  o.on = &(lsk_async){.queue = qb};
-  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, d, 0, n, &sum, &o));
+  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, d, 0, n, &sum, sizeof sum, NULL,
+                        &(lsk_async){.queue = qb}));
   unsigned *got = tu_read_uints(ctx, s, n);
   uint32_t run = 0;
   for (uint32_t g = 0; g < n; ++g) {
@@ -420,7 +419,7 @@ START_TEST(test_queues_cache_off)
   stats_eq(ctx, 0, 2, 0, 0, 1000, 1000);
   uint32_t sum = 1;
   lsk_buffer *d = zeros(ctx, 5000);
-  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, d, 0, 5000, &sum, NULL));
+  TU_OK(ctx, lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, d, 0, 5000, &sum, sizeof sum, NULL, NULL));
   ck_assert_uint_eq(sum, 0);
   TU_OK(ctx, lsk_buffer_free(b, NULL));
   lsk_buffer_destroy(d);
@@ -564,137 +563,55 @@ static void *complete_later(void *arg)
   return NULL;
 }
 
-/* A gate that a thread opens after ms: commands held by it let a test see
- * whether a call returned before or after its command ran. */
-typedef struct gate {
-  lsk_event *ev;
-  pthread_t th;
-  later l;
-} gate;
-
-static void gate_open_later(lsk_context *ctx, gate *g, long ms)
-{
-  TU_OK(ctx, lsk_event_user_create(ctx, &g->ev));
-  g->l = (later){g->ev, ms};
-  ck_assert_int_eq(pthread_create(&g->th, NULL, complete_later, &g->l), 0);
-}
-
-static void gate_join(gate *g)
-{
-  pthread_join(g->th, NULL);
-  lsk_event_release(g->ev);
-}
-
-/* The one enqueue rule (issue 27): a host transfer blocks until the host
- * memory is the caller's again unless LSK_ASYNC_NONBLOCKING, and then its
- * event delivers the data; lsk_kernel_run finishes on's queue, not the
- * default one; lsk_buffer_free after a wait list holds its queue. Each
- * command is held by a gate, so a call that returned early shows. */
-START_TEST(test_queues_rule)
+/* An association built on a second queue behind a held command, then read
+ * with on NULL (the default queue): the read waits for the build, as the
+ * association keeps its last build's event, and sees its ranges (read
+ * before the build, every range would be empty). */
+START_TEST(test_queues_assoc_read_elsewhere)
 {
   lsk_context *ctx = tu_context();
-  lsk_program *p = tu_program(ctx, "queues.cl", src);
-  lsk_kernel *prod = tu_kernel(p, "produce");
   lsk_queue *q = NULL;
   TU_OK(ctx, lsk_queue_create(ctx, NULL, &q));
-  enum { N = 1024 };
-  uint32_t host[N], got[N];
-  lsk_buffer *d = zeros(ctx, N);
-
-  /* A blocking write on q behind a gate: once it returns, the source may
-   * be overwritten. */
-  gate g;
-  gate_open_later(ctx, &g, 100);
-  for (uint32_t i = 0; i < N; ++i)
-    host[i] = produced(i, 3);
-  TU_OK(ctx, lsk_buffer_write(d, 0, host, sizeof host,
-                              &(lsk_async){.queue = q, .wait = &g.ev, .nwait = 1}));
-  memset(host, 0xab, sizeof host);
-  TU_OK(ctx, lsk_buffer_read(d, 0, got, sizeof got, &(lsk_async){.queue = q}));
-  for (uint32_t i = 0; i < N; ++i)
-    ck_assert_uint_eq(got[i], produced(i, 3));
-  gate_join(&g);
-
-  /* A non-blocking read behind a gate returns before the data is there;
-   * its event delivers it. */
-  lsk_event *gate_ev = NULL, *rd = NULL;
-  TU_OK(ctx, lsk_event_user_create(ctx, &gate_ev));
-  memset(got, 0, sizeof got);
-  TU_OK(ctx, lsk_buffer_read(d, 0, got, sizeof got,
-                             &(lsk_async){.queue = q,
-                                          .wait = &gate_ev,
-                                          .nwait = 1,
-                                          .event = &rd,
-                                          .flags = LSK_ASYNC_NONBLOCKING}));
-  lsk_event_state st = 0;
-  TU_OK(ctx, lsk_event_state_get(rd, &st));
-  ck_assert_int_ne(st, LSK_EVENT_COMPLETE);
-  ck_assert_uint_eq(got[N - 1], 0);
-  TU_OK(ctx, lsk_event_user_complete(gate_ev));
-  TU_OK(ctx, lsk_event_wait(rd));
-  for (uint32_t i = 0; i < N; ++i)
-    ck_assert_uint_eq(got[i], produced(i, 3));
-  lsk_event_release(rd);
-  lsk_event_release(gate_ev);
-
-  /* lsk_kernel_run on q waits for q (held by a gate), so a read on the
-   * default queue afterwards sees the kernel's result. Built first, so
-   * that the gate is still shut when the launch is enqueued. */
-  TU_OK(ctx, lsk_program_build(p, "produce", &one));
-  gate_open_later(ctx, &g, 200);
-  lsk_event *ran = NULL;
-  TU_OK(ctx,
-        lsk_kernel_run(prod, &one, LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(N), LSK_ARG_UINT(9)),
-                       &(lsk_async){.queue = q, .wait = &g.ev, .nwait = 1, .event = &ran}));
-  TU_OK(ctx, lsk_event_state_get(ran, &st));
-  ck_assert_int_eq(st, LSK_EVENT_COMPLETE);
-  ck_assert_str_eq(lsk_event_what(ran), "kernel 'produce'");
-  lsk_event_release(ran);
-  TU_OK(ctx, lsk_buffer_read(d, 0, got, sizeof got, NULL));
-  for (uint32_t i = 0; i < N; ++i)
-    ck_assert_uint_eq(got[i], produced(i, 9));
-  gate_join(&g);
-
-  /* lsk_kernel_run checks on's queue's verify records: a failure there is
-   * LSK_EVERIFY naming that queue, and gives no event. */
-  lsk_kernel *bad = tu_kernel(p, "bad_a");
-  ran = (lsk_event *)&ran;
-  TU_FAILS(ctx,
-           lsk_kernel_run(bad, &(lsk_launch){.domain = {32}, .blocks = {1}},
-                          LSK_ARGS(LSK_ARG_UINT(5)), &(lsk_async){.queue = q, .event = &ran}),
-           LSK_EVERIFY, "on queue 'queue 1' in kernel 'bad_a' at line 25: planted in a [5]");
-  ck_assert_ptr_null(ran);
-  lsk_kernel_destroy(bad);
-
-  /* lsk_buffer_free after a wait list: its marker completes with the
-   * list, and q's later commands wait for it. */
-  lsk_buffer *c = NULL;
-  TU_OK(ctx, lsk_buffer_alloc(ctx, 256, &c, &(lsk_async){.queue = q}));
-  lsk_event *freed = NULL;
-  TU_OK(ctx, lsk_event_user_create(ctx, &gate_ev));
-  TU_OK(ctx, lsk_buffer_free(
-                 c, &(lsk_async){.queue = q, .wait = &gate_ev, .nwait = 1, .event = &freed}));
-  nap_ms(20);
-  TU_OK(ctx, lsk_event_state_get(freed, &st));
-  ck_assert_int_ne(st, LSK_EVENT_COMPLETE);
-  TU_OK(ctx, lsk_event_user_complete(gate_ev));
-  TU_OK(ctx, lsk_event_wait(freed));
-  ck_assert_str_eq(lsk_event_what(freed), "marker");
-  lsk_event_release(freed);
-  lsk_event_release(gate_ev);
-
-  TU_OK(ctx, lsk_queue_finish(q));
+  enum { N = 5000, KEYS = 37 };
+  uint32_t *keys = malloc(N * 4);
+  size_t count[KEYS] = {0};
+  for (uint32_t i = 0; i < N; ++i) {
+    keys[i] = (i * 7919u) % (KEYS + 3); /* 3 keys past nkeys: skipped */
+    count[keys[i] < KEYS ? keys[i] : 0] += keys[i] < KEYS;
+  }
+  lsk_buffer *k = zeros(ctx, N);
+  TU_OK(ctx, lsk_buffer_write(k, 0, keys, N * 4, NULL));
+  lsk_assoc *a = NULL;
+  TU_OK(ctx, lsk_assoc_create(ctx, KEYS, N, NULL, &a));
+  lsk_event *gate = NULL;
+  TU_OK(ctx, lsk_event_user_create(ctx, &gate));
+  TU_OK(ctx, lsk_assoc_build(a, k, 0, N, &(lsk_async){.queue = q, .wait = &gate, .nwait = 1}));
+  later l = {gate, 50};
+  pthread_t t;
+  ck_assert_int_eq(pthread_create(&t, NULL, complete_later, &l), 0);
+  size_t stored = 0, skipped = 0, want = 0;
+  TU_OK(ctx, lsk_assoc_size(a, &stored, &skipped, NULL));
+  pthread_join(t, NULL);
+  for (unsigned key = 0; key < KEYS; ++key) {
+    size_t b = 0, e = 0;
+    TU_OK(ctx, lsk_assoc_range(a, key, &b, &e, NULL));
+    ck_assert_msg(e - b == count[key], "key %u: %zu elements, want %zu", key, e - b, count[key]);
+    want += count[key];
+  }
+  ck_assert_uint_eq(stored, want);
+  ck_assert_uint_eq(skipped, N - want);
+  lsk_event_release(gate);
+  lsk_assoc_destroy(a);
+  lsk_buffer_destroy(k);
+  free(keys);
   TU_OK(ctx, lsk_queue_destroy(q));
-  lsk_buffer_destroy(d);
-  lsk_kernel_destroy(prod);
-  lsk_program_destroy(p);
   lsk_context_destroy(ctx);
 }
 END_TEST
 
-/* A vector on its own queue: its size is read on that queue, so it sees
- * a count written there behind a held command (on the default queue it
- * would read the count before the write). */
+/* A vector used on a second queue: its size is read on the queue the call
+ * names, so it sees a count written there behind a held command (on the
+ * default queue it would read the count before the write). */
 START_TEST(test_queues_vector)
 {
   lsk_context *ctx = tu_context();
@@ -702,7 +619,7 @@ START_TEST(test_queues_vector)
   TU_OK(ctx, lsk_queue_create(ctx, NULL, &q));
   lsk_vector *v = NULL;
   TU_OK(ctx, lsk_vector_create(ctx, 4, 16, &v));
-  TU_OK(ctx, lsk_vector_set_queue(v, q));
+  const lsk_async on = {.queue = q};
   lsk_event *gate = NULL;
   TU_OK(ctx, lsk_event_user_create(ctx, &gate));
   uint32_t five = 5;
@@ -712,12 +629,12 @@ START_TEST(test_queues_vector)
   pthread_t t;
   ck_assert_int_eq(pthread_create(&t, NULL, complete_later, &l), 0);
   size_t size = 0, over = 9;
-  TU_OK(ctx, lsk_vector_size(v, &size, &over));
+  TU_OK(ctx, lsk_vector_size(v, &size, &over, &on));
   pthread_join(t, NULL);
   ck_assert_uint_eq(size, 5);
   ck_assert_uint_eq(over, 0);
-  TU_OK(ctx, lsk_vector_clear(v));
-  TU_OK(ctx, lsk_vector_size(v, &size, NULL));
+  TU_OK(ctx, lsk_vector_clear(v, &on));
+  TU_OK(ctx, lsk_vector_size(v, &size, NULL, &on));
   ck_assert_uint_eq(size, 0);
   lsk_event_release(gate);
   lsk_vector_destroy(v);
@@ -750,18 +667,17 @@ static void *drive(void *arg)
     rc = lsk_buffer_alloc(ctx, n * 4, &d, &(lsk_async){.queue = q});
   if (!rc)
     rc = lsk_buffer_alloc(ctx, n * 4, &s, &(lsk_async){.queue = q});
-  lsk_algo_options o = {.on = &(lsk_async){.queue = q}};
+  const lsk_async on = {.queue = q};
   for (unsigned round = 0; !rc && round < 30; ++round) {
     uint32_t salt = w->id * 1000 + round, sum = 0;
     rc = lsk_kernel_launch(w->prod, &one,
-                           LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(salt)), o.on);
+                           LSK_ARGS(LSK_ARG_BUFFER(d), LSK_ARG_UINT(n), LSK_ARG_UINT(salt)), &on);
     if (!rc)
-      rc = lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, d, 0, s, 0, n, &o);
+      rc = lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, d, 0, s, 0, n, NULL, &on);
     if (!rc)
-      rc = lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, d, 0, n, &sum, &o);
+      rc = lsk_reduce(ctx, LSK_TYPE_UINT, LSK_OP_SUM, d, 0, n, &sum, sizeof sum, NULL, &on);
     if (!rc)
-      rc = lsk_buffer_read(s, 0, got, n * 4,
-                           &(lsk_async){.queue = q, .flags = LSK_ASYNC_NONBLOCKING});
+      rc = lsk_buffer_read(s, 0, got, n * 4, &on);
     if (!rc)
       rc = lsk_queue_finish(q);
     uint32_t run = 0;
@@ -833,7 +749,7 @@ Suite *suite_queues(void)
   tcase_add_test(tc, test_queues_events);
   tcase_add_test(tc, test_queues_threads);
   tcase_add_test(tc, test_queues_vector);
-  tcase_add_test(tc, test_queues_rule);
+  tcase_add_test(tc, test_queues_assoc_read_elsewhere);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -171,7 +171,7 @@ static void *work(void *arg)
     cl_uint sum = 0, ref = 0;
     for (unsigned i = 0; i < N; ++i)
       ref += want[i];
-    WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, b, 0, N, &sum, NULL));
+    WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, b, 0, N, &sum, sizeof sum, NULL, NULL));
     if (sum != ref)
       fail_at(w, "thread %d: lsk_reduce gave %u, wanted %u", w->id, sum, ref);
   }
@@ -208,15 +208,15 @@ static void *reduce_work(void *arg)
   WK_OK(w, lsk_buffer_write(b, 0, host, N * 4, NULL));
   for (unsigned r = 0; r < w->rounds; ++r) {
     cl_uint sum = 0, min = 0;
-    WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, b, 0, N, &sum, NULL));
-    WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_MIN, b, 0, N, &min, NULL));
+    WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, b, 0, N, &sum, sizeof sum, NULL, NULL));
+    WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_MIN, b, 0, N, &min, sizeof min, NULL, NULL));
     if (sum != ref || min != lo) {
       fail_at(w, "thread %d round %u: sum %u min %u, wanted %u and %u", w->id, r, sum, min, ref,
               lo);
       goto out;
     }
     size_t n = N + 1 + r;
-    int rc = lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, b, 0, n, &sum, NULL);
+    int rc = lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, b, 0, n, &sum, sizeof sum, NULL, NULL);
     char mine[64];
     snprintf(mine, sizeof mine, "elements [0, %zu)", n);
     if (rc != LSK_ERANGE || !strstr(lsk_context_errmsg(w->ctx), mine)) {
@@ -267,9 +267,9 @@ static void *lib_work(void *arg)
   WK_OK(w, lsk_assoc_create(w->ctx, KEYS, n, NULL, &a));
   for (unsigned r = 0; r < w->rounds; ++r) {
     cl_uint s = 0;
-    WK_OK(w, lsk_scan(w->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, in, 0, out, 0, n, NULL));
-    WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, n, &s, NULL));
-    WK_OK(w, (r & 1 ? lsk_assoc_build_sorted : lsk_assoc_build)(a, keys, 0, n));
+    WK_OK(w, lsk_scan(w->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, in, 0, out, 0, n, NULL, NULL));
+    WK_OK(w, lsk_reduce(w->ctx, LSK_TYPE_UINT, LSK_OP_SUM, in, 0, n, &s, sizeof s, NULL, NULL));
+    WK_OK(w, (r & 1 ? lsk_assoc_build_sorted : lsk_assoc_build)(a, keys, 0, n, NULL));
     WK_OK(w, lsk_buffer_read(out, 0, got, n * 4, NULL));
     WK_OK(w, lsk_buffer_read(lsk_assoc_offsets(a), 0, off, (KEYS + 1) * 4, NULL));
     uint32_t run = 0;

@@ -510,8 +510,8 @@ static void run_sequence(lsk_context *ctx, const char *qb_name, seq *s)
   /* 1000 elements in tiles of 256: 4 tiles, 4 blocks of one tile each; so
    * the block sums, the scan of those by one block, the scan of every
    * block (scan.c), all at the shape given. */
-  lsk_algo_options ao = {.workers = 8, .simd = 2, .tile = 256, .blocks = 4, .on = &on_b};
-  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, e, 0, sc, 0, N, &ao));
+  lsk_algo_options ao = {.workers = 8, .simd = 2, .tile = 256, .blocks = 4};
+  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, e, 0, sc, 0, N, &ao, &on_b));
   add_kernel(s, "lsk_reduce_add_uint", qbn, 2, d256, b4, 8, 2);
   add_kernel(s, "lsk_scan_uint", qbn, 2, d256, b1, 8, 2);
   add_kernel(s, "lsk_scan_uint", qbn, 2, d256, b4, 8, 2);

@@ -166,13 +166,13 @@ START_TEST(test_grind_soa_views)
   parts h = {0};
   TU_OK(NULL, parts_bind(&h, lsk_soa_host(soa, 0), n));
   parts_fill(&h, n);
-  TU_OK(ctx, lsk_soa_upload(soa));
+  TU_OK(ctx, lsk_soa_upload(soa, NULL));
   lsk_arg args[16];
   size_t na = 0;
   TU_OK(ctx, lsk_soa_args(soa, 0, NULL, args, 16, &na));
   lsk_launch cfg = {.domain = {16}, .blocks = {2}, .workers = 4, .simd = 2};
   TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na, NULL));
-  TU_OK(ctx, lsk_soa_download(soa));
+  TU_OK(ctx, lsk_soa_download(soa, NULL));
   for (size_t i = 0; i < n; ++i)
     ck_assert_msg(fabs(h.out[i] - parts_reference(&h, i)) <= 1e-12 * (1 + fabs(h.out[i])),
                   "out[%zu] = %g", i, h.out[i]);

@@ -130,7 +130,7 @@ static void reduce_types(int want_vsum)
         reference(t, ops[o], x + OFF * sz, N, &want);
         if (vsum(t, ops[o] == LSK_OP_SUM, 0, s) != want_vsum)
           continue;
-        TU_OK(ctx, lsk_reduce(ctx, t, ops[o], b, OFF, N, &got, &shapes[s]));
+        TU_OK(ctx, lsk_reduce(ctx, t, ops[o], b, OFF, N, &got, lsk_type_size(t), &shapes[s], NULL));
         ck_assert_msg(memcmp(&got, &want, sz) == 0,
                       "reduce %s %s, %s shape: got 0x%" PRIx64 ", want 0x%" PRIx64,
                       lsk_type_name(t), op_names[o], shape_names[s], got, want);
@@ -166,7 +166,7 @@ static void scan_types(int want_vsum)
           continue;
         lsk_buffer *out = upload(ctx, sentinel, sizeof sentinel);
         TU_OK(ctx, lsk_scan(ctx, t, incl ? LSK_SCAN_INCLUSIVE : LSK_SCAN_EXCLUSIVE, in, OFF, out,
-                            2 * OFF, N, &shapes[s]));
+                            2 * OFF, N, &shapes[s], NULL));
         TU_OK(ctx, lsk_buffer_read(out, 0, got, sizeof got, NULL));
         uint32_t run = 0;
         float frun = 0;

@@ -86,7 +86,7 @@ static void check_content(fixture *f, lsk_list *list)
   unsigned *e = malloc(f->nwant * 8), *got = malloc(f->nwant * 4);
   ck_assert_ptr_nonnull(e);
   ck_assert_ptr_nonnull(got);
-  TU_OK(f->ctx, lsk_list_read(list, 0, f->nwant, e));
+  TU_OK(f->ctx, lsk_list_read(list, 0, f->nwant, e, f->nwant * 8, NULL));
   for (unsigned i = 0; i < f->nwant; ++i) {
     ck_assert_msg(e[2 * i + 1] == ~e[2 * i], "element %u torn: %u %u", i, e[2 * i], e[2 * i + 1]);
     got[i] = e[2 * i];
@@ -123,7 +123,7 @@ START_TEST(test_chunklist_append_many_blocks)
     for (int again = 0; again < 2; ++again) {
       ck_assert_uint_eq(run_append(&f, pool, list, &cfg), 0);
       lsk_list_usage lu;
-      TU_OK(f.ctx, lsk_list_usage_get(list, &lu));
+      TU_OK(f.ctx, lsk_list_usage_get(list, &lu, NULL));
       ck_assert_uint_eq(lu.length, f.nwant);
       ck_assert_uint_eq(lu.lost, 0);
       ck_assert_uint_eq(lu.chunks, (f.nwant + CHUNK - 1) / CHUNK);
@@ -131,9 +131,9 @@ START_TEST(test_chunklist_append_many_blocks)
       check_content(&f, list);
       /* Chunks made twice by racing appenders were recycled: after a GC
        * the pool holds exactly the list's chunks. */
-      TU_OK(f.ctx, lsk_pool_gc(pool));
+      TU_OK(f.ctx, lsk_pool_gc(pool, NULL));
       lsk_pool_usage pu;
-      TU_OK(f.ctx, lsk_pool_usage_get(pool, &pu));
+      TU_OK(f.ctx, lsk_pool_usage_get(pool, &pu, NULL));
       ck_assert_uint_eq(pu.live, lu.chunks);
       /* A later kernel finds every element (lsk_list_at). */
       lsk_buffer *sums = tu_zeros(f.ctx, 3);
@@ -150,11 +150,11 @@ START_TEST(test_chunklist_append_many_blocks)
       free(s);
       lsk_buffer_destroy(sums);
       /* Clear gives every chunk back; the list is then used again. */
-      TU_OK(f.ctx, lsk_list_clear(list));
-      TU_OK(f.ctx, lsk_pool_gc(pool));
-      TU_OK(f.ctx, lsk_pool_usage_get(pool, &pu));
+      TU_OK(f.ctx, lsk_list_clear(list, NULL));
+      TU_OK(f.ctx, lsk_pool_gc(pool, NULL));
+      TU_OK(f.ctx, lsk_pool_usage_get(pool, &pu, NULL));
       ck_assert_uint_eq(pu.live, 0);
-      TU_OK(f.ctx, lsk_list_usage_get(list, &lu));
+      TU_OK(f.ctx, lsk_list_usage_get(list, &lu, NULL));
       ck_assert_uint_eq(lu.length + lu.chunks, 0);
     }
     lsk_list_destroy(list);
@@ -179,12 +179,12 @@ START_TEST(test_chunklist_exhaustion_counted_and_recovered)
   lsk_launch cfg = {.domain = {64}, .blocks = {8}};
   unsigned missed = run_append(&f, pool, list, &cfg);
   lsk_list_usage lu;
-  TU_OK(f.ctx, lsk_list_usage_get(list, &lu));
+  TU_OK(f.ctx, lsk_list_usage_get(list, &lu, NULL));
   ck_assert_uint_eq(lu.length, f.nwant);
   /* Every cell went to a chunk, or to an appender that lost the race to
    * make the same chunk and recycled it: how many depends on timing. */
   lsk_pool_usage pu;
-  TU_OK(f.ctx, lsk_pool_usage_get(pool, &pu));
+  TU_OK(f.ctx, lsk_pool_usage_get(pool, &pu, NULL));
   ck_assert_uint_ge(lu.chunks, 1);
   ck_assert_uint_eq(lu.chunks + pu.recycled, 10);
   ck_assert_uint_ge(lu.lost, f.nwant - lu.chunks * CHUNK);
@@ -192,11 +192,13 @@ START_TEST(test_chunklist_exhaustion_counted_and_recovered)
   ck_assert_int_eq(pu.exhausted, 1);
   unsigned *all = malloc(f.nwant * 8);
   ck_assert_ptr_nonnull(all);
-  TU_FAILS(f.ctx, lsk_list_read(list, 0, f.nwant, all), LSK_ERANGE, "has no storage");
-  TU_FAILS(f.ctx, lsk_list_read(list, f.nwant, 1, all), LSK_ERANGE, "pass the length");
+  TU_FAILS(f.ctx, lsk_list_read(list, 0, f.nwant, all, f.nwant * 8, NULL), LSK_ERANGE,
+           "has no storage");
+  TU_FAILS(f.ctx, lsk_list_read(list, f.nwant, 1, all, f.nwant * 8, NULL), LSK_ERANGE,
+           "pass the length");
   free(all);
   /* Recovery. */
-  TU_OK(f.ctx, lsk_list_clear(list));
+  TU_OK(f.ctx, lsk_list_clear(list, NULL));
   /* Enough for any timing: a chunk per CHUNK elements, and a cell for
    * every appender that may lose the race to make one. Work-items in
    * lockstep lanes (llvmpipe, GPUs) all find a chunk missing at once: on
@@ -204,15 +206,15 @@ START_TEST(test_chunklist_exhaustion_counted_and_recovered)
    * the other) none. */
   TU_OK(f.ctx, lsk_pool_grow(pool, f.nwant / CHUNK + 1 + f.nwant));
   ck_assert_uint_eq(run_append(&f, pool, list, &cfg), 0);
-  TU_OK(f.ctx, lsk_list_usage_get(list, &lu));
+  TU_OK(f.ctx, lsk_list_usage_get(list, &lu, NULL));
   ck_assert_uint_eq(lu.lost, 0);
   check_content(&f, list);
   /* The table's end. */
-  TU_OK(f.ctx, lsk_list_clear(list));
-  TU_OK(f.ctx, lsk_pool_gc(pool));
+  TU_OK(f.ctx, lsk_list_clear(list, NULL));
+  TU_OK(f.ctx, lsk_pool_gc(pool, NULL));
   TU_OK(f.ctx, lsk_list_create(pool, 8, CHUNK, 100, &small));
   missed = run_append(&f, pool, small, &cfg);
-  TU_OK(f.ctx, lsk_list_usage_get(small, &lu));
+  TU_OK(f.ctx, lsk_list_usage_get(small, &lu, NULL));
   ck_assert_uint_eq(lu.max_length, 128);
   ck_assert_uint_eq(lu.chunks, 2);
   ck_assert_uint_eq(lu.lost, f.nwant - 128);
@@ -240,9 +242,9 @@ START_TEST(test_chunklist_bad_arguments)
   TU_FAILS(ctx, lsk_list_create(pool, 4, 8, 10, NULL), LSK_EINVAL, "out is NULL");
   ck_assert_ptr_null(l);
   TU_OK(ctx, lsk_list_create(pool, 4, 64, 100, &l));
-  TU_FAILS(ctx, lsk_list_usage_get(l, NULL), LSK_EINVAL, "out is NULL");
-  TU_FAILS(ctx, lsk_list_read(l, 0, 1, NULL), LSK_EINVAL, "dst is NULL");
-  TU_FAILS(NULL, lsk_list_clear(NULL), LSK_EINVAL, "list is NULL");
+  TU_FAILS(ctx, lsk_list_usage_get(l, NULL, NULL), LSK_EINVAL, "out is NULL");
+  TU_FAILS(ctx, lsk_list_read(l, 0, 1, NULL, 0, NULL), LSK_EINVAL, "dst is NULL");
+  TU_FAILS(NULL, lsk_list_clear(NULL, NULL), LSK_EINVAL, "list is NULL");
   lsk_list_destroy(l);
   lsk_list_destroy(NULL);
   lsk_pool_destroy(pool);

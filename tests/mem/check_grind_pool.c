@@ -66,11 +66,11 @@ START_TEST(test_pool_grind_alloc_recycle_gc)
                                        LSK_ARG_UINT(12)),
                               NULL));
     lsk_buffer_destroy(in);
-    TU_OK(ctx, lsk_pool_read_recycled(pool, order, 40, &n));
+    TU_OK(ctx, lsk_pool_read_recycled(pool, order, 40, &n, NULL));
     ck_assert_uint_eq(n, 12);
-    TU_OK(ctx, lsk_pool_gc(pool));
+    TU_OK(ctx, lsk_pool_gc(pool, NULL));
     pm_gc(&m, order, 12);
-    TU_OK(ctx, lsk_pool_read_free(pool, got, 40, &n));
+    TU_OK(ctx, lsk_pool_read_free(pool, got, 40, &n, NULL));
     ck_assert_uint_eq(n, m.nfree);
     for (size_t j = 0; j < n; ++j)
       ck_assert_uint_eq(got[j], m.free[j]);
@@ -110,11 +110,11 @@ START_TEST(test_pool_grind_chunklist)
                                      LSK_ARG_UINT(100), LSK_ARG_BUFFER(missed)),
                             NULL));
   lsk_list_usage u;
-  TU_OK(ctx, lsk_list_usage_get(list, &u));
+  TU_OK(ctx, lsk_list_usage_get(list, &u, NULL));
   ck_assert_uint_eq(u.length, nwant);
   ck_assert_uint_eq(u.lost, 0);
   unsigned e[200], got[100];
-  TU_OK(ctx, lsk_list_read(list, 0, nwant, e));
+  TU_OK(ctx, lsk_list_read(list, 0, nwant, e, sizeof e, NULL));
   for (unsigned i = 0; i < nwant; ++i)
     got[i] = e[2 * i];
   qsort(got, nwant, 4, cmp_uint);
@@ -158,10 +158,10 @@ START_TEST(test_pool_grind_chunklist)
   lsk_buffer_destroy(rb);
   lsk_kernel_destroy(read);
   lsk_program_destroy(rp);
-  TU_OK(ctx, lsk_list_clear(list));
-  TU_OK(ctx, lsk_pool_gc(pool));
+  TU_OK(ctx, lsk_list_clear(list, NULL));
+  TU_OK(ctx, lsk_pool_gc(pool, NULL));
   lsk_pool_usage pu;
-  TU_OK(ctx, lsk_pool_usage_get(pool, &pu));
+  TU_OK(ctx, lsk_pool_usage_get(pool, &pu, NULL));
   ck_assert_uint_eq(pu.live, 0);
   lsk_buffer_destroy(vals);
   lsk_buffer_destroy(missed);

@@ -105,13 +105,13 @@ static void gc_checked(fixture *f, lsk_pool *pool, pool_model *m, unsigned *rec,
                        unsigned *order, unsigned *got, unsigned cap)
 {
   size_t n = 0;
-  TU_OK(f->ctx, lsk_pool_read_recycled(pool, order, cap, &n));
+  TU_OK(f->ctx, lsk_pool_read_recycled(pool, order, cap, &n, NULL));
   ck_assert_uint_eq(n, nrec);
   memcpy(got, order, nrec * sizeof *got);
   same_multiset(got, rec, nrec, "recycled list");
-  TU_OK(f->ctx, lsk_pool_gc(pool));
+  TU_OK(f->ctx, lsk_pool_gc(pool, NULL));
   pm_gc(m, order, nrec);
-  TU_OK(f->ctx, lsk_pool_read_free(pool, got, cap, &n));
+  TU_OK(f->ctx, lsk_pool_read_free(pool, got, cap, &n, NULL));
   ck_assert_uint_eq(n, m->nfree);
   for (size_t j = 0; j < n; ++j)
     ck_assert_msg(got[j] == m->free[j], "free[%zu] = %u, model %u", j, got[j], m->free[j]);
@@ -155,14 +155,14 @@ static void model_sequence(unsigned domain, unsigned workers, unsigned simd, uns
     dev_recycle(&f, pool, out, r);
     /* Usage before the GC. */
     lsk_pool_usage u;
-    TU_OK(f.ctx, lsk_pool_usage_get(pool, &u));
+    TU_OK(f.ctx, lsk_pool_usage_get(pool, &u, NULL));
     ck_assert_uint_eq(u.live, nlive);
     ck_assert_uint_eq(u.recycled, nrec);
     ck_assert_uint_eq(u.live + u.free + u.fresh + u.recycled, CAP);
     ck_assert_int_eq(u.exhausted, 0);
     /* The free list as the next allocations would take it. */
     size_t n = 0;
-    TU_OK(f.ctx, lsk_pool_read_free(pool, got, CAP, &n));
+    TU_OK(f.ctx, lsk_pool_read_free(pool, got, CAP, &n, NULL));
     unsigned used = m.cursor < m.nfree ? m.cursor : m.nfree;
     ck_assert_uint_eq(n, m.nfree - used);
     for (size_t j = 0; j < n; ++j)
@@ -172,7 +172,7 @@ static void model_sequence(unsigned domain, unsigned workers, unsigned simd, uns
     unsigned order[CAP];
     gc_checked(&f, pool, &m, rec, nrec, order, got, CAP);
     nrec = 0;
-    TU_OK(f.ctx, lsk_pool_usage_get(pool, &u));
+    TU_OK(f.ctx, lsk_pool_usage_get(pool, &u, NULL));
     ck_assert_uint_eq(u.live, nlive);
     ck_assert_uint_eq(u.free, m.nfree);
     ck_assert_uint_eq(u.high_water, m.fresh);
@@ -180,7 +180,7 @@ static void model_sequence(unsigned domain, unsigned workers, unsigned simd, uns
     ck_assert_uint_eq(u.allocated, 0);
     /* Free cells are zero again; live ones keep what their kernel wrote. */
     unsigned cells[CAP * 3];
-    TU_OK(f.ctx, lsk_pool_read_cells(pool, 0, CAP, cells));
+    TU_OK(f.ctx, lsk_pool_read_cells(pool, 0, CAP, cells, sizeof cells, NULL));
     for (size_t j = 0; j < m.nfree; ++j)
       ck_assert_msg(cells[3 * m.free[j]] == 0 && cells[3 * m.free[j] + 2] == 0,
                     "free cell %u not zero", m.free[j]);
@@ -225,17 +225,17 @@ START_TEST(test_pool_concurrent_no_duplicates)
       first[a] = first[999 - j];
     }
     dev_recycle(&f, pool, back, 700);
-    TU_OK(f.ctx, lsk_pool_gc(pool));
+    TU_OK(f.ctx, lsk_pool_gc(pool, NULL));
     size_t n;
     unsigned freelist[700];
-    TU_OK(f.ctx, lsk_pool_read_free(pool, freelist, 700, &n));
+    TU_OK(f.ctx, lsk_pool_read_free(pool, freelist, 700, &n, NULL));
     ck_assert_uint_eq(n, 700);
     for (unsigned j = 0; j < N; ++j)
       got[j] = INVALID;
     dev_alloc(&f, pool, got, N, 1u << 20);
     unsigned *cells = malloc(CAP * 8);
     ck_assert_ptr_nonnull(cells);
-    TU_OK(f.ctx, lsk_pool_read_cells(pool, 0, CAP, cells));
+    TU_OK(f.ctx, lsk_pool_read_cells(pool, 0, CAP, cells, CAP * 8, NULL));
     for (unsigned i = 0; i < N; ++i) {
       ck_assert_uint_lt(got[i], CAP);
       ck_assert_msg(cells[2 * got[i]] == (1u << 20) + i && cells[2 * got[i] + 1] == i,
@@ -277,7 +277,7 @@ START_TEST(test_pool_exhaustion_and_recovery)
   for (unsigned j = 0; j < ok; ++j)
     ck_assert_uint_eq(v[j], j);
   lsk_pool_usage u;
-  TU_OK(f.ctx, lsk_pool_usage_get(pool, &u));
+  TU_OK(f.ctx, lsk_pool_usage_get(pool, &u, NULL));
   ck_assert_int_eq(u.exhausted, 1);
   ck_assert_uint_eq(u.shortfall, 50);
   ck_assert_uint_eq(u.refused, 50);
@@ -285,19 +285,19 @@ START_TEST(test_pool_exhaustion_and_recovery)
   ck_assert_uint_eq(u.live, 100);
   ck_assert_uint_eq(u.fresh, 0);
   /* The GC keeps the count; growing keeps cells and contents. */
-  TU_OK(f.ctx, lsk_pool_gc(pool));
-  TU_OK(f.ctx, lsk_pool_usage_get(pool, &u));
+  TU_OK(f.ctx, lsk_pool_gc(pool, NULL));
+  TU_OK(f.ctx, lsk_pool_usage_get(pool, &u, NULL));
   ck_assert_int_eq(u.exhausted, 0);
   ck_assert_uint_eq(u.refused, 50);
   TU_OK(f.ctx, lsk_pool_grow(pool, 160));
   ck_assert_uint_eq(lsk_pool_capacity(pool), 160);
   dev_alloc(&f, pool, got, 150, 1000);
-  TU_OK(f.ctx, lsk_pool_usage_get(pool, &u));
+  TU_OK(f.ctx, lsk_pool_usage_get(pool, &u, NULL));
   ck_assert_int_eq(u.exhausted, 0);
   ck_assert_uint_eq(u.refused, 50);
   ck_assert_uint_eq(u.live, 150);
   ck_assert_uint_eq(u.fresh, 10);
-  TU_OK(f.ctx, lsk_pool_read_cells(pool, 0, 160, cells));
+  TU_OK(f.ctx, lsk_pool_read_cells(pool, 0, 160, cells, sizeof cells, NULL));
   memcpy(v, got, sizeof v);
   sort_uints(v, 150);
   for (unsigned j = 0; j < 150; ++j) {
@@ -359,7 +359,7 @@ START_TEST(test_pool_gc_one_word_cells)
   dev_recycle(&f, pool, rec, n);
   gc_checked(&f, pool, &m, rec, n, order, got, CAP);
   ck_assert_uint_eq(m.nfree, n);
-  TU_OK(f.ctx, lsk_pool_read_cells(pool, 0, CAP, cells));
+  TU_OK(f.ctx, lsk_pool_read_cells(pool, 0, CAP, cells, sizeof cells, NULL));
   for (unsigned c = 0; c < CAP; ++c)
     ck_assert_msg(cells[c] == (taken[c] ? 0 : val[c]), "cell %u (%s) holds %u", c,
                   taken[c] ? "free" : "live", cells[c]);
@@ -387,11 +387,11 @@ START_TEST(test_pool_misuse_reported)
   unsigned bad[2] = {INVALID, 10};
   dev_recycle(&f, pool, bad, 2);
   lsk_pool_usage u;
-  TU_OK(f.ctx, lsk_pool_usage_get(pool, &u));
+  TU_OK(f.ctx, lsk_pool_usage_get(pool, &u, NULL));
   ck_assert_uint_eq(u.misuse, 1);
-  TU_OK(f.ctx, lsk_pool_gc(pool));
+  TU_OK(f.ctx, lsk_pool_gc(pool, NULL));
   TU_FAILS(f.ctx, lsk_context_finish(f.ctx), LSK_EVERIFY, "bad recycles");
-  TU_OK(f.ctx, lsk_pool_usage_get(pool, &u));
+  TU_OK(f.ctx, lsk_pool_usage_get(pool, &u, NULL));
   ck_assert_uint_eq(u.misuse, 0);
   lsk_pool_destroy(pool);
   fx_close(&f);
@@ -434,15 +434,15 @@ START_TEST(test_pool_bad_arguments)
   TU_FAILS(ctx, lsk_pool_create_frames(ctx, NULL, 64, 8, &pool), LSK_EINVAL, "layout is NULL");
   TU_OK(ctx, lsk_pool_create(ctx, 4, 8, NULL, &pool));
   TU_FAILS(ctx, lsk_pool_grow(pool, 8), LSK_EINVAL, "capacity 8: must be more than the current 8");
-  TU_FAILS(ctx, lsk_pool_usage_get(pool, NULL), LSK_EINVAL, "out is NULL");
-  TU_FAILS(NULL, lsk_pool_usage_get(NULL, NULL), LSK_EINVAL, "pool is NULL");
-  TU_FAILS(NULL, lsk_pool_gc(NULL), LSK_EINVAL, "lsk_pool_gc: pool is NULL");
+  TU_FAILS(ctx, lsk_pool_usage_get(pool, NULL, NULL), LSK_EINVAL, "out is NULL");
+  TU_FAILS(NULL, lsk_pool_usage_get(NULL, NULL, NULL), LSK_EINVAL, "pool is NULL");
+  TU_FAILS(NULL, lsk_pool_gc(NULL, NULL), LSK_EINVAL, "lsk_pool_gc: pool is NULL");
   unsigned buf[16];
   size_t n;
-  TU_FAILS(ctx, lsk_pool_read_cells(pool, 4, 5, buf), LSK_ERANGE,
+  TU_FAILS(ctx, lsk_pool_read_cells(pool, 4, 5, buf, sizeof buf, NULL), LSK_ERANGE,
            "first 4 + count 5 exceed the capacity 8");
-  TU_FAILS(ctx, lsk_pool_read_free(pool, buf, 4, NULL), LSK_EINVAL, "n is NULL");
-  TU_OK(ctx, lsk_pool_read_free(pool, NULL, 0, &n));
+  TU_FAILS(ctx, lsk_pool_read_free(pool, buf, 4, NULL, NULL), LSK_EINVAL, "n is NULL");
+  TU_OK(ctx, lsk_pool_read_free(pool, NULL, 0, &n, NULL));
   ck_assert_uint_eq(n, 0);
   lsk_pool_destroy(pool);
   lsk_pool_destroy(NULL);

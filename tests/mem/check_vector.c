@@ -110,7 +110,7 @@ static void check_append(lsk_context *ctx, lsk_program *p, const char *kernel, s
                                      LSK_ARG_UINT((unsigned)n), LSK_ARG_UINT(mod)),
                             NULL));
   size_t want = n ? (n - 1) / mod + 1 : 0, size = 99, over = 99;
-  TU_OK(ctx, lsk_vector_size(v, &size, &over));
+  TU_OK(ctx, lsk_vector_size(v, &size, &over, NULL));
   size_t fit = want < capacity ? want : capacity;
   ck_assert_msg(size == fit && over == want - fit, "%s n=%zu cap=%zu: size %zu overflow %zu",
                 kernel, n, capacity, size, over);
@@ -118,7 +118,7 @@ static void check_append(lsk_context *ctx, lsk_program *p, const char *kernel, s
   unsigned char *seen = calloc(n ? n : 1, 1);
   ck_assert(got && seen);
   size_t nread = 99;
-  TU_OK(ctx, lsk_vector_read(v, got, fit, &nread));
+  TU_OK(ctx, lsk_vector_read(v, got, fit, &nread, NULL));
   ck_assert_uint_eq(nread, fit);
   /* Plain ifs in the loops: a passing ck_assert costs a message to the
    * parent process. */
@@ -200,29 +200,29 @@ START_TEST(test_vector_clear_and_struct)
   lsk_launch l = {.domain = {128}, .blocks = {3}};
   for (unsigned r = 0; r < 2; ++r) {
     unsigned mod = r ? 3 : 7;
-    TU_OK(ctx, lsk_vector_clear(v));
+    TU_OK(ctx, lsk_vector_clear(v, NULL));
     TU_OK(ctx, lsk_kernel_run(k, &l, LSK_ARGS(a[0], a[1], a[2], LSK_ARG_UINT(n), LSK_ARG_UINT(mod)),
                               NULL));
     size_t size, over, want = (n - 1) / mod + 1;
-    TU_OK(ctx, lsk_vector_size(v, &size, &over));
+    TU_OK(ctx, lsk_vector_size(v, &size, &over, NULL));
     ck_assert_uint_eq(size, want < cap ? want : cap);
     ck_assert_uint_eq(over, want < cap ? 0 : want - cap);
     uint64_t got[200];
     size_t nread;
-    TU_OK(ctx, lsk_vector_read(v, got, 5, &nread));
+    TU_OK(ctx, lsk_vector_read(v, got, 5, &nread, NULL));
     ck_assert_uint_eq(nread, 5);
-    TU_OK(ctx, lsk_vector_read(v, got, cap, &nread));
+    TU_OK(ctx, lsk_vector_read(v, got, cap, &nread, NULL));
     ck_assert_uint_eq(nread, size);
     for (size_t s = 0; s < size; ++s)
       if ((uint32_t)got[s] % mod != 0 || got[s] >> 32 != 3 * (uint32_t)got[s])
         ck_abort_msg("mod %u: %#llx", mod, (unsigned long long)got[s]);
   }
   /* Cleared and nothing appended: empty. */
-  TU_OK(ctx, lsk_vector_clear(v));
+  TU_OK(ctx, lsk_vector_clear(v, NULL));
   size_t size = 1, over = 1;
-  TU_OK(ctx, lsk_vector_size(v, &size, NULL));
+  TU_OK(ctx, lsk_vector_size(v, &size, NULL, NULL));
   ck_assert_uint_eq(size, 0);
-  TU_OK(ctx, lsk_vector_size(v, &size, &over));
+  TU_OK(ctx, lsk_vector_size(v, &size, &over, NULL));
   ck_assert_uint_eq(over, 0);
   lsk_vector_destroy(v);
   lsk_kernel_destroy(k);
@@ -245,23 +245,24 @@ START_TEST(test_vector_errors)
   int rc = lsk_vector_create(ctx, 1u << 20, LSK_VECTOR_MAX_CAPACITY, &v);
   ck_assert_msg(rc == LSK_ERANGE, "%s", lsk_context_errmsg(ctx)); /* past the largest allocation */
   ck_assert_ptr_null(v);
-  TU_FAILS(NULL, lsk_vector_clear(NULL), LSK_EINVAL, "lsk_vector_clear: vector is NULL");
-  TU_FAILS(NULL, lsk_vector_size(NULL, &size, NULL), LSK_EINVAL, "lsk_vector_size: vector is NULL");
+  TU_FAILS(NULL, lsk_vector_clear(NULL, NULL), LSK_EINVAL, "lsk_vector_clear: vector is NULL");
+  TU_FAILS(NULL, lsk_vector_size(NULL, &size, NULL, NULL), LSK_EINVAL,
+           "lsk_vector_size: vector is NULL");
   TU_FAILS(NULL, lsk_vector_args(NULL, (lsk_arg[3]){0}), LSK_EINVAL,
            "lsk_vector_args: vector is NULL");
   TU_OK(ctx, lsk_vector_create(ctx, 4, 0, &v));
-  TU_FAILS(ctx, lsk_vector_size(v, NULL, NULL), LSK_EINVAL, "lsk_vector_size: size is NULL");
-  TU_FAILS(ctx, lsk_vector_read(v, NULL, 3, &size), LSK_EINVAL,
+  TU_FAILS(ctx, lsk_vector_size(v, NULL, NULL, NULL), LSK_EINVAL, "lsk_vector_size: size is NULL");
+  TU_FAILS(ctx, lsk_vector_read(v, NULL, 3, &size, NULL), LSK_EINVAL,
            "lsk_vector_read: dst is NULL with max 3");
-  TU_FAILS(ctx, lsk_vector_read(v, NULL, 0, NULL), LSK_EINVAL, "lsk_vector_read: n is NULL");
-  TU_FAILS(NULL, lsk_vector_read(NULL, NULL, 0, &size), LSK_EINVAL,
+  TU_FAILS(ctx, lsk_vector_read(v, NULL, 0, NULL, NULL), LSK_EINVAL, "lsk_vector_read: n is NULL");
+  TU_FAILS(NULL, lsk_vector_read(NULL, NULL, 0, &size, NULL), LSK_EINVAL,
            "lsk_vector_read: vector is NULL");
   TU_FAILS(ctx, lsk_vector_args(v, NULL), LSK_EINVAL, "lsk_vector_args: args is NULL");
   ck_assert_uint_eq(lsk_vector_capacity(NULL), 0);
   ck_assert_uint_eq(lsk_vector_elem_size(NULL), 0);
   ck_assert_ptr_null(lsk_vector_data(NULL));
   ck_assert_ptr_null(lsk_vector_count(NULL));
-  TU_OK(ctx, lsk_vector_size(v, &size, NULL));
+  TU_OK(ctx, lsk_vector_size(v, &size, NULL, NULL));
   ck_assert_uint_eq(size, 0);
   lsk_vector_destroy(v);
   lsk_vector_destroy(NULL);
@@ -287,15 +288,15 @@ START_TEST(test_vector_grind)
   TU_OK(ctx, lsk_vector_create(ctx, 8, 10, &v));
   lsk_launch l = {.domain = {16}, .blocks = {2}, .workers = 4, .simd = 2};
   for (int r = 0; r < 2; ++r) {
-    TU_OK(ctx, lsk_vector_clear(v));
+    TU_OK(ctx, lsk_vector_clear(v, NULL));
     TU_OK(ctx, lsk_kernel_run(
                    k, &l, LSK_ARGS(LSK_VECTOR_ARGS(v), LSK_ARG_UINT(50), LSK_ARG_UINT(4)), NULL));
     size_t size, over;
-    TU_OK(ctx, lsk_vector_size(v, &size, &over));
+    TU_OK(ctx, lsk_vector_size(v, &size, &over, NULL));
     ck_assert_uint_eq(size, 10);
     ck_assert_uint_eq(over, 3);
     uint64_t got[10];
-    TU_OK(ctx, lsk_vector_read(v, got, 10, &size));
+    TU_OK(ctx, lsk_vector_read(v, got, 10, &size, NULL));
     for (size_t s = 0; s < size; ++s)
       ck_assert_msg((uint32_t)got[s] % 4 == 0 && got[s] >> 32 == 3 * (uint32_t)got[s], "%#llx",
                     (unsigned long long)got[s]);

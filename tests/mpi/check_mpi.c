@@ -196,7 +196,8 @@ START_TEST(test_grid_layout)
   uint32_t *all = malloc(70 * 4);
   for (int root = 0; root<size_; root += size_> 1 ? size_ - 1 : 1) {
     memset(all, 0, 70 * 4);
-    OK(lsk_mpi_grid_gather(g, LSK_TYPE_UINT, col, root, rank_ == root ? all : NULL));
+    OK(lsk_mpi_grid_gather(g, LSK_TYPE_UINT, col, root, rank_ == root ? all : NULL,
+                           rank_ == root ? 70 * 4 : 0, NULL));
     if (rank_ == root)
       for (size_t y = 0; y < 7; ++y)
         for (size_t x = 0; x < 10; ++x)
@@ -217,17 +218,17 @@ START_TEST(test_reduce)
   float mine = 0.1f * (float)(rank_ + 1) + 1e7f * (rank_ == 0), got = 0, want = 0;
   for (int r = 0; r < size_; ++r)
     want += 0.1f * (float)(r + 1) + 1e7f * (r == 0);
-  OK(lsk_mpi_allreduce(M, LSK_TYPE_FLOAT, LSK_OP_SUM, &mine, &got));
+  OK(lsk_mpi_allreduce(M, LSK_TYPE_FLOAT, LSK_OP_SUM, &mine, &got, sizeof got));
   ck_assert_msg(memcmp(&got, &want, 4) == 0, "float sum %.9g, want %.9g", got, want);
   /* min ignores a NaN on rank 0. */
   double d = rank_ == 0 ? NAN : 5.0 - rank_, dmin = 0;
-  OK(lsk_mpi_allreduce(M, LSK_TYPE_DOUBLE, LSK_OP_MIN, &d, &dmin));
+  OK(lsk_mpi_allreduce(M, LSK_TYPE_DOUBLE, LSK_OP_MIN, &d, &dmin, sizeof dmin));
   if (size_ == 1)
     ck_assert(isnan(dmin));
   else
     ck_assert(dmin == 5.0 - (size_ - 1));
   int32_t v = rank_ - 2, vmax = 0;
-  OK(lsk_mpi_allreduce(M, LSK_TYPE_INT, LSK_OP_MAX, &v, &vmax));
+  OK(lsk_mpi_allreduce(M, LSK_TYPE_INT, LSK_OP_MAX, &v, &vmax, sizeof vmax));
   ck_assert_int_eq(vmax, size_ - 3);
   /* lsk_mpi_reduce over each rank's buffer of rank-dependent length. */
   lsk_context *ctx = lsk_mpi_context(M);
@@ -243,7 +244,7 @@ START_TEST(test_reduce)
   OK(lsk_buffer_create(ctx, n * 4, &buf));
   OK(lsk_buffer_write(buf, 0, h, n * 4, NULL));
   uint32_t sum = 0;
-  OK(lsk_mpi_reduce(M, LSK_TYPE_UINT, LSK_OP_SUM, buf, 0, n, &sum, NULL));
+  OK(lsk_mpi_reduce(M, LSK_TYPE_UINT, LSK_OP_SUM, buf, 0, n, &sum, sizeof sum, NULL, NULL));
   ck_assert_uint_eq(sum, (uint32_t)total);
   lsk_buffer_destroy(buf);
   free(h);
@@ -351,8 +352,21 @@ START_TEST(test_bad_input)
   BAD(lsk_mpi_halo_begin(h, none, NULL), LSK_EINVAL, "begun already");
   ck_assert_int_eq(lsk_mpi_halo_end(h, NULL), LSK_EINVAL);
   ck_assert_int_eq(lsk_mpi_agree(M, LSK_OK), LSK_OK); /* every rank got here: no hang */
-  BAD(lsk_mpi_allreduce(M, LSK_TYPE_UINT, (lsk_op)9, &who, &who), LSK_EINVAL, "op 9");
-  BAD(lsk_mpi_grid_gather(g, LSK_TYPE_UINT, NULL, 0, &who), LSK_EINVAL, "column is NULL");
+  BAD(lsk_mpi_allreduce(M, LSK_TYPE_UINT, (lsk_op)9, &who, &who, sizeof who), LSK_EINVAL, "op 9");
+  uint32_t grid[64];
+  BAD(lsk_mpi_grid_gather(g, LSK_TYPE_UINT, NULL, 0, grid, sizeof grid, NULL), LSK_EINVAL,
+      "column is NULL");
+  /* Sizes of host values (issue 27 point 5), agreed as every check. */
+  BAD(lsk_mpi_grid_gather(g, LSK_TYPE_UINT, NULL, 0, grid, sizeof grid - 1, NULL), LSK_EINVAL,
+      "out_bytes 255 is less than the grid's 256 bytes");
+  double wide_d = 0;
+  BAD(lsk_mpi_allreduce(M, LSK_TYPE_UINT, LSK_OP_SUM, &who, &wide_d, sizeof wide_d), LSK_EINVAL,
+      "lsk_mpi_allreduce: size 8 does not match LSK_TYPE_UINT (4 bytes)");
+  lsk_buffer *one = NULL;
+  OK(lsk_buffer_create(ctx, 8, &one));
+  BAD(lsk_mpi_reduce(M, LSK_TYPE_FLOAT, LSK_OP_SUM, one, 0, 1, &wide_d, sizeof wide_d, NULL, NULL),
+      LSK_EINVAL, "lsk_mpi_reduce: result_size 8 does not match LSK_TYPE_FLOAT (4 bytes)");
+  lsk_buffer_destroy(one);
   lsk_mpi_halo_destroy(h);
   lsk_mpi_grid_destroy(g);
 #undef BAD

@@ -94,14 +94,14 @@ static void check_copy_all(lsk_context *ctx, const views *v, const char *opts, s
   TU_OK(NULL, parts_bind(&x, lsk_soa_host(src, 0), n));
   TU_OK(NULL, parts_bind(&y, lsk_soa_host(dst, 0), n));
   parts_fill(&x, n);
-  TU_OK(ctx, lsk_soa_upload(src));
-  TU_OK(ctx, lsk_soa_upload(dst));
+  TU_OK(ctx, lsk_soa_upload(src, NULL));
+  TU_OK(ctx, lsk_soa_upload(dst, NULL));
   lsk_arg args[24];
   size_t na = 0, nb = 0;
   TU_OK(ctx, lsk_soa_args(src, 0, NULL, args, 24, &na));
   TU_OK(ctx, lsk_soa_args(dst, 0, NULL, args + na, 24 - na, &nb));
   TU_OK(ctx, lsk_kernel_run(k, cfg, args, na + nb, NULL));
-  TU_OK(ctx, lsk_soa_download(dst));
+  TU_OK(ctx, lsk_soa_download(dst, NULL));
   for (size_t i = 0; i < n; ++i) {
     ck_assert_msg(y.a[i] == x.a[i] + 1.0 && y.b[i] == x.b[i] * 2.0f, "%s: a or b of %zu", opts, i);
     for (size_t r = 0; r < 3; ++r) {
@@ -165,14 +165,14 @@ START_TEST(test_grind_soa_two_layouts_and_double2)
     y[i] = 0.5f * (float)i;
     q1[i] = 100.0f + (float)(i % 3);
   }
-  TU_OK(ctx, lsk_soa_upload(soa));
+  TU_OK(ctx, lsk_soa_upload(soa, NULL));
   lsk_arg args[16];
   size_t na = 0;
   TU_OK(ctx,
         lsk_soa_view_args(soa, 2, (size_t[]){0, 2}, (const char *[]){"x,y", NULL}, args, 16, &na));
   lsk_launch cfg = {.domain = {8}, .blocks = {2}, .workers = 2, .simd = 2};
   TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na, NULL));
-  TU_OK(ctx, lsk_soa_download(soa));
+  TU_OK(ctx, lsk_soa_download(soa, NULL));
   double *charge = (double *)(h2 + mc.offset);
   for (size_t i = 0; i < 30; ++i)
     ck_assert_msg(charge[i] == 1.5 * (double)i + 100.0 + (double)(i % 3), "charge[%zu] = %g", i,
@@ -189,7 +189,7 @@ START_TEST(test_grind_soa_two_layouts_and_double2)
     z[i].s[0] = (double)i + 0.5;
     z[i].s[1] = -(double)(i % 4);
   }
-  TU_OK(ctx, lsk_soa_upload(soa));
+  TU_OK(ctx, lsk_soa_upload(soa, NULL));
   lsk_buffer *out = NULL;
   double zero[19] = {0};
   TU_OK(ctx, lsk_buffer_create(ctx, sizeof zero, &out));
@@ -197,7 +197,7 @@ START_TEST(test_grind_soa_two_layouts_and_double2)
   TU_OK(ctx, lsk_soa_args(soa, 0, NULL, args, 15, &na));
   args[na++] = LSK_ARG_BUFFER(out);
   TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na, NULL));
-  TU_OK(ctx, lsk_soa_download(soa));
+  TU_OK(ctx, lsk_soa_download(soa, NULL));
   double got[19];
   TU_OK(ctx, lsk_buffer_read(out, 0, got, sizeof got, NULL));
   for (size_t i = 0; i < n; ++i) {
@@ -231,7 +231,7 @@ START_TEST(test_grind_soa_range_check_fails)
   parts h = {0};
   TU_OK(NULL, parts_bind(&h, lsk_soa_host(soa, 0), n));
   parts_fill(&h, n);
-  TU_OK(ctx, lsk_soa_upload(soa));
+  TU_OK(ctx, lsk_soa_upload(soa, NULL));
   lsk_buffer *got = NULL;
   double sentinel = 1234.5, g = 0;
   TU_OK(ctx, lsk_buffer_create(ctx, sizeof g, &got));
@@ -249,7 +249,7 @@ START_TEST(test_grind_soa_range_check_fails)
   ck_assert_msg(g == 0.0, "the failed read gives 0, got %g", g);
   unsigned char *before = malloc(lsk_soa_bytes(soa));
   memcpy(before, lsk_soa_host(soa, 0), lsk_soa_bytes(soa));
-  TU_OK(ctx, lsk_soa_download(soa));
+  TU_OK(ctx, lsk_soa_download(soa, NULL));
   ck_assert_int_eq(memcmp(before, lsk_soa_host(soa, 0), lsk_soa_bytes(soa)), 0);
   free(before);
   lsk_buffer_destroy(got);

@@ -88,7 +88,7 @@ static lsk_soa *filled_soa(fixture *f, size_t n, parts *h)
   TU_OK(f->ctx, lsk_soa_create(f->ctx, 1, (const lsk_layout *const[]){f->layout}, &n, &soa));
   TU_OK(NULL, parts_bind(h, lsk_soa_host(soa, 0), n));
   parts_fill(h, n);
-  TU_OK(f->ctx, lsk_soa_upload(soa));
+  TU_OK(f->ctx, lsk_soa_upload(soa, NULL));
   return soa;
 }
 
@@ -123,13 +123,13 @@ START_TEST(test_soa_round_trip)
     TU_OK(NULL, parts_bind(&h, lsk_soa_host(soa, 0), n));
     for (size_t s = 0; s < (n > 100 ? 2 : 4); ++s) {
       parts_fill(&h, n);
-      TU_OK(f.ctx, lsk_soa_upload(soa));
+      TU_OK(f.ctx, lsk_soa_upload(soa, NULL));
       lsk_launch cfg = {.domain = {256},
                         .blocks = {(n + 255) / 256 < 64 ? (n + 255) / 256 : 64},
                         .workers = shapes[s][0],
                         .simd = shapes[s][1]};
       run(&f, k, soa, 0, &cfg, NULL, 0);
-      TU_OK(f.ctx, lsk_soa_download(soa));
+      TU_OK(f.ctx, lsk_soa_download(soa, NULL));
       for (size_t i = 0; i < n; ++i) {
         double want = parts_reference(&h, i);
         ck_assert_msg(fabs(h.out[i] - want) <= 1e-12 * (1 + fabs(want)),
@@ -145,9 +145,58 @@ START_TEST(test_soa_round_trip)
 }
 END_TEST
 
-/* Range checking on: index n and -1 raise the verify error naming the
- * kernel file and line of the call, layout, member, index and size, and
- * nothing is written. Off: no check code. */
+/* Transfers on a queue of the caller's (issue 27): a download with
+ * LSK_ASYNC_NONBLOCKING behind a held event returns at once and leaves the
+ * host memory alone until the event completes; its event then delivers
+ * the device's bytes. A blocking upload on that queue is done on return:
+ * the host copy may change at once. */
+START_TEST(test_soa_on_queue)
+{
+  fixture f;
+  if (!setup(&f, NULL))
+    return;
+  size_t n = 1000;
+  parts h;
+  lsk_soa *soa = filled_soa(&f, n, &h);
+  size_t bytes = lsk_soa_bytes(soa);
+  unsigned char *want = malloc(bytes);
+  memcpy(want, lsk_soa_host(soa, 0), bytes);
+  lsk_queue *q = NULL;
+  TU_OK(f.ctx, lsk_queue_create(f.ctx, NULL, &q));
+  memset(lsk_soa_host(soa, 0), 0, bytes);
+  lsk_event *gate = NULL, *done = NULL;
+  TU_OK(f.ctx, lsk_event_user_create(f.ctx, &gate));
+  TU_OK(f.ctx, lsk_soa_download(soa, &(lsk_async){.queue = q,
+                                                  .wait = &gate,
+                                                  .nwait = 1,
+                                                  .event = &done,
+                                                  .flags = LSK_ASYNC_NONBLOCKING}));
+  ck_assert_ptr_nonnull(done);
+  const unsigned char *host = lsk_soa_host(soa, 0);
+  for (size_t i = 0; i < bytes; ++i)
+    ck_assert_msg(host[i] == 0, "byte %zu written before the gate opened", i);
+  TU_OK(f.ctx, lsk_event_user_complete(gate));
+  TU_OK(f.ctx, lsk_event_wait(done));
+  ck_assert_msg(memcmp(host, want, bytes) == 0, "the non-blocking download's bytes");
+  lsk_event_release(done);
+  /* Blocking: the device has the bytes when it returns, the host copy is
+   * free to change. */
+  parts_fill(&h, n);
+  memcpy(want, host, bytes);
+  TU_OK(f.ctx, lsk_soa_upload(soa, &(lsk_async){.queue = q}));
+  memset(lsk_soa_host(soa, 0), 0, bytes);
+  TU_OK(f.ctx, lsk_soa_download(soa, NULL));
+  ck_assert_msg(memcmp(host, want, bytes) == 0, "the blocking upload's bytes");
+  lsk_event_release(gate);
+  TU_OK(f.ctx, lsk_queue_destroy(q));
+  free(want);
+  lsk_soa_destroy(soa);
+  teardown(&f);
+}
+END_TEST
+
+/* Range checking on: index n and -1 raise the verify error naming layout,
+ * member, index and size, and nothing is written. Off: no check code. */
 START_TEST(test_soa_device_range_check)
 {
   fixture f;
@@ -186,7 +235,7 @@ START_TEST(test_soa_device_range_check)
     /* Nothing was written: the whole allocation is as uploaded. */
     unsigned char *before = malloc(lsk_soa_bytes(soa));
     memcpy(before, lsk_soa_host(soa, 0), lsk_soa_bytes(soa));
-    TU_OK(f.ctx, lsk_soa_download(soa));
+    TU_OK(f.ctx, lsk_soa_download(soa, NULL));
     ck_assert_int_eq(memcmp(before, lsk_soa_host(soa, 0), lsk_soa_bytes(soa)), 0);
     free(before);
   }
@@ -256,10 +305,10 @@ START_TEST(test_soa_parts_copy_aos)
   TU_OK(NULL, parts_bind(&p1, lsk_soa_host(soa, 1), 40));
   parts_fill(&p0, 17);
   parts_fill(&p1, 40);
-  TU_OK(f.ctx, lsk_soa_upload(soa));
+  TU_OK(f.ctx, lsk_soa_upload(soa, NULL));
   lsk_launch cfg = {.domain = {64}, .blocks = {1}};
   run(&f, k, soa, 1, &cfg, NULL, 0);
-  TU_OK(f.ctx, lsk_soa_download(soa));
+  TU_OK(f.ctx, lsk_soa_download(soa, NULL));
   for (size_t i = 0; i < 40; ++i)
     ck_assert(fabs(p1.out[i] - parts_reference(&p1, i)) <= 1e-12 * (1 + fabs(p1.out[i])));
   for (size_t i = 0; i < 17; ++i)
@@ -389,7 +438,7 @@ START_TEST(test_soa_view_of_two_layouts)
     y[i] = 0.5f * (float)i;
     q1[i] = 100.0f;
   }
-  TU_OK(ctx, lsk_soa_upload(soa));
+  TU_OK(ctx, lsk_soa_upload(soa, NULL));
   lsk_arg args[16];
   size_t na = 0;
   /* Parts 0 and 1 differ in length: refused. */
@@ -399,7 +448,7 @@ START_TEST(test_soa_view_of_two_layouts)
   ck_assert_uint_eq(na, 2 + 2 + 2 + 1);
   lsk_launch cfg = {.domain = {64}, .blocks = {1}};
   TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na, NULL));
-  TU_OK(ctx, lsk_soa_download(soa));
+  TU_OK(ctx, lsk_soa_download(soa, NULL));
   double *charge = (double *)(h2 + mc.offset);
   for (size_t i = 0; i < 50; ++i)
     ck_assert_msg(charge[i] == 1.5 * (double)i + 100.0, "charge[%zu] = %g", i, charge[i]);
@@ -558,6 +607,7 @@ Suite *suite_soa(void)
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_soa_round_trip);
+  tcase_add_test(tc, test_soa_on_queue);
   tcase_add_test(tc, test_soa_device_range_check);
   tcase_add_test(tc, test_soa_host_accessors);
   tcase_add_test(tc, test_soa_parts_copy_aos);

@@ -53,7 +53,7 @@ static void fill(lsk_soa *soa, pts *v0, pts *v1)
  * and part 0 untouched. */
 static void check(lsk_context *ctx, lsk_soa *soa, int runs, float a, float c)
 {
-  TU_OK(ctx, lsk_soa_download(soa));
+  TU_OK(ctx, lsk_soa_download(soa, NULL));
   pts v0 = {0}, v1 = {0};
   TU_OK(NULL, pts_bind(&v0, lsk_soa_host(soa, 0), N0));
   TU_OK(NULL, pts_bind(&v1, lsk_soa_host(soa, 1), N1));
@@ -91,7 +91,7 @@ static void setup(fixture *f)
                                (size_t[]){N0, N1}, &f->soa));
   pts v0 = {0}, v1 = {0};
   fill(f->soa, &v0, &v1);
-  TU_OK(f->ctx, lsk_soa_upload(f->soa));
+  TU_OK(f->ctx, lsk_soa_upload(f->soa, NULL));
 }
 
 static void teardown(fixture *f)

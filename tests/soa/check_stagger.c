@@ -292,13 +292,13 @@ START_TEST(test_stagger_round_trip)
     ck_assert_uint_eq((size_t)((unsigned char *)h.id - (unsigned char *)lsk_soa_host(soa, 0)),
                       m.offset);
     parts_fill(&h, n);
-    TU_OK(ctx, lsk_soa_upload(soa));
+    TU_OK(ctx, lsk_soa_upload(soa, NULL));
     lsk_arg args[16];
     size_t na = 0;
     TU_OK(ctx, lsk_soa_args(soa, 0, NULL, args, 16, &na));
     lsk_launch cfg = {.domain = {64}, .blocks = {(n + 63) / 64 < 8 ? (n + 63) / 64 : 8}};
     TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na, NULL));
-    TU_OK(ctx, lsk_soa_download(soa));
+    TU_OK(ctx, lsk_soa_download(soa, NULL));
     for (size_t i = 0; i < n; ++i) {
       double want = parts_reference(&h, i);
       ck_assert_msg(fabs(h.out[i] - want) <= 1e-12 * (1 + fabs(want)),
@@ -370,14 +370,14 @@ START_TEST(test_stagger_views)
     y[i] = 0.5f * (float)i;
     q1[i] = 100.0f + (float)(i % 3);
   }
-  TU_OK(ctx, lsk_soa_upload(soa));
+  TU_OK(ctx, lsk_soa_upload(soa, NULL));
   lsk_arg args[16];
   size_t na = 0;
   TU_OK(ctx,
         lsk_soa_view_args(soa, 2, (size_t[]){0, 2}, (const char *[]){"x,y", NULL}, args, 16, &na));
   lsk_launch cfg = {.domain = {16}, .blocks = {2}};
   TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na, NULL));
-  TU_OK(ctx, lsk_soa_download(soa));
+  TU_OK(ctx, lsk_soa_download(soa, NULL));
   double *charge = (double *)(h2 + mc.offset);
   for (size_t i = 0; i < 64; ++i)
     ck_assert_msg(charge[i] == 1.5 * (double)i + 100.0 + (double)(i % 3), "charge[%zu] = %g", i,
@@ -394,7 +394,7 @@ START_TEST(test_stagger_views)
     z[i].s[0] = (double)i + 0.5;
     z[i].s[1] = -(double)(i % 4);
   }
-  TU_OK(ctx, lsk_soa_upload(soa));
+  TU_OK(ctx, lsk_soa_upload(soa, NULL));
   lsk_buffer *out = NULL;
   double got[32] = {0};
   TU_OK(ctx, lsk_buffer_create(ctx, sizeof got, &out));
@@ -402,7 +402,7 @@ START_TEST(test_stagger_views)
   TU_OK(ctx, lsk_soa_args(soa, 0, NULL, args, 15, &na));
   args[na++] = LSK_ARG_BUFFER(out);
   TU_OK(ctx, lsk_kernel_run(k, &cfg, args, na, NULL));
-  TU_OK(ctx, lsk_soa_download(soa));
+  TU_OK(ctx, lsk_soa_download(soa, NULL));
   TU_OK(ctx, lsk_buffer_read(out, 0, got, sizeof got, NULL));
   for (size_t i = 0; i < n; ++i) {
     double re = (double)i + 0.5, im = -(double)(i % 4);
