@@ -80,6 +80,7 @@ static int zero(lsk_assoc *a, const char *fn, lsk_buffer *x, size_t n)
 int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_assoc_options *opt,
                      lsk_assoc **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -139,6 +140,7 @@ void lsk_assoc_destroy(lsk_assoc *a)
 
 int lsk_assoc_reserve(lsk_assoc *a, size_t capacity)
 {
+  LSK__API();
   LSK__LIVE(NULL, a, ASSOC, __func__, "a");
   int rc = check_capacity(a->ctx, __func__, capacity);
   if (rc || capacity <= a->capacity)
@@ -184,6 +186,7 @@ static int build_args(lsk_assoc *a, const char *fn, lsk_buffer *keys, size_t off
 
 int lsk_assoc_build_sorted(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
 {
+  LSK__API();
   LSK__LIVE(NULL, a, ASSOC, __func__, "a");
   int rc = build_args(a, __func__, keys, offset, n);
   if (rc)
@@ -207,6 +210,7 @@ int lsk_assoc_build_sorted(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t
 
 int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
 {
+  LSK__API();
   LSK__LIVE(NULL, a, ASSOC, __func__, "a");
   lsk_context *ctx = a->ctx;
   int rc = build_args(a, __func__, keys, offset, n);
@@ -235,6 +239,7 @@ int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n)
 
 int lsk_assoc_range(lsk_assoc *a, size_t key, size_t *begin, size_t *end)
 {
+  LSK__API();
   LSK__LIVE(NULL, a, ASSOC, __func__, "a");
   if (!begin || !end)
     return lsk__fail(a->ctx, LSK_EINVAL, "%s: %s is NULL", __func__, begin ? "end" : "begin");
@@ -258,6 +263,7 @@ int lsk_assoc_range(lsk_assoc *a, size_t key, size_t *begin, size_t *end)
 
 int lsk_assoc_size(lsk_assoc *a, size_t *stored, size_t *skipped)
 {
+  LSK__API();
   LSK__LIVE(NULL, a, ASSOC, __func__, "a");
   uint32_t total = 0;
   int rc = LSK_OK;

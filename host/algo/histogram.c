@@ -86,6 +86,7 @@ static int check_nbins(lsk_context *ctx, const char *fn, size_t nbins, size_t ex
 int lsk_histogram_uint(lsk_context *ctx, lsk_buffer *keys, size_t offset, size_t n, size_t nbins,
                        lsk_buffer *bins_out, size_t out_offset, const lsk_algo_options *opt)
 {
+  LSK__API();
   lsk__lib_clear(opt);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   int rc = lsk__check_span(ctx, __func__, "keys", keys, offset, n, 4);
@@ -139,6 +140,7 @@ int lsk_histogram_real(lsk_context *ctx, lsk_type type, lsk_buffer *values, size
                        double lo, double hi, size_t nbins, lsk_buffer *bins_out, size_t out_offset,
                        const lsk_algo_options *opt)
 {
+  LSK__API();
   lsk__lib_clear(opt);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   int rc = lsk__check_type(ctx, __func__, type, (1u << LSK_TYPE_FLOAT) | (1u << LSK_TYPE_DOUBLE));

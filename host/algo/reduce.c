@@ -94,6 +94,7 @@ static int reduce_to(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type ty
 int lsk_reduce_to(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_t offset,
                   size_t n, lsk_buffer *out, size_t out_index, const lsk_algo_options *opt)
 {
+  LSK__API();
   lsk__lib_clear(opt);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   lsk__on o;
@@ -106,6 +107,7 @@ int lsk_reduce_to(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, si
 int lsk_reduce(lsk_context *ctx, lsk_type type, lsk_op op, lsk_buffer *in, size_t offset, size_t n,
                void *result, const lsk_algo_options *opt)
 {
+  LSK__API();
   lsk__lib_clear(opt);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   if (!result)

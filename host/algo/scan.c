@@ -78,6 +78,7 @@ static int scan(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, l
 int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in, size_t in_offset,
              lsk_buffer *out, size_t out_offset, size_t n, const lsk_algo_options *opt)
 {
+  LSK__API();
   lsk__lib_clear(opt);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   lsk__on o;

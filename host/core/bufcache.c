@@ -150,6 +150,7 @@ static void release(lsk_buffer *buf);
 
 int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_queue *q, lsk_buffer **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -254,6 +255,7 @@ static void release(lsk_buffer *buf) { put(buf, NULL); }
 
 int lsk_buffer_free(lsk_buffer *buf, lsk_queue *q)
 {
+  LSK__API();
   if (!buf)
     return LSK_OK;
   LSK__LIVE(NULL, buf, BUFFER, __func__, "buf");
@@ -276,6 +278,7 @@ int lsk_buffer_free(lsk_buffer *buf, lsk_queue *q)
 
 int lsk_buffer_cache_stats_get(lsk_context *ctx, lsk_buffer_cache_stats *out)
 {
+  LSK__API();
   if (out)
     memset(out, 0, sizeof *out);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
@@ -289,6 +292,7 @@ int lsk_buffer_cache_stats_get(lsk_context *ctx, lsk_buffer_cache_stats *out)
 
 int lsk_buffer_cache_trim(lsk_context *ctx)
 {
+  LSK__API();
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   trim(ctx);
   return LSK_OK;

@@ -80,6 +80,7 @@ int lsk__buffer_wrap(lsk_context *ctx, cl_mem mem, size_t size, const char *fn, 
 
 int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -237,23 +238,27 @@ int lsk__buffer_rw(lsk_buffer *buf, int write, size_t offset, void *ptr, size_t 
 
 int lsk_buffer_write(lsk_buffer *buf, size_t offset, const void *src, size_t size)
 {
+  LSK__API();
   return transfer(LSK__OP_WRITE, buf, offset, (void *)src, size, CL_TRUE, NULL, __func__);
 }
 
 int lsk_buffer_read(lsk_buffer *buf, size_t offset, void *dst, size_t size)
 {
+  LSK__API();
   return transfer(LSK__OP_READ, buf, offset, dst, size, CL_TRUE, NULL, __func__);
 }
 
 int lsk_buffer_write_async(lsk_buffer *buf, size_t offset, const void *src, size_t size,
                            const lsk_async *on)
 {
+  LSK__API();
   return transfer(LSK__OP_WRITE, buf, offset, (void *)src, size, CL_FALSE, on, __func__);
 }
 
 int lsk_buffer_read_async(lsk_buffer *buf, size_t offset, void *dst, size_t size,
                           const lsk_async *on)
 {
+  LSK__API();
   return transfer(LSK__OP_READ, buf, offset, dst, size, CL_FALSE, on, __func__);
 }
 
@@ -287,18 +292,21 @@ static int fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_
 int lsk_buffer_fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
                     size_t size)
 {
+  LSK__API();
   return fill(buf, pattern, pattern_size, offset, size, NULL, __func__);
 }
 
 int lsk_buffer_fill_async(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
                           size_t size, const lsk_async *on)
 {
+  LSK__API();
   return fill(buf, pattern, pattern_size, offset, size, on, __func__);
 }
 
 int lsk_buffer_copy(lsk_buffer *dst, size_t dst_offset, const lsk_buffer *src, size_t src_offset,
                     size_t size, const lsk_async *on)
 {
+  LSK__API();
   if (on && on->event)
     *on->event = NULL;
   LSK__LIVE(NULL, dst, BUFFER, __func__, "dst");
@@ -352,12 +360,14 @@ static int map(lsk_buffer *buf, size_t offset, size_t size, cl_bool blocking, co
 
 int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr)
 {
+  LSK__API();
   return map(buf, offset, size, CL_TRUE, NULL, ptr, __func__);
 }
 
 int lsk_buffer_map_async(lsk_buffer *buf, size_t offset, size_t size, const lsk_async *on,
                          void **ptr)
 {
+  LSK__API();
   return map(buf, offset, size, CL_FALSE, on, ptr, __func__);
 }
 
@@ -381,6 +391,7 @@ int lsk_buffer_unmap(lsk_buffer *buf, void *ptr) { return unmap(buf, ptr, NULL, 
 
 int lsk_buffer_unmap_async(lsk_buffer *buf, void *ptr, const lsk_async *on)
 {
+  LSK__API();
   return unmap(buf, ptr, on, 0, __func__);
 }
 

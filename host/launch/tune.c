@@ -241,6 +241,7 @@ static int time_rounds(tuner *t, lsk_tune_result *out, unsigned repeat, int no_r
 int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
              const lsk_tune_options *opt, lsk_tune_result *out)
 {
+  LSK__API();
   if (out)
     memset(out, 0, sizeof *out);
   LSK__LIVE(NULL, k, KERNEL, __func__, "kernel");
@@ -318,6 +319,7 @@ tune_out:
 int lsk_tune_stored(lsk_kernel *k, const lsk_launch *cfg, int *found, unsigned *workers,
                     unsigned *simd)
 {
+  LSK__API();
   if (found)
     *found = 0;
   LSK__LIVE(NULL, k, KERNEL, __func__, "kernel");

@@ -21,6 +21,7 @@ LSK__HANDLE_FIRST(lsk_list);
 int lsk_list_create(lsk_pool *pool, size_t elem_bytes, size_t chunk, size_t max_length,
                     lsk_list **out)
 {
+  LSK__API();
   if (out)
     *out = NULL;
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
@@ -114,6 +115,7 @@ static int read_all(lsk_list *l, const char *fn, uint32_t **words)
 
 int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out)
 {
+  LSK__API();
   LSK__LIVE(NULL, list, LIST, __func__, "list");
   if (!out)
     return lsk__fail(list->pool->ctx, LSK_EINVAL, "%s: out is NULL", __func__);
@@ -133,6 +135,7 @@ int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out)
 
 int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
 {
+  LSK__API();
   LSK__LIVE(NULL, list, LIST, __func__, "list");
   lsk_context *ctx = list->pool->ctx;
   if (!dst && count)
@@ -168,6 +171,7 @@ int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst)
 
 int lsk_list_clear(lsk_list *list)
 {
+  LSK__API();
   LSK__LIVE(NULL, list, LIST, __func__, "list");
   lsk_context *ctx = list->pool->ctx;
   lsk_kernel *k;

@@ -131,6 +131,7 @@ static size_t max_align(const lsk_context *ctx)
 int lsk_pool_create(lsk_context *ctx, size_t cell_bytes, size_t capacity,
                     const lsk_pool_options *opt, lsk_pool **out)
 {
+  LSK__API();
   int rc = check_common(ctx, __func__, capacity, out);
   if (rc)
     return rc;
@@ -154,6 +155,7 @@ int lsk_pool_create(lsk_context *ctx, size_t cell_bytes, size_t capacity,
 int lsk_pool_create_frames(lsk_context *ctx, const lsk_layout *layout, unsigned frame_size,
                            size_t capacity, lsk_pool **out)
 {
+  LSK__API();
   int rc = check_common(ctx, __func__, capacity, out);
   if (rc)
     return rc;
@@ -259,6 +261,7 @@ static void usage_of(const uint32_t *h, lsk_pool_usage *u)
 
 int lsk_pool_usage_get(lsk_pool *pool, lsk_pool_usage *out)
 {
+  LSK__API();
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   if (!out)
     return lsk__fail(pool->ctx, LSK_EINVAL, "%s: out is NULL", __func__);
@@ -298,6 +301,7 @@ static int gc(lsk_pool *p, const char *fn)
 
 int lsk_pool_gc(lsk_pool *pool)
 {
+  LSK__API();
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   int rc = lsk__queue_check(pool->ctx, pool->q, __func__, "the pool's queue");
   return rc ? rc : gc(pool, __func__);
@@ -305,6 +309,7 @@ int lsk_pool_gc(lsk_pool *pool)
 
 int lsk_pool_grow(lsk_pool *pool, size_t capacity)
 {
+  LSK__API();
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   lsk_context *ctx = pool->ctx;
   if (capacity <= pool->capacity)
@@ -355,6 +360,7 @@ static int read_list(lsk_pool *p, const char *fn, size_t at, size_t count, uint3
 
 int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 {
+  LSK__API();
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   uint32_t h[LSK__POOL_HEADER_WORDS];
   int rc = read_header(pool, h);
@@ -367,6 +373,7 @@ int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 
 int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 {
+  LSK__API();
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   uint32_t h[LSK__POOL_HEADER_WORDS];
   int rc = read_header(pool, h);
@@ -378,6 +385,7 @@ int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n)
 
 int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst)
 {
+  LSK__API();
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   if (!dst && count)
     return lsk__fail(pool->ctx, LSK_EINVAL, "%s: dst is NULL", __func__);

@@ -19,6 +19,7 @@ LSK__HANDLE_FIRST(lsk_vector);
 
 int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_vector **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -70,6 +71,7 @@ void lsk_vector_destroy(lsk_vector *v)
 
 int lsk_vector_set_queue(lsk_vector *v, lsk_queue *q)
 {
+  LSK__API();
   LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   int rc = q ? lsk__queue_check(v->ctx, q, __func__, "q") : LSK_OK;
   if (!rc)
@@ -86,6 +88,7 @@ static int queue_of(lsk_vector *v, const char *fn, lsk_queue **q)
 
 int lsk_vector_clear(lsk_vector *v)
 {
+  LSK__API();
   LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   lsk_queue *q;
   int rc = queue_of(v, __func__, &q);
@@ -107,6 +110,7 @@ static int read_count(lsk_vector *v, uint32_t *count, const char *fn)
 
 int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)
 {
+  LSK__API();
   LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   if (!size)
     return lsk__fail(v->ctx, LSK_EINVAL, "%s: size is NULL", __func__);
@@ -122,6 +126,7 @@ int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow)
 
 int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n)
 {
+  LSK__API();
   LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   if (!n)
     return lsk__fail(v->ctx, LSK_EINVAL, "%s: n is NULL", __func__);
@@ -164,6 +169,7 @@ lsk_buffer *lsk_vector_count(const lsk_vector *v)
 
 int lsk_vector_args(const lsk_vector *v, lsk_arg args[3])
 {
+  LSK__API();
   LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   if (!args)
     return lsk__fail(v->ctx, LSK_EINVAL, "%s: args is NULL", __func__);

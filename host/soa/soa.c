@@ -27,12 +27,14 @@ LSK__HANDLE_FIRST(lsk_soa);
 
 int lsk_soa_range_error(const char *layout, const char *member, size_t index, size_t n)
 {
+  LSK__API();
   return lsk__fail(NULL, LSK_ERANGE, "%s.%s: index %zu out of range (size %zu)",
                    layout ? layout : "?", member ? member : "?", index, n);
 }
 
 int lsk_soa_misaligned(const char *layout, const void *ptr, size_t align)
 {
+  LSK__API();
   if (!ptr)
     return lsk__fail(NULL, LSK_EINVAL, "layout '%s': NULL memory", layout ? layout : "?");
   return lsk__fail(NULL, LSK_EINVAL,
@@ -43,6 +45,7 @@ int lsk_soa_misaligned(const char *layout, const void *ptr, size_t align)
 int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
                    const size_t *counts, lsk_soa **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -154,12 +157,14 @@ lsk_buffer *lsk_soa_buffer(const lsk_soa *s)
 
 int lsk_soa_upload(lsk_soa *s)
 {
+  LSK__API();
   LSK__LIVE(NULL, s, SOA, __func__, "soa");
   return s->bytes ? lsk_buffer_write(s->buf, 0, s->host, s->bytes) : LSK_OK;
 }
 
 int lsk_soa_download(lsk_soa *s)
 {
+  LSK__API();
   LSK__LIVE(NULL, s, SOA, __func__, "soa");
   return s->bytes ? lsk_buffer_read(s->buf, 0, s->host, s->bytes) : LSK_OK;
 }
@@ -177,6 +182,7 @@ static int member_of(const lsk_soa *s, size_t j, const char *name, lsk_member_in
 
 int lsk_soa_copy(lsk_soa *dst, size_t dj, const lsk_soa *src, size_t sj)
 {
+  LSK__API();
   LSK__LIVE(NULL, dst, SOA, __func__, "dst");
   LSK__LIVE(dst->ctx, src, SOA, __func__, "src");
   if (dj >= dst->k || sj >= src->k)
@@ -259,6 +265,7 @@ static int aos(const lsk_soa *s, size_t j, unsigned char *aos_mem, size_t count,
 int lsk_soa_from_aos(lsk_soa *s, size_t j, const void *aos_mem, size_t count, size_t struct_size,
                      const lsk_aos_field *fields, size_t nfields)
 {
+  LSK__API();
   LSK__LIVE(NULL, s, SOA, __func__, "soa");
   /* The array is only read in this direction. */
   return aos(s, j, (unsigned char *)(uintptr_t)aos_mem, count, struct_size, fields, nfields, 1,
@@ -268,6 +275,7 @@ int lsk_soa_from_aos(lsk_soa *s, size_t j, const void *aos_mem, size_t count, si
 int lsk_soa_to_aos(const lsk_soa *s, size_t j, void *aos_mem, size_t count, size_t struct_size,
                    const lsk_aos_field *fields, size_t nfields)
 {
+  LSK__API();
   LSK__LIVE(NULL, s, SOA, __func__, "soa");
   return aos(s, j, aos_mem, count, struct_size, fields, nfields, 0, __func__);
 }
@@ -326,12 +334,14 @@ static int view_args(const lsk_soa *s, size_t k, const size_t *parts, const char
 int lsk_soa_view_args(const lsk_soa *s, size_t k, const size_t *parts, const char *const *members,
                       lsk_arg *args, size_t cap, size_t *count)
 {
+  LSK__API();
   return view_args(s, k, parts, members, args, cap, count, __func__);
 }
 
 int lsk_soa_args(const lsk_soa *s, size_t j, const lsk_emit_options *opt, lsk_arg *args, size_t cap,
                  size_t *count)
 {
+  LSK__API();
   LSK__LIVE(NULL, s, SOA, __func__, "soa");
   const char *members[1] = {opt ? opt->members : NULL};
   return view_args(s, 1, &j, members, args, cap, count, __func__);
