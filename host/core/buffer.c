@@ -387,7 +387,11 @@ static int unmap(lsk_buffer *buf, void *ptr, const lsk_async *on, int finish, co
   return err ? lsk__fail_cl(buf->ctx, err, "clFinish", " (%s, queue '%s')", fn, o.q->name) : rc;
 }
 
-int lsk_buffer_unmap(lsk_buffer *buf, void *ptr) { return unmap(buf, ptr, NULL, 1, __func__); }
+int lsk_buffer_unmap(lsk_buffer *buf, void *ptr)
+{
+  LSK__API();
+  return unmap(buf, ptr, NULL, 1, __func__);
+}
 
 int lsk_buffer_unmap_async(lsk_buffer *buf, void *ptr, const lsk_async *on)
 {
