@@ -203,8 +203,8 @@ static const char *as_read(const char *buf, unsigned long long call)
 static const char *bare(const char *buf) { return buf ? buf + LSK__EARLIER_LEN : ""; }
 
 /* Replaces the thread's record by buf (malloc'd, with the prefix; NULL:
- * out of memory, the fallback says so, or holds a copy of text). */
-static void record_thread(const lsk_context *ctx, char *buf, const char *text)
+ * out of memory, and the fallback says so). */
+static void record_thread(const lsk_context *ctx, char *buf)
 {
   if (buf && pthread_once(&text_once, text_key_make) == 0 && text_key_ok &&
       pthread_setspecific(text_key, buf) == 0) {
@@ -213,14 +213,14 @@ static void record_thread(const lsk_context *ctx, char *buf, const char *text)
     tls.text = buf;
   } else {
     /* No heap (or no key to free it with): the fallback, truncated. */
-    free(buf);
     if (tls.text != tls.fallback) {
       if (text_key_ok)
         (void)pthread_setspecific(text_key, NULL);
       free(tls.text);
     }
-    snprintf(tls.fallback, sizeof tls.fallback, "%s%s", LSK__EARLIER,
-             text ? text : "(no memory for the message)");
+    snprintf(tls.fallback, sizeof tls.fallback, "%s",
+             buf ? buf : LSK__EARLIER "(no memory for the message)");
+    free(buf);
     tls.text = tls.fallback;
   }
   tls.ctx = ctx;
@@ -275,7 +275,7 @@ static void set_message(lsk_context *ctx, char *buf)
     }
     pthread_mutex_unlock(&ctx->msg_lock);
   }
-  record_thread(ctx, buf, NULL);
+  record_thread(ctx, buf);
 }
 
 /* The message of a failure: fmt behind the prefix, malloc'd; NULL when out
