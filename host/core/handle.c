@@ -273,7 +273,6 @@ int lsk__handle_live(const void *h, const lsk__htype *type)
 
 int lsk_handle_add(void *h, const lsk_handle_type *type, const void *parent)
 {
-  LSK__API();
   if (!h || !type)
     return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, h ? "type" : "h");
   if (!type->name || !*type->name)
@@ -298,7 +297,6 @@ int lsk_handle_add(void *h, const lsk_handle_type *type, const void *parent)
 int lsk_handle_check(lsk_context *msg, const void *h, const lsk_handle_type *type, const char *fn,
                      const char *what)
 {
-  LSK__API();
   if (!type)
     return lsk__fail(msg, LSK_EINVAL, "%s: type is NULL", __func__);
   return lsk__handle_check(msg, h, type, fn ? fn : __func__, what ? what : "handle");
@@ -306,7 +304,6 @@ int lsk_handle_check(lsk_context *msg, const void *h, const lsk_handle_type *typ
 
 int lsk_handle_remove(const void *h, const lsk_handle_type *type, const char *fn)
 {
-  LSK__API();
   if (!type)
     return lsk__fail(NULL, LSK_EINVAL, "%s: type is NULL", __func__);
   /* A context is lsk's to remove (lsk_context_destroy): removed here, it

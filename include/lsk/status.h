@@ -76,7 +76,9 @@ char *lsk_status_name_r(int status, char *buf, size_t len);
  * it, and read it unchanged): lsk_errmsg, lsk_context_errmsg,
  * lsk_strerror, lsk_status_name, lsk_status_name_r, lsk_version, the
  * accessors that return no status (lsk_buffer_size, lsk_context_device,
- * ...) and the void destroys. Every function that returns a status
+ * ...), the void destroys, and lsk_handle_add, lsk_handle_check and
+ * lsk_handle_remove (handle.h: the parts of another library's functions,
+ * which are the user's calls). Every other function that returns a status
  * starts a new call: a failure before it is marked from then on, even
  * when it succeeds. An accessor or a destroy given a handle that is not
  * live records its message all the same, as part of the latest call.
