@@ -1,7 +1,9 @@
 /*
  * status.c: status names and messages, and the detailed error message:
- * per thread and context (several threads may fail on one context at once,
- * each reads its own failure), and per thread without a context.
+ * the calling thread's last failure (lsk_errmsg), and per context and
+ * thread (several threads may fail on one context at once, each reads its
+ * own failure); the stamps that say whether a message is current
+ * (LSK__API, core.h; docs/errors.md, "Messages").
  */
 #include <stdarg.h>
 #include <stdio.h>
