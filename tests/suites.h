@@ -27,6 +27,7 @@
   X(status, tests/core/check_status.c, u)                                      \
   X(device, tests/core/check_device.c, ur)                                     \
   X(errors, tests/core/check_errors.c, ur)                                     \
+  X(errmsg, tests/core/check_errmsg.c, u)                                      \
   X(cache, tests/core/check_cache.c, ur)                                       \
   X(resource, tests/core/check_resource.c, ur)                                 \
   X(threads, tests/core/check_threads.c, ur)                                   \

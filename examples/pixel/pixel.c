@@ -206,6 +206,17 @@ static int build(lsk_pixel *px)
   return rc;
 }
 
+/* rc, with the failure's message current again on ctx if an lsk call
+ * that succeeded after it (a cleanup) has marked it "(earlier) ": each
+ * lsk call made here is a call of its own (docs/errors.md, "Messages"). */
+static int reraise(lsk_context *ctx, int rc)
+{
+  const char *e = lsk_errmsg();
+  if (rc && strncmp(e, "(earlier) ", 10) == 0)
+    return lsk_context_set_error(ctx, rc, "%s", e + 10);
+  return rc;
+}
+
 int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel **out)
 {
   static const char fn[] = "lsk_pixel_create";
@@ -268,7 +279,7 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
     rc = build(px);
   if (rc) {
     lsk_pixel_destroy(px);
-    return rc;
+    return reraise(ctx, rc);
   }
   *out = px;
   return LSK_OK;

@@ -103,6 +103,7 @@ static int zero_offsets(lsk_context *ctx, size_t nkeys, const char *fn, lsk_buff
 int lsk_assoc_create(lsk_context *ctx, size_t nkeys, size_t capacity, const lsk_assoc_options *opt,
                      lsk_assoc **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -152,6 +153,7 @@ void lsk_assoc_destroy(lsk_assoc *a)
 
 int lsk_assoc_reserve(lsk_assoc *a, size_t capacity)
 {
+  LSK__API();
   LSK__LIVE(NULL, a, ASSOC, __func__, "a");
   int rc = check_capacity(a->ctx, __func__, capacity);
   if (rc || capacity <= a->capacity)
@@ -249,6 +251,7 @@ static int build_sorted(lsk_assoc *a, lsk_queue *q, lsk_buffer *keys, size_t off
 int lsk_assoc_build_sorted(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n,
                            const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, a, ASSOC, __func__, "a");
   int rc = build_args(a, __func__, keys, offset, n);
@@ -285,6 +288,7 @@ static int build(lsk_assoc *a, lsk_queue *q, lsk_buffer *keys, size_t offset, si
 
 int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, a, ASSOC, __func__, "a");
   int rc = build_args(a, __func__, keys, offset, n);
@@ -310,6 +314,7 @@ static int read_offsets(lsk_assoc *a, const char *fn, size_t offset, void *dst, 
 
 int lsk_assoc_range(lsk_assoc *a, size_t key, size_t *begin, size_t *end, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, a, ASSOC, __func__, "a");
   if (!begin || !end)
@@ -339,6 +344,7 @@ int lsk_assoc_range(lsk_assoc *a, size_t key, size_t *begin, size_t *end, const 
 
 int lsk_assoc_size(lsk_assoc *a, size_t *stored, size_t *skipped, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, a, ASSOC, __func__, "a");
   uint32_t total = 0;

@@ -149,6 +149,7 @@ static int compactor_text(lsk_context *ctx, const char *fn, const char *source,
 int lsk_compactor_source(const char *source, const lsk_compactor_options *opt, char **program,
                          char **prelude)
 {
+  LSK__API();
   if (program)
     *program = NULL;
   if (prelude)
@@ -161,6 +162,7 @@ int lsk_compactor_source(const char *source, const lsk_compactor_options *opt, c
 int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compactor_options *opt,
                          lsk_compactor **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -346,6 +348,7 @@ int lsk_compact_to(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, l
                    size_t out_offset, size_t capacity, lsk_buffer *count_buf, size_t count_index,
                    const lsk_algo_options *opt, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   int rc = check_common(c, __func__, 0, 1, NULL, count_buf, count_index);
   return rc ? rc
@@ -357,6 +360,7 @@ int lsk_compact(lsk_compactor *c, lsk_buffer *data, size_t n, uint64_t arg, lsk_
                 size_t out_offset, size_t capacity, size_t *count, const lsk_algo_options *opt,
                 const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   int rc = check_common(c, __func__, 0, 0, count, NULL, 0);
   if (rc)
@@ -422,6 +426,7 @@ int lsk_compact_soa_to(lsk_compactor *c, const lsk_soa *src, size_t part, uint64
                        lsk_buffer *out, size_t out_offset, size_t capacity, lsk_buffer *count_buf,
                        size_t count_index, const lsk_algo_options *opt, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   int rc = check_common(c, __func__, 1, 1, NULL, count_buf, count_index);
   return rc ? rc
@@ -433,6 +438,7 @@ int lsk_compact_soa(lsk_compactor *c, const lsk_soa *src, size_t part, uint64_t 
                     lsk_buffer *out, size_t out_offset, size_t capacity, size_t *count,
                     const lsk_algo_options *opt, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   int rc = check_common(c, __func__, 1, 0, count, NULL, 0);
   if (rc)
@@ -468,6 +474,7 @@ int lsk_compact_rows_to(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa
                         uint64_t arg, lsk_buffer *count_buf, size_t count_index,
                         const lsk_algo_options *opt, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   int rc = check_common(c, __func__, 1, 1, NULL, count_buf, count_index);
   return rc ? rc : rows(c, __func__, src, sj, dst, dj, arg, count_buf, count_index, opt, on);
@@ -476,6 +483,7 @@ int lsk_compact_rows_to(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa
 int lsk_compact_rows(lsk_compactor *c, const lsk_soa *src, size_t sj, lsk_soa *dst, size_t dj,
                      uint64_t arg, size_t *count, const lsk_algo_options *opt, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   int rc = check_common(c, __func__, 1, 0, count, NULL, 0);
   if (rc)

@@ -42,6 +42,7 @@ int lsk_grid_split(unsigned dims, const size_t global[3], const unsigned parts[3
                    const unsigned coord[3], unsigned guard, const int periodic[3],
                    lsk_grid_box *out)
 {
+  LSK__API();
   if (!global || !parts || !coord || !out)
     return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__,
                      !global  ? "global"
@@ -219,6 +220,7 @@ static int make_table(lsk_halo *h, int t, lsk_halo_kind k1, lsk_halo_kind k2, in
 
 int lsk_halo_create(lsk_context *ctx, const lsk_grid_box *box, lsk_halo **out)
 {
+  LSK__API();
   if (out)
     *out = NULL;
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
@@ -282,6 +284,7 @@ unsigned lsk_halo_dirs(const lsk_halo *h)
 
 int lsk_halo_dir(const lsk_halo *h, unsigned i, int d[3])
 {
+  LSK__API();
   LSK__LIVE(NULL, h, HALO, __func__, "h");
   if (!d)
     return lsk__fail(h->ctx, LSK_EINVAL, "%s: d is NULL", __func__);
@@ -377,24 +380,28 @@ static int call(lsk_halo *h, const char *fn, int t, int pack, lsk_type type, lsk
 int lsk_halo_pack(lsk_halo *h, lsk_type type, lsk_buffer *column, lsk_buffer *packed,
                   size_t packed_offset, const lsk_algo_options *opt, const lsk_async *on)
 {
+  LSK__API();
   return call(h, __func__, TAB_PACK, 1, type, column, packed, packed_offset, opt, on);
 }
 
 int lsk_halo_unpack(lsk_halo *h, lsk_type type, lsk_buffer *packed, size_t packed_offset,
                     lsk_buffer *column, const lsk_algo_options *opt, const lsk_async *on)
 {
+  LSK__API();
   return call(h, __func__, TAB_UNPACK, 0, type, column, packed, packed_offset, opt, on);
 }
 
 int lsk_halo_wrap(lsk_halo *h, lsk_type type, lsk_buffer *packed, size_t packed_offset,
                   lsk_buffer *column, const lsk_algo_options *opt, const lsk_async *on)
 {
+  LSK__API();
   return call(h, __func__, TAB_WRAP, 0, type, column, packed, packed_offset, opt, on);
 }
 
 int lsk_halo_fill(lsk_halo *h, lsk_type type, lsk_buffer *column, const lsk_algo_options *opt,
                   const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, h, HALO, __func__, "h");
   int rc = check_copy(h, __func__, type, column, NULL, 0, 0);

@@ -87,6 +87,7 @@ int lsk_histogram_uint(lsk_context *ctx, lsk_buffer *keys, size_t offset, size_t
                        lsk_buffer *bins_out, size_t out_offset, const lsk_algo_options *opt,
                        const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   int rc = lsk__check_span(ctx, __func__, "keys", keys, offset, n, 4);
@@ -140,6 +141,7 @@ int lsk_histogram_real(lsk_context *ctx, lsk_type type, lsk_buffer *values, size
                        double lo, double hi, size_t nbins, lsk_buffer *bins_out, size_t out_offset,
                        const lsk_algo_options *opt, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   int rc = lsk__check_type(ctx, __func__, type, (1u << LSK_TYPE_FLOAT) | (1u << LSK_TYPE_DOUBLE));

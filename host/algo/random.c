@@ -54,6 +54,7 @@ int lsk_random_fill(lsk_context *ctx, lsk_buffer *out, size_t offset, size_t n, 
                     lsk_random_dist dist, uint64_t seed, uint32_t stream,
                     const lsk_algo_options *opt, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   lsk__on o;

@@ -79,6 +79,7 @@ int lsk_scan(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in
              lsk_buffer *out, size_t out_offset, size_t n, const lsk_algo_options *opt,
              const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   lsk__on o;

@@ -366,6 +366,7 @@ static int sort_call(lsk_context *ctx, const char *fn, lsk_type type, lsk_buffer
 int lsk_sort(lsk_context *ctx, lsk_type type, lsk_buffer *keys, size_t n, lsk_buffer *out_keys,
              const lsk_sort_options *opt, const lsk_async *on)
 {
+  LSK__API();
   return sort_call(ctx, __func__, type, keys, NULL, 0, n, out_keys, NULL, opt, on);
 }
 
@@ -373,5 +374,6 @@ int lsk_sort_by_key(lsk_context *ctx, lsk_type type, lsk_buffer *keys, lsk_buffe
                     lsk_buffer *out_keys, lsk_buffer *out_values, const lsk_sort_options *opt,
                     const lsk_async *on)
 {
+  LSK__API();
   return sort_call(ctx, __func__, type, keys, values, 1, n, out_keys, out_values, opt, on);
 }

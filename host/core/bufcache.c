@@ -165,6 +165,7 @@ static int alloc_queue(lsk_context *ctx, const lsk_async *on, lsk_queue **q)
 
 int lsk_buffer_alloc(lsk_context *ctx, size_t size, lsk_buffer **out, const lsk_async *on)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -266,6 +267,7 @@ static void release(lsk_buffer *buf) { put(buf, NULL); }
 
 int lsk_buffer_free(lsk_buffer *buf, const lsk_async *on)
 {
+  LSK__API();
   if (on && on->event)
     *on->event = NULL;
   if (!buf)
@@ -304,6 +306,7 @@ int lsk_buffer_free(lsk_buffer *buf, const lsk_async *on)
 
 int lsk_buffer_cache_stats_get(lsk_context *ctx, lsk_buffer_cache_stats *out)
 {
+  LSK__API();
   if (out)
     memset(out, 0, sizeof *out);
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
@@ -317,6 +320,7 @@ int lsk_buffer_cache_stats_get(lsk_context *ctx, lsk_buffer_cache_stats *out)
 
 int lsk_buffer_cache_trim(lsk_context *ctx)
 {
+  LSK__API();
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   trim(ctx);
   return LSK_OK;

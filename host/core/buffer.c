@@ -87,6 +87,7 @@ int lsk__buffer_wrap(lsk_context *ctx, cl_mem mem, size_t size, const char *fn, 
 
 int lsk_buffer_create(lsk_context *ctx, size_t size, lsk_buffer **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -252,17 +253,20 @@ int lsk__buffer_rw(lsk_buffer *buf, int write, size_t offset, void *ptr, size_t 
 int lsk_buffer_write(lsk_buffer *buf, size_t offset, const void *src, size_t size,
                      const lsk_async *on)
 {
+  LSK__API();
   return transfer(LSK__OP_WRITE, buf, offset, (void *)src, size, on, __func__);
 }
 
 int lsk_buffer_read(lsk_buffer *buf, size_t offset, void *dst, size_t size, const lsk_async *on)
 {
+  LSK__API();
   return transfer(LSK__OP_READ, buf, offset, dst, size, on, __func__);
 }
 
 int lsk_buffer_fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, size_t offset,
                     size_t size, const lsk_async *on)
 {
+  LSK__API();
   const char *fn = __func__;
   if (on && on->event)
     *on->event = NULL;
@@ -291,6 +295,7 @@ int lsk_buffer_fill(lsk_buffer *buf, const void *pattern, size_t pattern_size, s
 int lsk_buffer_copy(lsk_buffer *dst, size_t dst_offset, const lsk_buffer *src, size_t src_offset,
                     size_t size, const lsk_async *on)
 {
+  LSK__API();
   if (on && on->event)
     *on->event = NULL;
   LSK__LIVE(NULL, dst, BUFFER, __func__, "dst");
@@ -320,6 +325,7 @@ int lsk_buffer_copy(lsk_buffer *dst, size_t dst_offset, const lsk_buffer *src, s
 
 int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr, const lsk_async *on)
 {
+  LSK__API();
   const char *fn = __func__;
   if (ptr)
     *ptr = NULL;
@@ -339,6 +345,7 @@ int lsk_buffer_map(lsk_buffer *buf, size_t offset, size_t size, void **ptr, cons
 
 int lsk_buffer_unmap(lsk_buffer *buf, void *ptr, const lsk_async *on)
 {
+  LSK__API();
   if (on && on->event)
     *on->event = NULL;
   LSK__LIVE(NULL, buf, BUFFER, __func__, "buf");

@@ -88,6 +88,7 @@ static lsk_context *new_context(void)
 
 int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -138,6 +139,7 @@ int lsk_context_create(const lsk_context_options *opt, lsk_context **out)
 int lsk_context_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
                      const lsk_context_options *opt, lsk_context **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -300,6 +302,7 @@ int lsk__context_wait(lsk_context *ctx, const char *fn) { return wait_queues(ctx
 
 int lsk_context_finish(lsk_context *ctx)
 {
+  LSK__API();
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   return wait_queues(ctx, 1, __func__);
 }

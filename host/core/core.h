@@ -22,11 +22,23 @@
 #endif
 
 /* ---- Messages (status.c) ---------------------------------------------- */
-/* Records a message on ctx (NULL: the thread's) and returns status; the
- * function's name goes first. lsk__fail_cl: "<call>: CL_NAME (code)<fmt>". */
+/* Records a message on ctx (NULL: unknown) and returns status; the
+ * function's name goes first. The thread's record (lsk_errmsg) always
+ * takes it, ctx's entry too when ctx is live. lsk__fail_cl: "<call>:
+ * CL_NAME (code)<fmt>". */
 int lsk__fail(lsk_context *ctx, int status, const char *fmt, ...) LSK__PRINTF(3, 4);
 int lsk__fail_cl(lsk_context *ctx, cl_int err, const char *call, const char *fmt, ...)
     LSK__PRINTF(4, 5);
+/* The stamp of a public call: LSK__API(); is the first statement of every
+ * public function that returns a status. Only the thread's outermost call
+ * advances its call counter (a public function the library calls inside
+ * another is part of that call); a message written during the current
+ * call reads as current, any older one is marked "(earlier) " (status.c,
+ * docs/errors.md). cleanup is GCC's and clang's, the compilers lsk builds
+ * with; tests/api_hooks.sh checks that the line is there. */
+int lsk__api_enter(void);
+void lsk__api_leave(int *token);
+#define LSK__API() __attribute__((cleanup(lsk__api_leave), unused)) int lsk__api_ = lsk__api_enter()
 /* A malloc'd printf or copy; NULL on failure. */
 char *lsk__strdupf(const char *fmt, ...) LSK__PRINTF(1, 2);
 char *lsk__strdup(const char *s);

@@ -148,6 +148,7 @@ int lsk__device_info(cl_platform_id platform, cl_device_id d, lsk_device_info *i
  * contributes nothing. */
 int lsk_device_list(lsk_device_info **out, size_t *count)
 {
+  LSK__API();
   if (!out || !count)
     return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, out ? "count" : "out");
   *out = NULL;
@@ -396,6 +397,7 @@ int lsk__device_select_all(const lsk_device_info *list, size_t n, const char *se
 
 int lsk_device_select(const char *selector, unsigned *index)
 {
+  LSK__API();
   if (!index)
     return lsk__fail(NULL, LSK_EINVAL, "%s: index is NULL", __func__);
   lsk_device_info *list;
@@ -409,6 +411,7 @@ int lsk_device_select(const char *selector, unsigned *index)
 
 int lsk_device_select_all(const char *selector, unsigned *indices, size_t cap, size_t *count)
 {
+  LSK__API();
   if (count)
     *count = 0;
   if (!indices || !count)

@@ -147,6 +147,7 @@ static int event_error(lsk_event *e, cl_int status, const char *fn)
 
 int lsk_event_wait(lsk_event *ev)
 {
+  LSK__API();
   LSK__LIVE(NULL, ev, EVENT, __func__, "ev");
   cl_int err = clWaitForEvents(1, &ev->ev), st = CL_COMPLETE;
   if (err && clGetEventInfo(ev->ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) == 0 &&
@@ -157,6 +158,7 @@ int lsk_event_wait(lsk_event *ev)
 
 int lsk_event_wait_all(lsk_event *const *evs, size_t n)
 {
+  LSK__API();
   if (n == 0)
     return LSK_OK;
   if (!evs)
@@ -183,6 +185,7 @@ int lsk_event_wait_all(lsk_event *const *evs, size_t n)
 
 int lsk_event_state_get(lsk_event *ev, lsk_event_state *state)
 {
+  LSK__API();
   LSK__LIVE(NULL, ev, EVENT, __func__, "ev");
   if (!state)
     return lsk__fail(ev->ctx, LSK_EINVAL, "%s: state is NULL", __func__);
@@ -217,6 +220,7 @@ cl_int lsk__event_times(cl_event ev, lsk_event_times *out)
 
 int lsk_event_times_get(lsk_event *ev, lsk_event_times *out)
 {
+  LSK__API();
   if (out)
     memset(out, 0, sizeof *out);
   LSK__LIVE(NULL, ev, EVENT, __func__, "ev");
@@ -262,6 +266,7 @@ void lsk_event_release(lsk_event *ev)
 
 int lsk_event_user_create(lsk_context *ctx, lsk_event **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -283,6 +288,7 @@ int lsk_event_user_create(lsk_context *ctx, lsk_event **out)
 
 int lsk_event_user_complete(lsk_event *ev)
 {
+  LSK__API();
   LSK__LIVE(NULL, ev, EVENT, __func__, "ev");
   if (ev->user != 1)
     return lsk__fail(ev->ctx, LSK_EINVAL, "%s: %s", __func__,

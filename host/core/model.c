@@ -67,6 +67,7 @@ void lsk__device_model(lsk_shapes shapes, lsk_device_info *info)
 
 int lsk_device_model(lsk_shapes shapes, const lsk_device_info *real, lsk_device_info *out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   lsk_shapes s;

@@ -26,10 +26,13 @@ void lsk__hset_lock(lsk__hset *s);
 int lsk__hset_has(const lsk__hset *s, const void *h, const lsk__htype *t);
 void lsk__hset_unlock(lsk__hset *s);
 
-/* The detailed message of one thread's last failure on a context. */
+/* The detailed message of one thread's last failure on a context: text
+ * behind the prefix "(earlier) " (NULL: none, or no memory), and the
+ * thread's stamps when it was written (status.c). */
 typedef struct lsk__msg {
   pthread_t thread;
   char *text;
+  unsigned long long call, seq;
   struct lsk__msg *next;
 } lsk__msg;
 

@@ -21,6 +21,7 @@ LSK__HANDLE_FIRST(lsk_pinned);
 
 int lsk_pinned_create(lsk_context *ctx, size_t size, lsk_pinned **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;

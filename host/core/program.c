@@ -27,6 +27,7 @@ static char *line_name(const char *name)
 int lsk_program_create(lsk_context *ctx, const char *source, const lsk_program_options *opt,
                        lsk_program **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -62,6 +63,7 @@ int lsk_program_create(lsk_context *ctx, const char *source, const lsk_program_o
 int lsk_program_create_file(lsk_context *ctx, const char *path, const lsk_program_options *opt,
                             lsk_program **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -99,6 +101,7 @@ void lsk_program_destroy(lsk_program *prog)
 
 int lsk_program_stats_get(const lsk_program *prog, lsk_program_stats *out)
 {
+  LSK__API();
   LSK__LIVE(NULL, prog, PROGRAM, __func__, "prog");
   if (!out)
     return lsk__fail(prog->ctx, LSK_EINVAL, "%s: out is NULL", __func__);
@@ -268,6 +271,7 @@ void lsk__program_text(const char *name, const char *prelude, const char *source
 int lsk_program_text(const char *source, const lsk_program_options *opt, const unsigned domain[3],
                      unsigned workers, unsigned simd, char **text, char **options)
 {
+  LSK__API();
   if (text)
     *text = NULL;
   if (options)
@@ -306,6 +310,7 @@ int lsk_program_text(const char *source, const lsk_program_options *opt, const u
 int lsk_source_declared_domain(const char *source, const char *kernel, unsigned domain[3],
                                int *declared)
 {
+  LSK__API();
   if (domain)
     domain[0] = domain[1] = domain[2] = 0;
   if (declared)

@@ -68,6 +68,7 @@ int lsk__queue_default(lsk_context *ctx, const char *fn)
 
 int lsk_queue_create(lsk_context *ctx, const lsk_queue_options *opt, lsk_queue **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -97,6 +98,7 @@ static void unlink_queue(lsk_queue *q)
 
 int lsk_queue_destroy(lsk_queue *q)
 {
+  LSK__API();
   if (!q)
     return LSK_OK;
   if (!lsk__handle_live(q, &LSK__H_QUEUE))
@@ -162,6 +164,7 @@ lsk_queue *lsk_context_queue(lsk_context *ctx)
 
 int lsk_queue_finish(lsk_queue *q)
 {
+  LSK__API();
   LSK__LIVE(NULL, q, QUEUE, __func__, "q");
   cl_int err = lsk__queue_wait(q);
   if (err)
@@ -171,6 +174,7 @@ int lsk_queue_finish(lsk_queue *q)
 
 int lsk_queue_flush(lsk_queue *q)
 {
+  LSK__API();
   LSK__LIVE(NULL, q, QUEUE, __func__, "q");
   cl_int err = clFlush(q->cl);
   return err ? lsk__fail_cl(q->ctx, err, "clFlush", " (queue '%s')", q->name) : LSK_OK;
@@ -190,6 +194,7 @@ cl_command_queue lsk_queue_cl(const lsk_queue *q)
 
 int lsk_queue_marker(const lsk_async *on)
 {
+  LSK__API();
   if (!on || !on->event)
     return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, on ? "on->event" : "on");
   *on->event = NULL;

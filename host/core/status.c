@@ -1,7 +1,9 @@
 /*
  * status.c: status names and messages, and the detailed error message:
- * per thread and context (several threads may fail on one context at once,
- * each reads its own failure), and per thread without a context.
+ * the calling thread's last failure (lsk_errmsg), and per context and
+ * thread (several threads may fail on one context at once, each reads its
+ * own failure); the stamps that say whether a message is current
+ * (LSK__API, core.h; docs/errors.md, "Messages").
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -130,9 +132,103 @@ const char *lsk_strerror(int status)
   return strcmp(n, "unknown") == 0 ? "unknown error" : n;
 }
 
-/* Messages without a context are kept per thread; a fixed buffer, so that
- * nothing is left to free when a thread ends. */
-static _Thread_local char thread_msg[4096];
+/* ---- The thread's record and its stamps -------------------------------
+ *
+ * Every failure is kept twice: in the thread's record (the last failure of
+ * the thread, whatever its context: lsk_errmsg) and, where the failure's
+ * context is known and live, in the thread's entry on that context. Each
+ * text is stored behind the prefix "(earlier) " in one buffer, so that a
+ * read returns the text (text + LSK__EARLIER_LEN) or the marked text (the
+ * buffer) without allocating.
+ *
+ * Stamps: now counts the thread's outermost calls of status-returning
+ * public functions (LSK__API, core.h); a text written during call now is
+ * current, any other is marked. seq orders the thread's failures, so that
+ * a context's entry and the thread's record can be compared. */
+#define LSK__EARLIER "(earlier) "
+#define LSK__EARLIER_LEN (sizeof LSK__EARLIER - 1)
+
+typedef struct thread_state {
+  char *text;              /* LSK__EARLIER + message; heap, fallback or NULL */
+  const lsk_context *ctx;  /* the failure's context; NULL: unknown */
+  unsigned long long call; /* now, when the record was written */
+  unsigned long long seq;  /* its place among the thread's failures */
+  unsigned long long now;  /* the thread's current call */
+  unsigned long long nseq; /* failures so far */
+  unsigned depth;          /* public calls in progress */
+  char fallback[4096];     /* the record when the heap has no room */
+} thread_state;
+static _Thread_local thread_state tls;
+
+/* The heap text is freed by the key's destructor when the thread ends
+ * (the key's value is the text itself); the main thread's stays reachable
+ * from its record until the process ends. */
+static pthread_key_t text_key;
+static pthread_once_t text_once = PTHREAD_ONCE_INIT;
+static int text_key_ok;
+
+static void text_free(void *text) { free(text); }
+static void text_key_make(void) { text_key_ok = pthread_key_create(&text_key, text_free) == 0; }
+
+/* A library unloaded while threads live must leave no destructor behind
+ * (their texts then stay allocated). */
+__attribute__((destructor)) static void text_key_drop(void)
+{
+  if (text_key_ok)
+    pthread_key_delete(text_key);
+  text_key_ok = 0;
+}
+
+int lsk__api_enter(void)
+{
+  if (tls.depth++ == 0)
+    ++tls.now;
+  return 0;
+}
+
+void lsk__api_leave(int *token)
+{
+  (void)token;
+  --tls.depth;
+}
+
+/* The text of a stored buffer as a reader sees it: marked unless written
+ * during the thread's current call. */
+static const char *as_read(const char *buf, unsigned long long call)
+{
+  if (!buf)
+    return "";
+  return call == tls.now ? buf + LSK__EARLIER_LEN : buf;
+}
+
+/* The stored message without its mark; "" if none. */
+static const char *bare(const char *buf) { return buf ? buf + LSK__EARLIER_LEN : ""; }
+
+/* Replaces the thread's record by buf (malloc'd, with the prefix; NULL:
+ * out of memory, and the fallback says so). */
+static void record_thread(const lsk_context *ctx, char *buf)
+{
+  if (buf && pthread_once(&text_once, text_key_make) == 0 && text_key_ok &&
+      pthread_setspecific(text_key, buf) == 0) {
+    if (tls.text != tls.fallback)
+      free(tls.text);
+    tls.text = buf;
+  } else {
+    /* No heap (or no key to free it with): the fallback, truncated. */
+    if (tls.text != tls.fallback) {
+      if (text_key_ok)
+        (void)pthread_setspecific(text_key, NULL);
+      free(tls.text);
+    }
+    snprintf(tls.fallback, sizeof tls.fallback, "%s",
+             buf ? buf : LSK__EARLIER "(no memory for the message)");
+    free(buf);
+    tls.text = tls.fallback;
+  }
+  tls.ctx = ctx;
+  tls.call = tls.now;
+  tls.seq = tls.nseq;
+}
 
 /* The calling thread's entry on ctx; NULL if it has none. Under msg_lock. */
 static lsk__msg *find_message(const lsk_context *ctx)
@@ -144,12 +240,27 @@ static lsk__msg *find_message(const lsk_context *ctx)
   return m;
 }
 
-static void set_message(lsk_context *ctx, char *msg)
+/* A copy of buf (with its prefix) for a context's entry; NULL if none. */
+static char *copy_buf(const char *buf)
+{
+  if (!buf)
+    return NULL;
+  size_t n = strlen(buf) + 1;
+  char *c = malloc(n);
+  if (c)
+    memcpy(c, buf, n);
+  return c;
+}
+
+/* Records buf (malloc'd "(earlier) message", or NULL when out of memory):
+ * the thread's record always, ctx's entry too when ctx is live. */
+static void set_message(lsk_context *ctx, char *buf)
 {
   /* A context that is not live (destroyed, or another handle passed as
-   * one) cannot hold the message: the thread takes it. */
+   * one) cannot hold the message: it is the thread's, context unknown. */
   if (ctx && !lsk__handle_live(ctx, &LSK__H_CONTEXT))
     ctx = NULL;
+  ++tls.nseq;
   if (ctx) {
     pthread_mutex_lock(&ctx->msg_lock);
     lsk__msg *m = find_message(ctx);
@@ -160,15 +271,24 @@ static void set_message(lsk_context *ctx, char *msg)
     }
     if (m) {
       free(m->text);
-      m->text = msg;
-    } else {
-      free(msg); /* no memory for the entry: the thread's message is lost */
+      m->text = copy_buf(buf); /* NULL without memory: reads as "" */
+      m->call = tls.now;
+      m->seq = tls.nseq;
     }
     pthread_mutex_unlock(&ctx->msg_lock);
-  } else {
-    snprintf(thread_msg, sizeof thread_msg, "%s", msg ? msg : "");
-    free(msg);
   }
+  record_thread(ctx, buf);
+}
+
+/* The message of a failure: fmt behind the prefix, malloc'd; NULL when out
+ * of memory. */
+static char *vformat(const char *fmt, va_list ap);
+static char *prefixed(const char *fmt, va_list ap)
+{
+  char *text = vformat(fmt, ap);
+  char *buf = text ? lsk__strdupf("%s%s", LSK__EARLIER, text) : NULL;
+  free(text);
+  return buf;
 }
 
 static char *vformat(const char *fmt, va_list ap)
@@ -200,7 +320,7 @@ int lsk__fail(lsk_context *ctx, int status, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  set_message(ctx, vformat(fmt, ap));
+  set_message(ctx, prefixed(fmt, ap));
   va_end(ap);
   return status;
 }
@@ -212,44 +332,57 @@ int lsk__fail_cl(lsk_context *ctx, cl_int err, const char *call, const char *fmt
   va_start(ap, fmt);
   char *detail = vformat(fmt, ap);
   va_end(ap);
-  set_message(ctx, lsk__strdupf("%s: %s (%d)%s", call, lsk_status_name_r(err, name, sizeof name),
-                                (int)err, detail ? detail : ""));
+  set_message(ctx, lsk__strdupf("%s%s: %s (%d)%s", LSK__EARLIER, call,
+                                lsk_status_name_r(err, name, sizeof name), (int)err,
+                                detail ? detail : ""));
   free(detail);
   return err;
 }
 
 int lsk_context_set_error(lsk_context *ctx, int status, const char *fmt, ...)
 {
+  LSK__API();
   if (ctx && !lsk__handle_live(ctx, &LSK__H_CONTEXT))
     ctx = NULL;
   va_list ap;
   va_start(ap, fmt);
-  set_message(ctx, fmt ? vformat(fmt, ap) : lsk__strdup("(no message)"));
+  set_message(ctx, fmt ? prefixed(fmt, ap) : lsk__strdup(LSK__EARLIER "(no message)"));
   va_end(ap);
   return status;
 }
 
+/* Appends to the thread's message on ctx (the failure just recorded). */
 void lsk__append(lsk_context *ctx, const char *text)
 {
-  const char *cur = lsk_context_errmsg(ctx);
-  set_message(ctx, lsk__strdupf("%s%s", cur, text));
+  const char *cur = tls.text;
+  if (ctx && lsk__handle_live(ctx, &LSK__H_CONTEXT)) {
+    pthread_mutex_lock(&ctx->msg_lock);
+    const lsk__msg *m = find_message(ctx);
+    cur = m ? m->text : NULL;
+    pthread_mutex_unlock(&ctx->msg_lock);
+  }
+  set_message(ctx, lsk__strdupf("%s%s%s", LSK__EARLIER, bare(cur), text));
 }
 
-/* The text stays valid after the lock is dropped: only this thread
- * replaces it, and only the context's destroy frees it. */
+const char *lsk_errmsg(void) { return as_read(tls.text, tls.call); }
+
+/* The newer of ctx's entry and a record whose context is unknown (a
+ * dead handle cannot say whose it was). The text stays valid after the
+ * lock is dropped: only this thread replaces it, and only the context's
+ * destroy frees it. Reads write nothing. */
 const char *lsk_context_errmsg(const lsk_context *ctx)
 {
-  if (!ctx)
-    return thread_msg;
-  /* A dead context's message is gone: say so in the thread's. */
-  if (lsk__handle_check(NULL, ctx, &LSK__H_CONTEXT, __func__, "ctx"))
-    return thread_msg;
+  if (!ctx || !lsk__handle_live(ctx, &LSK__H_CONTEXT))
+    return lsk_errmsg();
   pthread_mutex_t *lock = (pthread_mutex_t *)&ctx->msg_lock;
   pthread_mutex_lock(lock);
   const lsk__msg *m = find_message(ctx);
-  const char *text = m && m->text ? m->text : "";
+  const char *buf = m ? m->text : NULL;
+  unsigned long long call = m ? m->call : 0, seq = m ? m->seq : 0;
   pthread_mutex_unlock(lock);
-  return text;
+  if (tls.text && !tls.ctx && tls.seq > seq)
+    return lsk_errmsg();
+  return as_read(buf, call);
 }
 
 const char *lsk_version(void) { return LSK_VERSION_STRING; }

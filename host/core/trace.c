@@ -113,6 +113,7 @@ static int check(lsk_context *ctx, const char *fn)
 
 int lsk_trace_count(lsk_context *ctx, size_t *n)
 {
+  LSK__API();
   int rc = check(ctx, __func__);
   if (!rc && !n)
     rc = lsk__fail(ctx, LSK_EINVAL, "%s: n is NULL", __func__);
@@ -153,6 +154,7 @@ static int entry(lsk_context *ctx, const rec *r, lsk_trace_entry *e, const char 
 
 int lsk_trace_get(lsk_context *ctx, size_t i, lsk_trace_entry *out)
 {
+  LSK__API();
   if (out)
     memset(out, 0, sizeof *out);
   int rc = check(ctx, __func__);
@@ -173,6 +175,7 @@ int lsk_trace_get(lsk_context *ctx, size_t i, lsk_trace_entry *out)
 
 int lsk_trace_clear(lsk_context *ctx)
 {
+  LSK__API();
   int rc = check(ctx, __func__);
   if (rc)
     return rc;
@@ -239,6 +242,7 @@ static const char *kind_name(lsk__op k)
 
 int lsk_trace_write(lsk_context *ctx, const char *path)
 {
+  LSK__API();
   int rc = check(ctx, __func__);
   if (!rc && (!path || !*path))
     rc = lsk__fail(ctx, LSK_EINVAL, "%s: path is NULL or empty", __func__);

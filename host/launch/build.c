@@ -13,6 +13,7 @@
 
 int lsk_program_build(lsk_program *prog, const char *kernel_name, const lsk_launch *cfg)
 {
+  LSK__API();
   LSK__LIVE(NULL, prog, PROGRAM, __func__, "prog");
   lsk_context *ctx = lsk__program_context(prog);
   if (!kernel_name || !*kernel_name || !cfg)
@@ -33,6 +34,7 @@ int lsk_program_build(lsk_program *prog, const char *kernel_name, const lsk_laun
 
 int lsk_program_kernel_names(lsk_program *prog, const lsk_launch *cfg, char **names)
 {
+  LSK__API();
   if (names)
     *names = NULL;
   LSK__LIVE(NULL, prog, PROGRAM, __func__, "prog");

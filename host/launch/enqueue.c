@@ -115,12 +115,14 @@ static int launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, siz
 int lsk_kernel_run(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
                    const lsk_async *on)
 {
+  LSK__API();
   return launch(k, cfg, args, nargs, &(route){.on = on, .finish = 1}, __func__);
 }
 
 int lsk_kernel_launch(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
                       const lsk_async *on)
 {
+  LSK__API();
   return launch(k, cfg, args, nargs, &(route){.on = on}, __func__);
 }
 

@@ -61,6 +61,7 @@ static int split(const char *fn, size_t n, const double *w, unsigned parts, size
 
 int lsk_split_range(size_t n, const double *weights, unsigned parts, size_t *first)
 {
+  LSK__API();
   if (!weights || !first)
     return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, !weights ? "weights" : "first");
   if (parts == 0)
@@ -214,6 +215,7 @@ void lsk_group_destroy(lsk_group *g)
 
 int lsk_group_create(const char *selector, const lsk_group_options *opt, lsk_group **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -308,6 +310,7 @@ static void member_name(const lsk_group *g, unsigned i, char *buf, size_t cap)
 
 int lsk_group_share(lsk_group *g, lsk_buffer *buf, unsigned member, lsk_buffer **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -344,6 +347,7 @@ int lsk_group_share(lsk_group *g, lsk_buffer *buf, unsigned member, lsk_buffer *
 
 int lsk_group_finish(lsk_group *g)
 {
+  LSK__API();
   LSK__LIVE(NULL, g, GROUP, __func__, "g");
   int first = LSK_OK;
   for (unsigned i = 0; i < g->n; ++i) {
@@ -532,6 +536,7 @@ static int measured(lsk_group *g, const char *fn, double *out)
 
 int lsk_group_weights(lsk_group *g, double *weights)
 {
+  LSK__API();
   LSK__LIVE(NULL, g, GROUP, __func__, "g");
   if (!weights)
     return lsk__fail(NULL, LSK_EINVAL, "%s: weights is NULL", __func__);
@@ -540,6 +545,7 @@ int lsk_group_weights(lsk_group *g, double *weights)
 
 int lsk_group_split(lsk_group *g, size_t n, const double *weights, size_t *first)
 {
+  LSK__API();
   LSK__LIVE(NULL, g, GROUP, __func__, "g");
   if (!first)
     return lsk__fail(NULL, LSK_EINVAL, "%s: first is NULL", __func__);

@@ -31,6 +31,7 @@ static void keep_tuned(void *arg, const unsigned dom[3], unsigned w, unsigned s)
 
 int lsk_kernel_create(lsk_program *prog, const char *name, lsk_kernel **out)
 {
+  LSK__API();
   if (out)
     *out = NULL;
   LSK__LIVE(NULL, prog, PROGRAM, __func__, "prog");
@@ -79,6 +80,7 @@ void lsk_kernel_destroy(lsk_kernel *k)
 
 int lsk_kernel_declared_domain(const lsk_kernel *k, unsigned domain[3])
 {
+  LSK__API();
   LSK__LIVE_OR(0, k, KERNEL, __func__, "kernel");
   if (!domain)
     return 0;

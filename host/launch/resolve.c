@@ -222,6 +222,7 @@ int lsk__kernel_tune_view(lsk_kernel *k, const lsk_launch *cfg, int rule, const 
 
 int lsk_kernel_shape(lsk_kernel *k, const lsk_launch *cfg, unsigned *workers, unsigned *simd)
 {
+  LSK__API();
   LSK__LIVE(NULL, k, KERNEL, __func__, "kernel");
   if (!cfg || !workers || !simd)
     return lsk__fail(k->ctx, LSK_EINVAL, "%s: %s is NULL", __func__,
@@ -237,6 +238,7 @@ int lsk_kernel_shape(lsk_kernel *k, const lsk_launch *cfg, unsigned *workers, un
 
 int lsk_kernel_query(lsk_kernel *k, const lsk_launch *cfg, lsk_kernel_info *out)
 {
+  LSK__API();
   if (out)
     memset(out, 0, sizeof *out);
   LSK__LIVE(NULL, k, KERNEL, __func__, "k");

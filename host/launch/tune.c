@@ -258,6 +258,7 @@ static int tune_event(tuner *t, lsk__on *o)
 int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
              const lsk_tune_options *opt, lsk_tune_result *out, const lsk_async *on)
 {
+  LSK__API();
   if (on && on->event)
     *on->event = NULL;
   if (out)
@@ -342,6 +343,7 @@ tune_out:
 int lsk_tune_stored(lsk_kernel *k, const lsk_launch *cfg, int *found, unsigned *workers,
                     unsigned *simd)
 {
+  LSK__API();
   if (found)
     *found = 0;
   LSK__LIVE(NULL, k, KERNEL, __func__, "kernel");

@@ -21,6 +21,7 @@ LSK__HANDLE_FIRST(lsk_list);
 int lsk_list_create(lsk_pool *pool, size_t elem_bytes, size_t chunk, size_t max_length,
                     lsk_list **out)
 {
+  LSK__API();
   if (out)
     *out = NULL;
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
@@ -116,6 +117,7 @@ static int read_all(lsk_list *l, const lsk__on *o, const char *fn, uint32_t **wo
 
 int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, list, LIST, __func__, "list");
   if (!out)
@@ -140,6 +142,7 @@ int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out, const lsk_async *on)
 int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst, size_t dst_bytes,
                   const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, list, LIST, __func__, "list");
   lsk_context *ctx = list->pool->ctx;
@@ -184,6 +187,7 @@ int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst, size_t 
 
 int lsk_list_clear(lsk_list *list, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, list, LIST, __func__, "list");
   lsk_context *ctx = list->pool->ctx;

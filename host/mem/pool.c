@@ -131,6 +131,7 @@ static size_t max_align(const lsk_context *ctx)
 int lsk_pool_create(lsk_context *ctx, size_t cell_bytes, size_t capacity,
                     const lsk_pool_options *opt, lsk_pool **out)
 {
+  LSK__API();
   int rc = check_common(ctx, __func__, capacity, out);
   if (rc)
     return rc;
@@ -149,6 +150,7 @@ int lsk_pool_create(lsk_context *ctx, size_t cell_bytes, size_t capacity,
 int lsk_pool_create_frames(lsk_context *ctx, const lsk_layout *layout, unsigned frame_size,
                            size_t capacity, lsk_pool **out)
 {
+  LSK__API();
   int rc = check_common(ctx, __func__, capacity, out);
   if (rc)
     return rc;
@@ -261,6 +263,7 @@ static void usage_of(const uint32_t *h, lsk_pool_usage *u)
 
 int lsk_pool_usage_get(lsk_pool *pool, lsk_pool_usage *out, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   if (!out)
@@ -303,6 +306,7 @@ static int gc(lsk_pool *p, lsk_queue *q, const char *fn)
 
 int lsk_pool_gc(lsk_pool *pool, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   lsk__on o;
@@ -314,6 +318,7 @@ int lsk_pool_gc(lsk_pool *pool, const lsk_async *on)
 
 int lsk_pool_grow(lsk_pool *pool, size_t capacity)
 {
+  LSK__API();
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   lsk_context *ctx = pool->ctx;
   if (capacity <= pool->capacity)
@@ -379,18 +384,21 @@ static int read_list(lsk_pool *p, int free_list, uint32_t *dst, size_t cap, size
 
 int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n, const lsk_async *on)
 {
+  LSK__API();
   return read_list(pool, 1, dst, cap, n, on, __func__);
 }
 
 int lsk_pool_read_recycled(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n,
                            const lsk_async *on)
 {
+  LSK__API();
   return read_list(pool, 0, dst, cap, n, on, __func__);
 }
 
 int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst, size_t dst_bytes,
                         const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, pool, POOL, __func__, "pool");
   if (!dst && count)

@@ -18,6 +18,7 @@ LSK__HANDLE_FIRST(lsk_vector);
 
 int lsk_vector_create(lsk_context *ctx, size_t elem_size, size_t capacity, lsk_vector **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -69,6 +70,7 @@ void lsk_vector_destroy(lsk_vector *v)
 
 int lsk_vector_clear(lsk_vector *v, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   uint32_t zero = 0;
@@ -96,6 +98,7 @@ static void size_of(const lsk_vector *v, uint32_t count, size_t *size, size_t *o
 
 int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   if (!size)
@@ -110,6 +113,7 @@ int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow, const lsk_asy
 
 int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n, const lsk_async *on)
 {
+  LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   if (!n)
@@ -155,6 +159,7 @@ lsk_buffer *lsk_vector_count(const lsk_vector *v)
 
 int lsk_vector_args(const lsk_vector *v, lsk_arg args[3])
 {
+  LSK__API();
   LSK__LIVE(NULL, v, VECTOR, __func__, "vector");
   if (!args)
     return lsk__fail(v->ctx, LSK_EINVAL, "%s: args is NULL", __func__);

@@ -11,6 +11,9 @@
 
 const lsk_handle_type lsk__mpi_type = {"lsk_mpi", NULL, 0};
 
+/* The mark of a message older than the thread's latest liblsk call. */
+#define EARLIER "(earlier) "
+
 /* The longest message passed on by lsk_mpi_agree. */
 #define MSG_MAX 1024
 
@@ -22,6 +25,14 @@ int lsk__mpi_fail(lsk_context *ctx, int status, const char *fmt, ...)
   vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
   return lsk_context_set_error(ctx, status, "%s", text);
+}
+
+int lsk__mpi_return(lsk_context *ctx, int rc)
+{
+  const char *e = lsk_errmsg();
+  if (rc && strncmp(e, EARLIER, strlen(EARLIER)) == 0)
+    lsk_context_set_error(ctx, rc, "%s", e + strlen(EARLIER));
+  return rc;
 }
 
 int lsk__mpi_check(lsk_context *ctx, int mrc, const char *fn, const char *call)
@@ -69,8 +80,13 @@ static int agree(MPI_Comm comm, int rank, int size, lsk_context *ctx, int status
     int status;
     char text[MSG_MAX];
   } m = {status, ""};
-  if (rank == first)
-    snprintf(m.text, sizeof m.text, "%s", lsk_context_errmsg(ctx));
+  if (rank == first) {
+    /* The rank's last failure, marked or not: the caller's cleanup may
+     * have come between (lsk__mpi_return). */
+    const char *t = lsk_context_errmsg(ctx);
+    snprintf(m.text, sizeof m.text, "%s",
+             strncmp(t, EARLIER, strlen(EARLIER)) ? t : t + strlen(EARLIER));
+  }
   mrc = MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, first, comm);
   if (mrc != MPI_SUCCESS)
     return lsk__mpi_check(ctx, mrc, fn, "MPI_Bcast");
@@ -146,7 +162,7 @@ int lsk_mpi_create(const lsk_mpi_options *opt, lsk_mpi **out)
     MPI_Comm_free(&m->node);
     MPI_Comm_free(&m->comm);
     free(m);
-    return any;
+    return lsk__mpi_return(NULL, any);
   }
   *out = m;
   return LSK_OK;

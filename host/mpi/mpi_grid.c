@@ -165,16 +165,15 @@ int lsk_mpi_grid_create(lsk_mpi *m, const lsk_mpi_grid_options *opt, lsk_mpi_gri
     return rc;
   }
   rc = place(g, m, &o, parts, __func__);
-  if (!rc)
-    rc = lsk_handle_add(g, &lsk__mpi_grid_type, NULL);
+  int added = !rc && !(rc = lsk_handle_add(g, &lsk__mpi_grid_type, NULL));
   if ((rc = lsk__mpi_agree(m, rc, __func__))) {
     lsk_halo_destroy(g->halo);
     if (g->cart != MPI_COMM_NULL)
       MPI_Comm_free(&g->cart);
-    if (lsk_handle_check(NULL, g, &lsk__mpi_grid_type, __func__, "g") == LSK_OK)
+    if (added) /* a check of g here would replace the message */
       lsk_handle_remove(g, &lsk__mpi_grid_type, __func__);
     free(g);
-    return rc;
+    return lsk__mpi_return(m->ctx, rc);
   }
   *out = g;
   return LSK_OK;

@@ -106,7 +106,7 @@ int lsk_mpi_halo_create(lsk_mpi_grid *g, const lsk_type *types, size_t ncolumns,
     rc = lsk_pinned_create(ctx, b, &h->recv_host);
   if (rc) {
     lsk_mpi_halo_destroy(h);
-    return rc;
+    return lsk__mpi_return(ctx, rc);
   }
   *out = h;
   return LSK_OK;
@@ -193,7 +193,7 @@ int lsk_mpi_halo_begin(lsk_mpi_halo *h, lsk_buffer *const *columns, const lsk_as
   }
   h->begun = 1;
   h->status = rc;
-  return rc;
+  return lsk__mpi_return(h->ctx, rc);
 }
 
 int lsk_mpi_halo_end(lsk_mpi_halo *h, const lsk_async *on)
@@ -271,5 +271,5 @@ int lsk_mpi_halo_exchange(lsk_mpi_halo *h, lsk_buffer *const *columns, const lsk
     return lsk__mpi_fail(h->ctx, LSK_EINVAL, "%s: begun already", __func__);
   rc = lsk_mpi_halo_begin(h, columns, &first);
   int erc = lsk_mpi_halo_end(h, &last); /* begun: it always ends */
-  return rc ? rc : erc;
+  return lsk__mpi_return(h->ctx, rc ? rc : erc);
 }

@@ -24,6 +24,10 @@ int lsk__mpi_fail(lsk_context *ctx, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* rc, and if it is a failure whose message a liblsk call that succeeded
+ * after it has marked "(earlier) " (each liblsk call lsk_mpi makes is a
+ * call of its own: docs/errors.md), that message current again on ctx. */
+int lsk__mpi_return(lsk_context *ctx, int rc);
 /* LSK_ECOMM with MPI's text where mrc is not MPI_SUCCESS. */
 int lsk__mpi_check(lsk_context *ctx, int mrc, const char *fn, const char *call);
 /* lsk_mpi_agree under fn's name. */

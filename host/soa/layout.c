@@ -87,6 +87,7 @@ const char *lsk__bad_identifier(const char *name)
 
 int lsk_layout_create(const char *name, size_t align, lsk_layout **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -184,6 +185,7 @@ static int add_member(lsk_layout *l, lsk_member_kind kind, const char *type, uns
 
 int lsk_layout_add_column(lsk_layout *l, const char *type, const char *name)
 {
+  LSK__API();
   LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
   return add_member(l, LSK_MEMBER_COLUMN, type, 1, 1, name, __func__);
 }
@@ -191,18 +193,21 @@ int lsk_layout_add_column(lsk_layout *l, const char *type, const char *name)
 int lsk_layout_add_matrix(lsk_layout *l, const char *type, unsigned rows, unsigned cols,
                           const char *name)
 {
+  LSK__API();
   LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
   return add_member(l, LSK_MEMBER_MATRIX, type, rows, cols, name, __func__);
 }
 
 int lsk_layout_add_scalar(lsk_layout *l, const char *type, const char *name)
 {
+  LSK__API();
   LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
   return add_member(l, LSK_MEMBER_SCALAR, type, 1, 1, name, __func__);
 }
 
 int lsk_layout_set_align(lsk_layout *l, size_t align)
 {
+  LSK__API();
   LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
   if (align == 0)
     align = LSK_LAYOUT_DEFAULT_ALIGN;
@@ -227,6 +232,7 @@ int lsk_layout_set_align(lsk_layout *l, size_t align)
 
 int lsk_layout_set_stagger(lsk_layout *l, size_t stagger)
 {
+  LSK__API();
   LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
   /* A multiple of the alignment keeps every column aligned (vector loads);
    * the cap keeps sizes far from overflow and matches the file format's. */
@@ -299,6 +305,7 @@ static size_t member_size(const lsk_layout *l, const lsk__member *m, size_t n, s
 
 int lsk_layout_member(const lsk_layout *l, size_t i, size_t n, lsk_member_info *out)
 {
+  LSK__API();
   LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
   if (!out)
     return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
@@ -335,6 +342,7 @@ int lsk_layout_member(const lsk_layout *l, size_t i, size_t n, lsk_member_info *
 
 int lsk_layout_find(const lsk_layout *l, const char *name, size_t *index)
 {
+  LSK__API();
   LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
   if (!name || !index)
     return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, name ? "index" : "name");
@@ -363,6 +371,7 @@ static size_t quiet_size(const lsk_layout *l, size_t n)
 
 int lsk_layout_size(const lsk_layout *l, size_t n, size_t *bytes)
 {
+  LSK__API();
   LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
   if (!bytes)
     return lsk__fail(NULL, LSK_EINVAL, "%s: bytes is NULL", __func__);
@@ -395,6 +404,7 @@ size_t lsk_layout_max_elements(const lsk_layout *l, size_t max_bytes)
 
 int lsk_layout_describe(const lsk_layout *l, size_t n, char **text)
 {
+  LSK__API();
   LSK__LIVE(NULL, l, LAYOUT, __func__, "layout");
   if (!text)
     return lsk__fail(NULL, LSK_EINVAL, "%s: text is NULL", __func__);

@@ -391,6 +391,7 @@ static int emit_cl(emit *e, char **text, const char *fn)
 
 int lsk_layout_emit_cl(const lsk_layout *l, const lsk_emit_options *opt, char **text)
 {
+  LSK__API();
   emit e;
   const char *members[1] = {opt ? opt->members : NULL};
   int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, __func__);
@@ -400,6 +401,7 @@ int lsk_layout_emit_cl(const lsk_layout *l, const lsk_emit_options *opt, char **
 int lsk_layout_emit_view_cl(const char *view_name, size_t k, const lsk_layout *const *layouts,
                             const char *const *members, char **text)
 {
+  LSK__API();
   if (!view_name)
     return lsk__fail(NULL, LSK_EINVAL, "%s: view_name is NULL", __func__);
   emit e;
@@ -522,6 +524,7 @@ static void emit_c_access(emit *e, const char *L, const lsk__member *m)
 
 int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **text)
 {
+  LSK__API();
   emit e;
   const char *members[1] = {opt ? opt->members : NULL};
   int rc = setup(&e, opt ? opt->view_name : NULL, 1, &l, members, text, __func__);

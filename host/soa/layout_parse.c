@@ -79,6 +79,7 @@ static int at_line(int rc, const char *file, unsigned lineno)
 
 int lsk_layout_parse(const char *text, const char *file, lsk_layout **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -165,6 +166,7 @@ int lsk_layout_parse(const char *text, const char *file, lsk_layout **out)
 
 int lsk_layout_load(const char *path, lsk_layout **out)
 {
+  LSK__API();
   if (!out || !path)
     return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, path ? "out" : "path");
   *out = NULL;

@@ -29,6 +29,7 @@ LSK__HANDLE_FIRST(lsk_soa);
 int lsk_soa_range_error(const char *file, int line, const char *layout, const char *member,
                         size_t index, size_t n)
 {
+  LSK__API();
   /* "FILE:LINE: " first, as compilers print positions. */
   char at[256] = "";
   if (file)
@@ -39,6 +40,7 @@ int lsk_soa_range_error(const char *file, int line, const char *layout, const ch
 
 int lsk_soa_misaligned(const char *layout, const void *ptr, size_t align)
 {
+  LSK__API();
   if (!ptr)
     return lsk__fail(NULL, LSK_EINVAL, "layout '%s': NULL memory", layout ? layout : "?");
   return lsk__fail(NULL, LSK_EINVAL,
@@ -49,6 +51,7 @@ int lsk_soa_misaligned(const char *layout, const void *ptr, size_t align)
 int lsk_soa_create(lsk_context *ctx, size_t k, const lsk_layout *const *layouts,
                    const size_t *counts, lsk_soa **out)
 {
+  LSK__API();
   if (!out)
     return lsk__fail(ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   *out = NULL;
@@ -172,6 +175,7 @@ static int transfer(lsk_soa *s, int write, const lsk_async *on)
 
 int lsk_soa_upload(lsk_soa *s, const lsk_async *on)
 {
+  LSK__API();
   if (on && on->event)
     *on->event = NULL;
   LSK__LIVE(NULL, s, SOA, __func__, "soa");
@@ -180,6 +184,7 @@ int lsk_soa_upload(lsk_soa *s, const lsk_async *on)
 
 int lsk_soa_download(lsk_soa *s, const lsk_async *on)
 {
+  LSK__API();
   if (on && on->event)
     *on->event = NULL;
   LSK__LIVE(NULL, s, SOA, __func__, "soa");
@@ -199,6 +204,7 @@ static int member_of(const lsk_soa *s, size_t j, const char *name, lsk_member_in
 
 int lsk_soa_copy(lsk_soa *dst, size_t dj, const lsk_soa *src, size_t sj)
 {
+  LSK__API();
   LSK__LIVE(NULL, dst, SOA, __func__, "dst");
   LSK__LIVE(dst->ctx, src, SOA, __func__, "src");
   if (dj >= dst->k || sj >= src->k)
@@ -281,6 +287,7 @@ static int aos(const lsk_soa *s, size_t j, unsigned char *aos_mem, size_t count,
 int lsk_soa_from_aos(lsk_soa *s, size_t j, const void *aos_mem, size_t count, size_t struct_size,
                      const lsk_aos_field *fields, size_t nfields)
 {
+  LSK__API();
   LSK__LIVE(NULL, s, SOA, __func__, "soa");
   /* The array is only read in this direction. */
   return aos(s, j, (unsigned char *)(uintptr_t)aos_mem, count, struct_size, fields, nfields, 1,
@@ -290,6 +297,7 @@ int lsk_soa_from_aos(lsk_soa *s, size_t j, const void *aos_mem, size_t count, si
 int lsk_soa_to_aos(const lsk_soa *s, size_t j, void *aos_mem, size_t count, size_t struct_size,
                    const lsk_aos_field *fields, size_t nfields)
 {
+  LSK__API();
   LSK__LIVE(NULL, s, SOA, __func__, "soa");
   return aos(s, j, aos_mem, count, struct_size, fields, nfields, 0, __func__);
 }
@@ -348,12 +356,14 @@ static int view_args(const lsk_soa *s, size_t k, const size_t *parts, const char
 int lsk_soa_view_args(const lsk_soa *s, size_t k, const size_t *parts, const char *const *members,
                       lsk_arg *args, size_t cap, size_t *count)
 {
+  LSK__API();
   return view_args(s, k, parts, members, args, cap, count, __func__);
 }
 
 int lsk_soa_args(const lsk_soa *s, size_t j, const lsk_emit_options *opt, lsk_arg *args, size_t cap,
                  size_t *count)
 {
+  LSK__API();
   LSK__LIVE(NULL, s, SOA, __func__, "soa");
   const char *members[1] = {opt ? opt->members : NULL};
   return view_args(s, 1, &j, members, args, cap, count, __func__);

@@ -101,11 +101,14 @@ void lsk_context_destroy(lsk_context *ctx);
 /*
  * lsk_context_errmsg: the detailed message of the calling thread's last
  * failure on ctx (each thread reads its own: another thread's failure on
- * the same context does not replace it), or, with ctx NULL, of the calling
- * thread's last failure in a function that had no context. Never NULL; ""
- * if there was none. Valid until the calling thread's next failure on the
- * same context (or, with ctx NULL, in a function without a context), or
- * until the context is destroyed.
+ * the same context does not replace it), or the thread's last failure in
+ * lsk if that is newer and its context unknown: a handle that is not live
+ * cannot say which context it had, so reading a destroyed buffer of ctx
+ * is seen here. Marked "(earlier) " as lsk_errmsg (status.h) says when it
+ * is not from the thread's latest call. ctx NULL, or not a live context:
+ * lsk_errmsg(), and nothing is written. Never NULL; "" if there was none.
+ * Valid until the calling thread's next failure, or until the context is
+ * destroyed.
  */
 const char *lsk_context_errmsg(const lsk_context *ctx);
 
@@ -115,7 +118,9 @@ const char *lsk_context_errmsg(const lsk_context *ctx);
  * status. For code built on lsk (a pipeline, a library of kernels) that
  * wants its callers to read its errors the same way: start the text with
  * the function's name. ctx NULL, or not a live context: the thread's
- * message (lsk_context_errmsg(NULL)).
+ * message only (lsk_errmsg). A call of its own: the message is current,
+ * which is how code built on lsk re-raises a failure after cleanup calls
+ * that succeeded (and so marked it).
  */
 int lsk_context_set_error(lsk_context *ctx, int status, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -20,6 +20,12 @@
  * fails ("its context ... was destroyed") until its own _destroy frees it.
  * Thread-safe: the checks take a process-wide lock (for a handle of a
  * context, also that context's set).
+ *
+ * The three keep the message as it is when they succeed (status.h): they
+ * are parts of the library's own call, not calls of the user's. A library
+ * built on lsk sees each other lsk call it makes as a call of its own, so
+ * a cleanup call that succeeds after a failure marks it "(earlier) ":
+ * re-raise the failure with lsk_context_set_error before returning it.
  */
 #ifndef LSK_HANDLE_H
 #define LSK_HANDLE_H

@@ -6,9 +6,8 @@
  * extension codes at -1000 and below) pass through unchanged; lsk's own
  * codes live in the range -4000 ... -4099, clear of both.
  *
- * A detailed message for the last failure is kept per context and thread
- * (see lsk_context_errmsg) and, for functions that have no context, per
- * thread.
+ * A detailed message for the last failure is kept per thread (lsk_errmsg)
+ * and per context and thread (lsk_context_errmsg, context.h).
  */
 #ifndef LSK_STATUS_H
 #define LSK_STATUS_H
@@ -63,6 +62,30 @@ const char *lsk_status_name(int status);
  * the terminating zero into buf and returns buf.
  */
 char *lsk_status_name_r(int status, char *buf, size_t len);
+
+/*
+ * lsk_errmsg: the detailed message of the calling thread's last failure in
+ * lsk, whatever its context ("" if the thread has had none). It is current
+ * when that failure happened in the thread's latest call of a function
+ * that returns a status; otherwise it comes back marked, "(earlier) " in
+ * front of the text, so that an old failure never reads as the one just
+ * returned. Never NULL; valid until the calling thread's next failure. The
+ * status a call returns is the truth: read the message after a failure.
+ *
+ * Functions that keep the message as it is (they neither mark nor replace
+ * it, and read it unchanged): lsk_errmsg, lsk_context_errmsg,
+ * lsk_strerror, lsk_status_name, lsk_status_name_r, lsk_version, the
+ * accessors that return no status (lsk_buffer_size, lsk_context_device,
+ * ...), the void destroys, and lsk_handle_add, lsk_handle_check and
+ * lsk_handle_remove (handle.h: the parts of another library's functions,
+ * which are the user's calls). Every other function that returns a status
+ * starts a new call: a failure before it is marked from then on, even
+ * when it succeeds. An accessor or a destroy given a handle that is not
+ * live records its message all the same, as part of the latest call.
+ * Functions lsk calls inside its own (lsk_kernel_run's finish, a library
+ * call's launches) are part of the outer call and mark nothing.
+ */
+const char *lsk_errmsg(void);
 
 #ifdef __cplusplus
 }

@@ -11,14 +11,21 @@
 
 #include "testutil.h"
 
-/* Sets the thread's message, and ctx's if ctx is not NULL, to a sentinel,
- * so that a row cannot pass on an earlier message. */
+/* Sets the message of ctx (NULL: the thread's) and of a context of the
+ * suite's own to a sentinel, so that a row cannot pass on an earlier
+ * message. */
 void bi_clear(lsk_context *ctx);
+/* A test case whose tests run with the suite's own context made first
+ * (bi_clear and bi_check use it). */
+TCase *bi_tcase(const char *name);
 /* Counts a row of fn: appends fn to the file $LSK_BADINPUT_ROWS if set
  * (tests/badinput/badinput_coverage.sh counts them). */
 void bi_count(const char *fn);
 /* Asserts rc == want and that msg's message (NULL: the thread's) starts
- * with "fn: " and contains text. */
+ * with "fn: " and contains text; that lsk_errmsg() is the same text, and
+ * for msg NULL so is the message of a context that did not fail (a
+ * failure that cannot name its context shows there); and that after a
+ * call that succeeds lsk_errmsg() is the text marked "(earlier) ". */
 void bi_check(int line, const char *expr, int rc, int want, lsk_context *msg, const char *fn,
               const char *text);
 

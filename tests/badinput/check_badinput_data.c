@@ -453,7 +453,7 @@ END_TEST
 Suite *suite_badinput_data(void)
 {
   Suite *s = suite_create("badinput_data");
-  TCase *tc = tcase_create("data");
+  TCase *tc = bi_tcase("data");
   tcase_add_test(tc, test_bi_layout);
   tcase_add_test(tc, test_bi_soa);
   tcase_add_test(tc, test_bi_grid);

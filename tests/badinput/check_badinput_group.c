@@ -180,7 +180,7 @@ END_TEST
 Suite *suite_badinput_group(void)
 {
   Suite *s = suite_create("badinput_group");
-  TCase *tc = tcase_create("group");
+  TCase *tc = bi_tcase("group");
   tcase_add_test(tc, test_bi_group_create);
   tcase_add_test(tc, test_bi_group_calls);
   tcase_add_test(tc, test_bi_split_range);

@@ -483,7 +483,7 @@ END_TEST
 Suite *suite_badinput_queues(void)
 {
   Suite *s = suite_create("badinput_queues");
-  TCase *tc = tcase_create("queues");
+  TCase *tc = bi_tcase("queues");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_bi_queues);
   tcase_add_test(tc, test_bi_events);
