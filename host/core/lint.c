@@ -7,7 +7,8 @@
  * also finds what a macro cannot see: a function of the source that
  * contains one (declared LSK_COLLECTIVE, or calling a collective, to any
  * depth) called from such a body, and a `break` directly in a body (it
- * leaves the worker's loop over its indices, silently wrong). With
+ * leaves the worker's loop over its indices, silently wrong), or a
+ * `continue` directly in a master body (the body is a loop of one pass). With
  * LSK_SOURCE_CHECK_DIVERGENT it also flags, as a heuristic, a barrier under
  * an `if` or `while` whose condition names the worker or the work-item.
  *
@@ -268,19 +269,23 @@ static void find_functions(lint *l)
   }
 }
 
-/* Whether position at lies in a loop or switch nested in [from, to]. */
-static int in_nested_loop(const lint *l, size_t from, size_t to, size_t at)
+/* Whether position at lies in a loop (with_switch: or a switch) nested in
+ * [from, to]. The lockstep macros are loops too. */
+static int in_nested_loop(const lint *l, size_t from, size_t to, size_t at, int with_switch)
 {
-  static const char *const loops[] = {"for", "while", "do", "switch"};
+  static const char *const loops[] = {"do",         "LSK_MASTER",        "for",
+                                      "while",      "LSK_FOREACH",       "LSK_FOREACH_N",
+                                      "LSK_BLOCKS", "LSK_ASSOC_FOREACH", "switch"};
+  size_t nloops = sizeof loops / sizeof loops[0] - !with_switch;
   for (size_t i = from; i < at && i <= to; ++i) {
     size_t k = ident_at(l, i);
     if (!k)
       continue;
-    for (size_t w = 0; w < sizeof loops / sizeof loops[0]; ++w) {
+    for (size_t w = 0; w < nloops; ++w) {
       if (!ident_is(l, i, k, loops[w]))
         continue;
       size_t s = skip_ws(l, i + k);
-      if (w != 2 && s < l->n && l->t[s] == '(')
+      if (w >= 2 && s < l->n && l->t[s] == '(')
         s = match(l, s) + 1;
       if (statement_end(l, s) >= at)
         return 1;
@@ -291,11 +296,13 @@ static int in_nested_loop(const lint *l, size_t from, size_t to, size_t at)
 }
 
 /* The body of the ForEach or master macro `what` at i (length k): its
- * collective calls, and a `break` outside nested loops. */
+ * collective calls, and a `break` (in a master body also a `continue`)
+ * outside loops of the body's own. */
 static void check_body(lint *l, size_t i, size_t k, const char *what, const char *why)
 {
   size_t s = skip_ws(l, i + k);
-  if (strcmp(what, "LSK_MASTER") != 0) {
+  int master = strcmp(what, "LSK_MASTER") == 0;
+  if (!master) {
     if (s >= l->n || l->t[s] != '(')
       return;
     s = match(l, s) + 1;
@@ -312,11 +319,16 @@ static void check_body(lint *l, size_t i, size_t k, const char *what, const char
       int builtin = builtin_collective(l, j, m);
       add(l, j, "%.*s%s inside %s (line %u): %s; a barrier must be reached by every worker", (int)m,
           l->t + j, builtin ? "" : " (a function with a barrier)", what, at_line, why);
-    } else if (ident_is(l, j, m, "break") && !in_nested_loop(l, s, e, j)) {
+    } else if (ident_is(l, j, m, "break") && !in_nested_loop(l, s, e, j, 1)) {
+      add(l, j, "break inside %s (line %u): %s", what, at_line,
+          master ? "it leaves the master body only (the body is a loop of one pass)"
+                 : "it leaves the worker's loop over its indices, not the body; use continue, "
+                   "or a flag");
+    } else if (master && ident_is(l, j, m, "continue") && !in_nested_loop(l, s, e, j, 0)) {
       add(l, j,
-          "break inside %s (line %u): it leaves the worker's loop over its indices, "
-          "not the body; use continue, or a flag",
-          what, at_line);
+          "continue inside LSK_MASTER (line %u): it leaves the master body only (the body "
+          "is a loop of one pass), not the loop around it",
+          at_line);
     }
     j += m - 1;
   }

@@ -180,6 +180,33 @@ START_TEST(test_barrier_source_check)
   ck_assert_int_eq(lsk_source_check(more, "m.cl", LSK_SOURCE_CHECK_DIVERGENT, &r), 4);
   ck_assert_ptr_nonnull(strstr(r, "m.cl:13: lsk_sync under a condition on the worker (line 13)"));
   lsk_free(r);
+  /* A collective of the source's own LSK_BLOCK_DEFINE. */
+  static const char defined[] = "LSK_BLOCK_DEFINE(hi, int, max, INT_MIN);\n"
+                                "LSK_KERNEL void k(LSK_CTX, __global int *x)\n"
+                                "{\n"
+                                "  LSK_BLOCK_SCRATCH(int, s);\n"
+                                "  LSK_FOREACH(it) { x[it.idx] = lsk_block_reduce_hi_int(s, 1); }\n"
+                                "}\n";
+  ck_assert_int_eq(lsk_source_check(defined, "d.cl", 0, &r), 1);
+  ck_assert_ptr_nonnull(strstr(r, "d.cl:5: lsk_block_reduce_hi_int inside LSK_FOREACH (line 5)"));
+  lsk_free(r);
+  /* In a master body (a loop of one pass): break and continue of its own
+   * are refused, a ForEach's continue and a loop's break inside it are not. */
+  static const char master[] = "LSK_KERNEL void k(LSK_CTX, __global int *x)\n"
+                               "{\n"
+                               "  for (int r = 0; r < 4; ++r) {\n"
+                               "    LSK_MASTER {\n"
+                               "      if (x[r]) continue;\n"
+                               "      LSK_FOREACH(it) { if (it.idx) continue; }\n"
+                               "      while (x[0]) { if (x[1]) continue; break; }\n"
+                               "      if (x[2]) break;\n"
+                               "    }\n"
+                               "  }\n"
+                               "}\n";
+  ck_assert_int_eq(lsk_source_check(master, "c.cl", 0, &r), 2);
+  ck_assert_ptr_nonnull(strstr(r, "c.cl:5: continue inside LSK_MASTER (line 4)"));
+  ck_assert_ptr_nonnull(strstr(r, "c.cl:8: break inside LSK_MASTER (line 4)"));
+  lsk_free(r);
   static const char fine[] = "LSK_KERNEL void k(LSK_CTX, __global int *x)\n"
                              "{\n"
                              "  LSK_FOREACH(it) { x[it.idx] = 1; }\n"
