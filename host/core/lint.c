@@ -91,29 +91,31 @@ static size_t match(const lint *l, size_t i)
  * an `else` that follows. */
 static size_t statement_end(const lint *l, size_t i)
 {
-  i = skip_ws(l, i);
-  size_t e = l->n;
-  if (i < l->n && l->t[i] == '{') {
-    e = match(l, i);
-  } else {
-    for (size_t j = i; j < l->n; ++j) {
-      if (l->t[j] == '(' || l->t[j] == '[') {
-        j = match(l, j);
-      } else if (l->t[j] == '{') {
-        e = match(l, j);
-        break;
-      } else if (l->t[j] == ';') {
-        e = j;
-        break;
+  for (;;) {
+    i = skip_ws(l, i);
+    size_t e = l->n;
+    if (i < l->n && l->t[i] == '{') {
+      e = match(l, i);
+    } else {
+      for (size_t j = i; j < l->n; ++j) {
+        if (l->t[j] == '(' || l->t[j] == '[') {
+          j = match(l, j);
+        } else if (l->t[j] == '{') {
+          e = match(l, j);
+          break;
+        } else if (l->t[j] == ';') {
+          e = j;
+          break;
+        }
       }
     }
+    if (e >= l->n)
+      return l->n ? l->n - 1 : 0;
+    size_t k = skip_ws(l, e + 1), len = ident_at(l, k);
+    if (!len || !ident_is(l, k, len, "else"))
+      return e;
+    i = k + len; /* the else branch belongs to the statement */
   }
-  if (e >= l->n)
-    return l->n ? l->n - 1 : 0;
-  size_t k = skip_ws(l, e + 1), len = ident_at(l, k);
-  if (len && ident_is(l, k, len, "else"))
-    return statement_end(l, k + len);
-  return e;
 }
 
 static unsigned line_of(const lint *l, size_t at)
