@@ -320,8 +320,7 @@ int lsk_source_declared_domain(const char *source, const char *kernel, unsigned 
  * behind a macro of the source's own is not seen. Errors: LSK_EINVAL (NULL
  * source or report, unknown flags), LSK_ENOMEM.
  */
-int lsk_source_check(const char *source, const char *name, unsigned flags,
-                     char **report /* OUT */);
+int lsk_source_check(const char *source, const char *name, unsigned flags, char **report /* OUT */);
 
 #ifdef __cplusplus
 }
