@@ -10,6 +10,8 @@
  * each file's #include "lsk_*.h" lines; the order stands in for them.
  * Templates (lsk_*_t.h: the block collectives of each type) are not in
  * the list: their text comes in place of each #include of them.
+ * lsk_barrier_guards.h comes last: its macros must not touch the library's
+ * own function bodies (lsk_foreach.h says why they exist).
  */
 #ifndef LSK_CL_DEVICE_H
 #define LSK_CL_DEVICE_H
@@ -29,4 +31,5 @@
 #include "lsk_assoc.h"
 #include "lsk_soa.h"
 #include "lsk_random.h"
+#include "lsk_barrier_guards.h"
 #endif /* LSK_CL_DEVICE_H */

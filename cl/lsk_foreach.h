@@ -26,6 +26,30 @@ LSK_INLINE lsk_idx lsk__first(uint step)
 }
 
 /*
+ * The barrier guard. A barrier that not every worker of the block reaches
+ * hangs a GPU and crashes PoCL's work-group function, so the device
+ * library makes one written inside a ForEach or master body a compile
+ * error at the user's line. At file scope lsk__barrier_token is an int
+ * constant; the ForEach and master macros declare a local of the same name
+ * whose type names the mistake; every barrier and block collective passes
+ * the token to lsk__barrier_ok(int) (cl/lsk_barrier_guards.h, the last
+ * header). Inside a body the compiler then reports, at the user's line:
+ *   passing 'lsk_error_barrier_inside_LSK_FOREACH' to parameter of
+ *   incompatible type 'int'
+ * The guard is lexical: a barrier in a function called from the body is
+ * the host's to refuse (lsk_source_check). The one-pass loop that holds
+ * the local folds away.
+ */
+typedef struct {
+  uint once;
+} lsk_error_barrier_inside_LSK_FOREACH;
+typedef struct {
+  uint once;
+} lsk_error_barrier_inside_LSK_MASTER;
+enum { lsk__barrier_token = 0 };
+LSK_INLINE void lsk__barrier_ok(int outside_foreach_and_master) { (void)outside_foreach_and_master; }
+
+/*
  * LSK_FOREACH_N(it, n) { body }: run body once for every index of [0, n)
  * that this worker owns, with `it` an lsk_idx. n is a compile-time constant
  * (the block domain) or a run-time count up to it (lsk_domain_count: the
@@ -34,10 +58,13 @@ LSK_INLINE lsk_idx lsk__first(uint step)
  * compiler versions the loop and full steps vectorize with plain loads and
  * stores. Called by every worker.
  * @attention no implicit synchronization before or after; no barrier inside
- * the body (workers run different numbers of indices); `continue` moves to
- * the next index, `break` is not supported.
+ * the body (workers run different numbers of indices): lsk_sync(), a block
+ * collective or barrier() written in the body does not compile (below);
+ * `continue` moves to the next index, `break` is not supported.
  */
 #define LSK_FOREACH_N(it, n)                                                                       \
+  for (lsk_error_barrier_inside_LSK_FOREACH lsk__barrier_token = {1}; lsk__barrier_token.once;     \
+       lsk__barrier_token.once = 0)                                                                \
   for (uint lsk__step_##it = 0; lsk__step_##it < LSK__STEPS(n); ++lsk__step_##it)                  \
     for (lsk_idx it = lsk__first(lsk__step_##it); it.slot < (lsk__step_##it + 1) * LSK_SIMD;       \
          ++it.idx, ++it.slot)                                                                      \
@@ -50,8 +77,15 @@ LSK_INLINE lsk_idx lsk__first(uint step)
  * LSK_MASTER { body }: body runs on exactly one worker of the block, always
  * the same one (worker 0). Nothing is broadcast: write local memory, then
  * lsk_sync(). Called by every worker; no synchronization.
+ * @attention no barrier inside the body (the other workers never reach
+ * it): like ForEach's, such a body does not compile. The body is the one
+ * pass of a loop, so `break` and `continue` in it leave the body only;
+ * `else` after it still belongs to the worker test.
  */
-#define LSK_MASTER if (lsk_worker() == 0)
+#define LSK_MASTER                                                                                 \
+  if (lsk_worker() == 0)                                                                           \
+    for (lsk_error_barrier_inside_LSK_MASTER lsk__barrier_token = {1}; lsk__barrier_token.once;    \
+         lsk__barrier_token.once = 0)
 
 /*
  * lsk_sync: block-wide barrier with local and global memory fences.

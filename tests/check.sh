@@ -4,7 +4,10 @@
 # where clang and libclc are, on NVPTX; a kernel with an error fails and
 # every compiler names the file's own line 8; 64 KiB of static local
 # memory fails on NVPTX (NVIDIA's 48 KiB); a spill that ptxas reports fails
-# (a stand-in ptxas); --tsv's columns; --emit-source's text; usage errors.
+# (a stand-in ptxas); --tsv's columns; --emit-source's text; usage errors;
+# barriers that not every worker reaches (the tests/check/*_foreach.cl,
+# sync_master.cl and divergent.cl fixtures) fail at their lines, and
+# sync_after.cl passes.
 # The device parts are skipped without an OpenCL device, the NVPTX ones
 # without clang and libclc (77 if both are missing).
 # shellcheck disable=SC2015 # "test && ok || bad": ok only prints
@@ -97,6 +100,42 @@ if [ $nvptx = 1 ]; then
   CLANG='' run noclang docs/examples/scale.cl --domain 1024 --no-device
   [ $rc = 0 ] && has noclang '^nvptx: skipped: CLANG is empty' && ok "CLANG= skips NVPTX" ||
     { bad "CLANG= (rc $rc)"; show noclang; }
+fi
+
+# Barriers that not every worker reaches (docs/lockstep.md): each fixture
+# fails naming its own FILE:LINE, before any compiler runs; a barrier
+# behind the file's own macro fails in each compiler through the device
+# library's guard, at its line; a barrier after the ForEach passes on both.
+while read -r name line text; do
+  run "$name" "tests/check/$name.cl" "${only[@]}"
+  [ $rc = 1 ] && has "$name" "tests/check/$name\.cl:$line: $text" && has "$name" 'not built: the source is refused' &&
+    ok "$name.cl fails at line $line" || { bad "$name.cl (rc $rc)"; show "$name"; }
+done <<'FIXTURES'
+sync_foreach 9 lsk_sync inside LSK_FOREACH \(line 6\)
+barrier_foreach 8 barrier inside LSK_FOREACH \(line 6\)
+sync_master 9 lsk_sync_local inside LSK_MASTER \(line 7\)
+collective_foreach 9 lsk_block_reduce_add_int inside LSK_FOREACH \(line 8\)
+helper_foreach 20 neighbour \(a function with a barrier\) inside LSK_FOREACH \(line 18\)
+break_foreach 10 break inside LSK_FOREACH \(line 8\)
+FIXTURES
+# The heuristic alone: a problem, and the compilers still run.
+run divergent tests/check/divergent.cl "${only[@]}"
+[ $rc = 1 ] && has divergent 'tests/check/divergent\.cl:8: lsk_sync under a condition on the worker \(line 7\)' &&
+  ! has divergent 'not built' && ok "divergent.cl fails at line 8" || { bad "divergent.cl (rc $rc)"; show divergent; }
+if [ $device = 1 ]; then
+  run macro_dev tests/check/macro_foreach.cl --no-nvptx
+  [ $rc = 1 ] && has macro_dev 'macro_foreach\.cl:10:[0-9]+[: ].*lsk_error_barrier_inside_LSK_FOREACH' &&
+    ok "macro_foreach.cl: the device's compiler names line 10" || { bad "macro_foreach.cl: device (rc $rc)"; show macro_dev; }
+  run after_dev tests/check/sync_after.cl --no-nvptx
+  [ $rc = 0 ] && ok "sync_after.cl passes on the device" || { bad "sync_after.cl: device (rc $rc)"; show after_dev; }
+fi
+if [ $nvptx = 1 ]; then
+  run macro_ptx tests/check/macro_foreach.cl --no-device
+  [ $rc = 1 ] && grep -qE "^tests/check/macro_foreach\.cl:10:5: error: passing '__private lsk_error_barrier_inside_LSK_FOREACH' to parameter of incompatible type 'int'" "$tmp/macro_ptx.err" &&
+    ok "macro_foreach.cl: clang names line 10" || { bad "macro_foreach.cl: clang (rc $rc)"; show macro_ptx; }
+  run after_ptx tests/check/sync_after.cl --no-device
+  [ $rc = 0 ] && has after_ptx '^  shift +256 \(decl\) +256 x 1' && ok "sync_after.cl passes on NVPTX (-Werror)" ||
+    { bad "sync_after.cl: NVPTX (rc $rc)"; show after_ptx; }
 fi
 
 # --emit-source: the text lsk builds, the user's file behind its #line.

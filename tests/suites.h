@@ -50,6 +50,7 @@
   X(group, tests/launch/check_group.c, un)                                     \
   X(group_devices, tests/launch/check_group.c, none)                           \
   X(shapes, tests/launch/check_shapes.c, u)                                    \
+  X(barrier, tests/launch/check_barrier.c, un)                                 \
   /* soa */                                                                    \
   X(layout, tests/soa/check_layout.c, u)                                       \
   X(soa, tests/soa/check_soa.c, ur)                                            \

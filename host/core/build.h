@@ -35,12 +35,19 @@ struct lsk_program {
   size_t ndecls;
   lsk__build *builds;
   lsk_program_stats stats;
+  char *lint; /* lint.c's findings, refused at every build; NULL: none */
 };
 
 /* declare.c: the declarations of source (LSK_DECLARE_DOMAIN...); NULL, or
  * a malloc'd "LINE: what is wrong" (no message set). */
 char *lsk__scan_declarations(const char *source, lsk__decl **decls, size_t *ndecls);
 void lsk__free_declarations(lsk__decl *decls, size_t ndecls);
+/* declare.c: a malloc'd copy of src with comments, the insides of literals
+ * and preprocessor lines blanked, newlines kept; NULL without memory. */
+char *lsk__blank_noise(const char *src);
+/* lint.c: the findings of lsk_source_check, "NAME:LINE: ...\n" each
+ * (NULL and *count 0 if none; NULL and *count -1 without memory). */
+char *lsk__lint(const char *source, const char *name, unsigned flags, int *count);
 
 /* program.c: the text and options of one configuration (lsk_program_text,
  * builds): the device library, the prelude and the source behind #line

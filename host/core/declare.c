@@ -13,8 +13,9 @@
 #include "core/build.h"
 
 /* A copy of src with comments and the insides of literals blanked
- * (newlines kept, so line numbers stay right), and preprocessor lines too. */
-static char *blank_noise(const char *src)
+ * (newlines kept, so line numbers stay right), and preprocessor lines too.
+ * Also lint.c's. */
+char *lsk__blank_noise(const char *src)
 {
   size_t n = strlen(src);
   char *t = malloc(n + 1);
@@ -129,7 +130,7 @@ char *lsk__scan_declarations(const char *source, lsk__decl **decls, size_t *ndec
   static const char macro[] = "LSK_DECLARE_DOMAIN";
   *decls = NULL;
   *ndecls = 0;
-  char *text = blank_noise(source);
+  char *text = lsk__blank_noise(source);
   if (!text)
     return lsk__strdup("out of memory");
   char *err = NULL;

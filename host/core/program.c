@@ -56,6 +56,14 @@ int lsk_program_create(lsk_context *ctx, const char *source, const lsk_program_o
     lsk_program_destroy(p);
     return rc;
   }
+  /* A barrier not every worker reaches: refused at every build, before the
+   * device's compiler (which may crash on it) sees it. */
+  int nlint;
+  p->lint = lsk__lint(p->source, p->name, 0, &nlint);
+  if (nlint < 0) {
+    lsk_program_destroy(p);
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
+  }
   *out = p;
   return LSK_OK;
 }
@@ -95,6 +103,7 @@ void lsk_program_destroy(lsk_program *prog)
   free(prog->source);
   free(prog->options);
   free(prog->prelude);
+  free(prog->lint);
   free(prog->cache_dir);
   free(prog);
 }
@@ -293,7 +302,16 @@ int lsk_program_text(const char *source, const lsk_program_options *opt, const u
     return lsk__fail(NULL, LSK_EINVAL, "%s: simd %u x %u workers exceeds 2^30", __func__, simd,
                      workers);
   char *name = line_name(opt && opt->name ? opt->name : "source");
-  if (name)
+  int nlint = 0;
+  char *lint = name ? lsk__lint(source, name, 0, &nlint) : NULL;
+  if (lint) {
+    int rc = lsk__fail(NULL, LSK_EBUILD, "%s: the source is refused (lsk_source_check):\n%s",
+                       __func__, lint);
+    free(lint);
+    free(name);
+    return rc;
+  }
+  if (name && nlint >= 0)
     lsk__program_text(name, opt && opt->prelude ? opt->prelude : "", source,
                       opt && opt->build_options ? opt->build_options : "", dom, workers, simd, text,
                       options);
@@ -360,6 +378,9 @@ static int cache_key(const lsk_program *prog, const char *opts, const char *full
 static int build(lsk_program *prog, lsk__build *b)
 {
   lsk_context *ctx = prog->ctx;
+  if (prog->lint)
+    return lsk__fail(ctx, LSK_EBUILD, "lsk_program_build: '%s' is refused (lsk_source_check):\n%s",
+                     prog->name, prog->lint);
   char *opts = NULL, *full = NULL;
   lsk__program_text(prog->name, prog->prelude, prog->source, prog->options, b->domain, b->workers,
                     b->simd, &full, &opts);

@@ -309,6 +309,30 @@ int lsk_program_text(const char *source, const lsk_program_options *opt, const u
 int lsk_source_declared_domain(const char *source, const char *kernel, unsigned domain[3] /* OUT */,
                                int *declared /* OUT */);
 
+/* lsk_source_check's flag: also the heuristic (below). */
+#define LSK_SOURCE_CHECK_DIVERGENT 1u
+
+/*
+ * lsk_source_check: the barriers that source places where not every
+ * worker of the block reaches them, read from the text as `lsk check`
+ * reads it. Each finding is one line "NAME:LINE: what", NAME being name
+ * (NULL: "source"):
+ * - inside a ForEach (LSK_FOREACH, LSK_FOREACH_N, LSK_ASSOC_FOREACH) or
+ *   LSK_MASTER body, a barrier, a block collective, or a function of the
+ *   source that is LSK_COLLECTIVE or calls one (to any depth);
+ * - a `break` directly in such a body (not in a loop or switch of its own);
+ * - with LSK_SOURCE_CHECK_DIVERGENT, a heuristic: a barrier or collective
+ *   under an `if` or `while` whose condition names lsk_worker(),
+ *   get_local_id or get_global_id.
+ * The first two are certain: lsk_program_create keeps them and every build
+ * of the program fails with them (LSK_EBUILD), and lsk_program_text fails
+ * with them. Returns the number of findings (0: none), *report the lines
+ * (NULL if none; free with lsk_free). Only the text is read: a barrier
+ * behind a macro of the source's own is not seen. Errors: LSK_EINVAL (NULL
+ * source or report, unknown flags), LSK_ENOMEM.
+ */
+int lsk_source_check(const char *source, const char *name, unsigned flags, char **report /* OUT */);
+
 #ifdef __cplusplus
 }
 

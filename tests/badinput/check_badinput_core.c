@@ -522,6 +522,21 @@ START_TEST(test_bi_program)
   BAD(NULL, "lsk_source_declared_domain",
       lsk_source_declared_domain("\nLSK_DECLARE_DOMAIN2(k, 4);\n", "k", got, &declared), LSK_EINVAL,
       "line 2: malformed LSK_DECLARE_DOMAIN");
+  char *report = (char *)&report;
+  BAD(NULL, "lsk_source_check", lsk_source_check(NULL, "k.cl", 0, &report), LSK_EINVAL,
+      "source is NULL");
+  ck_assert_ptr_null(report);
+  BAD(NULL, "lsk_source_check", lsk_source_check("", "k.cl", 0, NULL), LSK_EINVAL,
+      "report is NULL");
+  BAD(NULL, "lsk_source_check", lsk_source_check("", "k.cl", 6u, &report), LSK_EINVAL,
+      "flags 0x6: unknown bits");
+  ck_assert_ptr_null(report);
+  /* A program whose text is refused: lsk_program_text's EBUILD names the line. */
+  BAD(NULL, "lsk_program_text",
+      lsk_program_text("LSK_KERNEL void k(LSK_CTX)\n{\n  LSK_FOREACH(it) lsk_sync();\n}\n",
+                       &(lsk_program_options){.name = "k.cl"}, dom64, 64, 1, &text, &topts),
+      LSK_EBUILD, "k.cl:3: lsk_sync inside LSK_FOREACH (line 3)");
+  ck_assert_ptr_null(text);
 
   BAD(ctx, "lsk_kernel_create", lsk_kernel_create(prog, "fill", NULL), LSK_EINVAL, "out is NULL");
   BAD(NULL, "lsk_kernel_create", lsk_kernel_create(NULL, "fill", &kout), LSK_EINVAL,

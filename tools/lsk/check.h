@@ -2,7 +2,8 @@
  * check.h: what the parts of `lsk check` share (cmd_check.c the command;
  * check_kernels.c the file's kernels and their domains; check_device.c
  * the selected device; check_nvptx.c clang, libclc and ptxas;
- * check_report.c the tables; check_prelude.c the layouts' views): the
+ * check_report.c the tables; check_prelude.c the layouts' views;
+ * check_lint.c the barriers' places): the
  * run's state and each kernel's findings. The PTX and ptxas texts are read
  * by check_ptx.h, the H100 model is check_occupancy.h.
  */
@@ -90,6 +91,10 @@ int check_listing_domain(const check *c, unsigned dom[3] /* OUT */);
 lsk_program_options check_program_options(const check *c);
 /* "X", "XxY" or "XxYxZ"; returns buf. */
 const char *check_fmt_dom(const unsigned d[3], char *buf, size_t len);
+
+/* check_lint.c: lsk_source_check's findings, each a problem; 1 if some
+ * refuse every build (the compilers need not run), else 0. */
+int check_lint(check *c);
 
 /* check_device.c: every kernel on the selected device. */
 void check_device(check *c);

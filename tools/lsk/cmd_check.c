@@ -37,6 +37,8 @@ static const char usage_text[] =
     "lockstep configuration as -D options) for the selected device and, where clang\n"
     "and libclc are found, for NVIDIA GPUs through PTX (OpenCL C 1.2, -Werror); with\n"
     "the CUDA toolkit's ptxas, for sm_90 (H100) too. Errors name FILE's own lines.\n"
+    "First it reads FILE for barriers that not every worker reaches (lsk_source_check:\n"
+    "in a ForEach or master body, a break there, or under a condition on the worker).\n"
     "Per kernel: its block domain (declared or given), workers x simd, the work-group\n"
     "limit, local and private memory on the device; on NVPTX the static shared memory\n"
     "against NVIDIA's 48 KiB and, with ptxas, registers, spills, barriers and the\n"
@@ -237,10 +239,15 @@ static int run_checks(check *c)
   check_find_tools(&t);
   if (!c->tsv)
     printf("lsk check %s%s%s\n", c->file, c->options.len ? " " : "", cli_str_get(&c->options));
-  if (!c->no_device)
-    check_device(c);
-  if (!c->no_nvptx && t.have_clang)
-    check_nvptx(c, &t);
+  if (check_lint(c)) {
+    if (!c->tsv)
+      printf("device, nvptx: not built: the source is refused (above)\n");
+  } else {
+    if (!c->no_device)
+      check_device(c);
+    if (!c->no_nvptx && t.have_clang)
+      check_nvptx(c, &t);
+  }
   /* A --domain KERNEL=... that names no kernel of the file is a mistake. */
   for (size_t i = 0; i < c->nkdoms && c->nk; ++i) {
     size_t j = 0;
