@@ -37,11 +37,13 @@ LSK_INLINE lsk_idx lsk__first(uint step)
  *   passing 'lsk_error_barrier_inside_LSK_FOREACH' to parameter of
  *   incompatible type 'int'
  * The guard is lexical: a barrier in a function called from the body is
- * the host's to refuse (lsk_source_check). The one-pass loop that holds
- * the local folds away.
+ * the host's to refuse (lsk_source_check). In a ForEach the local is the
+ * loop's own step counter (an extra one-pass loop around it was
+ * miscompiled by Mesa's rusticl at 2^20 indices); a master body is a
+ * loop of one pass that folds away.
  */
 typedef struct {
-  uint once;
+  uint step;
 } lsk_error_barrier_inside_LSK_FOREACH;
 typedef struct {
   uint once;
@@ -63,12 +65,11 @@ LSK_INLINE void lsk__barrier_ok(int outside_foreach_and_master) { (void)outside_
  * `continue` moves to the next index, `break` is not supported.
  */
 #define LSK_FOREACH_N(it, n)                                                                       \
-  for (lsk_error_barrier_inside_LSK_FOREACH lsk__barrier_token = {1}; lsk__barrier_token.once;     \
-       lsk__barrier_token.once = 0)                                                                \
-  for (uint lsk__step_##it = 0; lsk__step_##it < LSK__STEPS(n); ++lsk__step_##it)                  \
-    for (lsk_idx it = lsk__first(lsk__step_##it); it.slot < (lsk__step_##it + 1) * LSK_SIMD;       \
-         ++it.idx, ++it.slot)                                                                      \
-      if (lsk__step_##it < LSK__FULL(n) || it.idx < (uint)(n))
+  for (lsk_error_barrier_inside_LSK_FOREACH lsk__barrier_token = {0};                               \
+       lsk__barrier_token.step < LSK__STEPS(n); ++lsk__barrier_token.step)                          \
+    for (lsk_idx it = lsk__first(lsk__barrier_token.step);                                         \
+         it.slot < (lsk__barrier_token.step + 1) * LSK_SIMD; ++it.idx, ++it.slot)                  \
+      if (lsk__barrier_token.step < LSK__FULL(n) || it.idx < (uint)(n))
 
 /* LSK_FOREACH(it): ForEach over the block domain. */
 #define LSK_FOREACH(it) LSK_FOREACH_N(it, LSK_DOMAIN_SIZE)

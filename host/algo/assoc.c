@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "algo/algo.h"
-#include "core/objects.h"
 
 struct lsk_assoc {
   lsk__handle h;

@@ -427,7 +427,7 @@ START_TEST(test_compact_verify)
   TU_OK(ctx, lsk_compact_rows(c, s, 0, s, 1, 0, &count, NULL, NULL));
   ck_assert_uint_eq(count, 0); /* ids are all 0 */
   TU_FAILS(ctx, lsk_compact_rows(c, s, 0, s, 1, 1, &count, NULL, NULL), LSK_EVERIFY,
-           "rows.id [100, 100]");
+           "at predicate:3: layout 'rows' member 'id': index 100 out of range [0, 100)");
   lsk_soa_destroy(s);
   lsk_compactor_destroy(c);
   lsk_layout_destroy(l);

@@ -195,8 +195,9 @@ START_TEST(test_soa_on_queue)
 }
 END_TEST
 
-/* Range checking on: index n and -1 raise the verify error naming layout,
- * member, index and size, and nothing is written. Off: no check code. */
+/* Range checking on: index n and -1 raise the verify error naming the
+ * kernel file and line of the call, layout, member, index and size, and
+ * nothing is written. Off: no check code. */
 START_TEST(test_soa_device_range_check)
 {
   fixture f;
