@@ -245,14 +245,18 @@ static int tune_queue(tuner *t, const lsk_async *on, lsk__on *o)
   return rc;
 }
 
-/* *on->event if asked: a marker after the tuning's last command. */
+/* *on->event if asked: a marker after the tuning's last command, waited
+ * for, since lsk_tune blocks (a marker after finished work is not
+ * complete at once on every runtime: rusticl reports it submitted). */
 static int tune_event(tuner *t, lsk__on *o)
 {
   if (!o->event)
     return LSK_OK;
   cl_event ev = NULL;
   int rc = lsk__on_marker(t->ctx, o, &ev, "lsk_tune");
-  return rc ? rc : lsk__on_done(t->ctx, o, ev, "marker", "lsk_tune");
+  if (!rc)
+    rc = lsk__on_done(t->ctx, o, ev, "marker", "lsk_tune");
+  return rc ? rc : lsk_event_wait(*o->event);
 }
 
 int lsk_tune(lsk_kernel *k, const lsk_launch *cfg, const lsk_arg *args, size_t nargs,
