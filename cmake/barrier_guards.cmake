@@ -111,15 +111,5 @@ set(out "/* clang-format off */
 ${guards}
 #endif /* LSK_CL_BARRIER_GUARDS_H */
 ")
-if(CHECK)
-  set(old "")
-  if(EXISTS "${header}")
-    file(READ "${header}" old)
-  endif()
-  if(NOT old STREQUAL out)
-    message(FATAL_ERROR "barrier_guards.cmake: ${header} is out of date with the collectives of ${CL}: run\n"
-                        "  cmake -DCL=${CL} -P ${CMAKE_CURRENT_LIST_FILE}")
-  endif()
-else()
-  file(WRITE "${header}" "${out}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/generated.cmake)
+lsk_generated("${header}" "${out}" "the collectives of ${CL}")

@@ -50,15 +50,5 @@ ${body}
 
 #endif /* LSK_CL_BLOCK_DEFINE_H */
 ")
-if(CHECK)
-  set(old "")
-  if(EXISTS "${header}")
-    file(READ "${header}" old)
-  endif()
-  if(NOT old STREQUAL out)
-    message(FATAL_ERROR "block_define.cmake: ${header} is out of date with ${template}: run\n"
-                        "  cmake -DCL=${CL} -P ${CMAKE_CURRENT_LIST_FILE}")
-  endif()
-else()
-  file(WRITE "${header}" "${out}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/generated.cmake)
+lsk_generated("${header}" "${out}" "${template}")

@@ -247,17 +247,28 @@ static int build_sorted(lsk_assoc *a, lsk_queue *q, lsk_buffer *keys, size_t off
   return rc;
 }
 
+static int build(lsk_assoc *a, lsk_queue *q, lsk_buffer *keys, size_t offset, size_t n);
+
+/* Both public builds: the arguments checked, on's queue after its wait
+ * list, the build (sorted keys or any), its end (build_end). */
+static int build_call(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n, const lsk_async *on,
+                      int sorted, const char *fn)
+{
+  lsk__lib_clear(on);
+  LSK__LIVE(NULL, a, ASSOC, fn, "a");
+  int rc = build_args(a, fn, keys, offset, n);
+  lsk__on o;
+  if (rc || (rc = lsk__lib_begin(a->ctx, on, fn, &o)))
+    return rc;
+  rc = sorted ? build_sorted(a, o.q, keys, offset, n) : build(a, o.q, keys, offset, n);
+  return build_end(a, &o, rc, fn);
+}
+
 int lsk_assoc_build_sorted(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n,
                            const lsk_async *on)
 {
   LSK__API();
-  lsk__lib_clear(on);
-  LSK__LIVE(NULL, a, ASSOC, __func__, "a");
-  int rc = build_args(a, __func__, keys, offset, n);
-  lsk__on o;
-  if (rc || (rc = lsk__lib_begin(a->ctx, on, __func__, &o)))
-    return rc;
-  return build_end(a, &o, build_sorted(a, o.q, keys, offset, n), __func__);
+  return build_call(a, keys, offset, n, on, 1, __func__);
 }
 
 static int build(lsk_assoc *a, lsk_queue *q, lsk_buffer *keys, size_t offset, size_t n)
@@ -288,13 +299,7 @@ static int build(lsk_assoc *a, lsk_queue *q, lsk_buffer *keys, size_t offset, si
 int lsk_assoc_build(lsk_assoc *a, lsk_buffer *keys, size_t offset, size_t n, const lsk_async *on)
 {
   LSK__API();
-  lsk__lib_clear(on);
-  LSK__LIVE(NULL, a, ASSOC, __func__, "a");
-  int rc = build_args(a, __func__, keys, offset, n);
-  lsk__on o;
-  if (rc || (rc = lsk__lib_begin(a->ctx, on, __func__, &o)))
-    return rc;
-  return build_end(a, &o, build(a, o.q, keys, offset, n), __func__);
+  return build_call(a, keys, offset, n, on, 0, __func__);
 }
 
 /* bytes of the offsets from byte offset into dst, on on's queue after the
