@@ -90,6 +90,16 @@ static const char *verify_src = "LSK_KERNEL void plain(LSK_CTX, __global const i
                                 "  LSK_MASTER { LSK_VERIFY(v[0] == 0, \"first is not zero\"); }\n"
                                 "}\n";
 
+/* The input that makes verify_src's kernel fail: v[0] = 5. */
+static lsk_buffer *failing_input(lsk_context *ctx)
+{
+  int host[4] = {5, 0, 0, 0};
+  lsk_buffer *v = NULL;
+  TU_OK(ctx, lsk_buffer_create(ctx, sizeof host, &v));
+  TU_OK(ctx, lsk_buffer_write(v, 0, host, sizeof host, NULL));
+  return v;
+}
+
 /* (e) lsk_kernel_run finds the failure in a finish it calls itself (a
  * public function inside another): the failure is still current. */
 START_TEST(test_errmsg_nested_verify)
@@ -97,10 +107,7 @@ START_TEST(test_errmsg_nested_verify)
   lsk_context *ctx = tu_context();
   lsk_program *p = tu_program(ctx, "errmsg.cl", verify_src);
   lsk_kernel *k = tu_kernel(p, "plain");
-  int host[4] = {5, 0, 0, 0};
-  lsk_buffer *v = NULL;
-  TU_OK(ctx, lsk_buffer_create(ctx, sizeof host, &v));
-  TU_OK(ctx, lsk_buffer_write(v, 0, host, sizeof host, NULL));
+  lsk_buffer *v = failing_input(ctx);
   lsk_launch cfg = {.domain = {4}, .blocks = {1}};
   ck_assert_int_eq(CHECK(ctx, lsk_kernel_run(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(v)), NULL)),
                    LSK_EVERIFY);
@@ -128,10 +135,7 @@ START_TEST(test_errmsg_nested_success_after_failure)
   lsk_context *ctx = lsk_group_context(g, 0);
   lsk_program *p = tu_program(ctx, "errmsg.cl", verify_src);
   lsk_kernel *k = tu_kernel(p, "plain");
-  int host[4] = {5, 0, 0, 0};
-  lsk_buffer *v = NULL;
-  TU_OK(ctx, lsk_buffer_create(ctx, sizeof host, &v));
-  TU_OK(ctx, lsk_buffer_write(v, 0, host, sizeof host, NULL));
+  lsk_buffer *v = failing_input(ctx);
   lsk_launch cfg = {.domain = {4}, .blocks = {1}};
   TU_OK(ctx, lsk_kernel_launch(k, &cfg, LSK_ARGS(LSK_ARG_BUFFER(v)), NULL));
   ck_assert_int_eq(CHECK(NULL, lsk_group_finish(g)), LSK_EVERIFY);
