@@ -169,8 +169,9 @@ static void emit_dynamic(em *e, unsigned m)
     n->pool, n->off, n->off2);
   P("LSK_INLINE uint %s_%s_append(%s v", s, n->name, s);
   params(e, ax);
+  /* The values are lsk__a<field>: a field may be called v, f or x. */
   for (unsigned f = 0; f < e->d->nfields; ++f)
-    P(", %s %s", e->d->field[f].type, e->d->field[f].name);
+    P(", %s lsk__a%u", e->d->field[f].type, f);
   P(")\n{\n  uint f;\n  __global uchar *c = %s__walk%u(v", s, m);
   walk_args(e, ax);
   P(", 1, &f);\n  if (!c)\n    return LSK_SPARSE_NONE;\n"
@@ -179,11 +180,11 @@ static void emit_dynamic(em *e, unsigned m)
     "    return LSK_SPARSE_NONE;\n  }\n"
     "  uint r = lsk__sp_chunk(v.pool[%d], (__global uint *)(c + %zu) + f, x >> %uu, 1, v.lists + "
     "LSK__SPL_LOST + %u);\n  if (!r)\n    return LSK_SPARSE_NONE;\n"
-    "  __global uchar *k = lsk__sp_cont(v.pool[%d], r);\n",
+    "  __global uchar *lsk__k = lsk__sp_cont(v.pool[%d], r);\n",
     n->off, max, m, n->pool, n->off2, n->log2chunk, m, n->pool);
   for (unsigned f = 0; f < e->d->nfields; ++f)
-    P("  ((__global %s *)(k + %zu))[x & %uu] = %s;\n", e->d->field[f].type, e->d->field[f].off,
-      n->chunk - 1, e->d->field[f].name);
+    P("  ((__global %s *)(lsk__k + %zu))[x & %uu] = lsk__a%u;\n", e->d->field[f].type,
+      e->d->field[f].off, n->chunk - 1, f);
   P("  return x;\n}\n");
 }
 
