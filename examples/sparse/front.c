@@ -22,6 +22,7 @@ struct lsk_front {
   lsk_program *prog;
   lsk_kernel *diffuse, *settle, *spread, *probe;
   lsk_buffer *act; /* nb * nb uints: front_probe's answer */
+  size_t pool;     /* the pointer node's pool, in blocks (changed by a grow only) */
 };
 static const lsk_handle_type front_type = {"lsk_front", &lsk_context_handle_type, 0};
 
@@ -84,6 +85,8 @@ static int make_structure(lsk_front *f, size_t pool_blocks)
   return rc;
 }
 
+static int read_pool(lsk_front *f);
+
 /* The initial state: u = 1 on the disc (the model's), written densely;
  * lsk_sparse_write activates the blocks of the cells it sets. */
 static int write_initial(lsk_front *f, unsigned radius)
@@ -142,8 +145,9 @@ int lsk_front_create(lsk_context *ctx, const lsk_front_options *opt, lsk_front *
         !(rc = lsk_kernel_create(f->prog, "front_settle", &f->settle)) &&
         !(rc = lsk_kernel_create(f->prog, "front_spread", &f->spread)) &&
         !(rc = lsk_kernel_create(f->prog, "front_probe", &f->probe)) &&
-        !(rc = lsk_buffer_create(ctx, (size_t)f->nb * f->nb * sizeof(uint32_t), &f->act)))
-      rc = write_initial(f, radius);
+        !(rc = lsk_buffer_create(ctx, (size_t)f->nb * f->nb * sizeof(uint32_t), &f->act)) &&
+        !(rc = write_initial(f, radius)))
+      rc = read_pool(f);
   }
   if (rc) {
     lsk_front_destroy(f);
@@ -160,6 +164,17 @@ lsk_sparse *lsk_front_sparse(const lsk_front *f)
   return f->sp;
 }
 
+/* f->pool from the structure's statistics (on f's queue). */
+static int read_pool(lsk_front *f)
+{
+  lsk_async on = {.queue = f->q};
+  lsk_sparse_level_stats st[2];
+  int rc = lsk_sparse_stats_get(f->sp, st, 2, &on);
+  if (!rc)
+    f->pool = st[NODE_BLOCK].pool_blocks;
+  return rc;
+}
+
 /* The spread, then the check; where the pool ran out, grow it and spread
  * again: activation is idempotent and what was activated stays. */
 static int spread(lsk_front *f, const lsk_async *on, unsigned *grows)
@@ -172,7 +187,7 @@ static int spread(lsk_front *f, const lsk_async *on, unsigned *grows)
       rc = lsk_sparse_check(f->sp, on);
     if (rc != LSK_ENOSPC || *grows == MAX_GROWS)
       return rc;
-    if ((rc = lsk_sparse_grow(f->sp, NODE_BLOCK, 0)))
+    if ((rc = lsk_sparse_grow(f->sp, NODE_BLOCK, 0)) || (rc = read_pool(f)))
       return rc;
     ++*grows;
   }
@@ -196,13 +211,8 @@ int lsk_front_step(lsk_front *f, lsk_front_step_info *info)
   if ((rc = lsk_sparse_for(f->sp, f->diffuse, &quiet, d, 6, &on)) ||
       (rc = lsk_sparse_for(f->sp, f->settle, &settle, s, 1, &on)) || (rc = spread(f, &on, &grows)))
     return rc;
-  if (info) {
-    lsk_sparse_level_stats st[2];
-    if ((rc = lsk_sparse_stats_get(f->sp, st, 2, &on)))
-      return rc;
-    info->grows = grows;
-    info->pool = st[NODE_BLOCK].pool_blocks;
-  }
+  if (info)
+    *info = (lsk_front_step_info){.grows = grows, .pool = f->pool};
   return LSK_OK;
 }
 
