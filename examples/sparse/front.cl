@@ -30,7 +30,10 @@ LSK_INLINE float front_u(grid s, uint i, uint j, uint n)
   return i < n && j < n ? grid_u_get(s, i, j) : 0.0f;
 }
 
-/* v = (u + alpha lap u) keep + heat burn; b += burn (front.h). */
+/* v = (u + alpha lap u) keep + heat burn; b += burn (front.h). A
+ * neighbour inside the block is read from the block's column (cell (x, y)
+ * of the block at x + 16 y: the first axis fastest), one across its edge
+ * with the ambient get, which walks from the root. */
 LSK_KERNEL void front_diffuse(LSK_CTX, GRID_PARAMS, uint n, float alpha, float keep, float heat,
                               float rate, float ignite)
 {
@@ -41,13 +44,16 @@ LSK_KERNEL void front_diffuse(LSK_CTX, GRID_PARAMS, uint n, float alpha, float k
     GRID_FOREACH_CELL(it, s, blk)
     {
       uint3 p = grid_cell_pos(blk, it);
-      float uc = u[it.idx], bc = b[it.idx];
-      float lap = ((front_u(s, p.x - 1u, p.y, n) + front_u(s, p.x + 1u, p.y, n)) +
-                   (front_u(s, p.x, p.y - 1u, n) + front_u(s, p.x, p.y + 1u, n))) -
-                  4.0f * uc;
+      uint x = it.idx % FRONT_BLOCK, y = it.idx / FRONT_BLOCK, c = it.idx;
+      float uc = u[c], bc = b[c];
+      float w = x > 0u ? u[c - 1u] : front_u(s, p.x - 1u, p.y, n);
+      float e = x < FRONT_BLOCK - 1u ? u[c + 1u] : front_u(s, p.x + 1u, p.y, n);
+      float so = y > 0u ? u[c - FRONT_BLOCK] : front_u(s, p.x, p.y - 1u, n);
+      float no = y < FRONT_BLOCK - 1u ? u[c + FRONT_BLOCK] : front_u(s, p.x, p.y + 1u, n);
+      float lap = ((w + e) + (so + no)) - 4.0f * uc;
       float burn = uc > ignite ? rate * (1.0f - bc) : 0.0f;
-      v[it.idx] = (uc + alpha * lap) * keep + heat * burn;
-      b[it.idx] = bc + burn;
+      v[c] = (uc + alpha * lap) * keep + heat * burn;
+      b[c] = bc + burn;
     }
   }
 }
