@@ -123,6 +123,18 @@ START_TEST(test_front_bad_input)
   p.alpha = 0.3f;
   EX_FAILS(ctx, lsk_front_create(ctx, &(lsk_front_options){.params = &p}, &f), LSK_EINVAL,
            "alpha 0.3");
+  lsk_front_params_default(&p);
+  p.keep = 0;
+  EX_FAILS(ctx, lsk_front_create(ctx, &(lsk_front_options){.params = &p}, &f), LSK_EINVAL,
+           "keep 0 is not in (0, 1]");
+  lsk_front_params_default(&p);
+  p.rate = 1.5f;
+  EX_FAILS(ctx, lsk_front_create(ctx, &(lsk_front_options){.params = &p}, &f), LSK_EINVAL,
+           "rate 1.5 is not in [0, 1]");
+  lsk_front_params_default(&p);
+  p.off = -1;
+  EX_FAILS(ctx, lsk_front_create(ctx, &(lsk_front_options){.params = &p}, &f), LSK_EINVAL,
+           "must not be negative");
   EX_FAILS(ctx, lsk_front_create(ctx, NULL, NULL), LSK_EINVAL, "out is NULL");
   ck_assert_ptr_null(f);
   lsk_context_destroy(ctx);

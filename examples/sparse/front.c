@@ -52,9 +52,12 @@ static int check_params(lsk_context *ctx, const lsk_front_params *p)
   if (!(p->alpha > 0 && p->alpha <= 0.25f))
     return lsk_context_set_error(ctx, LSK_EINVAL, "%s: alpha %g is not in (0, 0.25]", fn,
                                  (double)p->alpha);
-  if (!(p->keep > 0 && p->keep <= 1) || !(p->rate >= 0 && p->rate <= 1))
-    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: keep %g or rate %g is not in (0, 1]", fn,
-                                 (double)p->keep, (double)p->rate);
+  if (!(p->keep > 0 && p->keep <= 1))
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: keep %g is not in (0, 1]", fn,
+                                 (double)p->keep);
+  if (!(p->rate >= 0 && p->rate <= 1))
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: rate %g is not in [0, 1]", fn,
+                                 (double)p->rate);
   if (!(p->heat >= 0) || !(p->ignite >= 0) || !(p->on >= 0) || !(p->off >= 0))
     return lsk_context_set_error(
         ctx, LSK_EINVAL, "%s: heat %g, ignite %g, on %g and off %g must not be negative", fn,
