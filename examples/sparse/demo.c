@@ -159,6 +159,7 @@ static int run(demo_run *r, const demo_opts *o)
   if ((rc = check(r, 0, &inexact, &max_diff)))
     return rc;
   ++checks;
+  most = lsk_front_model_active(&r->m);
   uint8_t *before = malloc(nbb);
   if (!before)
     return cli_fail(cmd, "out of host memory");
