@@ -13,6 +13,14 @@
 
 #include "front.h"
 
+/* Every product and sum rounded on its own, as on the device (front.cl is
+ * FP_CONTRACT OFF): clang fuses a * b + c within an expression where the
+ * target has FMA unless told not to; GCC does not in ISO C (-std=c11), and
+ * warns about this pragma. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 void lsk_front_params_default(lsk_front_params *p)
 {
   *p = (lsk_front_params){.alpha = 0.2f,
