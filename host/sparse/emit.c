@@ -277,10 +277,10 @@ static void emit_block(em *e, unsigned m)
   for (; n->name[k]; ++k)
     up[k] = (char)toupper((unsigned char)n->name[k]);
   up[k] = 0;
-  P("#define %s_FOR_%s(v, b)                                                       \\\n"
-    "  for (lsk_sparse_block b = lsk__sp_block((v).lists, %uu, lsk_block_idx());     \\\n"
-    "       b.e != LSK_SPARSE_NONE; b = lsk__sp_next((v).lists, %uu, b))\n",
-    e->up, up, m, m);
+  P("#define %s_FOR_%s(v, b) \\\n"
+    "  for (lsk_sparse_block b = {LSK_SPARSE_NONE, 0, 0, 0, {0, 0, 0}}; \\\n"
+    "       lsk__sp_step((v).lists, %uu, &b);)\n",
+    e->up, up, m);
   P("#define %s_FOREACH_%s(it, v, b) ", e->up, up);
   if (n->kind == LSK_SNODE_DYNAMIC)
     P("LSK_FOREACH_N(it, (b).count)\n");
@@ -355,7 +355,10 @@ static void emit_tables(em *e)
   P("#define LSK__SP_NODES %uu\n#define LSK__SP_AXES %uu\n", d->nnodes, d->axes);
   for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
     P("#define LSK__SP_EXTENT%u %lluu\n", a, (unsigned long long)(a < d->axes ? d->extent[a] : 1));
-  P("__constant uint lsk__sp_node[%u][LSK__SPN_COLS] = {\n", d->nnodes);
+  /* Row 0 is the root's one cell: dense, one cell, no pool, no digits. */
+  P("__constant uint lsk__sp_node[%u][LSK__SPN_COLS] = {\n"
+    "  {%u, %uu, %uu, 0, 0, 1u, 0, 0u, 0, %uu, 1u, 0, 0, 0, 0, 0, 0, 0, 0, 0},\n",
+    d->nnodes + 1, LSK_SNODE_DENSE, 0xffffffffu, 0xffffffffu, 0xffffffffu);
   for (unsigned m = 0; m < d->nnodes; ++m) {
     const lsk__snode *n = &d->node[m];
     unsigned next = 0xffffffffu;
