@@ -6,7 +6,8 @@
  * lsk_sparse_count and the pool's statistics agreeing with it. Each run
  * must see blocks activated and deactivated; one starts with a pool too
  * small, which must grow (lsk_sparse_check's LSK_ENOSPC, lsk_sparse_grow,
- * the spread run again) without changing the result. Bad options refused.
+ * the initial kernel or the spread run again) without changing the
+ * result. Bad options refused.
  * Suite grind_sparse_front: a 64 x 64 grid for 3 steps under oclgrind.
  */
 #include <string.h>
@@ -105,6 +106,9 @@ START_TEST(test_front_pool_grows)
   /* 8 blocks at first, 56 at most in use: the spread runs out and is rerun. */
   unsigned grows = front_case(ctx, 128, 8, 120, 8);
   ck_assert_msg(grows > 0, "the pool of 8 blocks never grew");
+  /* A disc on 32 blocks from a pool of 8: front_init grows it (checked at
+   * step 0), then the spread. */
+  front_case(ctx, 128, 40, 20, 8);
   lsk_context_destroy(ctx);
 }
 END_TEST

@@ -155,7 +155,7 @@ static int run(demo_run *r, const demo_opts *o)
   size_t inexact = 0, checks = 0, most = 0, on_total = 0, off_total = 0, active_cells = 0;
   double max_diff = 0, dev = 0, ref = 0;
   unsigned grows = 0;
-  /* The initial state first (lsk_sparse_write's activation). */
+  /* The initial state first (front_init's activation). */
   if ((rc = check(r, 0, &inexact, &max_diff)))
     return rc;
   ++checks;

@@ -1,8 +1,9 @@
 /*
  * front.c: the sparse front (front.h) on lsk's public API: the structure
  * from its definition text, the program of front.cl with the structure's
- * generated OpenCL C as prelude, the step's three struct-fors with the
- * pool's growth, and the reads. The C model is front_ref.c.
+ * generated OpenCL C as prelude, the initial disc, the step's three
+ * struct-fors, the pool's growth where a kernel that activates ran out,
+ * and the reads. The C model is front_ref.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ struct lsk_front {
   lsk_queue *q;
   lsk_sparse *sp;
   lsk_program *prog;
-  lsk_kernel *diffuse, *settle, *spread, *probe;
+  lsk_kernel *init, *diffuse, *settle, *spread, *probe;
   lsk_buffer *act; /* nb * nb uints: front_probe's answer */
   size_t pool;     /* the pointer node's pool, in blocks (changed by a grow only) */
 };
@@ -35,6 +36,7 @@ void lsk_front_destroy(lsk_front *f)
 {
   if (!f || lsk_handle_remove(f, &front_type, "lsk_front_destroy"))
     return;
+  lsk_kernel_destroy(f->init);
   lsk_kernel_destroy(f->diffuse);
   lsk_kernel_destroy(f->settle);
   lsk_kernel_destroy(f->spread);
@@ -88,20 +90,50 @@ static int make_structure(lsk_front *f, size_t pool_blocks)
   return rc;
 }
 
-static int read_pool(lsk_front *f);
-
-/* The initial state: u = 1 on the disc (the model's), written densely;
- * lsk_sparse_write activates the blocks of the cells it sets. */
-static int write_initial(lsk_front *f, unsigned radius)
+/* f->pool from the structure's statistics (on f's queue). */
+static int read_pool(lsk_front *f)
 {
-  lsk_front_model m;
-  int rc = lsk_front_model_init(&m, f->n, radius);
-  if (rc)
-    return lsk_context_set_error(f->ctx, rc, "lsk_front_create: %s", lsk_context_errmsg(NULL));
   lsk_async on = {.queue = f->q};
-  rc = lsk_sparse_write(f->sp, "u", m.u, (size_t)f->n * f->n * sizeof *m.u, &on);
-  lsk_front_model_free(&m);
+  lsk_sparse_level_stats st[2];
+  int rc = lsk_sparse_stats_get(f->sp, st, 2, &on);
+  if (!rc)
+    f->pool = st[NODE_BLOCK].pool_blocks;
   return rc;
+}
+
+/* After a kernel that activates: lsk_sparse_check; where the pool ran out,
+ * grow it and return 1 (run the kernel again: activation is idempotent and
+ * what was activated stays), else 0 or the error. */
+static int room(lsk_front *f, const lsk_async *on, unsigned *grows, int *again)
+{
+  *again = 0;
+  int rc = lsk_sparse_check(f->sp, on);
+  if (rc != LSK_ENOSPC || *grows == MAX_GROWS)
+    return rc;
+  if ((rc = lsk_sparse_grow(f->sp, NODE_BLOCK, 0)) || (rc = read_pool(f)))
+    return rc;
+  ++*grows;
+  *again = 1;
+  return LSK_OK;
+}
+
+/* The initial state: u = 1 on the disc (front_init, a plain launch over
+ * the disc's bounding box; grid_u_set activates the blocks it writes). */
+static int init_disc(lsk_front *f, unsigned radius)
+{
+  lsk_async on = {.queue = f->q};
+  size_t side = 2 * (size_t)radius + 2, tiles = (side * side + 255) / 256;
+  lsk_launch l = {.domain = {256}, .blocks = {tiles < 4096 ? tiles : 4096}};
+  unsigned grows = 0;
+  for (int again = 1; again;) {
+    lsk_arg grid;
+    int rc = lsk_sparse_use(f->sp, &grid, &on);
+    lsk_arg args[] = {grid, LSK_ARG_UINT(f->n), LSK_ARG_UINT(radius)};
+    if (rc || (rc = lsk_kernel_launch(f->init, &l, args, 3, &on)) ||
+        (rc = room(f, &on, &grows, &again)))
+      return rc;
+  }
+  return LSK_OK;
 }
 
 int lsk_front_create(lsk_context *ctx, const lsk_front_options *opt, lsk_front **out)
@@ -144,13 +176,14 @@ int lsk_front_create(lsk_context *ctx, const lsk_front_options *opt, lsk_front *
   if (!(rc = make_structure(f, o.pool_blocks))) {
     lsk_program_options po = {.name = "front.cl", .prelude = lsk_sparse_source(f->sp)};
     if (!(rc = lsk_program_create(ctx, front_kernel_source, &po, &f->prog)) &&
+        !(rc = lsk_kernel_create(f->prog, "front_init", &f->init)) &&
         !(rc = lsk_kernel_create(f->prog, "front_diffuse", &f->diffuse)) &&
         !(rc = lsk_kernel_create(f->prog, "front_settle", &f->settle)) &&
         !(rc = lsk_kernel_create(f->prog, "front_spread", &f->spread)) &&
         !(rc = lsk_kernel_create(f->prog, "front_probe", &f->probe)) &&
         !(rc = lsk_buffer_create(ctx, (size_t)f->nb * f->nb * sizeof(uint32_t), &f->act)) &&
-        !(rc = write_initial(f, radius)))
-      rc = read_pool(f);
+        !(rc = read_pool(f)))
+      rc = init_disc(f, radius);
   }
   if (rc) {
     lsk_front_destroy(f);
@@ -167,33 +200,16 @@ lsk_sparse *lsk_front_sparse(const lsk_front *f)
   return f->sp;
 }
 
-/* f->pool from the structure's statistics (on f's queue). */
-static int read_pool(lsk_front *f)
-{
-  lsk_async on = {.queue = f->q};
-  lsk_sparse_level_stats st[2];
-  int rc = lsk_sparse_stats_get(f->sp, st, 2, &on);
-  if (!rc)
-    f->pool = st[NODE_BLOCK].pool_blocks;
-  return rc;
-}
-
-/* The spread, then the check; where the pool ran out, grow it and spread
- * again: activation is idempotent and what was activated stays. */
+/* The spread, until the pool had room for it. */
 static int spread(lsk_front *f, const lsk_async *on, unsigned *grows)
 {
   lsk_sparse_for_options fo = {.level = "cell", .flags = LSK_SPARSE_FOR_NO_DEACTIVATE};
   lsk_arg args[] = {LSK_ARG_UINT(f->n), LSK_ARG_FLOAT(f->p.on)};
-  for (;;) {
-    int rc = lsk_sparse_for(f->sp, f->spread, &fo, args, 2, on);
-    if (!rc)
-      rc = lsk_sparse_check(f->sp, on);
-    if (rc != LSK_ENOSPC || *grows == MAX_GROWS)
-      return rc;
-    if ((rc = lsk_sparse_grow(f->sp, NODE_BLOCK, 0)) || (rc = read_pool(f)))
-      return rc;
-    ++*grows;
-  }
+  int rc = LSK_OK;
+  for (int again = 1; !rc && again;)
+    if (!(rc = lsk_sparse_for(f->sp, f->spread, &fo, args, 2, on)))
+      rc = room(f, on, grows, &again);
+  return rc;
 }
 
 int lsk_front_step(lsk_front *f, lsk_front_step_info *info)

@@ -1,8 +1,9 @@
 /*
- * front.cl: the sparse front's three struct-fors (front.h) and the probe
- * of active blocks, on the structure `grid` that front.c defines (pointer
- * block ij over dense cell ij 16 16; fields u, v, b): its generated
- * OpenCL C (lsk_sparse_source) is this program's prelude. Each struct-for
+ * front.cl: the sparse front's three struct-fors (front.h), its initial
+ * state and the probe of active blocks, on the structure `grid` that
+ * front.c defines (pointer block ij over dense cell ij 16 16; fields u, v,
+ * b): its generated OpenCL C (lsk_sparse_source) is this program's
+ * prelude. Each struct-for
  * visits the active 16 x 16 blocks, one lockstep block each, ForEach over
  * the block's 256 cells.
  *
@@ -108,6 +109,29 @@ LSK_KERNEL void front_spread(LSK_CTX, GRID_PARAMS, uint n, float on)
   }
 }
 
+/* The initial state: u = 1 on the cells of the disc of radius r around
+ * the grid's centre (the model's in_disc: twice the distances, exactly),
+ * one work-item per cell of the disc's bounding box. grid_u_set activates
+ * the block; cells off the disc are neither read nor written, so the only
+ * meeting of work-items is the activation's compare-and-swap. */
+LSK_KERNEL void front_init(LSK_CTX, GRID_PARAMS, uint n, uint r)
+{
+  GRID_VIEW(s);
+  const uint side = 2u * r + 2u, lo = n / 2u - r - 1u, total = side * side;
+  LSK_BLOCKS(bk, (total + LSK_DOMAIN_SIZE - 1u) / LSK_DOMAIN_SIZE)
+  {
+    LSK_FOREACH(it)
+    {
+      uint k = bk * LSK_DOMAIN_SIZE + it.idx, y = k / side, x = k - y * side;
+      uint i = lo + x, j = lo + y;
+      uint dx = 2u * i + 1u > n ? 2u * i + 1u - n : n - 2u * i - 1u;
+      uint dy = 2u * j + 1u > n ? 2u * j + 1u - n : n - 2u * j - 1u;
+      if (k < total && dx * dx + dy * dy <= 4u * r * r)
+        (void)grid_u_set(s, i, j, 1.0f);
+    }
+  }
+}
+
 /* active[bi + nb bj] = whether block (bi, bj) is active (a plain launch on
  * the structure's argument, lsk_sparse_use). */
 LSK_KERNEL void front_probe(LSK_CTX, GRID_PARAMS, uint nb, __global uint *active)
@@ -118,9 +142,11 @@ LSK_KERNEL void front_probe(LSK_CTX, GRID_PARAMS, uint nb, __global uint *active
   {
     LSK_FOREACH(it)
     {
-      uint k = bk * LSK_DOMAIN_SIZE + it.idx;
+      /* bi from bj, not k % nb: LLVM pairs a division with its remainder
+       * through a `freeze`, which oclgrind 21.10 cannot run. */
+      uint k = bk * LSK_DOMAIN_SIZE + it.idx, bj = k / nb, bi = k - bj * nb;
       if (k < total)
-        active[k] = grid_block_is_active(s, k % nb * FRONT_BLOCK, k / nb * FRONT_BLOCK) ? 1u : 0u;
+        active[k] = grid_block_is_active(s, bi * FRONT_BLOCK, bj * FRONT_BLOCK) ? 1u : 0u;
     }
   }
 }

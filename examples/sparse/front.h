@@ -71,9 +71,9 @@ typedef struct lsk_front lsk_front;
 
 /*
  * lsk_front_create: the grid on ctx with its initial state: u = 1 on the
- * disc of opt->radius cells around the centre, written with
- * lsk_sparse_write (which activates the blocks it touches), all else
- * inactive. Errors: LSK_EINVAL (NULL, a size that is not a power of two in
+ * disc of opt->radius cells around the centre, set by a kernel (front_init:
+ * grid_u_set activates the blocks it writes; a pool too small for them is
+ * grown), all else inactive. Errors: LSK_EINVAL (NULL, a size that is not a power of two in
  * range, a radius past the grid, parameters out of range), LSK_ENOMEM,
  * LSK_EBUILD, OpenCL codes.
  */

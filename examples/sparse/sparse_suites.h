@@ -7,11 +7,6 @@
  *
  * X(name, source, runs): as in pic_suites.h; source from examples/. The
  * names say "front": lsk's own suites of sparse fields are tests/sparse/.
- * grind_sparse_front runs with an NVIDIA GPU's shapes only (n), not yet
- * under oclgrind (g): oclgrind 21.10 stops at the core's lsk_sparse_listgen
- * ("undefined external function: llvm.experimental.noalias.scope.decl")
- * and reports lsk_sparse_write's walk (a plain read of a pointer cell that
- * another work-item installs with a compare-and-swap) as a data race.
  */
 #ifndef LSK_SPARSE_SUITES_H
 #define LSK_SPARSE_SUITES_H
@@ -19,7 +14,7 @@
 /* clang-format off */
 #define SPARSE_SUITES(X)                                                       \
   X(sparse_front, sparse/check_front.c, ur)                                    \
-  X(grind_sparse_front, sparse/check_front.c, n)
+  X(grind_sparse_front, sparse/check_front.c, gn)
 /* clang-format on */
 
 #endif /* LSK_SPARSE_SUITES_H */
