@@ -146,10 +146,15 @@ static int run(demo_run *r, const demo_opts *o)
   r->act = malloc(nbb);
   if (!r->u || !r->b || !r->act)
     return cli_fail(cmd, "out of host memory for %ux%u cells", o->size, o->size);
+  /* The pool after the initial disc (which may have grown it). */
+  lsk_sparse_level_stats st[2];
+  if ((rc = lsk_sparse_stats_get(lsk_front_sparse(r->f), st, 2, NULL)))
+    return cli_fail_lsk(cmd, r->ctx, rc, "statistics");
   printf("lsk %s demo sparse on %s: %ux%u cells (pointer %ux%u blocks over dense 16x16), "
-         "%u steps, a disc of radius %u (set up in %.0f ms)\n",
+         "%u steps, a disc of radius %u on %llu blocks, a pool of %zu (set up in %.0f ms)\n",
          lsk_version(), lsk_context_device(r->ctx)->name, o->size, o->size, r->m.nb, r->m.nb,
-         o->steps, o->radius, 1e3 * (cli_now() - t0));
+         o->steps, o->radius, (unsigned long long)st[0].active, st[0].pool_blocks,
+         1e3 * (cli_now() - t0));
   printf("%6s %8s %6s %6s %7s %6s %10s %10s  %s\n", "step", "active", "+on", "-off", "pool",
          "grows", "device ms", "C ms", "check");
   size_t inexact = 0, checks = 0, most = 0, on_total = 0, off_total = 0, active_cells = 0;

@@ -110,7 +110,14 @@ static int room(lsk_front *f, const lsk_async *on, unsigned *grows, int *again)
   int rc = lsk_sparse_check(f->sp, on);
   if (rc != LSK_ENOSPC || *grows == MAX_GROWS)
     return rc;
-  if ((rc = lsk_sparse_grow(f->sp, NODE_BLOCK, 0)) || (rc = read_pool(f)))
+  /* Doubled, but not past every block of the grid unless it is there
+   * already (the blocks that lost an install race wait in the recycled
+   * list until the GC). Not lsk_sparse_grow's 0, which sizes by the
+   * refused activations: one per work-item, up to 256 per block. */
+  size_t all = (size_t)f->nb * f->nb, want = 2 * f->pool;
+  if (f->pool < all && want > all)
+    want = all;
+  if ((rc = lsk_sparse_grow(f->sp, NODE_BLOCK, want)) || (rc = read_pool(f)))
     return rc;
   ++*grows;
   *again = 1;
