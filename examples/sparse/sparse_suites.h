@@ -13,7 +13,7 @@
 
 /* clang-format off */
 #define SPARSE_SUITES(X)                                                       \
-  X(sparse_front, sparse/check_front.c, ur)                                    \
+  X(sparse_front, sparse/check_front.c, urn)                                   \
   X(grind_sparse_front, sparse/check_front.c, gn)
 /* clang-format on */
 
