@@ -105,15 +105,26 @@ static int make_lists(lsk_sparse *sp, const char *fn)
   return LSK_OK;
 }
 
+/* The most bytes of blocks a pool takes by default. */
+#define LSK__SP_DEFAULT_BYTES (64u << 20)
+
 /* Node m's pool: its child blocks (dynamic: its chunks). */
 static int make_pool(lsk_sparse *sp, unsigned m, const lsk_sparse_options *opt, const char *fn)
 {
   const lsk_sparse_def *d = &sp->def;
   const lsk__snode *n = &d->node[m];
+  /* By default a fraction of the blocks the node can have (a dynamic node:
+   * of one chunk per list), at least 64, at most LSK__SP_DEFAULT_BYTES of
+   * blocks: a pool grows when a kernel finds it short. */
   uint64_t most = n->kind == LSK_SNODE_DYNAMIC ? n->maxblocks : n->maxblocks * n->ncells;
+  uint64_t lists = n->kind == LSK_SNODE_DYNAMIC
+                       ? n->maxblocks / ((n->size[n->axis[0]] + n->chunk - 1) / n->chunk)
+                       : most;
   double frac = opt && opt->fraction > 0 ? opt->fraction : 0.25;
-  uint64_t want = opt && opt->blocks[m] ? opt->blocks[m] : (uint64_t)((double)most * frac);
+  uint64_t want = opt && opt->blocks[m] ? opt->blocks[m] : (uint64_t)((double)lists * frac);
   if (!(opt && opt->blocks[m])) {
+    uint64_t cap = LSK__SP_DEFAULT_BYTES / d->cont_bytes[n->pool + 1];
+    want = want > cap ? cap : want;
     want = want < 64 ? 64 : want;
     want = want > most ? most : want;
   }

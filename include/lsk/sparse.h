@@ -170,7 +170,9 @@ typedef struct lsk_sparse_options {
    * blocks; dynamic: chunks), by node index; 0: the default below. */
   size_t blocks[LSK_SPARSE_MAX_NODES];
   /* The default pool size as a fraction of the most blocks the node can
-   * ever have (at least 64 blocks, at most all of them); 0: 0.25. */
+   * ever have (a dynamic node: of one chunk per list), at least 64 blocks,
+   * at most 64 MiB of them and all there can be; 0: 0.25. A pool that a
+   * kernel finds short grows (lsk_sparse_check, lsk_sparse_grow). */
   double fraction;
 } lsk_sparse_options;
 
