@@ -69,8 +69,8 @@ int sparse_ref_round(sparse_ref *c, sparse_round *out);
  * when it is ready, and fills why (and returns 1 without a message) when
  * the rows are to be skipped: no Python with taichi, and the like. */
 typedef struct sparse_taichi sparse_taichi;
-int sparse_taichi_start(bench *bn, unsigned n, unsigned threads, sparse_taichi **out,
-                        char *why, size_t why_len);
+int sparse_taichi_start(bench *bn, unsigned n, unsigned threads, sparse_taichi **out, char *why,
+                        size_t why_len);
 /* One round in the peer; 1 after a message. */
 int sparse_taichi_round(sparse_taichi *t, sparse_round *out);
 /* "Taichi 1.7.3 CPU, 2 threads", as the peer said it. */
