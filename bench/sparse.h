@@ -65,10 +65,10 @@ void sparse_ref_free(sparse_ref *c);
 /* One round on one thread; 1 after a message (the pool ran out). */
 int sparse_ref_round(sparse_ref *c, sparse_round *out);
 
-/* sparse_taichi.c: the peer, started once. sparse_taichi_start gives 0
- * when it is ready, and fills why (and returns 1 without a message) when
- * the rows are to be skipped: no Python with taichi, and the like. */
-typedef struct sparse_taichi sparse_taichi;
+/* sparse_taichi.c: the peer, started once. sparse_taichi_start: 0 when it
+ * is ready; 1 when its rows are to be skipped (no Python with taichi, no
+ * script next to lsk, the peer says "skip"), the reason in why and no
+ * message; -1 after a message (it could not start, or failed). */
 int sparse_taichi_start(bench *bn, unsigned n, unsigned threads, sparse_taichi **out, char *why,
                         size_t why_len);
 /* One round in the peer; 1 after a message. */
