@@ -69,6 +69,7 @@ int sparse_ref_round(sparse_ref *c, sparse_round *out);
  * is ready; 1 when its rows are to be skipped (no Python with taichi, no
  * script next to lsk, the peer says "skip"), the reason in why and no
  * message; -1 after a message (it could not start, or failed). */
+typedef struct sparse_taichi sparse_taichi;
 int sparse_taichi_start(bench *bn, unsigned n, unsigned threads, sparse_taichi **out, char *why,
                         size_t why_len);
 /* One round in the peer; 1 after a message. */
