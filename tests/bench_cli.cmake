@@ -156,7 +156,7 @@ elseif(MODE MATCHES "^taichi-")
     set(body "echo 'skip stand-in: no taichi here'\n")
   else()
     set(body "echo 'ready Stand-in Taichi'\n"
-             "while read line; do echo 'round 0.001 74240 0.001 94846 0.001 ${dense} 0.001 0'; done\n")
+             "while read line\ndo\n  echo 'round 0.001 74240 0.001 94846 0.001 ${dense} 0.001 0'\ndone\n")
   endif()
   file(WRITE "${WORK}/python" "#!/bin/sh\n# A stand-in for the Taichi peer's Python (tests/bench_cli.cmake).\n" ${body})
   file(CHMOD "${WORK}/python" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
