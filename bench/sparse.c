@@ -9,8 +9,12 @@
  *   activate    lsk_sparse_use, a kernel over every cell (16 x 16 per data
  *               block) that sets x = 1 in the ring, lsk_sparse_check
  *   update      lsk_sparse_for at the leaf: x = 0.5 x + 1 over the active
- *               blocks' cells, a block reduce into one double per block
- *               (partial[], by the block's position), lsk_reduce of it
+ *               blocks' cells, a domain-order block reduce of the new
+ *               values into one double per block (partial[], by the
+ *               block's position), lsk_reduce of partial[]. (A double
+ *               summed cell after cell in each worker, then reduced once
+ *               per block, kept ForEach's loop scalar: a quarter more of
+ *               the kernel's CPU time, perf, 41 rounds.)
  *   dense       the same update from a kernel over every cell, through
  *               grid_x_ptr (NULL where inactive), the same partial sums
  *   deactivate  lsk_sparse_deactivate_all, then lsk_sparse_count, which
@@ -52,24 +56,26 @@ static const char source[] =
     "  }\n"
     "}\n"
     "/* The struct-for: the active blocks' cells; each block's sum into\n"
-    " * partial[] at the block's position (inactive ones stay 0). */\n"
+    " * partial[] at the block's position (inactive ones stay 0). The\n"
+    " * values go through a context variable and one domain-order reduce\n"
+    " * per block: no sum carried from cell to cell, so ForEach's loop\n"
+    " * vectorizes (float is exact here: quarters, at most 512 per block). */\n"
     "LSK_KERNEL void sfor_update(LSK_CTX, GRID_PARAMS, uint nb, __global double *partial)\n"
     "{\n"
-    "  LSK_BLOCK_SCRATCH(double, scr);\n"
+    "  LSK_BLOCK_SCRATCH(float, scr);\n"
+    "  LSK_VAR(float, v);\n"
     "  GRID_VIEW(s);\n"
     "  GRID_FOR_CELL(s, b) {\n"
     "    __global float *x = grid_x_block(s, b);\n"
-    "    double acc = 0;\n"
-    "    uint id = 0;\n"
     "    GRID_FOREACH_CELL(it, s, b) {\n"
-    "      float v = 0.5f * x[it.idx] + 1.0f;\n"
-    "      x[it.idx] = v;\n"
-    "      acc += v;\n"
-    "      uint3 p = grid_cell_pos(b, it);\n"
-    "      id = p.x / 16 + nb * (p.y / 16);\n"
+    "      float y = 0.5f * x[it.idx] + 1.0f;\n"
+    "      x[it.idx] = y;\n"
+    "      LSK_VAR_AT(v, it) = y;\n"
     "    }\n"
-    "    double t = lsk_block_reduce_add_double(scr, acc);\n"
-    "    LSK_MASTER partial[id] = t;\n"
+    "    float t = lsk_block_reduce_var_add_float(scr, v, LSK_DOMAIN_SIZE);\n"
+    "    lsk_idx first = {0u, 0u};\n"
+    "    uint3 p = grid_cell_pos(b, first); /* the block's first cell */\n"
+    "    LSK_MASTER partial[p.x / 16 + nb * (p.y / 16)] = t;\n"
     "  }\n"
     "}\n"
     "/* The dense loop: every cell looked up, the inactive ones skipped. */\n"
