@@ -115,5 +115,6 @@ int check_prelude_file(cli_str *pre, const char *path);
 int check_prelude_layout(cli_str *pre, const char *spec);
 int check_prelude_view(cli_str *pre, const char *arg);
 int check_prelude_compact(check *c, cli_str *pre, const char *compact);
+int check_prelude_sparse(cli_str *pre, const char *path);
 
 #endif /* LSK_TOOLS_CHECK_H */

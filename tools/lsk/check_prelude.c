@@ -1,7 +1,8 @@
 /*
  * check_prelude.c: the text `lsk check` puts between the device library
  * and the file, as a program would (lsk_program_options.prelude): a file
- * (--prelude), the OpenCL C views of SoA layouts (--layout, --view), and
+ * (--prelude), the OpenCL C views of SoA layouts (--layout, --view), the
+ * code generated for a sparse definition (--sparse), and
  * for a compaction predicate (--compact) the compaction kernels' prelude,
  * the kernels themselves going behind the predicate.
  */
@@ -97,6 +98,20 @@ int check_prelude_view(cli_str *pre, const char *arg)
   for (size_t i = 0; i < k; ++i)
     lsk_layout_destroy(ls[i]);
   return rc;
+}
+
+int check_prelude_sparse(cli_str *pre, const char *path)
+{
+  lsk_sparse_def *d = NULL;
+  char *text = NULL;
+  if (lsk_sparse_def_load(path, &d) || lsk_sparse_def_emit_cl(d, &text)) {
+    lsk_sparse_def_destroy(d);
+    return cli_fail("check", "--sparse %s: %s", path, lsk_errmsg());
+  }
+  cli_str_put(pre, "%s%s", pre->len ? "\n" : "", text);
+  lsk_free(text);
+  lsk_sparse_def_destroy(d);
+  return pre->failed ? cli_fail("check", "out of memory") : 0;
 }
 
 int check_prelude_compact(check *c, cli_str *pre, const char *compact)
