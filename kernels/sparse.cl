@@ -89,8 +89,11 @@ LSK_INLINE uint lsk__sp_nchildren(LSK__SP_T v, uint m, __global uchar *pc, uint 
   return (len + T(m, NCELLS) - 1u) >> T(m, LOG2CHUNK);
 }
 
+/* Entry slot of node m's list (dropped past its room). The coordinates as
+ * scalars, here and below: oclgrind's uninitialized-value checker crashes
+ * on the shuffles that 3-vectors become. */
 LSK_INLINE void lsk__sp_put(LSK__SP_T v, uint m, uint slot, uint cont, uint first, uint count,
-                            uint3 base)
+                            uint b0, uint b1, uint b2)
 {
   if (slot >= v.lists[LSK__SPL_CAP + m])
     return;
@@ -98,17 +101,18 @@ LSK_INLINE void lsk__sp_put(LSK__SP_T v, uint m, uint slot, uint cont, uint firs
   p[LSK__SPL_E_CONT] = cont;
   p[LSK__SPL_E_FIRST] = first;
   p[LSK__SPL_E_COUNT] = count;
-  p[LSK__SPL_E_BASE] = base.x;
-  p[LSK__SPL_E_BASE + 1] = base.y;
-  p[LSK__SPL_E_BASE + 2] = base.z;
+  p[LSK__SPL_E_BASE] = b0;
+  p[LSK__SPL_E_BASE + 1] = b1;
+  p[LSK__SPL_E_BASE + 2] = b2;
 }
 
-/* Cell c's digits of node m's block, as coordinates (m = -1u: the root's
- * one cell, no digits). Vectors, not arrays: a private array passed to an
- * inlined function gave oclgrind an LLVM intrinsic it cannot run. */
-LSK_INLINE uint lsk__sp_digit(uint m, uint c, uint a)
+/* Axis a's coordinate of cell c of node m's block b (m = -1u: the root's
+ * one cell, no digits; a dynamic node: the chunk's element c). */
+LSK_INLINE uint lsk__sp_coord(uint m, lsk_sparse_block b, uint c, uint a)
 {
-  return ((c >> T(m, MULT + a)) & ((1u << T(m, LG + a)) - 1u)) << T(m, SHIFT + a);
+  if (T(m, KIND) == LSK__SP_DYNAMIC)
+    return b.base[a] + (a == T(m, DAXIS) ? c : 0u);
+  return b.base[a] + (((c >> T(m, MULT + a)) & ((1u << T(m, LG + a)) - 1u)) << T(m, SHIFT + a));
 }
 
 /* The entries of one parent cell (cell c of parent block p) from slot. */
@@ -118,11 +122,10 @@ LSK_INLINE uint lsk__sp_emit(LSK__SP_T v, uint m, lsk_sparse_block p, __global u
   uint cell, l;
   if (!lsk__sp_child(v, m, pc, p.cont, p.first + c, &cell, &l))
     return slot;
-  uint3 base = (uint3)(p.base[0], p.base[1], p.base[2]);
-  base +=
-      (uint3)(lsk__sp_digit(m - 1, c, 0), lsk__sp_digit(m - 1, c, 1), lsk__sp_digit(m - 1, c, 2));
+  uint b0 = lsk__sp_coord(m - 1, p, c, 0), b1 = lsk__sp_coord(m - 1, p, c, 1),
+       b2 = lsk__sp_coord(m - 1, p, c, 2);
   if (T(m, KIND) != LSK__SP_DYNAMIC) {
-    lsk__sp_put(v, m, slot, cell, l * T(m, NCELLS), T(m, NCELLS), base);
+    lsk__sp_put(v, m, slot, cell, l * T(m, NCELLS), T(m, NCELLS), b0, b1, b2);
     return slot + 1;
   }
   __global uchar *lc = lsk__sp_base(v, T(m, CPOOL), cell);
@@ -130,11 +133,9 @@ LSK_INLINE uint lsk__sp_emit(LSK__SP_T v, uint m, lsk_sparse_block p, __global u
   __global uint *pool = v.pool[T(m, POOL)];
   uint r = ((__global const uint *)(lc + T(m, OFF2)))[l];
   for (uint q = 0; q * ch < len; ++q) {
-    base = ax == 0   ? (uint3)(q * ch, base.y, base.z)
-           : ax == 1 ? (uint3)(base.x, q * ch, base.z)
-                     : (uint3)(base.x, base.y, q * ch);
     /* A chunk the pool could not give: its elements read as zero. */
-    lsk__sp_put(v, m, slot++, r ? r - 1u : 0u, 0, r ? min(ch, len - q * ch) : 0u, base);
+    lsk__sp_put(v, m, slot++, r ? r - 1u : 0u, 0, r ? min(ch, len - q * ch) : 0u,
+                ax == 0 ? q * ch : b0, ax == 1 ? q * ch : b1, ax == 2 ? q * ch : b2);
     r = r ? *lsk_pool_cell(pool, r - 1u) : 0u;
   }
   return slot;
@@ -279,16 +280,6 @@ LSK_KERNEL void lsk_sparse_count(LSK_CTX, LSK__SP_PARAMS, uint m)
   }
 }
 
-/* The leaf cell x of block b: its coordinates. */
-LSK_INLINE uint3 lsk__sp_pos(uint m, lsk_sparse_block b, uint x)
-{
-  uint3 p = (uint3)(b.base[0], b.base[1], b.base[2]);
-  if (T(m, KIND) != LSK__SP_DYNAMIC)
-    return p + (uint3)(lsk__sp_digit(m, x, 0), lsk__sp_digit(m, x, 1), lsk__sp_digit(m, x, 2));
-  uint a = T(m, DAXIS);
-  return p + (uint3)(a == 0 ? x : 0u, a == 1 ? x : 0u, a == 2 ? x : 0u);
-}
-
 /* Field f of the leaf's active cells into a dense array (first axis
  * fastest), over the leaf's element list. */
 LSK_KERNEL void lsk_sparse_read(LSK_CTX, LSK__SP_PARAMS, uint f, __global uchar *dst)
@@ -307,8 +298,10 @@ LSK_KERNEL void lsk_sparse_read(LSK_CTX, LSK__SP_PARAMS, uint f, __global uchar 
     {
       uint x = t * LSK__SP_TILE + it.idx;
       if (lsk__sp_active(m, b, c, x)) {
-        uint3 p = lsk__sp_pos(m, b, x);
-        ulong at = ((ulong)p.z * LSK__SP_EXTENT1 + p.y) * LSK__SP_EXTENT0 + p.x;
+        ulong at =
+            ((ulong)lsk__sp_coord(m, b, x, 2) * LSK__SP_EXTENT1 + lsk__sp_coord(m, b, x, 1)) *
+                LSK__SP_EXTENT0 +
+            lsk__sp_coord(m, b, x, 0);
         __global const uchar *src = c + lsk__sp_field[f][0] + (ulong)(b.first + x) * size;
         for (uint k = 0; k < size; ++k)
           dst[at * size + k] = src[k];
