@@ -17,8 +17,9 @@
  *               the kernel's CPU time, perf, 41 rounds.)
  *   dense       the same update from a kernel over every cell, through
  *               grid_x_ptr (NULL where inactive), the same partial sums
- *   deactivate  lsk_sparse_deactivate_all, then lsk_sparse_count, which
- *               runs the GC and counts (0)
+ *   deactivate  lsk_sparse_deactivate_all, lsk_sparse_use (which runs the
+ *               GC: its zero-fill of the freed blocks), lsk_sparse_count
+ *               (0; it waits for the GC)
  * The dense loop takes 16 x 16 tiles, not rows: friendlier to it than a
  * row loop, so struct-for's lead over it is not flattered.
  *
@@ -216,10 +217,17 @@ static int count(sparse_case *c, double *active)
   return 0;
 }
 
+/* The GC is lazy: lsk_sparse_count needs none (a deactivated block is
+ * unlinked at once), so without lsk_sparse_use here the GC's zero-fill of
+ * the freed blocks ran at the next round's activation (a trace showed it
+ * there). lsk_sparse_use runs it; the count, which waits, ends the op. */
 static int op_deactivate(sparse_case *c, double *active)
 {
-  return lsk_sparse_deactivate_all(c->sp, NULL) ? fail(c, "lsk_sparse_deactivate_all")
-                                                : count(c, active);
+  lsk_arg grid;
+  if (lsk_sparse_deactivate_all(c->sp, NULL))
+    return fail(c, "lsk_sparse_deactivate_all");
+  return lsk_sparse_use(c->sp, &grid, NULL) ? fail(c, "deactivate: lsk_sparse_use")
+                                            : count(c, active);
 }
 
 /* The field after activation, whole, against the ring: x = 1 exactly in
