@@ -1,6 +1,6 @@
 /*
  * bench/sparse.c: the sparse case (`lsk bench --only sparse`): sparse
- * fields (docs/sparse.md) on the workload of bench/sparse.h, a ring of
+ * fields (docs/sparse.md) on the workload of bench/sparse_case.h, a ring of
  * 4.7% of a 4096 x 4096 grid, against a plain single-threaded C block
  * table (sparse_ref.c) and, where it is installed, Taichi on the CPU with
  * as many threads as the OpenCL device has compute units (sparse_taichi.c).
@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "lsk/sparse.h"
-#include "sparse.h"
+#include "sparse_case.h"
 
 #define FULL_N 4096
 #define FULL_ACTIVE 787456u /* 3076 blocks of 256 cells at FULL_N */

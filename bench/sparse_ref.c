@@ -5,13 +5,13 @@
  * (i, j) at (i & 15) + 16 * (j & 15) in its block, block (i >> 4) + nb *
  * (j >> 4) in the table (the first axis fastest, as lsk's). A freed block
  * is zeroed when it goes back to the list, as lsk's GC does, so a block
- * taken again reads zeros. Also the ring (sparse.h), which every side
+ * taken again reads zeros. Also the ring (sparse_case.h), which every side
  * computes the same way.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "sparse.h"
+#include "sparse_case.h"
 
 const char *const sparse_op_names[SPARSE_OPS] = {"activate", "update", "dense", "deactivate"};
 

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "process.h"
-#include "sparse.h"
+#include "sparse_case.h"
 
 #define SCRIPT_NAME "lsk-peer-taichi.py"
 

@@ -1,5 +1,5 @@
 /*
- * bench/sparse.h: the sparse case's parts (sparse.c runs it): the
+ * bench/sparse_case.h: the sparse case's parts (sparse.c runs it): the
  * workload, a ring of cells in a square grid, and its two comparisons, a
  * plain single-threaded C structure (sparse_ref.c) and the optional Taichi
  * peer (sparse_taichi.c, which runs bench/peer_taichi.py).
