@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/peer_taichi.py: Taichi as a peer in `lsk bench --only sparse`.
 
-The sparse case's workload (bench/sparse.h) in Taichi on the CPU: a grid of
+The sparse case's workload (bench/sparse_case.h) in Taichi on the CPU: a grid of
 n x n cells as ti.root.pointer(ti.ij, n/16).dense(ti.ij, 16).place(x), and
 the same round lsk and the C structure run, op by op:
   activate    x = 1 in the ring, a loop over all n^2 cells
