@@ -29,9 +29,11 @@ static const char tree_text[] = "sparse t\n"
                                 "dynamic parts k 512 chunk 8\n"
                                 "place uint id\n";
 
-/* Point g's cell for the field (g < nx) and for the lists (every g): the
- * lists' points are whole blocks' corners, so that many ids go to one
- * list and the lists span several chunks. */
+/* Point g's cell for the field (g < nx) and for the lists (every g): a
+ * different cell for every g below 16384 (one writer per cell: the field
+ * has no last writer to agree on); the lists' points are whole blocks'
+ * corners, so that many ids go to one list and the lists span several
+ * chunks. */
 static const char src[] =
     "LSK_KERNEL void fill(LSK_CTX, T_PARAMS, uint n, uint nx, uint salt) {\n"
     "  T_VIEW(s);\n"
@@ -39,7 +41,7 @@ static const char src[] =
     "    LSK_FOREACH(it) {\n"
     "      uint g = b * LSK_DOMAIN_SIZE + it.idx;\n"
     "      if (g < n) {\n"
-    "        uint i = (g * 37u + salt) & 127u, j = (g * 91u + 7u) & 127u;\n"
+    "        uint i = ((g & 127u) * 37u + salt) & 127u, j = ((g >> 7) * 91u + 7u + i) & 127u;\n"
     "        if (g < nx) t_x_set(s, i, j, (float)(g + 1u));\n"
     "        t_parts_append(s, i & ~7u, j & ~7u, g);\n"
     "      }\n"
@@ -80,7 +82,7 @@ static void model_fill(model *m, unsigned n, unsigned nx, unsigned salt)
 {
   memset(m, 0, sizeof *m);
   for (unsigned g = 0; g < n; ++g) {
-    unsigned i = (g * 37u + salt) & 127u, j = (g * 91u + 7u) & 127u;
+    unsigned i = ((g & 127u) * 37u + salt) & 127u, j = ((g >> 7) * 91u + 7u + i) & 127u;
     if (g < nx) {
       m->x[i + N * j] = (float)(g + 1u);
       m->block[i / B + (N / B) * (j / B)] = 1;
@@ -130,9 +132,9 @@ static void run_fill(tree *t, unsigned n, unsigned nx, unsigned salt)
   lsk_arg a;
   TU_OK(t->ctx, lsk_sparse_use(t->sp, &a, NULL));
   lsk_launch l = {.domain = {64}, .blocks = {8}};
-  TU_OK(t->ctx, lsk_kernel_run(t->fill, &l,
-                               LSK_ARGS(a, LSK_ARG_UINT(n), LSK_ARG_UINT(nx), LSK_ARG_UINT(salt)),
-                               NULL));
+  TU_OK(t->ctx,
+        lsk_kernel_run(t->fill, &l,
+                       LSK_ARGS(a, LSK_ARG_UINT(n), LSK_ARG_UINT(nx), LSK_ARG_UINT(salt)), NULL));
   TU_OK(t->ctx, lsk_sparse_check(t->sp, NULL));
 }
 
@@ -177,8 +179,8 @@ static void check_state(tree *t, const model *m, unsigned n, const char *what)
     uint32_t s = 0, c = 0;
     for (unsigned k = 0; k < LEN; ++k) {
       uint32_t v = did[q + (size_t)N * N * k];
-      ck_assert_msg(k < m->cnt[q] || v == 0, "%s: id(%u, %u, %u) = %u past the length %u", what,
-                    i, j, k, v, m->cnt[q]);
+      ck_assert_msg(k < m->cnt[q] || v == 0, "%s: id(%u, %u, %u) = %u past the length %u", what, i,
+                    j, k, v, m->cnt[q]);
       s += k < m->cnt[q] ? v + 1u : 0u;
       c += k < m->cnt[q];
     }
@@ -277,15 +279,16 @@ START_TEST(test_sparse_tree_rules)
   TU_OK(NULL, lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_POINTER, "b", "i", {16}}));
   TU_OK(NULL, lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_DENSE, "c", "i", {8}}));
   TU_OK(NULL, lsk_sparse_def_place(d, "float", "x"));
-  TU_OK(NULL, lsk_sparse_def_add_node(
-                  d, &(lsk_snode){LSK_SNODE_DENSE, "e", "i", {8}, .parent = "b"}));
+  TU_OK(NULL,
+        lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_DENSE, "e", "i", {8}, .parent = "b"}));
   lsk_snode got;
   TU_OK(NULL, lsk_sparse_def_node(d, 2, &got));
   ck_assert_str_eq(got.parent, "b");
   TU_OK(NULL, lsk_sparse_def_node(d, 0, &got));
   ck_assert_ptr_null(got.parent);
   TU_OK(NULL, lsk_sparse_def_place(d, "uint", "y"));
-  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_DENSE, "f", "i", {1}, .parent = "e"}),
+  TU_FAILS(NULL,
+           lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_DENSE, "f", "i", {1}, .parent = "e"}),
            LSK_EINVAL, "goes under a node with fields");
   lsk_sparse_def_destroy(d);
 }
