@@ -365,6 +365,16 @@ static int launch_for(lsk_sparse *sp, lsk_kernel *k, unsigned m, const lsk_spars
   }
   int rc = lsk_kernel_launch(k, &l, all, nargs + 1, &(lsk_async){.queue = q});
   free(all);
+  if (rc) {
+    /* The launch's message, under the struct-for's name (the user called
+     * lsk_sparse_for, not lsk_kernel_launch). */
+    char *msg = lsk__strdup(lsk_errmsg());
+    rc = lsk__fail(sp->ctx, rc,
+                   "lsk_sparse_for: sparse '%s' node '%s' (its parameters, the first %zu after "
+                   "LSK_CTX, then the %zu given): %s",
+                   sp->def.name, n->name, sp->nbufs, nargs, msg ? msg : "launch failed");
+    free(msg);
+  }
   return rc;
 }
 
