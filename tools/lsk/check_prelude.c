@@ -1,7 +1,8 @@
 /*
  * check_prelude.c: the text `lsk check` puts between the device library
  * and the file, as a program would (lsk_program_options.prelude): a file
- * (--prelude), the OpenCL C views of SoA layouts (--layout, --view), and
+ * (--prelude), the OpenCL C views of SoA layouts (--layout, --view), a
+ * sparse definition's generated OpenCL C (--sparse), and
  * for a compaction predicate (--compact) the compaction kernels' prelude,
  * the kernels themselves going behind the predicate.
  */
@@ -12,6 +13,7 @@
 
 #include "check.h"
 #include "cli.h"
+#include "lsk/sparse.h"
 
 /* One layout file (PATH or PATH@members), loaded; *members points into
  * spec's copy (or NULL). */
@@ -60,6 +62,22 @@ int check_prelude_layout(cli_str *pre, const char *spec)
     cli_fail("check", "--layout %s: %s", spec, lsk_context_errmsg(NULL));
   lsk_free(text);
   lsk_layout_destroy(l);
+  return rc ? 1 : 0;
+}
+
+int check_prelude_sparse(cli_str *pre, const char *path)
+{
+  lsk_sparse_def *def = NULL;
+  char *text = NULL;
+  int rc = lsk_sparse_def_load(path, &def);
+  if (!rc)
+    rc = lsk_sparse_def_emit_cl(def, &text);
+  if (!rc)
+    rc = add_prelude(pre, text) ? LSK_ENOMEM : 0;
+  if (rc)
+    cli_fail("check", "--sparse %s: %s", path, lsk_context_errmsg(NULL));
+  lsk_free(text);
+  lsk_sparse_def_destroy(def);
   return rc ? 1 : 0;
 }
 

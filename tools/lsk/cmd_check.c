@@ -53,6 +53,7 @@ static const char usage_text[] =
     "  --layout FILE[@M,..]   add the OpenCL C view of an SoA layout file to the prelude\n"
     "                         (of members M only, with @)\n"
     "  --view NAME=FILE[@M,..]+FILE[@M,..]...  add a view over several layouts\n"
+    "  --sparse FILE          add the OpenCL C of a sparse definition file (lsk/sparse.h)\n"
     "  --compact TYPE|@LAYOUT FILE is a compaction predicate (lsk/compact.h): check it\n"
     "                         with the compaction kernels, on a plain buffer of TYPE\n"
     "                         or on the rows of a layout file\n"
@@ -136,6 +137,8 @@ static int opt_valued(check *c, cli_str *pre, const char **compact, const char *
     rc = check_prelude_layout(pre, v);
   } else if (strcmp(a, "--view") == 0) {
     rc = check_prelude_view(pre, v);
+  } else if (strcmp(a, "--sparse") == 0) {
+    rc = check_prelude_sparse(pre, v);
   } else if (strcmp(a, "--compact") == 0) {
     *compact = v;
   } else if (strcmp(a, "--ptx") == 0) {
