@@ -39,8 +39,7 @@ START_TEST(test_bi_sparse_def)
 
   BAD(NULL, "lsk_sparse_def_create", lsk_sparse_def_create("a", 0, NULL), LSK_EINVAL,
       "out is NULL");
-  BAD(NULL, "lsk_sparse_def_create", lsk_sparse_def_create(NULL, 0, &out), LSK_EINVAL,
-      "'(null)'");
+  BAD(NULL, "lsk_sparse_def_create", lsk_sparse_def_create(NULL, 0, &out), LSK_EINVAL, "'(null)'");
   ck_assert_ptr_null(out);
   BAD(NULL, "lsk_sparse_def_create", lsk_sparse_def_create("", 0, &out), LSK_EINVAL, "''");
   BAD(NULL, "lsk_sparse_def_create", lsk_sparse_def_create("a b", 0, &out), LSK_EINVAL, "'a b'");
@@ -115,8 +114,7 @@ START_TEST(test_bi_sparse_def)
       "name is NULL");
   BAD(NULL, "lsk_sparse_def_field", lsk_sparse_def_field(d, 1, &t, &nm), LSK_ERANGE, "1");
   BAD(NULL, "lsk_sparse_def_extent", lsk_sparse_def_extent(NULL, ext), LSK_EINVAL, "def is NULL");
-  BAD(NULL, "lsk_sparse_def_extent", lsk_sparse_def_extent(d, NULL), LSK_EINVAL,
-      "extent is NULL");
+  BAD(NULL, "lsk_sparse_def_extent", lsk_sparse_def_extent(d, NULL), LSK_EINVAL, "extent is NULL");
   BAD(NULL, "lsk_sparse_def_extent", lsk_sparse_def_extent(wrong, ext), LSK_EINVAL,
       WRONG("sparse_def", "buffer"));
   BAD(NULL, "lsk_sparse_def_describe", lsk_sparse_def_describe(NULL, &text), LSK_EINVAL,
@@ -127,8 +125,7 @@ START_TEST(test_bi_sparse_def)
       WRONG("sparse_def", "buffer"));
   BAD(NULL, "lsk_sparse_def_emit_cl", lsk_sparse_def_emit_cl(NULL, &text), LSK_EINVAL,
       "def is NULL");
-  BAD(NULL, "lsk_sparse_def_emit_cl", lsk_sparse_def_emit_cl(d, NULL), LSK_EINVAL,
-      "text is NULL");
+  BAD(NULL, "lsk_sparse_def_emit_cl", lsk_sparse_def_emit_cl(d, NULL), LSK_EINVAL, "text is NULL");
   dead = dead_def();
   BAD(NULL, "lsk_sparse_def_emit_cl", lsk_sparse_def_emit_cl(dead, &text), LSK_EINVAL,
       DEAD("sparse_def"));
@@ -158,15 +155,13 @@ START_TEST(test_bi_sparse)
   lsk_queue *oq = lsk_context_queue(other);
   const lsk_async *foreign = &(lsk_async){.queue = oq};
 
-  BAD(ctx, "lsk_sparse_create", lsk_sparse_create(ctx, d, NULL, NULL), LSK_EINVAL,
-      "out is NULL");
-  BAD(NULL, "lsk_sparse_create", lsk_sparse_create(NULL, d, NULL, &out), LSK_EINVAL,
-      "ctx is NULL");
+  BAD(ctx, "lsk_sparse_create", lsk_sparse_create(ctx, d, NULL, NULL), LSK_EINVAL, "out is NULL");
+  BAD(NULL, "lsk_sparse_create", lsk_sparse_create(NULL, d, NULL, &out), LSK_EINVAL, "ctx is NULL");
   ck_assert_ptr_null(out);
   BAD(ctx, "lsk_sparse_create", lsk_sparse_create(ctx, NULL, NULL, &out), LSK_EINVAL,
       "def is NULL");
-  BAD(ctx, "lsk_sparse_create", lsk_sparse_create(ctx, (lsk_sparse_def *)b, NULL, &out),
-      LSK_EINVAL, WRONG("sparse_def", "buffer"));
+  BAD(ctx, "lsk_sparse_create", lsk_sparse_create(ctx, (lsk_sparse_def *)b, NULL, &out), LSK_EINVAL,
+      WRONG("sparse_def", "buffer"));
   lsk_sparse_def *nofields = NULL;
   TU_OK(NULL, lsk_sparse_def_parse("sparse e\ndense c i 4\n", "e.sparse", &nofields));
   BAD(ctx, "lsk_sparse_create", lsk_sparse_create(ctx, nofields, NULL, &out), LSK_EINVAL, "'e'");
@@ -206,8 +201,7 @@ START_TEST(test_bi_sparse)
   lsk_arg one[] = {LSK_ARG_UINT(1)};
   BAD(NULL, "lsk_sparse_for", lsk_sparse_for(NULL, k, NULL, one, 1, NULL), LSK_EINVAL,
       "sp is NULL");
-  BAD(ctx, "lsk_sparse_for", lsk_sparse_for(sp, NULL, NULL, one, 1, NULL), LSK_EINVAL,
-      "k is NULL");
+  BAD(ctx, "lsk_sparse_for", lsk_sparse_for(sp, NULL, NULL, one, 1, NULL), LSK_EINVAL, "k is NULL");
   BAD(ctx, "lsk_sparse_for",
       lsk_sparse_for(sp, k, &(lsk_sparse_for_options){.level = "nope"}, one, 1, NULL), LSK_EINVAL,
       "'nope'");

@@ -11,13 +11,15 @@
 #include "sparse_fixture.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-#define NODE(kind, name, axes, ...) {LSK_SNODE_##kind, name, axes, {__VA_ARGS__}, 0}
+#define NODE(kind, name, axes, ...)                                                                \
+  {                                                                                                \
+    LSK_SNODE_##kind, name, axes, {__VA_ARGS__}, 0                                                 \
+  }
 
 /* dense over bitmasked over pointer, 2 axes, 16 x 16 cells */
-static const lsk_snode small_2d[] = {NODE(DENSE, "top", "i", 2),
-                                     NODE(BITMASKED, "mask", "ij", 2, 2),
-                                     NODE(POINTER, "ptr", "ij", 2, 2),
-                                     NODE(DENSE, "cell", "ij", 2, 4)};
+static const lsk_snode small_2d[] = {
+    NODE(DENSE, "top", "i", 2), NODE(BITMASKED, "mask", "ij", 2, 2),
+    NODE(POINTER, "ptr", "ij", 2, 2), NODE(DENSE, "cell", "ij", 2, 4)};
 
 static void struct_for_once(spfx *f, unsigned lv)
 {
@@ -58,7 +60,6 @@ START_TEST(test_grind_sparse_levels)
   enum { K = 40 };
   uint32_t pts[3 * K], vals[K], got[K];
   int ok[K];
-  uint64_t rng = 5;
   for (unsigned i = 0; i < K; ++i) {
     pts[3 * i] = i % 16, pts[3 * i + 1] = (i * 7) % 16, pts[3 * i + 2] = 0;
     vals[i] = i + 1;
@@ -97,7 +98,6 @@ START_TEST(test_grind_sparse_levels)
   for (unsigned i = 0; i < 4; ++i)
     sm_activate(&f.m, 3, pts + 3 * i);
   spfx_check(&f, "reactivated");
-  (void)rng;
   /* host copies */
   uint32_t *all = spfx_read(&f);
   for (uint64_t i = 0; i < f.m.total; i += 5)

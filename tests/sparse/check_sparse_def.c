@@ -168,12 +168,14 @@ START_TEST(test_sparse_def_describe_emit)
   lsk_free(text);
   text = NULL;
   TU_OK(NULL, lsk_sparse_def_emit_cl(p, &text));
-  static const char *const names[] = {"GRID_PARAMS",       "GRID_VIEW",        "grid_x_get",
-                                      "grid_x_set",        "grid_x_ref",       "grid_x_ptr",
-                                      "grid_tag_get",      "grid_block_is_active",
+  static const char *const names[] = {"GRID_PARAMS",         "GRID_VIEW",
+                                      "grid_x_get",          "grid_x_set",
+                                      "grid_x_ref",          "grid_x_ptr",
+                                      "grid_tag_get",        "grid_block_is_active",
                                       "grid_block_activate", "grid_block_deactivate",
-                                      "GRID_FOR_CELL",     "GRID_FOREACH_CELL", "grid_cell_pos",
-                                      "grid_x_block",      "grid_x_cell"};
+                                      "GRID_FOR_CELL",       "GRID_FOREACH_CELL",
+                                      "grid_cell_pos",       "grid_x_block",
+                                      "grid_x_cell"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
     ck_assert_msg(strstr(text, names[i]) != NULL, "generated OpenCL C lacks %s", names[i]);
   lsk_free(text);
@@ -286,8 +288,8 @@ START_TEST(test_sparse_def_bad_texts)
     ck_assert_msg(d == NULL, "case %zu: *out not NULL on failure", i);
     ck_assert_msg(strncmp(msg, at, strlen(at)) == 0, "case %zu: '%s' does not start with '%s'", i,
                   msg, at);
-    ck_assert_msg(strstr(msg + strlen(at), bad_texts[i].want) != NULL,
-                  "case %zu: '%s' lacks '%s'", i, msg, bad_texts[i].want);
+    ck_assert_msg(strstr(msg + strlen(at), bad_texts[i].want) != NULL, "case %zu: '%s' lacks '%s'",
+                  i, msg, bad_texts[i].want);
   }
   /* No statement at all: the file, no line. */
   lsk_sparse_def *d = (lsk_sparse_def *)&d;

@@ -69,8 +69,9 @@ char *spfx_adapter(const lsk_sparse_def *def, int for_level)
   if (dyn >= 0) {
     put(&b, "#define SP_AT_LIST(c) ");
     coords(&b, axes, dyn);
-    put(&b, "\nuint sp_append(sp s, const uint *c, SP_T v) { return sp_%s_append(s, SP_AT_LIST(c), "
-            "v); }\n",
+    put(&b,
+        "\nuint sp_append(sp s, const uint *c, SP_T v) { return sp_%s_append(s, SP_AT_LIST(c), "
+        "v); }\n",
         leaf.name);
     put(&b, "uint sp_length(sp s, const uint *c) { return sp_%s_length(s, SP_AT_LIST(c)); }\n",
         leaf.name);

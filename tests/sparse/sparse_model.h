@@ -37,10 +37,10 @@ typedef struct sm_node {
 typedef struct sparse_model {
   unsigned nodes, axes;
   sm_node node[LSK_SPARSE_MAX_NODES];
-  uint64_t ext[LSK_SPARSE_MAX_AXES];                         /* extent per axis */
+  uint64_t ext[LSK_SPARSE_MAX_AXES];                        /* extent per axis */
   uint64_t cext[LSK_SPARSE_MAX_NODES][LSK_SPARSE_MAX_AXES]; /* cells of node m per axis */
-  uint64_t cells[LSK_SPARSE_MAX_NODES];                      /* cells of node m in all */
-  unsigned char *on[LSK_SPARSE_MAX_NODES];                   /* activity per cell */
+  uint64_t cells[LSK_SPARSE_MAX_NODES];                     /* cells of node m in all */
+  unsigned char *on[LSK_SPARSE_MAX_NODES];                  /* activity per cell */
   uint32_t *len;  /* dynamic leaf: length per parent cell */
   uint64_t *val;  /* the field, over the index space (bits of the value) */
   uint64_t total; /* cells of the index space */
@@ -178,9 +178,7 @@ static inline void sm_activate(sparse_model *m, int lv, const uint32_t *c)
 static inline void sm_deactivate(sparse_model *m, int lv, const uint32_t *c)
 {
   switch (m->node[lv].kind) {
-  case LSK_SNODE_BITMASKED:
-    m->on[lv][sm_cell(m, lv, c)] = 0;
-    break;
+  case LSK_SNODE_BITMASKED: m->on[lv][sm_cell(m, lv, c)] = 0; break;
   case LSK_SNODE_POINTER:
     m->on[lv][sm_cell(m, lv, c)] = 0;
     sm_drop_below(m, lv, c);
@@ -196,8 +194,7 @@ static inline void sm_deactivate(sparse_model *m, int lv, const uint32_t *c)
     m->len[cell] = 0;
     break;
   }
-  default:
-    break;
+  default: break;
   }
 }
 
