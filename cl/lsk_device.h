@@ -28,6 +28,7 @@
 #include "lsk_vector.h"
 #include "lsk_pool.h"
 #include "lsk_list.h"
+#include "lsk_sparse.h"
 #include "lsk_assoc.h"
 #include "lsk_soa.h"
 #include "lsk_random.h"

@@ -82,6 +82,28 @@
 #define LSK__LIST_LOST 4       /* elements appended without storage (atomic) */
 #define LSK__LIST_HEADER_WORDS 16
 
+/*
+ * A sparse structure's lists buffer (lsk_sparse.h, host/sparse/): a header
+ * of per-node words (the word for node m at LSK__SPL_<X> + m), then each
+ * node's element list: the blocks of that node found active, an entry of
+ * LSK__SPL_ENTRY_WORDS words each.
+ */
+#define LSK__SPL_COUNT 0  /* entries listed (atomic) */
+#define LSK__SPL_CAP 8    /* entries there is room for */
+#define LSK__SPL_OFF 16   /* word offset of the entries */
+#define LSK__SPL_LOST 24  /* activations or appends that found no room (atomic) */
+#define LSK__SPL_PAST 32  /* dynamic: appends past the largest length (atomic) */
+#define LSK__SPL_SUM 40   /* a count's result: low word, then high word */
+#define LSK__SPL_HEADER_WORDS 48
+/* An entry: the container (a pool cell; LSK__POOL_NONE: the root's), the
+ * flat index of the block's first cell in it, the cells to visit, then the
+ * block's first cell's coordinates (i, j, k) from word 4. */
+#define LSK__SPL_E_CONT 0
+#define LSK__SPL_E_FIRST 1
+#define LSK__SPL_E_COUNT 2
+#define LSK__SPL_E_BASE 4
+#define LSK__SPL_ENTRY_WORDS 8
+
 /* What the words above must satisfy, checked where the compiler can: in C
  * (OpenCL C 1.2 has no static assertion; every OpenCL C compiler defines
  * __OPENCL_VERSION__, 1.1 and later __OPENCL_C_VERSION__ too). */
@@ -104,6 +126,8 @@ _Static_assert(LSK__POOL_FRAME_HEAD < LSK__POOL_CURSOR && LSK__POOL_CURSOR % 16 
 _Static_assert(LSK_FRAME_USER + 2 <= LSK__FRAME_HEAD_WORDS,
                "frame header: two user words must fit");
 _Static_assert(LSK__LIST_LOST < LSK__LIST_HEADER_WORDS, "list header: words past the header");
+_Static_assert(LSK__SPL_SUM + 2 <= LSK__SPL_HEADER_WORDS && LSK__SPL_PAST + 8 <= LSK__SPL_SUM,
+               "sparse lists header: words past the header, or overlapping");
 #endif
 /* clang-format on */
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # layering.sh SOURCE_DIR OBJECT...: checks that the host library's layers
 # depend on each other in one direction only, core -> launch -> soa ->
-# algo -> mem (docs/architecture.md), and that each keeps its objects to
+# algo -> mem -> sparse (docs/architecture.md), and that each keeps its objects to
 # itself:
 # - symbols: every lsk_/lsk__ symbol an object of host/<layer>/ uses from
 #   another object is defined in its own layer or one listed before it
@@ -24,7 +24,7 @@ set -eu
 export LC_ALL=C
 src=$1
 shift
-order="core launch soa algo mem"
+order="core launch soa algo mem sparse"
 rank() { # the layer's position, from a path with host/<layer>/ in it
   n=0
   for l in $order; do

@@ -72,8 +72,9 @@ static const char *kind_name(lsk_arg_kind kind)
                                       "LSK_ARG_LOCAL",
                                       "LSK_ARG_DYN_LOCAL",
                                       "LSK_ARG_BUFFERS",
-                                      "LSK_ARG_SOA"};
-  return (kind >= 1 && kind <= LSK_ARG_KIND_SOA) ? names[kind] : "an unknown kind";
+                                      "LSK_ARG_SOA",
+                                      "LSK_ARG_BUFFER_LIST"};
+  return (kind >= 1 && kind <= LSK_ARG_KIND_BUFFER_LIST) ? names[kind] : "an unknown kind";
 }
 
 /* Reads the argument table; without arg info every argument is ARG_ANY. */
@@ -233,11 +234,13 @@ static int expanded_count(lsk_context *ctx, const lsk_arg *a, size_t i, size_t *
                           const char *fn)
 {
   *count = 1;
-  if (a->kind == LSK_ARG_KIND_BUFFERS) {
+  if (a->kind == LSK_ARG_KIND_BUFFERS || a->kind == LSK_ARG_KIND_BUFFER_LIST) {
+    const char *what = a->kind == LSK_ARG_KIND_BUFFERS ? "LSK_ARG_BUFFERS" : "LSK_ARG_BUFFER_LIST";
     if (a->size == 0 || a->size > LSK_ARG_EXPAND_MAX)
-      return lsk__fail(ctx, LSK_EINVAL,
-                       "%s: argument %zu: LSK_ARG_BUFFERS count %zu is not in 1..%d", fn, i,
-                       a->size, LSK_ARG_EXPAND_MAX);
+      return lsk__fail(ctx, LSK_EINVAL, "%s: argument %zu: %s count %zu is not in 1..%d", fn, i,
+                       what, a->size, LSK_ARG_EXPAND_MAX);
+    if (a->kind == LSK_ARG_KIND_BUFFER_LIST && !a->v.ptr)
+      return lsk__fail(ctx, LSK_EINVAL, "%s: argument %zu: LSK_ARG_BUFFER_LIST of NULL", fn, i);
     *count = a->size;
   } else if (a->kind == LSK_ARG_KIND_SOA) {
     lsk__soa_expand_fn expand = __atomic_load_n(&lsk__soa_expand, __ATOMIC_ACQUIRE);
@@ -256,7 +259,8 @@ int lsk__args_plain(lsk_context *ctx, const lsk_arg **args, size_t *nargs, lsk_a
   size_t n = *nargs, total = 0, composite = 0;
   *heap = NULL;
   for (size_t i = 0; in && i < n; ++i)
-    composite += in[i].kind == LSK_ARG_KIND_BUFFERS || in[i].kind == LSK_ARG_KIND_SOA;
+    composite += in[i].kind == LSK_ARG_KIND_BUFFERS || in[i].kind == LSK_ARG_KIND_SOA ||
+                 in[i].kind == LSK_ARG_KIND_BUFFER_LIST;
   if (!composite)
     return LSK_OK;
   for (size_t i = 0; i < n; ++i) {
@@ -275,6 +279,10 @@ int lsk__args_plain(lsk_context *ctx, const lsk_arg **args, size_t *nargs, lsk_a
     if (a->kind == LSK_ARG_KIND_BUFFERS) {
       for (size_t r = 0; r < a->size; ++r)
         out[at++] = LSK_ARG_BUFFER(a->v.buffer);
+    } else if (a->kind == LSK_ARG_KIND_BUFFER_LIST) {
+      lsk_buffer *const *list = a->v.ptr;
+      for (size_t r = 0; r < a->size; ++r)
+        out[at++] = LSK_ARG_BUFFER(list[r]);
     } else if (a->kind == LSK_ARG_KIND_SOA) {
       size_t c = 0;
       lsk__soa_expand_fn expand = __atomic_load_n(&lsk__soa_expand, __ATOMIC_ACQUIRE);

@@ -27,7 +27,4 @@ struct lsk_layout {
   size_t count;
 };
 
-size_t lsk__type_size(const char *type, int *scalar);
-const char *lsk__bad_identifier(const char *name);
-
 #endif /* LSK_SOA_LAYOUT_H */

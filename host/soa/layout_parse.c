@@ -13,10 +13,9 @@
 
 #include "soa/layout.h"
 
-#define MAX_TOKENS 8
-
-/* Splits a line (modified in place) at blanks; stops at '#'. */
-static int tokenize(char *line, char **tok)
+/* Splits a line (modified in place) at blanks; stops at '#'. At most
+ * LSK__MAX_TOKENS words; -1 if there are more. */
+int lsk__tokenize(char *line, char **tok)
 {
   int n = 0;
   for (char *p = line; *p && *p != '#';) {
@@ -24,7 +23,7 @@ static int tokenize(char *line, char **tok)
       *p++ = 0;
     if (!*p || *p == '#')
       break;
-    if (n == MAX_TOKENS)
+    if (n == LSK__MAX_TOKENS)
       return -1;
     tok[n++] = p;
     while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '#')
@@ -35,7 +34,8 @@ static int tokenize(char *line, char **tok)
   return n;
 }
 
-static int parse_uint(const char *s, unsigned long max, unsigned long *v)
+/* A decimal number up to max: 1, or 0 if s is anything else. */
+int lsk__parse_uint(const char *s, unsigned long max, unsigned long *v)
 {
   if (!isdigit((unsigned char)*s))
     return 0;
@@ -53,10 +53,10 @@ static int layout_options(char **tok, int n, unsigned long *align, unsigned long
     return 0;
   for (int i = 2; i < n; i += 2) {
     if (strcmp(tok[i], "align") == 0 && !seen_align++) {
-      if (!parse_uint(tok[i + 1], 1ul << 20, align) || *align == 0)
+      if (!lsk__parse_uint(tok[i + 1], 1ul << 20, align) || *align == 0)
         return 0;
     } else if (strcmp(tok[i], "stagger") == 0 && !seen_stagger++) {
-      if (!parse_uint(tok[i + 1], LSK_LAYOUT_MAX_STAGGER, stagger))
+      if (!lsk__parse_uint(tok[i + 1], LSK_LAYOUT_MAX_STAGGER, stagger))
         return 0;
     } else {
       return 0;
@@ -67,7 +67,7 @@ static int layout_options(char **tok, int n, unsigned long *align, unsigned long
 
 /* Restates the thread's last message (from a builder call) as
  * "file:line: <message without the function name>". */
-static int at_line(int rc, const char *file, unsigned lineno)
+int lsk__at_line(int rc, const char *file, unsigned lineno)
 {
   const char *msg = lsk_context_errmsg(NULL);
   const char *colon = strstr(msg, ": ");
@@ -100,8 +100,8 @@ int lsk_layout_parse(const char *text, const char *file, lsk_layout **out)
     if (nl)
       *nl = 0;
     ++lineno;
-    char *tok[MAX_TOKENS];
-    int n = tokenize(line, tok);
+    char *tok[LSK__MAX_TOKENS];
+    int n = lsk__tokenize(line, tok);
     if (n == 0)
       continue;
     if (n < 0) {
@@ -121,7 +121,7 @@ int lsk_layout_parse(const char *text, const char *file, lsk_layout **out)
                        file, lineno, LSK_LAYOUT_MAX_STAGGER);
       else if ((rc = lsk_layout_create(tok[1], align, &l)) ||
                (rc = lsk_layout_set_stagger(l, stagger)))
-        rc = at_line(rc, file, lineno);
+        rc = lsk__at_line(rc, file, lineno);
       continue;
     }
     if (strcmp(kw, "column") == 0 || strcmp(kw, "scalar") == 0) {
@@ -133,7 +133,7 @@ int lsk_layout_parse(const char *text, const char *file, lsk_layout **out)
                         : lsk_layout_add_scalar(l, tok[1], tok[2]);
     } else if (strcmp(kw, "matrix") == 0) {
       unsigned long r, c;
-      if (n != 5 || !parse_uint(tok[2], 64, &r) || !parse_uint(tok[3], 64, &c)) {
+      if (n != 5 || !lsk__parse_uint(tok[2], 64, &r) || !lsk__parse_uint(tok[3], 64, &c)) {
         rc = lsk__fail(NULL, LSK_EINVAL,
                        "%s:%u: expected 'matrix TYPE ROWS COLS NAME' with ROWS and COLS from 1 to "
                        "64",
@@ -151,7 +151,7 @@ int lsk_layout_parse(const char *text, const char *file, lsk_layout **out)
       break;
     }
     if (rc)
-      rc = at_line(rc, file, lineno);
+      rc = lsk__at_line(rc, file, lineno);
   }
   free(copy);
   if (!rc && !l)

@@ -30,5 +30,6 @@
 #include "lsk/grid.h"
 #include "lsk/group.h"
 #include "lsk/sort.h"
+#include "lsk/sparse.h"
 
 #endif /* LSK_H */

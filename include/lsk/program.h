@@ -125,8 +125,9 @@ typedef enum lsk_arg_kind {
   LSK_ARG_KIND_DYN_LOCAL, /* __local memory of the launch's local_bytes */
   /* Composite kinds: each stands for several of the kinds above, expanded
    * once where a launch or lsk_tune starts. */
-  LSK_ARG_KIND_BUFFERS, /* one buffer given size times (LSK_ARG_BUFFERS) */
-  LSK_ARG_KIND_SOA,     /* part size of the lsk_soa at ptr (LSK_ARG_SOA) */
+  LSK_ARG_KIND_BUFFERS,     /* one buffer given size times (LSK_ARG_BUFFERS) */
+  LSK_ARG_KIND_SOA,         /* part size of the lsk_soa at ptr (LSK_ARG_SOA) */
+  LSK_ARG_KIND_BUFFER_LIST, /* the size buffers of the array at ptr */
 } lsk_arg_kind;
 
 typedef struct lsk_arg {
@@ -183,6 +184,10 @@ typedef struct lsk_arg {
  * LSK_EINVAL naming the argument); the soa is read at the launch. */
 #define LSK_ARG_BUFFERS(b, count) LSK__ARG(LSK_ARG_KIND_BUFFERS, (count), buffer, (b))
 #define LSK_ARG_SOA(soa, part) LSK__ARG(LSK_ARG_KIND_SOA, (part), ptr, (soa))
+/* LSK_ARG_BUFFER_LIST(list, count): the buffers list[0], ..., list[count -
+ * 1] (count 1 to LSK_ARG_EXPAND_MAX), read at the launch: an object's
+ * several buffers as one argument (lsk_sparse_use, sparse.h). */
+#define LSK_ARG_BUFFER_LIST(list, count) LSK__ARG(LSK_ARG_KIND_BUFFER_LIST, (count), ptr, (list))
 #define LSK_ARG_EXPAND_MAX 1024
 
 /* LSK_ARGS(a, b, ...) expands to "array, count" for the launch calls (one

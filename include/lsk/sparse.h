@@ -139,7 +139,8 @@ int lsk_sparse_def_node(const lsk_sparse_def *def, unsigned i, lsk_snode *out /*
 int lsk_sparse_def_field(const lsk_sparse_def *def, unsigned i, const char **type /* OUT */,
                          const char **name /* OUT */);
 /* The index space's extent along each axis (1 for axes it does not have). */
-int lsk_sparse_def_extent(const lsk_sparse_def *def, uint64_t extent[LSK_SPARSE_MAX_AXES] /* OUT */);
+int lsk_sparse_def_extent(const lsk_sparse_def *def,
+                          uint64_t extent[LSK_SPARSE_MAX_AXES] /* OUT */);
 
 /*
  * lsk_sparse_def_describe: the levels, their blocks and their bytes, as
@@ -181,7 +182,7 @@ const char *lsk_sparse_source(const lsk_sparse *sp);
 /*
  * lsk_sparse_use: the structure as one kernel argument, for a kernel that
  * declares NAME_PARAMS (the generated macro) in its parameter list: *arg
- * is an LSK_ARG_BUFFERS of sp's buffers, valid until the next
+ * is an LSK_ARG_BUFFER_LIST of sp's buffers, valid until the next
  * lsk_sparse_grow. Runs the GC first on on's queue if a kernel may have
  * deactivated since the last one, so the kernel launched next (on that
  * queue, or ordered after it) may activate.
@@ -237,13 +238,13 @@ int lsk_sparse_grow(lsk_sparse *sp, unsigned node, size_t blocks);
 /* Per node, what lsk_sparse_stats_get reports. */
 typedef struct lsk_sparse_level_stats {
   lsk_snode_kind kind;
-  uint64_t active;     /* active cells of this node */
-  uint64_t blocks;     /* blocks of this node's cells in use (listed) */
-  size_t pool_blocks;  /* pointer and dynamic: capacity of its pool */
-  size_t pool_live;    /*   its blocks in use */
-  size_t high_water;   /*   the most it ever had in use at once, at a GC */
-  uint64_t refused;    /*   activations or appends it refused, ever */
-  size_t block_bytes;  /*   bytes of one of its blocks */
+  uint64_t active;    /* active cells of this node */
+  uint64_t blocks;    /* blocks of this node's cells in use (listed) */
+  size_t pool_blocks; /* pointer and dynamic: capacity of its pool */
+  size_t pool_live;   /*   its blocks in use */
+  size_t high_water;  /*   the most it ever had in use at once, at a GC */
+  uint64_t refused;   /*   activations or appends it refused, ever */
+  size_t block_bytes; /*   bytes of one of its blocks */
 } lsk_sparse_level_stats;
 
 /*

@@ -34,7 +34,8 @@ extern "C" {
   XX(EIO, -4010, "file input or output failed")                              \
   XX(ERANGE, -4011, "offset or size out of range")                         \
   XX(EBUSY, -4012, "work still pending on the object")                       \
-  XX(ECOMM, -4013, "communication between processes failed")
+  XX(ECOMM, -4013, "communication between processes failed")            \
+  XX(ENOSPC, -4014, "a device pool ran out of space")
 /* clang-format on */
 
 typedef enum lsk_status {

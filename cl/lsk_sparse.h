@@ -1,0 +1,180 @@
+/*
+ * lsk_sparse.h: the device side of sparse fields (include/lsk/sparse.h,
+ * docs/sparse.md) that the code generated for every structure shares: the
+ * struct-for's block, the element lists, and the lock-free steps of
+ * activation (a bit set with one atomic, a child block installed with one
+ * compare-and-swap, a dynamic list's chunk chain grown the same way).
+ *
+ * References in a structure's memory are a pool cell + 1, and 0 is none,
+ * so that zero-filled memory (a fresh root, a block the GC recycled) is
+ * all inactive. Nothing waits for another work-item: an install that
+ * loses its race recycles its block and takes the winner's.
+ */
+#ifndef LSK_CL_SPARSE_H
+#define LSK_CL_SPARSE_H
+
+#include "lsk_config.h"
+#include "lsk_idx.h"
+#include "lsk_pool.h"
+#include "lsk_shared.h"
+
+/* No element: a dynamic node's append that found no room. */
+#define LSK_SPARSE_NONE 0xffffffffu
+
+/* The columns of the library's node table (lsk__sp_node, generated for
+ * the library's kernels, kernels/sparse.cl): kind, its own pool, the pool
+ * of its container (LSK_POOL_INVALID: the root's), its arrays' offsets,
+ * cells per block (per chunk), log2 of the chunk, a list's largest length,
+ * a list's axis, the next node with a pool below a pointer, its blocks per
+ * container, then per axis its bits, shifts and weights. */
+enum {
+  LSK__SPN_KIND,
+  LSK__SPN_POOL,
+  LSK__SPN_CPOOL,
+  LSK__SPN_OFF,
+  LSK__SPN_OFF2,
+  LSK__SPN_NCELLS,
+  LSK__SPN_LOG2CHUNK,
+  LSK__SPN_MAX,
+  LSK__SPN_DAXIS,
+  LSK__SPN_NEXT,
+  LSK__SPN_INL,
+  LSK__SPN_LG,
+  LSK__SPN_SHIFT = LSK__SPN_LG + 3,
+  LSK__SPN_MULT = LSK__SPN_SHIFT + 3,
+  LSK__SPN_COLS = LSK__SPN_MULT + 3
+};
+/* The node kinds, as lsk_snode_kind. */
+#define LSK__SP_DENSE 1u
+#define LSK__SP_BITMASKED 2u
+#define LSK__SP_POINTER 3u
+#define LSK__SP_DYNAMIC 4u
+
+/* One block of a struct-for: where its cells are and where it lies. */
+typedef struct lsk_sparse_block {
+  uint e;     /* its entry in the element list; LSK_SPARSE_NONE: past the end */
+  uint cont;  /* its container: a pool cell, or LSK_POOL_INVALID for the root's */
+  uint first; /* flat index of its first cell in the container */
+  uint count; /* cells to visit (a dynamic node's chunk: its elements) */
+  uint base[3];
+} lsk_sparse_block;
+
+/* Entry e of node m's element list, or one with e = LSK_SPARSE_NONE past
+ * the list's end. */
+LSK_INLINE lsk_sparse_block lsk__sp_block(__global const uint *lists, uint m, uint e)
+{
+  lsk_sparse_block b;
+  uint n = min(lists[LSK__SPL_COUNT + m], lists[LSK__SPL_CAP + m]);
+  b.e = e < n ? e : LSK_SPARSE_NONE;
+  __global const uint *p =
+      lists + lists[LSK__SPL_OFF + m] + (ulong)(e < n ? e : 0u) * LSK__SPL_ENTRY_WORDS;
+  b.cont = p[LSK__SPL_E_CONT];
+  b.first = p[LSK__SPL_E_FIRST];
+  b.count = e < n ? p[LSK__SPL_E_COUNT] : 0u;
+  for (uint a = 0; a < 3; ++a)
+    b.base[a] = p[LSK__SPL_E_BASE + a];
+  return b;
+}
+
+/* The block after b for this block of workers. A barrier first: PoCL runs
+ * a work-group as a loop over its work-items, and with a barrier in the
+ * loop they take each block together (kernels/pool.cl says what it costs
+ * without). Every worker, uniform control flow. */
+LSK_INLINE lsk_sparse_block lsk__sp_next(__global const uint *lists, uint m, lsk_sparse_block b)
+{
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  return lsk__sp_block(lists, m, b.e + lsk_grid_size());
+}
+
+/* A container's first byte: the root's, or pool cell ref - 1's. */
+LSK_INLINE __global uchar *lsk__sp_cont(__global uint *pool, uint ref)
+{
+  return (__global uchar *)lsk_pool_cell(pool, ref - 1u);
+}
+
+/* Bit f of a bitmask (a plain read: for kernels that do not set it). */
+LSK_INLINE int lsk__sp_bit(__global const uchar *mask, uint f)
+{
+  return (((__global const uint *)mask)[f >> 5] >> (f & 31u)) & 1u;
+}
+LSK_INLINE void lsk__sp_bit_set(__global uchar *mask, uint f)
+{
+  atomic_or((volatile __global uint *)mask + (f >> 5), 1u << (f & 31u));
+}
+LSK_INLINE void lsk__sp_bit_clear(__global uchar *mask, uint f)
+{
+  atomic_and((volatile __global uint *)mask + (f >> 5), ~(1u << (f & 31u)));
+}
+
+/*
+ * The reference at link, made if there is none: an atomic read; if empty,
+ * a block from pool installed with one compare-and-swap; the loser
+ * recycles its block and takes the winner's. 0 when the pool has none and
+ * nobody installed one (counted in *lost: nothing waits, nothing is lost
+ * silently).
+ */
+LSK_INLINE uint lsk__sp_install(__global uint *pool, __global uint *link, __global uint *lost)
+{
+  volatile __global uint *l = (volatile __global uint *)link;
+  uint cur = atomic_cmpxchg(l, 0u, 0u);
+  if (cur)
+    return cur;
+  uint mine = lsk_pool_alloc(pool);
+  if (mine == LSK_POOL_INVALID) {
+    cur = atomic_cmpxchg(l, 0u, 0u);
+    if (!cur)
+      atomic_inc((volatile __global uint *)lost);
+    return cur;
+  }
+  cur = atomic_cmpxchg(l, 0u, mine + 1u);
+  if (!cur)
+    return mine + 1u;
+  lsk_pool_recycle(pool, mine);
+  return cur;
+}
+
+/* A pointer cell's reference cleared, its block recycled (the blocks below
+ * it follow at the structure's next GC). */
+LSK_INLINE void lsk__sp_unlink(__global uint *pool, __global uint *link)
+{
+  uint r = atomic_xchg((volatile __global uint *)link, 0u);
+  if (r)
+    lsk_pool_recycle(pool, r - 1u);
+}
+
+/* The q-th chunk (its reference) of the list whose head link is head: a
+ * walk along the chain, each chunk's first word linking the next; with act
+ * missing chunks are made (lsk__sp_install). 0: no such chunk. */
+LSK_INLINE uint lsk__sp_chunk(__global uint *pool, __global uint *head, uint q, int act,
+                              __global uint *lost)
+{
+  __global uint *link = head;
+  for (uint s = 0;; ++s) {
+    uint r = act ? lsk__sp_install(pool, link, lost) : *link;
+    if (!r || s == q)
+      return r;
+    link = lsk_pool_cell(pool, r - 1u);
+  }
+}
+
+/* A list emptied: its length 0, its chunks recycled. */
+LSK_INLINE void lsk__sp_clear_list(__global uint *pool, __global uint *len, __global uint *head)
+{
+  atomic_xchg((volatile __global uint *)len, 0u);
+  uint r = atomic_xchg((volatile __global uint *)head, 0u);
+  while (r) {
+    uint next = *lsk_pool_cell(pool, r - 1u);
+    lsk_pool_recycle(pool, r - 1u);
+    r = next;
+  }
+}
+
+/* A 64-bit counter as two words, low first: every carry counted once. */
+LSK_INLINE void lsk__sp_add64(__global uint *w, uint v)
+{
+  uint old = atomic_add((volatile __global uint *)w, v);
+  if (old + v < old)
+    atomic_inc((volatile __global uint *)w + 1);
+}
+
+#endif /* LSK_CL_SPARSE_H */

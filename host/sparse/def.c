@@ -1,0 +1,402 @@
+/*
+ * def.c: sparse definitions (include/lsk/sparse.h): the chain of nodes and
+ * the leaf's fields, the rules each addition must keep, the plan (where
+ * each node's arrays lie in the containers, sparse/sparse.h) and the
+ * description `lsk sparse` prints. A definition is a plain host object.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparse/def.h"
+
+const lsk__htype LSK__H_SPARSE_DEF = {"lsk_sparse_def", NULL, 0};
+LSK__HANDLE_FIRST(lsk_sparse_def);
+
+static const char *const kind_names[] = {"?", "dense", "bitmasked", "pointer", "dynamic"};
+
+static int is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+static unsigned log2u(uint64_t x)
+{
+  unsigned r = 0;
+  while (x > 1) {
+    x >>= 1;
+    ++r;
+  }
+  return r;
+}
+static size_t round_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+int lsk_sparse_def_create(const char *name, size_t align, lsk_sparse_def **out)
+{
+  LSK__API();
+  if (!out)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
+  *out = NULL;
+  const char *why = lsk__bad_identifier(name);
+  if (why || strlen(name) >= LSK__SP_NAME)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: name '%s' %s", __func__, name ? name : "(null)",
+                     why ? why : "is too long (63 characters at most)");
+  if (align && (align < 4 || align > 128 || !is_pow2(align)))
+    return lsk__fail(NULL, LSK_EINVAL, "%s: align %zu: must be a power of two from 4 to 128",
+                     __func__, align);
+  lsk_sparse_def *d = calloc(1, sizeof *d);
+  if (!d || lsk__handle_add(d, &LSK__H_SPARSE_DEF, NULL)) {
+    free(d);
+    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of host memory", __func__);
+  }
+  strcpy(d->name, name);
+  d->align = align ? align : 64;
+  *out = d;
+  return LSK_OK;
+}
+
+void lsk_sparse_def_destroy(lsk_sparse_def *def)
+{
+  if (!def || lsk__handle_remove(def, &LSK__H_SPARSE_DEF, __func__))
+    return;
+  free(def);
+}
+
+/* Is name taken by a node or a field of d? */
+static int name_taken(const lsk_sparse_def *d, const char *name)
+{
+  for (unsigned i = 0; i < d->nnodes; ++i)
+    if (strcmp(d->node[i].name, name) == 0)
+      return 1;
+  for (unsigned i = 0; i < d->nfields; ++i)
+    if (strcmp(d->field[i].name, name) == 0)
+      return 1;
+  return strcmp(d->name, name) == 0;
+}
+
+/* The axes string as axis numbers, increasing; 0 on anything else. */
+static int parse_axes(const char *axes, lsk__snode *n)
+{
+  n->naxes = 0;
+  int last = -1;
+  for (const char *p = axes; p && *p; ++p) {
+    int a = *p - 'i';
+    if (a < 0 || a >= LSK_SPARSE_MAX_AXES || a <= last)
+      return 0;
+    n->axis[n->naxes++] = (unsigned)a;
+    last = a;
+  }
+  return n->naxes > 0;
+}
+
+/* Each rule a node must keep against the chain before it; a message
+ * naming the node and the rule into why. */
+static const char *node_rule(const lsk_sparse_def *d, const lsk_snode *s, lsk__snode *n)
+{
+  if (d->nfields)
+    return "comes after a field: fields are placed in the leaf, after the last node";
+  if (d->nnodes == LSK_SPARSE_MAX_NODES)
+    return "is one too many (LSK_SPARSE_MAX_NODES is 8)";
+  if (d->nnodes && d->node[d->nnodes - 1].kind == LSK_SNODE_DYNAMIC)
+    return "follows a dynamic node: only fields may follow one";
+  if (s->kind < LSK_SNODE_DENSE || s->kind > LSK_SNODE_DYNAMIC)
+    return "has an unknown kind";
+  if (!parse_axes(s->axes, n))
+    return "has bad axes: letters of \"ijk\" in increasing order, each once";
+  if (s->kind == LSK_SNODE_DYNAMIC && n->naxes != 1)
+    return "is dynamic over more than one axis: a list has one";
+  for (unsigned k = 0; k < n->naxes; ++k) {
+    unsigned a = n->axis[k];
+    if (s->sizes[k] == 0)
+      return "has a size of 0";
+    if (s->kind != LSK_SNODE_DYNAMIC && !is_pow2(s->sizes[k]))
+      return "has a size that is not a power of two (each cell's digits are taken with shifts "
+             "and masks)";
+    for (unsigned m = 0; m < d->nnodes; ++m) {
+      if (d->node[m].size[a] > 1 && s->kind == LSK_SNODE_DYNAMIC)
+        return "is dynamic on an axis an ancestor divides: a list's axis must be its own";
+    }
+    if (d->extent[a] * s->sizes[k] > (1ull << 31))
+      return "makes the structure's extent along an axis pass 2^31";
+  }
+  if (s->kind == LSK_SNODE_DYNAMIC && s->chunk && !is_pow2(s->chunk))
+    return "has a chunk that is not a power of two";
+  if (s->kind == LSK_SNODE_DYNAMIC && s->chunk > (1u << 20))
+    return "has a chunk of more than 2^20 elements";
+  uint64_t cells = 1;
+  for (unsigned k = 0; k < n->naxes; ++k)
+    cells *= s->kind == LSK_SNODE_DYNAMIC ? 1 : s->sizes[k];
+  if (cells > LSK_MAX_DOMAIN)
+    return "has more than 2^24 cells per block (LSK_MAX_DOMAIN: a block is a launch's domain)";
+  return NULL;
+}
+
+int lsk_sparse_def_add_node(lsk_sparse_def *def, const lsk_snode *node)
+{
+  LSK__API();
+  LSK__LIVE(NULL, def, SPARSE_DEF, __func__, "def");
+  if (!node)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: node is NULL", __func__);
+  const char *why = lsk__bad_identifier(node->name);
+  if (why || strlen(node->name) >= LSK__SP_NAME || name_taken(def, node->name))
+    return lsk__fail(NULL, LSK_EINVAL, "%s: sparse '%s': node name '%s' %s", __func__, def->name,
+                     node->name ? node->name : "(null)",
+                     why                                  ? why
+                     : strlen(node->name) >= LSK__SP_NAME ? "is too long"
+                                                          : "is taken");
+  lsk__snode n = {.kind = node->kind, .pool = -1};
+  if ((why = node_rule(def, node, &n)))
+    return lsk__fail(NULL, LSK_EINVAL, "%s: sparse '%s': node '%s' %s", __func__, def->name,
+                     node->name, why);
+  strcpy(n.name, node->name);
+  for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
+    n.size[a] = 1;
+  for (unsigned k = 0; k < n.naxes; ++k)
+    n.size[n.axis[k]] = node->sizes[k];
+  if (n.kind == LSK_SNODE_DYNAMIC) {
+    n.chunk = node->chunk ? node->chunk : 32;
+    n.log2chunk = log2u(n.chunk);
+  }
+  def->node[def->nnodes++] = n;
+  return lsk__sparse_plan(def, __func__);
+}
+
+int lsk_sparse_def_place(lsk_sparse_def *def, const char *type, const char *name)
+{
+  LSK__API();
+  LSK__LIVE(NULL, def, SPARSE_DEF, __func__, "def");
+  int scalar = 0;
+  size_t size = type ? lsk__type_size(type, &scalar) : 0;
+  if (!size || !scalar)
+    return lsk__fail(NULL, LSK_EINVAL,
+                     "%s: sparse '%s': field type '%s' is not a scalar OpenCL type (char uchar "
+                     "short ushort int uint long ulong float double)",
+                     __func__, def->name, type ? type : "(null)");
+  const char *why = lsk__bad_identifier(name);
+  if (why || strlen(name) >= LSK__SP_NAME || name_taken(def, name))
+    return lsk__fail(NULL, LSK_EINVAL, "%s: sparse '%s': field name '%s' %s", __func__, def->name,
+                     name ? name : "(null)",
+                     why                            ? why
+                     : strlen(name) >= LSK__SP_NAME ? "is too long"
+                                                    : "is taken");
+  if (!def->nnodes)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: sparse '%s': field '%s' comes before any node",
+                     __func__, def->name, name);
+  if (def->node[def->nnodes - 1].kind == LSK_SNODE_POINTER)
+    return lsk__fail(NULL, LSK_EINVAL,
+                     "%s: sparse '%s': field '%s' under pointer '%s': a pointer's cells hold "
+                     "references; put a dense node below it",
+                     __func__, def->name, name, def->node[def->nnodes - 1].name);
+  if (def->nfields == LSK_SPARSE_MAX_FIELDS)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: sparse '%s': field '%s' is one too many (%d at most)",
+                     __func__, def->name, name, LSK_SPARSE_MAX_FIELDS);
+  lsk__sfield *f = &def->field[def->nfields++];
+  memset(f, 0, sizeof *f);
+  strcpy(f->type, type);
+  strcpy(f->name, name);
+  f->size = size;
+  return lsk__sparse_plan(def, __func__);
+}
+
+/* Extents and each node's digits: shift (bits of the deeper nodes), lg
+ * (its own bits) and mult (its weight in the cell index, first axis
+ * fastest). */
+static void plan_digits(lsk_sparse_def *d)
+{
+  for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
+    d->extent[a] = 1;
+  d->axes = 0;
+  for (unsigned m = 0; m < d->nnodes; ++m) {
+    lsk__snode *n = &d->node[m];
+    unsigned w = 0;
+    for (unsigned k = 0; k < n->naxes; ++k)
+      d->axes = n->axis[k] + 1 > d->axes ? n->axis[k] + 1 : d->axes;
+    n->ncells = n->kind == LSK_SNODE_DYNAMIC ? n->chunk : 1;
+    for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a) {
+      d->extent[a] *= n->size[a];
+      n->lg[a] = n->kind == LSK_SNODE_DYNAMIC ? 0 : log2u(n->size[a]);
+      n->mult[a] = w;
+      w += n->lg[a];
+      if (n->kind != LSK_SNODE_DYNAMIC)
+        n->ncells *= n->size[a];
+      n->shift[a] = 0;
+    }
+  }
+  for (unsigned m = d->nnodes; m-- > 0;)
+    for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
+      d->node[m].shift[a] = m + 1 < d->nnodes ? d->node[m + 1].shift[a] + d->node[m + 1].lg[a] : 0;
+}
+
+/* One node's arrays in the container being laid out; *off and *inl (its
+ * blocks per container) advance; a pointer or dynamic node ends the
+ * container and starts its pool's. */
+static void plan_node(lsk_sparse_def *d, lsk__snode *n, unsigned *cont, size_t *off, uint64_t *inl)
+{
+  size_t a = d->align;
+  n->cont = *cont;
+  n->inl = *inl;
+  n->pool = -1;
+  uint64_t cells = *inl * n->ncells;
+  switch (n->kind) {
+  case LSK_SNODE_DENSE: *inl = cells; return;
+  case LSK_SNODE_BITMASKED:
+    n->off = round_up(*off, a);
+    *off = n->off + (cells + 31) / 32 * 4;
+    *inl = cells;
+    return;
+  case LSK_SNODE_POINTER:
+    n->off = round_up(*off, a);
+    *off = n->off + cells * 4;
+    break;
+  case LSK_SNODE_DYNAMIC:
+    n->off = round_up(*off, a);
+    n->off2 = round_up(n->off + *inl * 4, a);
+    *off = n->off2 + *inl * 4;
+    break;
+  }
+  d->cont_bytes[*cont] = round_up(*off ? *off : 4, a);
+  n->pool = (int)d->npools;
+  d->pool_node[d->npools++] = (int)(n - d->node);
+  *cont = d->npools;
+  /* A chunk's first word links the next chunk. */
+  *off = n->kind == LSK_SNODE_DYNAMIC ? 4 : 0;
+  *inl = n->kind == LSK_SNODE_DYNAMIC ? n->ncells : 1;
+}
+
+int lsk__sparse_plan(lsk_sparse_def *d, const char *fn)
+{
+  (void)fn;
+  plan_digits(d);
+  unsigned cont = 0;
+  size_t off = 0;
+  uint64_t inl = 1, blocks = 1;
+  d->npools = 0;
+  memset(d->cont_bytes, 0, sizeof d->cont_bytes);
+  for (unsigned m = 0; m < d->nnodes; ++m) {
+    lsk__snode *n = &d->node[m];
+    n->maxblocks = n->kind == LSK_SNODE_DYNAMIC
+                       ? blocks * ((n->size[n->axis[0]] + n->chunk - 1) / n->chunk)
+                       : blocks;
+    blocks *= n->ncells;
+    plan_node(d, n, &cont, &off, &inl);
+  }
+  d->dyn_cont = d->nnodes && d->node[d->nnodes - 1].kind == LSK_SNODE_DYNAMIC ? cont : 0;
+  for (unsigned f = 0; f < d->nfields; ++f) {
+    d->field[f].off = round_up(off, d->align);
+    off = d->field[f].off + inl * d->field[f].size;
+  }
+  d->cont_bytes[cont] = round_up(off ? off : 4, d->align);
+  return LSK_OK;
+}
+
+int lsk__sparse_node_index(const lsk_sparse_def *d, const char *name)
+{
+  if (!name)
+    return d->nnodes ? (int)d->nnodes - 1 : -1;
+  for (unsigned m = 0; m < d->nnodes; ++m)
+    if (strcmp(d->node[m].name, name) == 0)
+      return (int)m;
+  return -1;
+}
+
+const char *lsk_sparse_def_name(const lsk_sparse_def *def)
+{
+  LSK__LIVE_OR(NULL, def, SPARSE_DEF, __func__, "def");
+  return def->name;
+}
+unsigned lsk_sparse_def_axes(const lsk_sparse_def *def)
+{
+  LSK__LIVE_OR(0, def, SPARSE_DEF, __func__, "def");
+  return def->axes;
+}
+unsigned lsk_sparse_def_nodes(const lsk_sparse_def *def)
+{
+  LSK__LIVE_OR(0, def, SPARSE_DEF, __func__, "def");
+  return def->nnodes;
+}
+unsigned lsk_sparse_def_fields(const lsk_sparse_def *def)
+{
+  LSK__LIVE_OR(0, def, SPARSE_DEF, __func__, "def");
+  return def->nfields;
+}
+
+int lsk_sparse_def_node(const lsk_sparse_def *def, unsigned i, lsk_snode *out)
+{
+  LSK__API();
+  LSK__LIVE(NULL, def, SPARSE_DEF, __func__, "def");
+  if (!out)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: out is NULL", __func__);
+  if (i >= def->nnodes)
+    return lsk__fail(NULL, LSK_ERANGE, "%s: node %u: sparse '%s' has %u", __func__, i, def->name,
+                     def->nnodes);
+  static const char *const axes[] = {"i", "j", "k"};
+  const lsk__snode *n = &def->node[i];
+  memset(out, 0, sizeof *out);
+  out->kind = n->kind;
+  out->name = n->name;
+  /* The definition's own string for the axes: kept beside the node. */
+  out->axes = n->naxes == 1     ? axes[n->axis[0]]
+              : n->naxes == 3   ? "ijk"
+              : n->axis[0] == 0 ? (n->axis[1] == 1 ? "ij" : "ik")
+                                : "jk";
+  for (unsigned k = 0; k < n->naxes; ++k)
+    out->sizes[k] = n->size[n->axis[k]];
+  out->chunk = n->chunk;
+  return LSK_OK;
+}
+
+int lsk_sparse_def_field(const lsk_sparse_def *def, unsigned i, const char **type,
+                         const char **name)
+{
+  LSK__API();
+  LSK__LIVE(NULL, def, SPARSE_DEF, __func__, "def");
+  if (!type || !name)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, type ? "name" : "type");
+  if (i >= def->nfields)
+    return lsk__fail(NULL, LSK_ERANGE, "%s: field %u: sparse '%s' has %u", __func__, i, def->name,
+                     def->nfields);
+  *type = def->field[i].type;
+  *name = def->field[i].name;
+  return LSK_OK;
+}
+
+int lsk_sparse_def_extent(const lsk_sparse_def *def, uint64_t extent[LSK_SPARSE_MAX_AXES])
+{
+  LSK__API();
+  LSK__LIVE(NULL, def, SPARSE_DEF, __func__, "def");
+  if (!extent)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: extent is NULL", __func__);
+  for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
+    extent[a] = a < def->axes ? def->extent[a] : 1;
+  return LSK_OK;
+}
+
+int lsk_sparse_def_describe(const lsk_sparse_def *def, char **text)
+{
+  LSK__API();
+  LSK__LIVE(NULL, def, SPARSE_DEF, __func__, "def");
+  if (!text)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: text is NULL", __func__);
+  *text = NULL;
+  lsk__sb sb = {0};
+  lsk__sb_printf(&sb, "sparse %s: %u axes, extent", def->name, def->axes);
+  for (unsigned a = 0; a < def->axes; ++a)
+    lsk__sb_printf(&sb, "%s%llu", a ? " x " : " ", (unsigned long long)def->extent[a]);
+  lsk__sb_printf(&sb, ", align %zu\n", def->align);
+  for (unsigned m = 0; m < def->nnodes; ++m) {
+    const lsk__snode *n = &def->node[m];
+    lsk__sb_printf(&sb, "node %u %-9s %-12s axes ", m, kind_names[n->kind], n->name);
+    for (unsigned k = 0; k < n->naxes; ++k)
+      lsk__sb_printf(&sb, "%c", 'i' + n->axis[k]);
+    lsk__sb_printf(&sb, ", %llu cells per %s, at most %llu %s", (unsigned long long)n->ncells,
+                   n->kind == LSK_SNODE_DYNAMIC ? "chunk" : "block",
+                   (unsigned long long)n->maxblocks,
+                   n->kind == LSK_SNODE_DYNAMIC ? "chunks" : "blocks");
+    if (n->pool >= 0)
+      lsk__sb_printf(&sb, "; its pool's blocks: %zu bytes", def->cont_bytes[n->pool + 1]);
+    lsk__sb_printf(&sb, "\n");
+  }
+  for (unsigned f = 0; f < def->nfields; ++f)
+    lsk__sb_printf(&sb, "field %-8s %-12s at offset %zu of the leaf's %s\n", def->field[f].type,
+                   def->field[f].name, def->field[f].off,
+                   def->dyn_cont ? "chunks"
+                   : def->npools ? "blocks"
+                                 : "root block");
+  lsk__sb_printf(&sb, "root block: %zu bytes\n", def->cont_bytes[0]);
+  return lsk__sb_finish(&sb, text, __func__);
+}

@@ -1,0 +1,412 @@
+/*
+ * emit.c: the OpenCL C generated from a sparse definition (the names are
+ * in docs/sparse.md): the view of a structure's buffers, for every node a
+ * walk from the root to its cell with every shift and mask a constant, the
+ * nodes' and fields' functions on it, and the struct-for's macros. With
+ * lib, also the tables that the library's generic kernels
+ * (kernels/sparse.cl) read.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "sparse/def.h"
+
+typedef struct em {
+  const lsk_sparse_def *d;
+  lsk__sb *sb;
+  char up[LSK__SP_NAME]; /* the structure's name in capitals */
+} em;
+
+#define P(...) lsk__sb_printf(e->sb, __VA_ARGS__)
+
+static const char *const coord[] = {"i", "j", "k"};
+
+/* "uint i, uint j" over the structure's axes, skipping axis skip. */
+static void params(em *e, int skip)
+{
+  for (unsigned a = 0; a < e->d->axes; ++a)
+    if ((int)a != skip)
+      P(", uint %s", coord[a]);
+}
+/* "i, j, 0" as the walk takes them; axis skip as 0. */
+static void walk_args(em *e, int skip)
+{
+  for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
+    P(", %s", a < e->d->axes && (int)a != skip ? coord[a] : "0u");
+}
+
+/* Node m's cell index in its block from the coordinates c0, c1, c2. */
+static void digits(em *e, const lsk__snode *n)
+{
+  int any = 0;
+  for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
+    if (n->lg[a]) {
+      P("%s(((c%u >> %uu) & %uu) << %uu)", any++ ? " | " : "", a, n->shift[a],
+        (1u << n->lg[a]) - 1u, n->mult[a]);
+    }
+  if (!any)
+    P("0u");
+}
+
+/* The container holding node m's arrays, from a reference (cell + 1). */
+static void cont_of(em *e, unsigned cont, const char *ref)
+{
+  if (cont == 0)
+    P("(__global uchar *)v.root");
+  else
+    P("lsk__sp_cont(v.pool[%u], %s)", cont - 1, ref);
+}
+
+/* Node m's walk: the container holding its cell (a dynamic node: its
+ * list) and the cell's flat index there; NULL where an ancestor is
+ * inactive, or with act, where one could not be activated. */
+static void emit_walk(em *e, unsigned m)
+{
+  const char *s = e->d->name;
+  P("LSK_INLINE __global uchar *%s__walk%u(%s v, uint c0, uint c1, uint c2, int act, uint *flat)\n"
+    "{\n  __global uchar *c = (__global uchar *)v.root;\n  uint f = 0;\n",
+    s, m, s);
+  P("  (void)act;\n");
+  for (unsigned n = 0; n <= m; ++n) {
+    const lsk__snode *q = &e->d->node[n];
+    if (q->kind == LSK_SNODE_DYNAMIC)
+      break;
+    P("  f = f * %lluu + (", (unsigned long long)q->ncells);
+    digits(e, q);
+    P(");\n");
+    if (n == m)
+      break;
+    if (q->kind == LSK_SNODE_BITMASKED)
+      P("  if (act)\n    lsk__sp_bit_set(c + %zu, f);\n  else if (!lsk__sp_bit(c + %zu, f))\n"
+        "    return 0;\n",
+        q->off, q->off);
+    else if (q->kind == LSK_SNODE_POINTER)
+      P("  {\n    __global uint *l = (__global uint *)(c + %zu) + f;\n"
+        "    uint r = act ? lsk__sp_install(v.pool[%d], l, v.lists + LSK__SPL_LOST + %u) : *l;\n"
+        "    if (!r)\n      return 0;\n    c = lsk__sp_cont(v.pool[%d], r);\n    f = 0;\n  }\n",
+        q->off, q->pool, n, q->pool);
+  }
+  P("  *flat = f;\n  return c;\n}\n");
+}
+
+/* Is cell f of node m (container c) active; activate it; deactivate it. */
+static void cell_active(em *e, const lsk__snode *n)
+{
+  if (n->kind == LSK_SNODE_BITMASKED)
+    P("lsk__sp_bit(c + %zu, f)", n->off);
+  else if (n->kind == LSK_SNODE_POINTER)
+    P("((__global uint *)(c + %zu))[f] != 0", n->off);
+  else
+    P("1");
+}
+
+static void emit_level(em *e, unsigned m)
+{
+  const lsk__snode *n = &e->d->node[m];
+  const char *s = e->d->name;
+  if (n->kind == LSK_SNODE_DYNAMIC)
+    return;
+  P("LSK_INLINE int %s_%s_is_active(%s v", s, n->name, s);
+  params(e, -1);
+  P(")\n{\n  uint f;\n  __global uchar *c = %s__walk%u(v", s, m);
+  walk_args(e, -1);
+  P(", 0, &f);\n  return c && (");
+  cell_active(e, n);
+  P(");\n}\n");
+  P("LSK_INLINE int %s_%s_activate(%s v", s, n->name, s);
+  params(e, -1);
+  P(")\n{\n  uint f;\n  __global uchar *c = %s__walk%u(v", s, m);
+  walk_args(e, -1);
+  P(", 1, &f);\n  if (!c)\n    return 0;\n");
+  if (n->kind == LSK_SNODE_BITMASKED)
+    P("  lsk__sp_bit_set(c + %zu, f);\n", n->off);
+  if (n->kind == LSK_SNODE_POINTER)
+    P("  return lsk__sp_install(v.pool[%d], (__global uint *)(c + %zu) + f, v.lists + "
+      "LSK__SPL_LOST + %u) != 0;\n",
+      n->pool, n->off, m);
+  else
+    P("  return 1;\n");
+  P("}\n");
+  P("LSK_INLINE void %s_%s_deactivate(%s v", s, n->name, s);
+  params(e, -1);
+  P(")\n{\n  uint f;\n  __global uchar *c = %s__walk%u(v", s, m);
+  walk_args(e, -1);
+  P(", 0, &f);\n  if (!c)\n    return;\n");
+  if (n->kind == LSK_SNODE_BITMASKED)
+    P("  lsk__sp_bit_clear(c + %zu, f);\n", n->off);
+  else if (n->kind == LSK_SNODE_POINTER)
+    P("  lsk__sp_unlink(v.pool[%d], (__global uint *)(c + %zu) + f);\n", n->pool, n->off);
+  else
+    P("  (void)f;\n");
+  P("}\n");
+}
+
+/* A dynamic node's list functions: length, is_active, deactivate, append. */
+static void emit_dynamic(em *e, unsigned m)
+{
+  const lsk__snode *n = &e->d->node[m];
+  const char *s = e->d->name;
+  int ax = (int)n->axis[0];
+  unsigned max = n->size[ax];
+  P("LSK_INLINE uint %s_%s_length(%s v", s, n->name, s);
+  params(e, ax);
+  P(")\n{\n  uint f;\n  __global uchar *c = %s__walk%u(v", s, m);
+  walk_args(e, ax);
+  P(", 0, &f);\n  return c ? min(((__global uint *)(c + %zu))[f], %uu) : 0u;\n}\n", n->off, max);
+  P("LSK_INLINE int %s_%s_is_active(%s v", s, n->name, s);
+  params(e, -1);
+  P(")\n{\n  return %s < %s_%s_length(v", coord[ax], s, n->name);
+  for (unsigned a = 0; a < e->d->axes; ++a)
+    if ((int)a != ax)
+      P(", %s", coord[a]);
+  P(");\n}\n");
+  P("LSK_INLINE void %s_%s_deactivate(%s v", s, n->name, s);
+  params(e, ax);
+  P(")\n{\n  uint f;\n  __global uchar *c = %s__walk%u(v", s, m);
+  walk_args(e, ax);
+  P(", 0, &f);\n  if (c)\n    lsk__sp_clear_list(v.pool[%d], (__global uint *)(c + %zu) + f, "
+    "(__global uint *)(c + %zu) + f);\n}\n",
+    n->pool, n->off, n->off2);
+  P("LSK_INLINE uint %s_%s_append(%s v", s, n->name, s);
+  params(e, ax);
+  for (unsigned f = 0; f < e->d->nfields; ++f)
+    P(", %s %s", e->d->field[f].type, e->d->field[f].name);
+  P(")\n{\n  uint f;\n  __global uchar *c = %s__walk%u(v", s, m);
+  walk_args(e, ax);
+  P(", 1, &f);\n  if (!c)\n    return LSK_SPARSE_NONE;\n"
+    "  uint x = atomic_inc((volatile __global uint *)(c + %zu) + f);\n"
+    "  if (x >= %uu) {\n    atomic_inc((volatile __global uint *)v.lists + LSK__SPL_PAST + %u);\n"
+    "    return LSK_SPARSE_NONE;\n  }\n"
+    "  uint r = lsk__sp_chunk(v.pool[%d], (__global uint *)(c + %zu) + f, x >> %uu, 1, v.lists + "
+    "LSK__SPL_LOST + %u);\n  if (!r)\n    return LSK_SPARSE_NONE;\n"
+    "  __global uchar *k = lsk__sp_cont(v.pool[%d], r);\n",
+    n->off, max, m, n->pool, n->off2, n->log2chunk, m, n->pool);
+  for (unsigned f = 0; f < e->d->nfields; ++f)
+    P("  ((__global %s *)(k + %zu))[x & %uu] = %s;\n", e->d->field[f].type, e->d->field[f].off,
+      n->chunk - 1, e->d->field[f].name);
+  P("  return x;\n}\n");
+}
+
+/* The leaf cell of the coordinates: its container and flat index; with
+ * act, activated. Under a dynamic node: the element's chunk. */
+static void emit_leaf(em *e)
+{
+  const lsk_sparse_def *d = e->d;
+  unsigned L = d->nnodes - 1;
+  const lsk__snode *n = &d->node[L];
+  const char *s = d->name;
+  P("LSK_INLINE __global uchar *%s__leaf(%s v, uint c0, uint c1, uint c2, int act, uint *flat)\n"
+    "{\n  __global uchar *c = %s__walk%u(v, c0, c1, c2, act, flat);\n  if (!c)\n    return 0;\n",
+    s, s, s, L);
+  if (n->kind == LSK_SNODE_BITMASKED)
+    P("  if (act)\n    lsk__sp_bit_set(c + %zu, *flat);\n  else if (!lsk__sp_bit(c + %zu, *flat))\n"
+      "    return 0;\n",
+      n->off, n->off);
+  if (n->kind == LSK_SNODE_DYNAMIC) {
+    unsigned ax = n->axis[0];
+    P("  uint x = c%u, f = *flat;\n", ax);
+    P("  if (x >= %uu)\n    return 0;\n", n->size[ax]);
+    P("  if (act)\n    atomic_max((volatile __global uint *)(c + %zu) + f, x + 1u);\n"
+      "  else if (x >= ((__global uint *)(c + %zu))[f])\n    return 0;\n",
+      n->off, n->off);
+    P("  uint r = lsk__sp_chunk(v.pool[%d], (__global uint *)(c + %zu) + f, x >> %uu, act, "
+      "v.lists + LSK__SPL_LOST + %u);\n  if (!r)\n    return 0;\n"
+      "  *flat = x & %uu;\n  return lsk__sp_cont(v.pool[%d], r);\n",
+      n->pool, n->off2, n->log2chunk, L, n->chunk - 1, n->pool);
+  } else {
+    P("  return c;\n");
+  }
+  P("}\n");
+}
+
+static void emit_fields(em *e)
+{
+  const lsk_sparse_def *d = e->d;
+  const char *s = d->name;
+  for (unsigned i = 0; i < d->nfields; ++i) {
+    const lsk__sfield *f = &d->field[i];
+    const char *t = f->type, *x = f->name;
+    for (int act = 0; act < 2; ++act) {
+      P("LSK_INLINE __global %s *%s_%s_%s(%s v", t, s, x, act ? "ref" : "ptr", s);
+      params(e, -1);
+      P(")\n{\n  uint f;\n  __global uchar *c = %s__leaf(v", s);
+      walk_args(e, -1);
+      P(", %d, &f);\n  return c ? (__global %s *)(c + %zu) + f : 0;\n}\n", act, t, f->off);
+    }
+    P("LSK_INLINE %s %s_%s_get(%s v", t, s, x, s);
+    params(e, -1);
+    P(")\n{\n  __global %s *p = %s_%s_ptr(v", t, s, x);
+    for (unsigned a = 0; a < d->axes; ++a)
+      P(", %s", coord[a]);
+    P(");\n  return p ? *p : (%s)0;\n}\n", t);
+    P("LSK_INLINE int %s_%s_set(%s v", s, x, s);
+    params(e, -1);
+    P(", %s value)\n{\n  __global %s *p = %s_%s_ref(v", t, t, s, x);
+    for (unsigned a = 0; a < d->axes; ++a)
+      P(", %s", coord[a]);
+    P(");\n  if (p)\n    *p = value;\n  return p != 0;\n}\n");
+  }
+}
+
+/* The block's container for node m (a dynamic node: the chunk's). */
+static void emit_block(em *e, unsigned m)
+{
+  const lsk__snode *n = &e->d->node[m];
+  const char *s = e->d->name;
+  unsigned cont = n->kind == LSK_SNODE_DYNAMIC ? (unsigned)n->pool + 1 : n->cont;
+  P("LSK_INLINE __global uchar *%s__bcont%u(%s v, lsk_sparse_block b)\n{\n  (void)b;\n  return ", s,
+    m, s);
+  cont_of(e, cont, "b.cont + 1u");
+  P(";\n}\n");
+  P("LSK_INLINE uint3 %s_%s_pos(lsk_sparse_block b, lsk_idx it)\n{\n  return (uint3)(", s, n->name);
+  for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a) {
+    if (n->kind == LSK_SNODE_DYNAMIC && n->axis[0] == a)
+      P("%sb.base[%u] + it.idx", a ? ", " : "", a);
+    else if (n->lg[a])
+      P("%sb.base[%u] + (((it.idx >> %uu) & %uu) << %uu)", a ? ", " : "", a, n->mult[a],
+        (1u << n->lg[a]) - 1u, n->shift[a]);
+    else
+      P("%sb.base[%u]", a ? ", " : "", a);
+  }
+  P(");\n}\n");
+  char up[LSK__SP_NAME];
+  size_t k = 0;
+  for (; n->name[k]; ++k)
+    up[k] = (char)toupper((unsigned char)n->name[k]);
+  up[k] = 0;
+  P("#define %s_FOR_%s(v, b)                                                       \\\n"
+    "  for (lsk_sparse_block b = lsk__sp_block((v).lists, %uu, lsk_block_idx());     \\\n"
+    "       b.e != LSK_SPARSE_NONE; b = lsk__sp_next((v).lists, %uu, b))\n",
+    e->up, up, m, m);
+  P("#define %s_FOREACH_%s(it, v, b) ", e->up, up);
+  if (n->kind == LSK_SNODE_DYNAMIC)
+    P("LSK_FOREACH_N(it, (b).count)\n");
+  else if (n->kind == LSK_SNODE_DENSE)
+    P("LSK_FOREACH(it)\n");
+  else if (n->kind == LSK_SNODE_BITMASKED)
+    P("LSK_FOREACH(it) if (lsk__sp_bit(%s__bcont%u((v), (b)) + %zu, (b).first + (it).idx))\n", s, m,
+      n->off);
+  else
+    P("LSK_FOREACH(it) if (((__global uint *)(%s__bcont%u((v), (b)) + %zu))[(b).first + "
+      "(it).idx])\n",
+      s, m, n->off);
+}
+
+static void emit_block_fields(em *e)
+{
+  const lsk_sparse_def *d = e->d;
+  const char *s = d->name;
+  unsigned L = d->nnodes - 1;
+  for (unsigned i = 0; i < d->nfields; ++i) {
+    const lsk__sfield *f = &d->field[i];
+    P("LSK_INLINE __global %s *%s_%s_block(%s v, lsk_sparse_block b)\n{\n"
+      "  return (__global %s *)(%s__bcont%u(v, b) + %zu) + b.first;\n}\n",
+      f->type, s, f->name, s, f->type, s, L, f->off);
+    P("LSK_INLINE __global %s *%s_%s_cell(%s v, lsk_sparse_block b, lsk_idx it)\n{\n"
+      "  return %s_%s_block(v, b) + it.idx;\n}\n",
+      f->type, s, f->name, s, s, f->name);
+  }
+}
+
+static void emit_view(em *e)
+{
+  const lsk_sparse_def *d = e->d;
+  const char *s = d->name;
+  unsigned np = d->npools ? d->npools : 1;
+  P("typedef struct %s {\n  __global uint *root;\n  __global uint *lists;\n"
+    "  __global uint *pool[%u];\n} %s;\n",
+    s, np, s);
+  P("#define %s_PARAMS __global uint *%s__root, __global uint *%s__lists", e->up, s, s);
+  for (unsigned p = 0; p < d->npools; ++p)
+    P(", __global uint *%s__pool%u", s, p);
+  P("\n#define %s_VIEW(v) %s v = {%s__root, %s__lists, {", e->up, s, s, s);
+  for (unsigned p = 0; p < np; ++p)
+    P(p < d->npools ? "%s%s__pool%u" : "%s0", p ? ", " : "", s, p);
+  P("}}\n");
+  P("#define %s_AXES %u\n", e->up, d->axes);
+  for (unsigned a = 0; a < d->axes; ++a)
+    P("#define %s_EXTENT_%c %lluu\n", e->up, 'I' + a, (unsigned long long)d->extent[a]);
+}
+
+/* The library's tables (kernels/sparse.cl): one row per node. */
+static void emit_tables(em *e)
+{
+  const lsk_sparse_def *d = e->d;
+  const char *s = d->name;
+  P("\n/* The library's part (kernels/sparse.cl). */\n");
+  P("#define LSK__SP_T %s\n#define LSK__SP_PARAMS %s_PARAMS\n#define LSK__SP_VIEW %s_VIEW\n", s,
+    e->up, e->up);
+  P("#define LSK__SP_LEAF_CELL %s__leaf\n", s);
+  P("#define LSK__SP_NODES %uu\n#define LSK__SP_AXES %uu\n", d->nnodes, d->axes);
+  for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
+    P("#define LSK__SP_EXTENT%u %lluu\n", a, (unsigned long long)(a < d->axes ? d->extent[a] : 1));
+  P("__constant uint lsk__sp_node[%u][LSK__SPN_COLS] = {\n", d->nnodes);
+  for (unsigned m = 0; m < d->nnodes; ++m) {
+    const lsk__snode *n = &d->node[m];
+    unsigned next = 0xffffffffu;
+    for (unsigned k = m + 1; k < d->nnodes && n->kind == LSK_SNODE_POINTER; ++k)
+      if (d->node[k].pool >= 0) {
+        next = k;
+        break;
+      }
+    unsigned dax = n->kind == LSK_SNODE_DYNAMIC ? n->axis[0] : 0;
+    P("  {%u, %uu, %uu, %zu, %zu, %lluu, %u, %uu, %u, %uu, %lluu", n->kind,
+      n->pool >= 0 ? (unsigned)n->pool : 0xffffffffu, n->cont ? n->cont - 1 : 0xffffffffu, n->off,
+      n->off2, (unsigned long long)n->ncells, n->log2chunk,
+      n->kind == LSK_SNODE_DYNAMIC ? n->size[dax] : 0, dax, next, (unsigned long long)n->inl);
+    for (unsigned a = 0; a < 3; ++a)
+      P(", %u", n->lg[a]);
+    for (unsigned a = 0; a < 3; ++a)
+      P(", %u", n->shift[a]);
+    for (unsigned a = 0; a < 3; ++a)
+      P(", %u", n->mult[a]);
+    P("},\n");
+  }
+  P("};\n__constant uint lsk__sp_field[%u][2] = {", d->nfields);
+  for (unsigned f = 0; f < d->nfields; ++f)
+    P("%s{%zu, %zu}", f ? ", " : "", d->field[f].off, d->field[f].size);
+  P("};\n");
+}
+
+int lsk__sparse_emit(const lsk_sparse_def *d, int lib, char **text, const char *fn)
+{
+  lsk__sb sb = {0};
+  em ev = {.d = d, .sb = &sb}, *e = &ev;
+  size_t k = 0;
+  for (; d->name[k]; ++k)
+    e->up[k] = (char)toupper((unsigned char)d->name[k]);
+  e->up[k] = 0;
+  P("/* Generated by lsk from sparse '%s' (docs/sparse.md). */\n#ifndef LSK__SPARSE_%s\n"
+    "#define LSK__SPARSE_%s\n",
+    d->name, e->up, e->up);
+  emit_view(e);
+  for (unsigned m = 0; m < d->nnodes; ++m)
+    emit_walk(e, m);
+  for (unsigned m = 0; m < d->nnodes; ++m) {
+    emit_level(e, m);
+    if (d->node[m].kind == LSK_SNODE_DYNAMIC)
+      emit_dynamic(e, m);
+  }
+  emit_leaf(e);
+  emit_fields(e);
+  for (unsigned m = 0; m < d->nnodes; ++m)
+    emit_block(e, m);
+  emit_block_fields(e);
+  if (lib)
+    emit_tables(e);
+  P("#endif\n");
+  return lsk__sb_finish(&sb, text, fn);
+}
+
+int lsk_sparse_def_emit_cl(const lsk_sparse_def *def, char **text)
+{
+  LSK__API();
+  LSK__LIVE(NULL, def, SPARSE_DEF, __func__, "def");
+  if (!text)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: text is NULL", __func__);
+  *text = NULL;
+  if (!def->nnodes || !def->nfields)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: sparse '%s' has no %s", __func__, def->name,
+                     def->nnodes ? "field" : "node");
+  return lsk__sparse_emit(def, 0, text, __func__);
+}

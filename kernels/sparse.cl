@@ -1,0 +1,317 @@
+/*
+ * sparse.cl: the kernels of a sparse structure (host/sparse/ runs them),
+ * generic over the structure: its generated code and node table come first
+ * (the program's prelude, host/sparse/emit.c), as LSK__SP_T, LSK__SP_VIEW,
+ * lsk__sp_node and lsk__sp_field.
+ *
+ *   listgen     node m's element list from its parents' (Taichi's listgen):
+ *               every active cell of a listed parent block gives one block
+ *               of m, or under a dynamic node one entry per chunk;
+ *   cascade     the GC's first step for a pointer node: the blocks its
+ *               pool recycled since the last GC give back what hangs
+ *               below them (the next pool's blocks, a list's chunks),
+ *               before the pools' own GC zero-fills them;
+ *   deactivate  every cell of node m deactivated;
+ *   count       node m's active cells, into the lists' sum words;
+ *   read, write a field to and from a dense array.
+ *
+ * Every grid-strided loop ends with a barrier (see kernels/pool.cl), and
+ * each kernel's block domain is LSK__SP_TILE.
+ */
+#define LSK__SP_TILE 256u
+#define T(m, col) lsk__sp_node[m][LSK__SPN_##col]
+
+/* The container at pool p's cell (LSK_POOL_INVALID: the root's). */
+LSK_INLINE __global uchar *lsk__sp_base(LSK__SP_T v, uint p, uint cell)
+{
+  return p == LSK_POOL_INVALID ? (__global uchar *)v.root
+                               : (__global uchar *)lsk_pool_cell(v.pool[p], cell);
+}
+
+/* Node m's parents: node m - 1's listed blocks, or the root's one cell. */
+LSK_INLINE uint lsk__sp_nparents(LSK__SP_T v, uint m)
+{
+  return m ? min(v.lists[LSK__SPL_COUNT + m - 1], v.lists[LSK__SPL_CAP + m - 1]) : 1u;
+}
+LSK_INLINE lsk_sparse_block lsk__sp_parent(LSK__SP_T v, uint m, uint e)
+{
+  if (m)
+    return lsk__sp_block(v.lists, m - 1, e);
+  lsk_sparse_block b = {0, LSK_POOL_INVALID, 0, 1, {0, 0, 0}};
+  return b;
+}
+
+/* The child of a parent cell (container pc, flat index pf) that holds
+ * node m's block or list: its container's cell (*cell) and the block's or
+ * list's index there. 0 if the parent cell is inactive. */
+LSK_INLINE int lsk__sp_child(LSK__SP_T v, uint m, __global uchar *pc, uint pcont, uint pf,
+                             uint *cell, uint *index)
+{
+  uint kind = m ? T(m - 1, KIND) : LSK__SP_DENSE;
+  *cell = pcont;
+  *index = pf;
+  if (kind == LSK__SP_BITMASKED)
+    return lsk__sp_bit(pc + T(m - 1, OFF), pf);
+  if (kind == LSK__SP_POINTER) {
+    uint r = ((__global const uint *)(pc + T(m - 1, OFF)))[pf];
+    *cell = r - 1u;
+    *index = 0;
+    return r != 0;
+  }
+  return 1;
+}
+
+/* A dynamic node m's list (container c, index l): its length and head. */
+LSK_INLINE uint lsk__sp_len(uint m, __global uchar *c, uint l)
+{
+  return min(((__global const uint *)(c + T(m, OFF)))[l], T(m, MAX));
+}
+
+/* How many entries of node m one parent cell gives. */
+LSK_INLINE uint lsk__sp_nchildren(LSK__SP_T v, uint m, __global uchar *pc, uint pcont, uint pf)
+{
+  uint cell, l;
+  if (!lsk__sp_child(v, m, pc, pcont, pf, &cell, &l))
+    return 0;
+  if (T(m, KIND) != LSK__SP_DYNAMIC)
+    return 1;
+  uint len = lsk__sp_len(m, lsk__sp_base(v, T(m, CPOOL), cell), l);
+  return (len + T(m, NCELLS) - 1u) >> T(m, LOG2CHUNK);
+}
+
+LSK_INLINE void lsk__sp_put(LSK__SP_T v, uint m, uint slot, uint cont, uint first, uint count,
+                            const uint *base)
+{
+  if (slot >= v.lists[LSK__SPL_CAP + m])
+    return;
+  __global uint *p = v.lists + v.lists[LSK__SPL_OFF + m] + (ulong)slot * LSK__SPL_ENTRY_WORDS;
+  p[LSK__SPL_E_CONT] = cont;
+  p[LSK__SPL_E_FIRST] = first;
+  p[LSK__SPL_E_COUNT] = count;
+  for (uint a = 0; a < 3; ++a)
+    p[LSK__SPL_E_BASE + a] = base[a];
+}
+
+/* The entries of one parent cell (cell c of parent block p) from slot. */
+LSK_INLINE uint lsk__sp_emit(LSK__SP_T v, uint m, lsk_sparse_block p, __global uchar *pc, uint c,
+                             uint slot)
+{
+  uint cell, l, base[3];
+  if (!lsk__sp_child(v, m, pc, p.cont, p.first + c, &cell, &l))
+    return slot;
+  for (uint a = 0; a < 3; ++a)
+    base[a] = p.base[a] + (m ? ((c >> T(m - 1, MULT + a)) & ((1u << T(m - 1, LG + a)) - 1u))
+                                   << T(m - 1, SHIFT + a)
+                             : 0u);
+  if (T(m, KIND) != LSK__SP_DYNAMIC) {
+    lsk__sp_put(v, m, slot, cell, l * T(m, NCELLS), T(m, NCELLS), base);
+    return slot + 1;
+  }
+  __global uchar *lc = lsk__sp_base(v, T(m, CPOOL), cell);
+  uint len = lsk__sp_len(m, lc, l), ch = T(m, NCELLS), ax = T(m, DAXIS);
+  __global uint *pool = v.pool[T(m, POOL)];
+  uint r = ((__global const uint *)(lc + T(m, OFF2)))[l];
+  for (uint q = 0; q * ch < len; ++q) {
+    base[ax] = q * ch;
+    /* A chunk the pool could not give: its elements read as zero. */
+    lsk__sp_put(v, m, slot++, r ? r - 1u : 0u, 0, r ? min(ch, len - q * ch) : 0u, base);
+    r = r ? *lsk_pool_cell(pool, r - 1u) : 0u;
+  }
+  return slot;
+}
+
+LSK_KERNEL void lsk_sparse_listgen(LSK_CTX, LSK__SP_PARAMS, uint m)
+{
+  LSK__SP_VIEW(v);
+  LSK_BLOCK_SCRATCH(uint, s);
+  uint pcells = m ? T(m - 1, NCELLS) : 1u, tiles = (pcells + LSK__SP_TILE - 1u) / LSK__SP_TILE;
+  uint pcpool = m ? T(m - 1, CPOOL) : LSK_POOL_INVALID;
+  LSK_BLOCKS(u, lsk__sp_nparents(v, m) * tiles)
+  {
+    uint e = u / tiles, t = u - e * tiles;
+    lsk_sparse_block p = lsk__sp_parent(v, m, e);
+    __global uchar *pc = lsk__sp_base(v, pcpool, p.cont);
+    uint n = 0;
+    LSK_FOREACH(it)
+    {
+      uint c = t * LSK__SP_TILE + it.idx;
+      if (c < pcells)
+        n += lsk__sp_nchildren(v, m, pc, p.cont, p.first + c);
+    }
+    uint slot =
+        lsk_block_append(s, (volatile __global uint *)v.lists + LSK__SPL_COUNT + m, n);
+    LSK_FOREACH(it)
+    {
+      uint c = t * LSK__SP_TILE + it.idx;
+      if (c < pcells)
+        slot = lsk__sp_emit(v, m, p, pc, c, slot);
+    }
+    lsk_sync();
+  }
+}
+
+/* The GC's cascade for pointer node m: what hangs below the blocks its
+ * pool recycled since the last GC goes back to the next pool. */
+LSK_KERNEL void lsk_sparse_cascade(LSK_CTX, LSK__SP_PARAMS, uint m)
+{
+  LSK__SP_VIEW(v);
+  uint n = T(m, NEXT);
+  __global uint *pool = v.pool[T(m, POOL)], *next = v.pool[T(n, POOL)];
+  uint nrec = min(pool[LSK__POOL_RECYCLED], pool[LSK__POOL_CAPACITY]);
+  __global const uint *rec = pool + pool[LSK__POOL_REC_OFF];
+  int dyn = T(n, KIND) == LSK__SP_DYNAMIC;
+  uint nrefs = dyn ? T(n, INL) : T(n, INL) * T(n, NCELLS);
+  uint tiles = (nrefs + LSK__SP_TILE - 1u) / LSK__SP_TILE;
+  LSK_BLOCKS(u, nrec * tiles)
+  {
+    uint e = u / tiles, t = u - e * tiles;
+    __global uchar *c = (__global uchar *)lsk_pool_cell(pool, rec[e]);
+    __global uint *refs = (__global uint *)(c + T(n, OFF));
+    LSK_FOREACH(it)
+    {
+      uint r = t * LSK__SP_TILE + it.idx;
+      if (r < nrefs && dyn)
+        lsk__sp_clear_list(next, refs + r, (__global uint *)(c + T(n, OFF2)) + r);
+      else if (r < nrefs && refs[r])
+        lsk_pool_recycle(next, refs[r] - 1u);
+    }
+    lsk_sync();
+  }
+}
+
+/* Every cell of node m deactivated: over node m's blocks (a dynamic node:
+ * over its parents' cells, whose lists are emptied). */
+LSK_KERNEL void lsk_sparse_deactivate(LSK_CTX, LSK__SP_PARAMS, uint m)
+{
+  LSK__SP_VIEW(v);
+  uint kind = T(m, KIND), dyn = kind == LSK__SP_DYNAMIC;
+  uint cells = dyn ? (m ? T(m - 1, NCELLS) : 1u) : T(m, NCELLS);
+  uint tiles = (cells + LSK__SP_TILE - 1u) / LSK__SP_TILE;
+  uint nb = dyn ? lsk__sp_nparents(v, m) : min(v.lists[LSK__SPL_COUNT + m], v.lists[LSK__SPL_CAP + m]);
+  LSK_BLOCKS(u, nb * tiles)
+  {
+    uint e = u / tiles, t = u - e * tiles;
+    lsk_sparse_block b = dyn ? lsk__sp_parent(v, m, e) : lsk__sp_block(v.lists, m, e);
+    uint bpool = dyn ? (m ? T(m - 1, CPOOL) : LSK_POOL_INVALID) : T(m, CPOOL);
+    __global uchar *c = lsk__sp_base(v, bpool, b.cont);
+    LSK_FOREACH(it)
+    {
+      uint x = t * LSK__SP_TILE + it.idx, f = b.first + x, cell, l;
+      if (x < cells && kind == LSK__SP_BITMASKED)
+        lsk__sp_bit_clear(c + T(m, OFF), f);
+      else if (x < cells && kind == LSK__SP_POINTER)
+        lsk__sp_unlink(v.pool[T(m, POOL)], (__global uint *)(c + T(m, OFF)) + f);
+      else if (x < cells && dyn && lsk__sp_child(v, m, c, b.cont, f, &cell, &l)) {
+        __global uchar *lc = lsk__sp_base(v, T(m, CPOOL), cell);
+        lsk__sp_clear_list(v.pool[T(m, POOL)], (__global uint *)(lc + T(m, OFF)) + l,
+                           (__global uint *)(lc + T(m, OFF2)) + l);
+      }
+    }
+    lsk_sync();
+  }
+}
+
+/* Is cell x of node m's block b (container c) active? */
+LSK_INLINE int lsk__sp_active(uint m, lsk_sparse_block b, __global uchar *c, uint x)
+{
+  uint kind = T(m, KIND);
+  if (x >= b.count)
+    return 0;
+  if (kind == LSK__SP_BITMASKED)
+    return lsk__sp_bit(c + T(m, OFF), b.first + x);
+  if (kind == LSK__SP_POINTER)
+    return ((__global const uint *)(c + T(m, OFF)))[b.first + x] != 0;
+  return 1;
+}
+
+/* The container of node m's block b (a dynamic node: its chunk). */
+LSK_INLINE __global uchar *lsk__sp_bbase(LSK__SP_T v, uint m, lsk_sparse_block b)
+{
+  return lsk__sp_base(v, T(m, KIND) == LSK__SP_DYNAMIC ? T(m, POOL) : T(m, CPOOL), b.cont);
+}
+
+LSK_KERNEL void lsk_sparse_count(LSK_CTX, LSK__SP_PARAMS, uint m)
+{
+  LSK__SP_VIEW(v);
+  LSK_BLOCK_SCRATCH(uint, s);
+  uint cells = T(m, NCELLS), tiles = (cells + LSK__SP_TILE - 1u) / LSK__SP_TILE;
+  uint nb = min(v.lists[LSK__SPL_COUNT + m], v.lists[LSK__SPL_CAP + m]);
+  LSK_BLOCKS(u, nb * tiles)
+  {
+    uint e = u / tiles, t = u - e * tiles;
+    lsk_sparse_block b = lsk__sp_block(v.lists, m, e);
+    __global uchar *c = lsk__sp_bbase(v, m, b);
+    uint n = 0;
+    LSK_FOREACH(it) n += lsk__sp_active(m, b, c, t * LSK__SP_TILE + it.idx);
+    uint total = lsk_block_reduce_add_uint(s, n);
+    LSK_MASTER
+    {
+      if (total)
+        lsk__sp_add64(v.lists + LSK__SPL_SUM, total);
+    }
+    lsk_sync();
+  }
+}
+
+/* The leaf cell x of block b: its coordinates. */
+LSK_INLINE void lsk__sp_pos(uint m, lsk_sparse_block b, uint x, uint *p)
+{
+  uint dyn = T(m, KIND) == LSK__SP_DYNAMIC;
+  for (uint a = 0; a < 3; ++a)
+    p[a] = b.base[a] + (dyn ? (a == T(m, DAXIS) ? x : 0u)
+                            : ((x >> T(m, MULT + a)) & ((1u << T(m, LG + a)) - 1u))
+                                  << T(m, SHIFT + a));
+}
+
+/* Field f of the leaf's active cells into a dense array (first axis
+ * fastest), over the leaf's element list. */
+LSK_KERNEL void lsk_sparse_read(LSK_CTX, LSK__SP_PARAMS, uint f, __global uchar *dst)
+{
+  LSK__SP_VIEW(v);
+  uint m = LSK__SP_NODES - 1u, cells = T(m, NCELLS);
+  uint tiles = (cells + LSK__SP_TILE - 1u) / LSK__SP_TILE, size = lsk__sp_field[f][1];
+  uint nb = min(v.lists[LSK__SPL_COUNT + m], v.lists[LSK__SPL_CAP + m]);
+  LSK_BLOCKS(u, nb * tiles)
+  {
+    uint e = u / tiles, t = u - e * tiles;
+    lsk_sparse_block b = lsk__sp_block(v.lists, m, e);
+    __global uchar *c = lsk__sp_bbase(v, m, b);
+    LSK_FOREACH(it)
+    {
+      uint x = t * LSK__SP_TILE + it.idx, p[3];
+      if (lsk__sp_active(m, b, c, x)) {
+        lsk__sp_pos(m, b, x, p);
+        ulong at = ((ulong)p[2] * LSK__SP_EXTENT1 + p[1]) * LSK__SP_EXTENT0 + p[0];
+        __global const uchar *src = c + lsk__sp_field[f][0] + (ulong)(b.first + x) * size;
+        for (uint k = 0; k < size; ++k)
+          dst[at * size + k] = src[k];
+      }
+    }
+    lsk_sync();
+  }
+}
+
+/* Field f from a dense array of n cells: a cell is activated if its value
+ * is not zero, and written if it is active. */
+LSK_KERNEL void lsk_sparse_write(LSK_CTX, LSK__SP_PARAMS, uint f, __global const uchar *src, uint n)
+{
+  LSK__SP_VIEW(v);
+  uint size = lsk__sp_field[f][1];
+  LSK_BLOCKS(u, (n + LSK__SP_TILE - 1u) / LSK__SP_TILE)
+  {
+    LSK_FOREACH(it)
+    {
+      uint g = u * LSK__SP_TILE + it.idx, q = g / LSK__SP_EXTENT0;
+      uint c0 = g - q * LSK__SP_EXTENT0, c2 = q / LSK__SP_EXTENT1, c1 = q - c2 * LSK__SP_EXTENT1;
+      uint any = 0, fl;
+      for (uint k = 0; g < n && k < size; ++k)
+        any |= src[(ulong)g * size + k];
+      __global uchar *c = g < n ? LSK__SP_LEAF_CELL(v, c0, c1, c2, any != 0, &fl) : 0;
+      if (c)
+        for (uint k = 0; k < size; ++k)
+          c[lsk__sp_field[f][0] + (ulong)fl * size + k] = src[(ulong)g * size + k];
+    }
+    lsk_sync();
+  }
+}
+#undef T
