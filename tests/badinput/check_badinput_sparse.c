@@ -163,7 +163,9 @@ START_TEST(test_bi_sparse)
   BAD(ctx, "lsk_sparse_create", lsk_sparse_create(ctx, (lsk_sparse_def *)b, NULL, &out), LSK_EINVAL,
       WRONG("sparse_def", "buffer"));
   lsk_sparse_def *nofields = NULL;
-  TU_OK(NULL, lsk_sparse_def_parse("sparse e\ndense c i 4\n", "e.sparse", &nofields));
+  TU_OK(NULL, lsk_sparse_def_create("e", 0, &nofields));
+  TU_OK(NULL, lsk_sparse_def_add_node(
+                  nofields, &(lsk_snode){LSK_SNODE_DENSE, "c", "i", {4, 0, 0}, 0}));
   BAD(ctx, "lsk_sparse_create", lsk_sparse_create(ctx, nofields, NULL, &out), LSK_EINVAL, "'e'");
   lsk_sparse_def_destroy(nofields);
   BAD(ctx, "lsk_sparse_create",
