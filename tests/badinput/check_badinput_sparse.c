@@ -168,6 +168,14 @@ START_TEST(test_bi_sparse)
                   nofields, &(lsk_snode){LSK_SNODE_DENSE, "c", "i", {4, 0, 0}, 0}));
   BAD(ctx, "lsk_sparse_create", lsk_sparse_create(ctx, nofields, NULL, &out), LSK_EINVAL, "'e'");
   lsk_sparse_def_destroy(nofields);
+  /* Every axis of the index space must be divided by some node: k without
+   * j is refused here (the definition itself takes it). */
+  lsk_sparse_def *gap = NULL;
+  TU_OK(NULL, lsk_sparse_def_parse("sparse gap\ndense c ik 4 4\nplace float x\n", "gap.sparse",
+                                   &gap));
+  BAD(ctx, "lsk_sparse_create", lsk_sparse_create(ctx, gap, NULL, &out), LSK_EINVAL,
+      "no node divides axis j");
+  lsk_sparse_def_destroy(gap);
   BAD(ctx, "lsk_sparse_create",
       lsk_sparse_create(ctx, d, &(lsk_sparse_options){.fraction = -1}, &out), LSK_EINVAL, "-1");
   BAD(ctx, "lsk_sparse_create",

@@ -379,6 +379,12 @@ START_TEST(test_sparse_host_deactivate)
       sm_deactivate(&f.m, 2, c);
   }
   spfx_check(&f, "ptr deactivated");
+  /* Every cell of the level, those under a cleared mask bit too: with the
+   * mask set again everywhere, no block of the level is left. */
+  spfx_level(&f, 1, SP_ACTIVATE, pts, k, ok);
+  for (unsigned i = 0; i < k; ++i)
+    sm_activate(&f.m, 1, pts + 3 * i);
+  spfx_check(&f, "ptr deactivated, mask set");
   ck_assert_uint_eq(spfx_stats(&f, 2).pool_live, 0);
   spfx_set(&f, pts, vals, k, ok);
   for (unsigned i = 0; i < k; ++i)
@@ -485,17 +491,27 @@ START_TEST(test_sparse_write_read_roundtrip)
 }
 END_TEST
 
+/* One test case per concern, so that `CK_RUN_CASE=NAME lsk_tests sparse`
+ * runs one of them. */
+static void add_case(Suite *s, const char *name, const TTest *t, int loops)
+{
+  TCase *tc = tcase_create(name);
+  tcase_set_timeout(tc, 600);
+  if (loops)
+    tcase_add_loop_test(tc, t, 0, loops);
+  else
+    tcase_add_test(tc, t);
+  suite_add_tcase(s, tc);
+}
+
 Suite *suite_sparse(void)
 {
   Suite *s = suite_create("sparse");
-  TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 600);
-  tcase_add_loop_test(tc, test_sparse_random_patterns, 0, (int)N(shapes));
-  tcase_add_test(tc, test_sparse_one_block_many_groups);
-  tcase_add_test(tc, test_sparse_recycled_blocks_read_zero);
-  tcase_add_test(tc, test_sparse_pool_exhaustion);
-  tcase_add_test(tc, test_sparse_host_deactivate);
-  tcase_add_loop_test(tc, test_sparse_write_read_roundtrip, 0, (int)N(types));
-  suite_add_tcase(s, tc);
+  add_case(s, "random", test_sparse_random_patterns, (int)N(shapes));
+  add_case(s, "one_block", test_sparse_one_block_many_groups, 0);
+  add_case(s, "recycled", test_sparse_recycled_blocks_read_zero, 0);
+  add_case(s, "exhaustion", test_sparse_pool_exhaustion, 0);
+  add_case(s, "host_deactivate", test_sparse_host_deactivate, 0);
+  add_case(s, "roundtrip", test_sparse_write_read_roundtrip, (int)N(types));
   return s;
 }

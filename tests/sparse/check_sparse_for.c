@@ -316,16 +316,24 @@ START_TEST(test_sparse_dynamic_exhaustion)
 }
 END_TEST
 
+static void add_case(Suite *s, const char *name, const TTest *t, int loops)
+{
+  TCase *tc = tcase_create(name);
+  tcase_set_timeout(tc, 600);
+  if (loops)
+    tcase_add_loop_test(tc, t, 0, loops);
+  else
+    tcase_add_test(tc, t);
+  suite_add_tcase(s, tc);
+}
+
 Suite *suite_sparse_for(void)
 {
   Suite *s = suite_create("sparse_for");
-  TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 600);
-  tcase_add_loop_test(tc, test_sparse_for_every_cell_once, 0, (int)N(for_shapes));
-  tcase_add_test(tc, test_sparse_for_empty);
-  tcase_add_test(tc, test_sparse_dynamic_appends);
-  tcase_add_test(tc, test_sparse_dynamic_past_length);
-  tcase_add_test(tc, test_sparse_dynamic_exhaustion);
-  suite_add_tcase(s, tc);
+  add_case(s, "every_cell", test_sparse_for_every_cell_once, (int)N(for_shapes));
+  add_case(s, "empty", test_sparse_for_empty, 0);
+  add_case(s, "appends", test_sparse_dynamic_appends, 0);
+  add_case(s, "past_length", test_sparse_dynamic_past_length, 0);
+  add_case(s, "dyn_exhaustion", test_sparse_dynamic_exhaustion, 0);
   return s;
 }
