@@ -169,8 +169,10 @@ static void emit_dynamic(em *e, unsigned m)
     n->pool, n->off, n->off2);
   P("LSK_INLINE uint %s_%s_append(%s v", s, n->name, s);
   params(e, ax);
+  /* The fields' values as lsk__NAME: a field may be called x, c or f,
+   * as the locals below are. */
   for (unsigned f = 0; f < e->d->nfields; ++f)
-    P(", %s %s", e->d->field[f].type, e->d->field[f].name);
+    P(", %s lsk__%s", e->d->field[f].type, e->d->field[f].name);
   P(")\n{\n  uint f;\n  __global uchar *c = %s__walk%u(v", s, m);
   walk_args(e, ax);
   P(", 1, &f);\n  if (!c)\n    return LSK_SPARSE_NONE;\n"
@@ -182,7 +184,7 @@ static void emit_dynamic(em *e, unsigned m)
     "  __global uchar *k = lsk__sp_cont(v.pool[%d], r);\n",
     n->off, max, m, n->pool, n->off2, n->log2chunk, m, n->pool);
   for (unsigned f = 0; f < e->d->nfields; ++f)
-    P("  ((__global %s *)(k + %zu))[x & %uu] = %s;\n", e->d->field[f].type, e->d->field[f].off,
+    P("  ((__global %s *)(k + %zu))[x & %uu] = lsk__%s;\n", e->d->field[f].type, e->d->field[f].off,
       n->chunk - 1, e->d->field[f].name);
   P("  return x;\n}\n");
 }
