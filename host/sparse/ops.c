@@ -210,21 +210,21 @@ static int deactivate_node(lsk_sparse *sp, lsk_queue *q, unsigned m, const char 
                         LSK_ARGS(LSK_ARG_UINT(m)));
 }
 
-int lsk_sparse_deactivate(lsk_sparse *sp, const char *level, const lsk_async *on)
+/* lsk_sparse_deactivate and _all, their messages named by fn. */
+static int deactivate_levels(lsk_sparse *sp, const char *level, const lsk_async *on, const char *fn)
 {
-  LSK__API();
   lsk__lib_clear(on);
-  LSK__LIVE(NULL, sp, SPARSE, __func__, "sp");
+  LSK__LIVE(NULL, sp, SPARSE, fn, "sp");
   const lsk_sparse_def *d = &sp->def;
   unsigned first = 0, last = d->nnodes;
   int rc = LSK_OK;
   if (level) {
-    if ((rc = lsk__sp_level(sp, level, __func__, &first)))
+    if ((rc = lsk__sp_level(sp, level, fn, &first)))
       return rc;
     if (d->node[first].kind == LSK_SNODE_DENSE)
       return lsk__fail(sp->ctx, LSK_EINVAL,
-                       "%s: node '%s' of sparse '%s' is dense: its cells are always active",
-                       __func__, level, d->name);
+                       "%s: node '%s' of sparse '%s' is dense: its cells are always active", fn,
+                       level, d->name);
     last = first;
   } else {
     /* Down to the first node with a pool: what is below it goes with its
@@ -233,22 +233,28 @@ int lsk_sparse_deactivate(lsk_sparse *sp, const char *level, const lsk_async *on
       ;
   }
   lsk__on o;
-  rc = lsk__lib_begin(sp->ctx, on, __func__, &o);
+  rc = lsk__lib_begin(sp->ctx, on, fn, &o);
   unsigned upto = d->node[last].kind == LSK_SNODE_DYNAMIC ? last - (last > 0) : last;
   if (!rc)
-    rc = lsk__sp_listgen(sp, o.q, upto, __func__);
+    rc = lsk__sp_listgen(sp, o.q, upto, fn);
   /* Deepest first: clearing a bitmask above hides the blocks below it from
    * the lists. */
   for (unsigned m = last + 1; !rc && m-- > first;)
     if (d->node[m].kind != LSK_SNODE_DENSE)
-      rc = deactivate_node(sp, o.q, m, __func__);
+      rc = deactivate_node(sp, o.q, m, fn);
   if (!rc)
     sp->dirty = 1;
-  return lsk__lib_end(sp->ctx, &o, rc, __func__);
+  return lsk__lib_end(sp->ctx, &o, rc, fn);
+}
+
+int lsk_sparse_deactivate(lsk_sparse *sp, const char *level, const lsk_async *on)
+{
+  LSK__API();
+  return deactivate_levels(sp, level, on, __func__);
 }
 
 int lsk_sparse_deactivate_all(lsk_sparse *sp, const lsk_async *on)
 {
   LSK__API();
-  return lsk_sparse_deactivate(sp, NULL, on);
+  return deactivate_levels(sp, NULL, on, __func__);
 }
