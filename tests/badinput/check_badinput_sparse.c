@@ -77,7 +77,7 @@ START_TEST(test_bi_sparse_def)
   ck_assert_ptr_null(out);
   BAD_AT(NULL, "lsk_sparse_def_parse", "f.sparse",
          lsk_sparse_def_parse("sparse a\ndense c i 6\nplace float x\n", "f.sparse", &out),
-         LSK_EINVAL, "6");
+         LSK_EINVAL, "node 'c' has a size that is not a power of two");
   BAD_AT(NULL, "lsk_sparse_def_parse", "f.sparse",
          lsk_sparse_def_parse("sparse a\ndense c i 4\nplace quat x\n", "f.sparse", &out),
          LSK_EINVAL, "'quat'");
@@ -164,15 +164,15 @@ START_TEST(test_bi_sparse)
       WRONG("sparse_def", "buffer"));
   lsk_sparse_def *nofields = NULL;
   TU_OK(NULL, lsk_sparse_def_create("e", 0, &nofields));
-  TU_OK(NULL, lsk_sparse_def_add_node(
-                  nofields, &(lsk_snode){LSK_SNODE_DENSE, "c", "i", {4, 0, 0}, 0}));
+  TU_OK(NULL,
+        lsk_sparse_def_add_node(nofields, &(lsk_snode){LSK_SNODE_DENSE, "c", "i", {4, 0, 0}, 0}));
   BAD(ctx, "lsk_sparse_create", lsk_sparse_create(ctx, nofields, NULL, &out), LSK_EINVAL, "'e'");
   lsk_sparse_def_destroy(nofields);
   /* Every axis of the index space must be divided by some node: k without
    * j is refused here (the definition itself takes it). */
   lsk_sparse_def *gap = NULL;
-  TU_OK(NULL, lsk_sparse_def_parse("sparse gap\ndense c ik 4 4\nplace float x\n", "gap.sparse",
-                                   &gap));
+  TU_OK(NULL,
+        lsk_sparse_def_parse("sparse gap\ndense c ik 4 4\nplace float x\n", "gap.sparse", &gap));
   BAD(ctx, "lsk_sparse_create", lsk_sparse_create(ctx, gap, NULL, &out), LSK_EINVAL,
       "no node divides axis j");
   lsk_sparse_def_destroy(gap);
@@ -180,9 +180,6 @@ START_TEST(test_bi_sparse)
       lsk_sparse_create(ctx, d, &(lsk_sparse_options){.fraction = -1}, &out), LSK_EINVAL, "-1");
   BAD(ctx, "lsk_sparse_create",
       lsk_sparse_create(ctx, d, &(lsk_sparse_options){.fraction = 2}, &out), LSK_EINVAL, "2");
-  BAD(ctx, "lsk_sparse_create",
-      lsk_sparse_create(ctx, d, &(lsk_sparse_options){.blocks = {0, 5}}, &out), LSK_EINVAL,
-      "'cell'");
   BAD(ctx, "lsk_sparse_create",
       lsk_sparse_create(ctx, d, &(lsk_sparse_options){.blocks = {SIZE_MAX / 2}}, &out), LSK_ERANGE,
       "9223372036854775807");
@@ -229,7 +226,7 @@ START_TEST(test_bi_sparse)
       "on->queue: queue 'default' belongs to another context");
 
   BAD(NULL, "lsk_sparse_grow", lsk_sparse_grow(NULL, 0, 100), LSK_EINVAL, "sp is NULL");
-  BAD(ctx, "lsk_sparse_grow", lsk_sparse_grow(sp, 1, 100), LSK_EINVAL, "'cell'");
+  BAD(ctx, "lsk_sparse_grow", lsk_sparse_grow(sp, 1, 100), LSK_EINVAL, "node 1");
   BAD(ctx, "lsk_sparse_grow", lsk_sparse_grow(sp, 7, 100), LSK_EINVAL, "7");
   BAD(ctx, "lsk_sparse_grow", lsk_sparse_grow(sp, 0, 1), LSK_EINVAL, "1");
   BAD(ctx, "lsk_sparse_grow", lsk_sparse_grow(sp, 0, SIZE_MAX / 2), LSK_ERANGE,
@@ -259,13 +256,13 @@ START_TEST(test_bi_sparse)
   BAD(NULL, "lsk_sparse_read", lsk_sparse_read(NULL, "x", dense, sizeof dense, NULL), LSK_EINVAL,
       "sp is NULL");
   BAD(ctx, "lsk_sparse_read", lsk_sparse_read(sp, NULL, dense, sizeof dense, NULL), LSK_EINVAL,
-      "field is NULL");
+      "no field '(null)'");
   BAD(ctx, "lsk_sparse_read", lsk_sparse_read(sp, "y", dense, sizeof dense, NULL), LSK_EINVAL,
       "'y'");
   BAD(ctx, "lsk_sparse_read", lsk_sparse_read(sp, "x", NULL, sizeof dense, NULL), LSK_EINVAL,
       "dst is NULL");
-  BAD(ctx, "lsk_sparse_read", lsk_sparse_read(sp, "x", dense, sizeof dense - 1, NULL), LSK_ERANGE,
-      "511");
+  BAD(ctx, "lsk_sparse_read", lsk_sparse_read(sp, "x", dense, sizeof dense - 1, NULL), LSK_EINVAL,
+      "511 bytes: field 'x' of sparse 'g' takes 512");
   BAD(NULL, "lsk_sparse_read", lsk_sparse_read(wrong, "x", dense, sizeof dense, NULL), LSK_EINVAL,
       WRONG("sparse", "buffer"));
   BAD(NULL, "lsk_sparse_write", lsk_sparse_write(NULL, "x", dense, sizeof dense, NULL), LSK_EINVAL,
@@ -274,7 +271,8 @@ START_TEST(test_bi_sparse)
       "'y'");
   BAD(ctx, "lsk_sparse_write", lsk_sparse_write(sp, "x", NULL, sizeof dense, NULL), LSK_EINVAL,
       "src is NULL");
-  BAD(ctx, "lsk_sparse_write", lsk_sparse_write(sp, "x", dense, 4, NULL), LSK_ERANGE, "4");
+  BAD(ctx, "lsk_sparse_write", lsk_sparse_write(sp, "x", dense, 4, NULL), LSK_EINVAL,
+      "4 bytes: field 'x' of sparse 'g' takes 512");
   BAD(ctx, "lsk_sparse_write", lsk_sparse_write(sp, "x", dense, sizeof dense, foreign), LSK_EINVAL,
       "on->queue: queue 'default' belongs to another context");
 
