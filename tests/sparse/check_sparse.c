@@ -221,6 +221,50 @@ START_TEST(test_sparse_one_block_many_groups)
 }
 END_TEST
 
+/* Two work-groups (PoCL runs one per core) walk the same 4096 pointer
+ * blocks in the same order at the same time, each writing its own cell of
+ * every block: each block is contested by both as it is made. Exactly one
+ * block per pointer cell is taken (an install without compare-and-swap
+ * leaks the loser's and loses what it wrote), every value is there; eight
+ * rounds, everything deactivated between them. */
+START_TEST(test_sparse_install_race)
+{
+  static const lsk_snode nodes[] = {NODE(POINTER, "blk", "i", 4096), NODE(DENSE, "cell", "i", 4)};
+  spfx f;
+  spfx_open(&f, nodes, 2, &(lsk_sparse_options){.fraction = 1.0});
+  f.cfg.blocks[0] = 2;
+  enum { B = 4096, K = 2 * B };
+  uint32_t *pts = calloc(3 * K, 4), *vals = calloc(K, 4);
+  int *ok = calloc(K, sizeof *ok);
+  for (unsigned round = 0; round < 8; ++round) {
+    for (unsigned i = 0; i < K; ++i) {
+      /* data block d (64 items) of group d % 2: blocks 64 (d / 2) + lane */
+      unsigned d = i / 64, lane = i % 64, blk = 64 * (d / 2) + lane;
+      pts[3 * i] = 4 * blk + (d % 2) + 2 * (round % 2);
+      vals[i] = round * K + i + 1;
+    }
+    spfx_set(&f, pts, vals, K, ok);
+    for (unsigned i = 0; i < K; ++i) {
+      ck_assert_int_eq(ok[i], 1);
+      sm_set(&f.m, pts + 3 * i, vals[i]);
+    }
+    lsk_sparse_level_stats st = spfx_stats(&f, 0);
+    ck_assert_msg(st.pool_live == B, "round %u: %zu blocks live for %u pointer cells", round,
+                  st.pool_live, B);
+    spfx_check(&f, "contested installs");
+    TU_OK(f.ctx, lsk_sparse_deactivate_all(f.sp, NULL));
+    for (unsigned b = 0; b < B; ++b) {
+      uint32_t c[3] = {4 * b, 0, 0};
+      sm_deactivate(&f.m, 0, c);
+    }
+  }
+  free(pts);
+  free(vals);
+  free(ok);
+  spfx_close(&f);
+}
+END_TEST
+
 /* Recycled blocks come back zero: a pool of 4 blocks, filled, two of them
  * deactivated; two other cells activated must get the recycled memory
  * (nothing else is free) and read zero, as must the two reactivated
@@ -555,6 +599,7 @@ Suite *suite_sparse(void)
   Suite *s = suite_create("sparse");
   add_case(s, "random", test_sparse_random_patterns, (int)N(shapes));
   add_case(s, "one_block", test_sparse_one_block_many_groups, 0);
+  add_case(s, "install_race", test_sparse_install_race, 0);
   add_case(s, "recycled", test_sparse_recycled_blocks_read_zero, 0);
   add_case(s, "exhaustion", test_sparse_pool_exhaustion, 0);
   add_case(s, "host_deactivate", test_sparse_host_deactivate, 0);
