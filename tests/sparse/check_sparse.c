@@ -7,7 +7,9 @@
  * between; recycled blocks read zero when reused; pool exhaustion (the
  * error, nothing lost, grow, rerun); host write and read round trips.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "sparse_fixture.h"
 
@@ -221,43 +223,39 @@ START_TEST(test_sparse_one_block_many_groups)
 }
 END_TEST
 
-/* Two work-groups (PoCL runs one per core) walk the same 4096 pointer
- * blocks in the same order at the same time, each writing its own cell of
- * every block: each block is contested by both as it is made. Exactly one
- * block per pointer cell is taken (an install without compare-and-swap
- * leaks the loser's and loses what it wrote), every value is there; eight
- * rounds, everything deactivated between them. */
+/* Contested installs: in each of 64 rounds, 16 work-groups start their
+ * writes at once (a starting gate, sp_set_gate; on PoCL on 16 threads:
+ * POCL_MAX_PTHREAD_COUNT, set here before the context) and every item
+ * writes its own cell of one new pointer block, so that the groups' first
+ * items race to make it. Exactly one block per
+ * round is taken (an install without compare-and-swap leaks the loser's
+ * block and loses what was written to it) and every value is there. */
 START_TEST(test_sparse_install_race)
 {
-  static const lsk_snode nodes[] = {NODE(POINTER, "blk", "i", 4096), NODE(DENSE, "cell", "i", 4)};
+  enum { G = 16, K = G * 64, ROUNDS = 64 };
+  static const lsk_snode nodes[] = {NODE(POINTER, "blk", "i", ROUNDS), NODE(DENSE, "cell", "i", K)};
+  setenv("POCL_MAX_PTHREAD_COUNT", "16", 0);
   spfx f;
   spfx_open(&f, nodes, 2, &(lsk_sparse_options){.fraction = 1.0});
-  f.cfg.blocks[0] = 2;
-  enum { B = 4096, K = 2 * B };
-  uint32_t *pts = calloc(3 * K, 4), *vals = calloc(K, 4);
+  f.cfg.blocks[0] = G;
+  uint32_t *pts = calloc(3 * (size_t)K, 4), *vals = calloc(K, 4);
   int *ok = calloc(K, sizeof *ok);
-  for (unsigned round = 0; round < 8; ++round) {
+  for (unsigned round = 0; round < ROUNDS; ++round) {
     for (unsigned i = 0; i < K; ++i) {
-      /* data block d (64 items) of group d % 2: blocks 64 (d / 2) + lane */
-      unsigned d = i / 64, lane = i % 64, blk = 64 * (d / 2) + lane;
-      pts[3 * i] = 4 * blk + (d % 2) + 2 * (round % 2);
+      /* item lane of group g's data block: cell 64 g + lane */
+      pts[3 * i] = K * round + i;
       vals[i] = round * K + i + 1;
     }
-    spfx_set(&f, pts, vals, K, ok);
+    spfx_set_gate(&f, pts, vals, K, ok);
     for (unsigned i = 0; i < K; ++i) {
-      ck_assert_int_eq(ok[i], 1);
+      ck_assert_msg(ok[i] == 1, "round %u: write %u refused", round, i);
       sm_set(&f.m, pts + 3 * i, vals[i]);
     }
-    lsk_sparse_level_stats st = spfx_stats(&f, 0);
-    ck_assert_msg(st.pool_live == B, "round %u: %zu blocks live for %u pointer cells", round,
-                  st.pool_live, B);
-    spfx_check(&f, "contested installs");
-    TU_OK(f.ctx, lsk_sparse_deactivate_all(f.sp, NULL));
-    for (unsigned b = 0; b < B; ++b) {
-      uint32_t c[3] = {4 * b, 0, 0};
-      sm_deactivate(&f.m, 0, c);
-    }
   }
+  lsk_sparse_level_stats st = spfx_stats(&f, 0);
+  ck_assert_msg(st.pool_live == ROUNDS, "%zu blocks live for %u pointer cells", st.pool_live,
+                ROUNDS);
+  spfx_check(&f, "contested installs");
   free(pts);
   free(vals);
   free(ok);

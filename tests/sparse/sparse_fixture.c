@@ -139,6 +139,7 @@ void spfx_open(spfx *f, const lsk_snode *nodes, unsigned n, const lsk_sparse_opt
   f->set = tu_kernel(f->prog, "sp_set");
   f->get = tu_kernel(f->prog, "sp_get");
   f->add = tu_kernel(f->prog, "sp_add");
+  f->set_gate = tu_kernel(f->prog, "sp_set_gate");
   f->level = tu_kernel(f->prog, "sp_level");
   if (sm_dynamic(&f->m)) {
     f->append = tu_kernel(f->prog, "sp_append_k");
@@ -151,7 +152,7 @@ void spfx_open(spfx *f, const lsk_snode *nodes, unsigned n, const lsk_sparse_opt
 
 void spfx_close(spfx *f)
 {
-  lsk_kernel *ks[] = {f->set, f->get, f->add, f->level, f->append, f->length};
+  lsk_kernel *ks[] = {f->set, f->get, f->add, f->level, f->append, f->length, f->set_gate};
   for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i)
     lsk_kernel_destroy(ks[i]);
   lsk_program_destroy(f->prog);
@@ -194,6 +195,24 @@ void spfx_set(spfx *f, const uint32_t *pts, const uint32_t *vals, unsigned n, in
   run(f, f->set, args, 5);
   lsk_buffer_destroy(p);
   lsk_buffer_destroy(v);
+  fetch(f, o, ok, n);
+}
+
+void spfx_set_gate(spfx *f, const uint32_t *pts, const uint32_t *vals, unsigned n, int *ok)
+{
+  lsk_buffer *p = words(f, pts, 3 * (size_t)n), *v = words(f, vals, n), *o = words(f, NULL, n);
+  lsk_buffer *g = words(f, NULL, 1);
+  lsk_arg args[] = {{0},
+                    LSK_ARG_BUFFER(p),
+                    LSK_ARG_BUFFER(v),
+                    LSK_ARG_UINT(n),
+                    LSK_ARG_BUFFER(o),
+                    LSK_ARG_BUFFER(g),
+                    LSK_ARG_UINT((unsigned)f->cfg.blocks[0])};
+  run(f, f->set_gate, args, 7);
+  lsk_buffer_destroy(p);
+  lsk_buffer_destroy(v);
+  lsk_buffer_destroy(g);
   fetch(f, o, ok, n);
 }
 

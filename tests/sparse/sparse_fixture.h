@@ -18,7 +18,7 @@ typedef struct spfx {
   lsk_sparse *sp;
   sparse_model m;
   lsk_program *prog;
-  lsk_kernel *set, *get, *add, *level, *append, *length;
+  lsk_kernel *set, *get, *add, *level, *append, *length, *set_gate;
   lsk_launch cfg; /* of the plain kernels: domain 64, several groups */
 } spfx;
 
@@ -37,6 +37,9 @@ lsk_program *spfx_program(spfx *f, int lv);
 /* The plain kernels over points pts[3 * i ..] (n of them). res may be NULL
  * where the results do not matter. */
 void spfx_set(spfx *f, const uint32_t *pts, const uint32_t *vals, unsigned n, int *ok);
+/* spfx_set behind a starting gate: f->cfg's groups start their writes at
+ * once (sparse_kernels.cl's sp_set_gate). */
+void spfx_set_gate(spfx *f, const uint32_t *pts, const uint32_t *vals, unsigned n, int *ok);
 void spfx_add(spfx *f, const uint32_t *pts, const uint32_t *vals, unsigned n, int *ok);
 void spfx_get(spfx *f, const uint32_t *pts, unsigned n, uint32_t *out);
 enum { SP_ACTIVATE, SP_DEACTIVATE, SP_IS_ACTIVE, SP_PTR_NULL };

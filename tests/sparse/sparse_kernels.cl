@@ -34,6 +34,27 @@ LSK_KERNEL void sp_set(LSK_CTX, SP_PARAMS, __global const uint *pts, __global co
   }
 }
 
+/* sp_set behind a starting gate: each work-group counts itself in *gate
+ * and waits (a bounded spin: no group ever waits forever for one that
+ * has not started) until `groups` have, so that the groups' first writes
+ * happen at once, racing for the same blocks (tests of contested
+ * installs). */
+LSK_KERNEL void sp_set_gate(LSK_CTX, SP_PARAMS, __global const uint *pts,
+                            __global const SP_T *vals, uint n, __global int *ok,
+                            __global uint *gate, uint groups)
+{
+  SP_VIEW(s);
+  LSK_MASTER { atomic_inc(gate); }
+  for (uint spins = 0; spins < (1u << 22) && atomic_add(gate, 0u) < groups; ++spins)
+    ;
+  lsk_sync();
+  SP_ITEMS(n, i)
+  {
+    SP_POINT(c, pts, i);
+    ok[i] = sp_x_set(s, SP_AT(c), vals[i]);
+  }
+}
+
 /* out[i] = sp_x_get(point i): the ambient zero where inactive. */
 LSK_KERNEL void sp_get(LSK_CTX, SP_PARAMS, __global const uint *pts, uint n, __global SP_T *out)
 {
