@@ -60,8 +60,9 @@ START_TEST(test_grind_sparse_levels)
   enum { K = 40 };
   uint32_t pts[3 * K], vals[K], got[K];
   int ok[K];
+  /* distinct points: one writer per cell */
   for (unsigned i = 0; i < K; ++i) {
-    pts[3 * i] = i % 16, pts[3 * i + 1] = (i * 7) % 16, pts[3 * i + 2] = 0;
+    pts[3 * i] = i % 16, pts[3 * i + 1] = (7 * i + i / 16) % 16, pts[3 * i + 2] = 0;
     vals[i] = i + 1;
   }
   spfx_set(&f, pts, vals, K, ok);
