@@ -22,7 +22,8 @@
 #define LSK_SPARSE_NONE 0xffffffffu
 
 /* The columns of the library's node table (lsk__sp_node, generated for
- * the library's kernels, kernels/sparse.cl): kind, its own pool, the pool
+ * the library's kernels, kernels/sparse.cl; row 0 the root, row m + 1
+ * node m): kind, its own pool, the pool
  * of its container (LSK_POOL_INVALID: the root's), its arrays' offsets,
  * cells per block (per chunk), log2 of the chunk, a list's largest length,
  * a list's axis, the next node with a pool below a pointer, its blocks per
@@ -59,31 +60,37 @@ typedef struct lsk_sparse_block {
   uint base[3];
 } lsk_sparse_block;
 
-/* Entry e of node m's element list, or one with e = LSK_SPARSE_NONE past
- * the list's end. */
-LSK_INLINE lsk_sparse_block lsk__sp_block(__global const uint *lists, uint m, uint e)
+/* Entry e of node m's element list into *b; 0 (and b->count 0) past the
+ * list's end. Through a pointer, not returned: a struct returned by value
+ * becomes an LLVM intrinsic that oclgrind cannot run. */
+LSK_INLINE int lsk__sp_load(__global const uint *lists, uint m, uint e, lsk_sparse_block *b)
 {
-  lsk_sparse_block b;
   uint n = min(lists[LSK__SPL_COUNT + m], lists[LSK__SPL_CAP + m]);
-  b.e = e < n ? e : LSK_SPARSE_NONE;
   __global const uint *p =
       lists + lists[LSK__SPL_OFF + m] + (ulong)(e < n ? e : 0u) * LSK__SPL_ENTRY_WORDS;
-  b.cont = p[LSK__SPL_E_CONT];
-  b.first = p[LSK__SPL_E_FIRST];
-  b.count = e < n ? p[LSK__SPL_E_COUNT] : 0u;
+  b->e = e;
+  b->cont = p[LSK__SPL_E_CONT];
+  b->first = p[LSK__SPL_E_FIRST];
+  b->count = e < n ? p[LSK__SPL_E_COUNT] : 0u;
   for (uint a = 0; a < 3; ++a)
-    b.base[a] = p[LSK__SPL_E_BASE + a];
-  return b;
+    b->base[a] = p[LSK__SPL_E_BASE + a];
+  return e < n;
 }
 
-/* The block after b for this block of workers. A barrier first: PoCL runs
- * a work-group as a loop over its work-items, and with a barrier in the
- * loop they take each block together (kernels/pool.cl says what it costs
- * without). Every worker, uniform control flow. */
-LSK_INLINE lsk_sparse_block lsk__sp_next(__global const uint *lists, uint m, lsk_sparse_block b)
+/* The struct-for's step: *b becomes this block of workers' next block of
+ * node m (b->e = LSK_SPARSE_NONE before the first); 0 when none is left.
+ * Before every block but the first, a barrier: PoCL runs a work-group as a
+ * loop over its work-items, and with a barrier in the loop they take each
+ * block together (kernels/pool.cl says what it costs without). Every
+ * worker, uniform control flow. */
+LSK_INLINE int lsk__sp_step(__global const uint *lists, uint m, lsk_sparse_block *b)
 {
-  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  return lsk__sp_block(lists, m, b.e + lsk_grid_size());
+  uint e = lsk_block_idx();
+  if (b->e != LSK_SPARSE_NONE) {
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    e = b->e + lsk_grid_size();
+  }
+  return lsk__sp_load(lists, m, e, b);
 }
 
 /* A container's first byte: the root's, or pool cell ref - 1's. */

@@ -13,13 +13,18 @@
  *               before the pools' own GC zero-fills them;
  *   deactivate  every cell of node m deactivated;
  *   count       node m's active cells, into the lists' sum words;
- *   read, write a field to and from a dense array.
+ *   read, write a field to and from a dense array;
+ *   zero        words of a buffer zeroed (oclgrind does not take
+ *               clEnqueueFillBuffer as initializing memory).
  *
  * Every grid-strided loop ends with a barrier (see kernels/pool.cl), and
  * each kernel's block domain is LSK__SP_TILE.
  */
 #define LSK__SP_TILE 256u
-#define T(m, col) lsk__sp_node[m][LSK__SPN_##col]
+/* Node m's row; row 0 is the root's one cell, so that T(m - 1, ...) is
+ * node m's parent for every m (no load from outside the table, which the
+ * optimizer would speculate). */
+#define T(m, col) lsk__sp_node[(m) + 1u][LSK__SPN_##col]
 
 /* The container at pool p's cell (LSK_POOL_INVALID: the root's). */
 LSK_INLINE __global uchar *lsk__sp_base(LSK__SP_T v, uint p, uint cell)
@@ -33,12 +38,17 @@ LSK_INLINE uint lsk__sp_nparents(LSK__SP_T v, uint m)
 {
   return m ? min(v.lists[LSK__SPL_COUNT + m - 1], v.lists[LSK__SPL_CAP + m - 1]) : 1u;
 }
-LSK_INLINE lsk_sparse_block lsk__sp_parent(LSK__SP_T v, uint m, uint e)
+LSK_INLINE void lsk__sp_parent(LSK__SP_T v, uint m, uint e, lsk_sparse_block *b)
 {
-  if (m)
-    return lsk__sp_block(v.lists, m - 1, e);
-  lsk_sparse_block b = {0, LSK_POOL_INVALID, 0, 1, {0, 0, 0}};
-  return b;
+  if (m) {
+    lsk__sp_load(v.lists, m - 1, e, b);
+    return;
+  }
+  b->e = 0;
+  b->cont = LSK_POOL_INVALID;
+  b->first = 0;
+  b->count = 1;
+  b->base[0] = b->base[1] = b->base[2] = 0;
 }
 
 /* The child of a parent cell (container pc, flat index pf) that holds
@@ -47,7 +57,7 @@ LSK_INLINE lsk_sparse_block lsk__sp_parent(LSK__SP_T v, uint m, uint e)
 LSK_INLINE int lsk__sp_child(LSK__SP_T v, uint m, __global uchar *pc, uint pcont, uint pf,
                              uint *cell, uint *index)
 {
-  uint kind = m ? T(m - 1, KIND) : LSK__SP_DENSE;
+  uint kind = T(m - 1, KIND);
   *cell = pcont;
   *index = pf;
   if (kind == LSK__SP_BITMASKED)
@@ -79,8 +89,11 @@ LSK_INLINE uint lsk__sp_nchildren(LSK__SP_T v, uint m, __global uchar *pc, uint 
   return (len + T(m, NCELLS) - 1u) >> T(m, LOG2CHUNK);
 }
 
+/* Entry slot of node m's list (dropped past its room). The coordinates as
+ * scalars, here and below: oclgrind's uninitialized-value checker crashes
+ * on the shuffles that 3-vectors become. */
 LSK_INLINE void lsk__sp_put(LSK__SP_T v, uint m, uint slot, uint cont, uint first, uint count,
-                            const uint *base)
+                            uint b0, uint b1, uint b2)
 {
   if (slot >= v.lists[LSK__SPL_CAP + m])
     return;
@@ -88,23 +101,31 @@ LSK_INLINE void lsk__sp_put(LSK__SP_T v, uint m, uint slot, uint cont, uint firs
   p[LSK__SPL_E_CONT] = cont;
   p[LSK__SPL_E_FIRST] = first;
   p[LSK__SPL_E_COUNT] = count;
-  for (uint a = 0; a < 3; ++a)
-    p[LSK__SPL_E_BASE + a] = base[a];
+  p[LSK__SPL_E_BASE] = b0;
+  p[LSK__SPL_E_BASE + 1] = b1;
+  p[LSK__SPL_E_BASE + 2] = b2;
+}
+
+/* Axis a's coordinate of cell c of node m's block b (m = -1u: the root's
+ * one cell, no digits; a dynamic node: the chunk's element c). */
+LSK_INLINE uint lsk__sp_coord(uint m, lsk_sparse_block b, uint c, uint a)
+{
+  if (T(m, KIND) == LSK__SP_DYNAMIC)
+    return b.base[a] + (a == T(m, DAXIS) ? c : 0u);
+  return b.base[a] + (((c >> T(m, MULT + a)) & ((1u << T(m, LG + a)) - 1u)) << T(m, SHIFT + a));
 }
 
 /* The entries of one parent cell (cell c of parent block p) from slot. */
 LSK_INLINE uint lsk__sp_emit(LSK__SP_T v, uint m, lsk_sparse_block p, __global uchar *pc, uint c,
                              uint slot)
 {
-  uint cell, l, base[3];
+  uint cell, l;
   if (!lsk__sp_child(v, m, pc, p.cont, p.first + c, &cell, &l))
     return slot;
-  for (uint a = 0; a < 3; ++a)
-    base[a] = p.base[a] + (m ? ((c >> T(m - 1, MULT + a)) & ((1u << T(m - 1, LG + a)) - 1u))
-                                   << T(m - 1, SHIFT + a)
-                             : 0u);
+  uint b0 = lsk__sp_coord(m - 1, p, c, 0), b1 = lsk__sp_coord(m - 1, p, c, 1),
+       b2 = lsk__sp_coord(m - 1, p, c, 2);
   if (T(m, KIND) != LSK__SP_DYNAMIC) {
-    lsk__sp_put(v, m, slot, cell, l * T(m, NCELLS), T(m, NCELLS), base);
+    lsk__sp_put(v, m, slot, cell, l * T(m, NCELLS), T(m, NCELLS), b0, b1, b2);
     return slot + 1;
   }
   __global uchar *lc = lsk__sp_base(v, T(m, CPOOL), cell);
@@ -112,9 +133,9 @@ LSK_INLINE uint lsk__sp_emit(LSK__SP_T v, uint m, lsk_sparse_block p, __global u
   __global uint *pool = v.pool[T(m, POOL)];
   uint r = ((__global const uint *)(lc + T(m, OFF2)))[l];
   for (uint q = 0; q * ch < len; ++q) {
-    base[ax] = q * ch;
     /* A chunk the pool could not give: its elements read as zero. */
-    lsk__sp_put(v, m, slot++, r ? r - 1u : 0u, 0, r ? min(ch, len - q * ch) : 0u, base);
+    lsk__sp_put(v, m, slot++, r ? r - 1u : 0u, 0, r ? min(ch, len - q * ch) : 0u,
+                ax == 0 ? q * ch : b0, ax == 1 ? q * ch : b1, ax == 2 ? q * ch : b2);
     r = r ? *lsk_pool_cell(pool, r - 1u) : 0u;
   }
   return slot;
@@ -124,12 +145,13 @@ LSK_KERNEL void lsk_sparse_listgen(LSK_CTX, LSK__SP_PARAMS, uint m)
 {
   LSK__SP_VIEW(v);
   LSK_BLOCK_SCRATCH(uint, s);
-  uint pcells = m ? T(m - 1, NCELLS) : 1u, tiles = (pcells + LSK__SP_TILE - 1u) / LSK__SP_TILE;
-  uint pcpool = m ? T(m - 1, CPOOL) : LSK_POOL_INVALID;
+  uint pcells = T(m - 1, NCELLS), tiles = (pcells + LSK__SP_TILE - 1u) / LSK__SP_TILE;
+  uint pcpool = T(m - 1, CPOOL);
   LSK_BLOCKS(u, lsk__sp_nparents(v, m) * tiles)
   {
     uint e = u / tiles, t = u - e * tiles;
-    lsk_sparse_block p = lsk__sp_parent(v, m, e);
+    lsk_sparse_block p;
+    lsk__sp_parent(v, m, e, &p);
     __global uchar *pc = lsk__sp_base(v, pcpool, p.cont);
     uint n = 0;
     LSK_FOREACH(it)
@@ -138,8 +160,7 @@ LSK_KERNEL void lsk_sparse_listgen(LSK_CTX, LSK__SP_PARAMS, uint m)
       if (c < pcells)
         n += lsk__sp_nchildren(v, m, pc, p.cont, p.first + c);
     }
-    uint slot =
-        lsk_block_append(s, (volatile __global uint *)v.lists + LSK__SPL_COUNT + m, n);
+    uint slot = lsk_block_append(s, (volatile __global uint *)v.lists + LSK__SPL_COUNT + m, n);
     LSK_FOREACH(it)
     {
       uint c = t * LSK__SP_TILE + it.idx;
@@ -185,14 +206,19 @@ LSK_KERNEL void lsk_sparse_deactivate(LSK_CTX, LSK__SP_PARAMS, uint m)
 {
   LSK__SP_VIEW(v);
   uint kind = T(m, KIND), dyn = kind == LSK__SP_DYNAMIC;
-  uint cells = dyn ? (m ? T(m - 1, NCELLS) : 1u) : T(m, NCELLS);
+  uint cells = dyn ? T(m - 1, NCELLS) : T(m, NCELLS);
   uint tiles = (cells + LSK__SP_TILE - 1u) / LSK__SP_TILE;
-  uint nb = dyn ? lsk__sp_nparents(v, m) : min(v.lists[LSK__SPL_COUNT + m], v.lists[LSK__SPL_CAP + m]);
+  uint nb =
+      dyn ? lsk__sp_nparents(v, m) : min(v.lists[LSK__SPL_COUNT + m], v.lists[LSK__SPL_CAP + m]);
   LSK_BLOCKS(u, nb * tiles)
   {
     uint e = u / tiles, t = u - e * tiles;
-    lsk_sparse_block b = dyn ? lsk__sp_parent(v, m, e) : lsk__sp_block(v.lists, m, e);
-    uint bpool = dyn ? (m ? T(m - 1, CPOOL) : LSK_POOL_INVALID) : T(m, CPOOL);
+    lsk_sparse_block b;
+    if (dyn)
+      lsk__sp_parent(v, m, e, &b);
+    else
+      lsk__sp_load(v.lists, m, e, &b);
+    uint bpool = dyn ? T(m - 1, CPOOL) : T(m, CPOOL);
     __global uchar *c = lsk__sp_base(v, bpool, b.cont);
     LSK_FOREACH(it)
     {
@@ -239,7 +265,8 @@ LSK_KERNEL void lsk_sparse_count(LSK_CTX, LSK__SP_PARAMS, uint m)
   LSK_BLOCKS(u, nb * tiles)
   {
     uint e = u / tiles, t = u - e * tiles;
-    lsk_sparse_block b = lsk__sp_block(v.lists, m, e);
+    lsk_sparse_block b;
+    lsk__sp_load(v.lists, m, e, &b);
     __global uchar *c = lsk__sp_bbase(v, m, b);
     uint n = 0;
     LSK_FOREACH(it) n += lsk__sp_active(m, b, c, t * LSK__SP_TILE + it.idx);
@@ -253,16 +280,6 @@ LSK_KERNEL void lsk_sparse_count(LSK_CTX, LSK__SP_PARAMS, uint m)
   }
 }
 
-/* The leaf cell x of block b: its coordinates. */
-LSK_INLINE void lsk__sp_pos(uint m, lsk_sparse_block b, uint x, uint *p)
-{
-  uint dyn = T(m, KIND) == LSK__SP_DYNAMIC;
-  for (uint a = 0; a < 3; ++a)
-    p[a] = b.base[a] + (dyn ? (a == T(m, DAXIS) ? x : 0u)
-                            : ((x >> T(m, MULT + a)) & ((1u << T(m, LG + a)) - 1u))
-                                  << T(m, SHIFT + a));
-}
-
 /* Field f of the leaf's active cells into a dense array (first axis
  * fastest), over the leaf's element list. */
 LSK_KERNEL void lsk_sparse_read(LSK_CTX, LSK__SP_PARAMS, uint f, __global uchar *dst)
@@ -274,14 +291,17 @@ LSK_KERNEL void lsk_sparse_read(LSK_CTX, LSK__SP_PARAMS, uint f, __global uchar 
   LSK_BLOCKS(u, nb * tiles)
   {
     uint e = u / tiles, t = u - e * tiles;
-    lsk_sparse_block b = lsk__sp_block(v.lists, m, e);
+    lsk_sparse_block b;
+    lsk__sp_load(v.lists, m, e, &b);
     __global uchar *c = lsk__sp_bbase(v, m, b);
     LSK_FOREACH(it)
     {
-      uint x = t * LSK__SP_TILE + it.idx, p[3];
+      uint x = t * LSK__SP_TILE + it.idx;
       if (lsk__sp_active(m, b, c, x)) {
-        lsk__sp_pos(m, b, x, p);
-        ulong at = ((ulong)p[2] * LSK__SP_EXTENT1 + p[1]) * LSK__SP_EXTENT0 + p[0];
+        ulong at =
+            ((ulong)lsk__sp_coord(m, b, x, 2) * LSK__SP_EXTENT1 + lsk__sp_coord(m, b, x, 1)) *
+                LSK__SP_EXTENT0 +
+            lsk__sp_coord(m, b, x, 0);
         __global const uchar *src = c + lsk__sp_field[f][0] + (ulong)(b.first + x) * size;
         for (uint k = 0; k < size; ++k)
           dst[at * size + k] = src[k];
@@ -310,6 +330,19 @@ LSK_KERNEL void lsk_sparse_write(LSK_CTX, LSK__SP_PARAMS, uint f, __global const
       if (c)
         for (uint k = 0; k < size; ++k)
           c[lsk__sp_field[f][0] + (ulong)fl * size + k] = src[(ulong)g * size + k];
+    }
+    lsk_sync();
+  }
+}
+LSK_KERNEL void lsk_sparse_zero(LSK_CTX, LSK__SP_PARAMS, __global uint *x, uint first, uint n)
+{
+  LSK_BLOCKS(u, (n + LSK__SP_TILE - 1u) / LSK__SP_TILE)
+  {
+    LSK_FOREACH(it)
+    {
+      uint i = u * LSK__SP_TILE + it.idx;
+      if (i < n)
+        x[first + i] = 0;
     }
     lsk_sync();
   }

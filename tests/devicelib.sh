@@ -6,8 +6,8 @@
 # host includes it); every cl/ guard is LSK_CL_<NAME>_H (no clash with
 # include/lsk/). Templates (cl/lsk_*_t.h: no guard, parameters defined by
 # their includer) compile through the headers that include them. Then
-# every build of the kernel library's files but compact.cl (sparse.cl with
-# one structure's generated prelude) (a family written once over a type lists its builds on its line
+# every build of the kernel library's files that need no generated prelude
+# (a family written once over a type lists its builds on its line
 # "lsk-builds: NAME=v1,v2 ...", the product of the lists), and
 # tests/nvptx/recipes has a line for each of those builds. Skipped (77)
 # without clang (CLANG overrides it).
@@ -55,23 +55,21 @@ builds() {
   done
   printf '%s\n' "${out[@]}"
 }
-# The kernel library's files as the host builds them (the device library
-# in front), with the same strictness: a Clang extension there would fail
-# on NVIDIA as it did (variadic macros). Not compact.cl, whose prelude is
-# generated per predicate; sparse.cl with the generated prelude of one
-# structure (tests/nvptx/sparse_grid_lib.h, as its recipe line has it).
+# The kernel library's files that need no generated prelude (all but
+# compact.cl and sparse.cl: tests/nvptx/recipes builds those behind one),
+# as the host builds them (the device library in front), with
+# the same strictness: a Clang extension there would fail on NVIDIA as it
+# did (variadic macros).
 nk=0
 for f in "$src"/kernels/*.cl; do
   k=$(basename "$f" .cl)
-  [ "$k" = compact ] && continue
-  prelude=()
-  [ "$k" = sparse ] && prelude=(-include "$src/tests/nvptx/sparse_grid_lib.h")
+  [ "$k" = compact ] || [ "$k" = sparse ] && continue
   while IFS= read -r defs; do
     cfg="${configs[0]} -Dcl_khr_fp64$defs"
     nk=$((nk + 1))
     # shellcheck disable=SC2086
     if ! "$clang" -x cl -cl-std=CL1.2 -fsyntax-only -Xclang -finclude-default-header \
-        -target spir64 -I "$src/cl" -include lsk_device.h "${prelude[@]}" $cfg -pedantic -Werror "$f"; then
+        -target spir64 -I "$src/cl" -include lsk_device.h $cfg -pedantic -Werror "$f"; then
       echo "FAIL: kernels/$k.cl, with $cfg"
       fail=1
     fi

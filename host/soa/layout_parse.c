@@ -77,6 +77,76 @@ int lsk__at_line(int rc, const char *file, unsigned lineno)
   return rc;
 }
 
+/* One line of a layout file (lsk__text_lines' callback); *state is the
+ * layout, made by the first line. */
+static int layout_line(void *state, char **tok, int n, const char *file, unsigned lineno)
+{
+  lsk_layout **lp = state, *l = *lp;
+  const char *kw = tok[0];
+  int rc;
+  if (!l) {
+    unsigned long align = 0, stagger = 0;
+    if (strcmp(kw, "layout") != 0)
+      return lsk__fail(NULL, LSK_EINVAL, "%s:%u: expected 'layout NAME' first, found '%s'", file,
+                       lineno, kw);
+    if (!layout_options(tok, n, &align, &stagger))
+      return lsk__fail(NULL, LSK_EINVAL,
+                       "%s:%u: expected 'layout NAME [align A]' with A from 1 to 1048576, "
+                       "and optionally 'stagger S' with S from 0 to %u (a multiple of A)",
+                       file, lineno, LSK_LAYOUT_MAX_STAGGER);
+    if ((rc = lsk_layout_create(tok[1], align, lp)) || (rc = lsk_layout_set_stagger(*lp, stagger)))
+      return lsk__at_line(rc, file, lineno);
+    return LSK_OK;
+  }
+  if (strcmp(kw, "column") == 0 || strcmp(kw, "scalar") == 0) {
+    if (n != 3)
+      return lsk__fail(NULL, LSK_EINVAL, "%s:%u: expected '%s TYPE NAME'", file, lineno, kw);
+    rc = kw[0] == 'c' ? lsk_layout_add_column(l, tok[1], tok[2])
+                      : lsk_layout_add_scalar(l, tok[1], tok[2]);
+  } else if (strcmp(kw, "matrix") == 0) {
+    unsigned long r, c;
+    if (n != 5 || !lsk__parse_uint(tok[2], 64, &r) || !lsk__parse_uint(tok[3], 64, &c))
+      return lsk__fail(NULL, LSK_EINVAL,
+                       "%s:%u: expected 'matrix TYPE ROWS COLS NAME' with ROWS and COLS from 1 to "
+                       "64",
+                       file, lineno);
+    rc = lsk_layout_add_matrix(l, tok[1], (unsigned)r, (unsigned)c, tok[4]);
+  } else if (strcmp(kw, "layout") == 0) {
+    return lsk__fail(NULL, LSK_EINVAL, "%s:%u: a second 'layout' line", file, lineno);
+  } else {
+    return lsk__fail(NULL, LSK_EINVAL,
+                     "%s:%u: unknown keyword '%s' (layout, column, matrix or scalar)", file, lineno,
+                     kw);
+  }
+  return rc ? lsk__at_line(rc, file, lineno) : LSK_OK;
+}
+
+int lsk__text_lines(const char *text, const char *file, lsk__line_fn line, void *state,
+                    const char *fn)
+{
+  char *copy = lsk__strdup(text);
+  if (!copy)
+    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", fn);
+  int rc = LSK_OK;
+  unsigned lineno = 0;
+  char *save = copy;
+  for (char *at = copy; at && !rc; at = save) {
+    char *nl = strchr(at, '\n');
+    save = nl ? nl + 1 : NULL;
+    if (nl)
+      *nl = 0;
+    ++lineno;
+    char *tok[LSK__MAX_TOKENS];
+    int n = lsk__tokenize(at, tok);
+    if (n < 0)
+      rc = lsk__fail(NULL, LSK_EINVAL, "%s:%u: too many words", file, lineno);
+    else if (n > 0)
+      rc = line(state, tok, n, file, lineno);
+  }
+  free(copy);
+  return rc;
+}
+
 int lsk_layout_parse(const char *text, const char *file, lsk_layout **out)
 {
   LSK__API();
@@ -87,73 +157,8 @@ int lsk_layout_parse(const char *text, const char *file, lsk_layout **out)
     return lsk__fail(NULL, LSK_EINVAL, "%s: text is NULL", __func__);
   if (!file)
     file = "layout";
-  char *copy = lsk__strdup(text);
-  if (!copy)
-    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", __func__);
   lsk_layout *l = NULL;
-  int rc = LSK_OK;
-  unsigned lineno = 0;
-  char *save = copy;
-  for (char *line = copy; line && !rc; line = save) {
-    char *nl = strchr(line, '\n');
-    save = nl ? nl + 1 : NULL;
-    if (nl)
-      *nl = 0;
-    ++lineno;
-    char *tok[LSK__MAX_TOKENS];
-    int n = lsk__tokenize(line, tok);
-    if (n == 0)
-      continue;
-    if (n < 0) {
-      rc = lsk__fail(NULL, LSK_EINVAL, "%s:%u: too many words", file, lineno);
-      break;
-    }
-    const char *kw = tok[0];
-    if (!l) {
-      unsigned long align = 0, stagger = 0;
-      if (strcmp(kw, "layout") != 0)
-        rc = lsk__fail(NULL, LSK_EINVAL, "%s:%u: expected 'layout NAME' first, found '%s'", file,
-                       lineno, kw);
-      else if (!layout_options(tok, n, &align, &stagger))
-        rc = lsk__fail(NULL, LSK_EINVAL,
-                       "%s:%u: expected 'layout NAME [align A]' with A from 1 to 1048576, "
-                       "and optionally 'stagger S' with S from 0 to %u (a multiple of A)",
-                       file, lineno, LSK_LAYOUT_MAX_STAGGER);
-      else if ((rc = lsk_layout_create(tok[1], align, &l)) ||
-               (rc = lsk_layout_set_stagger(l, stagger)))
-        rc = lsk__at_line(rc, file, lineno);
-      continue;
-    }
-    if (strcmp(kw, "column") == 0 || strcmp(kw, "scalar") == 0) {
-      if (n != 3) {
-        rc = lsk__fail(NULL, LSK_EINVAL, "%s:%u: expected '%s TYPE NAME'", file, lineno, kw);
-        break;
-      }
-      rc = kw[0] == 'c' ? lsk_layout_add_column(l, tok[1], tok[2])
-                        : lsk_layout_add_scalar(l, tok[1], tok[2]);
-    } else if (strcmp(kw, "matrix") == 0) {
-      unsigned long r, c;
-      if (n != 5 || !lsk__parse_uint(tok[2], 64, &r) || !lsk__parse_uint(tok[3], 64, &c)) {
-        rc = lsk__fail(NULL, LSK_EINVAL,
-                       "%s:%u: expected 'matrix TYPE ROWS COLS NAME' with ROWS and COLS from 1 to "
-                       "64",
-                       file, lineno);
-        break;
-      }
-      rc = lsk_layout_add_matrix(l, tok[1], (unsigned)r, (unsigned)c, tok[4]);
-    } else if (strcmp(kw, "layout") == 0) {
-      rc = lsk__fail(NULL, LSK_EINVAL, "%s:%u: a second 'layout' line", file, lineno);
-      break;
-    } else {
-      rc = lsk__fail(NULL, LSK_EINVAL,
-                     "%s:%u: unknown keyword '%s' (layout, column, matrix or scalar)", file, lineno,
-                     kw);
-      break;
-    }
-    if (rc)
-      rc = lsk__at_line(rc, file, lineno);
-  }
-  free(copy);
+  int rc = lsk__text_lines(text, file, layout_line, &l, __func__);
   if (!rc && !l)
     rc = lsk__fail(NULL, LSK_EINVAL, "%s: no 'layout NAME' line", file);
   if (rc) {

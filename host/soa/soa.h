@@ -28,6 +28,12 @@ int lsk__parse_uint(const char *s, unsigned long max, unsigned long *v);
  * lsk_layout_add_column) restated as "file:line: <message without the
  * function's name>", with status rc. */
 int lsk__at_line(int rc, const char *file, unsigned lineno);
+/* Every line of text with words, split (lsk__tokenize), to line with
+ * its number; the first failure stops it (a line of too many words is
+ * one, named file:line). fn names the caller for an allocation failure. */
+typedef int (*lsk__line_fn)(void *state, char **tok, int n, const char *file, unsigned lineno);
+int lsk__text_lines(const char *text, const char *file, lsk__line_fn line, void *state,
+                    const char *fn);
 
 /* soa_args.c: one LSK_ARG_SOA expanded (launch/launch.h's
  * lsk__soa_expand_fn, which lsk_soa_create installs). */

@@ -68,8 +68,8 @@ struct lsk_sparse_def {
 int lsk__sparse_plan(lsk_sparse_def *def, const char *fn);
 /* The node called name (NULL: the leaf), or -1. */
 int lsk__sparse_node_index(const lsk_sparse_def *def, const char *name);
-/* The generated OpenCL C: the kernels' part, and with lib the library's
- * tables too (kernels/sparse.cl's prelude). */
+/* The generated OpenCL C; with lib, the library's tables switched on
+ * (the prelude of kernels/sparse.cl, the structure's own program). */
 int lsk__sparse_emit(const lsk_sparse_def *def, int lib, char **text, const char *fn);
 
 #endif /* LSK_SPARSE_DEF_H */

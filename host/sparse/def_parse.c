@@ -94,6 +94,14 @@ static int statement(lsk_sparse_def *d, char **tok, int n, const char *file, uns
                    file, line, tok[0]);
 }
 
+/* One line (lsk__text_lines' callback); *state is the definition, made
+ * by the first line. */
+static int def_line(void *state, char **tok, int n, const char *file, unsigned line)
+{
+  lsk_sparse_def **d = state;
+  return *d ? statement(*d, tok, n, file, line) : first_line(tok, n, file, line, d);
+}
+
 int lsk_sparse_def_parse(const char *text, const char *file, lsk_sparse_def **out)
 {
   LSK__API();
@@ -104,27 +112,8 @@ int lsk_sparse_def_parse(const char *text, const char *file, lsk_sparse_def **ou
     return lsk__fail(NULL, LSK_EINVAL, "%s: text is NULL", __func__);
   if (!file)
     file = "sparse";
-  char *copy = lsk__strdup(text);
-  if (!copy)
-    return lsk__fail(NULL, LSK_ENOMEM, "%s: out of memory", __func__);
   lsk_sparse_def *d = NULL;
-  int rc = LSK_OK;
-  unsigned lineno = 0;
-  char *save = copy;
-  for (char *line = copy; line && !rc; line = save) {
-    char *nl = strchr(line, '\n');
-    save = nl ? nl + 1 : NULL;
-    if (nl)
-      *nl = 0;
-    ++lineno;
-    char *tok[LSK__MAX_TOKENS];
-    int n = lsk__tokenize(line, tok);
-    if (n < 0)
-      rc = lsk__fail(NULL, LSK_EINVAL, "%s:%u: too many words", file, lineno);
-    else if (n > 0)
-      rc = d ? statement(d, tok, n, file, lineno) : first_line(tok, n, file, lineno, &d);
-  }
-  free(copy);
+  int rc = lsk__text_lines(text, file, def_line, &d, __func__);
   if (!rc && !d)
     rc = lsk__fail(NULL, LSK_EINVAL, "%s: no 'sparse NAME' line", file);
   if (!rc && !d->nfields)

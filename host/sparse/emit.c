@@ -2,9 +2,10 @@
  * emit.c: the OpenCL C generated from a sparse definition (the names are
  * in docs/sparse.md): the view of a structure's buffers, for every node a
  * walk from the root to its cell with every shift and mask a constant, the
- * nodes' and fields' functions on it, and the struct-for's macros. With
- * lib, also the tables that the library's generic kernels
- * (kernels/sparse.cl) read.
+ * nodes' and fields' functions on it, the struct-for's macros, and the
+ * tables that the library's generic kernels (kernels/sparse.cl) read,
+ * compiled only where LSK__SPARSE_LIB_<NAME> is defined (with lib: the
+ * structure's own program; `lsk check --sparse` takes it as a -D).
  */
 #include <ctype.h>
 #include <string.h>
@@ -54,7 +55,7 @@ static void cont_of(em *e, unsigned cont, const char *ref)
   if (cont == 0)
     P("(__global uchar *)v.root");
   else
-    P("lsk__sp_cont(v.pool[%u], %s)", cont - 1, ref);
+    P("(v.cells[%u] + (ulong)(%s - 1u) * %zuu)", cont - 1, ref, e->d->cont_bytes[cont]);
 }
 
 /* Node m's walk: the container holding its cell (a dynamic node: its
@@ -83,8 +84,9 @@ static void emit_walk(em *e, unsigned m)
     else if (q->kind == LSK_SNODE_POINTER)
       P("  {\n    __global uint *l = (__global uint *)(c + %zu) + f;\n"
         "    uint r = act ? lsk__sp_install(v.pool[%d], l, v.lists + LSK__SPL_LOST + %u) : *l;\n"
-        "    if (!r)\n      return 0;\n    c = lsk__sp_cont(v.pool[%d], r);\n    f = 0;\n  }\n",
-        q->off, q->pool, n, q->pool);
+        "    if (!r)\n      return 0;\n    c = v.cells[%d] + (ulong)(r - 1u) * %zuu;\n    f = 0;\n"
+        "  }\n",
+        q->off, q->pool, n, q->pool, e->d->cont_bytes[q->pool + 1]);
   }
   P("  *flat = f;\n  return c;\n}\n");
 }
@@ -169,10 +171,9 @@ static void emit_dynamic(em *e, unsigned m)
     n->pool, n->off, n->off2);
   P("LSK_INLINE uint %s_%s_append(%s v", s, n->name, s);
   params(e, ax);
-  /* The fields' values as lsk__NAME: a field may be called x, c or f,
-   * as the locals below are. */
+  /* The values are lsk__a<field>: a field may be called v, f or x. */
   for (unsigned f = 0; f < e->d->nfields; ++f)
-    P(", %s lsk__%s", e->d->field[f].type, e->d->field[f].name);
+    P(", %s lsk__a%u", e->d->field[f].type, f);
   P(")\n{\n  uint f;\n  __global uchar *c = %s__walk%u(v", s, m);
   walk_args(e, ax);
   P(", 1, &f);\n  if (!c)\n    return LSK_SPARSE_NONE;\n"
@@ -181,11 +182,11 @@ static void emit_dynamic(em *e, unsigned m)
     "    return LSK_SPARSE_NONE;\n  }\n"
     "  uint r = lsk__sp_chunk(v.pool[%d], (__global uint *)(c + %zu) + f, x >> %uu, 1, v.lists + "
     "LSK__SPL_LOST + %u);\n  if (!r)\n    return LSK_SPARSE_NONE;\n"
-    "  __global uchar *k = lsk__sp_cont(v.pool[%d], r);\n",
-    n->off, max, m, n->pool, n->off2, n->log2chunk, m, n->pool);
+    "  __global uchar *lsk__k = v.cells[%d] + (ulong)(r - 1u) * %zuu;\n",
+    n->off, max, m, n->pool, n->off2, n->log2chunk, m, n->pool, e->d->cont_bytes[n->pool + 1]);
   for (unsigned f = 0; f < e->d->nfields; ++f)
-    P("  ((__global %s *)(k + %zu))[x & %uu] = lsk__%s;\n", e->d->field[f].type, e->d->field[f].off,
-      n->chunk - 1, e->d->field[f].name);
+    P("  ((__global %s *)(lsk__k + %zu))[x & %uu] = lsk__a%u;\n", e->d->field[f].type,
+      e->d->field[f].off, n->chunk - 1, f);
   P("  return x;\n}\n");
 }
 
@@ -213,8 +214,8 @@ static void emit_leaf(em *e)
       n->off, n->off);
     P("  uint r = lsk__sp_chunk(v.pool[%d], (__global uint *)(c + %zu) + f, x >> %uu, act, "
       "v.lists + LSK__SPL_LOST + %u);\n  if (!r)\n    return 0;\n"
-      "  *flat = x & %uu;\n  return lsk__sp_cont(v.pool[%d], r);\n",
-      n->pool, n->off2, n->log2chunk, L, n->chunk - 1, n->pool);
+      "  *flat = x & %uu;\n  return v.cells[%d] + (ulong)(r - 1u) * %zuu;\n",
+      n->pool, n->off2, n->log2chunk, L, n->chunk - 1, n->pool, d->cont_bytes[n->pool + 1]);
   } else {
     P("  return c;\n");
   }
@@ -276,10 +277,10 @@ static void emit_block(em *e, unsigned m)
   for (; n->name[k]; ++k)
     up[k] = (char)toupper((unsigned char)n->name[k]);
   up[k] = 0;
-  P("#define %s_FOR_%s(v, b)                                                       \\\n"
-    "  for (lsk_sparse_block b = lsk__sp_block((v).lists, %uu, lsk_block_idx());     \\\n"
-    "       b.e != LSK_SPARSE_NONE; b = lsk__sp_next((v).lists, %uu, b))\n",
-    e->up, up, m, m);
+  P("#define %s_FOR_%s(v, b) \\\n"
+    "  for (lsk_sparse_block b = {LSK_SPARSE_NONE, 0, 0, 0, {0, 0, 0}}; \\\n"
+    "       lsk__sp_step((v).lists, %uu, &b);)\n",
+    e->up, up, m);
   P("#define %s_FOREACH_%s(it, v, b) ", e->up, up);
   if (n->kind == LSK_SNODE_DYNAMIC)
     P("LSK_FOREACH_N(it, (b).count)\n");
@@ -315,15 +316,25 @@ static void emit_view(em *e)
   const lsk_sparse_def *d = e->d;
   const char *s = d->name;
   unsigned np = d->npools ? d->npools : 1;
+  /* cells[p]: pool p's first block, read from its header once per kernel
+   * (in the walks the compiler could not keep it: a store to a field may
+   * alias the header); a block's stride is a constant. */
   P("typedef struct %s {\n  __global uint *root;\n  __global uint *lists;\n"
-    "  __global uint *pool[%u];\n} %s;\n",
-    s, np, s);
+    "  __global uint *pool[%u];\n  __global uchar *cells[%u];\n} %s;\n",
+    s, np, np, s);
   P("#define %s_PARAMS __global uint *%s__root, __global uint *%s__lists", e->up, s, s);
   for (unsigned p = 0; p < d->npools; ++p)
     P(", __global uint *%s__pool%u", s, p);
   P("\n#define %s_VIEW(v) %s v = {%s__root, %s__lists, {", e->up, s, s, s);
   for (unsigned p = 0; p < np; ++p)
     P(p < d->npools ? "%s%s__pool%u" : "%s0", p ? ", " : "", s, p);
+  P("}, {");
+  for (unsigned p = 0; p < np; ++p)
+    if (p < d->npools)
+      P("%s(__global uchar *)(%s__pool%u + %s__pool%u[LSK__POOL_CELLS_OFF])", p ? ", " : "", s, p,
+        s, p);
+    else
+      P("0");
   P("}}\n");
   P("#define %s_AXES %u\n", e->up, d->axes);
   for (unsigned a = 0; a < d->axes; ++a)
@@ -335,14 +346,19 @@ static void emit_tables(em *e)
 {
   const lsk_sparse_def *d = e->d;
   const char *s = d->name;
-  P("\n/* The library's part (kernels/sparse.cl). */\n");
+  P("\n/* The library's part (kernels/sparse.cl), where LSK__SPARSE_LIB_%s is\n"
+    " * defined: the structure's own program. */\n#ifdef LSK__SPARSE_LIB_%s\n",
+    e->up, e->up);
   P("#define LSK__SP_T %s\n#define LSK__SP_PARAMS %s_PARAMS\n#define LSK__SP_VIEW %s_VIEW\n", s,
     e->up, e->up);
   P("#define LSK__SP_LEAF_CELL %s__leaf\n", s);
   P("#define LSK__SP_NODES %uu\n#define LSK__SP_AXES %uu\n", d->nnodes, d->axes);
   for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
     P("#define LSK__SP_EXTENT%u %lluu\n", a, (unsigned long long)(a < d->axes ? d->extent[a] : 1));
-  P("__constant uint lsk__sp_node[%u][LSK__SPN_COLS] = {\n", d->nnodes);
+  /* Row 0 is the root's one cell: dense, one cell, no pool, no digits. */
+  P("__constant uint lsk__sp_node[%u][LSK__SPN_COLS] = {\n"
+    "  {%u, %uu, %uu, 0, 0, 1u, 0, 0u, 0, %uu, 1u, 0, 0, 0, 0, 0, 0, 0, 0, 0},\n",
+    d->nnodes + 1, LSK_SNODE_DENSE, 0xffffffffu, 0xffffffffu, 0xffffffffu);
   for (unsigned m = 0; m < d->nnodes; ++m) {
     const lsk__snode *n = &d->node[m];
     unsigned next = 0xffffffffu;
@@ -367,7 +383,7 @@ static void emit_tables(em *e)
   P("};\n__constant uint lsk__sp_field[%u][2] = {", d->nfields);
   for (unsigned f = 0; f < d->nfields; ++f)
     P("%s{%zu, %zu}", f ? ", " : "", d->field[f].off, d->field[f].size);
-  P("};\n");
+  P("};\n#endif\n");
 }
 
 int lsk__sparse_emit(const lsk_sparse_def *d, int lib, char **text, const char *fn)
@@ -378,6 +394,8 @@ int lsk__sparse_emit(const lsk_sparse_def *d, int lib, char **text, const char *
   for (; d->name[k]; ++k)
     e->up[k] = (char)toupper((unsigned char)d->name[k]);
   e->up[k] = 0;
+  if (lib)
+    P("#define LSK__SPARSE_LIB_%s\n", e->up);
   P("/* Generated by lsk from sparse '%s' (docs/sparse.md). */\n#ifndef LSK__SPARSE_%s\n"
     "#define LSK__SPARSE_%s\n",
     d->name, e->up, e->up);
@@ -394,8 +412,7 @@ int lsk__sparse_emit(const lsk_sparse_def *d, int lib, char **text, const char *
   for (unsigned m = 0; m < d->nnodes; ++m)
     emit_block(e, m);
   emit_block_fields(e);
-  if (lib)
-    emit_tables(e);
+  emit_tables(e);
   P("#endif\n");
   return lsk__sb_finish(&sb, text, fn);
 }

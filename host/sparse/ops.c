@@ -12,10 +12,9 @@
 /* Node m's active cells, counted on q; lists made up to m already. */
 static int count_node(lsk_sparse *sp, lsk_queue *q, unsigned m, uint64_t *n, const char *fn)
 {
-  static const uint32_t zero[2] = {0, 0};
   uint32_t sum[2];
   size_t tiles = (sp->def.node[m].ncells + LSK__SP_TILE - 1) / LSK__SP_TILE;
-  int rc = lsk_buffer_fill(sp->lists, zero, 4, LSK__SPL_SUM * 4, 8, &(lsk_async){.queue = q});
+  int rc = lsk__sp_zero(sp, q, sp->lists, LSK__SPL_SUM, 2, fn);
   if (!rc)
     rc = lsk__sp_launch(sp, LSK__SPK_COUNT, q, fn, sp->cap[m] * tiles, LSK_ARGS(LSK_ARG_UINT(m)));
   if (!rc)
@@ -134,15 +133,14 @@ int lsk_sparse_read(lsk_sparse *sp, const char *field, void *dst, size_t dst_byt
   int rc = dense_of(sp, field, dst_bytes, &f, &n, __func__);
   if (rc)
     return rc;
-  size_t bytes = n * sp->def.field[f].size;
+  size_t bytes = n * sp->def.field[f].size, words = (bytes + 3) / 4;
   lsk__on o;
   lsk_buffer *tmp = NULL;
-  static const uint32_t zero = 0;
   rc = lsk__sp_read_begin(sp, on, __func__, &o);
   if (!rc)
-    rc = lsk_buffer_alloc(sp->ctx, bytes, &tmp, &(lsk_async){.queue = o.q});
+    rc = lsk_buffer_alloc(sp->ctx, words * 4, &tmp, &(lsk_async){.queue = o.q});
   if (!rc)
-    rc = lsk_buffer_fill(tmp, &zero, 1, 0, bytes, &(lsk_async){.queue = o.q});
+    rc = lsk__sp_zero(sp, o.q, tmp, 0, words, __func__);
   if (!rc)
     rc = lsk__sp_listgen(sp, o.q, sp->def.nnodes - 1, __func__);
   size_t tiles = (sp->def.node[sp->def.nnodes - 1].ncells + LSK__SP_TILE - 1) / LSK__SP_TILE;

@@ -15,9 +15,14 @@ LSK__HANDLE_FIRST(lsk_sparse);
 
 extern const char lsk__kernels_sparse[];
 
-static const char *const kernel_names[LSK__SPK_N] = {"lsk_sparse_listgen",    "lsk_sparse_cascade",
-                                                     "lsk_sparse_deactivate", "lsk_sparse_count",
-                                                     "lsk_sparse_read",       "lsk_sparse_write"};
+static const char *const kernel_names[LSK__SPK_N] = {[LSK__SPK_LISTGEN] = "lsk_sparse_listgen",
+                                                     [LSK__SPK_CASCADE] = "lsk_sparse_cascade",
+                                                     [LSK__SPK_DEACTIVATE] =
+                                                         "lsk_sparse_deactivate",
+                                                     [LSK__SPK_COUNT] = "lsk_sparse_count",
+                                                     [LSK__SPK_READ] = "lsk_sparse_read",
+                                                     [LSK__SPK_WRITE] = "lsk_sparse_write",
+                                                     [LSK__SPK_ZERO] = "lsk_sparse_zero"};
 
 size_t lsk__sp_args(const lsk_sparse *sp, lsk_arg *a, const lsk_arg *more, size_t nmore)
 {
@@ -247,11 +252,17 @@ int lsk__sp_level(const lsk_sparse *sp, const char *level, const char *fn, unsig
   return LSK_OK;
 }
 
+int lsk__sp_zero(lsk_sparse *sp, lsk_queue *q, lsk_buffer *x, size_t first, size_t n,
+                 const char *fn)
+{
+  return lsk__sp_launch(
+      sp, LSK__SPK_ZERO, q, fn, (n + LSK__SP_TILE - 1) / LSK__SP_TILE,
+      LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT((uint32_t)first), LSK_ARG_UINT((uint32_t)n)));
+}
+
 int lsk__sp_listgen(lsk_sparse *sp, lsk_queue *q, unsigned upto, const char *fn)
 {
-  static const uint32_t zero = 0;
-  int rc = lsk_buffer_fill(sp->lists, &zero, 4, LSK__SPL_COUNT * 4, (upto + 1) * 4,
-                           &(lsk_async){.queue = q});
+  int rc = lsk__sp_zero(sp, q, sp->lists, LSK__SPL_COUNT, upto + 1, fn);
   for (unsigned m = 0; !rc && m <= upto; ++m) {
     size_t parents = m ? sp->cap[m - 1] : 1;
     size_t cells = m ? sp->def.node[m - 1].ncells : 1;
@@ -335,6 +346,13 @@ static int launch_for(lsk_sparse *sp, lsk_kernel *k, unsigned m, const lsk_spars
                   .workers = op->workers,
                   .simd = op->simd,
                   .local_bytes = op->local_bytes};
+  /* On CPUs, as few workers as cover the block in one step: a struct-for's
+   * blocks are short, and every worker pays for finding its block (the
+   * general rule's floor of 8 workers made it 3 times slower, docs/sparse.md). */
+  if (!l.workers && !l.simd && !lsk__context_info(sp->ctx)->is_gpu) {
+    l.workers = (unsigned)((n->ncells + 255) / 256);
+    l.simd = (unsigned)((n->ncells + l.workers - 1) / l.workers);
+  }
   int rc = lsk_kernel_launch(k, &l, all, nargs + 1, &(lsk_async){.queue = q});
   free(all);
   return rc;
@@ -408,9 +426,7 @@ int lsk_sparse_check(lsk_sparse *sp, const lsk_async *on)
   int found = rc ? rc : report(sp, h, &sb);
   if (!rc && found) {
     /* Reported once: the counters start again. */
-    static const uint32_t zero = 0;
-    rc =
-        lsk_buffer_fill(sp->lists, &zero, 4, LSK__SPL_LOST * 4, 16 * 4, &(lsk_async){.queue = o.q});
+    rc = lsk__sp_zero(sp, o.q, sp->lists, LSK__SPL_LOST, 16, __func__);
     char *msg = NULL;
     if (!rc && !lsk__sb_finish(&sb, &msg, __func__))
       rc = lsk__fail(sp->ctx, found, "%s: sparse '%s': %s", __func__, sp->def.name, msg);

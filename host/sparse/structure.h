@@ -20,6 +20,7 @@ typedef enum lsk__spk {
   LSK__SPK_COUNT,
   LSK__SPK_READ,
   LSK__SPK_WRITE,
+  LSK__SPK_ZERO,
   LSK__SPK_N
 } lsk__spk;
 
@@ -46,6 +47,10 @@ size_t lsk__sp_args(const lsk_sparse *sp, lsk_arg *a, const lsk_arg *more, size_
  * with one uint argument m (and more after it). */
 int lsk__sp_launch(lsk_sparse *sp, lsk__spk which, lsk_queue *q, const char *fn, size_t units,
                    const lsk_arg *more, size_t nmore);
+/* Words [first, first + n) of x zeroed on q (by a kernel: oclgrind takes
+ * no fill as initializing). */
+int lsk__sp_zero(lsk_sparse *sp, lsk_queue *q, lsk_buffer *x, size_t first, size_t n,
+                 const char *fn);
 /* The element lists of nodes 0 to upto, made on q. */
 int lsk__sp_listgen(lsk_sparse *sp, lsk_queue *q, unsigned upto, const char *fn);
 /* The GC on q if a kernel may have deactivated since the last one. */

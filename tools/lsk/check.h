@@ -114,8 +114,7 @@ void check_report(const check *c, const check_tools *t);
 int check_prelude_file(cli_str *pre, const char *path);
 int check_prelude_layout(cli_str *pre, const char *spec);
 int check_prelude_view(cli_str *pre, const char *arg);
-/* --sparse FILE: the generated OpenCL C of a sparse definition file. */
-int check_prelude_sparse(cli_str *pre, const char *path);
 int check_prelude_compact(check *c, cli_str *pre, const char *compact);
+int check_prelude_sparse(cli_str *pre, const char *path);
 
 #endif /* LSK_TOOLS_CHECK_H */

@@ -1,8 +1,8 @@
 /*
  * check_prelude.c: the text `lsk check` puts between the device library
  * and the file, as a program would (lsk_program_options.prelude): a file
- * (--prelude), the OpenCL C views of SoA layouts (--layout, --view), a
- * sparse definition's generated OpenCL C (--sparse), and
+ * (--prelude), the OpenCL C views of SoA layouts (--layout, --view), the
+ * code generated for a sparse definition (--sparse), and
  * for a compaction predicate (--compact) the compaction kernels' prelude,
  * the kernels themselves going behind the predicate.
  */
@@ -13,7 +13,6 @@
 
 #include "check.h"
 #include "cli.h"
-#include "lsk/sparse.h"
 
 /* One layout file (PATH or PATH@members), loaded; *members points into
  * spec's copy (or NULL). */
@@ -65,22 +64,6 @@ int check_prelude_layout(cli_str *pre, const char *spec)
   return rc ? 1 : 0;
 }
 
-int check_prelude_sparse(cli_str *pre, const char *path)
-{
-  lsk_sparse_def *def = NULL;
-  char *text = NULL;
-  int rc = lsk_sparse_def_load(path, &def);
-  if (!rc)
-    rc = lsk_sparse_def_emit_cl(def, &text);
-  if (!rc)
-    rc = add_prelude(pre, text) ? LSK_ENOMEM : 0;
-  if (rc)
-    cli_fail("check", "--sparse %s: %s", path, lsk_context_errmsg(NULL));
-  lsk_free(text);
-  lsk_sparse_def_destroy(def);
-  return rc ? 1 : 0;
-}
-
 int check_prelude_view(cli_str *pre, const char *arg)
 {
   enum { MAXL = 8 };
@@ -115,6 +98,20 @@ int check_prelude_view(cli_str *pre, const char *arg)
   for (size_t i = 0; i < k; ++i)
     lsk_layout_destroy(ls[i]);
   return rc;
+}
+
+int check_prelude_sparse(cli_str *pre, const char *path)
+{
+  lsk_sparse_def *d = NULL;
+  char *text = NULL;
+  if (lsk_sparse_def_load(path, &d) || lsk_sparse_def_emit_cl(d, &text)) {
+    lsk_sparse_def_destroy(d);
+    return cli_fail("check", "--sparse %s: %s", path, lsk_errmsg());
+  }
+  cli_str_put(pre, "%s%s", pre->len ? "\n" : "", text);
+  lsk_free(text);
+  lsk_sparse_def_destroy(d);
+  return pre->failed ? cli_fail("check", "out of memory") : 0;
 }
 
 int check_prelude_compact(check *c, cli_str *pre, const char *compact)

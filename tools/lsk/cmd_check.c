@@ -53,7 +53,7 @@ static const char usage_text[] =
     "  --layout FILE[@M,..]   add the OpenCL C view of an SoA layout file to the prelude\n"
     "                         (of members M only, with @)\n"
     "  --view NAME=FILE[@M,..]+FILE[@M,..]...  add a view over several layouts\n"
-    "  --sparse FILE          add the OpenCL C of a sparse definition file (lsk/sparse.h)\n"
+    "  --sparse FILE          add the OpenCL C generated for a sparse definition file\n"
     "  --compact TYPE|@LAYOUT FILE is a compaction predicate (lsk/compact.h): check it\n"
     "                         with the compaction kernels, on a plain buffer of TYPE\n"
     "                         or on the rows of a layout file\n"

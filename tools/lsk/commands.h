@@ -12,6 +12,7 @@ int cmd_info(int argc, char **argv);
 int cmd_demo(int argc, char **argv); /* `lsk demo [tour|pic|heat]` */
 int cmd_tune(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
+int cmd_sparse(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_mpi(int argc, char **argv); /* `lsk mpi heat|pic|halo` */
 

@@ -26,6 +26,7 @@ static const struct {
     {"bench", bench_main, "time lockstep kernels on the device"},
     {"tune", cmd_tune, "find the fastest workers and simd of the bench kernels, and keep them"},
     {"layout", cmd_layout, "print an SoA layout file's bytes, or its generated OpenCL C or C"},
+    {"sparse", cmd_sparse, "print a sparse definition's nodes, blocks and bytes, or its OpenCL C"},
     {"check", cmd_check, "compile a kernel file offline: the device, NVPTX (clang), sm_90 (ptxas)"},
     {"mpi", cmd_mpi, "the heat and particle-in-cell examples over MPI ranks (under mpirun)"},
 };
