@@ -223,7 +223,7 @@ START_TEST(test_sparse_one_block_many_groups)
 }
 END_TEST
 
-/* Contested installs: in each of 64 rounds, 16 work-groups start their
+/* Contested installs: in each of 256 rounds, 16 work-groups start their
  * writes at once (a starting gate, sp_set_gate; on PoCL on 16 threads:
  * POCL_MAX_PTHREAD_COUNT, set here before the context) and every item
  * writes its own cell of one new pointer block, so that the groups' first
@@ -232,7 +232,7 @@ END_TEST
  * block and loses what was written to it) and every value is there. */
 START_TEST(test_sparse_install_race)
 {
-  enum { G = 16, K = G * 64, ROUNDS = 64 };
+  enum { G = 16, K = G * 64, ROUNDS = 256 };
   static const lsk_snode nodes[] = {NODE(POINTER, "blk", "i", ROUNDS), NODE(DENSE, "cell", "i", K)};
   setenv("POCL_MAX_PTHREAD_COUNT", "16", 0);
   spfx f;
