@@ -26,7 +26,7 @@
  * node m): kind, its own pool, the pool
  * of its container (LSK_POOL_INVALID: the root's), its arrays' offsets,
  * cells per block (per chunk), log2 of the chunk, a list's largest length,
- * a list's axis, the next node with a pool below a pointer, its blocks per
+ * a list's axis, its parent (LSK_POOL_INVALID: the root), its blocks per
  * container, then per axis its bits, shifts and weights. */
 enum {
   LSK__SPN_KIND,
@@ -38,7 +38,7 @@ enum {
   LSK__SPN_LOG2CHUNK,
   LSK__SPN_MAX,
   LSK__SPN_DAXIS,
-  LSK__SPN_NEXT,
+  LSK__SPN_PARENT,
   LSK__SPN_INL,
   LSK__SPN_LG,
   LSK__SPN_SHIFT = LSK__SPN_LG + 3,

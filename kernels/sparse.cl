@@ -21,10 +21,11 @@
  * each kernel's block domain is LSK__SP_TILE.
  */
 #define LSK__SP_TILE 256u
-/* Node m's row; row 0 is the root's one cell, so that T(m - 1, ...) is
- * node m's parent for every m (no load from outside the table, which the
- * optimizer would speculate). */
+/* Node m's row; row 0 is the root's one cell, so that T(PAR(m), ...) is
+ * node m's parent's for every m, the root's included (no load from
+ * outside the table, which the optimizer would speculate). */
 #define T(m, col) lsk__sp_node[(m) + 1u][LSK__SPN_##col]
+#define PAR(m) T(m, PARENT)
 
 /* The container at pool p's cell (LSK_POOL_INVALID: the root's). */
 LSK_INLINE __global uchar *lsk__sp_base(LSK__SP_T v, uint p, uint cell)
@@ -33,15 +34,16 @@ LSK_INLINE __global uchar *lsk__sp_base(LSK__SP_T v, uint p, uint cell)
                                : (__global uchar *)lsk_pool_cell(v.pool[p], cell);
 }
 
-/* Node m's parents: node m - 1's listed blocks, or the root's one cell. */
+/* Node m's parents: its parent's listed blocks, or the root's one cell. */
 LSK_INLINE uint lsk__sp_nparents(LSK__SP_T v, uint m)
 {
-  return m ? min(v.lists[LSK__SPL_COUNT + m - 1], v.lists[LSK__SPL_CAP + m - 1]) : 1u;
+  uint p = PAR(m);
+  return p != LSK_POOL_INVALID ? min(v.lists[LSK__SPL_COUNT + p], v.lists[LSK__SPL_CAP + p]) : 1u;
 }
 LSK_INLINE void lsk__sp_parent(LSK__SP_T v, uint m, uint e, lsk_sparse_block *b)
 {
-  if (m) {
-    lsk__sp_load(v.lists, m - 1, e, b);
+  if (PAR(m) != LSK_POOL_INVALID) {
+    lsk__sp_load(v.lists, PAR(m), e, b);
     return;
   }
   b->e = 0;
@@ -57,13 +59,13 @@ LSK_INLINE void lsk__sp_parent(LSK__SP_T v, uint m, uint e, lsk_sparse_block *b)
 LSK_INLINE int lsk__sp_child(LSK__SP_T v, uint m, __global uchar *pc, uint pcont, uint pf,
                              uint *cell, uint *index)
 {
-  uint kind = T(m - 1, KIND);
+  uint kind = T(PAR(m), KIND);
   *cell = pcont;
   *index = pf;
   if (kind == LSK__SP_BITMASKED)
-    return lsk__sp_bit(pc + T(m - 1, OFF), pf);
+    return lsk__sp_bit(pc + T(PAR(m), OFF), pf);
   if (kind == LSK__SP_POINTER) {
-    uint r = ((__global const uint *)(pc + T(m - 1, OFF)))[pf];
+    uint r = ((__global const uint *)(pc + T(PAR(m), OFF)))[pf];
     *cell = r - 1u;
     *index = 0;
     return r != 0;
@@ -122,8 +124,8 @@ LSK_INLINE uint lsk__sp_emit(LSK__SP_T v, uint m, lsk_sparse_block p, __global u
   uint cell, l;
   if (!lsk__sp_child(v, m, pc, p.cont, p.first + c, &cell, &l))
     return slot;
-  uint b0 = lsk__sp_coord(m - 1, p, c, 0), b1 = lsk__sp_coord(m - 1, p, c, 1),
-       b2 = lsk__sp_coord(m - 1, p, c, 2);
+  uint b0 = lsk__sp_coord(PAR(m), p, c, 0), b1 = lsk__sp_coord(PAR(m), p, c, 1),
+       b2 = lsk__sp_coord(PAR(m), p, c, 2);
   if (T(m, KIND) != LSK__SP_DYNAMIC) {
     lsk__sp_put(v, m, slot, cell, l * T(m, NCELLS), T(m, NCELLS), b0, b1, b2);
     return slot + 1;
@@ -145,8 +147,8 @@ LSK_KERNEL void lsk_sparse_listgen(LSK_CTX, LSK__SP_PARAMS, uint m)
 {
   LSK__SP_VIEW(v);
   LSK_BLOCK_SCRATCH(uint, s);
-  uint pcells = T(m - 1, NCELLS), tiles = (pcells + LSK__SP_TILE - 1u) / LSK__SP_TILE;
-  uint pcpool = T(m - 1, CPOOL);
+  uint pcells = T(PAR(m), NCELLS), tiles = (pcells + LSK__SP_TILE - 1u) / LSK__SP_TILE;
+  uint pcpool = T(PAR(m), CPOOL);
   LSK_BLOCKS(u, lsk__sp_nparents(v, m) * tiles)
   {
     uint e = u / tiles, t = u - e * tiles;
@@ -171,12 +173,12 @@ LSK_KERNEL void lsk_sparse_listgen(LSK_CTX, LSK__SP_PARAMS, uint m)
   }
 }
 
-/* The GC's cascade for pointer node m: what hangs below the blocks its
- * pool recycled since the last GC goes back to the next pool. */
-LSK_KERNEL void lsk_sparse_cascade(LSK_CTX, LSK__SP_PARAMS, uint m)
+/* The GC's cascade for pointer node m and node n with a pool in m's
+ * blocks: what hangs below the blocks m's pool recycled since the last GC
+ * (n's blocks, or its lists' chunks) goes back to n's pool. */
+LSK_KERNEL void lsk_sparse_cascade(LSK_CTX, LSK__SP_PARAMS, uint m, uint n)
 {
   LSK__SP_VIEW(v);
-  uint n = T(m, NEXT);
   __global uint *pool = v.pool[T(m, POOL)], *next = v.pool[T(n, POOL)];
   uint nrec = min(pool[LSK__POOL_RECYCLED], pool[LSK__POOL_CAPACITY]);
   __global const uint *rec = pool + pool[LSK__POOL_REC_OFF];
@@ -206,7 +208,7 @@ LSK_KERNEL void lsk_sparse_deactivate(LSK_CTX, LSK__SP_PARAMS, uint m)
 {
   LSK__SP_VIEW(v);
   uint kind = T(m, KIND), dyn = kind == LSK__SP_DYNAMIC;
-  uint cells = dyn ? T(m - 1, NCELLS) : T(m, NCELLS);
+  uint cells = dyn ? T(PAR(m), NCELLS) : T(m, NCELLS);
   uint tiles = (cells + LSK__SP_TILE - 1u) / LSK__SP_TILE;
   uint nb =
       dyn ? lsk__sp_nparents(v, m) : min(v.lists[LSK__SPL_COUNT + m], v.lists[LSK__SPL_CAP + m]);
@@ -218,7 +220,7 @@ LSK_KERNEL void lsk_sparse_deactivate(LSK_CTX, LSK__SP_PARAMS, uint m)
       lsk__sp_parent(v, m, e, &b);
     else
       lsk__sp_load(v.lists, m, e, &b);
-    uint bpool = dyn ? T(m - 1, CPOOL) : T(m, CPOOL);
+    uint bpool = dyn ? T(PAR(m), CPOOL) : T(m, CPOOL);
     __global uchar *c = lsk__sp_base(v, bpool, b.cont);
     LSK_FOREACH(it)
     {
@@ -285,7 +287,7 @@ LSK_KERNEL void lsk_sparse_count(LSK_CTX, LSK__SP_PARAMS, uint m)
 LSK_KERNEL void lsk_sparse_read(LSK_CTX, LSK__SP_PARAMS, uint f, __global uchar *dst)
 {
   LSK__SP_VIEW(v);
-  uint m = LSK__SP_NODES - 1u, cells = T(m, NCELLS);
+  uint m = lsk__sp_field[f][2], cells = T(m, NCELLS);
   uint tiles = (cells + LSK__SP_TILE - 1u) / LSK__SP_TILE, size = lsk__sp_field[f][1];
   uint nb = min(v.lists[LSK__SPL_COUNT + m], v.lists[LSK__SPL_CAP + m]);
   LSK_BLOCKS(u, nb * tiles)
@@ -298,9 +300,10 @@ LSK_KERNEL void lsk_sparse_read(LSK_CTX, LSK__SP_PARAMS, uint f, __global uchar 
     {
       uint x = t * LSK__SP_TILE + it.idx;
       if (lsk__sp_active(m, b, c, x)) {
+        /* The field's dense array: its own axes (extent 1 along others). */
         ulong at =
-            ((ulong)lsk__sp_coord(m, b, x, 2) * LSK__SP_EXTENT1 + lsk__sp_coord(m, b, x, 1)) *
-                LSK__SP_EXTENT0 +
+            ((ulong)lsk__sp_coord(m, b, x, 2) * lsk__sp_field[f][4] + lsk__sp_coord(m, b, x, 1)) *
+                lsk__sp_field[f][3] +
             lsk__sp_coord(m, b, x, 0);
         __global const uchar *src = c + lsk__sp_field[f][0] + (ulong)(b.first + x) * size;
         for (uint k = 0; k < size; ++k)
@@ -311,22 +314,28 @@ LSK_KERNEL void lsk_sparse_read(LSK_CTX, LSK__SP_PARAMS, uint f, __global uchar 
   }
 }
 
-/* Field f from a dense array of n cells: a cell is activated if its value
- * is not zero, and written if it is active. */
-LSK_KERNEL void lsk_sparse_write(LSK_CTX, LSK__SP_PARAMS, uint f, __global const uchar *src, uint n)
+/* Field f from a dense array of n cells (its own axes, first fastest), in
+ * two passes: pass 0 activates and writes the cells whose value is not
+ * zero; pass 1 writes the zeros into cells that are active. Two kernels,
+ * so that no plain read of a reference meets another work-item's
+ * install. */
+LSK_KERNEL void lsk_sparse_write(LSK_CTX, LSK__SP_PARAMS, uint f, __global const uchar *src, uint n,
+                                 uint pass)
 {
   LSK__SP_VIEW(v);
-  uint size = lsk__sp_field[f][1];
+  uint size = lsk__sp_field[f][1], e0 = lsk__sp_field[f][3], e1 = lsk__sp_field[f][4];
   LSK_BLOCKS(u, (n + LSK__SP_TILE - 1u) / LSK__SP_TILE)
   {
     LSK_FOREACH(it)
     {
-      uint g = u * LSK__SP_TILE + it.idx, q = g / LSK__SP_EXTENT0;
-      uint c0 = g - q * LSK__SP_EXTENT0, c2 = q / LSK__SP_EXTENT1, c1 = q - c2 * LSK__SP_EXTENT1;
+      uint g = u * LSK__SP_TILE + it.idx, q = g / e0;
+      uint c0 = g - q * e0, c2 = q / e1, c1 = q - c2 * e1;
       uint any = 0, fl;
       for (uint k = 0; g < n && k < size; ++k)
         any |= src[(ulong)g * size + k];
-      __global uchar *c = g < n ? LSK__SP_LEAF_CELL(v, c0, c1, c2, any != 0, &fl) : 0;
+      __global uchar *c = g < n && (any != 0) == (pass == 0)
+                              ? lsk__sp_leaf_cell(v, f, c0, c1, c2, pass == 0, &fl)
+                              : 0;
       if (c)
         for (uint k = 0; k < size; ++k)
           c[lsk__sp_field[f][0] + (ulong)fl * size + k] = src[(ulong)g * size + k];
@@ -334,6 +343,7 @@ LSK_KERNEL void lsk_sparse_write(LSK_CTX, LSK__SP_PARAMS, uint f, __global const
     lsk_sync();
   }
 }
+
 LSK_KERNEL void lsk_sparse_zero(LSK_CTX, LSK__SP_PARAMS, __global uint *x, uint first, uint n)
 {
   LSK_BLOCKS(u, (n + LSK__SP_TILE - 1u) / LSK__SP_TILE)
@@ -347,4 +357,5 @@ LSK_KERNEL void lsk_sparse_zero(LSK_CTX, LSK__SP_PARAMS, __global uint *x, uint 
     lsk_sync();
   }
 }
+#undef PAR
 #undef T

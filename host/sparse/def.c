@@ -84,16 +84,16 @@ static int parse_axes(const char *axes, lsk__snode *n)
   return n->naxes > 0;
 }
 
-/* Each rule a node must keep against the chain before it; a message
- * naming the node and the rule into why. */
-static const char *node_rule(const lsk_sparse_def *d, const lsk_snode *s, lsk__snode *n)
+/* Each rule a node must keep against its ancestors (parent p, -1: the
+ * root); a message naming the rule, or NULL. */
+static const char *node_rule(const lsk_sparse_def *d, const lsk_snode *s, int p, lsk__snode *n)
 {
-  if (d->nfields)
-    return "comes after a field: fields are placed in the leaf, after the last node";
   if (d->nnodes == LSK_SPARSE_MAX_NODES)
     return "is one too many (LSK_SPARSE_MAX_NODES is 8)";
-  if (d->nnodes && d->node[d->nnodes - 1].kind == LSK_SNODE_DYNAMIC)
-    return "follows a dynamic node: only fields may follow one";
+  if (p >= 0 && d->node[p].kind == LSK_SNODE_DYNAMIC)
+    return "goes under a dynamic node: only fields may follow one";
+  if (p >= 0 && d->node[p].nfields)
+    return "goes under a node with fields: fields are placed in leaves";
   if (s->kind < LSK_SNODE_DENSE || s->kind > LSK_SNODE_DYNAMIC)
     return "has an unknown kind";
   if (!parse_axes(s->axes, n))
@@ -102,16 +102,18 @@ static const char *node_rule(const lsk_sparse_def *d, const lsk_snode *s, lsk__s
     return "is dynamic over more than one axis: a list has one";
   for (unsigned k = 0; k < n->naxes; ++k) {
     unsigned a = n->axis[k];
+    uint64_t extent = 1;
+    for (int q = p; q >= 0; q = d->node[q].parent) {
+      extent *= d->node[q].size[a];
+      if (d->node[q].size[a] > 1 && s->kind == LSK_SNODE_DYNAMIC)
+        return "is dynamic on an axis an ancestor divides: a list's axis must be its own";
+    }
     if (s->sizes[k] == 0)
       return "has a size of 0";
     if (s->kind != LSK_SNODE_DYNAMIC && !is_pow2(s->sizes[k]))
       return "has a size that is not a power of two (each cell's digits are taken with shifts "
              "and masks)";
-    for (unsigned m = 0; m < d->nnodes; ++m) {
-      if (d->node[m].size[a] > 1 && s->kind == LSK_SNODE_DYNAMIC)
-        return "is dynamic on an axis an ancestor divides: a list's axis must be its own";
-    }
-    if (d->extent[a] * s->sizes[k] > (1ull << 31))
+    if (extent * s->sizes[k] > (1ull << 31))
       return "makes the structure's extent along an axis pass 2^31";
   }
   if (s->kind == LSK_SNODE_DYNAMIC && s->chunk && !is_pow2(s->chunk))
@@ -124,6 +126,17 @@ static const char *node_rule(const lsk_sparse_def *d, const lsk_snode *s, lsk__s
   if (cells > LSK_MAX_DOMAIN)
     return "has more than 2^24 cells per block (LSK_MAX_DOMAIN: a block is a launch's domain)";
   return NULL;
+}
+
+/* The parent a node names (NULL: the node added last); -2 if none. */
+static int parent_of(const lsk_sparse_def *d, const char *name)
+{
+  if (!name)
+    return (int)d->nnodes - 1;
+  for (unsigned m = 0; m < d->nnodes; ++m)
+    if (strcmp(d->node[m].name, name) == 0)
+      return (int)m;
+  return -2;
 }
 
 int lsk_sparse_def_add_node(lsk_sparse_def *def, const lsk_snode *node)
@@ -139,11 +152,17 @@ int lsk_sparse_def_add_node(lsk_sparse_def *def, const lsk_snode *node)
                      why                                  ? why
                      : strlen(node->name) >= LSK__SP_NAME ? "is too long"
                                                           : "is taken");
-  lsk__snode n = {.kind = node->kind, .pool = -1};
-  if ((why = node_rule(def, node, &n)))
+  int p = parent_of(def, node->parent);
+  if (p == -2)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: sparse '%s': node '%s' goes under '%s', no node of it",
+                     __func__, def->name, node->name, node->parent);
+  lsk__snode n = {.kind = node->kind, .pool = -1, .parent = p};
+  if ((why = node_rule(def, node, p, &n)))
     return lsk__fail(NULL, LSK_EINVAL, "%s: sparse '%s': node '%s' %s", __func__, def->name,
                      node->name, why);
   strcpy(n.name, node->name);
+  if (p >= 0)
+    def->node[p].nkids++;
   for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
     n.size[a] = 1;
   for (unsigned k = 0; k < n.naxes; ++k)
@@ -177,7 +196,13 @@ int lsk_sparse_def_place(lsk_sparse_def *def, const char *type, const char *name
   if (!def->nnodes)
     return lsk__fail(NULL, LSK_EINVAL, "%s: sparse '%s': field '%s' comes before any node",
                      __func__, def->name, name);
-  if (def->node[def->nnodes - 1].kind == LSK_SNODE_POINTER)
+  lsk__snode *leaf = &def->node[def->nnodes - 1];
+  if (leaf->nkids)
+    return lsk__fail(NULL, LSK_EINVAL,
+                     "%s: sparse '%s': field '%s' in node '%s', which has nodes under it: fields "
+                     "are placed in leaves",
+                     __func__, def->name, name, leaf->name);
+  if (leaf->kind == LSK_SNODE_POINTER)
     return lsk__fail(NULL, LSK_EINVAL,
                      "%s: sparse '%s': field '%s' under pointer '%s': a pointer's cells hold "
                      "references; put a dense node below it",
@@ -190,14 +215,36 @@ int lsk_sparse_def_place(lsk_sparse_def *def, const char *type, const char *name
   strcpy(f->type, type);
   strcpy(f->name, name);
   f->size = size;
+  f->node = def->nnodes - 1;
+  leaf->nfields++;
   return lsk__sparse_plan(def, __func__);
 }
 
-/* Extents and each node's digits: shift (bits of the deeper nodes), lg
- * (its own bits) and mult (its weight in the cell index, first axis
+unsigned lsk__sparse_axes_of(const lsk_sparse_def *d, unsigned m)
+{
+  unsigned mask = 0;
+  for (int q = (int)m; q >= 0; q = d->node[q].parent)
+    for (unsigned k = 0; k < d->node[q].naxes; ++k)
+      mask |= 1u << d->node[q].axis[k];
+  return mask;
+}
+
+void lsk__sparse_field_extent(const lsk_sparse_def *d, unsigned f,
+                              uint64_t extent[LSK_SPARSE_MAX_AXES])
+{
+  unsigned mask = lsk__sparse_axes_of(d, d->field[f].node);
+  for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
+    extent[a] = a < d->axes && (mask >> a & 1) ? d->extent[a] : 1;
+}
+
+/* Extents (the largest along any way from the root; lsk__sparse_check
+ * wants them equal) and each node's digits: lg (its own bits), shift
+ * (the bits of the nodes below it: the extent's bits less its own and its
+ * ancestors') and mult (its weight in the cell index, first axis
  * fastest). */
 static void plan_digits(lsk_sparse_def *d)
 {
+  unsigned above[LSK_SPARSE_MAX_NODES][LSK_SPARSE_MAX_AXES];
   for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
     d->extent[a] = 1;
   d->axes = 0;
@@ -208,86 +255,130 @@ static void plan_digits(lsk_sparse_def *d)
       d->axes = n->axis[k] + 1 > d->axes ? n->axis[k] + 1 : d->axes;
     n->ncells = n->kind == LSK_SNODE_DYNAMIC ? n->chunk : 1;
     for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a) {
-      d->extent[a] *= n->size[a];
+      uint64_t e = n->size[a];
+      for (int q = n->parent; q >= 0; q = d->node[q].parent)
+        e *= d->node[q].size[a];
+      d->extent[a] = e > d->extent[a] ? e : d->extent[a];
       n->lg[a] = n->kind == LSK_SNODE_DYNAMIC ? 0 : log2u(n->size[a]);
+      above[m][a] = n->lg[a] + (n->parent >= 0 ? above[n->parent][a] : 0);
       n->mult[a] = w;
       w += n->lg[a];
       if (n->kind != LSK_SNODE_DYNAMIC)
         n->ncells *= n->size[a];
-      n->shift[a] = 0;
     }
   }
-  for (unsigned m = d->nnodes; m-- > 0;)
-    for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
-      d->node[m].shift[a] = m + 1 < d->nnodes ? d->node[m + 1].shift[a] + d->node[m + 1].lg[a] : 0;
+  for (unsigned m = 0; m < d->nnodes; ++m)
+    for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a) {
+      unsigned bits = is_pow2(d->extent[a]) ? log2u(d->extent[a]) : 0;
+      d->node[m].shift[a] = bits > above[m][a] ? bits - above[m][a] : 0;
+    }
 }
 
-/* One node's arrays in the container being laid out; *off and *inl (its
- * blocks per container) advance; a pointer or dynamic node ends the
- * container and starts its pool's. */
-static void plan_node(lsk_sparse_def *d, lsk__snode *n, unsigned *cont, size_t *off, uint64_t *inl)
+/* Node m's arrays in its container (its parent's, or under a pointer the
+ * pointer's pool's); off[] holds each container's bytes so far. A pointer
+ * or dynamic node gets a pool, whose blocks are a new container. */
+static void plan_node(lsk_sparse_def *d, unsigned m, size_t *off)
 {
+  lsk__snode *n = &d->node[m];
+  const lsk__snode *p = n->parent >= 0 ? &d->node[n->parent] : NULL;
   size_t a = d->align;
-  n->cont = *cont;
-  n->inl = *inl;
+  n->cont = !p ? 0 : p->kind == LSK_SNODE_POINTER ? (unsigned)p->pool + 1 : p->cont;
+  n->inl = !p || p->kind == LSK_SNODE_POINTER ? 1 : p->inl * p->ncells;
+  n->maxblocks = !p ? 1 : p->maxblocks * p->ncells;
   n->pool = -1;
-  uint64_t cells = *inl * n->ncells;
+  size_t *o = &off[n->cont];
+  uint64_t cells = n->inl * n->ncells;
   switch (n->kind) {
-  case LSK_SNODE_DENSE: *inl = cells; return;
+  case LSK_SNODE_DENSE: return;
   case LSK_SNODE_BITMASKED:
-    n->off = round_up(*off, a);
-    *off = n->off + (cells + 31) / 32 * 4;
-    *inl = cells;
+    n->off = round_up(*o, a);
+    *o = n->off + (cells + 31) / 32 * 4;
     return;
   case LSK_SNODE_POINTER:
-    n->off = round_up(*off, a);
-    *off = n->off + cells * 4;
+    n->off = round_up(*o, a);
+    *o = n->off + cells * 4;
     break;
   case LSK_SNODE_DYNAMIC:
-    n->off = round_up(*off, a);
-    n->off2 = round_up(n->off + *inl * 4, a);
-    *off = n->off2 + *inl * 4;
+    n->maxblocks *= (n->size[n->axis[0]] + n->chunk - 1) / n->chunk;
+    n->off = round_up(*o, a);
+    n->off2 = round_up(n->off + n->inl * 4, a);
+    *o = n->off2 + n->inl * 4;
     break;
   }
-  d->cont_bytes[*cont] = round_up(*off ? *off : 4, a);
   n->pool = (int)d->npools;
-  d->pool_node[d->npools++] = (int)(n - d->node);
-  *cont = d->npools;
+  d->pool_node[d->npools++] = (int)m;
   /* A chunk's first word links the next chunk. */
-  *off = n->kind == LSK_SNODE_DYNAMIC ? 4 : 0;
-  *inl = n->kind == LSK_SNODE_DYNAMIC ? n->ncells : 1;
+  off[d->npools] = n->kind == LSK_SNODE_DYNAMIC ? 4 : 0;
 }
 
 int lsk__sparse_plan(lsk_sparse_def *d, const char *fn)
 {
   (void)fn;
+  size_t off[LSK_SPARSE_MAX_NODES + 1] = {0};
   plan_digits(d);
-  unsigned cont = 0;
-  size_t off = 0;
-  uint64_t inl = 1, blocks = 1;
   d->npools = 0;
-  memset(d->cont_bytes, 0, sizeof d->cont_bytes);
-  for (unsigned m = 0; m < d->nnodes; ++m) {
-    lsk__snode *n = &d->node[m];
-    n->maxblocks = n->kind == LSK_SNODE_DYNAMIC
-                       ? blocks * ((n->size[n->axis[0]] + n->chunk - 1) / n->chunk)
-                       : blocks;
-    blocks *= n->ncells;
-    plan_node(d, n, &cont, &off, &inl);
-  }
-  d->dyn_cont = d->nnodes && d->node[d->nnodes - 1].kind == LSK_SNODE_DYNAMIC ? cont : 0;
+  for (unsigned m = 0; m < d->nnodes; ++m)
+    plan_node(d, m, off);
   for (unsigned f = 0; f < d->nfields; ++f) {
-    d->field[f].off = round_up(off, d->align);
-    off = d->field[f].off + inl * d->field[f].size;
+    const lsk__snode *n = &d->node[d->field[f].node];
+    int dyn = n->kind == LSK_SNODE_DYNAMIC;
+    size_t *o = &off[dyn ? (unsigned)n->pool + 1 : n->cont];
+    d->field[f].off = round_up(*o, d->align);
+    *o = d->field[f].off + (dyn ? n->ncells : n->inl * n->ncells) * d->field[f].size;
   }
-  d->cont_bytes[cont] = round_up(off ? off : 4, d->align);
+  for (unsigned c = 0; c <= d->npools; ++c)
+    d->cont_bytes[c] = round_up(off[c] ? off[c] : 4, d->align);
+  return LSK_OK;
+}
+
+int lsk__sparse_check(const lsk_sparse_def *d, lsk_context *ctx, const char *fn)
+{
+  if (!d->nnodes || !d->nfields)
+    return lsk__fail(ctx, LSK_EINVAL, "%s: sparse '%s' has no %s", fn, d->name,
+                     d->nnodes ? "field" : "node");
+  int dynamic[LSK_SPARSE_MAX_AXES] = {0};
+  for (unsigned m = 0; m < d->nnodes; ++m)
+    if (d->node[m].kind == LSK_SNODE_DYNAMIC)
+      dynamic[d->node[m].axis[0]] = 1;
+  for (unsigned m = 0; m < d->nnodes; ++m) {
+    const lsk__snode *n = &d->node[m];
+    if (!n->nkids && !n->nfields)
+      return lsk__fail(ctx, LSK_EINVAL,
+                       "%s: sparse '%s': node '%s' has neither nodes nor fields under it", fn,
+                       d->name, n->name);
+    for (unsigned a = 0; a < d->axes && !n->nkids; ++a) {
+      uint64_t e = 1;
+      for (int q = (int)m; q >= 0; q = d->node[q].parent)
+        e *= d->node[q].kind == LSK_SNODE_DYNAMIC ? 1 : d->node[q].size[a];
+      if (dynamic[a] && e > 1)
+        return lsk__fail(ctx, LSK_EINVAL,
+                         "%s: sparse '%s': axis %c is a dynamic node's and divided on the way to "
+                         "leaf '%s': an axis is one or the other",
+                         fn, d->name, 'i' + a, n->name);
+      if (!dynamic[a] && e != d->extent[a])
+        return lsk__fail(ctx, LSK_EINVAL,
+                         "%s: sparse '%s': leaf '%s' reaches %llu along axis %c, another leaf "
+                         "%llu: every leaf of a tree divides each axis to the same extent",
+                         fn, d->name, n->name, (unsigned long long)e, 'i' + a,
+                         (unsigned long long)d->extent[a]);
+    }
+  }
+  for (unsigned a = 0; a < d->axes; ++a) {
+    int used = 0;
+    for (unsigned m = 0; m < d->nnodes; ++m)
+      for (unsigned k = 0; k < d->node[m].naxes; ++k)
+        used |= d->node[m].axis[k] == a;
+    if (!used)
+      return lsk__fail(ctx, LSK_EINVAL, "%s: sparse '%s': no node divides axis %c (axes %s)", fn,
+                       d->name, 'i' + a, d->axes == 2 ? "i, j" : "i, j, k");
+  }
   return LSK_OK;
 }
 
 int lsk__sparse_node_index(const lsk_sparse_def *d, const char *name)
 {
   if (!name)
-    return d->nnodes ? (int)d->nnodes - 1 : -1;
+    return d->nfields ? (int)d->field[0].node : d->nnodes ? (int)d->nnodes - 1 : -1;
   for (unsigned m = 0; m < d->nnodes; ++m)
     if (strcmp(d->node[m].name, name) == 0)
       return (int)m;
@@ -337,6 +428,7 @@ int lsk_sparse_def_node(const lsk_sparse_def *def, unsigned i, lsk_snode *out)
   for (unsigned k = 0; k < n->naxes; ++k)
     out->sizes[k] = n->size[n->axis[k]];
   out->chunk = n->chunk;
+  out->parent = n->parent >= 0 ? def->node[n->parent].name : NULL;
   return LSK_OK;
 }
 
@@ -380,7 +472,8 @@ int lsk_sparse_def_describe(const lsk_sparse_def *def, char **text)
   lsk__sb_printf(&sb, ", align %zu\n", def->align);
   for (unsigned m = 0; m < def->nnodes; ++m) {
     const lsk__snode *n = &def->node[m];
-    lsk__sb_printf(&sb, "node %u %-9s %-12s axes ", m, kind_names[n->kind], n->name);
+    lsk__sb_printf(&sb, "node %u %-9s %-12s under %-12s axes ", m, kind_names[n->kind], n->name,
+                   n->parent >= 0 ? def->node[n->parent].name : "the root");
     for (unsigned k = 0; k < n->naxes; ++k)
       lsk__sb_printf(&sb, "%c", 'i' + n->axis[k]);
     lsk__sb_printf(&sb, ", %llu cells per %s, at most %llu %s", (unsigned long long)n->ncells,
@@ -391,12 +484,14 @@ int lsk_sparse_def_describe(const lsk_sparse_def *def, char **text)
       lsk__sb_printf(&sb, "; its pool's blocks: %zu bytes", def->cont_bytes[n->pool + 1]);
     lsk__sb_printf(&sb, "\n");
   }
-  for (unsigned f = 0; f < def->nfields; ++f)
-    lsk__sb_printf(&sb, "field %-8s %-12s at offset %zu of the leaf's %s\n", def->field[f].type,
-                   def->field[f].name, def->field[f].off,
-                   def->dyn_cont ? "chunks"
-                   : def->npools ? "blocks"
-                                 : "root block");
+  for (unsigned f = 0; f < def->nfields; ++f) {
+    const lsk__snode *n = &def->node[def->field[f].node];
+    lsk__sb_printf(&sb, "field %-8s %-12s in %-12s at offset %zu of its %s\n", def->field[f].type,
+                   def->field[f].name, n->name, def->field[f].off,
+                   n->kind == LSK_SNODE_DYNAMIC ? "chunks"
+                   : n->cont                    ? "blocks"
+                                                : "root block");
+  }
   lsk__sb_printf(&sb, "root block: %zu bytes\n", def->cont_bytes[0]);
   return lsk__sb_finish(&sb, text, __func__);
 }

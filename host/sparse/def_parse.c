@@ -1,8 +1,8 @@
 /*
  * def_parse.c: the sparse definition's text format (lsk_sparse_def_parse):
  *   sparse NAME [align A]
- *   dense|bitmasked|pointer NAME AXES SIZE...
- *   dynamic NAME AXIS LENGTH [chunk C]
+ *   dense|bitmasked|pointer NAME AXES SIZE... [under PARENT]
+ *   dynamic NAME AXIS LENGTH [chunk C] [under PARENT]
  *   place TYPE NAME
  * Every error names the file, the line and the rule broken.
  */
@@ -83,6 +83,11 @@ static int statement(lsk_sparse_def *d, char **tok, int n, const char *file, uns
   for (size_t i = 0; i < sizeof kinds / sizeof *kinds; ++i)
     if (strcmp(tok[0], kinds[i].word) == 0) {
       lsk_snode s = {.kind = kinds[i].kind};
+      /* 'under PARENT' last: the node's place in a tree. */
+      if (n > 2 && strcmp(tok[n - 2], "under") == 0) {
+        s.parent = tok[n - 1];
+        n -= 2;
+      }
       if ((rc = node_line(tok, n, &s, file, line)))
         return rc;
       rc = lsk_sparse_def_add_node(d, &s);
@@ -118,6 +123,8 @@ int lsk_sparse_def_parse(const char *text, const char *file, lsk_sparse_def **ou
     rc = lsk__fail(NULL, LSK_EINVAL, "%s: no 'sparse NAME' line", file);
   if (!rc && !d->nfields)
     rc = lsk__fail(NULL, LSK_EINVAL, "%s: sparse '%s' places no field", file, d->name);
+  if (!rc)
+    rc = lsk__sparse_check(d, NULL, file);
   if (rc) {
     lsk_sparse_def_destroy(d);
     return rc;

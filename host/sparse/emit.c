@@ -15,6 +15,7 @@
 typedef struct em {
   const lsk_sparse_def *d;
   lsk__sb *sb;
+  unsigned mask;         /* the axes of the node whose functions are being written */
   char up[LSK__SP_NAME]; /* the structure's name in capitals */
 } em;
 
@@ -22,18 +23,25 @@ typedef struct em {
 
 static const char *const coord[] = {"i", "j", "k"};
 
-/* "uint i, uint j" over the structure's axes, skipping axis skip. */
+/* "uint i, uint j" over the node's axes (e->mask), skipping axis skip. */
 static void params(em *e, int skip)
 {
   for (unsigned a = 0; a < e->d->axes; ++a)
-    if ((int)a != skip)
+    if ((int)a != skip && (e->mask >> a & 1))
       P(", uint %s", coord[a]);
 }
-/* "i, j, 0" as the walk takes them; axis skip as 0. */
+/* "i, j, 0" as the walk takes them: the node's axes but skip, else 0. */
 static void walk_args(em *e, int skip)
 {
   for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
-    P(", %s", a < e->d->axes && (int)a != skip ? coord[a] : "0u");
+    P(", %s", (e->mask >> a & 1) && (int)a != skip ? coord[a] : "0u");
+}
+/* "i, j" over the node's axes, as a call passes them on. */
+static void call_args(em *e)
+{
+  for (unsigned a = 0; a < e->d->axes; ++a)
+    if (e->mask >> a & 1)
+      P(", %s", coord[a]);
 }
 
 /* Node m's cell index in its block from the coordinates c0, c1, c2. */
@@ -68,7 +76,12 @@ static void emit_walk(em *e, unsigned m)
     "{\n  __global uchar *c = (__global uchar *)v.root;\n  uint f = 0;\n",
     s, m, s);
   P("  (void)act;\n");
-  for (unsigned n = 0; n <= m; ++n) {
+  /* The way from the root to m. */
+  unsigned way[LSK_SPARSE_MAX_NODES], len = 0;
+  for (int q = (int)m; q >= 0; q = e->d->node[q].parent)
+    way[len++] = (unsigned)q;
+  while (len--) {
+    unsigned n = way[len];
     const lsk__snode *q = &e->d->node[n];
     if (q->kind == LSK_SNODE_DYNAMIC)
       break;
@@ -105,6 +118,7 @@ static void cell_active(em *e, const lsk__snode *n)
 static void emit_level(em *e, unsigned m)
 {
   const lsk__snode *n = &e->d->node[m];
+  e->mask = lsk__sparse_axes_of(e->d, m);
   const char *s = e->d->name;
   if (n->kind == LSK_SNODE_DYNAMIC)
     return;
@@ -147,6 +161,7 @@ static void emit_level(em *e, unsigned m)
 static void emit_dynamic(em *e, unsigned m)
 {
   const lsk__snode *n = &e->d->node[m];
+  e->mask = lsk__sparse_axes_of(e->d, m);
   const char *s = e->d->name;
   int ax = (int)n->axis[0];
   unsigned max = n->size[ax];
@@ -159,7 +174,7 @@ static void emit_dynamic(em *e, unsigned m)
   params(e, -1);
   P(")\n{\n  return %s < %s_%s_length(v", coord[ax], s, n->name);
   for (unsigned a = 0; a < e->d->axes; ++a)
-    if ((int)a != ax)
+    if ((int)a != ax && (e->mask >> a & 1))
       P(", %s", coord[a]);
   P(");\n}\n");
   P("LSK_INLINE void %s_%s_deactivate(%s v", s, n->name, s);
@@ -171,9 +186,11 @@ static void emit_dynamic(em *e, unsigned m)
     n->pool, n->off, n->off2);
   P("LSK_INLINE uint %s_%s_append(%s v", s, n->name, s);
   params(e, ax);
-  /* The values are lsk__a<field>: a field may be called v, f or x. */
+  /* Its fields' values, as lsk__a<field>: a field may be called v, f or
+   * x, as the locals below are. */
   for (unsigned f = 0; f < e->d->nfields; ++f)
-    P(", %s lsk__a%u", e->d->field[f].type, f);
+    if (e->d->field[f].node == m)
+      P(", %s lsk__a%u", e->d->field[f].type, f);
   P(")\n{\n  uint f;\n  __global uchar *c = %s__walk%u(v", s, m);
   walk_args(e, ax);
   P(", 1, &f);\n  if (!c)\n    return LSK_SPARSE_NONE;\n"
@@ -185,22 +202,22 @@ static void emit_dynamic(em *e, unsigned m)
     "  __global uchar *lsk__k = v.cells[%d] + (ulong)(r - 1u) * %zuu;\n",
     n->off, max, m, n->pool, n->off2, n->log2chunk, m, n->pool, e->d->cont_bytes[n->pool + 1]);
   for (unsigned f = 0; f < e->d->nfields; ++f)
-    P("  ((__global %s *)(lsk__k + %zu))[x & %uu] = lsk__a%u;\n", e->d->field[f].type,
-      e->d->field[f].off, n->chunk - 1, f);
+    if (e->d->field[f].node == m)
+      P("  ((__global %s *)(lsk__k + %zu))[x & %uu] = lsk__a%u;\n", e->d->field[f].type,
+        e->d->field[f].off, n->chunk - 1, f);
   P("  return x;\n}\n");
 }
 
-/* The leaf cell of the coordinates: its container and flat index; with
- * act, activated. Under a dynamic node: the element's chunk. */
-static void emit_leaf(em *e)
+/* Leaf L's cell of the coordinates: its container and flat index; with
+ * act, activated. A dynamic leaf: the element's chunk. */
+static void emit_leaf(em *e, unsigned L)
 {
   const lsk_sparse_def *d = e->d;
-  unsigned L = d->nnodes - 1;
   const lsk__snode *n = &d->node[L];
   const char *s = d->name;
-  P("LSK_INLINE __global uchar *%s__leaf(%s v, uint c0, uint c1, uint c2, int act, uint *flat)\n"
+  P("LSK_INLINE __global uchar *%s__leaf%u(%s v, uint c0, uint c1, uint c2, int act, uint *flat)\n"
     "{\n  __global uchar *c = %s__walk%u(v, c0, c1, c2, act, flat);\n  if (!c)\n    return 0;\n",
-    s, s, s, L);
+    s, L, s, s, L);
   if (n->kind == LSK_SNODE_BITMASKED)
     P("  if (act)\n    lsk__sp_bit_set(c + %zu, *flat);\n  else if (!lsk__sp_bit(c + %zu, *flat))\n"
       "    return 0;\n",
@@ -229,24 +246,23 @@ static void emit_fields(em *e)
   for (unsigned i = 0; i < d->nfields; ++i) {
     const lsk__sfield *f = &d->field[i];
     const char *t = f->type, *x = f->name;
+    e->mask = lsk__sparse_axes_of(d, f->node);
     for (int act = 0; act < 2; ++act) {
       P("LSK_INLINE __global %s *%s_%s_%s(%s v", t, s, x, act ? "ref" : "ptr", s);
       params(e, -1);
-      P(")\n{\n  uint f;\n  __global uchar *c = %s__leaf(v", s);
+      P(")\n{\n  uint f;\n  __global uchar *c = %s__leaf%u(v", s, f->node);
       walk_args(e, -1);
       P(", %d, &f);\n  return c ? (__global %s *)(c + %zu) + f : 0;\n}\n", act, t, f->off);
     }
     P("LSK_INLINE %s %s_%s_get(%s v", t, s, x, s);
     params(e, -1);
     P(")\n{\n  __global %s *p = %s_%s_ptr(v", t, s, x);
-    for (unsigned a = 0; a < d->axes; ++a)
-      P(", %s", coord[a]);
+    call_args(e);
     P(");\n  return p ? *p : (%s)0;\n}\n", t);
     P("LSK_INLINE int %s_%s_set(%s v", s, x, s);
     params(e, -1);
     P(", %s value)\n{\n  __global %s *p = %s_%s_ref(v", t, t, s, x);
-    for (unsigned a = 0; a < d->axes; ++a)
-      P(", %s", coord[a]);
+    call_args(e);
     P(");\n  if (p)\n    *p = value;\n  return p != 0;\n}\n");
   }
 }
@@ -299,12 +315,11 @@ static void emit_block_fields(em *e)
 {
   const lsk_sparse_def *d = e->d;
   const char *s = d->name;
-  unsigned L = d->nnodes - 1;
   for (unsigned i = 0; i < d->nfields; ++i) {
     const lsk__sfield *f = &d->field[i];
     P("LSK_INLINE __global %s *%s_%s_block(%s v, lsk_sparse_block b)\n{\n"
       "  return (__global %s *)(%s__bcont%u(v, b) + %zu) + b.first;\n}\n",
-      f->type, s, f->name, s, f->type, s, L, f->off);
+      f->type, s, f->name, s, f->type, s, f->node, f->off);
     P("LSK_INLINE __global %s *%s_%s_cell(%s v, lsk_sparse_block b, lsk_idx it)\n{\n"
       "  return %s_%s_block(v, b) + it.idx;\n}\n",
       f->type, s, f->name, s, s, f->name);
@@ -351,27 +366,19 @@ static void emit_tables(em *e)
     e->up, e->up);
   P("#define LSK__SP_T %s\n#define LSK__SP_PARAMS %s_PARAMS\n#define LSK__SP_VIEW %s_VIEW\n", s,
     e->up, e->up);
-  P("#define LSK__SP_LEAF_CELL %s__leaf\n", s);
   P("#define LSK__SP_NODES %uu\n#define LSK__SP_AXES %uu\n", d->nnodes, d->axes);
-  for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
-    P("#define LSK__SP_EXTENT%u %lluu\n", a, (unsigned long long)(a < d->axes ? d->extent[a] : 1));
   /* Row 0 is the root's one cell: dense, one cell, no pool, no digits. */
   P("__constant uint lsk__sp_node[%u][LSK__SPN_COLS] = {\n"
     "  {%u, %uu, %uu, 0, 0, 1u, 0, 0u, 0, %uu, 1u, 0, 0, 0, 0, 0, 0, 0, 0, 0},\n",
     d->nnodes + 1, LSK_SNODE_DENSE, 0xffffffffu, 0xffffffffu, 0xffffffffu);
   for (unsigned m = 0; m < d->nnodes; ++m) {
     const lsk__snode *n = &d->node[m];
-    unsigned next = 0xffffffffu;
-    for (unsigned k = m + 1; k < d->nnodes && n->kind == LSK_SNODE_POINTER; ++k)
-      if (d->node[k].pool >= 0) {
-        next = k;
-        break;
-      }
     unsigned dax = n->kind == LSK_SNODE_DYNAMIC ? n->axis[0] : 0;
     P("  {%u, %uu, %uu, %zu, %zu, %lluu, %u, %uu, %u, %uu, %lluu", n->kind,
       n->pool >= 0 ? (unsigned)n->pool : 0xffffffffu, n->cont ? n->cont - 1 : 0xffffffffu, n->off,
       n->off2, (unsigned long long)n->ncells, n->log2chunk,
-      n->kind == LSK_SNODE_DYNAMIC ? n->size[dax] : 0, dax, next, (unsigned long long)n->inl);
+      n->kind == LSK_SNODE_DYNAMIC ? n->size[dax] : 0, dax,
+      n->parent >= 0 ? (unsigned)n->parent : 0xffffffffu, (unsigned long long)n->inl);
     for (unsigned a = 0; a < 3; ++a)
       P(", %u", n->lg[a]);
     for (unsigned a = 0; a < 3; ++a)
@@ -380,10 +387,24 @@ static void emit_tables(em *e)
       P(", %u", n->mult[a]);
     P("},\n");
   }
-  P("};\n__constant uint lsk__sp_field[%u][2] = {", d->nfields);
+  /* Per field: column offset, bytes, its leaf, then its dense array's
+   * extent along each axis (1 along an axis its way does not have). */
+  P("};\n__constant uint lsk__sp_field[%u][6] = {", d->nfields);
+  for (unsigned f = 0; f < d->nfields; ++f) {
+    uint64_t ext[LSK_SPARSE_MAX_AXES];
+    lsk__sparse_field_extent(d, f, ext);
+    P("%s{%zu, %zu, %u, %lluu, %lluu, %lluu}", f ? ", " : "", d->field[f].off, d->field[f].size,
+      d->field[f].node, (unsigned long long)ext[0], (unsigned long long)ext[1],
+      (unsigned long long)ext[2]);
+  }
+  P("};\n");
+  /* Field f's leaf cell, for the library's copies. */
+  P("LSK_INLINE __global uchar *lsk__sp_leaf_cell(%s v, uint f, uint c0, uint c1, uint c2, int act,"
+    " uint *flat)\n{\n  switch (f) {\n",
+    s);
   for (unsigned f = 0; f < d->nfields; ++f)
-    P("%s{%zu, %zu}", f ? ", " : "", d->field[f].off, d->field[f].size);
-  P("};\n#endif\n");
+    P("  case %u: return %s__leaf%u(v, c0, c1, c2, act, flat);\n", f, s, d->field[f].node);
+  P("  }\n  return 0;\n}\n#endif\n");
 }
 
 int lsk__sparse_emit(const lsk_sparse_def *d, int lib, char **text, const char *fn)
@@ -407,7 +428,9 @@ int lsk__sparse_emit(const lsk_sparse_def *d, int lib, char **text, const char *
     if (d->node[m].kind == LSK_SNODE_DYNAMIC)
       emit_dynamic(e, m);
   }
-  emit_leaf(e);
+  for (unsigned m = 0; m < d->nnodes; ++m)
+    if (d->node[m].nfields)
+      emit_leaf(e, m);
   emit_fields(e);
   for (unsigned m = 0; m < d->nnodes; ++m)
     emit_block(e, m);
@@ -424,8 +447,6 @@ int lsk_sparse_def_emit_cl(const lsk_sparse_def *def, char **text)
   if (!text)
     return lsk__fail(NULL, LSK_EINVAL, "%s: text is NULL", __func__);
   *text = NULL;
-  if (!def->nnodes || !def->nfields)
-    return lsk__fail(NULL, LSK_EINVAL, "%s: sparse '%s' has no %s", __func__, def->name,
-                     def->nnodes ? "field" : "node");
-  return lsk__sparse_emit(def, 0, text, __func__);
+  int rc = lsk__sparse_check(def, NULL, __func__);
+  return rc ? rc : lsk__sparse_emit(def, 0, text, __func__);
 }

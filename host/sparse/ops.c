@@ -102,9 +102,10 @@ static int dense_of(lsk_sparse *sp, const char *field, size_t bytes, unsigned *f
   if (!field || i == d->nfields)
     return lsk__fail(sp->ctx, LSK_EINVAL, "%s: sparse '%s' has no field '%s'", fn, d->name,
                      field ? field : "(null)");
-  uint64_t n = 1;
-  for (unsigned a = 0; a < d->axes; ++a)
-    n *= d->extent[a];
+  uint64_t n = 1, ext[LSK_SPARSE_MAX_AXES];
+  lsk__sparse_field_extent(d, i, ext);
+  for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
+    n *= ext[a];
   if (n > UINT32_MAX || n * d->field[i].size > lsk__context_info(sp->ctx)->max_alloc_size)
     return lsk__fail(sp->ctx, LSK_ERANGE,
                      "%s: sparse '%s': a dense array of %llu cells is past what a copy takes "
@@ -141,11 +142,12 @@ int lsk_sparse_read(lsk_sparse *sp, const char *field, void *dst, size_t dst_byt
     rc = lsk_buffer_alloc(sp->ctx, words * 4, &tmp, &(lsk_async){.queue = o.q});
   if (!rc)
     rc = lsk__sp_zero(sp, o.q, tmp, 0, words, __func__);
+  unsigned leaf = sp->def.field[f].node;
   if (!rc)
-    rc = lsk__sp_listgen(sp, o.q, sp->def.nnodes - 1, __func__);
-  size_t tiles = (sp->def.node[sp->def.nnodes - 1].ncells + LSK__SP_TILE - 1) / LSK__SP_TILE;
+    rc = lsk__sp_listgen(sp, o.q, leaf, __func__);
+  size_t tiles = (sp->def.node[leaf].ncells + LSK__SP_TILE - 1) / LSK__SP_TILE;
   if (!rc)
-    rc = lsk__sp_launch(sp, LSK__SPK_READ, o.q, __func__, sp->cap[sp->def.nnodes - 1] * tiles,
+    rc = lsk__sp_launch(sp, LSK__SPK_READ, o.q, __func__, sp->cap[leaf] * tiles,
                         LSK_ARGS(LSK_ARG_UINT(f), LSK_ARG_BUFFER(tmp)));
   if (!rc)
     rc = lsk__buffer_rw(tmp, 0, 0, dst, bytes, o.q, 1, __func__);
@@ -167,7 +169,7 @@ int lsk_sparse_write(lsk_sparse *sp, const char *field, const void *src, size_t 
   int rc = dense_of(sp, field, src_bytes, &f, &n, __func__);
   if (rc)
     return rc;
-  if (sp->def.dyn_cont)
+  if (sp->def.node[sp->def.field[f].node].kind == LSK_SNODE_DYNAMIC)
     return lsk__fail(sp->ctx, LSK_EINVAL,
                      "%s: field '%s' of sparse '%s' is under a dynamic node: its lists grow by "
                      "appends",
@@ -183,8 +185,13 @@ int lsk_sparse_write(lsk_sparse *sp, const char *field, const void *src, size_t 
   if (!rc)
     rc = lsk__sp_gc(sp, o.q, __func__);
   if (!rc)
-    rc = lsk__sp_launch(sp, LSK__SPK_WRITE, o.q, __func__, (n + LSK__SP_TILE - 1) / LSK__SP_TILE,
-                        LSK_ARGS(LSK_ARG_UINT(f), LSK_ARG_BUFFER(tmp), LSK_ARG_UINT((uint32_t)n)));
+    rc = lsk__sp_launch(
+        sp, LSK__SPK_WRITE, o.q, __func__, (n + LSK__SP_TILE - 1) / LSK__SP_TILE,
+        LSK_ARGS(LSK_ARG_UINT(f), LSK_ARG_BUFFER(tmp), LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT(0)));
+  if (!rc)
+    rc = lsk__sp_launch(
+        sp, LSK__SPK_WRITE, o.q, __func__, (n + LSK__SP_TILE - 1) / LSK__SP_TILE,
+        LSK_ARGS(LSK_ARG_UINT(f), LSK_ARG_BUFFER(tmp), LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT(1)));
   if (!rc)
     rc = lsk__verify_check(o.q);
   if (!rc)
@@ -201,8 +208,8 @@ static int deactivate_node(lsk_sparse *sp, lsk_queue *q, unsigned m, const char 
 {
   const lsk__snode *n = &sp->def.node[m];
   int dyn = n->kind == LSK_SNODE_DYNAMIC;
-  size_t blocks = dyn ? (m ? sp->cap[m - 1] : 1) : sp->cap[m];
-  size_t cells = dyn ? (m ? sp->def.node[m - 1].ncells : 1) : n->ncells;
+  size_t blocks = dyn ? (n->parent >= 0 ? sp->cap[n->parent] : 1) : sp->cap[m];
+  size_t cells = dyn ? (n->parent >= 0 ? sp->def.node[n->parent].ncells : 1) : n->ncells;
   return lsk__sp_launch(sp, LSK__SPK_DEACTIVATE, q, fn,
                         blocks * ((cells + LSK__SP_TILE - 1) / LSK__SP_TILE),
                         LSK_ARGS(LSK_ARG_UINT(m)));
@@ -214,31 +221,34 @@ static int deactivate_levels(lsk_sparse *sp, const char *level, const lsk_async 
   lsk__lib_clear(on);
   LSK__LIVE(NULL, sp, SPARSE, fn, "sp");
   const lsk_sparse_def *d = &sp->def;
-  unsigned first = 0, last = d->nnodes;
+  /* The nodes to deactivate: the one named, or every sparse node in the
+   * root's block (what is below a pointer goes with its blocks). */
+  int want[LSK_SPARSE_MAX_NODES] = {0};
+  unsigned m = 0, upto = 0;
   int rc = LSK_OK;
   if (level) {
-    if ((rc = lsk__sp_level(sp, level, fn, &first)))
+    if ((rc = lsk__sp_level(sp, level, fn, &m)))
       return rc;
-    if (d->node[first].kind == LSK_SNODE_DENSE)
+    if (d->node[m].kind == LSK_SNODE_DENSE)
       return lsk__fail(sp->ctx, LSK_EINVAL,
                        "%s: node '%s' of sparse '%s' is dense: its cells are always active", fn,
                        level, d->name);
-    last = first;
+    want[m] = 1;
   } else {
-    /* Down to the first node with a pool: what is below it goes with its
-     * blocks. */
-    for (last = 0; last + 1 < d->nnodes && d->node[last].pool < 0; ++last)
-      ;
+    for (m = 0; m < d->nnodes; ++m)
+      want[m] = d->node[m].cont == 0 && d->node[m].kind != LSK_SNODE_DENSE;
   }
+  for (m = 0; m < d->nnodes; ++m)
+    if (want[m])
+      upto = m;
   lsk__on o;
   rc = lsk__lib_begin(sp->ctx, on, fn, &o);
-  unsigned upto = d->node[last].kind == LSK_SNODE_DYNAMIC ? last - (last > 0) : last;
   if (!rc)
     rc = lsk__sp_listgen(sp, o.q, upto, fn);
   /* Deepest first: clearing a bitmask above hides the blocks below it from
-   * the lists. */
-  for (unsigned m = last + 1; !rc && m-- > first;)
-    if (d->node[m].kind != LSK_SNODE_DENSE)
+   * the lists (a node comes after its parent). */
+  for (m = upto + 1; !rc && m-- > 0;)
+    if (want[m])
       rc = deactivate_node(sp, o.q, m, fn);
   if (!rc)
     sp->dirty = 1;

@@ -50,15 +50,16 @@ int lsk__sp_launch(lsk_sparse *sp, lsk__spk which, lsk_queue *q, const char *fn,
 static size_t list_cap(const lsk_sparse *sp, unsigned m)
 {
   const lsk__snode *n = &sp->def.node[m];
+  const lsk__snode *p = n->parent >= 0 ? &sp->def.node[n->parent] : NULL;
   uint64_t cap;
   if (n->kind == LSK_SNODE_DYNAMIC)
     cap = lsk_pool_capacity(sp->pool[n->pool]);
-  else if (m == 0)
+  else if (!p)
     cap = 1;
-  else if (sp->def.node[m - 1].kind == LSK_SNODE_POINTER)
-    cap = lsk_pool_capacity(sp->pool[sp->def.node[m - 1].pool]);
+  else if (p->kind == LSK_SNODE_POINTER)
+    cap = lsk_pool_capacity(sp->pool[p->pool]);
   else
-    cap = sp->cap[m - 1] * sp->def.node[m - 1].ncells;
+    cap = sp->cap[n->parent] * p->ncells;
   return (size_t)(cap < n->maxblocks ? cap : n->maxblocks);
 }
 
@@ -104,15 +105,26 @@ static int make_lists(lsk_sparse *sp, const char *fn)
   return LSK_OK;
 }
 
+/* The most bytes of blocks a pool takes by default. */
+#define LSK__SP_DEFAULT_BYTES (64u << 20)
+
 /* Node m's pool: its child blocks (dynamic: its chunks). */
 static int make_pool(lsk_sparse *sp, unsigned m, const lsk_sparse_options *opt, const char *fn)
 {
   const lsk_sparse_def *d = &sp->def;
   const lsk__snode *n = &d->node[m];
+  /* By default a fraction of the blocks the node can have (a dynamic node:
+   * of one chunk per list), at least 64, at most LSK__SP_DEFAULT_BYTES of
+   * blocks: a pool grows when a kernel finds it short. */
   uint64_t most = n->kind == LSK_SNODE_DYNAMIC ? n->maxblocks : n->maxblocks * n->ncells;
+  uint64_t lists = n->kind == LSK_SNODE_DYNAMIC
+                       ? n->maxblocks / ((n->size[n->axis[0]] + n->chunk - 1) / n->chunk)
+                       : most;
   double frac = opt && opt->fraction > 0 ? opt->fraction : 0.25;
-  uint64_t want = opt && opt->blocks[m] ? opt->blocks[m] : (uint64_t)((double)most * frac);
+  uint64_t want = opt && opt->blocks[m] ? opt->blocks[m] : (uint64_t)((double)lists * frac);
   if (!(opt && opt->blocks[m])) {
+    uint64_t cap = LSK__SP_DEFAULT_BYTES / d->cont_bytes[n->pool + 1];
+    want = want > cap ? cap : want;
     want = want < 64 ? 64 : want;
     want = want > most ? most : want;
   }
@@ -152,23 +164,6 @@ static int make_program(lsk_sparse *sp, const char *fn)
   return rc;
 }
 
-static int check_def(lsk_context *ctx, const lsk_sparse_def *d, const char *fn)
-{
-  if (!d->nnodes || !d->nfields)
-    return lsk__fail(ctx, LSK_EINVAL, "%s: sparse '%s' has no %s", fn, d->name,
-                     d->nnodes ? "field" : "node");
-  for (unsigned a = 0; a < d->axes; ++a) {
-    int used = 0;
-    for (unsigned m = 0; m < d->nnodes; ++m)
-      for (unsigned k = 0; k < d->node[m].naxes; ++k)
-        used |= d->node[m].axis[k] == a;
-    if (!used)
-      return lsk__fail(ctx, LSK_EINVAL, "%s: sparse '%s': no node divides axis %c (axes %s)", fn,
-                       d->name, 'i' + a, d->axes == 2 ? "i, j" : "i, j, k");
-  }
-  return LSK_OK;
-}
-
 int lsk_sparse_create(lsk_context *ctx, const lsk_sparse_def *def, const lsk_sparse_options *opt,
                       lsk_sparse **out)
 {
@@ -178,7 +173,7 @@ int lsk_sparse_create(lsk_context *ctx, const lsk_sparse_def *def, const lsk_spa
   *out = NULL;
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
   LSK__LIVE(ctx, def, SPARSE_DEF, __func__, "def");
-  int rc = check_def(ctx, def, __func__);
+  int rc = lsk__sparse_check(def, ctx, __func__);
   if (rc)
     return rc;
   if (opt && (opt->fraction < 0 || opt->fraction > 1))
@@ -263,9 +258,12 @@ int lsk__sp_zero(lsk_sparse *sp, lsk_queue *q, lsk_buffer *x, size_t first, size
 int lsk__sp_listgen(lsk_sparse *sp, lsk_queue *q, unsigned upto, const char *fn)
 {
   int rc = lsk__sp_zero(sp, q, sp->lists, LSK__SPL_COUNT, upto + 1, fn);
+  /* Every node up to upto, the branches beside its way included: a node's
+   * parent comes before it. */
   for (unsigned m = 0; !rc && m <= upto; ++m) {
-    size_t parents = m ? sp->cap[m - 1] : 1;
-    size_t cells = m ? sp->def.node[m - 1].ncells : 1;
+    int p = sp->def.node[m].parent;
+    size_t parents = p >= 0 ? sp->cap[p] : 1;
+    size_t cells = p >= 0 ? sp->def.node[p].ncells : 1;
     size_t tiles = (cells + LSK__SP_TILE - 1) / LSK__SP_TILE;
     rc = lsk__sp_launch(sp, LSK__SPK_LISTGEN, q, fn, parents * tiles, LSK_ARGS(LSK_ARG_UINT(m)));
   }
@@ -279,20 +277,21 @@ int lsk__sp_gc(lsk_sparse *sp, lsk_queue *q, const char *fn)
   const lsk_sparse_def *d = &sp->def;
   int rc = LSK_OK;
   /* Top down: a pointer's recycled blocks give back what hangs below them
-   * before the next pool's cascade reads its recycled list. */
+   * (each node with a pool in its blocks) before that pool's cascade reads
+   * its recycled list. */
   for (unsigned m = 0; !rc && m < d->nnodes; ++m) {
     if (d->node[m].kind != LSK_SNODE_POINTER)
       continue;
-    unsigned next = m + 1;
-    while (next < d->nnodes && d->node[next].pool < 0)
-      ++next;
-    if (next == d->nnodes)
-      continue;
-    const lsk__snode *n = &d->node[next];
-    size_t refs = n->kind == LSK_SNODE_DYNAMIC ? n->inl : n->inl * n->ncells;
-    size_t units =
-        lsk_pool_capacity(sp->pool[d->node[m].pool]) * ((refs + LSK__SP_TILE - 1) / LSK__SP_TILE);
-    rc = lsk__sp_launch(sp, LSK__SPK_CASCADE, q, fn, units, LSK_ARGS(LSK_ARG_UINT(m)));
+    for (unsigned k = m + 1; !rc && k < d->nnodes; ++k) {
+      const lsk__snode *n = &d->node[k];
+      if (n->pool < 0 || n->cont != (unsigned)d->node[m].pool + 1)
+        continue;
+      size_t refs = n->kind == LSK_SNODE_DYNAMIC ? n->inl : n->inl * n->ncells;
+      size_t units =
+          lsk_pool_capacity(sp->pool[d->node[m].pool]) * ((refs + LSK__SP_TILE - 1) / LSK__SP_TILE);
+      rc = lsk__sp_launch(sp, LSK__SPK_CASCADE, q, fn, units,
+                          LSK_ARGS(LSK_ARG_UINT(m), LSK_ARG_UINT(k)));
+    }
   }
   for (unsigned p = 0; !rc && p < d->npools; ++p)
     rc = lsk_pool_gc(sp->pool[p], &(lsk_async){.queue = q});
@@ -448,8 +447,13 @@ int lsk_sparse_grow(lsk_sparse *sp, unsigned node, size_t blocks)
   lsk_pool *p = sp->pool[sp->def.node[node].pool];
   size_t cap = lsk_pool_capacity(p);
   if (!blocks) {
+    /* The refusals count work-items (up to a block's worth for one block),
+     * so the guess is capped by the blocks the node can ever have. */
+    const lsk__snode *n = &sp->def.node[node];
+    uint64_t most = n->kind == LSK_SNODE_DYNAMIC ? n->maxblocks : n->maxblocks * n->ncells;
     size_t more = cap / 2 > 2 * (size_t)sp->lost[node] ? cap / 2 : 2 * (size_t)sp->lost[node];
     blocks = cap + (more ? more : 1);
+    blocks = blocks > most && most > cap ? (size_t)most : blocks;
   }
   if (blocks <= cap)
     return lsk__fail(sp->ctx, LSK_EINVAL, "%s: blocks %zu: must be more than the current %zu",

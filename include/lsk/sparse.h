@@ -1,13 +1,13 @@
 /*
- * sparse.h: sparse fields (after Taichi's SNodes): a chain of nodes over a
+ * sparse.h: sparse fields (after Taichi's SNodes): a tree of nodes over a
  * 1-, 2- or 3-D index space whose blocks exist only where something is,
- * fields placed in the leaf, activation from kernels without locks, ambient
+ * fields placed in the leaves, activation from kernels without locks, ambient
  * (zero) reads of inactive cells, and a struct-for that launches a lockstep
  * kernel over the active blocks only. See docs/sparse.md.
  *
  * Two objects:
  *   - a definition (lsk_sparse_def), a plain host object like a layout: the
- *     nodes, root to leaf, and the fields; from text (lsk_sparse_def_parse)
+ *     nodes, each under its parent, and the fields in the leaves; from text (lsk_sparse_def_parse)
  *     or from C (lsk_sparse_def_add_node, lsk_sparse_def_place);
  *   - a structure (lsk_sparse) on a context, made from a definition: its
  *     root block, one lsk_pool per pointer or dynamic node (docs/
@@ -16,7 +16,7 @@
  *     program's prelude.
  *
  * Node kinds (each node divides some axes of the index space into
- * power-of-two parts; the leaf's cells hold the fields):
+ * power-of-two parts; the leaves' cells hold the fields):
  *   dense      cells always active
  *   bitmasked  dense, plus an activity bit per cell
  *   pointer    a cell is a reference to its child block, taken from the
@@ -80,6 +80,9 @@ typedef struct lsk_snode {
   unsigned sizes[LSK_SPARSE_MAX_AXES];
   /* Dynamic nodes only: elements per chunk, a power of two (0: 32). */
   unsigned chunk;
+  /* The node it goes under, by name; NULL: the node added last (a chain).
+   * lsk_sparse_def_node reports the parent's name, or NULL for the root. */
+  const char *parent;
 } lsk_snode;
 
 /*
@@ -91,37 +94,46 @@ int lsk_sparse_def_create(const char *name, size_t align, lsk_sparse_def **out /
 void lsk_sparse_def_destroy(lsk_sparse_def *def);
 
 /*
- * lsk_sparse_def_add_node: appends a node below the last one (the first
- * is the child of the root, a single cell). The rules, each refused with
- * LSK_EINVAL naming the node and the rule: sizes are powers of two (the
- * index math takes each cell's digits with shifts and masks); every axis
- * of the structure's index space ends up used by some node, and the
- * structure's extent per axis, the product of its nodes' sizes, is at most
- * 2^31; a dynamic node divides one axis no ancestor divides, and nothing
- * but fields follows it; at most LSK_SPARSE_MAX_NODES nodes.
+ * lsk_sparse_def_add_node: adds a node under node->parent (NULL: under the
+ * node added last; the first node goes under the root, a single cell):
+ * a chain, or a tree where a node has several children. The rules, each
+ * refused with LSK_EINVAL naming the node and the rule: sizes are powers
+ * of two (the index math takes each cell's digits with shifts and masks);
+ * a parent is not dynamic (only fields follow a dynamic node) and has no
+ * fields (fields are placed in leaves); a dynamic node divides one axis
+ * that no ancestor divides; the extent along an axis on the way from the
+ * root, the product of the sizes, is at most 2^31; at most
+ * LSK_SPARSE_MAX_NODES nodes. Where the tree branches, every leaf must
+ * reach the same extent along every axis its way divides (the structure's
+ * extent: all coordinates are the structure's own), and an axis is divided
+ * or a list's, not both (lsk_sparse_create checks both).
  */
 int lsk_sparse_def_add_node(lsk_sparse_def *def, const lsk_snode *node);
 
 /*
  * lsk_sparse_def_place: a field of scalar type (an OpenCL name: char uchar
- * short ushort int uint long ulong float double) in the leaf: the last
- * node's cells, which must be dense, bitmasked or dynamic (a pointer's
- * cells are references: put a dense node below it). Fields are placed
- * after the last node; a node added after a field is refused.
+ * short ushort int uint long ulong float double) in the node added last,
+ * which becomes a leaf: it must be dense, bitmasked or dynamic (a
+ * pointer's cells are references: put a dense node below it), and no node
+ * may go under it after. Every leaf holds at least one field.
  */
 int lsk_sparse_def_place(lsk_sparse_def *def, const char *type, const char *name);
 
 /*
  * lsk_sparse_def_parse: a definition from text, one statement per line:
  *     sparse NAME [align A]                    (first)
- *     dense|bitmasked|pointer NAME AXES SIZE...  (one size per axis letter)
- *     dynamic NAME AXIS LENGTH [chunk C]
- *     place TYPE NAME
- * with # comments and blank lines, e.g.
+ *     dense|bitmasked|pointer NAME AXES SIZE... [under PARENT]
+ *     dynamic NAME AXIS LENGTH [chunk C] [under PARENT]
+ *     place TYPE NAME                          (in the node above it)
+ * (a node without `under` goes under the one before it) with # comments
+ * and blank lines, e.g.
  *     sparse grid
  *     pointer block ij 256 256
  *     dense cell ij 16 16
  *     place float x
+ *     dense pcell ij 16 16 under block
+ *     dynamic parts k 64
+ *     place uint id
  * Errors name the line ("file:3: ...") and the rule broken.
  * lsk_sparse_def_load reads a file (LSK_EIO).
  */
@@ -133,7 +145,8 @@ const char *lsk_sparse_def_name(const lsk_sparse_def *def);
 unsigned lsk_sparse_def_axes(const lsk_sparse_def *def);
 unsigned lsk_sparse_def_nodes(const lsk_sparse_def *def);
 unsigned lsk_sparse_def_fields(const lsk_sparse_def *def);
-/* Node i (0: the root's child). The strings are the definition's. */
+/* Node i, in the order added (0: under the root). The strings are the
+ * definition's. */
 int lsk_sparse_def_node(const lsk_sparse_def *def, unsigned i, lsk_snode *out /* OUT */);
 /* Field i's type and name (the definition's strings). */
 int lsk_sparse_def_field(const lsk_sparse_def *def, unsigned i, const char **type /* OUT */,
@@ -157,7 +170,9 @@ typedef struct lsk_sparse_options {
    * blocks; dynamic: chunks), by node index; 0: the default below. */
   size_t blocks[LSK_SPARSE_MAX_NODES];
   /* The default pool size as a fraction of the most blocks the node can
-   * ever have (at least 64 blocks, at most all of them); 0: 0.25. */
+   * ever have (a dynamic node: of one chunk per list), at least 64 blocks,
+   * at most 64 MiB of them and all there can be; 0: 0.25. A pool that a
+   * kernel finds short grows (lsk_sparse_check, lsk_sparse_grow). */
   double fraction;
 } lsk_sparse_options;
 
@@ -192,7 +207,8 @@ int lsk_sparse_use(lsk_sparse *sp, lsk_arg *arg /* OUT */, const lsk_async *on);
 
 /* What lsk_sparse_for takes; all zeros: the leaf, automatic shape. */
 typedef struct lsk_sparse_for_options {
-  /* The node whose active cells are visited, by name; NULL: the leaf. */
+  /* The node whose active cells are visited, by name; NULL: the leaf
+   * holding the first field. */
   const char *level;
   /* Workers and simd per block, as lsk_launch's (0: automatic). */
   unsigned workers, simd;
@@ -230,7 +246,8 @@ int lsk_sparse_check(lsk_sparse *sp, const lsk_async *on);
 /*
  * lsk_sparse_grow: the pool of node `node` (a pointer or dynamic node's
  * index) to `blocks` blocks (more than now; 0: enough for what was refused
- * since the last check, and at least 1.5 times now). Contents are kept;
+ * since the last check, at least 1.5 times now, at most the blocks the node
+ * can ever have). Contents are kept;
  * lsk_sparse_use's argument changes. Waits for every queue.
  */
 int lsk_sparse_grow(lsk_sparse *sp, unsigned node, size_t blocks);
@@ -250,7 +267,7 @@ typedef struct lsk_sparse_level_stats {
 /*
  * lsk_sparse_stats_get: per node (out[i] for node i, up to n), runs the GC
  * if needed and counts on the device. lsk_sparse_count: the active cells
- * of one node (by name; NULL: the leaf).
+ * of one node (by name; NULL: the leaf holding the first field).
  * Enqueues; blocks.
  */
 int lsk_sparse_stats_get(lsk_sparse *sp, lsk_sparse_level_stats *out /* OUT */, size_t n,
@@ -260,11 +277,12 @@ int lsk_sparse_count(lsk_sparse *sp, const char *level, uint64_t *active /* OUT 
                      const lsk_async *on);
 
 /*
- * lsk_sparse_read: field `field` as a dense host array over the whole index
- * space, the first axis fastest (element (i, j, k) at i + X * (j + Y * k),
- * X, Y, Z the extents), inactive cells ambient (zero); dst_bytes must hold
- * X * Y * Z values. lsk_sparse_write: the reverse; a cell is activated if
- * its value is not zero, and written if it is active or was activated (a
+ * lsk_sparse_read: field `field` as a dense host array over its axes (the
+ * axes its way from the root divides: every axis in a chain), the first
+ * fastest (element (i, j, k) at i + X * (j + Y * k), X, Y, Z the extents),
+ * inactive cells ambient (zero); dst_bytes must hold X * Y * Z values.
+ * lsk_sparse_write: the reverse; a cell is activated if its value is not
+ * zero, and written if it is active or was activated (a
  * zero does not activate). Fields under a dynamic node: read only (their
  * lists are grown by appends).
  * Enqueues; blocks.

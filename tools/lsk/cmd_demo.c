@@ -1,6 +1,6 @@
 /*
  * cmd_demo.c: `lsk demo` dispatch (no subcommand: the pixel clustering
- * pipeline, examples/pixel/demo.c; `pic` and `heat`: those examples'
+ * pipeline, examples/pixel/demo.c; `pic`, `heat` and `sparse`: those examples'
  * demo.c) and `lsk demo tour`, a short tour of lockstep kernels on the
  * selected device. Three kernels, each its own program, each
  * launched twice (the first launch builds) and checked against plain C on the host: iota  data[i] =
@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "heat_demo.h"
 #include "pic_demo.h"
+#include "sparse_demo.h"
 #include "parse.h"
 #include "pixel_demo.h"
 
@@ -417,10 +418,12 @@ static const char demo_list_text[] =
     "  tour    three small lockstep kernels: iota, a context variable, master and sync\n"
     "  pic     particle-in-cell on frames from a device pool\n"
     "  heat    a 2-D heat stencil on a grid with halos\n"
+    "  sparse  a fire front over a sparse field, its blocks activated and deactivated\n"
     "`lsk demo NAME --help` lists NAME's options.\n";
 
 /* `lsk demo`: the pixel pipeline (examples/pixel/demo.c; also `pixel`);
- * `tour`, `pic` and `heat` name the others; `--help` alone lists them. */
+ * `tour`, `pic`, `heat` and `sparse` name the others; `--help` alone lists
+ * them. */
 int cmd_demo(int argc, char **argv)
 {
   if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
@@ -433,6 +436,8 @@ int cmd_demo(int argc, char **argv)
     return pic_demo(argc - 1, argv + 1); /* examples/pic/demo.c */
   if (argc > 1 && strcmp(argv[1], "heat") == 0)
     return heat_demo(argc - 1, argv + 1); /* examples/heat/demo.c */
+  if (argc > 1 && strcmp(argv[1], "sparse") == 0)
+    return sparse_demo(argc - 1, argv + 1); /* examples/sparse/demo.c */
   if (argc > 1 && strcmp(argv[1], "tour") == 0)
     return demo_tour(argc - 1, argv + 1);
   return pixel_demo(argc, argv); /* examples/pixel/demo.c */

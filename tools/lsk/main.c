@@ -22,7 +22,7 @@ static const struct {
 } commands[] = {
     {"devices", cmd_devices, "list the OpenCL platforms and devices, and which one lsk uses"},
     {"info", cmd_info, "lsk version, the selected device, and the automatic workers and simd"},
-    {"demo", cmd_demo, "the demos (pixel, tour, pic, heat), each checked against C on the host"},
+    {"demo", cmd_demo, "the demos (pixel, tour, pic, heat, sparse), each checked against C"},
     {"bench", bench_main, "time lockstep kernels on the device"},
     {"tune", cmd_tune, "find the fastest workers and simd of the bench kernels, and keep them"},
     {"layout", cmd_layout, "print an SoA layout file's bytes, or its generated OpenCL C or C"},
