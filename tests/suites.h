@@ -82,6 +82,7 @@
   X(sparse_def, tests/sparse/check_sparse_def.c, u)                            \
   X(sparse, tests/sparse/check_sparse.c, ur)                                   \
   X(sparse_for, tests/sparse/check_sparse_for.c, urn)                          \
+  X(sparse_tree, tests/sparse/check_sparse_tree.c, ur)                         \
   X(grind_sparse, tests/sparse/check_grind_sparse.c, gno)                      \
   /* bad input to every public function */                                     \
   X(badinput_core, tests/badinput/check_badinput_core.c, ur)                   \

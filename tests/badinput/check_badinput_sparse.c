@@ -35,7 +35,7 @@ START_TEST(test_bi_sparse_def)
   lsk_context *ctx = tu_context();
   lsk_buffer *b = tu_zeros(ctx, 4);
   lsk_sparse_def *wrong = (lsk_sparse_def *)b;
-  lsk_snode node = {LSK_SNODE_DENSE, "more", "i", {2, 0, 0}, 0};
+  lsk_snode node = {LSK_SNODE_DENSE, "more", "i", {2, 0, 0}, 0, NULL};
 
   BAD(NULL, "lsk_sparse_def_create", lsk_sparse_def_create("a", 0, NULL), LSK_EINVAL,
       "out is NULL");
@@ -164,8 +164,8 @@ START_TEST(test_bi_sparse)
       WRONG("sparse_def", "buffer"));
   lsk_sparse_def *nofields = NULL;
   TU_OK(NULL, lsk_sparse_def_create("e", 0, &nofields));
-  TU_OK(NULL,
-        lsk_sparse_def_add_node(nofields, &(lsk_snode){LSK_SNODE_DENSE, "c", "i", {4, 0, 0}, 0}));
+  TU_OK(NULL, lsk_sparse_def_add_node(nofields,
+                                      &(lsk_snode){LSK_SNODE_DENSE, "c", "i", {4, 0, 0}, 0, NULL}));
   BAD(ctx, "lsk_sparse_create", lsk_sparse_create(ctx, nofields, NULL, &out), LSK_EINVAL, "'e'");
   lsk_sparse_def_destroy(nofields);
   /* Every axis of the index space must be divided by some node: k without

@@ -13,7 +13,7 @@
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define NODE(kind, name, axes, ...)                                                                \
   {                                                                                                \
-    LSK_SNODE_##kind, name, axes, {__VA_ARGS__}, 0                                                 \
+    LSK_SNODE_##kind, name, axes, {__VA_ARGS__}, 0, NULL                                           \
   }
 
 /* dense over bitmasked over pointer, 2 axes, 16 x 16 cells */
@@ -129,7 +129,7 @@ END_TEST
 START_TEST(test_grind_sparse_lists)
 {
   static const lsk_snode nodes[] = {NODE(POINTER, "row", "i", 2),
-                                    {LSK_SNODE_DYNAMIC, "list", "j", {40}, 4}};
+                                    {LSK_SNODE_DYNAMIC, "list", "j", {40}, 4, NULL}};
   spfx f;
   spfx_open(&f, nodes, N(nodes), &(lsk_sparse_options){.fraction = 1.0});
   f.cfg.blocks[0] = 3;

@@ -16,7 +16,7 @@
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define NODE(kind, name, axes, ...)                                                                \
   {                                                                                                \
-    LSK_SNODE_##kind, name, axes, {__VA_ARGS__}, 0                                                 \
+    LSK_SNODE_##kind, name, axes, {__VA_ARGS__}, 0, NULL                                           \
   }
 
 /* The shapes of the random tests: each kind, pointers over pointers,

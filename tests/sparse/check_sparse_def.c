@@ -37,7 +37,7 @@ static lsk_sparse_def *create_ok(const char *name)
 static void add_ok(lsk_sparse_def *d, lsk_snode_kind kind, const char *name, const char *axes,
                    unsigned s0, unsigned s1, unsigned s2, unsigned chunk)
 {
-  lsk_snode n = {kind, name, axes, {s0, s1, s2}, chunk};
+  lsk_snode n = {kind, name, axes, {s0, s1, s2}, chunk, NULL};
   TU_OK(NULL, lsk_sparse_def_add_node(d, &n));
 }
 
@@ -305,38 +305,38 @@ END_TEST
 START_TEST(test_sparse_def_bad_nodes)
 {
   lsk_sparse_def *d = create_ok("g");
-  lsk_snode n = {LSK_SNODE_DENSE, "a", "ij", {4, 6, 0}, 0};
+  lsk_snode n = {LSK_SNODE_DENSE, "a", "ij", {4, 6, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "'a'");
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL,
            "has a size that is not a power of two");
-  n = (lsk_snode){LSK_SNODE_DENSE, "a", "ji", {4, 4, 0}, 0};
+  n = (lsk_snode){LSK_SNODE_DENSE, "a", "ji", {4, 4, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'a' has bad axes");
-  n = (lsk_snode){LSK_SNODE_DENSE, "a", "", {4, 4, 0}, 0};
+  n = (lsk_snode){LSK_SNODE_DENSE, "a", "", {4, 4, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'a' has bad axes");
-  n = (lsk_snode){LSK_SNODE_DENSE, "a", NULL, {4, 4, 0}, 0};
+  n = (lsk_snode){LSK_SNODE_DENSE, "a", NULL, {4, 4, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'a' has bad axes");
-  n = (lsk_snode){LSK_SNODE_DENSE, "not a name", "i", {4, 0, 0}, 0};
+  n = (lsk_snode){LSK_SNODE_DENSE, "not a name", "i", {4, 0, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "'not a name'");
-  n = (lsk_snode){(lsk_snode_kind)9, "a", "i", {4, 0, 0}, 0};
+  n = (lsk_snode){(lsk_snode_kind)9, "a", "i", {4, 0, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'a' has an unknown kind");
   add_ok(d, LSK_SNODE_POINTER, "a", "ij", 4, 4, 0, 0);
   /* duplicate node name */
-  n = (lsk_snode){LSK_SNODE_DENSE, "a", "i", {4, 0, 0}, 0};
+  n = (lsk_snode){LSK_SNODE_DENSE, "a", "i", {4, 0, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node name 'a' is taken");
   /* a field under a pointer leaf */
   TU_FAILS(NULL, lsk_sparse_def_place(d, "float", "x"), LSK_EINVAL, "pointer");
   /* the dynamic node's axis: not an ancestor's, and only one */
-  n = (lsk_snode){LSK_SNODE_DYNAMIC, "l", "j", {8, 0, 0}, 0};
+  n = (lsk_snode){LSK_SNODE_DYNAMIC, "l", "j", {8, 0, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL,
            "node 'l' is dynamic on an axis an ancestor divides");
-  n = (lsk_snode){LSK_SNODE_DYNAMIC, "l", "jk", {8, 8, 0}, 0};
+  n = (lsk_snode){LSK_SNODE_DYNAMIC, "l", "jk", {8, 8, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL,
            "node 'l' is dynamic over more than one axis");
-  n = (lsk_snode){LSK_SNODE_DYNAMIC, "l", "k", {8, 0, 0}, 3};
+  n = (lsk_snode){LSK_SNODE_DYNAMIC, "l", "k", {8, 0, 0}, 3, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "chunk that is not a power of two");
   add_ok(d, LSK_SNODE_DYNAMIC, "l", "k", 1000, 0, 0, 16);
   /* nothing but fields after it */
-  n = (lsk_snode){LSK_SNODE_DENSE, "c", "i", {2, 0, 0}, 0};
+  n = (lsk_snode){LSK_SNODE_DENSE, "c", "i", {2, 0, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'c' follows a dynamic node");
   /* fields: known types, unique names (a node's too) */
   TU_FAILS(NULL, lsk_sparse_def_place(d, "quat", "x"), LSK_EINVAL, "'quat'");
@@ -354,20 +354,20 @@ START_TEST(test_sparse_def_bad_nodes)
   static const char *const names[] = {"n0", "n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8"};
   for (int i = 0; i < LSK_SPARSE_MAX_NODES; ++i)
     add_ok(d, LSK_SNODE_DENSE, names[i], "i", 2, 0, 0, 0);
-  n = (lsk_snode){LSK_SNODE_DENSE, "n8", "i", {2, 0, 0}, 0};
+  n = (lsk_snode){LSK_SNODE_DENSE, "n8", "i", {2, 0, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'n8' is one too many");
   lsk_sparse_def_destroy(d);
 
   /* the extent past 2^31 */
   d = create_ok("g");
   add_ok(d, LSK_SNODE_POINTER, "a", "i", 1u << 16, 0, 0, 0);
-  n = (lsk_snode){LSK_SNODE_DENSE, "b", "i", {1u << 16, 0, 0}, 0};
+  n = (lsk_snode){LSK_SNODE_DENSE, "b", "i", {1u << 16, 0, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL,
            "node 'b' makes the structure's extent along an axis pass 2^31");
   add_ok(d, LSK_SNODE_DENSE, "b", "i", 1u << 15, 0, 0, 0);
   /* a node after a field */
   TU_OK(NULL, lsk_sparse_def_place(d, "float", "x"));
-  n = (lsk_snode){LSK_SNODE_DENSE, "c", "i", {2, 0, 0}, 0};
+  n = (lsk_snode){LSK_SNODE_DENSE, "c", "i", {2, 0, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'c' comes after a field");
   lsk_sparse_def_destroy(d);
 

@@ -15,7 +15,7 @@
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define NODE(kind, name, axes, ...)                                                                \
   {                                                                                                \
-    LSK_SNODE_##kind, name, axes, {__VA_ARGS__}, 0                                                 \
+    LSK_SNODE_##kind, name, axes, {__VA_ARGS__}, 0, NULL                                           \
   }
 
 static const lsk_snode for_1d[] = {NODE(POINTER, "blk", "i", 32), NODE(DENSE, "cell", "i", 16)};
@@ -150,7 +150,7 @@ END_TEST
 
 /* A dynamic leaf: 4 lists of at most 1000 elements in chunks of 8. */
 static const lsk_snode list_nodes[] = {NODE(DENSE, "row", "i", 4),
-                                       {LSK_SNODE_DYNAMIC, "list", "j", {1000}, 8}};
+                                       {LSK_SNODE_DYNAMIC, "list", "j", {1000}, 8, NULL}};
 
 static int cmp_u32(const void *a, const void *b)
 {

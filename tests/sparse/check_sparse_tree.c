@@ -130,9 +130,9 @@ static void run_fill(tree *t, unsigned n, unsigned nx, unsigned salt)
   lsk_arg a;
   TU_OK(t->ctx, lsk_sparse_use(t->sp, &a, NULL));
   lsk_launch l = {.domain = {64}, .blocks = {8}};
-  TU_OK(t->ctx, lsk_kernel_run(t->fill, &l,
-                               LSK_ARGS(a, LSK_ARG_UINT(n), LSK_ARG_UINT(nx), LSK_ARG_UINT(salt)),
-                               NULL));
+  TU_OK(t->ctx,
+        lsk_kernel_run(t->fill, &l,
+                       LSK_ARGS(a, LSK_ARG_UINT(n), LSK_ARG_UINT(nx), LSK_ARG_UINT(salt)), NULL));
   TU_OK(t->ctx, lsk_sparse_check(t->sp, NULL));
 }
 
@@ -177,8 +177,8 @@ static void check_state(tree *t, const model *m, unsigned n, const char *what)
     uint32_t s = 0, c = 0;
     for (unsigned k = 0; k < LEN; ++k) {
       uint32_t v = did[q + (size_t)N * N * k];
-      ck_assert_msg(k < m->cnt[q] || v == 0, "%s: id(%u, %u, %u) = %u past the length %u", what,
-                    i, j, k, v, m->cnt[q]);
+      ck_assert_msg(k < m->cnt[q] || v == 0, "%s: id(%u, %u, %u) = %u past the length %u", what, i,
+                    j, k, v, m->cnt[q]);
       s += k < m->cnt[q] ? v + 1u : 0u;
       c += k < m->cnt[q];
     }
@@ -274,18 +274,19 @@ START_TEST(test_sparse_tree_rules)
   /* A field in a node with nodes under it (C: placed after the child). */
   lsk_sparse_def *d = NULL;
   TU_OK(NULL, lsk_sparse_def_create("t", 0, &d));
-  TU_OK(NULL, lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_POINTER, "b", "i", {16}}));
-  TU_OK(NULL, lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_DENSE, "c", "i", {8}}));
+  TU_OK(NULL, lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_POINTER, "b", "i", {16}, 0, NULL}));
+  TU_OK(NULL, lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_DENSE, "c", "i", {8}, 0, NULL}));
   TU_OK(NULL, lsk_sparse_def_place(d, "float", "x"));
-  TU_OK(NULL, lsk_sparse_def_add_node(
-                  d, &(lsk_snode){LSK_SNODE_DENSE, "e", "i", {8}, .parent = "b"}));
+  TU_OK(NULL,
+        lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_DENSE, "e", "i", {8}, .parent = "b"}));
   lsk_snode got;
   TU_OK(NULL, lsk_sparse_def_node(d, 2, &got));
   ck_assert_str_eq(got.parent, "b");
   TU_OK(NULL, lsk_sparse_def_node(d, 0, &got));
   ck_assert_ptr_null(got.parent);
   TU_OK(NULL, lsk_sparse_def_place(d, "uint", "y"));
-  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_DENSE, "f", "i", {1}, .parent = "e"}),
+  TU_FAILS(NULL,
+           lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_DENSE, "f", "i", {1}, .parent = "e"}),
            LSK_EINVAL, "goes under a node with fields");
   lsk_sparse_def_destroy(d);
 }
