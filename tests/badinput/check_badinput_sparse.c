@@ -169,10 +169,12 @@ START_TEST(test_bi_sparse)
   BAD(ctx, "lsk_sparse_create", lsk_sparse_create(ctx, nofields, NULL, &out), LSK_EINVAL, "'e'");
   lsk_sparse_def_destroy(nofields);
   /* Every axis of the index space must be divided by some node: k without
-   * j is refused here (the definition itself takes it). */
+   * j, built from C (the parser refuses it at the end of the text). */
   lsk_sparse_def *gap = NULL;
+  TU_OK(NULL, lsk_sparse_def_create("gap", 0, &gap));
   TU_OK(NULL,
-        lsk_sparse_def_parse("sparse gap\ndense c ik 4 4\nplace float x\n", "gap.sparse", &gap));
+        lsk_sparse_def_add_node(gap, &(lsk_snode){LSK_SNODE_DENSE, "c", "ik", {4, 4, 0}, 0, NULL}));
+  TU_OK(NULL, lsk_sparse_def_place(gap, "float", "x"));
   BAD(ctx, "lsk_sparse_create", lsk_sparse_create(ctx, gap, NULL, &out), LSK_EINVAL,
       "no node divides axis j");
   lsk_sparse_def_destroy(gap);

@@ -293,6 +293,13 @@ START_TEST(test_sparse_def_bad_texts)
     ck_assert_msg(strstr(msg + strlen(at), bad_texts[i].want) != NULL, "case %zu: '%s' lacks '%s'",
                   i, msg, bad_texts[i].want);
   }
+  /* Every axis of the index space divided by some node: k without j is
+   * refused when the text ends (the file, no line). */
+  lsk_sparse_def *gap = (lsk_sparse_def *)&gap;
+  TU_FAILS(NULL,
+           lsk_sparse_def_parse("sparse g\ndense a ik 4 4\nplace float x\n", "grid.sparse", &gap),
+           LSK_EINVAL, "grid.sparse: sparse 'g': no node divides axis j");
+  ck_assert_ptr_null(gap);
   /* No statement at all: the file, no line. */
   lsk_sparse_def *d = (lsk_sparse_def *)&d;
   TU_FAILS(NULL, lsk_sparse_def_parse("# nothing\n\n", "grid.sparse", &d), LSK_EINVAL,
@@ -337,7 +344,7 @@ START_TEST(test_sparse_def_bad_nodes)
   add_ok(d, LSK_SNODE_DYNAMIC, "l", "k", 1000, 0, 0, 16);
   /* nothing but fields after it */
   n = (lsk_snode){LSK_SNODE_DENSE, "c", "i", {2, 0, 0}, 0, NULL};
-  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'c' follows a dynamic node");
+  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'c' goes under a dynamic node");
   /* fields: known types, unique names (a node's too) */
   TU_FAILS(NULL, lsk_sparse_def_place(d, "quat", "x"), LSK_EINVAL, "'quat'");
   TU_FAILS(NULL, lsk_sparse_def_place(d, NULL, "x"), LSK_EINVAL, "type '(null)'");
@@ -368,7 +375,7 @@ START_TEST(test_sparse_def_bad_nodes)
   /* a node after a field */
   TU_OK(NULL, lsk_sparse_def_place(d, "float", "x"));
   n = (lsk_snode){LSK_SNODE_DENSE, "c", "i", {2, 0, 0}, 0, NULL};
-  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'c' comes after a field");
+  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'c' goes under a node with fields");
   lsk_sparse_def_destroy(d);
 
   /* the definition's own name and alignment */
