@@ -2,7 +2,8 @@
  * sparse_adapter.h: the adapter of tests/sparse/sparse_kernels.cl (what
  * tests/sparse/sparse_fixture.c writes at run time) for the two
  * structures of the nvptx recipes, by hand: sparse_grid.sparse, and
- * sparse_list.sparse with -D SP_LIST. The struct-for's level: the leaf.
+ * sparse_list.sparse with -D SP_LIST. The struct-for's level: the leaf. A
+ * level's functions take the axes of the nodes down to it (row: i).
  */
 #define SP_T uint
 #ifndef SP_LIST
@@ -42,21 +43,21 @@ uint sp_length(sp s, const uint *c) { return sp_list_length(s, SP_AT_LIST(c)); }
 int sp_lv_activate(sp s, uint lv, const uint *c)
 {
   switch (lv) {
-  case 0: return sp_row_activate(s, SP_AT(c));
+  case 0: return sp_row_activate(s, (c)[0]);
   }
   return -1;
 }
 void sp_lv_deactivate(sp s, uint lv, const uint *c)
 {
   switch (lv) {
-  case 0: sp_row_deactivate(s, SP_AT(c)); return;
+  case 0: sp_row_deactivate(s, (c)[0]); return;
   case 1: sp_list_deactivate(s, SP_AT_LIST(c)); return;
   }
 }
 int sp_lv_is_active(sp s, uint lv, const uint *c)
 {
   switch (lv) {
-  case 0: return sp_row_is_active(s, SP_AT(c));
+  case 0: return sp_row_is_active(s, (c)[0]);
   case 1: return sp_list_is_active(s, SP_AT(c));
   }
   return -1;

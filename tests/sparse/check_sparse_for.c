@@ -168,7 +168,7 @@ START_TEST(test_sparse_dynamic_appends)
 {
   spfx f;
   /* every chunk (4 lists x 125) */
-  spfx_open(&f, list_nodes, N(list_nodes), &(lsk_sparse_options){.fraction = 1.0});
+  spfx_open(&f, list_nodes, N(list_nodes), &(lsk_sparse_options){.blocks = {0, 500}});
   enum { K = 1500 };
   uint32_t *pts = calloc(3 * K, 4), vals[K], idx[K], want_len[4] = {0};
   uint64_t rng = 99;
@@ -242,7 +242,7 @@ END_TEST
 START_TEST(test_sparse_dynamic_past_length)
 {
   spfx f;
-  spfx_open(&f, list_nodes, N(list_nodes), &(lsk_sparse_options){.fraction = 1.0});
+  spfx_open(&f, list_nodes, N(list_nodes), &(lsk_sparse_options){.blocks = {0, 500}});
   enum { K = 1200 };
   uint32_t *pts = calloc(3 * K, 4), vals[K], idx[K];
   for (unsigned i = 0; i < K; ++i)

@@ -32,16 +32,30 @@ static void put(sbuf *b, const char *fmt, ...)
   b->len += (size_t)n;
 }
 
-/* "c[0], c[1]": the axes of the index space but skip (-1: none). */
-static void coords(sbuf *b, unsigned axes, int skip)
+/* "(c)[0], (c)[1]": the axes of mask (bit a: axis a) but skip (-1: none). */
+static void coords(sbuf *b, unsigned mask, int skip)
 {
   const char *sep = "";
-  for (unsigned a = 0; a < axes; ++a) {
-    if ((int)a == skip)
+  for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a) {
+    if ((int)a == skip || !(mask >> a & 1u))
       continue;
     put(b, "%s(c)[%u]", sep, a);
     sep = ", ";
   }
+}
+
+/* The axes of node m's functions: those of the nodes from the root to it
+ * (a chain: nodes 0 to m). */
+static unsigned path_axes(const lsk_sparse_def *def, unsigned m)
+{
+  unsigned mask = 0;
+  for (unsigned i = 0; i <= m; ++i) {
+    lsk_snode n;
+    TU_OK(NULL, lsk_sparse_def_node(def, i, &n));
+    for (const char *a = n.axes; *a; ++a)
+      mask |= 1u << (*a - 'i');
+  }
+  return mask;
 }
 
 static void upper(char *dst, const char *src, size_t cap)
@@ -63,12 +77,13 @@ char *spfx_adapter(const lsk_sparse_def *def, int for_level)
   TU_OK(NULL, lsk_sparse_def_node(def, nodes - 1, &leaf));
   int dyn = leaf.kind == LSK_SNODE_DYNAMIC ? leaf.axes[0] - 'i' : -1;
   put(&b, "\n/* the adapter of tests/sparse/sparse_kernels.cl */\n#define SP_T %s\n", type);
+  unsigned all = (1u << axes) - 1u;
   put(&b, "#define SP_AT(c) ");
-  coords(&b, axes, -1);
+  coords(&b, all, -1);
   put(&b, "\n");
   if (dyn >= 0) {
     put(&b, "#define SP_AT_LIST(c) ");
-    coords(&b, axes, dyn);
+    coords(&b, all, dyn);
     put(&b,
         "\nuint sp_append(sp s, const uint *c, SP_T v) { return sp_%s_append(s, SP_AT_LIST(c), "
         "v); }\n",
@@ -87,7 +102,7 @@ char *spfx_adapter(const lsk_sparse_def *def, int for_level)
       if (list && o == 0)
         continue; /* a list grows by appends */
       put(&b, "  case %u: %ssp_%s_%s(s, ", i, o == 1 ? "" : "return ", n.name, ops[o]);
-      coords(&b, axes, list && o == 1 ? dyn : -1);
+      coords(&b, path_axes(def, i), list && o == 1 ? dyn : -1);
       put(&b, ");%s\n", o == 1 ? " return;" : "");
     }
     put(&b, "  }\n%s}\n", o == 1 ? "" : "  return -1;\n");
