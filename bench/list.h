@@ -37,6 +37,10 @@
  *                  queues.c: the buffer cache against clCreateBuffer per
  *                  step; pinned uploads beside kernels on two queues
  *                  against one queue
+ *   sparse         sparse.c: sparse fields (struct-for, activation, the
+ *                  GC) on a ring of a 4096^2 grid against a C block table
+ *                  (sparse_ref.c) and Taichi (sparse_taichi.c runs
+ *                  peer_taichi.py; skipped where taichi does not import)
  *   mpi            mpi.c: `lsk mpi heat` and `lsk mpi pic` on 2 ranks against 1, `lsk mpi
  *                  halo` against memcpy, as mpirun children (skipped
  *                  without MPI)
@@ -61,6 +65,7 @@
   X(streams, 0, "the pixel pipeline as batches over 2 and 4 streams against 1")                    \
   X(bufcache, 0, "lsk_buffer_alloc/free per step against clCreateBuffer/clReleaseMemObject")       \
   X(overlap, 0, "pinned uploads beside kernels on two queues against one queue")                   \
+  X(sparse, 0, "sparse fields on a ring of a 4096^2 grid against a C block table and Taichi")      \
   X(mpi, 0, "lsk mpi: heat and pic on 2 ranks against 1, the halo exchange against memcpy")        \
   X(launch, 0, "launch overhead of an empty kernel against raw clEnqueueNDRangeKernel")            \
   X(build, BENCH_CASE_BUILD, "build cost: cold, again, lsk's disk cache, new processes")

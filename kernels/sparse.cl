@@ -18,7 +18,8 @@
  *               clEnqueueFillBuffer as initializing memory).
  *
  * Every grid-strided loop ends with a barrier (see kernels/pool.cl), and
- * each kernel's block domain is LSK__SP_TILE.
+ * each kernel's block domain is LSK__SP_TILE, but listgen's, whose tile is
+ * its block domain (larger on CPUs: host/sparse/structure.c).
  */
 #define LSK__SP_TILE 256u
 /* Node m's row; row 0 is the root's one cell, so that T(PAR(m), ...) is
@@ -147,7 +148,7 @@ LSK_KERNEL void lsk_sparse_listgen(LSK_CTX, LSK__SP_PARAMS, uint m)
 {
   LSK__SP_VIEW(v);
   LSK_BLOCK_SCRATCH(uint, s);
-  uint pcells = T(PAR(m), NCELLS), tiles = (pcells + LSK__SP_TILE - 1u) / LSK__SP_TILE;
+  uint pcells = T(PAR(m), NCELLS), tiles = (pcells + LSK_DOMAIN_SIZE - 1u) / LSK_DOMAIN_SIZE;
   uint pcpool = T(PAR(m), CPOOL);
   LSK_BLOCKS(u, lsk__sp_nparents(v, m) * tiles)
   {
@@ -158,14 +159,14 @@ LSK_KERNEL void lsk_sparse_listgen(LSK_CTX, LSK__SP_PARAMS, uint m)
     uint n = 0;
     LSK_FOREACH(it)
     {
-      uint c = t * LSK__SP_TILE + it.idx;
+      uint c = t * LSK_DOMAIN_SIZE + it.idx;
       if (c < pcells)
         n += lsk__sp_nchildren(v, m, pc, p.cont, p.first + c);
     }
     uint slot = lsk_block_append(s, (volatile __global uint *)v.lists + LSK__SPL_COUNT + m, n);
     LSK_FOREACH(it)
     {
-      uint c = t * LSK__SP_TILE + it.idx;
+      uint c = t * LSK_DOMAIN_SIZE + it.idx;
       if (c < pcells)
         slot = lsk__sp_emit(v, m, p, pc, c, slot);
     }

@@ -3,7 +3,7 @@
 # file's contents), in CMake alone: CI machines may have neither python3 nor
 # jq, and CMake >= 3.19 parses JSON (string(JSON) fails on invalid input).
 #
-#   cmake -DLSK=path/to/lsk -DWORK=dir -DMODE=json|bad-number|progress|trace -P bench_cli.cmake
+#   cmake -DLSK=path/to/lsk -DWORK=dir -DMODE=json|bad-number|progress|trace|taichi-... -P bench_cli.cmake
 #
 # json: `lsk bench --quick --json FILE` with an infinite sample in it, and
 #   FILE must parse as JSON with null where that sample is. The sample comes
@@ -19,10 +19,17 @@
 #   ("X") slice per launch of the case's empty kernel, on that queue, each
 #   with a start and a duration >= 0 (the case launches it 1 + 2 x 200 times
 #   with --quick; at least 400 are wanted).
+# taichi-skip, taichi-peer, taichi-wrong: `lsk bench --quick --only sparse`
+#   with $LSK_BENCH_PYTHON a stand-in for the Python that runs the Taichi
+#   peer (bench/peer_taichi.py), speaking its protocol: it says "skip"
+#   (the case runs its C rows and says why the Taichi rows are skipped);
+#   it gives the C structure's counts and sums at the --quick size (1024^2:
+#   74240 cells, sums 94846 and 121663, 0; the rows against it are there);
+#   it gives a dense sum one off (the bench fails and names Taichi's op).
 cmake_minimum_required(VERSION 3.20)
 
 if(NOT LSK OR NOT MODE)
-  message(FATAL_ERROR "usage: cmake -DLSK=lsk -DWORK=dir -DMODE=json|bad-number|progress|trace -P ${CMAKE_SCRIPT_MODE_FILE}")
+  message(FATAL_ERROR "usage: cmake -DLSK=lsk -DWORK=dir -DMODE=json|bad-number|progress|trace|taichi-skip|taichi-peer|taichi-wrong -P ${CMAKE_SCRIPT_MODE_FILE}")
 endif()
 
 if(MODE STREQUAL "json")
@@ -138,6 +145,40 @@ elseif(MODE STREQUAL "trace")
     message(FATAL_ERROR "${trace}: ${named} thread names, ${slices} slices (wanted 1 and >= 400)")
   endif()
   message("${trace}: valid trace-event JSON, ${slices} launches of 'empty' on the default queue")
+elseif(MODE MATCHES "^taichi-")
+  file(REMOVE_RECURSE "${WORK}")
+  file(MAKE_DIRECTORY "${WORK}")
+  set(dense 121663)
+  if(MODE STREQUAL "taichi-wrong")
+    set(dense 121664)
+  endif()
+  if(MODE STREQUAL "taichi-skip")
+    set(body "echo 'skip stand-in: no taichi here'\n")
+  else()
+    set(body "echo 'ready Stand-in Taichi'\n"
+             "while read line\ndo\n  echo 'round 0.001 74240 0.001 94846 0.001 ${dense} 0.001 0'\ndone\n")
+  endif()
+  file(WRITE "${WORK}/python" "#!/bin/sh\n# A stand-in for the Taichi peer's Python (tests/bench_cli.cmake).\n" ${body})
+  file(CHMOD "${WORK}/python" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env "LSK_BENCH_PYTHON=${WORK}/python"
+                          "${LSK}" bench --quick --only sparse
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("status ${rc}: ${out}${err}")
+  if(MODE STREQUAL "taichi-wrong")
+    if(rc EQUAL 0 OR NOT err MATCHES "sparse: Taichi: dense gave 121664, C 121663")
+      message(FATAL_ERROR "a wrong Taichi sum was not refused, naming the op")
+    endif()
+  elseif(NOT rc EQUAL 0)
+    message(FATAL_ERROR "lsk bench --only sparse failed (${rc})")
+  elseif(MODE STREQUAL "taichi-skip" AND
+         NOT out MATCHES "sparse: Taichi rows skipped, stand-in: no taichi here")
+    message(FATAL_ERROR "no note that the Taichi rows are skipped")
+  elseif(MODE STREQUAL "taichi-peer" AND NOT out MATCHES "sparse update\\+sum, struct-for +Stand-in Taichi")
+    message(FATAL_ERROR "no row against the stand-in Taichi")
+  endif()
+  if(NOT MODE STREQUAL "taichi-wrong" AND NOT out MATCHES "sparse update: struct-for +lsk dense loop")
+    message(FATAL_ERROR "no struct-for row against lsk's dense loop")
+  endif()
 else()
   message(FATAL_ERROR "unknown MODE '${MODE}'")
 endif()

@@ -29,9 +29,11 @@ static const char tree_text[] = "sparse t\n"
                                 "dynamic parts k 512 chunk 8\n"
                                 "place uint id\n";
 
-/* Point g's cell for the field (g < nx) and for the lists (every g): the
- * lists' points are whole blocks' corners, so that many ids go to one
- * list and the lists span several chunks. */
+/* Point g's cell for the field (g < nx) and for the lists (every g): a
+ * different cell for every g below 16384 (one writer per cell: the field
+ * has no last writer to agree on); the lists' points are whole blocks'
+ * corners, so that many ids go to one list and the lists span several
+ * chunks. */
 static const char src[] =
     "LSK_KERNEL void fill(LSK_CTX, T_PARAMS, uint n, uint nx, uint salt) {\n"
     "  T_VIEW(s);\n"
@@ -39,7 +41,7 @@ static const char src[] =
     "    LSK_FOREACH(it) {\n"
     "      uint g = b * LSK_DOMAIN_SIZE + it.idx;\n"
     "      if (g < n) {\n"
-    "        uint i = (g * 37u + salt) & 127u, j = (g * 91u + 7u) & 127u;\n"
+    "        uint i = ((g & 127u) * 37u + salt) & 127u, j = ((g >> 7) * 91u + 7u + i) & 127u;\n"
     "        if (g < nx) t_x_set(s, i, j, (float)(g + 1u));\n"
     "        t_parts_append(s, i & ~7u, j & ~7u, g);\n"
     "      }\n"
@@ -80,7 +82,7 @@ static void model_fill(model *m, unsigned n, unsigned nx, unsigned salt)
 {
   memset(m, 0, sizeof *m);
   for (unsigned g = 0; g < n; ++g) {
-    unsigned i = (g * 37u + salt) & 127u, j = (g * 91u + 7u) & 127u;
+    unsigned i = ((g & 127u) * 37u + salt) & 127u, j = ((g >> 7) * 91u + 7u + i) & 127u;
     if (g < nx) {
       m->x[i + N * j] = (float)(g + 1u);
       m->block[i / B + (N / B) * (j / B)] = 1;
