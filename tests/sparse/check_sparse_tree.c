@@ -108,7 +108,7 @@ static void tree_open(tree *t)
 {
   t->ctx = tu_context();
   TU_OK(NULL, lsk_sparse_def_parse(tree_text, "tree.sparse", &t->def));
-  TU_OK(t->ctx, lsk_sparse_create(t->ctx, t->def, NULL, &t->sp));
+  TU_OK(t->ctx, lsk_sparse_create(t->ctx, t->def, &(lsk_sparse_options){.fraction = 1.0}, &t->sp));
   lsk_program_options po = {.name = "check_sparse_tree", .prelude = lsk_sparse_source(t->sp)};
   TU_OK(t->ctx, lsk_program_create(t->ctx, src, &po, &t->prog));
   t->fill = tu_kernel(t->prog, "fill");
