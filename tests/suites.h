@@ -78,12 +78,19 @@
   X(pool, tests/mem/check_pool.c, ur)                                          \
   X(chunklist, tests/mem/check_chunklist.c, ur)                                \
   X(grind_pool, tests/mem/check_grind_pool.c, urgno)                           \
+  /* sparse structures */                                                      \
+  X(sparse_def, tests/sparse/check_sparse_def.c, u)                            \
+  X(sparse, tests/sparse/check_sparse.c, ur)                                   \
+  X(sparse_for, tests/sparse/check_sparse_for.c, urn)                          \
+  X(sparse_tree, tests/sparse/check_sparse_tree.c, ur)                         \
+  X(grind_sparse, tests/sparse/check_grind_sparse.c, gno)                      \
   /* bad input to every public function */                                     \
   X(badinput_core, tests/badinput/check_badinput_core.c, ur)                   \
   X(badinput_data, tests/badinput/check_badinput_data.c, ur)                   \
   X(badinput_objects, tests/badinput/check_badinput_objects.c, ur)             \
   X(badinput_queues, tests/badinput/check_badinput_queues.c, ur)               \
-  X(badinput_group, tests/badinput/check_badinput_group.c, ur)
+  X(badinput_group, tests/badinput/check_badinput_group.c, ur)                \
+  X(badinput_sparse, tests/badinput/check_badinput_sparse.c, ur)
 /* clang-format on */
 
 #endif /* LSK_TEST_SUITES_H */

@@ -15,7 +15,7 @@ grep -qE '^const char \*lsk_version\(' "$src"/include/lsk/version.h.in && echo l
 sort -u -o "$tmp.funcs" "$tmp.funcs"
 : >"$tmp.rows"
 rc=0
-LSK_BADINPUT_ROWS="$tmp.rows" "$bin" badinput_core badinput_data badinput_objects badinput_queues badinput_group >"$tmp.log" 2>&1 || rc=$?
+LSK_BADINPUT_ROWS="$tmp.rows" "$bin" badinput_core badinput_data badinput_objects badinput_queues badinput_group badinput_sparse >"$tmp.log" 2>&1 || rc=$?
 if [ "$rc" -ne 0 ]; then
   cat "$tmp.log"
   exit "$rc" # 77: no device (skipped)

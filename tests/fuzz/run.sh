@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh TARGET SECONDS: a libFuzzer campaign on one of lsk's parsers.
 #
-#   tests/fuzz/run.sh layout 600        # layout | selector | pixel_file | cache_entry | tune_file
+#   tests/fuzz/run.sh layout 600        # layout | selector | pixel_file | cache_entry | tune_file | sparse_def
 #
 # Builds tests/fuzz as its own project with clang (ASan+UBSan, coverage)
 # in $FUZZ_BUILD (default: build-fuzz), starts from the seed corpus
@@ -13,7 +13,7 @@
 # cover it). Extra libFuzzer flags: FUZZ_FLAGS (e.g. "-jobs=2 -workers=2").
 set -euo pipefail
 if [ $# -ne 2 ]; then
-  echo "usage: tests/fuzz/run.sh layout|selector|pixel_file|cache_entry|tune_file SECONDS" >&2
+  echo "usage: tests/fuzz/run.sh layout|selector|pixel_file|cache_entry|tune_file|sparse_def SECONDS" >&2
   exit 2
 fi
 target=$1 secs=$2

@@ -108,7 +108,7 @@ static void tree_open(tree *t)
 {
   t->ctx = tu_context();
   TU_OK(NULL, lsk_sparse_def_parse(tree_text, "tree.sparse", &t->def));
-  TU_OK(t->ctx, lsk_sparse_create(t->ctx, t->def, NULL, &t->sp));
+  TU_OK(t->ctx, lsk_sparse_create(t->ctx, t->def, &(lsk_sparse_options){.fraction = 1.0}, &t->sp));
   lsk_program_options po = {.name = "check_sparse_tree", .prelude = lsk_sparse_source(t->sp)};
   TU_OK(t->ctx, lsk_program_create(t->ctx, src, &po, &t->prog));
   t->fill = tu_kernel(t->prog, "fill");
@@ -276,8 +276,8 @@ START_TEST(test_sparse_tree_rules)
   /* A field in a node with nodes under it (C: placed after the child). */
   lsk_sparse_def *d = NULL;
   TU_OK(NULL, lsk_sparse_def_create("t", 0, &d));
-  TU_OK(NULL, lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_POINTER, "b", "i", {16}}));
-  TU_OK(NULL, lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_DENSE, "c", "i", {8}}));
+  TU_OK(NULL, lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_POINTER, "b", "i", {16}, 0, NULL}));
+  TU_OK(NULL, lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_DENSE, "c", "i", {8}, 0, NULL}));
   TU_OK(NULL, lsk_sparse_def_place(d, "float", "x"));
   TU_OK(NULL,
         lsk_sparse_def_add_node(d, &(lsk_snode){LSK_SNODE_DENSE, "e", "i", {8}, .parent = "b"}));
