@@ -6,7 +6,8 @@
  *
  *   listgen     node m's element list from its parents' (Taichi's listgen):
  *               every active cell of a listed parent block gives one block
- *               of m, or under a dynamic node one entry per chunk;
+ *               of m, or under a dynamic node one entry per chunk (with
+ *               all, for deactivation, every block that exists);
  *   cascade     the GC's first step for a pointer node: the blocks its
  *               pool recycled since the last GC give back what hangs
  *               below them (the next pool's blocks, a list's chunks),
@@ -56,15 +57,18 @@ LSK_INLINE void lsk__sp_parent(LSK__SP_T v, uint m, uint e, lsk_sparse_block *b)
 
 /* The child of a parent cell (container pc, flat index pf) that holds
  * node m's block or list: its container's cell (*cell) and the block's or
- * list's index there. 0 if the parent cell is inactive. */
-LSK_INLINE int lsk__sp_child(LSK__SP_T v, uint m, __global uchar *pc, uint pcont, uint pf,
+ * list's index there. 0 if the parent cell is inactive, or with all (the
+ * blocks that exist, for deactivation) if it has no child block: a
+ * bitmasked cell's bit then does not count, so that what hides under a
+ * cleared bit is reached too. */
+LSK_INLINE int lsk__sp_child(LSK__SP_T v, uint m, __global uchar *pc, uint pcont, uint pf, uint all,
                              uint *cell, uint *index)
 {
   uint kind = T(PAR(m), KIND);
   *cell = pcont;
   *index = pf;
   if (kind == LSK__SP_BITMASKED)
-    return lsk__sp_bit(pc + T(PAR(m), OFF), pf);
+    return all || lsk__sp_bit(pc + T(PAR(m), OFF), pf);
   if (kind == LSK__SP_POINTER) {
     uint r = ((__global const uint *)(pc + T(PAR(m), OFF)))[pf];
     *cell = r - 1u;
@@ -80,16 +84,29 @@ LSK_INLINE uint lsk__sp_len(uint m, __global uchar *c, uint l)
   return min(((__global const uint *)(c + T(m, OFF)))[l], T(m, MAX));
 }
 
+/* A dynamic node m's list (container lc, index l): how many of its chunks
+ * exist, at most those its length needs. A chunk is made only after the
+ * ones before it, so they are a prefix of the chain: a chunk the pool
+ * could not give ends it (its elements read 0), and takes no entry. */
+LSK_INLINE uint lsk__sp_nchunks(LSK__SP_T v, uint m, __global uchar *lc, uint l)
+{
+  uint need = (lsk__sp_len(m, lc, l) + T(m, NCELLS) - 1u) >> T(m, LOG2CHUNK), q = 0;
+  __global uint *pool = v.pool[T(m, POOL)];
+  for (uint r = ((__global const uint *)(lc + T(m, OFF2)))[l]; r && q < need; ++q)
+    r = *lsk_pool_cell(pool, r - 1u);
+  return q;
+}
+
 /* How many entries of node m one parent cell gives. */
-LSK_INLINE uint lsk__sp_nchildren(LSK__SP_T v, uint m, __global uchar *pc, uint pcont, uint pf)
+LSK_INLINE uint lsk__sp_nchildren(LSK__SP_T v, uint m, __global uchar *pc, uint pcont, uint pf,
+                                  uint all)
 {
   uint cell, l;
-  if (!lsk__sp_child(v, m, pc, pcont, pf, &cell, &l))
+  if (!lsk__sp_child(v, m, pc, pcont, pf, all, &cell, &l))
     return 0;
   if (T(m, KIND) != LSK__SP_DYNAMIC)
     return 1;
-  uint len = lsk__sp_len(m, lsk__sp_base(v, T(m, CPOOL), cell), l);
-  return (len + T(m, NCELLS) - 1u) >> T(m, LOG2CHUNK);
+  return lsk__sp_nchunks(v, m, lsk__sp_base(v, T(m, CPOOL), cell), l);
 }
 
 /* Entry slot of node m's list (dropped past its room). The coordinates as
@@ -120,10 +137,10 @@ LSK_INLINE uint lsk__sp_coord(uint m, lsk_sparse_block b, uint c, uint a)
 
 /* The entries of one parent cell (cell c of parent block p) from slot. */
 LSK_INLINE uint lsk__sp_emit(LSK__SP_T v, uint m, lsk_sparse_block p, __global uchar *pc, uint c,
-                             uint slot)
+                             uint all, uint slot)
 {
   uint cell, l;
-  if (!lsk__sp_child(v, m, pc, p.cont, p.first + c, &cell, &l))
+  if (!lsk__sp_child(v, m, pc, p.cont, p.first + c, all, &cell, &l))
     return slot;
   uint b0 = lsk__sp_coord(PAR(m), p, c, 0), b1 = lsk__sp_coord(PAR(m), p, c, 1),
        b2 = lsk__sp_coord(PAR(m), p, c, 2);
@@ -133,18 +150,18 @@ LSK_INLINE uint lsk__sp_emit(LSK__SP_T v, uint m, lsk_sparse_block p, __global u
   }
   __global uchar *lc = lsk__sp_base(v, T(m, CPOOL), cell);
   uint len = lsk__sp_len(m, lc, l), ch = T(m, NCELLS), ax = T(m, DAXIS);
+  uint n = lsk__sp_nchunks(v, m, lc, l);
   __global uint *pool = v.pool[T(m, POOL)];
   uint r = ((__global const uint *)(lc + T(m, OFF2)))[l];
-  for (uint q = 0; q * ch < len; ++q) {
-    /* A chunk the pool could not give: its elements read as zero. */
-    lsk__sp_put(v, m, slot++, r ? r - 1u : 0u, 0, r ? min(ch, len - q * ch) : 0u,
-                ax == 0 ? q * ch : b0, ax == 1 ? q * ch : b1, ax == 2 ? q * ch : b2);
-    r = r ? *lsk_pool_cell(pool, r - 1u) : 0u;
+  for (uint q = 0; q < n; ++q) {
+    lsk__sp_put(v, m, slot++, r - 1u, 0, min(ch, len - q * ch), ax == 0 ? q * ch : b0,
+                ax == 1 ? q * ch : b1, ax == 2 ? q * ch : b2);
+    r = *lsk_pool_cell(pool, r - 1u);
   }
   return slot;
 }
 
-LSK_KERNEL void lsk_sparse_listgen(LSK_CTX, LSK__SP_PARAMS, uint m)
+LSK_KERNEL void lsk_sparse_listgen(LSK_CTX, LSK__SP_PARAMS, uint m, uint all)
 {
   LSK__SP_VIEW(v);
   LSK_BLOCK_SCRATCH(uint, s);
@@ -161,14 +178,14 @@ LSK_KERNEL void lsk_sparse_listgen(LSK_CTX, LSK__SP_PARAMS, uint m)
     {
       uint c = t * LSK_DOMAIN_SIZE + it.idx;
       if (c < pcells)
-        n += lsk__sp_nchildren(v, m, pc, p.cont, p.first + c);
+        n += lsk__sp_nchildren(v, m, pc, p.cont, p.first + c, all);
     }
     uint slot = lsk_block_append(s, (volatile __global uint *)v.lists + LSK__SPL_COUNT + m, n);
     LSK_FOREACH(it)
     {
       uint c = t * LSK_DOMAIN_SIZE + it.idx;
       if (c < pcells)
-        slot = lsk__sp_emit(v, m, p, pc, c, slot);
+        slot = lsk__sp_emit(v, m, p, pc, c, all, slot);
     }
     lsk_sync();
   }
@@ -230,7 +247,7 @@ LSK_KERNEL void lsk_sparse_deactivate(LSK_CTX, LSK__SP_PARAMS, uint m)
         lsk__sp_bit_clear(c + T(m, OFF), f);
       else if (x < cells && kind == LSK__SP_POINTER)
         lsk__sp_unlink(v.pool[T(m, POOL)], (__global uint *)(c + T(m, OFF)) + f);
-      else if (x < cells && dyn && lsk__sp_child(v, m, c, b.cont, f, &cell, &l)) {
+      else if (x < cells && dyn && lsk__sp_child(v, m, c, b.cont, f, 1, &cell, &l)) {
         __global uchar *lc = lsk__sp_base(v, T(m, CPOOL), cell);
         lsk__sp_clear_list(v.pool[T(m, POOL)], (__global uint *)(lc + T(m, OFF)) + l,
                            (__global uint *)(lc + T(m, OFF2)) + l);

@@ -4,6 +4,7 @@
  * each node's arrays lie in the containers, sparse/sparse.h) and the
  * description `lsk sparse` prints. A definition is a plain host object.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,47 +86,56 @@ static int parse_axes(const char *axes, lsk__snode *n)
 }
 
 /* Each rule a node must keep against its ancestors (parent p, -1: the
- * root); a message naming the rule, or NULL. */
-static const char *node_rule(const lsk_sparse_def *d, const lsk_snode *s, int p, lsk__snode *n)
+ * root); 0, or 1 with the rule broken, and the value breaking it, in why. */
+static int node_rule(const lsk_sparse_def *d, const lsk_snode *s, int p, lsk__snode *n, char *why,
+                     size_t cap)
 {
+#define RULE(...) return snprintf(why, cap, __VA_ARGS__), 1
   if (d->nnodes == LSK_SPARSE_MAX_NODES)
-    return "is one too many (LSK_SPARSE_MAX_NODES is 8)";
+    RULE("is one too many (LSK_SPARSE_MAX_NODES is 8)");
   if (p >= 0 && d->node[p].kind == LSK_SNODE_DYNAMIC)
-    return "goes under a dynamic node: only fields may follow one";
+    RULE("goes under dynamic node '%s': only fields may follow one", d->node[p].name);
   if (p >= 0 && d->node[p].nfields)
-    return "goes under a node with fields: fields are placed in leaves";
+    RULE("goes under a node with fields ('%s'): fields are placed in leaves", d->node[p].name);
   if (s->kind < LSK_SNODE_DENSE || s->kind > LSK_SNODE_DYNAMIC)
-    return "has an unknown kind";
+    RULE("has an unknown kind %d", (int)s->kind);
   if (!parse_axes(s->axes, n))
-    return "has bad axes: letters of \"ijk\" in increasing order, each once";
+    RULE("has bad axes '%s': letters of \"ijk\" in increasing order, each once",
+         s->axes ? s->axes : "(null)");
   if (s->kind == LSK_SNODE_DYNAMIC && n->naxes != 1)
-    return "is dynamic over more than one axis: a list has one";
+    RULE("is dynamic over %u axes ('%s'): a list has one", n->naxes, s->axes);
   for (unsigned k = 0; k < n->naxes; ++k) {
     unsigned a = n->axis[k];
     uint64_t extent = 1;
     for (int q = p; q >= 0; q = d->node[q].parent) {
       extent *= d->node[q].size[a];
       if (d->node[q].size[a] > 1 && s->kind == LSK_SNODE_DYNAMIC)
-        return "is dynamic on an axis an ancestor divides: a list's axis must be its own";
+        RULE("is dynamic on axis %c, which ancestor '%s' divides: a list's axis must be its own",
+             'i' + a, d->node[q].name);
     }
     if (s->sizes[k] == 0)
-      return "has a size of 0";
+      RULE("has a size of 0 along %c", 'i' + a);
     if (s->kind != LSK_SNODE_DYNAMIC && !is_pow2(s->sizes[k]))
-      return "has a size that is not a power of two (each cell's digits are taken with shifts "
-             "and masks)";
+      RULE("has a size of %u along %c, not a power of two (each cell's digits are taken with "
+           "shifts and masks)",
+           s->sizes[k], 'i' + a);
     if (extent * s->sizes[k] > (1ull << 31))
-      return "makes the structure's extent along an axis pass 2^31";
+      RULE("makes the extent along %c %llu, past 2^31", 'i' + a,
+           (unsigned long long)(extent * s->sizes[k]));
   }
   if (s->kind == LSK_SNODE_DYNAMIC && s->chunk && !is_pow2(s->chunk))
-    return "has a chunk that is not a power of two";
+    RULE("has a chunk of %u, not a power of two", s->chunk);
   if (s->kind == LSK_SNODE_DYNAMIC && s->chunk > (1u << 20))
-    return "has a chunk of more than 2^20 elements";
+    RULE("has a chunk of %u, more than 2^20 elements", s->chunk);
   uint64_t cells = 1;
   for (unsigned k = 0; k < n->naxes; ++k)
     cells *= s->kind == LSK_SNODE_DYNAMIC ? 1 : s->sizes[k];
   if (cells > LSK_MAX_DOMAIN)
-    return "has more than 2^24 cells per block (LSK_MAX_DOMAIN: a block is a launch's domain)";
-  return NULL;
+    RULE("has %llu cells per block, more than 2^24 (LSK_MAX_DOMAIN: a block is a launch's "
+         "domain)",
+         (unsigned long long)cells);
+  return 0;
+#undef RULE
 }
 
 /* The parent a node names (NULL: the node added last); -2 if none. */
@@ -157,9 +167,10 @@ int lsk_sparse_def_add_node(lsk_sparse_def *def, const lsk_snode *node)
     return lsk__fail(NULL, LSK_EINVAL, "%s: sparse '%s': node '%s' goes under '%s', no node of it",
                      __func__, def->name, node->name, node->parent);
   lsk__snode n = {.kind = node->kind, .pool = -1, .parent = p};
-  if ((why = node_rule(def, node, p, &n)))
+  char rule[160];
+  if (node_rule(def, node, p, &n, rule, sizeof rule))
     return lsk__fail(NULL, LSK_EINVAL, "%s: sparse '%s': node '%s' %s", __func__, def->name,
-                     node->name, why);
+                     node->name, rule);
   strcpy(n.name, node->name);
   if (p >= 0)
     def->node[p].nkids++;

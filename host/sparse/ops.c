@@ -38,7 +38,7 @@ int lsk_sparse_count(lsk_sparse *sp, const char *level, uint64_t *active, const 
   lsk__on o;
   rc = lsk__sp_read_begin(sp, on, __func__, &o);
   if (!rc)
-    rc = lsk__sp_listgen(sp, o.q, m, __func__);
+    rc = lsk__sp_listgen(sp, o.q, m, 0, __func__);
   if (!rc)
     rc = count_node(sp, o.q, m, active, __func__);
   return lsk__lib_end(sp->ctx, &o, rc, __func__);
@@ -84,7 +84,7 @@ int lsk_sparse_stats_get(lsk_sparse *sp, lsk_sparse_level_stats *out, size_t n, 
     rc = lsk__sp_gc(sp, o.q, __func__);
   unsigned last = sp->def.nnodes - 1;
   if (!rc)
-    rc = lsk__sp_listgen(sp, o.q, last, __func__);
+    rc = lsk__sp_listgen(sp, o.q, last, 0, __func__);
   for (unsigned m = 0; !rc && m < n && m <= last; ++m)
     rc = stats_node(sp, o.q, m, &out[m], __func__);
   return lsk__lib_end(sp->ctx, &o, rc, __func__);
@@ -144,7 +144,7 @@ int lsk_sparse_read(lsk_sparse *sp, const char *field, void *dst, size_t dst_byt
     rc = lsk__sp_zero(sp, o.q, tmp, 0, words, __func__);
   unsigned leaf = sp->def.field[f].node;
   if (!rc)
-    rc = lsk__sp_listgen(sp, o.q, leaf, __func__);
+    rc = lsk__sp_listgen(sp, o.q, leaf, 0, __func__);
   size_t tiles = (sp->def.node[leaf].ncells + LSK__SP_TILE - 1) / LSK__SP_TILE;
   if (!rc)
     rc = lsk__sp_launch(sp, LSK__SPK_READ, o.q, __func__, sp->cap[leaf] * tiles,
@@ -244,7 +244,7 @@ static int deactivate_levels(lsk_sparse *sp, const char *level, const lsk_async 
   lsk__on o;
   rc = lsk__lib_begin(sp->ctx, on, fn, &o);
   if (!rc)
-    rc = lsk__sp_listgen(sp, o.q, upto, fn);
+    rc = lsk__sp_listgen(sp, o.q, upto, 1, fn);
   /* Deepest first: clearing a bitmask above hides the blocks below it from
    * the lists (a node comes after its parent). */
   for (m = upto + 1; !rc && m-- > 0;)

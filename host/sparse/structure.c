@@ -261,7 +261,7 @@ int lsk__sp_zero(lsk_sparse *sp, lsk_queue *q, lsk_buffer *x, size_t first, size
       LSK_ARGS(LSK_ARG_BUFFER(x), LSK_ARG_UINT((uint32_t)first), LSK_ARG_UINT((uint32_t)n)));
 }
 
-int lsk__sp_listgen(lsk_sparse *sp, lsk_queue *q, unsigned upto, const char *fn)
+int lsk__sp_listgen(lsk_sparse *sp, lsk_queue *q, unsigned upto, int all, const char *fn)
 {
   int rc = lsk__sp_zero(sp, q, sp->lists, LSK__SPL_COUNT, upto + 1, fn);
   /* Every node up to upto, the branches beside its way included: a node's
@@ -276,7 +276,8 @@ int lsk__sp_listgen(lsk_sparse *sp, lsk_queue *q, unsigned upto, const char *fn)
     size_t cells = p >= 0 ? sp->def.node[p].ncells : 1;
     unsigned tile = cells > LSK__SP_TILE ? big : LSK__SP_TILE;
     size_t tiles = (cells + tile - 1) / tile;
-    rc = launch_tile(sp, LSK__SPK_LISTGEN, q, fn, parents * tiles, tile, LSK_ARGS(LSK_ARG_UINT(m)));
+    rc = launch_tile(sp, LSK__SPK_LISTGEN, q, fn, parents * tiles, tile,
+                     LSK_ARGS(LSK_ARG_UINT(m), LSK_ARG_UINT(all ? 1u : 0u)));
   }
   return rc;
 }
@@ -399,7 +400,7 @@ int lsk_sparse_for(lsk_sparse *sp, lsk_kernel *k, const lsk_sparse_for_options *
   if (!rc)
     rc = lsk__sp_gc(sp, o.q, __func__);
   if (!rc)
-    rc = lsk__sp_listgen(sp, o.q, m, __func__);
+    rc = lsk__sp_listgen(sp, o.q, m, 0, __func__);
   if (!rc)
     rc = launch_for(sp, k, m, &op, args, nargs, o.q);
   if (!rc && !(op.flags & LSK_SPARSE_FOR_NO_DEACTIVATE))

@@ -51,8 +51,10 @@ int lsk__sp_launch(lsk_sparse *sp, lsk__spk which, lsk_queue *q, const char *fn,
  * no fill as initializing). */
 int lsk__sp_zero(lsk_sparse *sp, lsk_queue *q, lsk_buffer *x, size_t first, size_t n,
                  const char *fn);
-/* The element lists of nodes 0 to upto, made on q. */
-int lsk__sp_listgen(lsk_sparse *sp, lsk_queue *q, unsigned upto, const char *fn);
+/* The element lists of nodes 0 to upto, made on q: of the active blocks,
+ * or with all of every block that exists (a bitmask's cleared bit does not
+ * hide what is below it: deactivation reaches it). */
+int lsk__sp_listgen(lsk_sparse *sp, lsk_queue *q, unsigned upto, int all, const char *fn);
 /* The GC on q if a kernel may have deactivated since the last one. */
 int lsk__sp_gc(lsk_sparse *sp, lsk_queue *q, const char *fn);
 /* The start of a call that reads back: on's queue after its wait list and

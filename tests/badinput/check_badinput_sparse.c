@@ -77,7 +77,7 @@ START_TEST(test_bi_sparse_def)
   ck_assert_ptr_null(out);
   BAD_AT(NULL, "lsk_sparse_def_parse", "f.sparse",
          lsk_sparse_def_parse("sparse a\ndense c i 6\nplace float x\n", "f.sparse", &out),
-         LSK_EINVAL, "node 'c' has a size that is not a power of two");
+         LSK_EINVAL, "node 'c' has a size of 6 along i, not a power of two");
   BAD_AT(NULL, "lsk_sparse_def_parse", "f.sparse",
          lsk_sparse_def_parse("sparse a\ndense c i 4\nplace quat x\n", "f.sparse", &out),
          LSK_EINVAL, "'quat'");

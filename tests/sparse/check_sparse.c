@@ -461,15 +461,10 @@ END_TEST
 /* Pointer blocks under a cleared bitmask bit: lsk_sparse_deactivate of
  * the pointer level and lsk_sparse_deactivate_all deactivate "every cell"
  * (sparse.h), so with the bit set again they read zero and no block is
- * left live. Known to fail on the core of "sparse core" (the kernels walk
- * the element lists, which hide what lies below a cleared bit): run only
- * with LSK_SPARSE_KNOWN_BUGS=1 until that is mended. */
+ * left live (deactivation lists every block that exists, not only the
+ * active ones). */
 START_TEST(test_sparse_deactivate_hidden)
 {
-  if (!getenv("LSK_SPARSE_KNOWN_BUGS")) {
-    printf("skipped: deactivate_hidden: a known core bug (LSK_SPARSE_KNOWN_BUGS=1 runs it)\n");
-    return;
-  }
   spfx f;
   spfx_open(&f, shape_mixed, N(shape_mixed), &(lsk_sparse_options){.fraction = 1.0});
   uint64_t rng = 78;

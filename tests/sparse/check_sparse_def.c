@@ -224,14 +224,14 @@ static const struct {
 } bad_texts[] = {
     /* sizes: powers of two (the index math uses shifts and masks) */
     {"sparse g\npointer b ij 16 16\ndense c ij 16 12\nplace float x\n", 3,
-     "node 'c' has a size that is not a power of two"},
+     "node 'c' has a size of 12 along j, not a power of two"},
     {"sparse g\ndense c i 0\nplace float x\n", 2, "0"},
     {"sparse g\ndense c i 3\nplace float x\n", 2, "power of two"},
     {"sparse g\ndynamic l i 10 chunk 6\nplace float x\n", 2,
-     "node 'l' has a chunk that is not a power of two"},
+     "node 'l' has a chunk of 6, not a power of two"},
     /* a dynamic node's axis: one, and none of its ancestors' */
     {"sparse g\ndense a ij 4 4\ndynamic l j 8\nplace float x\n", 3,
-     "node 'l' is dynamic on an axis an ancestor divides"},
+     "node 'l' is dynamic on axis j, which ancestor 'a' divides"},
     {"sparse g\ndense a i 4\ndynamic l ij 8 8\nplace float x\n", 3, "dynamic NAME AXIS LENGTH"},
     {"sparse g\ndynamic l i 0\nplace float x\n", 2, "0"},
     /* nothing but fields after a dynamic node */
@@ -256,11 +256,11 @@ static const struct {
     /* the extent per axis at most 2^31 */
     {"sparse g\npointer a i 65536\ndense b i 65536\nplace float x\n", 3, "2^31"},
     {"sparse g\npointer a j 2\npointer b ij 65536 2\ndense c i 65536\nplace float x\n", 4,
-     "node 'c' makes the structure's extent along an axis pass 2^31"},
+     "node 'c' makes the extent along i 4294967296, past 2^31"},
     /* axes: letters of ijk, in increasing order, each once, one size each */
-    {"sparse g\ndense a ji 4 4\nplace float x\n", 2, "node 'a' has bad axes"},
-    {"sparse g\ndense a ii 4 4\nplace float x\n", 2, "node 'a' has bad axes"},
-    {"sparse g\ndense a ix 4 4\nplace float x\n", 2, "node 'a' has bad axes"},
+    {"sparse g\ndense a ji 4 4\nplace float x\n", 2, "node 'a' has bad axes 'ji'"},
+    {"sparse g\ndense a ii 4 4\nplace float x\n", 2, "node 'a' has bad axes 'ii'"},
+    {"sparse g\ndense a ix 4 4\nplace float x\n", 2, "node 'a' has bad axes 'ix'"},
     {"sparse g\ndense a ij 4\nplace float x\n", 2, "one size per letter of AXES"},
     {"sparse g\ndense a i 4 4\nplace float x\n", 2, "i"},
     /* a node after a field */
@@ -315,9 +315,9 @@ START_TEST(test_sparse_def_bad_nodes)
   lsk_snode n = {LSK_SNODE_DENSE, "a", "ij", {4, 6, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "'a'");
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL,
-           "has a size that is not a power of two");
+           "has a size of 6 along j, not a power of two");
   n = (lsk_snode){LSK_SNODE_DENSE, "a", "ji", {4, 4, 0}, 0, NULL};
-  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'a' has bad axes");
+  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'a' has bad axes 'ji'");
   n = (lsk_snode){LSK_SNODE_DENSE, "a", "", {4, 4, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'a' has bad axes");
   n = (lsk_snode){LSK_SNODE_DENSE, "a", NULL, {4, 4, 0}, 0, NULL};
@@ -325,7 +325,7 @@ START_TEST(test_sparse_def_bad_nodes)
   n = (lsk_snode){LSK_SNODE_DENSE, "not a name", "i", {4, 0, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "'not a name'");
   n = (lsk_snode){(lsk_snode_kind)9, "a", "i", {4, 0, 0}, 0, NULL};
-  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'a' has an unknown kind");
+  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'a' has an unknown kind 9");
   add_ok(d, LSK_SNODE_POINTER, "a", "ij", 4, 4, 0, 0);
   /* duplicate node name */
   n = (lsk_snode){LSK_SNODE_DENSE, "a", "i", {4, 0, 0}, 0, NULL};
@@ -335,16 +335,17 @@ START_TEST(test_sparse_def_bad_nodes)
   /* the dynamic node's axis: not an ancestor's, and only one */
   n = (lsk_snode){LSK_SNODE_DYNAMIC, "l", "j", {8, 0, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL,
-           "node 'l' is dynamic on an axis an ancestor divides");
+           "node 'l' is dynamic on axis j, which ancestor 'a' divides");
   n = (lsk_snode){LSK_SNODE_DYNAMIC, "l", "jk", {8, 8, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL,
-           "node 'l' is dynamic over more than one axis");
+           "node 'l' is dynamic over 2 axes ('jk')");
   n = (lsk_snode){LSK_SNODE_DYNAMIC, "l", "k", {8, 0, 0}, 3, NULL};
-  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "chunk that is not a power of two");
+  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "chunk of 3, not a power of two");
   add_ok(d, LSK_SNODE_DYNAMIC, "l", "k", 1000, 0, 0, 16);
   /* nothing but fields after it */
   n = (lsk_snode){LSK_SNODE_DENSE, "c", "i", {2, 0, 0}, 0, NULL};
-  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'c' goes under a dynamic node");
+  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL,
+           "node 'c' goes under dynamic node 'l'");
   /* fields: known types, unique names (a node's too) */
   TU_FAILS(NULL, lsk_sparse_def_place(d, "quat", "x"), LSK_EINVAL, "'quat'");
   TU_FAILS(NULL, lsk_sparse_def_place(d, NULL, "x"), LSK_EINVAL, "type '(null)'");
@@ -370,12 +371,13 @@ START_TEST(test_sparse_def_bad_nodes)
   add_ok(d, LSK_SNODE_POINTER, "a", "i", 1u << 16, 0, 0, 0);
   n = (lsk_snode){LSK_SNODE_DENSE, "b", "i", {1u << 16, 0, 0}, 0, NULL};
   TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL,
-           "node 'b' makes the structure's extent along an axis pass 2^31");
+           "node 'b' makes the extent along i 4294967296, past 2^31");
   add_ok(d, LSK_SNODE_DENSE, "b", "i", 1u << 15, 0, 0, 0);
   /* a node after a field */
   TU_OK(NULL, lsk_sparse_def_place(d, "float", "x"));
   n = (lsk_snode){LSK_SNODE_DENSE, "c", "i", {2, 0, 0}, 0, NULL};
-  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL, "node 'c' goes under a node with fields");
+  TU_FAILS(NULL, lsk_sparse_def_add_node(d, &n), LSK_EINVAL,
+           "node 'c' goes under a node with fields ('b')");
   lsk_sparse_def_destroy(d);
 
   /* the definition's own name and alignment */
