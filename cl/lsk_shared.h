@@ -94,7 +94,9 @@
 #define LSK__SPL_LOST 24  /* activations or appends that found no room (atomic) */
 #define LSK__SPL_PAST 32  /* dynamic: appends past the largest length (atomic) */
 #define LSK__SPL_SUM 40   /* a count's result: low word, then high word */
-#define LSK__SPL_HEADER_WORDS 48
+#define LSK__SPL_SPARE 48 /* node m's spare blocks: LSK__SPL_SPARES words from 48 + 32 m */
+#define LSK__SPL_SPARES 32
+#define LSK__SPL_HEADER_WORDS 304
 /* An entry: the container (a pool cell; LSK__POOL_NONE: the root's), the
  * flat index of the block's first cell in it, the cells to visit, then the
  * block's first cell's coordinates (i, j, k) from word 4. */
@@ -126,7 +128,8 @@ _Static_assert(LSK__POOL_FRAME_HEAD < LSK__POOL_CURSOR && LSK__POOL_CURSOR % 16 
 _Static_assert(LSK_FRAME_USER + 2 <= LSK__FRAME_HEAD_WORDS,
                "frame header: two user words must fit");
 _Static_assert(LSK__LIST_LOST < LSK__LIST_HEADER_WORDS, "list header: words past the header");
-_Static_assert(LSK__SPL_SUM + 2 <= LSK__SPL_HEADER_WORDS && LSK__SPL_PAST + 8 <= LSK__SPL_SUM,
+_Static_assert(LSK__SPL_SUM + 2 <= LSK__SPL_SPARE && LSK__SPL_PAST + 8 <= LSK__SPL_SUM &&
+                   LSK__SPL_SPARE + 8 * LSK__SPL_SPARES == LSK__SPL_HEADER_WORDS,
                "sparse lists header: words past the header, or overlapping");
 #endif
 /* clang-format on */

@@ -114,29 +114,71 @@ LSK_INLINE void lsk__sp_bit_clear(__global uchar *mask, uint f)
 }
 
 /*
- * The reference at link, made if there is none: an atomic read; if empty,
- * a block from pool installed with one compare-and-swap; the loser
- * recycles its block and takes the winner's. 0 when the pool has none and
- * nobody installed one (counted in *lost: nothing waits, nothing is lost
+ * Blocks that lost an install race, kept for the next install of the same
+ * node in this kernel (node m's LSK__SPL_SPARES slots in the lists'
+ * header; the GC gives back what is left). Such a block was never seen by
+ * anyone else, so it may be handed out again at once, unlike a recycled
+ * one. Without them, on a device that runs work-items in SIMD lanes (a
+ * GPU's warp, rusticl's llvmpipe), all lanes of a group that activate one
+ * block at once each take a block and all but one lose it until the GC: a
+ * pool holding every block the node can have would run short. A slot is
+ * taken by an exchange and filled by a compare-and-swap into an empty
+ * slot: nothing waits, and no block is in two places. Each work-item looks
+ * at 4 slots from its own.
+ */
+LSK_INLINE uint lsk__sp_take(__global uint *pool, __global uint *lists, uint m, uint slots)
+{
+  volatile __global uint *s = (volatile __global uint *)lists + LSK__SPL_SPARE + LSK__SPL_SPARES * m;
+  uint h = (uint)get_global_id(0);
+  for (uint k = 0; k < slots; ++k) {
+    uint r = atomic_xchg(s + ((h + k) & (LSK__SPL_SPARES - 1u)), 0u);
+    if (r)
+      return r - 1u;
+  }
+  return slots == 4u ? lsk_pool_alloc(pool) : LSK_POOL_INVALID;
+}
+LSK_INLINE void lsk__sp_give(__global uint *pool, __global uint *lists, uint m, uint cell)
+{
+  volatile __global uint *s =
+      (volatile __global uint *)lists + LSK__SPL_SPARE + LSK__SPL_SPARES * m;
+  uint h = (uint)get_global_id(0);
+  for (uint k = 0; k < 4u; ++k)
+    if (atomic_cmpxchg(s + ((h + k) & (LSK__SPL_SPARES - 1u)), 0u, cell + 1u) == 0u)
+      return;
+  lsk_pool_recycle(pool, cell);
+}
+
+/*
+ * The reference at link (node m's), made if there is none: an atomic read;
+ * if empty, a block (a spare, or from pool) installed with one
+ * compare-and-swap; the loser keeps its block as a spare and takes the
+ * winner's. A work-item that the pool refused tries twice more with the
+ * spares alone (others' lost races may have left one): a fixed number of
+ * tries, not a wait. 0 when none gave a block and nobody installed one
+ * (counted in node m's lost count: nothing waits, nothing is lost
  * silently).
  */
-LSK_INLINE uint lsk__sp_install(__global uint *pool, __global uint *link, __global uint *lost)
+LSK_INLINE uint lsk__sp_install(__global uint *pool, __global uint *link, __global uint *lists,
+                                uint m)
 {
   volatile __global uint *l = (volatile __global uint *)link;
   uint cur = atomic_cmpxchg(l, 0u, 0u);
-  if (cur)
-    return cur;
-  uint mine = lsk_pool_alloc(pool);
-  if (mine == LSK_POOL_INVALID) {
-    cur = atomic_cmpxchg(l, 0u, 0u);
-    if (!cur)
-      atomic_inc((volatile __global uint *)lost);
-    return cur;
+  for (uint attempt = 0; !cur && attempt < 3u; ++attempt) {
+    uint mine = lsk__sp_take(pool, lists, m, attempt ? LSK__SPL_SPARES : 4u);
+    uint got = mine != LSK_POOL_INVALID;
+    /* One compare-and-swap for all: a work-item without a block only
+     * reads. Where work-items run in lockstep (SIMD lanes), one
+     * instruction for both means that those the pool refused read the
+     * link after the others have installed (atomics go lane by lane), not
+     * before: they then find a block and refuse nothing. */
+    cur = atomic_cmpxchg(l, 0u, got ? mine + 1u : 0u);
+    if (!cur && got)
+      return mine + 1u;
+    if (got)
+      lsk__sp_give(pool, lists, m, mine);
   }
-  cur = atomic_cmpxchg(l, 0u, mine + 1u);
   if (!cur)
-    return mine + 1u;
-  lsk_pool_recycle(pool, mine);
+    atomic_inc((volatile __global uint *)lists + LSK__SPL_LOST + m);
   return cur;
 }
 
@@ -153,11 +195,11 @@ LSK_INLINE void lsk__sp_unlink(__global uint *pool, __global uint *link)
  * walk along the chain, each chunk's first word linking the next; with act
  * missing chunks are made (lsk__sp_install). 0: no such chunk. */
 LSK_INLINE uint lsk__sp_chunk(__global uint *pool, __global uint *head, uint q, int act,
-                              __global uint *lost)
+                              __global uint *lists, uint m)
 {
   __global uint *link = head;
   for (uint s = 0;; ++s) {
-    uint r = act ? lsk__sp_install(pool, link, lost) : *link;
+    uint r = act ? lsk__sp_install(pool, link, lists, m) : *link;
     if (!r || s == q)
       return r;
     link = lsk_pool_cell(pool, r - 1u);

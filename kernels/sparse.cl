@@ -16,7 +16,9 @@
  *   count       node m's active cells, into the lists' sum words;
  *   read, write a field to and from a dense array;
  *   zero        words of a buffer zeroed (oclgrind does not take
- *               clEnqueueFillBuffer as initializing memory).
+ *               clEnqueueFillBuffer as initializing memory);
+ *   spares      the GC's first step: the blocks kept by installs that
+ *               lost a race (cl/lsk_sparse.h) go back to their pools.
  *
  * Every grid-strided loop ends with a barrier (see kernels/pool.cl), and
  * each kernel's block domain is LSK__SP_TILE, but listgen's, whose tile is
@@ -375,5 +377,21 @@ LSK_KERNEL void lsk_sparse_zero(LSK_CTX, LSK__SP_PARAMS, __global uint *x, uint 
     lsk_sync();
   }
 }
+/* Every node's spare blocks back to its pool: one block of workers, a
+ * slot per index (LSK_SPARSE_MAX_NODES x LSK__SPL_SPARES = 256). */
+LSK_KERNEL void lsk_sparse_spares(LSK_CTX, LSK__SP_PARAMS)
+{
+  LSK__SP_VIEW(v);
+  LSK_FOREACH(it)
+  {
+    uint m = it.idx / LSK__SPL_SPARES;
+    if (m < LSK__SP_NODES && T(m, POOL) != LSK_POOL_INVALID) {
+      uint r = atomic_xchg((volatile __global uint *)v.lists + LSK__SPL_SPARE + it.idx, 0u);
+      if (r)
+        lsk_pool_recycle(v.pool[T(m, POOL)], r - 1u);
+    }
+  }
+}
+
 #undef PAR
 #undef T

@@ -96,7 +96,7 @@ static void emit_walk(em *e, unsigned m)
         q->off, q->off);
     else if (q->kind == LSK_SNODE_POINTER)
       P("  {\n    __global uint *l = (__global uint *)(c + %zu) + f;\n"
-        "    uint r = act ? lsk__sp_install(v.pool[%d], l, v.lists + LSK__SPL_LOST + %u) : *l;\n"
+        "    uint r = act ? lsk__sp_install(v.pool[%d], l, v.lists, %uu) : *l;\n"
         "    if (!r)\n      return 0;\n    c = v.cells[%d] + (ulong)(r - 1u) * %zuu;\n    f = 0;\n"
         "  }\n",
         q->off, q->pool, n, q->pool, e->d->cont_bytes[q->pool + 1]);
@@ -137,8 +137,8 @@ static void emit_level(em *e, unsigned m)
   if (n->kind == LSK_SNODE_BITMASKED)
     P("  lsk__sp_bit_set(c + %zu, f);\n", n->off);
   if (n->kind == LSK_SNODE_POINTER)
-    P("  return lsk__sp_install(v.pool[%d], (__global uint *)(c + %zu) + f, v.lists + "
-      "LSK__SPL_LOST + %u) != 0;\n",
+    P("  return lsk__sp_install(v.pool[%d], (__global uint *)(c + %zu) + f, v.lists, "
+      "%uu) != 0;\n",
       n->pool, n->off, m);
   else
     P("  return 1;\n");
@@ -197,8 +197,8 @@ static void emit_dynamic(em *e, unsigned m)
     "  uint x = atomic_inc((volatile __global uint *)(c + %zu) + f);\n"
     "  if (x >= %uu) {\n    atomic_inc((volatile __global uint *)v.lists + LSK__SPL_PAST + %u);\n"
     "    return LSK_SPARSE_NONE;\n  }\n"
-    "  uint r = lsk__sp_chunk(v.pool[%d], (__global uint *)(c + %zu) + f, x >> %uu, 1, v.lists + "
-    "LSK__SPL_LOST + %u);\n  if (!r)\n    return LSK_SPARSE_NONE;\n"
+    "  uint r = lsk__sp_chunk(v.pool[%d], (__global uint *)(c + %zu) + f, x >> %uu, 1, v.lists, "
+    "%uu);\n  if (!r)\n    return LSK_SPARSE_NONE;\n"
     "  __global uchar *lsk__k = v.cells[%d] + (ulong)(r - 1u) * %zuu;\n",
     n->off, max, m, n->pool, n->off2, n->log2chunk, m, n->pool, e->d->cont_bytes[n->pool + 1]);
   for (unsigned f = 0; f < e->d->nfields; ++f)
@@ -230,7 +230,7 @@ static void emit_leaf(em *e, unsigned L)
       "  else if (x >= ((__global uint *)(c + %zu))[f])\n    return 0;\n",
       n->off, n->off);
     P("  uint r = lsk__sp_chunk(v.pool[%d], (__global uint *)(c + %zu) + f, x >> %uu, act, "
-      "v.lists + LSK__SPL_LOST + %u);\n  if (!r)\n    return 0;\n"
+      "v.lists, %uu);\n  if (!r)\n    return 0;\n"
       "  *flat = x & %uu;\n  return v.cells[%d] + (ulong)(r - 1u) * %zuu;\n",
       n->pool, n->off2, n->log2chunk, L, n->chunk - 1, n->pool, d->cont_bytes[n->pool + 1]);
   } else {

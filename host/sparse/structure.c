@@ -22,7 +22,8 @@ static const char *const kernel_names[LSK__SPK_N] = {[LSK__SPK_LISTGEN] = "lsk_s
                                                      [LSK__SPK_COUNT] = "lsk_sparse_count",
                                                      [LSK__SPK_READ] = "lsk_sparse_read",
                                                      [LSK__SPK_WRITE] = "lsk_sparse_write",
-                                                     [LSK__SPK_ZERO] = "lsk_sparse_zero"};
+                                                     [LSK__SPK_ZERO] = "lsk_sparse_zero",
+                                                     [LSK__SPK_SPARES] = "lsk_sparse_spares"};
 
 size_t lsk__sp_args(const lsk_sparse *sp, lsk_arg *a, const lsk_arg *more, size_t nmore)
 {
@@ -287,7 +288,8 @@ int lsk__sp_gc(lsk_sparse *sp, lsk_queue *q, const char *fn)
   if (!sp->dirty)
     return LSK_OK;
   const lsk_sparse_def *d = &sp->def;
-  int rc = LSK_OK;
+  /* The spares first: blocks no one saw, back to their pools. */
+  int rc = d->npools ? lsk__sp_launch(sp, LSK__SPK_SPARES, q, fn, 1, NULL, 0) : LSK_OK;
   /* Top down: a pointer's recycled blocks give back what hangs below them
    * (each node with a pool in its blocks) before that pool's cascade reads
    * its recycled list. */
@@ -481,6 +483,8 @@ int lsk_sparse_grow(lsk_sparse *sp, unsigned node, size_t blocks)
     return lsk__fail(sp->ctx, LSK_EINVAL, "%s: blocks %zu: must be more than the current %zu",
                      __func__, blocks, cap);
   lsk_queue *q = lsk__context_queue(sp->ctx);
+  /* The GC always: the spares live in the lists, which are made anew. */
+  sp->dirty = 1;
   int rc = lsk__sp_gc(sp, q, __func__);
   if (!rc && (rc = lsk_pool_grow(p, blocks)))
     rc = lsk__fail(sp->ctx, rc, "%s: sparse '%s' node '%s': %s", __func__, sp->def.name,

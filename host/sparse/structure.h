@@ -21,6 +21,7 @@ typedef enum lsk__spk {
   LSK__SPK_READ,
   LSK__SPK_WRITE,
   LSK__SPK_ZERO,
+  LSK__SPK_SPARES,
   LSK__SPK_N
 } lsk__spk;
 
