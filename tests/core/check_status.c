@@ -21,7 +21,7 @@ static const struct {
 
 START_TEST(test_status_lsk_codes_names_and_messages)
 {
-  ck_assert_uint_eq(NCODES, 14);
+  ck_assert_uint_eq(NCODES, 15);
   for (size_t i = 0; i < NCODES; ++i) {
     char buf[64];
     ck_assert_str_eq(lsk_status_name(lsk_codes[i].code), lsk_codes[i].name);
@@ -46,6 +46,9 @@ START_TEST(test_status_lsk_codes_by_hand)
   ck_assert_str_eq(lsk_strerror(-4004), "program build failed");
   ck_assert_str_eq(lsk_status_name(-4011), "LSK_ERANGE");
   ck_assert_str_eq(lsk_strerror(-4011), "offset or size out of range");
+  ck_assert_int_eq(LSK_ENOSPC, -4014);
+  ck_assert_str_eq(lsk_status_name(-4014), "LSK_ENOSPC");
+  ck_assert_str_eq(lsk_strerror(-4014), "a device pool ran out of space");
 }
 END_TEST
 
@@ -62,7 +65,7 @@ START_TEST(test_status_lsk_codes_range)
   }
   /* A code between the known ones is unknown, not a neighbour's name. */
   ck_assert_str_eq(lsk_status_name(-4000), "unknown");
-  ck_assert_str_eq(lsk_status_name(-4014), "unknown");
+  ck_assert_str_eq(lsk_status_name(-4015), "unknown");
 }
 END_TEST
 
