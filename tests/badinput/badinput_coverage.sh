@@ -15,7 +15,11 @@ grep -qE '^const char \*lsk_version\(' "$src"/include/lsk/version.h.in && echo l
 sort -u -o "$tmp.funcs" "$tmp.funcs"
 : >"$tmp.rows"
 rc=0
-LSK_BADINPUT_ROWS="$tmp.rows" "$bin" badinput_core badinput_data badinput_objects badinput_queues badinput_group badinput_sparse >"$tmp.log" 2>&1 || rc=$?
+LSK_BADINPUT_ROWS="$tmp.rows" "$bin" badinput_core badinput_data badinput_objects badinput_queues badinput_group >"$tmp.log" 2>&1 || rc=$?
+# The sparse suite in a process of its own: in one process after the
+# others, LeakSanitizer's tracer crashed at the forked tests' exit (the
+# sanitizer build, 2026-11-27; each suite alone is clean).
+[ "$rc" -ne 0 ] || LSK_BADINPUT_ROWS="$tmp.rows" "$bin" badinput_sparse >>"$tmp.log" 2>&1 || rc=$?
 if [ "$rc" -ne 0 ]; then
   cat "$tmp.log"
   exit "$rc" # 77: no device (skipped)
