@@ -94,12 +94,14 @@ static void emit_walk(em *e, unsigned m)
       P("  if (act)\n    lsk__sp_bit_set(c + %zu, f);\n  else if (!lsk__sp_bit(c + %zu, f))\n"
         "    return 0;\n",
         q->off, q->off);
-    else if (q->kind == LSK_SNODE_POINTER)
+    else if (q->kind == LSK_SNODE_POINTER) {
       P("  {\n    __global uint *l = (__global uint *)(c + %zu) + f;\n"
         "    uint r = act ? lsk__sp_install(v.pool[%d], l, v.lists, %uu) : *l;\n"
-        "    if (!r)\n      return 0;\n    c = v.cells[%d] + (ulong)(r - 1u) * %zuu;\n    f = 0;\n"
-        "  }\n",
-        q->off, q->pool, n, q->pool, e->d->cont_bytes[q->pool + 1]);
+        "    if (!r)\n      return 0;\n    c = ",
+        q->off, q->pool, n);
+      cont_of(e, (unsigned)q->pool + 1, "r");
+      P(";\n    f = 0;\n  }\n");
+    }
   }
   P("  *flat = f;\n  return c;\n}\n");
 }
@@ -199,8 +201,10 @@ static void emit_dynamic(em *e, unsigned m)
     "    return LSK_SPARSE_NONE;\n  }\n"
     "  uint r = lsk__sp_chunk(v.pool[%d], (__global uint *)(c + %zu) + f, x >> %uu, 1, v.lists, "
     "%uu);\n  if (!r)\n    return LSK_SPARSE_NONE;\n"
-    "  __global uchar *lsk__k = v.cells[%d] + (ulong)(r - 1u) * %zuu;\n",
-    n->off, max, m, n->pool, n->off2, n->log2chunk, m, n->pool, e->d->cont_bytes[n->pool + 1]);
+    "  __global uchar *lsk__k = ",
+    n->off, max, m, n->pool, n->off2, n->log2chunk, m);
+  cont_of(e, (unsigned)n->pool + 1, "r");
+  P(";\n");
   for (unsigned f = 0; f < e->d->nfields; ++f)
     if (e->d->field[f].node == m)
       P("  ((__global %s *)(lsk__k + %zu))[x & %uu] = lsk__a%u;\n", e->d->field[f].type,
@@ -231,8 +235,10 @@ static void emit_leaf(em *e, unsigned L)
       n->off, n->off);
     P("  uint r = lsk__sp_chunk(v.pool[%d], (__global uint *)(c + %zu) + f, x >> %uu, act, "
       "v.lists, %uu);\n  if (!r)\n    return 0;\n"
-      "  *flat = x & %uu;\n  return v.cells[%d] + (ulong)(r - 1u) * %zuu;\n",
-      n->pool, n->off2, n->log2chunk, L, n->chunk - 1, n->pool, d->cont_bytes[n->pool + 1]);
+      "  *flat = x & %uu;\n  return ",
+      n->pool, n->off2, n->log2chunk, L, n->chunk - 1);
+    cont_of(e, (unsigned)n->pool + 1, "r");
+    P(";\n");
   } else {
     P("  return c;\n");
   }

@@ -121,25 +121,47 @@ static int dense_of(lsk_sparse *sp, const char *field, size_t bytes, unsigned *f
   return LSK_OK;
 }
 
+/* What read and write check first: the host array, the field, the
+ * array's size; write refuses a field under a dynamic node. */
+static int copy_check(lsk_sparse *sp, const char *field, const void *host, size_t host_bytes,
+                      int write, unsigned *f, size_t *n, const char *fn)
+{
+  if (!host)
+    return lsk__fail(sp->ctx, LSK_EINVAL, "%s: %s is NULL", fn, write ? "src" : "dst");
+  int rc = dense_of(sp, field, host_bytes, f, n, fn);
+  if (!rc && write && sp->def.node[sp->def.field[*f].node].kind == LSK_SNODE_DYNAMIC)
+    rc = lsk__fail(sp->ctx, LSK_EINVAL,
+                   "%s: field '%s' of sparse '%s' is under a dynamic node: its lists grow by "
+                   "appends",
+                   fn, field, sp->def.name);
+  return rc;
+}
+
+/* The queue taken and a device buffer of bytes for the copy on it. */
+static int copy_begin(lsk_sparse *sp, const lsk_async *on, size_t bytes, lsk__on *o,
+                      lsk_buffer **tmp, const char *fn)
+{
+  int rc = lsk__sp_read_begin(sp, on, fn, o);
+  if (!rc)
+    rc = lsk_buffer_alloc(sp->ctx, bytes, tmp, &(lsk_async){.queue = o->q});
+  return rc;
+}
+
 int lsk_sparse_read(lsk_sparse *sp, const char *field, void *dst, size_t dst_bytes,
                     const lsk_async *on)
 {
   LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, sp, SPARSE, __func__, "sp");
-  if (!dst)
-    return lsk__fail(sp->ctx, LSK_EINVAL, "%s: dst is NULL", __func__);
   unsigned f;
   size_t n;
-  int rc = dense_of(sp, field, dst_bytes, &f, &n, __func__);
+  int rc = copy_check(sp, field, dst, dst_bytes, 0, &f, &n, __func__);
   if (rc)
     return rc;
   size_t bytes = n * sp->def.field[f].size, words = (bytes + 3) / 4;
   lsk__on o;
   lsk_buffer *tmp = NULL;
-  rc = lsk__sp_read_begin(sp, on, __func__, &o);
-  if (!rc)
-    rc = lsk_buffer_alloc(sp->ctx, words * 4, &tmp, &(lsk_async){.queue = o.q});
+  rc = copy_begin(sp, on, words * 4, &o, &tmp, __func__);
   if (!rc)
     rc = lsk__sp_zero(sp, o.q, tmp, 0, words, __func__);
   unsigned leaf = sp->def.field[f].node;
@@ -156,42 +178,32 @@ int lsk_sparse_read(lsk_sparse *sp, const char *field, void *dst, size_t dst_byt
   return lsk__lib_end(sp->ctx, &o, rc, __func__);
 }
 
+/* Two kernels so that no plain read meets an install: the first
+ * activates and writes the nonzero cells, the second writes the zeros
+ * into cells that are active. */
 int lsk_sparse_write(lsk_sparse *sp, const char *field, const void *src, size_t src_bytes,
                      const lsk_async *on)
 {
   LSK__API();
   lsk__lib_clear(on);
   LSK__LIVE(NULL, sp, SPARSE, __func__, "sp");
-  if (!src)
-    return lsk__fail(sp->ctx, LSK_EINVAL, "%s: src is NULL", __func__);
   unsigned f;
   size_t n;
-  int rc = dense_of(sp, field, src_bytes, &f, &n, __func__);
+  int rc = copy_check(sp, field, src, src_bytes, 1, &f, &n, __func__);
   if (rc)
     return rc;
-  if (sp->def.node[sp->def.field[f].node].kind == LSK_SNODE_DYNAMIC)
-    return lsk__fail(sp->ctx, LSK_EINVAL,
-                     "%s: field '%s' of sparse '%s' is under a dynamic node: its lists grow by "
-                     "appends",
-                     __func__, field, sp->def.name);
   size_t bytes = n * sp->def.field[f].size;
   lsk__on o;
   lsk_buffer *tmp = NULL;
-  rc = lsk__sp_read_begin(sp, on, __func__, &o);
-  if (!rc)
-    rc = lsk_buffer_alloc(sp->ctx, bytes, &tmp, &(lsk_async){.queue = o.q});
+  rc = copy_begin(sp, on, bytes, &o, &tmp, __func__);
   if (!rc)
     rc = lsk__buffer_rw(tmp, 1, 0, (void *)src, bytes, o.q, 1, __func__);
   if (!rc)
     rc = lsk__sp_gc(sp, o.q, __func__);
-  if (!rc)
-    rc = lsk__sp_launch(
-        sp, LSK__SPK_WRITE, o.q, __func__, (n + LSK__SP_TILE - 1) / LSK__SP_TILE,
-        LSK_ARGS(LSK_ARG_UINT(f), LSK_ARG_BUFFER(tmp), LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT(0)));
-  if (!rc)
-    rc = lsk__sp_launch(
-        sp, LSK__SPK_WRITE, o.q, __func__, (n + LSK__SP_TILE - 1) / LSK__SP_TILE,
-        LSK_ARGS(LSK_ARG_UINT(f), LSK_ARG_BUFFER(tmp), LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT(1)));
+  for (uint32_t pass = 0; pass < 2 && !rc; ++pass)
+    rc = lsk__sp_launch(sp, LSK__SPK_WRITE, o.q, __func__, (n + LSK__SP_TILE - 1) / LSK__SP_TILE,
+                        LSK_ARGS(LSK_ARG_UINT(f), LSK_ARG_BUFFER(tmp), LSK_ARG_UINT((uint32_t)n),
+                                 LSK_ARG_UINT(pass)));
   if (!rc)
     rc = lsk__verify_check(o.q);
   if (!rc)
