@@ -30,6 +30,10 @@ run() {
 has() { grep -qE -- "$2" "$tmp/$1.out" "$tmp/$1.err"; }
 show() { sed 's/^/    /' "$tmp/$1.out" "$tmp/$1.err"; }
 
+# NVIDIA's PyPI tools in the build (./run.sh nvidia-tools), after the system's.
+wheels=$(cd "$(dirname "$lsk")/../.." 2>/dev/null && pwd)/nvidia-tools/nvidia/cu13/bin
+[ -d "$wheels" ] && export PATH="$PATH:$wheels"
+
 device=1
 "$lsk" devices >/dev/null 2>&1 || device=0
 nvptx=1

@@ -16,7 +16,7 @@
 # Skipped (77) without clang or libclc; the sm_90 step is skipped, with its
 # reason, without the CUDA toolkit's ptxas, the SASS step without cuobjdump
 # and nvdisasm (the CUDA toolkit's, or NVIDIA's PyPI wheels, which
-# `./run.sh deps` installs into BUILD/nvidia-tools). JOBS runs at once
+# `./run.sh nvidia-tools` installs into BUILD/nvidia-tools). JOBS runs at once
 # (default: the cores).
 set -uo pipefail
 lsk=$1 src=$2 out=$3 jobs=${4:-$(nproc 2>/dev/null || echo 2)}
@@ -79,7 +79,7 @@ else
   export CLANG=$clang LSK_LIBCLC=$libclc
 fi
 # NVIDIA's tools: in PATH, else the CUDA toolkit's folder, else the PyPI
-# wheels' in the build (run.sh deps); a variable set, even empty, decides.
+# wheels' in the build (./run.sh nvidia-tools); a variable set, even empty, decides.
 wheels=$(cd "$(dirname "$lsk")/../.." 2>/dev/null && pwd)/nvidia-tools/nvidia/cu13/bin
 cuda_tool() { # VARIABLE PROGRAM: the path, or empty
   if [ -n "${!1+set}" ]; then
@@ -112,7 +112,7 @@ if [ $nvptx = 1 ] && [ -n "$ptxas" ] && [ -n "$CUOBJDUMP$NVDISASM" ]; then
   if [ -n "$CUOBJDUMP" ]; then echo "nvptx.sh: SASS: $CUOBJDUMP -sass"; else echo "nvptx.sh: SASS: $NVDISASM"; fi
 elif [ $nvptx = 1 ] && [ -n "$ptxas" ]; then
   echo "nvptx.sh: SASS step skipped: no cuobjdump or nvdisasm in PATH, /usr/local/cuda/bin or" \
-    "$wheels (./run.sh deps installs NVIDIA's wheels there)"
+    "$wheels (./run.sh nvidia-tools installs NVIDIA's wheels there)"
 fi
 
 rm -rf "$out"
@@ -270,9 +270,10 @@ if [ $nvptx = 1 ]; then
         echo "note: $cu: no nvcc in PATH or /usr/local/cuda/bin: its counts are not checked"
         continue
       elif ! "$nvcc" -arch=sm_90 -cubin -o "$cubin" "$cu" >"$out/nvcc.log" 2>&1; then
-        echo "FAIL: nvcc -arch=sm_90 -cubin $cu:"
-        sed 's/^/  /' "$out/nvcc.log"
-        fail=1
+        # The CUDA form is the reference, not lsk's: a note (nvcc wants a
+        # host C++ compiler even for a cubin).
+        echo "note: $cu: nvcc -arch=sm_90 -cubin failed: its counts are not checked:"
+        sed 's/^/  /' "$out/nvcc.log" | head -n 5
         continue
       fi
       # The listing counted as lsk check counts (check_ptx.c's sass_ldst).
@@ -288,10 +289,10 @@ if [ $nvptx = 1 ]; then
           }
           END { done() }' >>"$out/sass.tsv"
     done <"$out/cuda.list"
-    if awk -v cuda="${nvcc:+1}" '
-      FNR == NR { k = $1 SUBSEP $2; got[k] = (rows[k]++ ? got[k] ";" : "") $3 " " $4 " " $5 " " $6; next }
+    if awk '
+      FNR == NR { k = $1 SUBSEP $2; got[k] = (rows[k]++ ? got[k] ";" : "") $3 " " $4 " " $5 " " $6; file[$1] = 1; next }
       /^#/ || NF == 0 { next }
-      $1 ~ /\.cu$/ && cuda != 1 { next }
+      $1 ~ /\.cu$/ && !($1 in file) { next } # not compiled: said above
       {
         key = $1 SUBSEP $2; want = $3 " " $4 " " $5 " " $6; ++n
         if (!(key in got)) { print "FAIL: no SASS counts of " $1 " " $2; bad = 1; next }
