@@ -49,7 +49,10 @@ nvidia_tools() {
     return 0
   fi
   if ! python3 -m pip --version >/dev/null 2>&1; then
-    PACKAGES=(python3-pip) install_missing
+    local all=("${PACKAGES[@]}")
+    PACKAGES=(python3-pip)
+    install_missing
+    PACKAGES=("${all[@]}")
   fi
   # --target installs are outside Debian's externally managed Python.
   echo "run.sh: installing ${NVIDIA_WHEELS[*]} into $dir"
