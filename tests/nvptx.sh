@@ -100,8 +100,8 @@ elif [ -n "$ptxas" ]; then
   echo "nvptx.sh: $clang, $libclc, $ptxas ($("$ptxas" --version | tail -n 1))"
 else
   export PTXAS=
-  echo "nvptx.sh: $clang, $libclc; sm_90 step skipped: no ptxas (the CUDA toolkit's; not in" \
-    "Debian) in PATH or /usr/local/cuda/bin"
+  echo "nvptx.sh: $clang, $libclc; sm_90 and SASS steps skipped: no ptxas (the CUDA toolkit's; not in" \
+    "Debian) in PATH, /usr/local/cuda/bin or $wheels (./run.sh nvidia-tools installs it there)"
 fi
 # The SASS step: lsk check reads it with cuobjdump, else nvdisasm.
 CUOBJDUMP=$(cuda_tool CUOBJDUMP cuobjdump) NVDISASM=$(cuda_tool NVDISASM nvdisasm)
