@@ -6,13 +6,18 @@
 # (clang and libclc for nvptx64-nvidia-nvcl, OpenCL C 1.2, -Werror, the
 # GPU shapes of the automatic rule; the static shared memory of each kernel
 # from the PTX against NVIDIA's 48 KiB; with ptxas, sm_90's registers,
-# spills, barriers and occupancy, failing on any spill). Then: the 16-byte
-# access (a double2 column loads as one ld.global.v2.f64), and the sm_90
-# table (OUT_DIR/sm90.md, printed; docs/perf/nvptx-sm90.md keeps a dated
-# copy).
+# spills, barriers and occupancy, failing on any spill; with cuobjdump or
+# nvdisasm, each kernel's global loads and stores of 16 and 8 bytes in its
+# SASS). Then: the 16-byte access (a double2 column loads as one
+# ld.global.v2.f64), the SASS counts of tests/nvptx/*.counts (the Kokkos
+# alignment study's kernel, tests/nvptx/study.cl, and its CUDA form
+# study.cu where nvcc is), and the sm_90 table (OUT_DIR/sm90.md, printed;
+# docs/perf/nvptx-sm90.md keeps a dated copy).
 # Skipped (77) without clang or libclc; the sm_90 step is skipped, with its
-# reason, without the CUDA toolkit's ptxas. JOBS runs at once (default:
-# the cores).
+# reason, without the CUDA toolkit's ptxas, the SASS step without cuobjdump
+# and nvdisasm (the CUDA toolkit's, or NVIDIA's PyPI wheels, which
+# `./run.sh nvidia-tools` installs into BUILD/nvidia-tools). JOBS runs at once
+# (default: the cores).
 set -uo pipefail
 lsk=$1 src=$2 out=$3 jobs=${4:-$(nproc 2>/dev/null || echo 2)}
 start=$(date +%s.%N)
@@ -73,11 +78,21 @@ if [ -n "$why" ]; then
 else
   export CLANG=$clang LSK_LIBCLC=$libclc
 fi
-ptxas=${PTXAS-}
-if [ -z "${PTXAS+set}" ]; then
-  ptxas=$(command -v ptxas || true)
-  [ -n "$ptxas" ] || { [ -x /usr/local/cuda/bin/ptxas ] && ptxas=/usr/local/cuda/bin/ptxas; }
-fi
+# NVIDIA's tools: in PATH, else the CUDA toolkit's folder, else the PyPI
+# wheels' in the build (./run.sh nvidia-tools); a variable set, even empty, decides.
+wheels=$(cd "$(dirname "$lsk")/../.." 2>/dev/null && pwd)/nvidia-tools/nvidia/cu13/bin
+cuda_tool() { # VARIABLE PROGRAM: the path, or empty
+  if [ -n "${!1+set}" ]; then
+    echo "${!1}"
+  elif command -v "$2" 2>/dev/null; then
+    :
+  else
+    for d in /usr/local/cuda/bin "$wheels"; do
+      [ -x "$d/$2" ] && { echo "$d/$2"; return; }
+    done
+  fi
+}
+ptxas=$(cuda_tool PTXAS ptxas)
 if [ $nvptx = 0 ]; then
   :
 elif [ -n "$ptxas" ]; then
@@ -85,8 +100,19 @@ elif [ -n "$ptxas" ]; then
   echo "nvptx.sh: $clang, $libclc, $ptxas ($("$ptxas" --version | tail -n 1))"
 else
   export PTXAS=
-  echo "nvptx.sh: $clang, $libclc; sm_90 step skipped: no ptxas (the CUDA toolkit's; not in" \
-    "Debian) in PATH or /usr/local/cuda/bin"
+  echo "nvptx.sh: $clang, $libclc; sm_90 and SASS steps skipped: no ptxas (the CUDA toolkit's; not in" \
+    "Debian) in PATH, /usr/local/cuda/bin or $wheels (./run.sh nvidia-tools installs it there)"
+fi
+# The SASS step: lsk check reads it with cuobjdump, else nvdisasm.
+CUOBJDUMP=$(cuda_tool CUOBJDUMP cuobjdump) NVDISASM=$(cuda_tool NVDISASM nvdisasm)
+export CUOBJDUMP NVDISASM
+sass=0
+if [ $nvptx = 1 ] && [ -n "$ptxas" ] && [ -n "$CUOBJDUMP$NVDISASM" ]; then
+  sass=1
+  if [ -n "$CUOBJDUMP" ]; then echo "nvptx.sh: SASS: $CUOBJDUMP -sass"; else echo "nvptx.sh: SASS: $NVDISASM"; fi
+elif [ $nvptx = 1 ] && [ -n "$ptxas" ]; then
+  echo "nvptx.sh: SASS step skipped: no cuobjdump or nvdisasm in PATH, /usr/local/cuda/bin or" \
+    "$wheels (./run.sh nvidia-tools installs NVIDIA's wheels there)"
 fi
 
 rm -rf "$out"
@@ -145,15 +171,16 @@ add_run() { # COVERS ARGS...
   echo "$covers: ${args[*]}" >"$out/runs/$n.what"
   covered[$covers]=1
 }
+# tests/nvptx/recipes, then any tests/nvptx/*.recipes (a part's own file).
 while read -r covers rest; do
   [[ -z $covers || $covers == \#* ]] && continue
   if [ ! -e "$covers" ]; then
-    echo "note: tests/nvptx/recipes names $covers, not in this tree: skipped"
+    echo "note: tests/nvptx recipes name $covers, not in this tree: skipped"
     continue
   fi
   # shellcheck disable=SC2086
   add_run "$covers" $rest || fail=1
-done <"$src/tests/nvptx/recipes"
+done < <(cat "$src/tests/nvptx/recipes" "$src"/tests/nvptx/*.recipes 2>/dev/null)
 for f in kernels/*.cl examples/*/*.cl; do
   if [ -z "${covered[$f]:-}" ]; then
     echo "note: $f: no line in tests/nvptx/recipes: checked as '$f --domain 2048'"
@@ -208,24 +235,80 @@ if [ $nvptx = 1 ]; then
     grep '^nvptx' "$out/runs/$i.tsv" | sed "s|^|$covers\t|"
   done | sort -s -t "$(printf '\t')" -k1,1 >"$out/nvptx.tsv"
   {
-    echo "| file | kernels | domain | workers x simd | shared | registers | spills (st/ld) | stack | barriers | workers limit | warps/SM | occupancy (limit) |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| file | kernels | domain | workers x simd | shared | registers | spills (st/ld) | stack | barriers | workers limit | warps/SM | occupancy (limit) | ld/st 128, 64 |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     awk -F '\t' '
       # $1 covers, $3 file, $4 options, $5 kernel, $6 domain, $8 x $9 shape,
       # $10 register-limited, $11 shared, $12 regs, $13/$14 spills, $15 stack,
-      # $16 barriers, $17 workers limit, $18 warps, $19 occupancy, $20 limit.
+      # $16 barriers, $17 workers limit, $18 warps, $19 occupancy, $20 limit,
+      # $21 to $24 the global loads/stores of 16 and 8 bytes in the SASS.
       NR == FNR { if (!seen[$1 FS $3 FS $4]++) variants[$1]++; next }
       {
         label = $1 ($3 != $1 ? " via " $3 : "") (variants[$1] > 1 && $4 != "-" ? " " $4 : "")
         shape = $8 " x " $9 ($10 == 1 ? " (register limit)" : "")
         shared = ($11 % 1024 == 0 && $11 > 0 ? $11 / 1024 " KiB" : $11 " B")
         occ = ($19 == "-" ? "-" : $19 "% (" $20 ")")
-        row = label " | %s | " $6 " | " shape " | " shared " | " $12 " | " $13 "/" $14 " | " $15 " | " $16 " | " $17 " | " $18 " | " occ
+        ldst = ($21 == "-" || $21 == "" ? "-" : $21 "/" $22 ", " $23 "/" $24)
+        row = label " | %s | " $6 " | " shape " | " shared " | " $12 " | " $13 "/" $14 " | " $15 " | " $16 " | " $17 " | " $18 " | " occ " | " ldst
         if (!(row in names)) { order[++nrows] = row; names[row] = $5 } else names[row] = names[row] ", " $5
       }
       END { for (i = 1; i <= nrows; ++i) { r = order[i]; sub(/%s/, names[r], r); print "| " r " |" } }
     ' "$out/nvptx.tsv" "$out/nvptx.tsv"
   } >"$out/sm90.md"
+
+  # The SASS counts: each line "COVERS KERNEL LD128 ST128 LD64 ST64" of
+  # tests/nvptx/*.counts against every row of that kernel under COVERS
+  # (each configuration; OUT_DIR/sass.tsv has them all); a COVERS of a
+  # .cu file is compiled with nvcc for sm_90 and counted the same way.
+  if [ $sass = 1 ]; then
+    awk -F '\t' '{ print $1 "\t" $5 "\t" $21 "\t" $22 "\t" $23 "\t" $24 }' "$out/nvptx.tsv" >"$out/sass.tsv"
+    nvcc=$(cuda_tool NVCC nvcc)
+    awk '!/^#/ && $1 ~ /\.cu$/ { print $1 }' "$src"/tests/nvptx/*.counts | sort -u >"$out/cuda.list"
+    while read -r cu; do
+      cubin=$out/$(basename "$cu" .cu).cuda.cubin
+      if [ -z "$nvcc" ]; then
+        echo "note: $cu: no nvcc in PATH or /usr/local/cuda/bin: its counts are not checked"
+        continue
+      elif ! "$nvcc" -arch=sm_90 -cubin -o "$cubin" "$cu" >"$out/nvcc.log" 2>&1; then
+        # The CUDA form is the reference, not lsk's: a note (nvcc wants a
+        # host C++ compiler even for a cubin).
+        echo "note: $cu: nvcc -arch=sm_90 -cubin failed: its counts are not checked:"
+        sed 's/^/  /' "$out/nvcc.log" | head -n 5
+        continue
+      fi
+      # The listing counted as lsk check counts (check_ptx.c's sass_ldst).
+      if [ -n "$CUOBJDUMP" ]; then "$CUOBJDUMP" -sass "$cubin"; else "$NVDISASM" "$cubin"; fi |
+        awk -v f="$cu" '
+          function done() { if (k != "") print f "\t" k "\t" n["L128"]+0 "\t" n["S128"]+0 "\t" n["L64"]+0 "\t" n["S64"]+0 }
+          /^[ \t]*\.section/ { done(); k = ""; split("", n); next }
+          /Function : / || /^\.text\./ { done(); k = $NF; sub(/^\.text\./, "", k); sub(/:$/, "", k); split("", n); next }
+          k != "" && match($0, /^[ \t]*\/\*[0-9a-f]+\*\/[ \t]+(@!?[A-Z0-9]+[ \t]+)?(LDG|STG)\.[A-Z0-9.]*/) {
+            op = substr($0, RSTART, RLENGTH); sub(/.*[ \t]/, "", op)
+            w = ("." op ".") ~ /\.128\./ ? "128" : ("." op ".") ~ /\.64\./ ? "64" : ""
+            if (w != "") n[substr(op, 1, 1) w]++
+          }
+          END { done() }' >>"$out/sass.tsv"
+    done <"$out/cuda.list"
+    if awk '
+      FNR == NR { k = $1 SUBSEP $2; got[k] = (rows[k]++ ? got[k] ";" : "") $3 " " $4 " " $5 " " $6; file[$1] = 1; next }
+      /^#/ || NF == 0 { next }
+      $1 ~ /\.cu$/ && !($1 in file) { next } # not compiled: said above
+      {
+        key = $1 SUBSEP $2; want = $3 " " $4 " " $5 " " $6; ++n
+        if (!(key in got)) { print "FAIL: no SASS counts of " $1 " " $2; bad = 1; next }
+        m = split(got[key], g, ";"); wrong = 0
+        for (i = 1; i <= m; ++i)
+          if (g[i] != want) { print "FAIL: " $1 " " $2 ": ld/st 128, ld/st 64 " g[i] ", expected " want " (" FILENAME ")"; wrong = bad = 1 }
+        if (!wrong) printf "  %-28s %-10s ld/st 128 %s/%s, ld/st 64 %s/%s\n", $1, $2, $3, $4, $5, $6
+      }
+      END { exit bad }' FS='\t' "$out/sass.tsv" FS=' ' "$src"/tests/nvptx/*.counts >"$out/sass.out"; then
+      echo "SASS counts as tests/nvptx/*.counts says ($(grep -c '^  ' "$out/sass.out") kernels):"
+      cat "$out/sass.out"
+    else
+      cat "$out/sass.out"
+      fail=1
+    fi
+  fi
   kernels=$(wc -l <"$out/nvptx.tsv")
   configs=$(find "$out/ptx" -name '*.ptx' | wc -l)
   spills=$(awk -F '\t' '$13 != "-" && ($13 + $14) > 0' "$out/nvptx.tsv" | wc -l)

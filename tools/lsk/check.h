@@ -1,11 +1,11 @@
 /*
  * check.h: what the parts of `lsk check` share (cmd_check.c the command;
  * check_kernels.c the file's kernels and their domains; check_device.c
- * the selected device; check_nvptx.c clang, libclc and ptxas;
- * check_report.c the tables; check_prelude.c the layouts' views;
- * check_lint.c the barriers' places): the
- * run's state and each kernel's findings. The PTX and ptxas texts are read
- * by check_ptx.h, the H100 model is check_occupancy.h.
+ * the selected device; check_nvptx.c clang, libclc, ptxas and cuobjdump
+ * or nvdisasm; check_report.c the tables; check_prelude.c the layouts'
+ * views; check_lint.c the barriers' places): the run's state and each
+ * kernel's findings. The PTX, ptxas and SASS texts are read by
+ * check_ptx.h, the H100 model is check_occupancy.h.
  */
 #ifndef LSK_TOOLS_CHECK_H
 #define LSK_TOOLS_CHECK_H
@@ -41,6 +41,8 @@ typedef struct kinfo {
   int sass;                  /* ptxas's figures (sa) and the occupancy (occ) are known */
   check_sass sa;
   check_occupancy occ;
+  int ldst_done; /* the SASS's global loads and stores (ls) are counted */
+  check_ldst ls;
 } kinfo;
 
 /* The run: the options, the source, the kernels found, the problems. */
@@ -61,11 +63,12 @@ typedef struct check {
 } check;
 
 /* The compilers found (check_find_tools): clang and libclc for NVPTX,
- * ptxas for sm_90; why_not and ptxas_why say why one is not. */
+ * ptxas for sm_90, cuobjdump or else nvdisasm for its SASS (disasm; is_nvdisasm
+ * says which); why_not, ptxas_why and disasm_why say why one is not. */
 typedef struct check_tools {
-  char clang[512], libclc[512], ptxas[512];
-  int have_clang, have_ptxas;
-  char why_not[1024], ptxas_why[1024];
+  char clang[512], libclc[512], ptxas[512], disasm[512];
+  int have_clang, have_ptxas, have_disasm, is_nvdisasm;
+  char why_not[1024], ptxas_why[1024], disasm_why[1024];
 } check_tools;
 
 #define NVPTX_CPU "sm_86" /* the newest that LLVM 15 knows; ptxas takes it to sm_90 */
@@ -100,7 +103,7 @@ int check_lint(check *c);
 void check_device(check *c);
 
 /* check_nvptx.c: the compilers, and every kernel through PTX (and sm_90
- * where ptxas is). */
+ * where ptxas is, its SASS's loads and stores where a disassembler is). */
 void check_find_tools(check_tools *t /* OUT */);
 void check_nvptx(check *c, const check_tools *t);
 

@@ -5,7 +5,9 @@
  * shapes the automatic rule gives on the H100 model (check_occupancy.h),
  * again under a kernel's own register limit where ptxas (the CUDA
  * toolkit's, for sm_90) says it has one; the PTX and ptxas's report read
- * by check_ptx.c. Each configuration is compiled once.
+ * by check_ptx.c, and so is the SASS of ptxas's cubin as cuobjdump -sass
+ * (or nvdisasm) prints it: each kernel's global loads and stores by width.
+ * Each configuration is compiled once.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -18,6 +20,56 @@
 
 #include "check.h"
 #include "process.h"
+
+/* program (a name, or a path with a '/') in PATH, else in
+ * /usr/local/cuda/bin, else beside ptxas (a wheel's or toolkit's bin); 0
+ * with its path in buf. */
+static int find_cuda_tool(const char *program, const char *ptxas, char *buf, size_t len)
+{
+  if (!cli_find_program(program, buf, len))
+    return 0;
+  if (strchr(program, '/'))
+    return -1;
+  char *p = cli_strf("/usr/local/cuda/bin/%s", program);
+  int rc = p ? cli_find_program(p, buf, len) : -1;
+  free(p);
+  const char *slash = ptxas ? strrchr(ptxas, '/') : NULL;
+  if (rc && slash && (p = cli_strf("%.*s/%s", (int)(slash - ptxas), ptxas, program))) {
+    rc = cli_find_program(p, buf, len);
+    free(p);
+  }
+  return rc;
+}
+
+/* The SASS's reader: CUOBJDUMP (cuobjdump -sass), else NVDISASM, each
+ * found where find_cuda_tool looks unless its variable names it; an empty
+ * variable rules that one out. Needs ptxas's cubin. */
+static void find_disasm(check_tools *t)
+{
+  const char *ptxas = t->have_ptxas ? t->ptxas : NULL;
+  const char *names[] = {"cuobjdump", "nvdisasm"}, *vars[] = {"CUOBJDUMP", "NVDISASM"};
+  int ruled_out = 0;
+  for (int i = 0; i < 2 && !t->have_disasm; ++i) {
+    const char *e = getenv(vars[i]);
+    if (e && !*e) {
+      ++ruled_out;
+      continue;
+    }
+    if (!find_cuda_tool(e ? e : names[i], ptxas, t->disasm, sizeof t->disasm)) {
+      t->have_disasm = 1;
+      t->is_nvdisasm = i == 1;
+    }
+  }
+  if (!t->have_ptxas)
+    snprintf(t->disasm_why, sizeof t->disasm_why, "no ptxas, no cubin to read");
+  else if (!t->have_disasm && ruled_out == 2)
+    snprintf(t->disasm_why, sizeof t->disasm_why, "CUOBJDUMP and NVDISASM are empty");
+  else if (!t->have_disasm)
+    snprintf(t->disasm_why, sizeof t->disasm_why,
+             "no cuobjdump or nvdisasm (the CUDA toolkit's, or pip's nvidia-cuda-cuobjdump) in "
+             "PATH, /usr/local/cuda/bin or beside ptxas");
+  t->have_disasm = t->have_ptxas && t->have_disasm;
+}
 
 void check_find_tools(check_tools *t)
 {
@@ -49,13 +101,14 @@ void check_find_tools(check_tools *t)
     snprintf(t->ptxas_why, sizeof t->ptxas_why,
              "no ptxas (the CUDA toolkit's; not in Debian) in PATH or /usr/local/cuda/bin");
   t->have_ptxas = !t->ptxas_why[0];
+  find_disasm(t);
 }
 
 /* One compiled configuration: its PTX and ptxas's report. */
 typedef struct build {
   unsigned dom[3], w, s;
-  int ok, sass_ok;
-  char *ptx, *sass;
+  int ok, sass_ok, disasm_ok;
+  char *ptx, *sass, *disasm; /* disasm: the SASS listing */
 } build;
 
 /* The NVPTX run: where its files go, the builds made. */
@@ -183,18 +236,37 @@ static int compile_ptx(nvptx *n, const char *opts, const char *ptx, const char *
   return rc ? 1 : 0;
 }
 
-/* ptxas on b's PTX file ptx for sm_90, its report (sass) kept in b. */
+/* The SASS listing of cubin into the file listing, kept in b: cuobjdump
+ * -sass or nvdisasm, whichever was found. */
+static void disassemble(nvptx *n, build *b, const char *cubin, const char *listing,
+                        const char *what)
+{
+  char *cuobjdump[] = {n->t.disasm, "-sass", (char *)cubin, NULL};
+  char *nvdisasm[] = {n->t.disasm, (char *)cubin, NULL};
+  int rc = run_program(n->t.is_nvdisasm ? nvdisasm : cuobjdump, listing);
+  b->disasm = cli_read_file(listing);
+  if (rc != 0 || !b->disasm)
+    check_problem(n->c, "nvptx: %s failed for %s:\n%.2000s", n->t.disasm, what,
+                  b->disasm ? b->disasm : "(no output)");
+  else
+    b->disasm_ok = 1;
+}
+
+/* ptxas on b's PTX file ptx for sm_90, its report (sass) kept in b; the
+ * cubin's SASS where a disassembler is. */
 static void assemble_sass(nvptx *n, build *b, const char *ptx, const char *sass, const char *cubin,
-                          const char *what)
+                          const char *listing, const char *what)
 {
   char *argv[] = {n->t.ptxas, "-arch=" SASS_ARCH, "-v", (char *)ptx, "-o", (char *)cubin, NULL};
   int rc = run_program(argv, sass);
   b->sass = cli_read_file(sass);
-  remove(cubin);
   if (rc != 0 || !b->sass)
     check_problem(n->c, "nvptx: ptxas failed for %s:\n%s", what, b->sass ? b->sass : "(no output)");
   else
     b->sass_ok = 1;
+  if (b->sass_ok && n->t.have_disasm)
+    disassemble(n, b, cubin, listing, what);
+  remove(cubin);
 }
 
 /* Compiles b's configuration: the text, clang, ptxas where it is. */
@@ -212,10 +284,11 @@ static void compile(nvptx *n, build *b)
   char *ptx = config_path(n, b->dom, b->w, b->s, ".ptx");
   char *sass = config_path(n, b->dom, b->w, b->s, ".ptxas.txt");
   char *cubin = config_path(n, b->dom, b->w, b->s, ".cubin");
+  char *listing = config_path(n, b->dom, b->w, b->s, ".sass");
   int rc = 1;
   if (access(n->text_path, R_OK) != 0 && write_text(n->text_path, text))
     check_problem(c, "nvptx: cannot write %s: %s", n->text_path, strerror(errno));
-  else if (!ptx || !sass || !cubin)
+  else if (!ptx || !sass || !cubin || !listing)
     check_problem(c, "out of memory");
   else
     rc = compile_ptx(n, opts, ptx, what);
@@ -223,10 +296,11 @@ static void compile(nvptx *n, build *b)
     check_problem(c, "nvptx: cannot read %s", ptx);
   b->ok = b->ptx != NULL;
   if (b->ok && n->t.have_ptxas)
-    assemble_sass(n, b, ptx, sass, cubin, what);
+    assemble_sass(n, b, ptx, sass, cubin, listing, what);
   free(ptx);
   free(sass);
   free(cubin);
+  free(listing);
   lsk_free(text);
   lsk_free(opts);
 }
@@ -328,6 +402,7 @@ static int nvptx_try(nvptx *n, kinfo *k, size_t kernel_max)
   k->ptx_done = 1;
   k->shared = ptx_entry_shared(b->ptx, k->name);
   k->sass = 0;
+  k->ldst_done = 0;
   if (!b->sass_ok)
     return 1;
   if (sass_entry(b->sass, k->name, &k->sa)) {
@@ -335,6 +410,9 @@ static int nvptx_try(nvptx *n, kinfo *k, size_t kernel_max)
     return 1;
   }
   k->sass = 1;
+  k->ldst_done = b->disasm_ok && !sass_ldst(b->disasm, k->name, &k->ls);
+  if (b->disasm_ok && !k->ldst_done)
+    check_problem(c, "nvptx: no SASS of '%s' in %s's listing", k->name, n->t.disasm);
   k->occ =
       check_occupancy_of(&n->h, k->w, k->sa.regs, k->sa.smem > k->shared ? k->sa.smem : k->shared);
   if (k->w <= k->occ.wg_limit)
@@ -368,14 +446,16 @@ static void nvptx_limits(nvptx *n)
 static void nvptx_close(nvptx *n)
 {
   for (size_t i = 0; i < n->nb; ++i) {
-    for (int e = 0; n->tmp && e < 2; ++e) {
-      char *path = config_path(n, n->b[i].dom, n->b[i].w, n->b[i].s, e ? ".ptxas.txt" : ".ptx");
+    static const char *const ext[] = {".ptx", ".ptxas.txt", ".sass"};
+    for (int e = 0; n->tmp && e < 3; ++e) {
+      char *path = config_path(n, n->b[i].dom, n->b[i].w, n->b[i].s, ext[e]);
       if (path)
         remove(path);
       free(path);
     }
     free(n->b[i].ptx);
     free(n->b[i].sass);
+    free(n->b[i].disasm);
   }
   free(n->b);
   if (n->tmp) {

@@ -1,7 +1,8 @@
 /*
  * check_ptx.c: `lsk check`'s reading of PTX and of ptxas -v's report
  * (check_ptx.h): entries, their static shared memory, and what ptxas says
- * of each.
+ * of each; and each kernel's global loads and stores by width in the SASS
+ * that cuobjdump or nvdisasm print.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -156,4 +157,101 @@ int sass_entry(const char *sass, const char *name, check_sass *k)
     }
   }
   return 0;
+}
+
+/* The kernel that line [p, eol) opens, if it opens one: cuobjdump's
+ * "Function : NAME" or nvdisasm's ".text.NAME:"; its name and length. */
+static const char *sass_header(const char *p, const char *eol, size_t *len)
+{
+  while (p < eol && isspace((unsigned char)*p))
+    ++p;
+  static const char fn[] = "Function : ", text[] = ".text.";
+  const char *n = NULL, *e = eol;
+  if ((size_t)(eol - p) > sizeof fn - 1 && strncmp(p, fn, sizeof fn - 1) == 0)
+    n = p + sizeof fn - 1;
+  else if ((size_t)(eol - p) > sizeof text - 1 && strncmp(p, text, sizeof text - 1) == 0) {
+    n = p + sizeof text - 1;
+    e = memchr(n, ':', (size_t)(eol - n));
+    if (!e)
+      return NULL;
+  }
+  if (!n)
+    return NULL;
+  while (e > n && isspace((unsigned char)e[-1]))
+    --e;
+  *len = (size_t)(e - n);
+  return n;
+}
+
+/* Whether the dotted modifiers of op (length len) include exactly w. */
+static int has_modifier(const char *op, size_t len, const char *w)
+{
+  size_t wl = strlen(w);
+  for (const char *d = memchr(op, '.', len); d;
+       d = memchr(d + 1, '.', len - (size_t)(d + 1 - op))) {
+    const char *m = d + 1;
+    if ((size_t)(op + len - m) >= wl && strncmp(m, w, wl) == 0 &&
+        (m + wl == op + len || m[wl] == '.'))
+      return 1;
+  }
+  return 0;
+}
+
+/* Counts the instruction of line [p, eol) into *k: "/ *ADDR* /  [@P] OP
+ * operands ;" (the encoding's own lines have no OP). */
+static void sass_count(const char *p, const char *eol, check_ldst *k)
+{
+  while (p < eol && isspace((unsigned char)*p))
+    ++p;
+  if (eol - p < 4 || strncmp(p, "/*", 2) != 0)
+    return;
+  const char *q = p + 2;
+  while (q < eol && isxdigit((unsigned char)*q))
+    ++q;
+  if (q == p + 2 || eol - q < 2 || strncmp(q, "*/", 2) != 0)
+    return;
+  q += 2;
+  for (int word = 0; word < 2; ++word) {
+    while (q < eol && isspace((unsigned char)*q))
+      ++q;
+    size_t len = strcspn(q, " \t;\n");
+    if (len > (size_t)(eol - q))
+      len = (size_t)(eol - q);
+    if (word == 0 && *q == '@') { /* the predicate: the opcode follows */
+      q += len;
+      continue;
+    }
+    int ld = strncmp(q, "LDG.", 4) == 0, st = strncmp(q, "STG.", 4) == 0;
+    if (!ld && !st)
+      return;
+    if (has_modifier(q, len, "128"))
+      ++*(ld ? &k->ld128 : &k->st128);
+    else if (has_modifier(q, len, "64"))
+      ++*(ld ? &k->ld64 : &k->st64);
+    return;
+  }
+}
+
+int sass_ldst(const char *sass, const char *name, check_ldst *k)
+{
+  *k = (check_ldst){0};
+  size_t nl = strlen(name), hl;
+  int in = 0, found = 0;
+  for (const char *p = sass; *p;) {
+    const char *eol = strchr(p, '\n');
+    if (!eol)
+      eol = p + strlen(p);
+    const char *h = sass_header(p, eol, &hl), *t = p;
+    while (t < eol && isspace((unsigned char)*t))
+      ++t;
+    if (eol - t > 8 && strncmp(t, ".section", 8) == 0)
+      in = 0; /* nvdisasm: another section (its .text.NAME: label follows) */
+    else if (h) {
+      in = hl == nl && strncmp(h, name, nl) == 0;
+      found |= in;
+    } else if (in)
+      sass_count(p, eol, k);
+    p = *eol ? eol + 1 : eol;
+  }
+  return found ? 0 : -1;
 }

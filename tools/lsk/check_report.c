@@ -1,6 +1,6 @@
 /*
  * check_report.c: what `lsk check` prints once the checks have run: per
- * part (the device, NVPTX and sm_90) a table of the kernels, or with
+ * part (the device, NVPTX, sm_90 and its SASS) a table of the kernels, or with
  * --tsv one tab-separated row per kernel and part (cmd_check.c's usage
  * text lists the columns).
  */
@@ -28,11 +28,15 @@ static void report_tsv(const check *c)
     printf("nvptx\t%s\t%s\t%s\t%s\t%s\t%u\t%u\t%d\t%llu", c->file, o, k->name, a, how, k->w, k->s,
            k->limited, k->shared);
     if (k->sass)
-      printf("\t%u\t%llu\t%llu\t%llu\t%u\t%u\t%u\t%u\t%s\n", k->sa.regs, k->sa.spill_st,
+      printf("\t%u\t%llu\t%llu\t%llu\t%u\t%u\t%u\t%u\t%s", k->sa.regs, k->sa.spill_st,
              k->sa.spill_ld, k->sa.stack, k->sa.barriers, k->occ.wg_limit, k->occ.warps,
              k->occ.warps * 100 / H100_WARPS_SM, k->occ.limiter);
     else
-      printf("\t-\t-\t-\t-\t-\t-\t-\t-\t-\n");
+      printf("\t-\t-\t-\t-\t-\t-\t-\t-\t-");
+    if (k->ldst_done)
+      printf("\t%u\t%u\t%u\t%u\n", k->ls.ld128, k->ls.st128, k->ls.ld64, k->ls.st64);
+    else
+      printf("\t-\t-\t-\t-\n");
   }
 }
 
@@ -67,8 +71,10 @@ static void report_nvptx(const check *c, const check_tools *t)
   char b[32], dom[64], shape[32], spill[32], occ[48];
   printf("  %-28s %-12s %-15s %-18s", "kernel", "domain", "workers x simd", "shared (48 KiB)");
   if (t->have_ptxas)
-    printf(" %-5s %-13s %-6s %-9s %-9s %s", "regs", "spill st/ld", "stack", "barriers", "wg limit",
-           "warps/SM");
+    printf(" %-5s %-13s %-6s %-9s %-9s %-*s", "regs", "spill st/ld", "stack", "barriers",
+           "wg limit", t->have_disasm ? 17 : 0, "warps/SM");
+  if (t->have_disasm)
+    printf(" %-11s %s", "ld/st 128", "ld/st 64");
   printf("\n");
   for (size_t i = 0; i < c->nk; ++i) {
     const kinfo *k = &c->k[i];
@@ -81,8 +87,12 @@ static void report_nvptx(const check *c, const check_tools *t)
       snprintf(spill, sizeof spill, "%llu/%llu", k->sa.spill_st, k->sa.spill_ld);
       snprintf(occ, sizeof occ, "%u (%u%%, %s)", k->occ.warps, k->occ.warps * 100 / H100_WARPS_SM,
                k->occ.limiter);
-      printf(" %-5u %-13s %-6llu %-9u %-9u %s", k->sa.regs, spill, k->sa.stack, k->sa.barriers,
-             k->occ.wg_limit, occ);
+      printf(" %-5u %-13s %-6llu %-9u %-9u %-*s", k->sa.regs, spill, k->sa.stack, k->sa.barriers,
+             k->occ.wg_limit, t->have_disasm ? 17 : 0, occ);
+    }
+    if (k->ldst_done) {
+      snprintf(spill, sizeof spill, "%u/%u", k->ls.ld128, k->ls.st128);
+      printf(" %-11s %u/%u", spill, k->ls.ld64, k->ls.st64);
     }
     printf("\n");
   }
@@ -116,6 +126,12 @@ void check_report(const check *c, const check_tools *t)
            t->ptxas);
   else
     printf("sm_90: skipped: %s\n", t->ptxas_why);
+  if (t->have_disasm)
+    printf("sass: %s%s of the cubin: global loads/stores of 16 bytes (LDG/STG .128) and 8 bytes "
+           "(.64)\n",
+           t->disasm, t->is_nvdisasm ? "" : " -sass");
+  else
+    printf("sass: skipped: %s\n", t->disasm_why);
   if (any_ptx)
     report_nvptx(c, t);
 }

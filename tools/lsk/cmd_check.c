@@ -6,8 +6,10 @@
  * through PTX (target nvptx64-nvidia-nvcl: the route of NVIDIA's OpenCL);
  * where the CUDA toolkit's ptxas is found, the PTX is assembled for sm_90
  * (H100), and registers, spills, shared memory, barriers and the occupancy
- * they allow are reported per kernel. The ctest label nvptx runs it on
- * every kernel file lsk ships (tests/nvptx.sh).
+ * they allow are reported per kernel; where cuobjdump or nvdisasm is found,
+ * the cubin's SASS too: each kernel's global loads and stores of 16 and 8
+ * bytes (LDG/STG .128 and .64). The ctest label nvptx runs it on every
+ * kernel file lsk ships (tests/nvptx.sh).
  *
  * The NVPTX shapes are those of the automatic rule's GPU branch
  * (lsk_auto_shape) on a model of an H100: warps of 32, at most 1024
@@ -17,7 +19,7 @@
  * This file is the command: its options, the source it builds, and the
  * run of the parts (check.h): the kernels and their domains
  * (check_kernels.c), the device (check_device.c), NVPTX and sm_90
- * (check_nvptx.c, reading PTX and ptxas's report in check_ptx.c, the H100
+ * (check_nvptx.c, reading PTX, ptxas's report and the SASS in check_ptx.c, the H100
  * model in check_occupancy.c), the tables (check_report.c) and the
  * preludes (check_prelude.c).
  */
@@ -42,8 +44,9 @@ static const char usage_text[] =
     "Per kernel: its block domain (declared or given), workers x simd, the work-group\n"
     "limit, local and private memory on the device; on NVPTX the static shared memory\n"
     "against NVIDIA's 48 KiB and, with ptxas, registers, spills, barriers and the\n"
-    "warps per SM that they allow on an H100. Exit status: 0 passed, 1 failed (an\n"
-    "error, shared memory over 48 KiB, a spill), 2 usage.\n"
+    "warps per SM that they allow on an H100; with cuobjdump or nvdisasm, the SASS's\n"
+    "global loads and stores of 16 and 8 bytes (LDG/STG .128 and .64). Exit status:\n"
+    "0 passed, 1 failed (an error, shared memory over 48 KiB, a spill), 2 usage.\n"
     "  --domain X[xY[xZ]]     block domain of the kernels that declare none\n"
     "  --domain KERNEL=X[xY[xZ]]  one kernel's block domain\n"
     "  --workers W, --simd S  the shape (default: automatic, per device)\n"
@@ -59,17 +62,20 @@ static const char usage_text[] =
     "                         or on the rows of a layout file\n"
     "  --no-device            NVPTX only (no OpenCL device needed)\n"
     "  --no-nvptx             the device only\n"
-    "  --ptx DIR              keep the PTX (and ptxas's report) in DIR\n"
+    "  --ptx DIR              keep the PTX (and ptxas's report, the SASS) in DIR\n"
     "  --emit-source          print the text lsk builds and exit (options on stderr)\n"
     "  --tsv                  tab-separated rows for scripts, one per kernel and part:\n"
     "      device FILE OPTIONS KERNEL DOMAIN declared|given WORKERS SIMD WG_LIMIT\n"
     "             LOCAL PRIVATE\n"
     "      nvptx FILE OPTIONS KERNEL DOMAIN declared|given WORKERS SIMD REG_LIMITED\n"
     "             SHARED REGS SPILL_ST SPILL_LD STACK BARRIERS WG_LIMIT WARPS_SM OCC% LIMIT\n"
-    "      (OPTIONS: -I, -D and --options, or -; - where ptxas did not run)\n"
+    "             LD128 ST128 LD64 ST64\n"
+    "      (OPTIONS: -I, -D and --options, or -; - where ptxas or the SASS's reader did\n"
+    "      not run)\n"
     "Environment: CLANG (default clang-15, else clang), LSK_LIBCLC (default\n"
     "/usr/lib/clc/nvptx64--nvidiacl.bc, Debian's libclc-15), PTXAS (default ptxas in\n"
-    "PATH, else /usr/local/cuda/bin/ptxas); an empty value turns that step off.\n";
+    "PATH, else /usr/local/cuda/bin/ptxas), CUOBJDUMP, else NVDISASM (default: in PATH,\n"
+    "/usr/local/cuda/bin or beside ptxas); an empty value turns that step off.\n";
 
 /* Appends "-X VALUE" to the build options, quoted if it has blanks. */
 static void add_option(check *c, const char *flag, const char *value)
