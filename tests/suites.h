@@ -53,6 +53,7 @@
   X(group_devices, tests/launch/check_group.c, none)                           \
   X(shapes, tests/launch/check_shapes.c, u)                                    \
   X(barrier, tests/launch/check_barrier.c, un)                                 \
+  X(launch_for, tests/launch/check_launch_for.c, urn)                          \
   /* soa */                                                                    \
   X(layout, tests/soa/check_layout.c, u)                                       \
   X(soa, tests/soa/check_soa.c, ur)                                            \
