@@ -3,8 +3,9 @@
  * workers per block, the automatic rule (workers and simd for a block
  * domain), the completion of a launch that gives only workers or only simd,
  * the number of blocks for a grid-strided pass or for a count in data
- * blocks (lsk_launch_for), and the shapes lsk_tune tries. The kernel library, the
- * tuner and code built on lsk ask here rather than carry their own rules.
+ * blocks (lsk_launch_for), and the shapes lsk_tune tries. The kernel
+ * library, the tuner and code built on lsk ask here rather than carry
+ * their own rules.
  */
 #include <string.h>
 

@@ -276,10 +276,10 @@ typedef struct lsk_launch_for_options {
  * .config(numBlocks, frame)): the block domain is the data block's
  * extents, out->domain = domain (zeros in domain[1] and domain[2] count 1;
  * domain[0] 0: the kernel's declared domain, allowed where opt->per_block
- * is given), and one block runs each data block: out->blocks =
- * {ceil(count / per_block), 1, 1}, at least 1 (count 0: one block, whose
- * data block is empty: lsk_domain_count(0, 0) is 0), at most
- * opt->max_blocks. out->workers, simd and local_bytes are 0: automatic
+ * is given), and one block runs each data block: out->blocks[0] =
+ * ceil(count / per_block) (blocks[1] and [2] 0: one), at least 1 (count
+ * 0: one block, whose data block is empty: lsk_domain_count(0, 0) is 0),
+ * at most opt->max_blocks. out->workers, simd and local_bytes are 0: automatic
  * (set them after, if wanted). Worked: count 1000 over domain {256}: 4
  * blocks (the last data block holds 232 items); 512 particles over frames
  * {8, 8, 4}: 2; 1856 modules of per_block 1 over domain {256}: 1856, with
