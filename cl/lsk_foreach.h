@@ -55,7 +55,9 @@ LSK_INLINE void lsk__barrier_ok(int outside_foreach_and_master) { (void)outside_
  * LSK_FOREACH_N(it, n) { body }: run body once for every index of [0, n)
  * that this worker owns, with `it` an lsk_idx. n is a compile-time constant
  * (the block domain) or a run-time count up to it (lsk_domain_count: the
- * indices of a partial data block). The test is per step, not per index:
+ * indices of a partial data block), or a count larger than the domain
+ * (PMacc's ForEach over a size of its own): the workers then take more
+ * steps, with the same mapping. The test is per step, not per index:
  * every step before the last partial one runs the body unguarded, so the
  * compiler versions the loop and full steps vectorize with plain loads and
  * stores. Called by every worker.

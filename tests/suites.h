@@ -44,6 +44,8 @@
   X(grind_vsum, tests/device/check_grind_types.c, ug)                          \
   X(grind_planted, tests/device/check_grind_planted.c, none)                   \
   X(random, tests/device/check_random.c, urg)                                  \
+  X(foreach_var, tests/device/check_foreach_var.c, urn)                        \
+  X(grind_foreach_var, tests/device/check_foreach_var.c, go)                   \
   /* launch */                                                                 \
   X(iota, tests/launch/check_iota.c, ur)                                       \
   X(tune, tests/launch/check_tune.c, urn)                                      \
@@ -51,6 +53,7 @@
   X(group_devices, tests/launch/check_group.c, none)                           \
   X(shapes, tests/launch/check_shapes.c, u)                                    \
   X(barrier, tests/launch/check_barrier.c, un)                                 \
+  X(launch_for, tests/launch/check_launch_for.c, urn)                          \
   /* soa */                                                                    \
   X(layout, tests/soa/check_layout.c, u)                                       \
   X(soa, tests/soa/check_soa.c, ur)                                            \

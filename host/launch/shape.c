@@ -2,9 +2,10 @@
  * shape.c: the launch-shape policy, in one place: the device's limit on
  * workers per block, the automatic rule (workers and simd for a block
  * domain), the completion of a launch that gives only workers or only simd,
- * the number of blocks for a grid-strided pass, and the shapes lsk_tune
- * tries. The kernel library, the
- * tuner and code built on lsk ask here rather than carry their own rules.
+ * the number of blocks for a grid-strided pass or for a count in data
+ * blocks (lsk_launch_for), and the shapes lsk_tune tries. The kernel
+ * library, the tuner and code built on lsk ask here rather than carry
+ * their own rules.
  */
 #include <string.h>
 
@@ -116,6 +117,41 @@ size_t lsk_auto_blocks(const lsk_device_info *dev, size_t items, size_t per_bloc
   if (most > UINT32_MAX)
     most = UINT32_MAX;
   return want < 1 ? 1 : want > most ? most : want;
+}
+
+int lsk_launch_for(size_t count, const unsigned domain[3], const lsk_launch_for_options *opt,
+                   lsk_launch *out)
+{
+  LSK__API();
+  if (out)
+    memset(out, 0, sizeof *out);
+  if (!out || !domain)
+    return lsk__fail(NULL, LSK_EINVAL, "%s: %s is NULL", __func__, !out ? "out" : "domain");
+  size_t per = opt ? opt->per_block : 0, most = opt ? opt->max_blocks : 0;
+  uint64_t size = (uint64_t)domain[0] * (domain[1] ? domain[1] : 1) * (domain[2] ? domain[2] : 1);
+  if (!per && !domain[0])
+    return lsk__fail(NULL, LSK_EINVAL,
+                     "%s: domain[0] is 0 (the kernel's declared domain) and per_block is 0 (the "
+                     "domain's size): give one of them",
+                     __func__);
+  if (size > LSK_MAX_DOMAIN)
+    return lsk__fail(NULL, LSK_EDOMAIN, "%s: domain %u x %u x %u is %llu indices, above %u",
+                     __func__, domain[0], domain[1], domain[2], (unsigned long long)size,
+                     LSK_MAX_DOMAIN);
+  if (!per)
+    per = (size_t)size;
+  size_t blocks = count / per + (count % per != 0);
+  if (most && blocks > most)
+    blocks = most;
+  if (blocks > UINT32_MAX)
+    return lsk__fail(NULL, LSK_ERANGE,
+                     "%s: count %zu in data blocks of %zu needs %zu blocks, above 2^32 - 1 (set "
+                     "max_blocks)",
+                     __func__, count, per, blocks);
+  for (int a = 0; a < 3; ++a)
+    out->domain[a] = domain[a];
+  out->blocks[0] = blocks ? blocks : 1;
+  return LSK_OK;
 }
 
 /* The kernel library's passes over tiles (reduce, scan, compact, assoc):

@@ -256,6 +256,42 @@ void lsk_auto_shape(const lsk_device_info *dev, size_t domain_size, size_t kerne
 size_t lsk_auto_blocks(const lsk_device_info *dev, size_t items, size_t per_block,
                        unsigned per_unit);
 
+/* How lsk_launch_for maps a count onto blocks. All zeros (or NULL) means
+ * the defaults. */
+typedef struct lsk_launch_for_options {
+  /* Items per data block. 0: the block domain's size (the items are the
+   * domain's indices: an array in tiles, the particles of full frames).
+   * 1: one data block per item (a frame, a module, a supercell, whose own
+   * elements are the domain's indices). Any other: that many. */
+  size_t per_block;
+  /* 0: one block per data block. k: at most k blocks, each then taking
+   * several data blocks in turn: the kernel loops LSK_BLOCKS(b, nb) with
+   * nb the data blocks, ceil(count / per_block). */
+  size_t max_blocks;
+} lsk_launch_for_options;
+
+/*
+ * lsk_launch_for: the launch for count items of a data structure that
+ * comes in data blocks (PMacc's makeBlockCfg from a frame, with
+ * .config(numBlocks, frame)): the block domain is the data block's
+ * extents, out->domain = domain (zeros in domain[1] and domain[2] count 1;
+ * domain[0] 0: the kernel's declared domain, allowed where opt->per_block
+ * is given), and one block runs each data block: out->blocks[0] =
+ * ceil(count / per_block) (blocks[1] and [2] 0: one), at least 1 (count
+ * 0: one block, whose data block is empty: lsk_domain_count(0, 0) is 0),
+ * at most opt->max_blocks. out->workers, simd and local_bytes are 0: automatic
+ * (set them after, if wanted). Worked: count 1000 over domain {256}: 4
+ * blocks (the last data block holds 232 items); 512 particles over frames
+ * {8, 8, 4}: 2; 1856 modules of per_block 1 over domain {256}: 1856, with
+ * max_blocks 528: 528; count 0: 1.
+ * Errors (thread message naming the value): LSK_EINVAL for out or domain
+ * NULL, domain[0] 0 with per_block 0; LSK_EDOMAIN for a domain of more
+ * than LSK_MAX_DOMAIN indices; LSK_ERANGE for more than 2^32 - 1 blocks.
+ * On failure *out is all zeros.
+ */
+int lsk_launch_for(size_t count, const unsigned domain[3], const lsk_launch_for_options *opt,
+                   lsk_launch *out /* OUT */);
+
 /* What a kernel is in one build (lsk_kernel_query). */
 typedef struct lsk_kernel_info {
   unsigned workers, simd;      /* the launch's shape, automatic ones resolved */

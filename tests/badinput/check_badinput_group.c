@@ -177,6 +177,28 @@ START_TEST(test_bi_split_range)
 }
 END_TEST
 
+/* lsk_launch_for (program.h): thread messages naming the value, *out
+ * all zeros after each failure. */
+START_TEST(test_bi_launch_for)
+{
+  lsk_launch l;
+  const unsigned d256[3] = {256, 0, 0};
+  BAD(NULL, "lsk_launch_for", lsk_launch_for(10, d256, NULL, NULL), LSK_EINVAL, "out is NULL");
+  memset(&l, 0xff, sizeof l);
+  BAD(NULL, "lsk_launch_for", lsk_launch_for(10, NULL, NULL, &l), LSK_EINVAL, "domain is NULL");
+  ck_assert(l.domain[0] == 0 && l.blocks[0] == 0 && l.workers == 0 && l.local_bytes == 0);
+  BAD(NULL, "lsk_launch_for", lsk_launch_for(10, (unsigned[3]){0, 0, 0}, NULL, &l), LSK_EINVAL,
+      "domain[0] is 0 (the kernel's declared domain) and per_block is 0");
+  BAD(NULL, "lsk_launch_for", lsk_launch_for(10, (unsigned[3]){4096, 4096, 2}, NULL, &l),
+      LSK_EDOMAIN, "domain 4096 x 4096 x 2 is 33554432 indices, above 16777216");
+  ck_assert(l.domain[0] == 0 && l.blocks[0] == 0);
+  BAD(NULL, "lsk_launch_for",
+      lsk_launch_for((size_t)1 << 40, d256, &(lsk_launch_for_options){.per_block = 1}, &l),
+      LSK_ERANGE, "count 1099511627776 in data blocks of 1 needs 1099511627776 blocks");
+  ck_assert(l.domain[0] == 0 && l.blocks[0] == 0);
+}
+END_TEST
+
 Suite *suite_badinput_group(void)
 {
   Suite *s = suite_create("badinput_group");
@@ -184,6 +206,7 @@ Suite *suite_badinput_group(void)
   tcase_add_test(tc, test_bi_group_create);
   tcase_add_test(tc, test_bi_group_calls);
   tcase_add_test(tc, test_bi_split_range);
+  tcase_add_test(tc, test_bi_launch_for);
   suite_add_tcase(s, tc);
   return s;
 }
