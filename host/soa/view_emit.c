@@ -10,6 +10,7 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "soa/layout.h"
@@ -92,10 +93,10 @@ static void view_type(vemit *e, const char *cq, const char *suffix)
   lsk__sb_printf(sb, "p##_n, LSK_CTX_FWD, __FILE__, __LINE__)\n\n");
 }
 
-/* The accessors of column i, named as lsk_layout_emit_cl names a member's. */
-static void accessors(vemit *e, size_t i, const char *cq, const char *suffix)
+/* The accessors of column i, named as lsk_layout_emit_cl names a member's,
+ * into sb. */
+static void accessors_text(vemit *e, lsk__sb *sb, size_t i, const char *cq, const char *suffix)
 {
-  lsk__sb *sb = &e->sb;
   const lsk_view *v = e->v;
   const lsk__member *m = col_member(v, i);
   const char *V = v->name, *U = e->U, *T = m->type, *C = v->cols[i].name;
@@ -140,6 +141,37 @@ static void accessors(vemit *e, size_t i, const char *cq, const char *suffix)
   }
 }
 
+/* The accessors of column i; in an enforced view each body starts by
+ * telling the compiler the column's alignment (U__AL). There, after the
+ * constructor's check, not in it: an assumption in the check's passing
+ * branch ends where the branches meet, and one before the check would let
+ * the compiler drop the check. */
+static void accessors(vemit *e, size_t i, const char *cq, const char *suffix)
+{
+  lsk__sb t = {0};
+  accessors_text(e, &t, i, cq, suffix);
+  if (t.failed || !t.buf) {
+    e->sb.failed = 1;
+    free(t.buf);
+    return;
+  }
+  const char *C = e->v->cols[i].name;
+  for (const char *p = t.buf; *p;) {
+    const char *body = strstr(p, "\n{\n"), *line = strstr(p, ") { ");
+    const char *at = !body ? line : !line ? body : body < line ? body : line;
+    if (!e->v->enforce || !at) {
+      lsk__sb_printf(&e->sb, "%s", p);
+      break;
+    }
+    int multi = at == body;
+    size_t head = (size_t)(at - p) + (multi ? 3 : 4);
+    lsk__sb_printf(&e->sb, "%.*s%s%s__AL(v.%s);%s", (int)head, p, multi ? "  " : "", e->U, C,
+                   multi ? "\n" : " ");
+    p += head;
+  }
+  free(t.buf);
+}
+
 /* The guard, the switches, and the alignment check of an enforced view. */
 static void head(vemit *e)
 {
@@ -172,14 +204,17 @@ static void head(vemit *e)
     /* Enforced: a misaligned column is a verify failure naming it (at the
      * VIEW macro's line), and clang is told the alignment (an assumption
      * on the address, which it turns into aligned loads; where a compiler
-     * has no __builtin_assume, only the check). */
-    lsk__sb_printf(sb,
-                   "#if defined(__clang__)\n#define %s__ASSUME(c) __builtin_assume(c)\n#else\n"
-                   "#define %s__ASSUME(c)\n#endif\n#define %s__ALIGNED(p, what) do { ulong "
-                   "lsk__rem = (ulong)(uintptr_t)(p) %% %zuu; if (lsk__rem) lsk__verify_fail(ctx, "
-                   "lsk__file, lsk__line, LSK__VKIND_VERIFY, what, 1, (long)lsk__rem, 0, 0, 0); "
-                   "else %s__ASSUME(((ulong)(uintptr_t)(p) & %zuu) == 0); } while (0)\n",
-                   U, U, U, v->align, U, v->align - 1);
+     * has no __builtin_assume, or with -DNAME_ASSUME=0, only the check). */
+    lsk__sb_printf(
+        sb,
+        "/* -D%s_ASSUME=0: no alignment assumption (oclgrind cannot run llvm.assume). */\n"
+        "#ifndef %s_ASSUME\n#define %s_ASSUME 1\n#endif\n"
+        "#if %s_ASSUME && defined(__clang__)\n#define %s__ASSUME(c) __builtin_assume(c)\n#else\n"
+        "#define %s__ASSUME(c)\n#endif\n#define %s__ALIGNED(p, what) do { ulong "
+        "lsk__rem = (ulong)(uintptr_t)(p) %% %zuu; if (lsk__rem) lsk__verify_fail(ctx, "
+        "lsk__file, lsk__line, LSK__VKIND_VERIFY, what, 1, (long)lsk__rem, 0, 0, 0); "
+        "} while (0)\n#define %s__AL(p) %s__ASSUME(((ulong)(uintptr_t)(p) & %zuu) == 0)\n",
+        U, U, U, U, U, U, U, v->align, U, U, v->align - 1);
   lsk__sb_printf(sb, "\n/* Kernel parameters of a view called p: per column its pointer, its "
                      "byte offset p_off_C and, for a matrix, its stride p_stride_C (elements); "
                      "then the element count. */\n");
