@@ -77,7 +77,7 @@ static void view_type(vemit *e, const char *cq, const char *suffix)
     if (v->enforce)
       lsk__sb_printf(sb,
                      "  %s__ALIGNED(lsk__v.%s, \"view '%s' column '%s': address not aligned "
-                     "to %zu bytes (its remainder)\");\n",
+                     "to %zu bytes; bytes past one\");\n",
                      U, C, V, C, v->align);
     if (m->kind == LSK_MEMBER_MATRIX)
       lsk__sb_printf(sb, "  lsk__v.lsk__stride_%s = lsk__s_%s;\n", C, C);

@@ -134,7 +134,9 @@ typedef struct lsk_emit_options {
  * lsk_layout_emit_cl: OpenCL C for kernels (see docs/soa.md): a mutable and
  * a const view type, parameters and view construction macros, accessor
  * functions, and the -D switches NAME_CHECK (range checking, default 0) and
- * NAME_RESTRICT (default 1). lsk_layout_emit_c: the host C equivalent.
+ * NAME_RESTRICT (default 1). lsk_layout_emit_c: the host C equivalent,
+ * with a const view (NAME_const_host, NAME_as_const, NAME_bind_const,
+ * getters only).
  * *text is malloc'd; free it with lsk_free.
  */
 int lsk_layout_emit_cl(const lsk_layout *layout, const lsk_emit_options *opt,

@@ -307,9 +307,9 @@ LSK_INLINE va_view va_view_make(__global double2 *lsk__p_z, ulong lsk__o_z, __gl
   (void)lsk__file;
   (void)lsk__line;
   lsk__v.z = (__global double2 *)((__global uchar *)lsk__p_z + lsk__o_z);
-  VA__ALIGNED(lsk__v.z, "view 'va' column 'z': address not aligned to 128 bytes (its remainder)");
+  VA__ALIGNED(lsk__v.z, "view 'va' column 'z': address not aligned to 128 bytes; bytes past one");
   lsk__v.e = (__global double *)((__global uchar *)lsk__p_e + lsk__o_e);
-  VA__ALIGNED(lsk__v.e, "view 'va' column 'e': address not aligned to 128 bytes (its remainder)");
+  VA__ALIGNED(lsk__v.e, "view 'va' column 'e': address not aligned to 128 bytes; bytes past one");
   lsk__v.lsk__n = n;
   lsk__v.lsk__ctx = ctx;
   return lsk__v;
@@ -356,9 +356,9 @@ LSK_INLINE va_const_view va_const_view_make(__global const double2 *lsk__p_z, ul
   (void)lsk__file;
   (void)lsk__line;
   lsk__v.z = (__global const double2 *)((__global const uchar *)lsk__p_z + lsk__o_z);
-  VA__ALIGNED(lsk__v.z, "view 'va' column 'z': address not aligned to 128 bytes (its remainder)");
+  VA__ALIGNED(lsk__v.z, "view 'va' column 'z': address not aligned to 128 bytes; bytes past one");
   lsk__v.e = (__global const double *)((__global const uchar *)lsk__p_e + lsk__o_e);
-  VA__ALIGNED(lsk__v.e, "view 'va' column 'e': address not aligned to 128 bytes (its remainder)");
+  VA__ALIGNED(lsk__v.e, "view 'va' column 'e': address not aligned to 128 bytes; bytes past one");
   lsk__v.lsk__n = n;
   lsk__v.lsk__ctx = ctx;
   return lsk__v;
