@@ -10,6 +10,10 @@
 
 #include "soa/layout.h"
 
+/* The most columns lsk_view_args takes (a kernel has far fewer
+ * parameters than that anyway). */
+#define LSK__VIEW_MAX_COLS 256
+
 /* The bytes column m spans from its offset for n elements with stride
  * (matrices), or SIZE_MAX on overflow. */
 static size_t extent(const lsk__member *m, size_t n, size_t stride)
@@ -37,7 +41,7 @@ static size_t layout_stride(const lsk_layout *l, const lsk__member *m, size_t n)
 
 /* Checks column i at mem for n elements; *stride: the stride to pass. */
 static int check_col(const lsk_view *v, size_t i, size_t n, const lsk_view_mem *mem, size_t *stride,
-                     const char *fn)
+                     size_t *span, const char *fn)
 {
   const lsk__vcol *c = &v->cols[i];
   const lsk_layout *l = v->src[c->src];
@@ -65,6 +69,26 @@ static int check_col(const lsk_view *v, size_t i, size_t n, const lsk_view_mem *
     return lsk__fail(
         NULL, LSK_ERANGE, "%s: %zu elements need bytes [%zu, %zu + %zu) of a buffer of %zu bytes",
         what, m->kind == LSK_MEMBER_SCALAR ? (size_t)1 : n, mem->offset, mem->offset, ext, size);
+  *span = ext;
+  return LSK_OK;
+}
+
+/* Every column is a restrict pointer of the kernel: two columns in one
+ * buffer must not share a byte (spans[i]: column i's bytes from its
+ * offset, checked to fit). */
+static int disjoint(const lsk_view *v, const lsk_view_mem *mem, const size_t *spans, const char *fn)
+{
+  for (size_t i = 0; i < v->ncol; ++i)
+    for (size_t j = 0; j < i; ++j) {
+      if (mem[i].buf != mem[j].buf || !spans[i] || !spans[j])
+        continue;
+      size_t a0 = mem[j].offset, a1 = a0 + spans[j], b0 = mem[i].offset, b1 = b0 + spans[i];
+      if (a0 < b1 && b0 < a1)
+        return lsk__fail(NULL, LSK_EINVAL,
+                         "%s: view '%s': columns '%s' (bytes [%zu, %zu)) and '%s' (bytes [%zu, "
+                         "%zu)) overlap in one buffer; each column is a restrict pointer",
+                         fn, v->name, v->cols[j].name, a0, a1, v->cols[i].name, b0, b1);
+    }
   return LSK_OK;
 }
 
@@ -74,10 +98,13 @@ static int args_of(const lsk_view *v, size_t n, const lsk_view_mem *mem, lsk_arg
   if (n > UINT32_MAX)
     return lsk__fail(NULL, LSK_ERANGE, "%s: view '%s': %zu elements; the device count is a uint",
                      fn, v->name, n);
-  size_t k = 0;
+  size_t k = 0, spans[LSK__VIEW_MAX_COLS];
+  if (v->ncol > LSK__VIEW_MAX_COLS)
+    return lsk__fail(NULL, LSK_ERANGE, "%s: view '%s' has %zu columns; %d at most", fn, v->name,
+                     v->ncol, LSK__VIEW_MAX_COLS);
   for (size_t i = 0; i < v->ncol; ++i) {
     size_t stride = 0;
-    int rc = check_col(v, i, n, &mem[i], &stride, fn);
+    int rc = check_col(v, i, n, &mem[i], &stride, &spans[i], fn);
     if (rc)
       return rc;
     if (k < cap)
@@ -91,6 +118,9 @@ static int args_of(const lsk_view *v, size_t n, const lsk_view_mem *mem, lsk_arg
       ++k;
     }
   }
+  int rc = disjoint(v, mem, spans, fn);
+  if (rc)
+    return rc;
   if (k < cap)
     args[k] = LSK_ARG_UINT((uint32_t)n);
   *count = k + 1;
@@ -181,10 +211,10 @@ int lsk_view_args_soa(const lsk_view *v, size_t k, const lsk_soa *const *soas, c
                        lsk__soa_layout(soas[j], parts[j])->name, nj);
     n = nj;
   }
-  lsk_view_mem mem[256];
-  if (v->ncol > sizeof mem / sizeof mem[0])
-    return lsk__fail(NULL, LSK_ERANGE, "%s: view '%s' has %zu columns; %zu at most", __func__,
-                     v->name, v->ncol, sizeof mem / sizeof mem[0]);
+  lsk_view_mem mem[LSK__VIEW_MAX_COLS];
+  if (v->ncol > LSK__VIEW_MAX_COLS)
+    return lsk__fail(NULL, LSK_ERANGE, "%s: view '%s' has %zu columns; %d at most", __func__,
+                     v->name, v->ncol, LSK__VIEW_MAX_COLS);
   for (size_t i = 0; i < v->ncol; ++i) {
     size_t s = v->cols[i].src;
     rc = locate(v, i, soas[s], parts[s], &mem[i], __func__);

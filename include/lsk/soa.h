@@ -109,7 +109,8 @@ typedef struct lsk_view_mem {
  * holds n elements (CMSSW's constructor by column). Each column is checked,
  * the message naming it: its offset a multiple of its type's size (of the
  * view's alignment when enforced), its data inside its buffer, a matrix's
- * stride at least n; n at most UINT32_MAX. Writes at most cap entries to
+ * stride at least n, no two columns sharing bytes of one buffer (each is a
+ * restrict pointer); n at most UINT32_MAX. Writes at most cap entries to
  * args and the number needed to *count (LSK_ERANGE if more than cap).
  */
 int lsk_view_args(const lsk_view *view, size_t n, const lsk_view_mem *mem, size_t ncols,

@@ -287,6 +287,9 @@ START_TEST(test_bi_view)
       "column 0 'x': 5 elements need bytes [0, 0 + 20) of a buffer of 16 bytes");
   BAD(NULL, "lsk_view_args", lsk_view_args(v, (size_t)UINT32_MAX + 1, mem, 2, args, 8, &n),
       LSK_ERANGE, "the device count is a uint");
+  mem[1].offset = 0;
+  BAD(NULL, "lsk_view_args", lsk_view_args(v, 1, mem, 2, args, 8, &n), LSK_EINVAL,
+      "columns 'x' (bytes [0, 4)) and 'tag' (bytes [0, 4)) overlap");
   mem[1].offset = 2;
   BAD(NULL, "lsk_view_args", lsk_view_args(v, 1, mem, 2, args, 8, &n), LSK_EINVAL,
       "column 1 'tag': offset 2 is not a multiple of 4");

@@ -527,21 +527,35 @@ START_TEST(test_views_by_column)
            "view 'bc' column 1 'out': mem[1].buf is not a live buffer");
   TU_FAILS(NULL, lsk_view_args(f.bc, 50, mem, 1, args, 16, &na), LSK_EINVAL,
            "view 'bc' has 2 columns; mem has 1");
+  /* Two columns in one buffer: 10 elements of x at [64, 104), of out at
+   * [100, 140) share bytes (each is a restrict pointer); at 104 they do
+   * not. */
+  lsk_view_mem one[2] = {{bx, 64, 0}, {bx, 100, 0}};
+  TU_FAILS(NULL, lsk_view_args(f.bc, 10, one, 2, args, 16, &na), LSK_EINVAL,
+           "lsk_view_args: view 'bc': columns 'x' (bytes [64, 104)) and 'out' (bytes [100, 140)) "
+           "overlap in one buffer");
+  one[1].offset = 104;
+  TU_OK(NULL, lsk_view_args(f.bc, 10, one, 2, args, 16, &na));
   /* A matrix by column: its stride must keep components apart. */
-  lsk_view_mem pm[3] = {{bx, 0, 0}, {bx, 0, 3}, {bx, 0, 0}};
+  /* x at [0, 40), p from 40, s at 120. */
+  lsk_view_mem pm[3] = {{bx, 0, 0}, {bx, 40, 3}, {bx, 120, 0}};
   TU_FAILS(NULL, lsk_view_args(f.va, 10, pm, 3, args, 16, &na), LSK_EINVAL,
            "view 'va' column 1 'p': stride 3 is below the count");
-  /* stride 10 for 10 elements: 2 components, 80 bytes; s 4 bytes. */
+  /* stride 10 for 10 elements: 2 components, bytes [40, 120). */
   pm[1].stride = 10;
   TU_OK(NULL, lsk_view_args(f.va, 10, pm, 3, args, 16, &na));
   ck_assert_uint_eq(args[4].v.u, 10);
   /* stride 0: the layout's for n; 10 elements: align(40) / 4 = 32 floats,
-   * (32 + 10) * 4 = 168 bytes fit; 40: align(160) / 4 = 64, 416 do not. */
+   * (32 + 10) * 4 = 168 bytes, [40, 208): s at 120 is inside, at 208 not;
+   * 40 elements: align(160) / 4 = 64, 416 bytes do not fit. */
   pm[1].stride = 0;
+  TU_FAILS(NULL, lsk_view_args(f.va, 10, pm, 3, args, 16, &na), LSK_EINVAL,
+           "columns 'p' (bytes [40, 208)) and 's' (bytes [120, 124)) overlap");
+  pm[2].offset = 208;
   TU_OK(NULL, lsk_view_args(f.va, 10, pm, 3, args, 16, &na));
   ck_assert_uint_eq(args[4].v.u, 32);
   TU_FAILS(NULL, lsk_view_args(f.va, 40, pm, 3, args, 16, &na), LSK_ERANGE,
-           "view 'va' column 1 'p': 40 elements need bytes [0, 0 + 416) of a buffer of 264");
+           "view 'va' column 1 'p': 40 elements need bytes [40, 40 + 416) of a buffer of 264");
   lsk_buffer_destroy(bx);
   lsk_buffer_destroy(by);
   teardown(&f);
