@@ -149,7 +149,8 @@ int lsk_layout_emit_c(const lsk_layout *layout, const lsk_emit_options *opt, cha
  * selects layout j's members (comma-separated; NULL: all). Member names must
  * be unique across the layouts. The parameters take one byte offset per
  * layout (p_base_LAYOUT) and one count; lsk_soa_view_args fills them and
- * refuses parts of different lengths.
+ * refuses parts of different lengths. For views over several allocations,
+ * views of views, or columns bound one by one: lsk_view below.
  */
 int lsk_layout_emit_view_cl(const char *view_name, size_t k, const lsk_layout *const *layouts,
                             const char *const *members, char **text /* OUT */);

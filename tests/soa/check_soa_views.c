@@ -562,6 +562,40 @@ START_TEST(test_views_by_column)
 }
 END_TEST
 
+/* Where CMSSW allows other lengths (by column), lsk does: x from sa's
+ * part 0 (7 elements: a's x at its base, 0), out from sb's part 0 (100),
+ * a view of 7; the layouts' own rule gives the offsets. */
+START_TEST(test_views_lengths_by_column)
+{
+  fixture f;
+  setup(&f);
+  float *x0 = lsk_soa_host(f.sa, 0);
+  for (size_t i = 0; i < 7; ++i)
+    x0[i] = 10.0f + (float)i;
+  TU_OK(f.ctx, lsk_soa_upload(f.sa, NULL));
+  lsk_member_info xi;
+  TU_OK(NULL, lsk_layout_member(f.a, 0, 7, &xi));
+  lsk_view_mem mem[2] = {{lsk_soa_buffer(f.sa), lsk_soa_base(f.sa, 0) + xi.offset, 0},
+                         {lsk_soa_buffer(f.sb), lsk_soa_base(f.sb, 0), 0}};
+  lsk_arg args[8];
+  size_t na = 0;
+  TU_OK(NULL, lsk_view_args(f.bc, 7, mem, 2, args, 8, &na));
+  args[na++] = LSK_ARG_INT(-1);
+  run(&f, "bycol", args, na, LSK_OK);
+  /* 8 elements are more than part 0 holds, but its x column has 128
+   * bytes of room (align(28)): the buffer check passes; the view's count
+   * is the caller's, as in CMSSW. */
+  TU_OK(NULL, lsk_view_args(f.bc, 8, mem, 2, args, 8, &na));
+  TU_OK(f.ctx, lsk_soa_download(f.sb, NULL));
+  const float *y = lsk_soa_host(f.sb, 0);
+  for (size_t i = 0; i < N; ++i) {
+    float want = i < 7 ? 2.0f * (10.0f + (float)i) : -1.0f;
+    ck_assert_msg(y[i] == want, "y[%zu] = %g, want %g", i, y[i], want);
+  }
+  teardown(&f);
+}
+END_TEST
+
 /* Enforced alignment: the host refuses an offset off the view's
  * alignment; the device check catches what the host did not see
  * (arguments made by hand), naming the column; relaxed checks neither. */
@@ -644,6 +678,7 @@ static Suite *make(const char *name, int device_only)
   tcase_add_test(tc, test_views_join_subset);
   tcase_add_test(tc, test_views_equal_lengths);
   tcase_add_test(tc, test_views_by_column);
+  tcase_add_test(tc, test_views_lengths_by_column);
   tcase_add_test(tc, test_views_enforced);
   suite_add_tcase(s, tc);
   return s;
