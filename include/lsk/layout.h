@@ -170,6 +170,8 @@ int lsk_layout_emit_view_cl(const char *view_name, size_t k, const lsk_layout *c
  * (CMSSW's SOA_VIEW_VALUE_RENAME); NULL selects every member. Column names
  * must be unique in a view. A view keeps pointers to its layouts (they must
  * outlive it) and copies what it takes from views (they may go first).
+ * A view never changes once made: any number of threads may use one at
+ * once (not while one destroys it); the names it returns are its own.
  */
 typedef struct lsk_view lsk_view;
 
