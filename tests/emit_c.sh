@@ -41,6 +41,13 @@ int main(void)
   rc = rc || hst_bind(&t, mem, n);
   bad = bad || (char *)t.y - (char *)mem != 4480 || t.lsk_stride_cov != 1120 ||
         hst_bytes(n) != hits_bytes(n) + 16 * 384 || HST_STAGGER != 384;
+  /* The const view (views: docs/soa.md): the same memory through const
+   * pointers, getters only; x[999] = 2.5 and cov(3; 2, 1) = 7 from above. */
+  hits_const_host k = hits_as_const(&h), k2;
+  cl_float kx = 0, kc = 0;
+  rc = rc || hits_bind_const(&k2, (const void *)mem, n) || hits_const_get_x(&k2, 999, &kx) ||
+       hits_const_get_cov(&k, 3, 2, 1, &kc);
+  bad = bad || k2.x != h.x || kx != 2.5f || kc != 7.0f || hits_const_get_x(&k, n, &kx) != LSK_ERANGE;
   free(mem);
   return rc || bad || x != 2.5f || c != 7.0f;
 }

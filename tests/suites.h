@@ -58,6 +58,8 @@
   X(layout, tests/soa/check_layout.c, u)                                       \
   X(soa, tests/soa/check_soa.c, ur)                                            \
   X(soa_args, tests/soa/check_soa_args.c, ur)                                  \
+  X(soa_views, tests/soa/check_soa_views.c, ur)                                \
+  X(grind_soa_views, tests/soa/check_soa_views.c, g)                           \
   X(grind_soa, tests/soa/check_grind_soa.c, ug)                                \
   X(stagger, tests/soa/check_stagger.c, ug)                                    \
   /* algo */                                                                   \

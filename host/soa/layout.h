@@ -5,6 +5,7 @@
 #ifndef LSK_SOA_LAYOUT_H
 #define LSK_SOA_LAYOUT_H
 
+#include "lsk/soa.h"
 #include "soa/soa.h"
 
 typedef struct lsk__member {
@@ -26,5 +27,27 @@ struct lsk_layout {
   lsk__member *members;
   size_t count;
 };
+
+/* A view (view.c): columns over sources. Each column is member `member`
+ * of source `src`'s layout, called `name` in the view. */
+typedef struct lsk__vcol {
+  size_t src, member;
+  char *name;
+} lsk__vcol;
+
+struct lsk_view {
+  lsk__handle h;
+  char *name;
+  size_t align;
+  int enforce;
+  const lsk_layout **src; /* the caller's layouts: they outlive the view */
+  size_t nsrc;
+  lsk__vcol *cols;
+  size_t ncol;
+};
+extern const lsk__htype LSK__H_VIEW;
+
+/* soa.c: part j's layout (NULL for a bad j; s checked by the caller). */
+const lsk_layout *lsk__soa_layout(const lsk_soa *s, size_t j);
 
 #endif /* LSK_SOA_LAYOUT_H */

@@ -441,6 +441,45 @@ static void emit_c_head(emit *e, const lsk_layout *l)
   emit_offsets(e, "static inline", align_fn, pad_fn, "size_t", "size_t");
 }
 
+/* The const host view (CMSSW's ConstView): const pointers, a bind that
+ * takes const memory, the conversion from the mutable view; getters only
+ * (emit_c_access). */
+static void emit_c_const(emit *e)
+{
+  lsk__sb *sb = &e->sb;
+  const lsk_layout *l = e->ls[0];
+  const char *V = e->view;
+  lsk__sb_printf(sb, "typedef struct %s_const_host {\n", V);
+  for (size_t k = 0; k < l->count; ++k) {
+    const lsk__member *m = &l->members[k];
+    if (!e->sel[0][k])
+      continue;
+    lsk__sb_printf(sb, "  const cl_%s *%s;\n", m->type, m->name);
+    if (m->kind == LSK_MEMBER_MATRIX)
+      lsk__sb_printf(sb, "  size_t lsk_stride_%s;\n", m->name);
+  }
+  lsk__sb_printf(sb, "  size_t lsk_n;\n} %s_const_host;\n\n", V);
+  lsk__sb_printf(
+      sb, "static inline %s_const_host %s_as_const(const %s_host *v)\n{\n  %s_const_host c;\n", V,
+      V, V, V);
+  for (size_t k = 0; k < l->count; ++k) {
+    const lsk__member *m = &l->members[k];
+    if (!e->sel[0][k])
+      continue;
+    lsk__sb_printf(sb, "  c.%s = v->%s;\n", m->name, m->name);
+    if (m->kind == LSK_MEMBER_MATRIX)
+      lsk__sb_printf(sb, "  c.lsk_stride_%s = v->lsk_stride_%s;\n", m->name, m->name);
+  }
+  lsk__sb_printf(sb, "  c.lsk_n = v->lsk_n;\n  return c;\n}\n");
+  lsk__sb_printf(sb,
+                 "/* The const view of memory %s_bind would accept (the same checks). */\n"
+                 "static inline int %s_bind_const(%s_const_host *c, const void *mem, size_t n)\n{\n"
+                 "  %s_host v;\n  memset(&v, 0, sizeof v);\n  int rc = %s_bind(c ? &v : NULL, "
+                 "(void *)(uintptr_t)mem, n);\n"
+                 "  if (!rc)\n    *c = %s_as_const(&v);\n  return rc;\n}\n\n",
+                 V, V, V, V, V, V);
+}
+
 /* The C view's struct of pointers and its bind function. */
 static void emit_c_struct(emit *e, const lsk_layout *l)
 {
@@ -473,6 +512,36 @@ static void emit_c_struct(emit *e, const lsk_layout *l)
                      m->rows * m->cols, m->type_size);
   }
   lsk__sb_printf(sb, "  v->lsk_n = n;\n  return LSK_OK;\n}\n\n");
+  emit_c_const(e);
+}
+
+/* The const view's getter of member m (checked, as the mutable one's). */
+static void emit_c_const_get(emit *e, const char *L, const lsk__member *m)
+{
+  lsk__sb *sb = &e->sb;
+  const char *V = e->view, *T = m->type, *M = m->name;
+  if (m->kind == LSK_MEMBER_SCALAR) {
+    lsk__sb_printf(sb,
+                   "static inline cl_%s %s_const_%s(const %s_const_host *v) { return v->%s[0]; }\n",
+                   T, V, M, V, M);
+  } else if (m->kind == LSK_MEMBER_COLUMN) {
+    lsk__sb_printf(sb,
+                   "static inline int lsk__%s_const_get_%s(const %s_const_host *v, size_t i, cl_%s "
+                   "*out, const char *file, int line)\n{\n  if (i >= v->lsk_n)\n    return "
+                   "lsk_soa_range_error(file, line, \"%s\", \"%s\", i, v->lsk_n);\n  *out = "
+                   "v->%s[i];\n  return LSK_OK;\n}\n#define %s_const_get_%s(v, i, out) "
+                   "lsk__%s_const_get_%s(v, i, out, __FILE__, __LINE__)\n",
+                   V, M, V, T, L, M, M, V, M, V, M);
+  } else {
+    lsk__sb_printf(sb,
+                   "static inline int lsk__%s_const_get_%s(const %s_const_host *v, size_t i, "
+                   "unsigned r, unsigned c, cl_%s *out, const char *file, int line)\n{\n  if (i >= "
+                   "v->lsk_n || r >= %uu || c >= %uu)\n    return lsk_soa_range_error(file, line, "
+                   "\"%s\", \"%s\", i, v->lsk_n);\n  *out = v->%s[i + (r + c * %uu) * "
+                   "v->lsk_stride_%s];\n  return LSK_OK;\n}\n#define %s_const_get_%s(v, i, r, c, "
+                   "out) lsk__%s_const_get_%s(v, i, r, c, out, __FILE__, __LINE__)\n",
+                   V, M, V, T, m->rows, m->cols, L, M, M, m->rows, M, V, M, V, M);
+  }
 }
 
 /* The C view's get and set of member m of layout L; the checked ones are
@@ -520,6 +589,7 @@ static void emit_c_access(emit *e, const char *L, const lsk__member *m)
                    "__FILE__, __LINE__)\n",
                    V, M, V, T, m->rows, m->cols, L, M, M, m->rows, M, V, M, V, M);
   }
+  emit_c_const_get(e, L, m);
 }
 
 int lsk_layout_emit_c(const lsk_layout *l, const lsk_emit_options *opt, char **text)

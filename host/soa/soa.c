@@ -26,6 +26,11 @@ struct lsk_soa {
 const lsk__htype LSK__H_SOA = {"lsk_soa", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_soa);
 
+const lsk_layout *lsk__soa_layout(const lsk_soa *s, size_t j)
+{
+  return j < s->k ? s->parts[j].layout : NULL;
+}
+
 int lsk_soa_range_error(const char *file, int line, const char *layout, const char *member,
                         size_t index, size_t n)
 {

@@ -134,7 +134,9 @@ typedef struct lsk_emit_options {
  * lsk_layout_emit_cl: OpenCL C for kernels (see docs/soa.md): a mutable and
  * a const view type, parameters and view construction macros, accessor
  * functions, and the -D switches NAME_CHECK (range checking, default 0) and
- * NAME_RESTRICT (default 1). lsk_layout_emit_c: the host C equivalent.
+ * NAME_RESTRICT (default 1). lsk_layout_emit_c: the host C equivalent,
+ * with a const view (NAME_const_host, NAME_as_const, NAME_bind_const,
+ * getters only).
  * *text is malloc'd; free it with lsk_free.
  */
 int lsk_layout_emit_cl(const lsk_layout *layout, const lsk_emit_options *opt,
@@ -147,10 +149,79 @@ int lsk_layout_emit_c(const lsk_layout *layout, const lsk_emit_options *opt, cha
  * selects layout j's members (comma-separated; NULL: all). Member names must
  * be unique across the layouts. The parameters take one byte offset per
  * layout (p_base_LAYOUT) and one count; lsk_soa_view_args fills them and
- * refuses parts of different lengths.
+ * refuses parts of different lengths. For views over several allocations,
+ * views of views, or columns bound one by one: lsk_view below.
  */
 int lsk_layout_emit_view_cl(const char *view_name, size_t k, const lsk_layout *const *layouts,
                             const char *const *members, char **text /* OUT */);
+
+/*
+ * Views in CMSSW's sense (docs/soa.md, "Views"): a named list of columns,
+ * each a member of one of the view's source layouts under the view's name
+ * for it, made from layouts (CMSSW's SOA_VIEW_LAYOUT / SOA_VIEW_VALUE) or
+ * from other views (a subset of a view, or a join of views of different
+ * layouts or allocations). The generated device code takes each column as
+ * its own pointer and byte offset (CMSSW's metarecords: one pointer per
+ * column), so the columns of one view may live in different buffers;
+ * lsk_view_args (soa.h) binds them column by column, lsk_view_args_soa
+ * from parts of lsk_soa objects.
+ *
+ * Column lists are comma-separated names, each "member" or "local=member"
+ * (CMSSW's SOA_VIEW_VALUE_RENAME); NULL selects every member. Column names
+ * must be unique in a view. A view keeps pointers to its layouts (they must
+ * outlive it) and copies what it takes from views (they may go first).
+ * A view never changes once made: any number of threads may use one at
+ * once (not while one destroys it); the names it returns are its own.
+ */
+typedef struct lsk_view lsk_view;
+
+/* Options of a view; all zeros means CMSSW's defaults. */
+typedef struct lsk_view_options {
+  /* The alignment the view promises for every column: a power of two;
+   * 0 means 128 (CMSSW's cache line, its VIEW_ALIGNMENT default). */
+  size_t align;
+  /* 0: relaxed (CMSSW's default): no check, and the generated code
+   * assumes no more than each type's own alignment. 1: enforced: the host
+   * refuses a column whose offset is not a multiple of align
+   * (lsk_view_args), the generated constructor checks every column's
+   * address on the device (a verify error naming the column) and tells
+   * the compiler the alignment. */
+  int enforce_align;
+} lsk_view_options;
+
+/* A view called name over members of layouts[0..k) (columns[j] selects
+ * layout j's; columns NULL: all of every layout). Errors: LSK_EINVAL (bad
+ * name, unknown or repeated member, duplicate column name, a view of no
+ * column, bad options), LSK_ENOMEM. */
+int lsk_view_create(const char *name, size_t k, const lsk_layout *const *layouts,
+                    const char *const *columns, const lsk_view_options *opt,
+                    lsk_view **out /* OUT */);
+/* A view from the columns of views[0..k) (columns[j] selects, and may
+ * rename, view j's columns by their names there; NULL: all). Its sources
+ * are those of views[0], then views[1]'s, ...: a layout that two views
+ * share is two sources, which lsk_view_args_soa may bind to different
+ * allocations. k = 1 with a list is a subset of one view. Errors as above. */
+int lsk_view_from_views(const char *name, size_t k, const lsk_view *const *views,
+                        const char *const *columns, const lsk_view_options *opt,
+                        lsk_view **out /* OUT */);
+void lsk_view_destroy(lsk_view *view);
+
+/* The view's name; its columns, in the order of its parameters and of
+ * lsk_view_args' mem; the name of column i (NULL for a bad i); its number
+ * of sources (the layouts lsk_view_args_soa binds, in order). */
+const char *lsk_view_name(const lsk_view *view);
+size_t lsk_view_column_count(const lsk_view *view);
+const char *lsk_view_column_name(const lsk_view *view, size_t i);
+size_t lsk_view_source_count(const lsk_view *view);
+
+/*
+ * lsk_view_emit_cl: OpenCL C for the view (docs/soa.md): NAME_PARAMS(p)
+ * (per column: its pointer, a ulong byte offset p_off_C and, for a matrix,
+ * a uint stride p_stride_C in elements; then the count p_n), NAME_VIEW(p),
+ * the const forms, the accessors of lsk_layout_emit_cl under the columns'
+ * names, NAME_CHECK and NAME_RESTRICT. *text is malloc'd (lsk_free).
+ */
+int lsk_view_emit_cl(const lsk_view *view, char **text /* OUT */);
 
 /* Frees text returned by lsk. NULL is a no-op. */
 void lsk_free(void *p);

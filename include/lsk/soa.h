@@ -92,6 +92,42 @@ int lsk_soa_args(const lsk_soa *soa, size_t j, const lsk_emit_options *opt, lsk_
 int lsk_soa_view_args(const lsk_soa *soa, size_t k, const size_t *parts, const char *const *members,
                       lsk_arg *args, size_t cap, size_t *count /* OUT */);
 
+/* Where one column of a view lives (CMSSW's metarecord: a pointer per
+ * column): the buffer, the byte offset of its element 0, and for a matrix
+ * the elements between its components (0: the stride of its layout for
+ * the view's count, as in an lsk_soa). */
+typedef struct lsk_view_mem {
+  lsk_buffer *buf;
+  size_t offset;
+  size_t stride;
+} lsk_view_mem;
+
+/*
+ * lsk_view_args: the kernel arguments of lsk_view_emit_cl's NAME_PARAMS for
+ * n elements, column i at mem[i] (ncols = lsk_view_column_count). Columns
+ * may be in different buffers, and taken from memory of any length that
+ * holds n elements (CMSSW's constructor by column). Each column is checked,
+ * the message naming it: its offset a multiple of its type's size (of the
+ * view's alignment when enforced), its data inside its buffer, a matrix's
+ * stride at least n, no two columns sharing bytes of one buffer (each is a
+ * restrict pointer); n at most UINT32_MAX. Writes at most cap entries to
+ * args and the number needed to *count (LSK_ERANGE if more than cap).
+ */
+int lsk_view_args(const lsk_view *view, size_t n, const lsk_view_mem *mem, size_t ncols,
+                  lsk_arg *args, size_t cap, size_t *count /* OUT */);
+
+/*
+ * lsk_view_args_soa: the same with source j of the view bound to part
+ * parts[j] of soas[j] (k = lsk_view_source_count): each column is found by
+ * its member's name in that part's layout (same type and shape). The
+ * parts' element counts must be equal (CMSSW's rule for a view over
+ * layouts: "different sizes from layouts" is an error, whichever columns
+ * the view takes); that count is the view's. The soas may differ: a view
+ * joining two allocations.
+ */
+int lsk_view_args_soa(const lsk_view *view, size_t k, const lsk_soa *const *soas,
+                      const size_t *parts, lsk_arg *args, size_t cap, size_t *count /* OUT */);
+
 /* For generated host code: set the thread's message and return the code.
  * lsk_soa_range_error names the caller's file and line (the checked
  * accessors are macros that pass __FILE__ and __LINE__; file NULL: no
@@ -120,10 +156,15 @@ int lsk_soa_misaligned(const char *layout, const void *ptr, size_t align);
  *   int hits_bind(hits *v, void *mem, size_t n);   LSK_EINVAL if misaligned
  *   int hits_describe(lsk_layout **out);           the runtime description,
  *                                       for lsk_layout_emit_cl and lsk_soa_*
+ *   hits_const                          the const view (CMSSW's ConstView):
+ *                                       const pointers, the same fields
+ *   hits_const hits_as_const(const hits *v);       a view's const form
+ *   int hits_bind_const(hits_const *v, const void *mem, size_t n);
  * and typed access: v.x[i], v.pos[i + k * v.pos_stride], v.total[0], or
  * checked: LSK_SOA_GET(&v, x, i, &value), LSK_SOA_SET(&v, x, i, value)
  * returning LSK_OK or LSK_ERANGE (with a message naming the caller's file
- * and line, the layout bind set and the member).
+ * and line, the layout bind set and the member); LSK_SOA_GET also reads a
+ * hits_const, on which LSK_SOA_SET does not compile (getters only).
  * The kernel arguments of a view of the whole layout (lsk layout --emit-c's
  * NAME_ARGS), to splice into LSK_ARGS with any others:
  *   LSK_ARGS(LSK_SOA_ARGS(hits, buf, base, n), LSK_ARG_FLOAT(a))
@@ -176,6 +217,16 @@ static inline size_t lsk__soa_add(size_t a, size_t b)
 #define LSK__SOA_DESC_S(T, name)                                                                   \
   if (!lsk_rc)                                                                                     \
     lsk_rc = lsk_layout_add_scalar(lsk_l, #T, #name);
+#define LSK__SOA_CFIELD_C(T, name) const cl_##T *name;
+#define LSK__SOA_CFIELD_M(T, R, C, name)                                                           \
+  const cl_##T *name;                                                                              \
+  size_t name##_stride;
+#define LSK__SOA_CFIELD_S(T, name) const cl_##T *name;
+#define LSK__SOA_TOCONST_C(T, name) lsk_c.name = lsk_v->name;
+#define LSK__SOA_TOCONST_M(T, R, C, name)                                                          \
+  lsk_c.name = lsk_v->name;                                                                        \
+  lsk_c.name##_stride = lsk_v->name##_stride;
+#define LSK__SOA_TOCONST_S(T, name) lsk_c.name = lsk_v->name;
 #define LSK__SOA_ONE_C(T, name) +1
 #define LSK__SOA_ONE_M(T, R, C, name) +1
 #define LSK__SOA_ONE_S(T, name) +1
@@ -222,6 +273,32 @@ static inline size_t lsk__soa_add(size_t a, size_t b)
     lsk_v->lsk_n = lsk_n;                                                                          \
     lsk_v->lsk_layout = #V;                                                                        \
     return LSK_OK;                                                                                 \
+  }                                                                                                \
+  /* The const view (CMSSW's ConstView): const pointers; LSK_SOA_GET reads                         \
+   * it, LSK_SOA_SET does not compile. */                                                          \
+  typedef struct V##_const {                                                                       \
+    MEMBERS(LSK__SOA_CFIELD_C, LSK__SOA_CFIELD_M, LSK__SOA_CFIELD_S)                               \
+    size_t lsk_n;                                                                                  \
+    const char *lsk_layout;                                                                        \
+  } V##_const;                                                                                     \
+  LSK__SOA_FN V##_const V##_as_const(const V *lsk_v)                                               \
+  {                                                                                                \
+    V##_const lsk_c;                                                                               \
+    MEMBERS(LSK__SOA_TOCONST_C, LSK__SOA_TOCONST_M, LSK__SOA_TOCONST_S)                            \
+    lsk_c.lsk_n = lsk_v->lsk_n;                                                                    \
+    lsk_c.lsk_layout = lsk_v->lsk_layout;                                                          \
+    return lsk_c;                                                                                  \
+  }                                                                                                \
+  /* Binding reads nothing and writes nothing: the const view of memory                            \
+   * that V##_bind would accept (the same checks). */                                              \
+  LSK__SOA_FN int V##_bind_const(V##_const *lsk_c, const void *lsk_mem, size_t lsk_n)              \
+  {                                                                                                \
+    V lsk_v;                                                                                       \
+    memset(&lsk_v, 0, sizeof lsk_v);                                                               \
+    int lsk_rc = V##_bind(lsk_c ? &lsk_v : NULL, (void *)(uintptr_t)lsk_mem, lsk_n);               \
+    if (!lsk_rc)                                                                                   \
+      *lsk_c = V##_as_const(&lsk_v);                                                               \
+    return lsk_rc;                                                                                 \
   }                                                                                                \
   LSK__SOA_FN int V##_describe(lsk_layout **lsk_out)                                               \
   {                                                                                                \

@@ -205,6 +205,122 @@ START_TEST(test_bi_layout)
 END_TEST
 
 /* ------------------------------------------------------------------ */
+/* views (layout.h, soa.h)                                             */
+
+START_TEST(test_bi_view)
+{
+  lsk_context *ctx = tu_context();
+  lsk_layout *l = make_layout("pt");
+  const lsk_layout *ls[1] = {l};
+  lsk_view *v = NULL, *out = (lsk_view *)&out, *dead = NULL;
+  TU_OK(NULL, lsk_view_create("v", 1, ls, NULL, NULL, &v));
+  /* The buffer and the soa first: the dead view's memory must not become
+   * either. */
+  lsk_buffer *b = tu_zeros(ctx, 4);
+  lsk_soa *s = NULL;
+  TU_OK(ctx, lsk_soa_create(ctx, 1, ls, (size_t[]){4}, &s));
+  TU_OK(NULL, lsk_view_create("d", 1, ls, NULL, NULL, &dead));
+  lsk_view_destroy(dead);
+  lsk_view *wrong = (lsk_view *)b;
+  const lsk_view *vs[1] = {v};
+  char *text = NULL;
+
+  BAD(NULL, "lsk_view_create", lsk_view_create("w", 1, ls, NULL, NULL, NULL), LSK_EINVAL,
+      "out is NULL");
+  BAD(NULL, "lsk_view_create", lsk_view_create("w", 0, ls, NULL, NULL, &out), LSK_EINVAL,
+      "no layout");
+  ck_assert_ptr_null(out);
+  BAD(NULL, "lsk_view_create", lsk_view_create("w", 1, NULL, NULL, NULL, &out), LSK_EINVAL,
+      "no layout");
+  BAD(NULL, "lsk_view_create", lsk_view_create(NULL, 1, ls, NULL, NULL, &out), LSK_EINVAL,
+      "view name '(null)'");
+  BAD(NULL, "lsk_view_create",
+      lsk_view_create("w", 1, ls, (const char *const[]){"x=nope"}, NULL, &out), LSK_EINVAL,
+      "layout 'pt' has no member 'nope'");
+  BAD(NULL, "lsk_view_create",
+      lsk_view_create("w", 1, ls, (const char *const[]){"x,x"}, NULL, &out), LSK_EINVAL,
+      "two columns called 'x'");
+  BAD(NULL, "lsk_view_create",
+      lsk_view_create("w", 1, ls, (const char *const[]){"1a=x"}, NULL, &out), LSK_EINVAL,
+      "column name '1a'");
+  BAD(NULL, "lsk_view_create",
+      lsk_view_create("w", 1, ls, NULL, &(lsk_view_options){.align = 3}, &out), LSK_EINVAL,
+      "alignment 3");
+  const lsk_layout *badl[1] = {(const lsk_layout *)b};
+  BAD(NULL, "lsk_view_create", lsk_view_create("w", 1, badl, NULL, NULL, &out), LSK_EINVAL,
+      WRONG("layout", "buffer"));
+  BAD(NULL, "lsk_view_from_views", lsk_view_from_views("w", 1, vs, NULL, NULL, NULL), LSK_EINVAL,
+      "out is NULL");
+  BAD(NULL, "lsk_view_from_views", lsk_view_from_views("w", 0, vs, NULL, NULL, &out), LSK_EINVAL,
+      "no view");
+  BAD(NULL, "lsk_view_from_views",
+      lsk_view_from_views("w", 1, vs, (const char *const[]){"tag,y"}, NULL, &out), LSK_EINVAL,
+      "view 'v' has no column 'y'");
+  const lsk_view *badv[1] = {dead};
+  BAD(NULL, "lsk_view_from_views", lsk_view_from_views("w", 1, badv, NULL, NULL, &out), LSK_EINVAL,
+      DEAD("view"));
+  badv[0] = wrong;
+  BAD(NULL, "lsk_view_from_views", lsk_view_from_views("w", 1, badv, NULL, NULL, &out), LSK_EINVAL,
+      WRONG("view", "buffer"));
+  QUIET("lsk_view_destroy", (lsk_view_destroy(NULL), 1));
+  BADV("lsk_view_name", lsk_view_name(wrong), NULL, WRONG("view", "buffer"));
+  BADV("lsk_view_column_count", lsk_view_column_count(dead), 0, DEAD("view"));
+  QUIET("lsk_view_column_name", lsk_view_column_name(NULL, 0) == NULL);
+  QUIET("lsk_view_column_name", lsk_view_column_name(v, 2) == NULL);
+  BADV("lsk_view_source_count", lsk_view_source_count(wrong), 0, WRONG("view", "buffer"));
+  BAD(NULL, "lsk_view_emit_cl", lsk_view_emit_cl(v, NULL), LSK_EINVAL, "text is NULL");
+  BAD(NULL, "lsk_view_emit_cl", lsk_view_emit_cl(dead, &text), LSK_EINVAL, DEAD("view"));
+
+  lsk_arg args[8];
+  size_t n = 0;
+  lsk_view_mem mem[2] = {{b, 0, 0}, {b, 4, 0}};
+  BAD(NULL, "lsk_view_args", lsk_view_args(NULL, 1, mem, 2, args, 8, &n), LSK_EINVAL,
+      "view is NULL");
+  BAD(NULL, "lsk_view_args", lsk_view_args(v, 1, mem, 2, args, 8, NULL), LSK_EINVAL,
+      "count is NULL");
+  BAD(NULL, "lsk_view_args", lsk_view_args(v, 1, mem, 2, NULL, 8, &n), LSK_EINVAL,
+      "args is NULL with cap 8");
+  BAD(NULL, "lsk_view_args", lsk_view_args(v, 1, NULL, 2, args, 8, &n), LSK_EINVAL, "mem is NULL");
+  BAD(NULL, "lsk_view_args", lsk_view_args(v, 1, mem, 1, args, 8, &n), LSK_EINVAL,
+      "has 2 columns; mem has 1");
+  BAD(NULL, "lsk_view_args", lsk_view_args(v, 5, mem, 2, args, 8, &n), LSK_ERANGE,
+      "column 0 'x': 5 elements need bytes [0, 0 + 20) of a buffer of 16 bytes");
+  BAD(NULL, "lsk_view_args", lsk_view_args(v, (size_t)UINT32_MAX + 1, mem, 2, args, 8, &n),
+      LSK_ERANGE, "the device count is a uint");
+  mem[1].offset = 0;
+  BAD(NULL, "lsk_view_args", lsk_view_args(v, 1, mem, 2, args, 8, &n), LSK_EINVAL,
+      "columns 'x' (bytes [0, 4)) and 'tag' (bytes [0, 4)) overlap");
+  mem[1].offset = 2;
+  BAD(NULL, "lsk_view_args", lsk_view_args(v, 1, mem, 2, args, 8, &n), LSK_EINVAL,
+      "column 1 'tag': offset 2 is not a multiple of 4");
+  mem[1].offset = 4;
+  BAD(NULL, "lsk_view_args", lsk_view_args(v, 1, mem, 2, args, 2, &n), LSK_ERANGE,
+      "5 arguments needed, room for 2");
+  const lsk_soa *soas[1] = {s};
+  BAD(NULL, "lsk_view_args_soa", lsk_view_args_soa(v, 1, soas, (size_t[]){0}, args, 8, NULL),
+      LSK_EINVAL, "count is NULL");
+  BAD(NULL, "lsk_view_args_soa", lsk_view_args_soa(v, 1, NULL, (size_t[]){0}, args, 8, &n),
+      LSK_EINVAL, "soas or parts is NULL");
+  BAD(NULL, "lsk_view_args_soa", lsk_view_args_soa(v, 2, soas, (size_t[]){0, 0}, args, 8, &n),
+      LSK_EINVAL, "view 'v' has 1 sources; k is 2");
+  BAD(NULL, "lsk_view_args_soa", lsk_view_args_soa(v, 1, soas, (size_t[]){1}, args, 8, &n),
+      LSK_EINVAL, "source 0: no part 1");
+  const lsk_soa *bads[1] = {(const lsk_soa *)b};
+  BAD(NULL, "lsk_view_args_soa", lsk_view_args_soa(v, 1, bads, (size_t[]){0}, args, 8, &n),
+      LSK_EINVAL, WRONG("soa", "buffer"));
+  BAD(NULL, "lsk_view_args_soa", lsk_view_args_soa(dead, 1, soas, (size_t[]){0}, args, 8, &n),
+      LSK_EINVAL, DEAD("view"));
+  TU_OK(NULL, lsk_view_args_soa(v, 1, soas, (size_t[]){0}, args, 8, &n));
+  ck_assert_uint_eq(n, 5);
+  lsk_soa_destroy(s);
+  lsk_buffer_destroy(b);
+  lsk_view_destroy(v);
+  lsk_layout_destroy(l);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
 /* soa.h                                                               */
 
 typedef struct pt {
@@ -457,6 +573,7 @@ Suite *suite_badinput_data(void)
   tcase_add_test(tc, test_bi_layout);
   tcase_add_test(tc, test_bi_soa);
   tcase_add_test(tc, test_bi_grid);
+  tcase_add_test(tc, test_bi_view);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -65,6 +65,22 @@ static void use_layout(const lsk_layout *l)
   if (lsk_layout_emit_view_cl("fuzz_parts", 1, one, NULL, &text) == LSK_OK)
     FUZZ_CHECK(text != NULL);
   lsk_free(text);
+  text = NULL;
+  /* An lsk_view of all members, enforced, and a view of it: every
+   * column named in the generated code. */
+  lsk_view *v = NULL, *w = NULL;
+  if (lsk_view_create("fuzz_v", 1, one, NULL, &(lsk_view_options){.enforce_align = 1}, &v) ==
+      LSK_OK) {
+    FUZZ_CHECK(lsk_view_column_count(v) == count);
+    const lsk_view *const vs[1] = {v};
+    if (lsk_view_from_views("fuzz_w", 1, vs, NULL, NULL, &w) == LSK_OK &&
+        lsk_view_emit_cl(w, &text) == LSK_OK)
+      for (size_t i = 0; i < count; ++i)
+        FUZZ_CHECK(strstr(text, lsk_view_column_name(w, i)) != NULL);
+    lsk_free(text);
+    lsk_view_destroy(w);
+    lsk_view_destroy(v);
+  }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
