@@ -227,6 +227,21 @@ if [ $nvptx = 1 ]; then
     entry "$d2ptx" soa_load | grep 'ld\.global\.v2\.f64' | sed 's/^[[:space:]]*/  /'
   fi
 
+  # Views (tests/nvptx/views.cl): an enforced view's alignment lets a pair
+  # of doubles load as one ld.global.v2.f64; a relaxed view's does not.
+  vw=$(grep -l 'views_generated.h --domain 256$' "$out"/runs/*.what | head -n 1)
+  vptx=$([ -n "$vw" ] && find "$out/ptx/run$(basename "$vw" .what)" -name 'views.*.ptx' | head -n 1)
+  if [ -z "$vptx" ]; then
+    echo "FAIL: no PTX of tests/nvptx/views.cl"
+    fail=1
+  elif ! entry "$vptx" enforced_pairs | grep -q 'ld\.global\.v2\.f64' ||
+    [ "$(entry "$vptx" relaxed_pairs | grep -c 'ld\.global\.f64')" -lt 2 ]; then
+    echo "FAIL: enforced_pairs has no ld.global.v2.f64, or relaxed_pairs not two ld.global.f64: $vptx"
+    fail=1
+  else
+    echo "views: enforced_pairs reads a pair of doubles with one ld.global.v2.f64, relaxed_pairs with two ld.global.f64"
+  fi
+
   # The table: per file (the recipe's COVERS, with the input and options
   # where one file has several runs) and configuration, one row for the
   # kernels with the same figures.
