@@ -381,7 +381,7 @@ static int parse_valued(demo *d, pixel_args *o, const char *a, const char *v)
     d->repeat = (unsigned)x;
   else if (strcmp(a, "--workers") == 0 && !parse(v, 1024, &x) && x)
     o->po.workers = (unsigned)x;
-  else if (strcmp(a, "--simd") == 0 && !parse(v, LSK_PIXEL_MAX_DIGIS, &x) && x)
+  else if (strcmp(a, "--simd") == 0 && !parse(v, LSK_PIXEL_BLOCK_DIGIS, &x) && x)
     o->po.simd = (unsigned)x;
   else if (strcmp(a, "--threshold") == 0 && !parse(v, 0xffffffffu, &x) && x)
     d->threshold = (uint32_t)x;

@@ -62,6 +62,16 @@ struct lsk_pixel {
   lsk_layout *layout[3];
   lsk_program *prog;
   lsk_kernel *module, *hits, *ids;
+  /* The large-module path (pixel.cl, PX_LARGE), built at the first run
+   * that has a module of more than LSK_PIXEL_BLOCK_DIGIS digis: px_large,
+   * the list of those modules (host copy list_host, room list_cap), and
+   * a scratch slice (LARGE_SLICE bytes) per block, scratch_blocks of
+   * them. */
+  lsk_program *prog_large;
+  lsk_kernel *large;
+  lsk_buffer *list, *scratch;
+  uint32_t *list_host;
+  size_t list_cap, scratch_blocks, nlarge;
   lsk_soa *soa[3]; /* digis, clusters, hits; cap_digis rows each */
   size_t cap_digis, cap_modules;
   /* Per module (cap_modules + 1): first digi, clusters, first cluster,
@@ -105,6 +115,11 @@ void lsk_pixel_destroy(lsk_pixel *px)
   lsk_kernel_destroy(px->hits);
   lsk_kernel_destroy(px->ids);
   lsk_program_destroy(px->prog);
+  lsk_kernel_destroy(px->large);
+  lsk_program_destroy(px->prog_large);
+  lsk_buffer_destroy(px->list);
+  lsk_buffer_destroy(px->scratch);
+  free(px->list_host);
   for (int i = 0; i < 3; ++i)
     lsk_soa_destroy(px->soa[i]);
   lsk_buffer *b[] = {px->start, px->nclus, px->coff, px->nhit, px->hoff, px->place};
@@ -164,34 +179,45 @@ lsk_queue *lsk_pixel_queue(const lsk_pixel *px)
 static lsk_launch shape(const lsk_pixel *px, size_t nm);
 static void resolve_shape(lsk_pixel *px);
 
-static int build(lsk_pixel *px)
+/* pixel.cl behind the layouts' views, into *prog: the ordinary build,
+ * or with large the large-module one (PX_LARGE). */
+static int build_program(lsk_pixel *px, int large, const char *fn, lsk_program **prog)
 {
-  static const char fn[] = "lsk_pixel_create";
   char *view[3] = {NULL, NULL, NULL}, *prelude = NULL;
-  int rc = pxdigi_describe(&px->layout[0]);
-  if (!rc)
-    rc = pxclus_describe(&px->layout[1]);
-  if (!rc)
-    rc = pxhit_describe(&px->layout[2]);
+  int rc = LSK_OK;
   for (int i = 0; i < 3 && !rc; ++i)
     rc = lsk_layout_emit_cl(px->layout[i], NULL, &view[i]);
   if (rc)
     return lsk_context_set_error(px->ctx, rc, "%s: layouts: %s", fn, lsk_context_errmsg(NULL));
   static const char fmt[] = "#define PX_NX %u\n#define PX_NY %u\n#define PX_PITCH_X %.9gf\n"
-                            "#define PX_PITCH_Y %.9gf\n#define PX_GRID %d\n%s\n%s\n%s\n";
+                            "#define PX_PITCH_Y %.9gf\n#define PX_GRID %d\n#define PX_LARGE %d\n"
+                            "%s\n%s\n%s\n";
   int grid = px->opt.lookup == LSK_PIXEL_LOOKUP_GRID;
   int n = snprintf(NULL, 0, fmt, LSK_PIXEL_NX, LSK_PIXEL_NY, (double)LSK_PIXEL_PITCH_X,
-                   (double)LSK_PIXEL_PITCH_Y, grid, view[0], view[1], view[2]);
+                   (double)LSK_PIXEL_PITCH_Y, grid, large, view[0], view[1], view[2]);
   if (n >= 0 && (prelude = malloc((size_t)n + 1)) != NULL)
     snprintf(prelude, (size_t)n + 1, fmt, LSK_PIXEL_NX, LSK_PIXEL_NY, (double)LSK_PIXEL_PITCH_X,
-             (double)LSK_PIXEL_PITCH_Y, grid, view[0], view[1], view[2]);
+             (double)LSK_PIXEL_PITCH_Y, grid, large, view[0], view[1], view[2]);
   for (int i = 0; i < 3; ++i)
     lsk_free(view[i]);
   if (!prelude)
     return lsk_context_set_error(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
-  lsk_program_options po = {.name = "pixel.cl", .prelude = prelude};
-  rc = lsk_program_create(px->ctx, pixel_kernel_source, &po, &px->prog);
+  lsk_program_options po = {.name = large ? "pixel-large.cl" : "pixel.cl", .prelude = prelude};
+  rc = lsk_program_create(px->ctx, pixel_kernel_source, &po, prog);
   free(prelude);
+  return rc;
+}
+
+static int build(lsk_pixel *px)
+{
+  static const char fn[] = "lsk_pixel_create";
+  int rc = pxdigi_describe(&px->layout[0]);
+  if (!rc)
+    rc = pxclus_describe(&px->layout[1]);
+  if (!rc)
+    rc = pxhit_describe(&px->layout[2]);
+  if (!rc)
+    rc = build_program(px, 0, fn, &px->prog);
   if (!rc)
     rc = lsk_kernel_create(px->prog, "px_module", &px->module);
   if (!rc)
@@ -534,10 +560,91 @@ static void resolve_shape(lsk_pixel *px)
 static lsk_launch shape(const lsk_pixel *px, size_t nm)
 {
   size_t most = px->opt.blocks;
-  return (lsk_launch){.domain = {LSK_PIXEL_MAX_DIGIS},
+  return (lsk_launch){.domain = {LSK_PIXEL_BLOCK_DIGIS},
                       .blocks = {nm < most ? (nm ? nm : 1) : most},
                       .workers = px->opt.workers,
                       .simd = px->opt.simd};
+}
+
+/* The large-module path: a block's scratch slice (pixel.cl, PX_SLICE: the
+ * grid, four uint and four ulong arrays of LSK_PIXEL_MAX_DIGIS), and the
+ * most blocks a launch takes (on GPUs a block per large module up to 256
+ * of them, 84 MB of scratch; elsewhere the ordinary path's blocks). */
+#define LARGE_SLICE (GRID_BYTES + 48u * LSK_PIXEL_MAX_DIGIS)
+#define LARGE_GPU_BLOCKS 256u
+
+static lsk_launch shape_large(const lsk_pixel *px, size_t nl)
+{
+  size_t most = lsk_context_device(px->ctx)->is_gpu ? LARGE_GPU_BLOCKS : px->opt.blocks;
+  if (most > LARGE_GPU_BLOCKS)
+    most = LARGE_GPU_BLOCKS;
+  return (lsk_launch){.domain = {LSK_PIXEL_MAX_DIGIS},
+                      .blocks = {nl < most ? (nl ? nl : 1) : most},
+                      .workers = px->opt.workers,
+                      .simd = px->opt.simd};
+}
+
+/* The list of ev's large modules (more than LSK_PIXEL_BLOCK_DIGIS digis)
+ * into px->list_host, px->nlarge; then, if there are any, the large build
+ * (once), the list on the device and the scratch of the blocks. */
+static int reserve_large(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
+{
+  static const char fn[] = "lsk_pixel_run";
+  px->nlarge = 0;
+  for (size_t k = 0; k < nm; ++k) {
+    if (ev->start[k + 1] - ev->start[k] <= LSK_PIXEL_BLOCK_DIGIS)
+      continue;
+    if (px->nlarge == px->list_cap) {
+      size_t cap = px->list_cap ? 2 * px->list_cap : 64;
+      uint32_t *l = realloc(px->list_host, cap * 4);
+      if (!l)
+        return lsk_context_set_error(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+      px->list_host = l;
+      px->list_cap = cap;
+      lsk_buffer_destroy(px->list); /* regrown below */
+      px->list = NULL;
+    }
+    px->list_host[px->nlarge++] = (uint32_t)k;
+  }
+  if (!px->nlarge)
+    return LSK_OK;
+  int rc = LSK_OK;
+  if (!px->prog_large) {
+    rc = build_program(px, 1, fn, &px->prog_large);
+    if (!rc)
+      rc = lsk_kernel_create(px->prog_large, "px_large", &px->large);
+    if (rc) {
+      lsk_program_destroy(px->prog_large);
+      px->prog_large = NULL;
+      return rc;
+    }
+  }
+  if (!px->list)
+    rc = lsk_buffer_create(px->ctx, px->list_cap * 4, &px->list);
+  lsk_launch l = shape_large(px, px->nlarge);
+  size_t blocks = l.blocks[0];
+  if (!rc && blocks > px->scratch_blocks) {
+    lsk_buffer_destroy(px->scratch);
+    px->scratch = NULL;
+    px->scratch_blocks = 0;
+    rc = lsk_buffer_create(px->ctx, blocks * LARGE_SLICE, &px->scratch);
+    /* Defined once by a whole write of zeros: px_large zeroes its
+     * block's grid itself at each launch (right on PoCL from a scratch
+     * full of 0xff), but oclgrind 21.10's uninitialized check took the
+     * grid's cells for uninitialized without this write (and takes no
+     * fill as initializing). */
+    void *z = rc ? NULL : calloc(blocks, LARGE_SLICE);
+    if (!rc && !z)
+      rc = lsk_context_set_error(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+    if (!rc)
+      rc = lsk_buffer_write(px->scratch, 0, z, blocks * LARGE_SLICE, &px->on);
+    free(z);
+    if (!rc)
+      px->scratch_blocks = blocks;
+  }
+  if (!rc)
+    rc = lsk_buffer_write(px->list, 0, px->list_host, px->nlarge * 4, &px->xfer);
+  return rc;
 }
 
 int px_module_local(lsk_pixel *px, uint64_t *bytes)
@@ -580,14 +687,16 @@ int px_events_usable(lsk_context *ctx, const char *fn, const lsk_pixel_events *e
                                  "%s: %u events of %u modules, %zu digis: out of range", fn,
                                  ev->events, ev->modules, ev->digis);
   size_t nm = (size_t)ev->events * ev->modules;
-  for (size_t k = 0; k < nm; ++k)
-    if (ev->start[k + 1] < ev->start[k] || ev->start[k + 1] - ev->start[k] > max_digis) {
-      char most[32] = "";
-      if (max_digis != UINT32_MAX)
-        snprintf(most, sizeof most, " (at most %u)", max_digis);
-      return lsk_context_set_error(ctx, LSK_EINVAL, "%s: module %zu: digis %u to %u%s", fn, k,
-                                   ev->start[k], ev->start[k + 1], most);
-    }
+  for (size_t k = 0; k < nm; ++k) {
+    size_t e = k / ev->modules, m = k - e * ev->modules;
+    if (ev->start[k + 1] < ev->start[k])
+      return lsk_context_set_error(ctx, LSK_EINVAL, "%s: event %zu module %zu: digis %u to %u", fn,
+                                   e, m, ev->start[k], ev->start[k + 1]);
+    if (ev->start[k + 1] - ev->start[k] > max_digis)
+      return lsk_context_set_error(
+          ctx, LSK_EINVAL, "%s: event %zu module %zu: %u digis, more than %u (digis %u to %u)", fn,
+          e, m, ev->start[k + 1] - ev->start[k], max_digis, ev->start[k], ev->start[k + 1]);
+  }
   if (ev->start[0] != 0 || ev->start[nm] != ev->digis)
     return lsk_context_set_error(ctx, LSK_EINVAL, "%s: start runs from %u to %u, want 0 to %zu", fn,
                                  ev->start[0], ev->start[nm], ev->digis);
@@ -615,6 +724,8 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   if (!rc)
     rc = reserve(px, ev, nm);
   if (!rc)
+    rc = reserve_large(px, ev, nm);
+  if (!rc)
     rc = upload(px, ev, nm);
   if (!rc)
     rc = lap(px, times, &t.upload, &t0);
@@ -629,6 +740,14 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   add(&l, LSK_ARG_UINT(m32));
   if (!rc)
     rc = launch(px, px->module, &l, nm);
+  /* The large modules, after the others (px_module skipped them). */
+  if (!rc && px->nlarge) {
+    add(&l, LSK_ARG_BUFFER(px->list));
+    add(&l, LSK_ARG_UINT((uint32_t)px->nlarge));
+    add(&l, LSK_ARG_BUFFER(px->scratch));
+    lsk_launch cfg = shape_large(px, px->nlarge);
+    rc = l.rc ? l.rc : lsk_kernel_launch(px->large, &cfg, l.a, l.n, &px->on);
+  }
   if (!rc)
     rc = lap(px, times, &t.cluster, &t0);
   if (!rc)

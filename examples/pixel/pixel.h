@@ -47,8 +47,13 @@ extern "C" {
 #define LSK_PIXEL_NY 416u
 #define LSK_PIXEL_PITCH_X 0.0100f
 #define LSK_PIXEL_PITCH_Y 0.0150f
-/* The most digis a module may have: the clusterizer's block domain. */
-#define LSK_PIXEL_MAX_DIGIS 256u
+/* The most digis a module may have (CMS's clusterizer takes 4000), and
+ * the most that the ordinary path's block domain holds: a module of more
+ * goes to the large-module path (a block of its own with a domain of
+ * LSK_PIXEL_MAX_DIGIS, its working arrays in global memory; see
+ * docs/example-pixel.md, "Large modules"). */
+#define LSK_PIXEL_MAX_DIGIS 4096u
+#define LSK_PIXEL_BLOCK_DIGIS 256u
 /* Modules per event, events per set: at most. */
 #define LSK_PIXEL_MAX_MODULES 65536u
 #define LSK_PIXEL_MAX_EVENTS 1000000u

@@ -61,7 +61,7 @@ static int grow(gen *g)
 static int add(gen *g, size_t first, uint32_t m, int x, int y, uint32_t adc, uint32_t truth)
 {
   if (x < 0 || y < 0 || x >= (int)LSK_PIXEL_NX || y >= (int)LSK_PIXEL_NY ||
-      g->n - first >= LSK_PIXEL_MAX_DIGIS)
+      g->n - first >= LSK_PIXEL_BLOCK_DIGIS)
     return 0;
   uint32_t *cell = &g->grid[(size_t)x * LSK_PIXEL_NY + (size_t)y];
   if (*cell || (g->n == g->cap && grow(g)))
@@ -112,7 +112,7 @@ static int module(gen *g, uint32_t m)
   if (kind < 12)
     return LSK_OK; /* empty */
   uint32_t nclus = kind < 14 ? 60 + below(g, 40) : 1 + below(g, 4) + below(g, 4);
-  for (uint32_t c = 0; c < nclus && g->n - first < LSK_PIXEL_MAX_DIGIS; ++c) {
+  for (uint32_t c = 0; c < nclus && g->n - first < LSK_PIXEL_BLOCK_DIGIS; ++c) {
     size_t before = g->n;
     cluster(g, first, m, truth);
     truth += g->n > before;

@@ -127,10 +127,16 @@ int lsk_pixel_events_check(const lsk_pixel_events *ev)
   for (size_t k = 0; k < nm && !rc; ++k) {
     size_t a = ev->start[k], b = ev->start[k + 1];
     size_t e = k / ev->modules, m = k - e * ev->modules;
-    if (b < a || b - a > LSK_PIXEL_MAX_DIGIS) {
+    if (b < a) {
+      rc = lsk_context_set_error(NULL, LSK_EINVAL, "%s: event %zu module %zu: start %zu to %zu", fn,
+                                 e, m, a, b);
+      break;
+    }
+    if (b - a > LSK_PIXEL_MAX_DIGIS) {
       rc = lsk_context_set_error(NULL, LSK_EINVAL,
-                                 "%s: event %zu module %zu: start %zu to %zu (at most %u digis)",
-                                 fn, e, m, a, b, LSK_PIXEL_MAX_DIGIS);
+                                 "%s: event %zu module %zu: %zu digis, more than %u (start %zu "
+                                 "to %zu)",
+                                 fn, e, m, b - a, LSK_PIXEL_MAX_DIGIS, a, b);
       break;
     }
     size_t i = a;
@@ -254,11 +260,12 @@ static uint32_t find(uint32_t *parent, uint32_t i)
 }
 
 /* One module: cluster ids of digis [a, b), returns the number of
- * clusters. grid (NX * NY, zero) holds index + 1 of each digi meanwhile. */
+ * clusters. grid (NX * NY, zero) holds index + 1 of each digi meanwhile;
+ * parent has room for LSK_PIXEL_MAX_DIGIS. */
 static uint32_t cluster_module(const lsk_pixel_events *ev, size_t a, size_t b, uint32_t *grid,
-                               uint32_t *clus)
+                               uint32_t *parent, uint32_t *clus)
 {
-  uint32_t parent[LSK_PIXEL_MAX_DIGIS], n = (uint32_t)(b - a), k = 0;
+  uint32_t n = (uint32_t)(b - a), k = 0;
   for (uint32_t i = 0; i < n; ++i) {
     parent[i] = i;
     grid[(size_t)ev->x[a + i] * LSK_PIXEL_NY + ev->y[a + i]] = i + 1;
@@ -294,25 +301,33 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
   static const char fn[] = "lsk_pixel_reference";
   if (!ev || !r)
     return lsk_context_set_error(NULL, LSK_EINVAL, "%s: %s is NULL", fn, ev ? "r" : "ev");
+  /* Memory safety: the working arrays hold LSK_PIXEL_MAX_DIGIS. */
   int rc = px_result_fits(r, ev, fn);
+  if (!rc)
+    rc = px_events_usable(NULL, fn, ev, LSK_PIXEL_MAX_DIGIS);
   if (rc)
     return rc;
   size_t nm = (size_t)ev->events * ev->modules;
   uint32_t *grid = calloc((size_t)LSK_PIXEL_NX * LSK_PIXEL_NY, 4);
   lsk_pixel_placement *pl = malloc(ev->modules * sizeof *pl);
-  if (!grid || !pl) {
+  /* A module's working arrays: on the heap (a module of 4096 digis
+   * would take 176 KiB of a thread's stack). */
+  uint32_t *parent = malloc(LSK_PIXEL_MAX_DIGIS * sizeof *parent);
+  px_sums *s = malloc(LSK_PIXEL_MAX_DIGIS * sizeof *s);
+  if (!grid || !pl || !parent || !s) {
     free(grid);
     free(pl);
+    free(parent);
+    free(s);
     return lsk_context_set_error(NULL, LSK_ENOMEM, "%s: out of host memory", fn);
   }
   lsk_pixel_geometry(ev->modules, pl);
   r->modules = nm;
   r->digis = ev->digis;
   size_t c0 = 0, h = 0;
-  px_sums s[LSK_PIXEL_MAX_DIGIS];
   for (size_t k = 0; k < nm; ++k) {
     size_t a = ev->start[k], b = ev->start[k + 1];
-    uint32_t nk = cluster_module(ev, a, b, grid, r->clus);
+    uint32_t nk = cluster_module(ev, a, b, grid, parent, r->clus);
     r->nclus[k] = nk;
     r->clus_start[k] = (uint32_t)c0;
     for (uint32_t c = 0; c < nk; ++c)
@@ -352,6 +367,8 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
   r->nhits = h;
   free(grid);
   free(pl);
+  free(parent);
+  free(s);
   return LSK_OK;
 }
 

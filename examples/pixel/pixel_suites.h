@@ -18,7 +18,9 @@
   X(grind_pixel_sizes, pixel/check_pixel.c, g)                                 \
   X(badinput_pixel, pixel/check_pixel_badinput.c, ur)                          \
   X(resource_pixel, pixel/check_pixel_limits.c, ur)                            \
-  X(shapes_pixel, pixel/check_pixel_limits.c, un)
+  X(shapes_pixel, pixel/check_pixel_limits.c, un)                              \
+  X(pixel_large, pixel/check_pixel_large.c, urn)                               \
+  X(grind_pixel_large, pixel/check_pixel_large.c, go)
 /* clang-format on */
 
 #endif /* LSK_PIXEL_SUITES_H */
