@@ -578,10 +578,14 @@ static lsk_launch shape_large(const lsk_pixel *px, size_t nl)
   size_t most = lsk_context_device(px->ctx)->is_gpu ? LARGE_GPU_BLOCKS : px->opt.blocks;
   if (most > LARGE_GPU_BLOCKS)
     most = LARGE_GPU_BLOCKS;
+  /* Where loops are capped (llvmpipe: 65,535 iterations per work-item,
+   * docs/rusticl.md), one worker over 4096 digis would pass the cap
+   * (about 16 iterations per digi): lsk's automatic shape there. */
+  int capped = lsk_context_device(px->ctx)->loops_capped;
   return (lsk_launch){.domain = {LSK_PIXEL_MAX_DIGIS},
                       .blocks = {nl < most ? (nl ? nl : 1) : most},
-                      .workers = px->opt.workers,
-                      .simd = px->opt.simd};
+                      .workers = capped ? 0 : px->opt.workers,
+                      .simd = capped ? 0 : px->opt.simd};
 }
 
 /* The list of ev's large modules (more than LSK_PIXEL_BLOCK_DIGIS digis)
@@ -628,11 +632,9 @@ static int reserve_large(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
     px->scratch = NULL;
     px->scratch_blocks = 0;
     rc = lsk_buffer_create(px->ctx, blocks * LARGE_SLICE, &px->scratch);
-    /* Defined once by a whole write of zeros: px_large zeroes its
-     * block's grid itself at each launch (right on PoCL from a scratch
-     * full of 0xff), but oclgrind 21.10's uninitialized check took the
-     * grid's cells for uninitialized without this write (and takes no
-     * fill as initializing). */
+    /* Zeroed here, once, by a whole write (oclgrind takes no fill as
+     * initializing): px_large leaves each block's grid as it found it
+     * (each module frees its pixels), and never zeroes it itself. */
     void *z = rc ? NULL : calloc(blocks, LARGE_SLICE);
     if (!rc && !z)
       rc = lsk_context_set_error(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn);

@@ -356,7 +356,12 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       nclus[nmod] = 0u;
       nhit[nmod] = 0u;
     }
-  /* Free once; each module frees the slots it took. */
+  /* Free once; each module frees the slots it took. The large build's
+   * grid is in global memory, zeroed by the host when it is made and left
+   * so by each module: no 66,560 stores per block and launch (on llvmpipe,
+   * whose loop cap counts every iteration of a work-item, they alone came
+   * near it). */
+#if !PX_LARGE
   LSK_FOREACH(it)
   {
 #if PX_GRID
@@ -370,6 +375,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
 #endif
   }
   lsk_sync();
+#endif
   /* Only the module's n digis: a ForEach over n, not over the domain,
    * costs in proportion to the digis (most modules have few). */
 #if PX_LARGE
