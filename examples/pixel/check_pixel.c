@@ -427,7 +427,7 @@ START_TEST(test_pixel_file_round_trip_and_corrupt)
     const char *msg;
   } bad_cases[] = {
       {0, 'X', 0, "not a pixel event file"},
-      {8, 2, 0, "version 2, this lsk reads version 1"},
+      {8, 3, 0, "version 3, this lsk reads versions 1 to 2"},
       {12, 0, 0, "0 events of 20 modules"},
       {18, 0xff, 0, "out of range"},
       {32, 7, 0, "modules of 7x416 pixels"},

@@ -10,7 +10,7 @@
  *   shapes and both lookups, cluster sizes; past 4096 the error names event,
  *   module and count;
  * - grind_pixel_large: the same at small sizes (300 and 520 digis) for
- *   oclgrind.
+ *   oclgrind, with invalid digis (check_pixel_invalid.c) on both paths.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +241,11 @@ START_TEST(test_grind_pixel_large)
 {
   static const uint32_t sizes[] = {5, 300, 0, 520, 40};
   lsk_pixel_events *ev = make_set(sizes, 5);
+  /* Invalid digis too (LSK_PIXEL_INVALID), on both paths: every 9th
+   * digi of modules 1 (large) and 4 (ordinary). */
+  for (uint32_t k = 1; k <= 4; k += 3)
+    for (uint32_t i = ev->start[k]; i < ev->start[k + 1]; i += 9)
+      ev->module[i] = LSK_PIXEL_INVALID;
   lsk_pixel_result *want = NULL;
   ck_assert_int_eq(lsk_pixel_result_create(ev, &want), LSK_OK);
   EX_OK(NULL, lsk_pixel_reference(ev, LSK_PIXEL_THRESHOLD, want));

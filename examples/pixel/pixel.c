@@ -740,6 +740,7 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   add(&l, LSK_ARG_BUFFER(px->nhit));
   add(&l, LSK_ARG_UINT(thr));
   add(&l, LSK_ARG_UINT(m32));
+  add(&l, LSK_ARG_UINT(px_invalid_id(ev))); /* the invalid digis' module id */
   if (!rc)
     rc = launch(px, px->module, &l, nm);
   /* The large modules, after the others (px_module skipped them). */
@@ -951,6 +952,10 @@ int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
     r->nhits = nh;
     rc = check_assoc(px, r, off, content);
   }
+  /* The invalid digis: marked by the kernels, counted here. */
+  r->skipped = 0;
+  for (size_t i = 0; !rc && i < px->digis; ++i)
+    r->skipped += r->clus[i] == LSK_PIXEL_INVALID_CLUSTER;
   free(off);
   free(content);
   return rc;

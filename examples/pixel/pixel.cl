@@ -27,6 +27,10 @@
  * Blocks share nothing and never wait for each other.
  */
 #define PX_D LSK_DOMAIN_SIZE
+/* An invalid digi's parent (no digi's index), and its cluster id
+ * (LSK_PIXEL_INVALID_CLUSTER: CMS's -9999). */
+#define PX_SKIP 0xffffffffu
+#define PX_INVALID_CLUSTER 0xffffd8f1u
 /*
  * Two builds of this file (examples/pixel/pixel.c):
  *   ordinary  PX_LARGE 0: the block domain is LSK_PIXEL_BLOCK_DIGIS (256),
@@ -307,11 +311,12 @@ LSK_INLINE void px_free(__local uint *tab, __local uint *occ, uint slot, uint x,
 #define PX_ADDX px_add64
 LSK_KERNEL void px_large(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global const uint *start,
                          __global uint *nclus, __global uint *nhit, uint threshold, uint nmod,
-                         __global const uint *list, uint nlist, __global uint *scratch)
+                         uint inv, __global const uint *list, uint nlist, __global uint *scratch)
 #else
 #define PX_ADDX px_add
 LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global const uint *start,
-                          __global uint *nclus, __global uint *nhit, uint threshold, uint nmod)
+                          __global uint *nclus, __global uint *nhit, uint threshold, uint nmod,
+                          uint inv)
 #endif
 {
 #if LSK_WORKERS > 1
@@ -395,6 +400,12 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
      * hash slot, of its own. */
     LSK_FOREACH_N(it, n)
     {
+      /* An invalid digi (module inv): no pixel, and PX_SKIP for a parent,
+       * which every later pass tests first. Its x and y are never read. */
+      if (pxdigi_module(v, a + it.idx) == inv) {
+        parent[it.idx] = PX_SKIP;
+        continue;
+      }
       uint key = (uint)pxdigi_x(v, a + it.idx) * PX_NY + pxdigi_y(v, a + it.idx) + 1u;
 #if PX_GRID
       grid[key - 1u] = (ushort)(it.idx + 1u);
@@ -424,6 +435,8 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
      * a digi with itself does nothing. */
     LSK_FOREACH_N(it, n)
     {
+      if (px_ld(&parent[it.idx]) == PX_SKIP)
+        continue;
       uint x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx), key = x * PX_NY + y + 1u;
 #if PX_GRID
       /* Cell key - 1; off the module counts as empty. A branch per
@@ -460,6 +473,8 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
      * px_root only ever reads an ancestor there. */
     LSK_FOREACH_N(it, n)
     {
+      if (px_ld(&parent[it.idx]) == PX_SKIP)
+        continue;
       uint r = px_root(parent, it.idx), i = a + it.idx;
       uint w = pxdigi_adc(v, i), x = pxdigi_x(v, i), y = pxdigi_y(v, i);
       ulong wx = (ulong)w * x, wy = (ulong)w * y;
@@ -499,7 +514,12 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     uint k = 0;
     LSK_FOREACH_N(it, n)
     {
-      uint r = it.idx, x = pxdigi_x(v, a + r), y = pxdigi_y(v, a + r);
+      uint r = it.idx;
+      if (parent[r] == PX_SKIP) {
+        pxdigi_set_clus(v, a + r, PX_INVALID_CLUSTER);
+        continue;
+      }
+      uint x = pxdigi_x(v, a + r), y = pxdigi_y(v, a + r);
       if (parent[r] == r) {
         uint qr = q[r];
         px_row(cv, a + (k & 0xffffu), qr, k >> 16, threshold, xmin[r], ymin[r], msx[r], msy[r],
@@ -534,6 +554,10 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     /* Each digi: its cluster's id (q at its root), and frees its pixel. */
     LSK_FOREACH_N(it, n)
     {
+      if (parent[it.idx] == PX_SKIP) {
+        pxdigi_set_clus(v, a + it.idx, PX_INVALID_CLUSTER);
+        continue;
+      }
       uint x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx);
       pxdigi_set_clus(v, a + it.idx, q[parent[it.idx]]);
       px_free(PX_PIXELS, x, y);
@@ -603,7 +627,9 @@ LSK_KERNEL void px_cluster_ids(LSK_CTX, PXDIGI_PARAMS(d), __global const uint *s
     for (uint b0 = 0; b0 < n; b0 += PX_D)
       LSK_FOREACH_N(it, min(n - b0, (uint)PX_D))
       {
-        ids[a + b0 + it.idx] = c0 + pxdigi_clus(dv, a + b0 + it.idx);
+        /* An invalid digi: past every bin (c0 + its id could wrap into one). */
+      uint k = pxdigi_clus(dv, a + b0 + it.idx);
+      ids[a + b0 + it.idx] = k == PX_INVALID_CLUSTER ? 0xffffffffu : c0 + k;
       }
   }
 }

@@ -61,12 +61,24 @@ extern "C" {
 #define LSK_PIXEL_THRESHOLD 4000u
 /* No hit: the hit index of a masked cluster. */
 #define LSK_PIXEL_NONE 0xffffffffu
+/*
+ * Invalid digis, as CMS marks them (invalidModuleId): a digi within module
+ * m's range whose module is LSK_PIXEL_INVALID, not m, is skipped by every
+ * stage (no pixel, no cluster, no charge, no hit); its cluster is
+ * LSK_PIXEL_INVALID_CLUSTER ((uint32_t)-9999: CMS's invalid cluster id,
+ * -9999, as a uint32_t) and results count them (lsk_pixel_result.skipped).
+ * Its x, y and adc are not looked at. Only in sets of at most 9999
+ * modules per event: with more, 9999 is an ordinary module id.
+ */
+#define LSK_PIXEL_INVALID 9999u
+#define LSK_PIXEL_INVALID_CLUSTER 0xffffd8f1u
 
 /*
  * A set of events. Digis of all events in one SoA: event e's module m has
  * digis start[e * modules + m] up to start[e * modules + m + 1] - 1, and
- * module[i] == m for each of them. Within a module no two digis share a
- * pixel, and there are at most LSK_PIXEL_MAX_DIGIS.
+ * module[i] == m for each of them, or LSK_PIXEL_INVALID (skipped, above).
+ * Within a module no two valid digis share a pixel, and there are at most
+ * LSK_PIXEL_MAX_DIGIS digis, invalid ones included.
  */
 typedef struct lsk_pixel_events {
   uint32_t events;  /* events in the set */
@@ -94,16 +106,19 @@ void lsk_pixel_events_destroy(lsk_pixel_events *ev);
 /*
  * lsk_pixel_events_index: start from module, given how many digis each
  * event has (per_event[0..events), summing to digis), checking that each
- * event's digis are grouped by module in increasing order.
+ * event's digis are grouped by module in increasing order. An invalid
+ * digi (LSK_PIXEL_INVALID) goes to the module of the valid digi before it
+ * in its event (module 0 before the first).
  * Errors: LSK_EINVAL naming the event and digi.
  */
 int lsk_pixel_events_index(lsk_pixel_events *ev, const uint32_t *per_event);
 
 /*
  * lsk_pixel_events_check: every rule above (start increasing from 0 to
- * digis, module ids matching start, coordinates in range, adc nonzero,
- * no pixel twice in a module, at most LSK_PIXEL_MAX_DIGIS per module,
- * truth below the module's digi count). LSK_EINVAL naming the first
+ * digis, module ids matching start or LSK_PIXEL_INVALID, coordinates in
+ * range, adc nonzero, no pixel twice in a module, at most
+ * LSK_PIXEL_MAX_DIGIS per module, truth below the module's digi count;
+ * an invalid digi's x, y, adc and truth are not checked). LSK_EINVAL naming the first
  * offence, "event 3 module 17: digi 5 at (10, 20) repeats digi 2".
  */
 int lsk_pixel_events_check(const lsk_pixel_events *ev);
@@ -132,7 +147,10 @@ int lsk_pixel_generate(const lsk_pixel_gen_options *opt, lsk_pixel_events **out 
  * then the digis as u64, the module size nx and ny as u32 each (a file
  * made for another module size is refused), the digis of each event
  * (u32 each), then the columns module (u32), x, y, adc (u16) and, if
- * flagged, truth (u32).
+ * flagged, truth (u32). Version 2, written where the set has invalid
+ * digis: an invalid digi's module is 0x80000000 | m, m the module it sits
+ * in (in memory LSK_PIXEL_INVALID), so that a file gives back the same
+ * start; version 1 files are read as before.
  * lsk_pixel_events_read validates everything (sizes, the file's length,
  * then lsk_pixel_events_check). A file holds at most 2^24 events x modules
  * (an empty module costs no bytes in the file but a slot in memory):
@@ -171,7 +189,10 @@ typedef struct lsk_pixel_result {
   size_t cap_digis, cap_modules; /* room (lsk_pixel_result_create) */
   size_t modules;                /* events * modules */
   size_t digis, clusters, nhits;
-  uint32_t *clus;  /* [digis] the digi's cluster within its module */
+  size_t skipped; /* invalid digis (LSK_PIXEL_INVALID) */
+  /* [digis] the digi's cluster within its module; an invalid digi's is
+   * LSK_PIXEL_INVALID_CLUSTER */
+  uint32_t *clus;
   uint32_t *nclus; /* [modules] clusters per module */
   /* [modules + 1] first cluster of each module: module k's clusters are
    * clus_start[k] to clus_start[k + 1] - 1 in charge and hit (the sum of
@@ -198,7 +219,7 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
 
 /*
  * lsk_pixel_compare: whether got equals want: the same cluster of every
- * digi, clusters per module, charges and masks (exactly), hits per module,
+ * digi, as many skipped, clusters per module, charges and masks (exactly), hits per module,
  * and hit positions and errors within tol (cm) each. LSK_EVERIFY naming
  * the first difference ("module 17: digi 4 in cluster 2, want 1"),
  * LSK_EINVAL for a NULL.

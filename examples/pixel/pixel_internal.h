@@ -20,6 +20,18 @@ typedef struct px_sums {
  * cluster. */
 void px_hit_of(const px_sums *s, const lsk_pixel_placement *p, lsk_pixel_hit *h);
 
+/* Whether digi i of ev is invalid (LSK_PIXEL_INVALID, in a set of at
+ * most 9999 modules per event), and the module id that marks one in ev
+ * (UINT32_MAX, which no digi's module is, where 9999 is a module). */
+static inline uint32_t px_invalid_id(const lsk_pixel_events *ev)
+{
+  return ev->modules <= LSK_PIXEL_INVALID ? LSK_PIXEL_INVALID : UINT32_MAX;
+}
+static inline int px_invalid(const lsk_pixel_events *ev, size_t i)
+{
+  return ev->module[i] == px_invalid_id(ev);
+}
+
 /* LSK_EINVAL on ctx (naming fn) unless ev is usable: its arrays there,
  * events and modules within the limits, start rising from 0 to digis
  * with at most max_digis per module (UINT32_MAX: no limit). pixel.c; the

@@ -81,6 +81,12 @@ int lsk_pixel_events_index(lsk_pixel_events *ev, const uint32_t *per_event)
                                      per_event[e], ev->digis - i, ev->digis);
       uint32_t m = 0, last = 0; /* m: the next module without a start */
       for (; i < end; ++i) {
+        /* An invalid digi stays in the module of the digi before it. */
+        if (px_invalid(ev, i)) {
+          while (write && m <= last)
+            ev->start[e * nm + m++] = (uint32_t)i;
+          continue;
+        }
         if (ev->module[i] < last || ev->module[i] >= nm)
           return lsk_context_set_error(
               NULL, LSK_EINVAL,
@@ -142,6 +148,8 @@ int lsk_pixel_events_check(const lsk_pixel_events *ev)
     size_t i = a;
     for (; i < b && !rc; ++i) {
       size_t p = (size_t)ev->x[i] * LSK_PIXEL_NY + ev->y[i];
+      if (px_invalid(ev, i))
+        continue; /* skipped by every stage: nothing to check */
       if (ev->module[i] != m)
         rc = lsk_context_set_error(NULL, LSK_EINVAL,
                                    "%s: event %zu module %zu: digi %zu says module %u", fn, e, m,
@@ -163,7 +171,7 @@ int lsk_pixel_events_check(const lsk_pixel_events *ev)
         grid[p] = (uint16_t)(i - a + 1);
     }
     for (size_t j = a; j < i; ++j)
-      if (ev->x[j] < LSK_PIXEL_NX && ev->y[j] < LSK_PIXEL_NY)
+      if (!px_invalid(ev, j) && ev->x[j] < LSK_PIXEL_NX && ev->y[j] < LSK_PIXEL_NY)
         grid[(size_t)ev->x[j] * LSK_PIXEL_NY + ev->y[j]] = 0;
   }
   free(grid);
@@ -266,15 +274,17 @@ static uint32_t cluster_module(const lsk_pixel_events *ev, size_t a, size_t b, u
                                uint32_t *parent, uint32_t *clus)
 {
   uint32_t n = (uint32_t)(b - a), k = 0;
+  /* Invalid digis take no pixel and no part. */
   for (uint32_t i = 0; i < n; ++i) {
     parent[i] = i;
-    grid[(size_t)ev->x[a + i] * LSK_PIXEL_NY + ev->y[a + i]] = i + 1;
+    if (!px_invalid(ev, a + i))
+      grid[(size_t)ev->x[a + i] * LSK_PIXEL_NY + ev->y[a + i]] = i + 1;
   }
   /* Half the neighbours each: every pair is met once. */
   static const int nb[4][2] = {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}};
   for (uint32_t i = 0; i < n; ++i) {
     int x = ev->x[a + i], y = ev->y[a + i];
-    for (int j = 0; j < 4; ++j) {
+    for (int j = 0; j < 4 && !px_invalid(ev, a + i); ++j) {
       int u = x + nb[j][0], v = y + nb[j][1];
       if (u < 0 || v < 0 || v >= (int)LSK_PIXEL_NY)
         continue;
@@ -289,6 +299,10 @@ static uint32_t cluster_module(const lsk_pixel_events *ev, size_t a, size_t b, u
     }
   }
   for (uint32_t i = 0; i < n; ++i) {
+    if (px_invalid(ev, a + i)) {
+      clus[a + i] = LSK_PIXEL_INVALID_CLUSTER;
+      continue;
+    }
     uint32_t r = find(parent, i);
     clus[a + i] = r == i ? k++ : clus[a + r];
     grid[(size_t)ev->x[a + i] * LSK_PIXEL_NY + ev->y[a + i]] = 0;
@@ -324,6 +338,7 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
   lsk_pixel_geometry(ev->modules, pl);
   r->modules = nm;
   r->digis = ev->digis;
+  r->skipped = 0;
   size_t c0 = 0, h = 0;
   for (size_t k = 0; k < nm; ++k) {
     size_t a = ev->start[k], b = ev->start[k + 1];
@@ -333,12 +348,18 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
     for (uint32_t c = 0; c < nk; ++c)
       s[c] = (px_sums){.xmin = 0xffff, .ymin = 0xffff};
     for (size_t i = a; i < b; ++i) {
+      if (r->clus[i] == LSK_PIXEL_INVALID_CLUSTER) {
+        ++r->skipped;
+        continue;
+      }
       px_sums *p = &s[r->clus[i]];
       p->q += ev->adc[i];
       p->xmin = ev->x[i] < p->xmin ? ev->x[i] : p->xmin;
       p->ymin = ev->y[i] < p->ymin ? ev->y[i] : p->ymin;
     }
     for (size_t i = a; i < b; ++i) {
+      if (r->clus[i] == LSK_PIXEL_INVALID_CLUSTER)
+        continue;
       px_sums *p = &s[r->clus[i]];
       uint64_t q = ev->adc[i], dx = ev->x[i] - p->xmin, dy = ev->y[i] - p->ymin;
       p->sx += q * dx;
@@ -402,6 +423,9 @@ int lsk_pixel_compare(const lsk_pixel_result *want, const lsk_pixel_result *got,
     return lsk_context_set_error(NULL, LSK_EVERIFY,
                                  "%s: %zu modules and %zu digis, want %zu and %zu", fn,
                                  got->modules, got->digis, want->modules, want->digis);
+  if (want->skipped != got->skipped)
+    return lsk_context_set_error(NULL, LSK_EVERIFY, "%s: %zu digis skipped, want %zu", fn,
+                                 got->skipped, want->skipped);
   size_t c0 = 0;
   for (size_t k = 0; k < want->modules; ++k) {
     if (got->nclus[k] != want->nclus[k])
@@ -464,7 +488,8 @@ int lsk_pixel_reference_sizes(const lsk_pixel_events *ev, const lsk_pixel_result
   size_t nm = (size_t)ev->events * ev->modules;
   for (size_t k = 0; k < nm; ++k)
     for (uint32_t d = ev->start[k]; d < ev->start[k + 1]; ++d)
-      ++size[r->clus_start[k] + r->clus[d]];
+      if (r->clus[d] != LSK_PIXEL_INVALID_CLUSTER)
+        ++size[r->clus_start[k] + r->clus[d]];
   memset(counts, 0, ((size_t)nbins + 1) * sizeof *counts);
   for (size_t c = 0; c < r->clusters; ++c)
     ++counts[size[c] < nbins ? size[c] : nbins];

@@ -20,7 +20,8 @@
   X(resource_pixel, pixel/check_pixel_limits.c, ur)                            \
   X(shapes_pixel, pixel/check_pixel_limits.c, un)                              \
   X(pixel_large, pixel/check_pixel_large.c, urn)                               \
-  X(grind_pixel_large, pixel/check_pixel_large.c, go)
+  X(grind_pixel_large, pixel/check_pixel_large.c, go)                          \
+  X(pixel_invalid, pixel/check_pixel_invalid.c, urn)
 /* clang-format on */
 
 #endif /* LSK_PIXEL_SUITES_H */
