@@ -241,6 +241,26 @@ START_TEST(test_pixel_invalid_file)
   ck_assert_uint_eq(head[8], 1);
   EX_OK(NULL, lsk_pixel_events_read(path, &back));
   lsk_pixel_events_destroy(back);
+  back = NULL;
+  /* One file per set: the same bytes as version 2 are refused (no invalid
+   * digi), and so is module 9999 written as such. */
+  f = fopen(path, "r+b");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_int_eq(fseek(f, 8, SEEK_SET), 0);
+  ck_assert_int_eq(fputc(2, f), 2);
+  fclose(f);
+  EX_FAILS(NULL, lsk_pixel_events_read(path, &back), LSK_EIO, "version 2 without invalid digis");
+  ev->module[7] = INV;
+  ev->start[1] = 8;
+  EX_OK(NULL, lsk_pixel_events_write(ev, path)); /* version 2: digi 7 is 0x80000000 | 0 */
+  f = fopen(path, "r+b");
+  ck_assert_int_eq(fseek(f, 40 + 4 + 7 * 4 + 3, SEEK_SET), 0);
+  ck_assert_int_eq(fputc(0, f), 0); /* 0x80000000 | 0 -> 0: then module 9999 */
+  ck_assert_int_eq(fseek(f, 40 + 4 + 7 * 4, SEEK_SET), 0);
+  ck_assert_int_eq(fputc(0x0f, f), 0x0f);
+  ck_assert_int_eq(fputc(0x27, f), 0x27); /* 9999 = 0x270f */
+  fclose(f);
+  EX_FAILS(NULL, lsk_pixel_events_read(path, &back), LSK_EIO, "digi 7: module 9999");
   unlink(path);
   lsk_pixel_events_destroy(ev);
 }

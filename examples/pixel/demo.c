@@ -32,7 +32,7 @@ static const char *const usage_text =
     "                               [--repeat R] [--threshold Q] [--input FILE]\n"
     "                               [--output FILE] [--workers W] [--simd S]\n"
     "                               [--lookup grid|hash] [--streams N] [--batch E]\n"
-    "                               [--trace FILE] [--profile]\n"
+    "                               [--trace FILE] [--profile] [--cms-cut]\n"
     "                               [--devices SEL [--partition K] [--weights W,W...]]\n"
     "(`lsk demo --help` lists the other demos: tour, pic, heat.)\n"
     "Pixel-detector clustering on SoA: digis grouped by module, clustered (one block\n"
@@ -43,6 +43,8 @@ static const char *const usage_text =
     "  --seed S          the generator's seed (default 1)\n"
     "  --repeat R        timed runs of each, the best counts (default 3)\n"
     "  --threshold Q     cluster charge threshold (default 4000)\n"
+    "  --cms-cut         CMS's Phase-1 charge cut instead: a cluster kept above 2000\n"
+    "                    below module 96, above 4000 from it (LSK_PIXEL_CMS_CUTS)\n"
     "  --input FILE      read the events from FILE (written by --output) instead\n"
     "  --output FILE     write the events to FILE\n"
     "  --workers W, --simd S   the per-module kernels' shape (default: automatic)\n"
@@ -217,7 +219,9 @@ static int timed_runs(demo *d, lsk_pixel_times *best, double *total, double *ref
     if ((rc = lsk_pixel_run(d->px, ev, NULL)))
       return cli_fail_lsk("demo", d->ctx, rc, "pipeline");
     double t1 = cli_now();
-    if ((rc = lsk_pixel_reference(ev, d->threshold, d->want)))
+    if ((rc = d->po.cuts
+                  ? lsk_pixel_reference_cuts(ev, d->po.cuts, d->po.ncuts, d->po.strict, d->want)
+                  : lsk_pixel_reference(ev, d->threshold, d->want)))
       return cli_fail_lsk("demo", NULL, rc, "C reference");
     double t2 = cli_now();
     if ((rc = lsk_pixel_run(d->px, ev, &t)))
@@ -264,8 +268,13 @@ static void print_counts(const demo *d, const uint32_t sizes[SIZE_BINS + 1],
       n = ev->truth[i] + 1 > n ? ev->truth[i] + 1 : n;
     truth += n;
   }
-  printf("%u events x %u modules: %zu digis -> %zu clusters -> %zu hits (charge >= %u)\n",
-         ev->events, ev->modules, ev->digis, d->got->clusters, d->got->nhits, d->threshold);
+  char cut[80];
+  if (d->po.cuts)
+    snprintf(cut, sizeof cut, "CMS's cut: charge > 2000 below module 96, > 4000 from it");
+  else
+    snprintf(cut, sizeof cut, "charge >= %u", d->threshold);
+  printf("%u events x %u modules: %zu digis -> %zu clusters -> %zu hits (%s)\n", ev->events,
+         ev->modules, ev->digis, d->got->clusters, d->got->nhits, cut);
   if (ev->truth)
     printf("the generator made %zu clusters (some touch, and are one cluster then)\n", truth);
   printf("cluster sizes (digis; histogram on the device, equal to C's):");
@@ -406,6 +415,13 @@ static int parse_args(int argc, char **argv, demo *d, pixel_args *o)
     }
     if (strcmp(a, "--profile") == 0) {
       o->profile = 1;
+      continue;
+    }
+    if (strcmp(a, "--cms-cut") == 0) {
+      static const lsk_pixel_cut cms[] = LSK_PIXEL_CMS_CUTS;
+      o->po.cuts = cms;
+      o->po.ncuts = 2;
+      o->po.strict = 1;
       continue;
     }
     if (strcmp(a, "--streams") == 0 || strcmp(a, "--batch") == 0) {

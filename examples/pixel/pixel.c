@@ -55,6 +55,13 @@ struct lsk_pixel {
   lsk_async xfer; /* on, for host transfers that return at once */
   lsk_algo_options algo;
   uint32_t threshold;
+  /* The charge cut per range of module ids (opt.cuts, copied; ncuts 0:
+   * threshold for all), and thr: each module of an event's threshold for
+   * a keep-at-or-above test (a strict cut's plus 1), for the placed
+   * modules per event. */
+  lsk_pixel_cut cuts[LSK_PIXEL_MAX_CUTS];
+  uint32_t ncuts;
+  lsk_buffer *thr;
   /* The options, resolved for the device once (resolve_shape): blocks is
    * the most per launch, workers and simd as launches take them; lookup is
    * LSK_PIXEL_LOOKUP_GRID or _HASH. */
@@ -122,7 +129,7 @@ void lsk_pixel_destroy(lsk_pixel *px)
   free(px->list_host);
   for (int i = 0; i < 3; ++i)
     lsk_soa_destroy(px->soa[i]);
-  lsk_buffer *b[] = {px->start, px->nclus, px->coff, px->nhit, px->hoff, px->place};
+  lsk_buffer *b[] = {px->start, px->nclus, px->coff, px->nhit, px->hoff, px->place, px->thr};
   for (size_t i = 0; i < sizeof b / sizeof b[0]; ++i)
     lsk_buffer_destroy(b[i]);
   lsk_assoc_destroy(px->assoc);
@@ -277,6 +284,13 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
                                  fn, GRID_NEED, dev->name, (unsigned long long)dev->local_mem_size);
   if (lookup == LSK_PIXEL_LOOKUP_AUTO)
     lookup = dev->is_cpu && grid_fits ? LSK_PIXEL_LOOKUP_GRID : LSK_PIXEL_LOOKUP_HASH;
+  if (opt && (opt->cuts || opt->ncuts)) {
+    if (!opt->cuts)
+      return lsk_context_set_error(ctx, LSK_EINVAL, "%s: opt->cuts is NULL, ncuts %u", fn,
+                                   opt->ncuts);
+    if ((rc = px_cuts_usable(ctx, fn, opt->cuts, opt->ncuts)))
+      return rc;
+  }
   lsk_pixel *px = calloc(1, sizeof *px);
   if (!px)
     return lsk_context_set_error(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
@@ -293,6 +307,11 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
   px->algo = (lsk_algo_options){0};
   px->opt.lookup = lookup;
   px->threshold = px->opt.threshold ? px->opt.threshold : LSK_PIXEL_THRESHOLD;
+  if (px->opt.cuts) {
+    memcpy(px->cuts, px->opt.cuts, px->opt.ncuts * sizeof *px->cuts);
+    px->ncuts = px->opt.ncuts;
+  }
+  px->opt.cuts = NULL; /* the caller's array need not outlive px */
   resolve_shape(px);
   /* The queue is live and the context's: the buffer cache checks both
    * (and keeps the buffer for the first run). */
@@ -358,6 +377,22 @@ static int stage_reserve(lsk_pixel *px, size_t nm)
   return LSK_OK;
 }
 
+/* Each module of an event's threshold for the kernels' keep-at-or-above
+ * test: its range's (or px's one threshold), plus 1 for a strict cut
+ * (a charge is below 2^28, so UINT32_MAX keeps nothing either way). */
+static void module_thresholds(const lsk_pixel *px, uint32_t modules, uint32_t *thr)
+{
+  for (uint32_t m = 0, r = 0; m < modules; ++m) {
+    uint32_t t = px->threshold;
+    if (px->ncuts) {
+      while (r + 1 < px->ncuts && px->cuts[r + 1].first_module <= m)
+        ++r;
+      t = px->cuts[r].threshold;
+    }
+    thr[m] = px->opt.strict && t < UINT32_MAX ? t + 1u : t;
+  }
+}
+
 /* Room for ev: device buffers (the SoA grown, never shrunk), the placements
  * of its modules, the association of its modules, the staging area. Its
  * own writes on px's queue, waited for at the end (the host memory written
@@ -365,7 +400,7 @@ static int stage_reserve(lsk_pixel *px, size_t nm)
 static int reserve(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
 {
   int rc = LSK_OK, wrote = 0;
-  uint32_t *z = NULL;
+  uint32_t *z = NULL, *thr = NULL;
   lsk_pixel_placement *pl = NULL;
   if (ev->digis > px->cap_digis || !px->soa[0]) {
     size_t cap = ev->digis + ev->digis / 4 + 1;
@@ -406,14 +441,20 @@ static int reserve(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
   }
   if (!rc && px->placed != ev->modules) {
     lsk_buffer_destroy(px->place);
-    px->place = NULL;
+    lsk_buffer_destroy(px->thr);
+    px->place = px->thr = NULL;
     px->placed = 0;
-    if (!(pl = malloc(ev->modules * sizeof *pl)))
+    if (!(pl = malloc(ev->modules * sizeof *pl)) || !(thr = malloc(ev->modules * 4u)))
       rc = lsk_context_set_error(px->ctx, LSK_ENOMEM, "lsk_pixel_run: out of host memory");
     if (!rc) {
       lsk_pixel_geometry(ev->modules, pl);
+      module_thresholds(px, ev->modules, thr);
       rc = lsk_buffer_create(px->ctx, ev->modules * sizeof *pl, &px->place);
     }
+    if (!rc)
+      rc = lsk_buffer_create(px->ctx, ev->modules * 4u, &px->thr);
+    if (!rc)
+      rc = lsk_buffer_write(px->thr, 0, thr, ev->modules * 4u, &px->xfer);
     if (!rc)
       rc = lsk_buffer_write(px->place, 0, pl, ev->modules * sizeof *pl, &px->xfer);
     wrote |= !rc;
@@ -435,6 +476,7 @@ static int reserve(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
   }
   free(z);
   free(pl);
+  free(thr);
   return rc;
 }
 
@@ -741,6 +783,10 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   add(&l, LSK_ARG_UINT(thr));
   add(&l, LSK_ARG_UINT(m32));
   add(&l, LSK_ARG_UINT(px_invalid_id(ev))); /* the invalid digis' module id */
+  /* Per module thresholds (px->thr) where a cut is per range or strict;
+   * else thr for all, with no division per module. */
+  add(&l, LSK_ARG_BUFFER(px->thr));
+  add(&l, LSK_ARG_UINT(px->ncuts || px->opt.strict ? ev->modules : 0u));
   if (!rc)
     rc = launch(px, px->module, &l, nm);
   /* The large modules, after the others (px_module skipped them). */
@@ -768,7 +814,7 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   add(&l, LSK_ARG_BUFFER(px->coff));
   add(&l, LSK_ARG_BUFFER(px->hoff));
   add(&l, LSK_ARG_BUFFER(px->place));
-  add(&l, LSK_ARG_UINT(thr));
+  add(&l, LSK_ARG_BUFFER(px->thr));
   add(&l, LSK_ARG_UINT(ev->modules));
   add(&l, LSK_ARG_UINT(m32));
   if (!rc)

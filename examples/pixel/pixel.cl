@@ -310,13 +310,14 @@ LSK_INLINE void px_free(__local uint *tab, __local uint *occ, uint slot, uint x,
 #define PX_SLICE (PX_GRID_WORDS + 12u * PX_D)
 #define PX_ADDX px_add64
 LSK_KERNEL void px_large(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global const uint *start,
-                         __global uint *nclus, __global uint *nhit, uint threshold, uint nmod,
-                         uint inv, __global const uint *list, uint nlist, __global uint *scratch)
+                         __global uint *nclus, __global uint *nhit, uint thr1, uint nmod,
+                         uint inv, __global const uint *thr, uint per_event,
+                         __global const uint *list, uint nlist, __global uint *scratch)
 #else
 #define PX_ADDX px_add
 LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global const uint *start,
-                          __global uint *nclus, __global uint *nhit, uint threshold, uint nmod,
-                          uint inv)
+                          __global uint *nclus, __global uint *nhit, uint thr1, uint nmod,
+                          uint inv, __global const uint *thr, uint per_event)
 #endif
 {
 #if LSK_WORKERS > 1
@@ -389,12 +390,16 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
   for (uint li = px_first(nlist, lsk_block_idx()), li_end = px_first(nlist, lsk_block_idx() + 1u);
        li < li_end; ++li) {
     uint m = list[li], a = start[m], n = min(start[m + 1] - a, (uint)PX_D);
+    uint threshold = per_event ? thr[m % per_event] : thr1;
 #else
   PX_MODULES(m, nmod)
   {
     uint a = start[m], n = start[m + 1] - a;
     if (n > PX_D)
       continue; /* a large module: px_large's (uniform: no barrier skipped by some) */
+    /* Its threshold: per module where the host gave them (per_event not
+     * 0: a cut per range of module ids, or strict), else thr1 for all. */
+    uint threshold = per_event ? thr[m % per_event] : thr1;
 #endif
     /* Pixels are distinct, so each digi has a grid cell, or claims a free
      * hash slot, of its own. */
@@ -404,6 +409,9 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
        * which every later pass tests first. Its x and y are never read. */
       if (pxdigi_module(v, a + it.idx) == inv) {
         parent[it.idx] = PX_SKIP;
+#if LSK_WORKERS > 1
+        q[it.idx] = 0u; /* read (and dropped) by the ranks' scan */
+#endif
         continue;
       }
       uint key = (uint)pxdigi_x(v, a + it.idx) * PX_NY + pxdigi_y(v, a + it.idx) + 1u;
@@ -574,7 +582,8 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
 
 LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global const uint *start,
                         __global const uint *coff, __global const uint *hoff,
-                        __global const float *place, uint threshold, uint per_event, uint nmod)
+                        __global const float *place, __global const uint *thr, uint per_event,
+                        uint nmod)
 {
   pxclus_view cv = PXCLUS_VIEW(c);
   pxhit_view hv = PXHIT_VIEW(h);
@@ -586,6 +595,7 @@ LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global con
     /* The module's clusters: sparse rows from a, dense ones from c0. */
     uint a = start[m], c0 = coff[m], nk = min(coff[m + 1] - c0, start[m + 1] - a), h0 = hoff[m];
     __global const float *p = place + 12u * pm;
+    uint threshold = thr[pm]; /* the module's (px_module's test) */
     /* A large module's clusters may pass the domain: data blocks of PX_D
      * (each cluster is on its own here). */
     for (uint b0 = 0; b0 < nk; b0 += PX_D)

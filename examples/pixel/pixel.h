@@ -59,6 +59,22 @@ extern "C" {
 #define LSK_PIXEL_MAX_EVENTS 1000000u
 /* The default charge threshold of a cluster (adc counts). */
 #define LSK_PIXEL_THRESHOLD 4000u
+/*
+ * A charge cut per range of module ids (lsk_pixel_options.cuts): the
+ * modules of an event from first_module up to the next range's first
+ * take threshold. CMS's Phase-1 cut (clusterChargeCut in CMSSW's
+ * SiPixelClusterizer) is LSK_PIXEL_CMS_CUTS, strict: 2000 for the first
+ * barrel layer's 96 modules, 4000 above, a cluster kept when its charge
+ * is above the threshold (charge > cut), cut at or below it.
+ */
+typedef struct lsk_pixel_cut {
+  uint32_t first_module;
+  uint32_t threshold;
+} lsk_pixel_cut;
+#define LSK_PIXEL_MAX_CUTS 64u
+/* clang-format off */
+#define LSK_PIXEL_CMS_CUTS {{0u, 2000u}, {96u, 4000u}}
+/* clang-format on */
 /* No hit: the hit index of a masked cluster. */
 #define LSK_PIXEL_NONE 0xffffffffu
 /*
@@ -216,6 +232,11 @@ void lsk_pixel_result_destroy(lsk_pixel_result *r);
  * made for a smaller set), LSK_ENOMEM.
  */
 int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixel_result *r);
+/* The same with a threshold per range of module ids (lsk_pixel_options:
+ * cuts, ncuts, strict; cuts NULL: LSK_PIXEL_THRESHOLD for all). Errors as
+ * lsk_pixel_reference, and LSK_EINVAL for bad ranges. */
+int lsk_pixel_reference_cuts(const lsk_pixel_events *ev, const lsk_pixel_cut *cuts, uint32_t ncuts,
+                             int strict, lsk_pixel_result *r);
 
 /*
  * lsk_pixel_compare: whether got equals want: the same cluster of every
@@ -247,6 +268,7 @@ enum {
                                 in 16 KiB of local memory (GPUs) */
 };
 
+
 /* All zeros: the defaults. */
 typedef struct lsk_pixel_options {
   uint32_t threshold; /* cluster charge threshold; 0: LSK_PIXEL_THRESHOLD */
@@ -262,6 +284,14 @@ typedef struct lsk_pixel_options {
    * lsk_pixels on other queues run on meanwhile. NULL: the context's
    * default queue. It must outlive the lsk_pixel. */
   lsk_queue *queue;
+  /* A threshold per range of module ids instead of threshold: ncuts
+   * ranges (1 to LSK_PIXEL_MAX_CUTS), the first at module 0, first_module
+   * increasing; copied at create. NULL: threshold for every module. */
+  const lsk_pixel_cut *cuts;
+  uint32_t ncuts;
+  /* 1: keep a cluster whose charge is above its threshold (CMS's rule);
+   * 0: at or above it (lsk's default). */
+  int strict;
 } lsk_pixel_options;
 
 /* Wall-clock seconds of each stage of the last lsk_pixel_run: cluster is

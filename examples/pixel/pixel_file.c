@@ -220,8 +220,19 @@ int lsk_pixel_events_read(const char *path, lsk_pixel_events **out)
      * invalid once it is made. */
     if (get32(b + 8) >= 2u && !(inv = calloc(digis ? digis : 1, 1)))
       rc = lsk_context_set_error(NULL, LSK_ENOMEM, "%s: out of host memory", fn);
+    /* One way to write each set, so that a file read back and written
+     * is the same file: 9999 itself is no module id in a file of at most
+     * 9999 modules per event, and a version 2 file has invalid digis. */
+    size_t marked = 0;
+    for (size_t i = 0; i < digis && !rc; ++i)
+      if (ev->module[i] == LSK_PIXEL_INVALID && modules <= LSK_PIXEL_INVALID)
+        rc = lsk_context_set_error(NULL, LSK_EIO,
+                                   "%s: '%s': digi %zu: module %u (an invalid digi is written as "
+                                   "0x80000000 | its module)",
+                                   fn, path, i, LSK_PIXEL_INVALID);
     for (size_t i = 0; inv && i < digis && !rc; ++i)
       if (ev->module[i] & INVALID_BIT) {
+        ++marked;
         if (modules > LSK_PIXEL_INVALID)
           rc = lsk_context_set_error(NULL, LSK_EIO,
                                      "%s: '%s': digi %zu is invalid in a set of %u modules per "
@@ -230,6 +241,9 @@ int lsk_pixel_events_read(const char *path, lsk_pixel_events **out)
         inv[i] = 1;
         ev->module[i] &= ~INVALID_BIT;
       }
+    if (inv && !rc && !marked)
+      rc = lsk_context_set_error(NULL, LSK_EIO, "%s: '%s': version 2 without invalid digis", fn,
+                                 path);
     uint16_t *col[3] = {ev->x, ev->y, ev->adc};
     for (int c = 0; c < 3; ++c)
       for (size_t i = 0; i < digis; ++i, p += 2)

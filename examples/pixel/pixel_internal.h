@@ -32,6 +32,10 @@ static inline int px_invalid(const lsk_pixel_events *ev, size_t i)
   return ev->module[i] == px_invalid_id(ev);
 }
 
+/* LSK_EINVAL on ctx (naming fn) unless cuts[0..n) are usable ranges (the
+ * first at module 0, first_module increasing, n 1 to LSK_PIXEL_MAX_CUTS). */
+int px_cuts_usable(lsk_context *ctx, const char *fn, const lsk_pixel_cut *cuts, uint32_t n);
+
 /* LSK_EINVAL on ctx (naming fn) unless ev is usable: its arrays there,
  * events and modules within the limits, start rising from 0 to digis
  * with at most max_digis per module (UINT32_MAX: no limit). pixel.c; the

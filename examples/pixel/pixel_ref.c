@@ -310,15 +310,61 @@ static uint32_t cluster_module(const lsk_pixel_events *ev, size_t a, size_t b, u
   return k;
 }
 
+int px_cuts_usable(lsk_context *ctx, const char *fn, const lsk_pixel_cut *cuts, uint32_t n)
+{
+  if (n == 0 || n > LSK_PIXEL_MAX_CUTS)
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: ncuts %u: must be 1 to %u", fn, n,
+                                 LSK_PIXEL_MAX_CUTS);
+  if (cuts[0].first_module != 0)
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: cuts[0].first_module is %u, want 0", fn,
+                                 cuts[0].first_module);
+  for (uint32_t i = 1; i < n; ++i)
+    if (cuts[i].first_module <= cuts[i - 1].first_module)
+      return lsk_context_set_error(ctx, LSK_EINVAL,
+                                   "%s: cuts[%u].first_module %u is not above cuts[%u]'s %u", fn, i,
+                                   cuts[i].first_module, i - 1, cuts[i - 1].first_module);
+  return LSK_OK;
+}
+
+/* Module m's threshold under cuts (usable). */
+static uint32_t cut_of(const lsk_pixel_cut *cuts, uint32_t n, uint32_t m)
+{
+  uint32_t t = cuts[0].threshold;
+  for (uint32_t i = 1; i < n && cuts[i].first_module <= m; ++i)
+    t = cuts[i].threshold;
+  return t;
+}
+
 int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixel_result *r)
 {
-  static const char fn[] = "lsk_pixel_reference";
+  if (!ev || !r)
+    return lsk_context_set_error(NULL, LSK_EINVAL, "lsk_pixel_reference: %s is NULL",
+                                 ev ? "r" : "ev");
+  lsk_pixel_cut one = {0, threshold};
+  int rc = lsk_pixel_reference_cuts(ev, &one, 1, 0, r);
+  const char *why = strchr(lsk_context_errmsg(NULL), ':');
+  if (rc) /* under this function's name */
+    return lsk_context_set_error(NULL, rc, "lsk_pixel_reference%s", why ? why : ": failed");
+  return LSK_OK;
+}
+
+int lsk_pixel_reference_cuts(const lsk_pixel_events *ev, const lsk_pixel_cut *cuts, uint32_t ncuts,
+                             int strict, lsk_pixel_result *r)
+{
+  static const char fn[] = "lsk_pixel_reference_cuts";
+  lsk_pixel_cut dflt = {0, LSK_PIXEL_THRESHOLD};
+  if (!cuts) {
+    cuts = &dflt;
+    ncuts = 1;
+  }
   if (!ev || !r)
     return lsk_context_set_error(NULL, LSK_EINVAL, "%s: %s is NULL", fn, ev ? "r" : "ev");
   /* Memory safety: the working arrays hold LSK_PIXEL_MAX_DIGIS. */
   int rc = px_result_fits(r, ev, fn);
   if (!rc)
     rc = px_events_usable(NULL, fn, ev, LSK_PIXEL_MAX_DIGIS);
+  if (!rc)
+    rc = px_cuts_usable(NULL, fn, cuts, ncuts);
   if (rc)
     return rc;
   size_t nm = (size_t)ev->events * ev->modules;
@@ -368,12 +414,14 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
       p->syy += q * dy * dy;
     }
     r->hit_start[k] = (uint32_t)h;
-    const lsk_pixel_placement *place = &pl[k - k / ev->modules * ev->modules];
+    uint32_t pm = (uint32_t)(k - k / ev->modules * ev->modules);
+    const lsk_pixel_placement *place = &pl[pm];
+    uint32_t threshold = cut_of(cuts, ncuts, pm);
     for (uint32_t c = 0; c < nk; ++c) {
       r->charge[c0 + c] = s[c].q;
       r->hit[c0 + c] = LSK_PIXEL_NONE;
-      if (s[c].q < threshold)
-        continue;
+      if (strict ? s[c].q <= threshold : s[c].q < threshold)
+        continue; /* masked */
       r->hit[c0 + c] = (uint32_t)h;
       px_hit_of(&s[c], place, &r->hits[h]);
       r->hits[h].module = (uint32_t)k;

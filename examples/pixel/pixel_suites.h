@@ -21,7 +21,8 @@
   X(shapes_pixel, pixel/check_pixel_limits.c, un)                              \
   X(pixel_large, pixel/check_pixel_large.c, urn)                               \
   X(grind_pixel_large, pixel/check_pixel_large.c, go)                          \
-  X(pixel_invalid, pixel/check_pixel_invalid.c, urn)
+  X(pixel_invalid, pixel/check_pixel_invalid.c, urn)                           \
+  X(pixel_cut, pixel/check_pixel_cut.c, urn)
 /* clang-format on */
 
 #endif /* LSK_PIXEL_SUITES_H */
