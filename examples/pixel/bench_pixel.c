@@ -7,7 +7,9 @@
  *            run; also prints the best time of each stage, from runs that
  *            wait after every stage; then the large-module path (modules
  *            of 1000 to 4000 digis, px_large) against the ordinary path
- *            (the same case's events) per digi, in M digis/s;
+ *            (the same case's events) per digi, in M digis/s; and the
+ *            pipeline on PU50 events (LSK_PIXEL_PRESET_PU50) against the
+ *            C reference, in events per second;
  *   streams  the pipeline on the same generated events as batches over 2
  *            and over 4 streams (lsk_pixel_stream: a queue, a thread and an
  *            lsk_pixel each, uploads from pinned memory, every batch read
@@ -155,6 +157,47 @@ static int bench_large(bench *bn, lsk_pixel *px, const lsk_pixel_events *ev)
   return rc;
 }
 
+/* The pipeline on PU50 events against the C reference, interleaved. */
+static int bench_pu50(bench *bn, lsk_pixel *px)
+{
+  lsk_pixel_gen_options g = {
+      .events = bn->quick ? 2 : 20, .seed = 1, .preset = LSK_PIXEL_PRESET_PU50};
+  lsk_pixel_events *ev = NULL;
+  lsk_pixel_result *got = NULL, *want = NULL;
+  int rc = 0;
+  if (lsk_pixel_generate(&g, &ev) || lsk_pixel_result_create(ev, &got) ||
+      lsk_pixel_result_create(ev, &want))
+    rc = cli_fail("bench", "pixel PU50: %s", lsk_context_errmsg(NULL));
+  if (!rc && lsk_pixel_run(px, ev, NULL))
+    rc = fail(bn, "run (PU50)");
+  rc = rc || same(bn, px, ev, got, want);
+  char name[96];
+  snprintf(name, sizeof name, "pixel pipeline, PU50: %u events x 1856 modules", g.events);
+  result *r = rc ? NULL
+                 : bench_new_result(bn, KIND_RATE, name, "C reference, 1 thread", "pixel PU50",
+                                    "k events/s", 1e6 * g.events);
+  rc = rc || !r;
+  for (unsigned i = 0; !rc && i < bn->repeat; ++i) {
+    bench_progress(bn, "pixel PU50", i, bn->repeat);
+    double t0 = cli_now();
+    if (lsk_pixel_run(px, ev, NULL))
+      rc = fail(bn, "run (PU50)");
+    double t1 = cli_now();
+    lsk_pixel_reference(ev, LSK_PIXEL_THRESHOLD, want);
+    bench_add(&r->lsk, t1 - t0);
+    bench_add(&r->ref, cli_now() - t1);
+  }
+  bench_progress(bn, "pixel PU50", bn->repeat, bn->repeat);
+  rc = rc || same(bn, px, ev, got, want);
+  if (!rc)
+    printf("pixel PU50: %zu digis, %zu hits in %u events (%.0f hits per event)\n", ev->digis,
+           got->nhits, g.events, (double)got->nhits / g.events);
+  lsk_pixel_result_destroy(got);
+  lsk_pixel_result_destroy(want);
+  lsk_pixel_events_destroy(ev);
+  return rc;
+}
+
 int bench_case_pixel(bench *bn)
 {
   lsk_pixel_gen_options g = {
@@ -208,6 +251,7 @@ int bench_case_pixel(bench *bn)
            ev->digis, got->clusters, got->nhits,
            lsk_pixel_lookup(px) == LSK_PIXEL_LOOKUP_GRID ? "grid" : "hash");
   rc = rc || bench_large(bn, px, ev);
+  rc = rc || bench_pu50(bn, px);
   lsk_pixel_destroy(px);
   lsk_pixel_result_destroy(got);
   lsk_pixel_result_destroy(want);

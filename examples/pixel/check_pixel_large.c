@@ -235,6 +235,54 @@ START_TEST(test_pixel_large_limit)
 }
 END_TEST
 
+/* The PU50 preset: 1856 modules, hits per event within 3 sigma of
+ * 18,300 (+- 3,500), the first layer's 96 modules over four times as busy
+ * as the others, a module of at least 1000 digis in every event; the
+ * device's results the reference's exactly. */
+START_TEST(test_pixel_pu50)
+{
+  lsk_pixel_events *ev = NULL;
+  EX_FAILS(NULL, lsk_pixel_generate(&(lsk_pixel_gen_options){.preset = 2, .events = 1}, &ev),
+           LSK_EINVAL, "preset 2 is none of LSK_PIXEL_PRESET_*");
+  ck_assert_int_eq(
+      lsk_pixel_generate(
+          &(lsk_pixel_gen_options){.preset = LSK_PIXEL_PRESET_PU50, .events = 3, .seed = 7}, &ev),
+      LSK_OK);
+  ck_assert_uint_eq(ev->modules, 1856);
+  EX_OK(NULL, lsk_pixel_events_check(ev));
+  lsk_pixel_result *want = NULL, *got = NULL;
+  ck_assert_int_eq(lsk_pixel_result_create(ev, &want), LSK_OK);
+  ck_assert_int_eq(lsk_pixel_result_create(ev, &got), LSK_OK);
+  EX_OK(NULL, lsk_pixel_reference(ev, LSK_PIXEL_THRESHOLD, want));
+  for (uint32_t e = 0; e < 3; ++e) {
+    size_t k0 = (size_t)e * 1856, inner = 0, outer = 0, most = 0;
+    uint32_t hits = want->hit_start[k0 + 1856] - want->hit_start[k0];
+    ck_assert_msg(hits >= 18300 - 3 * 3500 && hits <= 18300 + 3 * 3500, "event %u: %u hits", e,
+                  hits);
+    for (size_t m = 0; m < 1856; ++m) {
+      size_t n = ev->start[k0 + m + 1] - ev->start[k0 + m];
+      *(m < 96 ? &inner : &outer) += n;
+      most = n > most ? n : most;
+    }
+    ck_assert_msg(inner / 96.0 > 4.0 * (outer / 1760.0), "event %u: %zu and %zu digis", e, inner,
+                  outer);
+    ck_assert_msg(most >= 1000, "event %u: at most %zu digis in a module", e, most);
+  }
+  lsk_context *ctx = ex_context();
+  lsk_pixel *px = NULL;
+  EX_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
+  EX_OK(ctx, lsk_pixel_run(px, ev, NULL));
+  EX_OK(ctx, lsk_pixel_read(px, got));
+  int rc = lsk_pixel_compare(want, got, TOL);
+  ck_assert_msg(rc == LSK_OK, "%s", lsk_context_errmsg(NULL));
+  lsk_pixel_destroy(px);
+  lsk_context_destroy(ctx);
+  lsk_pixel_result_destroy(want);
+  lsk_pixel_result_destroy(got);
+  lsk_pixel_events_destroy(ev);
+}
+END_TEST
+
 /* Small large modules for oclgrind: 300 and 520 digis beside ordinary
  * ones, three shapes (one worker, 4 x 16 over two blocks, automatic). */
 START_TEST(test_grind_pixel_large)
@@ -270,6 +318,7 @@ Suite *suite_pixel_large(void)
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, test_pixel_large_modules);
   tcase_add_test(tc, test_pixel_large_limit);
+  tcase_add_test(tc, test_pixel_pu50);
   suite_add_tcase(s, tc);
   return s;
 }

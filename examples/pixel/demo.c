@@ -29,6 +29,7 @@
 
 static const char *const usage_text =
     "usage: lsk [--device SEL] demo [pixel] [--events N] [--modules M] [--seed S]\n"
+    "                               [--preset pu50]\n"
     "                               [--repeat R] [--threshold Q] [--input FILE]\n"
     "                               [--output FILE] [--workers W] [--simd S]\n"
     "                               [--lookup grid|hash] [--streams N] [--batch E]\n"
@@ -41,6 +42,9 @@ static const char *const usage_text =
     "  --events N        events to generate (default 200)\n"
     "  --modules M       modules per event (default 512)\n"
     "  --seed S          the generator's seed (default 1)\n"
+    "  --preset pu50     events like CMS's at pileup 50: 1856 modules (the default\n"
+    "                    --modules then), 18,300 +- 3,500 hits per event, the first\n"
+    "                    barrel layer crowded, some modules of thousands of digis\n"
     "  --repeat R        timed runs of each, the best counts (default 3)\n"
     "  --threshold Q     cluster charge threshold (default 4000)\n"
     "  --cms-cut         CMS's Phase-1 charge cut instead: a cluster kept above 2000\n"
@@ -394,6 +398,8 @@ static int parse_valued(demo *d, pixel_args *o, const char *a, const char *v)
     o->po.simd = (unsigned)x;
   else if (strcmp(a, "--threshold") == 0 && !parse(v, 0xffffffffu, &x) && x)
     d->threshold = (uint32_t)x;
+  else if (strcmp(a, "--preset") == 0 && (!strcmp(v, "pu50") || !strcmp(v, "default")))
+    o->g.preset = strcmp(v, "pu50") == 0 ? LSK_PIXEL_PRESET_PU50 : LSK_PIXEL_PRESET_DEFAULT;
   else if (strcmp(a, "--lookup") == 0 && (!strcmp(v, "grid") || !strcmp(v, "hash")))
     o->po.lookup = v[0] == 'g' ? LSK_PIXEL_LOOKUP_GRID : LSK_PIXEL_LOOKUP_HASH;
   else
@@ -405,7 +411,8 @@ static int parse_valued(demo *d, pixel_args *o, const char *a, const char *v)
  * help. */
 static int parse_args(int argc, char **argv, demo *d, pixel_args *o)
 {
-  *o = (pixel_args){.g = {.events = 200, .modules = 512, .seed = 1}};
+  /* modules 0: the generator's default (512; 1856 for --preset pu50). */
+  *o = (pixel_args){.g = {.events = 200, .modules = 0, .seed = 1}};
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     unsigned long long n = 0;

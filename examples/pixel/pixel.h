@@ -139,11 +139,22 @@ int lsk_pixel_events_index(lsk_pixel_events *ev, const uint32_t *per_event);
  */
 int lsk_pixel_events_check(const lsk_pixel_events *ev);
 
+/* The generator's presets (lsk_pixel_gen_options.preset). */
+#define LSK_PIXEL_PRESET_DEFAULT 0u
+/* Like CMS's Phase-1 pixel detector at a pileup of 50: 1856 modules per
+ * event (the default), 18,300 +- 3,500 clusters (hits) per event, the
+ * first barrel layer (modules 0 to 95) eight times as busy per module as
+ * the others, and 2 to 4 modules of that layer per event with a burst of
+ * 300 to 1,000 more clusters (about 1,000 to 3,500 digis: the
+ * large-module path). */
+#define LSK_PIXEL_PRESET_PU50 1u
+
 /* The generator's options; all zeros: the defaults. */
 typedef struct lsk_pixel_gen_options {
   uint32_t events;  /* 0: 10 */
-  uint32_t modules; /* per event; 0: 512 */
+  uint32_t modules; /* per event; 0: 512 (1856 for PU50) */
   uint64_t seed;    /* any value, 0 included */
+  uint32_t preset;  /* LSK_PIXEL_PRESET_*; 0: the default mix below */
 } lsk_pixel_gen_options;
 
 /*
@@ -267,7 +278,6 @@ enum {
   LSK_PIXEL_LOOKUP_HASH = 2  /* a hash table and an occupancy filter: fits
                                 in 16 KiB of local memory (GPUs) */
 };
-
 
 /* All zeros: the defaults. */
 typedef struct lsk_pixel_options {
