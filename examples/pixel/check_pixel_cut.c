@@ -5,8 +5,12 @@
  * - pixel_cut: clusters at and around each range's threshold worked by
  *   hand in the reference, strict (CMS's charge > cut) and not; the device
  *   against the reference with CMS's Phase-1 ranges on generated events
- *   of 200 modules (and a large module), at several shapes; bad ranges.
+ *   of 200 modules, at several shapes; bad ranges;
+ * - and the hits' columns about the beam spot (gb, r, iphi: CMS's int16
+ *   phi) worked out here from the module's placement, and the device
+ *   against the reference (lsk_pixel_reference_opt) with a beam spot.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +148,85 @@ START_TEST(test_pixel_cut_device)
 }
 END_TEST
 
+/* One pixel at (80, 208) of module 1 of 4: local (0.005, 0.0075) cm, its
+ * global position through the placement, then about the beam spot
+ * (0.1, -0.2, 0.5): gb, r = |gb| in x-y, iphi = round(phi * 2^15 / pi)
+ * within 1, worked here in double. */
+START_TEST(test_pixel_beam_spot)
+{
+  lsk_pixel_events *ev = NULL;
+  ck_assert_int_eq(lsk_pixel_events_create(1, 4, 1, 0, &ev), LSK_OK);
+  ev->x[0] = 80;
+  ev->y[0] = 208;
+  ev->adc[0] = 9000;
+  ev->module[0] = 1;
+  ev->start[0] = 0;
+  ev->start[1] = 0;
+  ev->start[2] = ev->start[3] = 1;
+  lsk_pixel_placement pl[4];
+  lsk_pixel_geometry(4, pl);
+  double lx = 0.5 * LSK_PIXEL_PITCH_X, ly = 0.5 * LSK_PIXEL_PITCH_Y, bs[3] = {0.1, -0.2, 0.5};
+  double g[3], gb[3];
+  for (int i = 0; i < 3; ++i) {
+    g[i] = pl[1].r[3 * i] * lx + pl[1].r[3 * i + 1] * ly + pl[1].t[i];
+    gb[i] = g[i] - bs[i];
+  }
+  double phi = atan2(gb[1], gb[0]), r = hypot(gb[0], gb[1]);
+  long want_iphi = lround(phi * 32768.0 / 3.14159265358979323846);
+  lsk_pixel_options o = {.beam_spot = {0.1f, -0.2f, 0.5f}};
+  lsk_pixel_result *res = NULL, *got = NULL;
+  ck_assert_int_eq(lsk_pixel_result_create(ev, &res), LSK_OK);
+  ck_assert_int_eq(lsk_pixel_result_create(ev, &got), LSK_OK);
+  EX_OK(NULL, lsk_pixel_reference_opt(ev, &o, res));
+  ck_assert_uint_eq(res->nhits, 1);
+  const lsk_pixel_hit *h = &res->hits[0];
+  for (int i = 0; i < 3; ++i) {
+    ck_assert_float_eq_tol(h->g[i], g[i], 1e-5);
+    ck_assert_float_eq_tol(h->gb[i], gb[i], 1e-5);
+  }
+  ck_assert_float_eq_tol(h->r, r, 1e-5);
+  ck_assert_msg(labs(h->iphi - want_iphi) <= 1, "iphi %d, want %ld", h->iphi, want_iphi);
+  ck_assert_float_eq_tol(h->iphi * 3.14159265358979323846 / 32768.0, phi, 2e-4);
+  /* The device, on this and on generated events. */
+  lsk_context *ctx = ex_context();
+  lsk_pixel *px = NULL;
+  EX_OK(ctx, lsk_pixel_create(ctx, &o, &px));
+  EX_OK(ctx, lsk_pixel_run(px, ev, NULL));
+  EX_OK(ctx, lsk_pixel_read(px, got));
+  ck_assert_int_eq(lsk_pixel_compare(res, got, TOL), LSK_OK);
+  lsk_pixel_destroy(px);
+  lsk_pixel_result_destroy(res);
+  lsk_pixel_result_destroy(got);
+  lsk_pixel_events_destroy(ev);
+  ck_assert_int_eq(
+      lsk_pixel_generate(&(lsk_pixel_gen_options){.events = 2, .modules = 300, .seed = 3}, &ev),
+      LSK_OK);
+  ck_assert_int_eq(lsk_pixel_result_create(ev, &res), LSK_OK);
+  ck_assert_int_eq(lsk_pixel_result_create(ev, &got), LSK_OK);
+  static const lsk_pixel_options shapes[] = {{.beam_spot = {0.3f, 0.2f, -1.0f}},
+                                             {.workers = 1,
+                                              .simd = 1,
+                                              .beam_spot = {-0.05f, 0.0f, 2.0f},
+                                              .lookup = LSK_PIXEL_LOOKUP_HASH}};
+  for (size_t i = 0; i < 2; ++i) {
+    EX_OK(NULL, lsk_pixel_reference_opt(ev, &shapes[i], res));
+    int rc = lsk_pixel_create(ctx, &shapes[i], &px);
+    if (ex_over_limits(ctx, rc))
+      continue;
+    EX_OK(ctx, rc);
+    EX_OK(ctx, lsk_pixel_run(px, ev, NULL));
+    EX_OK(ctx, lsk_pixel_read(px, got));
+    rc = lsk_pixel_compare(res, got, TOL);
+    ck_assert_msg(rc == LSK_OK, "shape %zu: %s", i, lsk_context_errmsg(NULL));
+    lsk_pixel_destroy(px);
+  }
+  lsk_pixel_result_destroy(res);
+  lsk_pixel_result_destroy(got);
+  lsk_pixel_events_destroy(ev);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_pixel_cut(void)
 {
   Suite *s = suite_create("pixel_cut");
@@ -151,6 +234,7 @@ Suite *suite_pixel_cut(void)
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, test_pixel_cut_by_hand);
   tcase_add_test(tc, test_pixel_cut_device);
+  tcase_add_test(tc, test_pixel_beam_spot);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -32,7 +32,10 @@ LSK_SOA_DEFINE(pxclus, 128, PXCLUS_MEMBERS)
   COLUMN(float, hy)                                                                                \
   COLUMN(float, xerr)                                                                              \
   COLUMN(float, yerr)                                                                              \
-  MATRIX(float, 3, 1, g) COLUMN(uint, hcharge) COLUMN(uint, hmodule) COLUMN(uint, cluster)
+  MATRIX(float, 3, 1, g)                                                                           \
+  COLUMN(uint, hcharge)                                                                            \
+  COLUMN(uint, hmodule) COLUMN(uint, cluster) MATRIX(float, 3, 1, gb) COLUMN(float, r)             \
+      COLUMN(short, iphi)
 LSK_SOA_DEFINE(pxhit, 128, PXHIT_MEMBERS)
 
 #define MAX_ARGS 40
@@ -815,6 +818,8 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   add(&l, LSK_ARG_BUFFER(px->hoff));
   add(&l, LSK_ARG_BUFFER(px->place));
   add(&l, LSK_ARG_BUFFER(px->thr));
+  for (int i = 0; i < 3; ++i)
+    add(&l, LSK_ARG_FLOAT(px->opt.beam_spot[i]));
   add(&l, LSK_ARG_UINT(ev->modules));
   add(&l, LSK_ARG_UINT(m32));
   if (!rc)
@@ -970,12 +975,17 @@ int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
   if (!rc && nc)
     rc = lsk_buffer_read(b[1], at(px, 1, cv.hit), r->hit, nc * 4, xfer);
   /* The hit columns into the host view, then to structs. */
-  void *col[] = {hv.hx, hv.hy, hv.xerr, hv.yerr, hv.hcharge, hv.hmodule, hv.cluster};
+  void *col[] = {hv.hx, hv.hy, hv.xerr, hv.yerr, hv.hcharge, hv.hmodule, hv.cluster, hv.r};
   for (size_t j = 0; !rc && nh && j < sizeof col / sizeof col[0]; ++j)
     rc = lsk_buffer_read(b[2], at(px, 2, col[j]), col[j], nh * 4, xfer);
   for (size_t j = 0; !rc && nh && j < 3; ++j)
     rc = lsk_buffer_read(b[2], at(px, 2, hv.g + j * hv.g_stride), hv.g + j * hv.g_stride, nh * 4,
                          xfer);
+  for (size_t j = 0; !rc && nh && j < 3; ++j)
+    rc = lsk_buffer_read(b[2], at(px, 2, hv.gb + j * hv.gb_stride), hv.gb + j * hv.gb_stride,
+                         nh * 4, xfer);
+  if (!rc && nh)
+    rc = lsk_buffer_read(b[2], at(px, 2, hv.iphi), hv.iphi, nh * 2, xfer);
   /* The association, to check it against the hit order. */
   if (!rc)
     rc = lsk_buffer_read(lsk_assoc_offsets(px->assoc), 0, off, (nm + 1) * 4, xfer);
@@ -983,14 +993,18 @@ int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
     rc = lsk_buffer_read(lsk_assoc_content(px->assoc), 0, content, nh * 4, xfer);
   rc = settle(px, rc);
   for (size_t i = 0; !rc && i < nh; ++i)
-    r->hits[i] = (lsk_pixel_hit){.x = hv.hx[i],
-                                 .y = hv.hy[i],
-                                 .xerr = hv.xerr[i],
-                                 .yerr = hv.yerr[i],
-                                 .g = {hv.g[i], hv.g[i + hv.g_stride], hv.g[i + 2 * hv.g_stride]},
-                                 .charge = hv.hcharge[i],
-                                 .module = hv.hmodule[i],
-                                 .cluster = hv.cluster[i]};
+    r->hits[i] =
+        (lsk_pixel_hit){.x = hv.hx[i],
+                        .y = hv.hy[i],
+                        .xerr = hv.xerr[i],
+                        .yerr = hv.yerr[i],
+                        .g = {hv.g[i], hv.g[i + hv.g_stride], hv.g[i + 2 * hv.g_stride]},
+                        .gb = {hv.gb[i], hv.gb[i + hv.gb_stride], hv.gb[i + 2 * hv.gb_stride]},
+                        .r = hv.r[i],
+                        .iphi = hv.iphi[i],
+                        .charge = hv.hcharge[i],
+                        .module = hv.hmodule[i],
+                        .cluster = hv.cluster[i]};
   if (!rc) {
     r->modules = nm;
     r->digis = px->digis;

@@ -582,8 +582,8 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
 
 LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global const uint *start,
                         __global const uint *coff, __global const uint *hoff,
-                        __global const float *place, __global const uint *thr, uint per_event,
-                        uint nmod)
+                        __global const float *place, __global const uint *thr, float bx,
+                        float by, float bz, uint per_event, uint nmod)
 {
   pxclus_view cv = PXCLUS_VIEW(c);
   pxhit_view hv = PXHIT_VIEW(h);
@@ -614,8 +614,18 @@ LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global con
         pxhit_set_hy(hv, j, y);
         pxhit_set_xerr(hv, j, pxclus_lxerr(cv, i));
         pxhit_set_yerr(hv, j, pxclus_lyerr(cv, i));
-        for (uint r = 0; r < 3u; ++r)
-          pxhit_set_g(hv, j, r, 0, p[3 * r] * x + p[3 * r + 1] * y + p[9 + r]);
+        /* Global, then about the beam spot: its radius and its phi as
+         * CMS's int16 (phi2short; px_iphi, examples/pixel/pixel_internal.h). */
+        float gl[3], bs[3] = {bx, by, bz};
+        for (uint r = 0; r < 3u; ++r) {
+          gl[r] = p[3 * r] * x + p[3 * r + 1] * y + p[9 + r];
+          pxhit_set_g(hv, j, r, 0, gl[r]);
+          pxhit_set_gb(hv, j, r, 0, gl[r] - bs[r]);
+        }
+        float u = gl[0] - bx, w = gl[1] - by;
+        pxhit_set_r(hv, j, sqrt(u * u + w * w));
+        int ip = (int)round(atan2(w, u) * 10430.378350470453f); /* 2^15 / pi */
+        pxhit_set_iphi(hv, j, as_short((ushort)((uint)ip & 0xffffu)));
         pxhit_set_hcharge(hv, j, qi);
         pxhit_set_hmodule(hv, j, m);
         pxhit_set_cluster(hv, j, k);

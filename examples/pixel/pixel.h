@@ -200,10 +200,22 @@ typedef struct lsk_pixel_placement {
  * Fills out[0..modules). */
 void lsk_pixel_geometry(uint32_t modules, lsk_pixel_placement *out /* OUT */);
 
+/* The scale of lsk_pixel_hit.iphi: phi = iphi * pi / 2^15 (CMS's int16
+ * phi, phi2short: iphi = round(phi * 2^15 / pi), pi itself wrapping to
+ * -2^15). */
+#define LSK_PIXEL_IPHI_SCALE 32768.0
+
 typedef struct lsk_pixel_hit {
   float x, y;       /* local position (cm, module centre at 0) */
   float xerr, yerr; /* spread (cm): sqrt(variance + 1/12) pixel pitches */
   float g[3];       /* global position (cm) */
+  /* Global position relative to the beam spot (lsk_pixel_options.
+   * beam_spot), its radius in x-y and its phi as a 16-bit integer (as
+   * CMS's hit SoA keeps them). */
+  float gb[3];
+  float r;
+  int16_t iphi;
+  uint16_t spare; /* 0: no padding, so that hits compare with memcmp */
   uint32_t charge;  /* the cluster's */
   uint32_t module;  /* event * modules + module */
   uint32_t cluster; /* the cluster, as an index into charge[] */
@@ -248,11 +260,16 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
  * lsk_pixel_reference, and LSK_EINVAL for bad ranges. */
 int lsk_pixel_reference_cuts(const lsk_pixel_events *ev, const lsk_pixel_cut *cuts, uint32_t ncuts,
                              int strict, lsk_pixel_result *r);
+/* The reference of a pipeline made with opt (its threshold, cuts, strict
+ * and beam spot; NULL: the defaults). Errors as lsk_pixel_reference_cuts. */
+struct lsk_pixel_options;
+int lsk_pixel_reference_opt(const lsk_pixel_events *ev, const struct lsk_pixel_options *opt,
+                            lsk_pixel_result *r);
 
 /*
  * lsk_pixel_compare: whether got equals want: the same cluster of every
  * digi, as many skipped, clusters per module, charges and masks (exactly), hits per module,
- * and hit positions and errors within tol (cm) each. LSK_EVERIFY naming
+ * and hit positions and errors within tol (cm) each, iphi within 1. LSK_EVERIFY naming
  * the first difference ("module 17: digi 4 in cluster 2, want 1"),
  * LSK_EINVAL for a NULL.
  */
@@ -302,6 +319,8 @@ typedef struct lsk_pixel_options {
   /* 1: keep a cluster whose charge is above its threshold (CMS's rule);
    * 0: at or above it (lsk's default). */
   int strict;
+  /* The beam spot (cm) that hits' gb, r and iphi are relative to. */
+  float beam_spot[3];
 } lsk_pixel_options;
 
 /* Wall-clock seconds of each stage of the last lsk_pixel_run: cluster is

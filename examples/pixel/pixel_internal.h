@@ -5,6 +5,8 @@
 #ifndef LSK_PIXEL_INTERNAL_H
 #define LSK_PIXEL_INTERNAL_H
 
+#include <math.h>
+
 #include "pixel.h"
 
 /* A cluster's exact sums: charge, lowest pixel, and charge-weighted first
@@ -18,7 +20,15 @@ typedef struct px_sums {
 
 /* The hit of a cluster in a module placed at p; sets all but module and
  * cluster. */
-void px_hit_of(const px_sums *s, const lsk_pixel_placement *p, lsk_pixel_hit *h);
+void px_hit_of(const px_sums *s, const lsk_pixel_placement *p, const float *bs, lsk_pixel_hit *h);
+
+/* phi (radians, -pi to pi) as CMS's int16 (phi2short): round(phi * 2^15
+ * / pi), 2^15 wrapping to -2^15. px_hits (pixel.cl) does the same. */
+static inline int16_t px_iphi(float phi)
+{
+  int32_t i = (int32_t)roundf(phi * 10430.378350470453f); /* 2^15 / pi, as px_hits */
+  return (int16_t)(uint16_t)((uint32_t)i & 0xffffu);
+}
 
 /* Whether digi i of ev is invalid (LSK_PIXEL_INVALID, in a set of at
  * most 9999 modules per event), and the module id that marks one in ev

@@ -348,10 +348,34 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
   return LSK_OK;
 }
 
+static int reference(const lsk_pixel_events *ev, const lsk_pixel_cut *cuts, uint32_t ncuts,
+                     int strict, const float *bs, lsk_pixel_result *r, const char *fn);
+
 int lsk_pixel_reference_cuts(const lsk_pixel_events *ev, const lsk_pixel_cut *cuts, uint32_t ncuts,
                              int strict, lsk_pixel_result *r)
 {
-  static const char fn[] = "lsk_pixel_reference_cuts";
+  static const float origin[3] = {0.0f, 0.0f, 0.0f};
+  return reference(ev, cuts, ncuts, strict, origin, r, "lsk_pixel_reference_cuts");
+}
+
+int lsk_pixel_reference_opt(const lsk_pixel_events *ev, const lsk_pixel_options *opt,
+                            lsk_pixel_result *r)
+{
+  static const lsk_pixel_options none = {0};
+  if (!opt)
+    opt = &none;
+  lsk_pixel_cut one = {0, opt->threshold ? opt->threshold : LSK_PIXEL_THRESHOLD};
+  if (opt->ncuts && !opt->cuts)
+    return lsk_context_set_error(NULL, LSK_EINVAL, "lsk_pixel_reference_opt: opt->cuts is NULL");
+  return reference(ev, opt->cuts ? opt->cuts : &one, opt->cuts ? opt->ncuts : 1, opt->strict,
+                   opt->beam_spot, r, "lsk_pixel_reference_opt");
+}
+
+/* The reference pipeline: cuts (NULL: the default threshold), strict,
+ * the beam spot bs; messages under fn. */
+static int reference(const lsk_pixel_events *ev, const lsk_pixel_cut *cuts, uint32_t ncuts,
+                     int strict, const float *bs, lsk_pixel_result *r, const char *fn)
+{
   lsk_pixel_cut dflt = {0, LSK_PIXEL_THRESHOLD};
   if (!cuts) {
     cuts = &dflt;
@@ -423,7 +447,7 @@ int lsk_pixel_reference_cuts(const lsk_pixel_events *ev, const lsk_pixel_cut *cu
       if (strict ? s[c].q <= threshold : s[c].q < threshold)
         continue; /* masked */
       r->hit[c0 + c] = (uint32_t)h;
-      px_hit_of(&s[c], place, &r->hits[h]);
+      px_hit_of(&s[c], place, bs, &r->hits[h]);
       r->hits[h].module = (uint32_t)k;
       r->hits[h].cluster = (uint32_t)(c0 + c);
       ++h;
@@ -441,9 +465,11 @@ int lsk_pixel_reference_cuts(const lsk_pixel_events *ev, const lsk_pixel_cut *cu
   return LSK_OK;
 }
 
+_Static_assert(sizeof(lsk_pixel_hit) == 60, "lsk_pixel_hit has no padding (memcmp of hits)");
+
 /* The hit of a cluster, from its exact sums: the same float operations as
  * px_hit in examples/pixel/pixel.cl. */
-void px_hit_of(const px_sums *s, const lsk_pixel_placement *p, lsk_pixel_hit *h)
+void px_hit_of(const px_sums *s, const lsk_pixel_placement *p, const float *bs, lsk_pixel_hit *h)
 {
   float q = (float)s->q;
   float mx = (float)s->sx / q, my = (float)s->sy / q;
@@ -455,8 +481,13 @@ void px_hit_of(const px_sums *s, const lsk_pixel_placement *p, lsk_pixel_hit *h)
   h->y = y;
   h->xerr = sqrtf(vx + 1.0f / 12.0f) * LSK_PIXEL_PITCH_X;
   h->yerr = sqrtf(vy + 1.0f / 12.0f) * LSK_PIXEL_PITCH_Y;
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < 3; ++i) {
     h->g[i] = p->r[3 * i] * x + p->r[3 * i + 1] * y + p->t[i];
+    h->gb[i] = h->g[i] - bs[i];
+  }
+  h->r = sqrtf(h->gb[0] * h->gb[0] + h->gb[1] * h->gb[1]);
+  h->iphi = px_iphi(atan2f(h->gb[1], h->gb[0]));
+  h->spare = 0;
   h->charge = s->q;
 }
 
@@ -511,6 +542,17 @@ int lsk_pixel_compare(const lsk_pixel_result *want, const lsk_pixel_result *got,
       return lsk_context_set_error(
           NULL, LSK_EVERIFY, "%s: hit %zu: module %u cluster %u charge %u, want %u, %u, %u", fn, h,
           a->module, a->cluster, a->charge, b->module, b->cluster, b->charge);
+    /* iphi within 1: atan2 may differ by an ulp, and the rounding with it
+     * (modulo 2^16: -2^15 and 2^15 - 1 are neighbours). */
+    uint16_t dphi = (uint16_t)((uint16_t)a->iphi - (uint16_t)b->iphi);
+    if (!near(a->gb[0], b->gb[0], tol) || !near(a->gb[1], b->gb[1], tol) ||
+        !near(a->gb[2], b->gb[2], tol) || !near(a->r, b->r, tol) || (dphi > 1 && dphi < 0xffff))
+      return lsk_context_set_error(
+          NULL, LSK_EVERIFY,
+          "%s: hit %zu (module %u): beam-spot relative (%.5f, %.5f, %.5f) r %.5f iphi %d; want "
+          "(%.5f, %.5f, %.5f) r %.5f iphi %d within %g",
+          fn, h, b->module, a->gb[0], a->gb[1], a->gb[2], a->r, a->iphi, b->gb[0], b->gb[1],
+          b->gb[2], b->r, b->iphi, tol);
     if (!near(a->x, b->x, tol) || !near(a->y, b->y, tol) || !near(a->xerr, b->xerr, tol) ||
         !near(a->yerr, b->yerr, tol) || !near(a->g[0], b->g[0], tol) ||
         !near(a->g[1], b->g[1], tol) || !near(a->g[2], b->g[2], tol))
