@@ -34,8 +34,8 @@ LSK_SOA_DEFINE(pxclus, 128, PXCLUS_MEMBERS)
   COLUMN(float, yerr)                                                                              \
   MATRIX(float, 3, 1, g)                                                                           \
   COLUMN(uint, hcharge)                                                                            \
-  COLUMN(uint, hmodule) COLUMN(uint, cluster) MATRIX(float, 3, 1, gb) COLUMN(float, r)             \
-      COLUMN(short, iphi)
+  COLUMN(uint, hmodule)                                                                            \
+  COLUMN(uint, cluster) MATRIX(float, 3, 1, gb) COLUMN(float, r) COLUMN(short, iphi)
 LSK_SOA_DEFINE(pxhit, 128, PXHIT_MEMBERS)
 
 #define MAX_ARGS 40
