@@ -5,7 +5,11 @@
  *   pixel    the clustering pipeline (pixel.h) against the single-threaded
  *            C reference on the same generated events, interleaved run by
  *            run; also prints the best time of each stage, from runs that
- *            wait after every stage;
+ *            wait after every stage; then the large-module path (modules
+ *            of 1000 to 4000 digis, px_large) against the ordinary path
+ *            (the same case's events) per digi, in M digis/s; and the
+ *            pipeline on PU50 events (LSK_PIXEL_PRESET_PU50) against the
+ *            C reference, in events per second;
  *   streams  the pipeline on the same generated events as batches over 2
  *            and over 4 streams (lsk_pixel_stream: a queue, a thread and an
  *            lsk_pixel each, uploads from pinned memory, every batch read
@@ -39,6 +43,159 @@ static int same(bench *bn, lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_
   if (lsk_pixel_reference(ev, LSK_PIXEL_THRESHOLD, want) || lsk_pixel_compare(want, got, TOL))
     return cli_fail("bench", "pixel: %s", lsk_context_errmsg(NULL));
   return 0;
+}
+
+/* splitmix64: the large set's randomness. */
+static uint64_t mix(uint64_t *s)
+{
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* A set of events whose modules all take the large-module path: 1000 to
+ * 4000 digis each, in clusters of 1 to 8 pixels around random centres
+ * (no pixel twice), in a random order. */
+static lsk_pixel_events *large_set(uint32_t events, uint32_t modules)
+{
+  static uint8_t used[LSK_PIXEL_NX * LSK_PIXEL_NY];
+  uint64_t st = 42;
+  size_t nm = (size_t)events * modules, d = 0;
+  uint32_t *n = malloc(nm * 4);
+  for (size_t k = 0; n && k < nm; ++k)
+    d += n[k] = 1000 + (uint32_t)(mix(&st) % 3001);
+  lsk_pixel_events *ev = NULL;
+  if (!n || lsk_pixel_events_create(events, modules, d, 0, &ev)) {
+    free(n);
+    return NULL;
+  }
+  size_t o = 0;
+  for (size_t k = 0; k < nm; ++k) {
+    memset(used, 0, sizeof used);
+    ev->start[k] = (uint32_t)o;
+    size_t a = o;
+    while (o - a < n[k]) {
+      int cx = (int)(mix(&st) % LSK_PIXEL_NX), cy = (int)(mix(&st) % LSK_PIXEL_NY);
+      for (uint32_t j = 1 + (uint32_t)(mix(&st) % 8); j && o - a < n[k]; --j) {
+        int x = cx + (int)(mix(&st) % 3) - 1, y = cy + (int)(mix(&st) % 3) - 1;
+        if (x < 0 || y < 0 || x >= (int)LSK_PIXEL_NX || y >= (int)LSK_PIXEL_NY ||
+            used[x * LSK_PIXEL_NY + y])
+          continue;
+        used[x * LSK_PIXEL_NY + y] = 1;
+        ev->x[o] = (uint16_t)x;
+        ev->y[o] = (uint16_t)y;
+        ev->adc[o] = (uint16_t)(500 + mix(&st) % 3000);
+        ev->module[o++] = (uint32_t)(k % modules);
+      }
+    }
+    for (size_t i = n[k]; i > 1; --i) { /* the readout's order */
+      size_t j = a + mix(&st) % i;
+      uint16_t tx = ev->x[a + i - 1], ty = ev->y[a + i - 1], tq = ev->adc[a + i - 1];
+      ev->x[a + i - 1] = ev->x[j];
+      ev->y[a + i - 1] = ev->y[j];
+      ev->adc[a + i - 1] = ev->adc[j];
+      ev->x[j] = tx;
+      ev->y[j] = ty;
+      ev->adc[j] = tq;
+    }
+  }
+  free(n);
+  return ev;
+}
+
+/* The large-module path against the ordinary one per digi: the pipeline
+ * on large_set's events, and on ev (the pixel case's, ordinary modules),
+ * interleaved; the C reference on the large set printed alongside. */
+static int bench_large(bench *bn, lsk_pixel *px, const lsk_pixel_events *ev)
+{
+  uint32_t le = bn->quick ? 2 : 8, lm = bn->quick ? 4 : 32;
+  lsk_pixel_events *big = large_set(le, lm);
+  lsk_pixel_result *got = NULL, *want = NULL;
+  int rc = 0;
+  if (!big || lsk_pixel_result_create(big, &got) || lsk_pixel_result_create(big, &want))
+    rc = cli_fail("bench", "pixel large modules: %s", lsk_context_errmsg(NULL));
+  if (!rc && lsk_pixel_run(px, big, NULL))
+    rc = fail(bn, "run (large modules)");
+  rc = rc || same(bn, px, big, got, want);
+  char name[96];
+  snprintf(name, sizeof name, "pixel large-module path, %zu digis in %u modules, per digi",
+           big ? big->digis : 0, le * lm);
+  /* Seconds per digi; work 1e3 makes the rate M digis/s. */
+  result *r = rc ? NULL
+                 : bench_new_result(bn, KIND_RATE, name, "ordinary path (pixel case's events)",
+                                    "pixel large vs ordinary", "M digis/s", 1e3);
+  rc = rc || !r;
+  samples ref = {.n = 0};
+  for (unsigned i = 0; !rc && i < bn->repeat; ++i) {
+    bench_progress(bn, "pixel large", i, bn->repeat);
+    double t0 = cli_now();
+    if (lsk_pixel_run(px, big, NULL))
+      rc = fail(bn, "run (large modules)");
+    double t1 = cli_now();
+    if (!rc && lsk_pixel_run(px, ev, NULL))
+      rc = fail(bn, "run");
+    double t2 = cli_now();
+    lsk_pixel_reference(big, LSK_PIXEL_THRESHOLD, want);
+    bench_add(&ref, cli_now() - t2);
+    bench_add(&r->lsk, (t1 - t0) / (double)big->digis);
+    bench_add(&r->ref, (t2 - t1) / (double)ev->digis);
+  }
+  bench_progress(bn, "pixel large", bn->repeat, bn->repeat);
+  /* px ran ev last: the large set again, checked. */
+  if (!rc && lsk_pixel_run(px, big, NULL))
+    rc = fail(bn, "run (large modules)");
+  rc = rc || same(bn, px, big, got, want);
+  if (!rc)
+    printf("pixel large modules: %.1f ns per digi (best), ordinary modules %.1f; the C reference "
+           "on the large modules %.1f ns per digi\n",
+           1e9 * bench_best(&r->lsk), 1e9 * bench_best(&r->ref),
+           1e9 * bench_best(&ref) / (double)big->digis);
+  lsk_pixel_result_destroy(got);
+  lsk_pixel_result_destroy(want);
+  lsk_pixel_events_destroy(big);
+  return rc;
+}
+
+/* The pipeline on PU50 events against the C reference, interleaved. */
+static int bench_pu50(bench *bn, lsk_pixel *px)
+{
+  lsk_pixel_gen_options g = {
+      .events = bn->quick ? 2 : 20, .seed = 1, .preset = LSK_PIXEL_PRESET_PU50};
+  lsk_pixel_events *ev = NULL;
+  lsk_pixel_result *got = NULL, *want = NULL;
+  int rc = 0;
+  if (lsk_pixel_generate(&g, &ev) || lsk_pixel_result_create(ev, &got) ||
+      lsk_pixel_result_create(ev, &want))
+    rc = cli_fail("bench", "pixel PU50: %s", lsk_context_errmsg(NULL));
+  if (!rc && lsk_pixel_run(px, ev, NULL))
+    rc = fail(bn, "run (PU50)");
+  rc = rc || same(bn, px, ev, got, want);
+  char name[96];
+  snprintf(name, sizeof name, "pixel pipeline, PU50: %u events x 1856 modules", g.events);
+  result *r = rc ? NULL
+                 : bench_new_result(bn, KIND_RATE, name, "C reference, 1 thread", "pixel PU50",
+                                    "k events/s", 1e6 * g.events);
+  rc = rc || !r;
+  for (unsigned i = 0; !rc && i < bn->repeat; ++i) {
+    bench_progress(bn, "pixel PU50", i, bn->repeat);
+    double t0 = cli_now();
+    if (lsk_pixel_run(px, ev, NULL))
+      rc = fail(bn, "run (PU50)");
+    double t1 = cli_now();
+    lsk_pixel_reference(ev, LSK_PIXEL_THRESHOLD, want);
+    bench_add(&r->lsk, t1 - t0);
+    bench_add(&r->ref, cli_now() - t1);
+  }
+  bench_progress(bn, "pixel PU50", bn->repeat, bn->repeat);
+  rc = rc || same(bn, px, ev, got, want);
+  if (!rc)
+    printf("pixel PU50: %zu digis, %zu hits in %u events (%.0f hits per event)\n", ev->digis,
+           got->nhits, g.events, (double)got->nhits / g.events);
+  lsk_pixel_result_destroy(got);
+  lsk_pixel_result_destroy(want);
+  lsk_pixel_events_destroy(ev);
+  return rc;
 }
 
 int bench_case_pixel(bench *bn)
@@ -93,6 +250,8 @@ int bench_case_pixel(bench *bn)
            1e6 * best.charge / g.events, 1e6 * best.hits / g.events, 1e6 * best.assoc / g.events,
            ev->digis, got->clusters, got->nhits,
            lsk_pixel_lookup(px) == LSK_PIXEL_LOOKUP_GRID ? "grid" : "hash");
+  rc = rc || bench_large(bn, px, ev);
+  rc = rc || bench_pu50(bn, px);
   lsk_pixel_destroy(px);
   lsk_pixel_result_destroy(got);
   lsk_pixel_result_destroy(want);

@@ -48,14 +48,14 @@ static const uint32_t edge_want[] = {0, 1, 2, 3};
  * want[i] is the block of digi i's, numbered by first appearance. */
 static void max_module(uint16_t px[][3], uint32_t *want)
 {
-  for (uint32_t i = 0; i < LSK_PIXEL_MAX_DIGIS; ++i) {
+  for (uint32_t i = 0; i < LSK_PIXEL_BLOCK_DIGIS; ++i) {
     uint32_t b = i / 128, j = i % 128;
     px[i][0] = (uint16_t)(40 + j % 16);
     px[i][1] = (uint16_t)(100 + j / 16 + 9 * b);
     px[i][2] = 100;
   }
   uint64_t s = 99;
-  for (uint32_t i = LSK_PIXEL_MAX_DIGIS; i > 1; --i) {
+  for (uint32_t i = LSK_PIXEL_BLOCK_DIGIS; i > 1; --i) {
     uint32_t j = ex_rng(&s) % i;
     for (int c = 0; c < 3; ++c) {
       uint16_t t = px[i - 1][c];
@@ -64,20 +64,20 @@ static void max_module(uint16_t px[][3], uint32_t *want)
     }
   }
   uint32_t first_block = px[0][1] >= 109;
-  for (uint32_t i = 0; i < LSK_PIXEL_MAX_DIGIS; ++i)
+  for (uint32_t i = 0; i < LSK_PIXEL_BLOCK_DIGIS; ++i)
     want[i] = (uint32_t)(px[i][1] >= 109) != first_block;
 }
 
 typedef struct hand {
   lsk_pixel_events *ev;
-  uint32_t want[LSK_PIXEL_MAX_DIGIS + 32];
+  uint32_t want[LSK_PIXEL_BLOCK_DIGIS + 32];
   uint32_t nclus[NMOD];
 } hand;
 
 static void hand_make(hand *h)
 {
-  static uint16_t mx[LSK_PIXEL_MAX_DIGIS][3];
-  uint32_t mwant[LSK_PIXEL_MAX_DIGIS];
+  static uint16_t mx[LSK_PIXEL_BLOCK_DIGIS][3];
+  uint32_t mwant[LSK_PIXEL_BLOCK_DIGIS];
   max_module(mx, mwant);
   const struct {
     const uint16_t (*px)[3];
@@ -88,7 +88,7 @@ static void hand_make(hand *h)
       [M_L] = {l_px, l_want, 6, 2},
       [M_DIAG] = {diag_px, diag_want, 10, 3},
       [M_EMPTY] = {NULL, NULL, 0, 0},
-      [M_MAX] = {(const uint16_t(*)[3])mx, mwant, LSK_PIXEL_MAX_DIGIS, 2},
+      [M_MAX] = {(const uint16_t(*)[3])mx, mwant, LSK_PIXEL_BLOCK_DIGIS, 2},
       [M_EDGE] = {edge_px, edge_want, 4, 4},
   };
   size_t d = 0;
@@ -341,7 +341,7 @@ START_TEST(test_pixel_generator)
   for (size_t k = 0; k < 600; ++k) {
     size_t n = a->start[k + 1] - a->start[k];
     empty += n == 0;
-    full += n == LSK_PIXEL_MAX_DIGIS;
+    full += n == LSK_PIXEL_BLOCK_DIGIS;
     most = n > most ? n : most;
   }
   ck_assert_uint_gt(empty, 20);
@@ -427,7 +427,7 @@ START_TEST(test_pixel_file_round_trip_and_corrupt)
     const char *msg;
   } bad_cases[] = {
       {0, 'X', 0, "not a pixel event file"},
-      {8, 2, 0, "version 2, this lsk reads version 1"},
+      {8, 3, 0, "version 3, this lsk reads versions 1 to 2"},
       {12, 0, 0, "0 events of 20 modules"},
       {18, 0xff, 0, "out of range"},
       {32, 7, 0, "modules of 7x416 pixels"},
@@ -484,7 +484,7 @@ START_TEST(test_pixel_bad_arguments)
   lsk_pixel_events *ev = NULL;
   EX_FAILS(NULL, lsk_pixel_create(NULL, NULL, &px), LSK_EINVAL, "ctx is NULL");
   EX_FAILS(NULL, lsk_pixel_events_create(0, 4, 0, 0, &ev), LSK_EINVAL, "0 events");
-  EX_FAILS(NULL, lsk_pixel_events_create(1, 2, 600, 0, &ev), LSK_EINVAL, "600 digis");
+  EX_FAILS(NULL, lsk_pixel_events_create(1, 2, 8193, 0, &ev), LSK_EINVAL, "8193 digis");
   ck_assert_int_eq(lsk_pixel_events_create(1, 2, 3, 0, &ev), LSK_OK);
   ev->start[1] = ev->start[2] = 3;
   for (int i = 0; i < 3; ++i) {
@@ -507,8 +507,9 @@ START_TEST(test_pixel_bad_arguments)
   EX_FAILS(ctx, lsk_pixel_cluster_sizes(px, 1, counts), LSK_EINVAL, "nbins is not 2 to 65536");
   EX_FAILS(ctx, lsk_pixel_cluster_sizes(px, 8, NULL), LSK_EINVAL, "counts is NULL");
   ev->start[1] = 0;
-  ev->start[2] = 300;
-  EX_FAILS(ctx, lsk_pixel_run(px, ev, NULL), LSK_EINVAL, "module 1: digis 0 to 300");
+  ev->start[2] = 4097;
+  EX_FAILS(ctx, lsk_pixel_run(px, ev, NULL), LSK_EINVAL,
+           "lsk_pixel_run: event 0 module 1: 4097 digis, more than 4096 (digis 0 to 4097)");
   EX_FAILS(NULL, lsk_pixel_run(NULL, ev, NULL), LSK_EINVAL, "px is NULL");
   EX_FAILS(NULL, lsk_pixel_reference(ev, 1, NULL), LSK_EINVAL, "r is NULL");
   lsk_pixel_result_destroy(r);
@@ -543,7 +544,7 @@ START_TEST(test_pixel_module_local_memory)
            lsk_context_device(ctx)->name, o[_i].workers, o[_i].simd, (unsigned long long)bytes);
     /* At least the hash table and the union-find links, 3 KiB: a figure
      * of 0 would have measured nothing. */
-    ck_assert_uint_ge(bytes, 4u * (2u * LSK_PIXEL_MAX_DIGIS + LSK_PIXEL_MAX_DIGIS));
+    ck_assert_uint_ge(bytes, 4u * (2u * LSK_PIXEL_BLOCK_DIGIS + LSK_PIXEL_BLOCK_DIGIS));
     ck_assert_uint_le(bytes, 32768);
   }
   lsk_pixel_destroy(px);
@@ -575,7 +576,7 @@ START_TEST(test_pixel_lookup_choice)
     EX_OK(ctx, px_module_local(px, &bytes));
     printf("px_module on %s, grid lookup: %llu bytes of local memory\n", dev->name,
            (unsigned long long)bytes);
-    ck_assert_uint_ge(bytes, grid + 4u * LSK_PIXEL_MAX_DIGIS);
+    ck_assert_uint_ge(bytes, grid + 4u * LSK_PIXEL_BLOCK_DIGIS);
     ck_assert_uint_le(bytes, grid + 32768);
   } else {
     char want[64];
@@ -865,14 +866,16 @@ START_TEST(test_pixel_stream_bad_arguments)
   /* A module of too many digis: the batch's run says so, with the batch. */
   lsk_pixel_events *bad = NULL;
   lsk_pixel_result *rb = NULL;
-  ck_assert_int_eq(lsk_pixel_events_create(1, 2, 300, 0, &bad), LSK_OK);
+  ck_assert_int_eq(lsk_pixel_events_create(1, 2, 5000, 0, &bad), LSK_OK);
   ck_assert_int_eq(lsk_pixel_result_create(bad, &rb), LSK_OK);
   bad->start[1] = 0;
-  bad->start[2] = 300;
+  bad->start[2] = 5000;
   EX_FAILS(ctx, lsk_pixel_stream_run(s, bad, rb), LSK_EINVAL,
-           "stream 0, batch 0 (events 0 to 0): lsk_pixel_run: module 1: digis 0 to 300");
-  bad->start[1] = 301; /* out of order */
-  EX_FAILS(ctx, lsk_pixel_stream_run(s, bad, rb), LSK_EINVAL, "module 1: digis 301 to 300");
+           "stream 0, batch 0 (events 0 to 0): lsk_pixel_run: event 0 module 1: 5000 digis, more "
+           "than 4096");
+  bad->start[1] = 5001; /* out of order */
+  EX_FAILS(ctx, lsk_pixel_stream_run(s, bad, rb), LSK_EINVAL,
+           "event 0 module 1: digis 5001 to 5000");
   /* And the streams go on. */
   EX_OK(ctx, lsk_pixel_stream_run(s, ev, r));
   lsk_pixel_result_destroy(rb);

@@ -29,10 +29,11 @@
 
 static const char *const usage_text =
     "usage: lsk [--device SEL] demo [pixel] [--events N] [--modules M] [--seed S]\n"
+    "                               [--preset pu50]\n"
     "                               [--repeat R] [--threshold Q] [--input FILE]\n"
     "                               [--output FILE] [--workers W] [--simd S]\n"
     "                               [--lookup grid|hash] [--streams N] [--batch E]\n"
-    "                               [--trace FILE] [--profile]\n"
+    "                               [--trace FILE] [--profile] [--cms-cut]\n"
     "                               [--devices SEL [--partition K] [--weights W,W...]]\n"
     "(`lsk demo --help` lists the other demos: tour, pic, heat.)\n"
     "Pixel-detector clustering on SoA: digis grouped by module, clustered (one block\n"
@@ -41,8 +42,13 @@ static const char *const usage_text =
     "  --events N        events to generate (default 200)\n"
     "  --modules M       modules per event (default 512)\n"
     "  --seed S          the generator's seed (default 1)\n"
+    "  --preset pu50     events like CMS's at pileup 50: 1856 modules (the default\n"
+    "                    --modules then), 18,300 +- 3,500 hits per event, the first\n"
+    "                    barrel layer crowded, some modules of thousands of digis\n"
     "  --repeat R        timed runs of each, the best counts (default 3)\n"
     "  --threshold Q     cluster charge threshold (default 4000)\n"
+    "  --cms-cut         CMS's Phase-1 charge cut instead: a cluster kept above 2000\n"
+    "                    below module 96, above 4000 from it (LSK_PIXEL_CMS_CUTS)\n"
     "  --input FILE      read the events from FILE (written by --output) instead\n"
     "  --output FILE     write the events to FILE\n"
     "  --workers W, --simd S   the per-module kernels' shape (default: automatic)\n"
@@ -217,7 +223,9 @@ static int timed_runs(demo *d, lsk_pixel_times *best, double *total, double *ref
     if ((rc = lsk_pixel_run(d->px, ev, NULL)))
       return cli_fail_lsk("demo", d->ctx, rc, "pipeline");
     double t1 = cli_now();
-    if ((rc = lsk_pixel_reference(ev, d->threshold, d->want)))
+    if ((rc = d->po.cuts
+                  ? lsk_pixel_reference_cuts(ev, d->po.cuts, d->po.ncuts, d->po.strict, d->want)
+                  : lsk_pixel_reference(ev, d->threshold, d->want)))
       return cli_fail_lsk("demo", NULL, rc, "C reference");
     double t2 = cli_now();
     if ((rc = lsk_pixel_run(d->px, ev, &t)))
@@ -264,8 +272,13 @@ static void print_counts(const demo *d, const uint32_t sizes[SIZE_BINS + 1],
       n = ev->truth[i] + 1 > n ? ev->truth[i] + 1 : n;
     truth += n;
   }
-  printf("%u events x %u modules: %zu digis -> %zu clusters -> %zu hits (charge >= %u)\n",
-         ev->events, ev->modules, ev->digis, d->got->clusters, d->got->nhits, d->threshold);
+  char cut[80];
+  if (d->po.cuts)
+    snprintf(cut, sizeof cut, "CMS's cut: charge > 2000 below module 96, > 4000 from it");
+  else
+    snprintf(cut, sizeof cut, "charge >= %u", d->threshold);
+  printf("%u events x %u modules: %zu digis -> %zu clusters -> %zu hits (%s)\n", ev->events,
+         ev->modules, ev->digis, d->got->clusters, d->got->nhits, cut);
   if (ev->truth)
     printf("the generator made %zu clusters (some touch, and are one cluster then)\n", truth);
   printf("cluster sizes (digis; histogram on the device, equal to C's):");
@@ -381,10 +394,12 @@ static int parse_valued(demo *d, pixel_args *o, const char *a, const char *v)
     d->repeat = (unsigned)x;
   else if (strcmp(a, "--workers") == 0 && !parse(v, 1024, &x) && x)
     o->po.workers = (unsigned)x;
-  else if (strcmp(a, "--simd") == 0 && !parse(v, LSK_PIXEL_MAX_DIGIS, &x) && x)
+  else if (strcmp(a, "--simd") == 0 && !parse(v, LSK_PIXEL_BLOCK_DIGIS, &x) && x)
     o->po.simd = (unsigned)x;
   else if (strcmp(a, "--threshold") == 0 && !parse(v, 0xffffffffu, &x) && x)
     d->threshold = (uint32_t)x;
+  else if (strcmp(a, "--preset") == 0 && (!strcmp(v, "pu50") || !strcmp(v, "default")))
+    o->g.preset = strcmp(v, "pu50") == 0 ? LSK_PIXEL_PRESET_PU50 : LSK_PIXEL_PRESET_DEFAULT;
   else if (strcmp(a, "--lookup") == 0 && (!strcmp(v, "grid") || !strcmp(v, "hash")))
     o->po.lookup = v[0] == 'g' ? LSK_PIXEL_LOOKUP_GRID : LSK_PIXEL_LOOKUP_HASH;
   else
@@ -396,7 +411,8 @@ static int parse_valued(demo *d, pixel_args *o, const char *a, const char *v)
  * help. */
 static int parse_args(int argc, char **argv, demo *d, pixel_args *o)
 {
-  *o = (pixel_args){.g = {.events = 200, .modules = 512, .seed = 1}};
+  /* modules 0: the generator's default (512; 1856 for --preset pu50). */
+  *o = (pixel_args){.g = {.events = 200, .modules = 0, .seed = 1}};
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     unsigned long long n = 0;
@@ -406,6 +422,13 @@ static int parse_args(int argc, char **argv, demo *d, pixel_args *o)
     }
     if (strcmp(a, "--profile") == 0) {
       o->profile = 1;
+      continue;
+    }
+    if (strcmp(a, "--cms-cut") == 0) {
+      static const lsk_pixel_cut cms[] = LSK_PIXEL_CMS_CUTS;
+      o->po.cuts = cms;
+      o->po.ncuts = 2;
+      o->po.strict = 1;
       continue;
     }
     if (strcmp(a, "--streams") == 0 || strcmp(a, "--batch") == 0) {

@@ -32,7 +32,10 @@ LSK_SOA_DEFINE(pxclus, 128, PXCLUS_MEMBERS)
   COLUMN(float, hy)                                                                                \
   COLUMN(float, xerr)                                                                              \
   COLUMN(float, yerr)                                                                              \
-  MATRIX(float, 3, 1, g) COLUMN(uint, hcharge) COLUMN(uint, hmodule) COLUMN(uint, cluster)
+  MATRIX(float, 3, 1, g)                                                                           \
+  COLUMN(uint, hcharge)                                                                            \
+  COLUMN(uint, hmodule)                                                                            \
+  COLUMN(uint, cluster) MATRIX(float, 3, 1, gb) COLUMN(float, r) COLUMN(short, iphi)
 LSK_SOA_DEFINE(pxhit, 128, PXHIT_MEMBERS)
 
 #define MAX_ARGS 40
@@ -55,6 +58,13 @@ struct lsk_pixel {
   lsk_async xfer; /* on, for host transfers that return at once */
   lsk_algo_options algo;
   uint32_t threshold;
+  /* The charge cut per range of module ids (opt.cuts, copied; ncuts 0:
+   * threshold for all), and thr: each module of an event's threshold for
+   * a keep-at-or-above test (a strict cut's plus 1), for the placed
+   * modules per event. */
+  lsk_pixel_cut cuts[LSK_PIXEL_MAX_CUTS];
+  uint32_t ncuts;
+  lsk_buffer *thr;
   /* The options, resolved for the device once (resolve_shape): blocks is
    * the most per launch, workers and simd as launches take them; lookup is
    * LSK_PIXEL_LOOKUP_GRID or _HASH. */
@@ -62,6 +72,16 @@ struct lsk_pixel {
   lsk_layout *layout[3];
   lsk_program *prog;
   lsk_kernel *module, *hits, *ids;
+  /* The large-module path (pixel.cl, PX_LARGE), built at the first run
+   * that has a module of more than LSK_PIXEL_BLOCK_DIGIS digis: px_large,
+   * the list of those modules (host copy list_host, room list_cap), and
+   * a scratch slice (LARGE_SLICE bytes) per block, scratch_blocks of
+   * them. */
+  lsk_program *prog_large;
+  lsk_kernel *large;
+  lsk_buffer *list, *scratch;
+  uint32_t *list_host;
+  size_t list_cap, scratch_blocks, nlarge;
   lsk_soa *soa[3]; /* digis, clusters, hits; cap_digis rows each */
   size_t cap_digis, cap_modules;
   /* Per module (cap_modules + 1): first digi, clusters, first cluster,
@@ -105,9 +125,14 @@ void lsk_pixel_destroy(lsk_pixel *px)
   lsk_kernel_destroy(px->hits);
   lsk_kernel_destroy(px->ids);
   lsk_program_destroy(px->prog);
+  lsk_kernel_destroy(px->large);
+  lsk_program_destroy(px->prog_large);
+  lsk_buffer_destroy(px->list);
+  lsk_buffer_destroy(px->scratch);
+  free(px->list_host);
   for (int i = 0; i < 3; ++i)
     lsk_soa_destroy(px->soa[i]);
-  lsk_buffer *b[] = {px->start, px->nclus, px->coff, px->nhit, px->hoff, px->place};
+  lsk_buffer *b[] = {px->start, px->nclus, px->coff, px->nhit, px->hoff, px->place, px->thr};
   for (size_t i = 0; i < sizeof b / sizeof b[0]; ++i)
     lsk_buffer_destroy(b[i]);
   lsk_assoc_destroy(px->assoc);
@@ -164,34 +189,45 @@ lsk_queue *lsk_pixel_queue(const lsk_pixel *px)
 static lsk_launch shape(const lsk_pixel *px, size_t nm);
 static void resolve_shape(lsk_pixel *px);
 
-static int build(lsk_pixel *px)
+/* pixel.cl behind the layouts' views, into *prog: the ordinary build,
+ * or with large the large-module one (PX_LARGE). */
+static int build_program(lsk_pixel *px, int large, const char *fn, lsk_program **prog)
 {
-  static const char fn[] = "lsk_pixel_create";
   char *view[3] = {NULL, NULL, NULL}, *prelude = NULL;
-  int rc = pxdigi_describe(&px->layout[0]);
-  if (!rc)
-    rc = pxclus_describe(&px->layout[1]);
-  if (!rc)
-    rc = pxhit_describe(&px->layout[2]);
+  int rc = LSK_OK;
   for (int i = 0; i < 3 && !rc; ++i)
     rc = lsk_layout_emit_cl(px->layout[i], NULL, &view[i]);
   if (rc)
     return lsk_context_set_error(px->ctx, rc, "%s: layouts: %s", fn, lsk_context_errmsg(NULL));
   static const char fmt[] = "#define PX_NX %u\n#define PX_NY %u\n#define PX_PITCH_X %.9gf\n"
-                            "#define PX_PITCH_Y %.9gf\n#define PX_GRID %d\n%s\n%s\n%s\n";
+                            "#define PX_PITCH_Y %.9gf\n#define PX_GRID %d\n#define PX_LARGE %d\n"
+                            "%s\n%s\n%s\n";
   int grid = px->opt.lookup == LSK_PIXEL_LOOKUP_GRID;
   int n = snprintf(NULL, 0, fmt, LSK_PIXEL_NX, LSK_PIXEL_NY, (double)LSK_PIXEL_PITCH_X,
-                   (double)LSK_PIXEL_PITCH_Y, grid, view[0], view[1], view[2]);
+                   (double)LSK_PIXEL_PITCH_Y, grid, large, view[0], view[1], view[2]);
   if (n >= 0 && (prelude = malloc((size_t)n + 1)) != NULL)
     snprintf(prelude, (size_t)n + 1, fmt, LSK_PIXEL_NX, LSK_PIXEL_NY, (double)LSK_PIXEL_PITCH_X,
-             (double)LSK_PIXEL_PITCH_Y, grid, view[0], view[1], view[2]);
+             (double)LSK_PIXEL_PITCH_Y, grid, large, view[0], view[1], view[2]);
   for (int i = 0; i < 3; ++i)
     lsk_free(view[i]);
   if (!prelude)
     return lsk_context_set_error(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
-  lsk_program_options po = {.name = "pixel.cl", .prelude = prelude};
-  rc = lsk_program_create(px->ctx, pixel_kernel_source, &po, &px->prog);
+  lsk_program_options po = {.name = large ? "pixel-large.cl" : "pixel.cl", .prelude = prelude};
+  rc = lsk_program_create(px->ctx, pixel_kernel_source, &po, prog);
   free(prelude);
+  return rc;
+}
+
+static int build(lsk_pixel *px)
+{
+  static const char fn[] = "lsk_pixel_create";
+  int rc = pxdigi_describe(&px->layout[0]);
+  if (!rc)
+    rc = pxclus_describe(&px->layout[1]);
+  if (!rc)
+    rc = pxhit_describe(&px->layout[2]);
+  if (!rc)
+    rc = build_program(px, 0, fn, &px->prog);
   if (!rc)
     rc = lsk_kernel_create(px->prog, "px_module", &px->module);
   if (!rc)
@@ -251,6 +287,13 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
                                  fn, GRID_NEED, dev->name, (unsigned long long)dev->local_mem_size);
   if (lookup == LSK_PIXEL_LOOKUP_AUTO)
     lookup = dev->is_cpu && grid_fits ? LSK_PIXEL_LOOKUP_GRID : LSK_PIXEL_LOOKUP_HASH;
+  if (opt && (opt->cuts || opt->ncuts)) {
+    if (!opt->cuts)
+      return lsk_context_set_error(ctx, LSK_EINVAL, "%s: opt->cuts is NULL, ncuts %u", fn,
+                                   opt->ncuts);
+    if ((rc = px_cuts_usable(ctx, fn, opt->cuts, opt->ncuts)))
+      return rc;
+  }
   lsk_pixel *px = calloc(1, sizeof *px);
   if (!px)
     return lsk_context_set_error(ctx, LSK_ENOMEM, "%s: out of host memory", fn);
@@ -267,6 +310,11 @@ int lsk_pixel_create(lsk_context *ctx, const lsk_pixel_options *opt, lsk_pixel *
   px->algo = (lsk_algo_options){0};
   px->opt.lookup = lookup;
   px->threshold = px->opt.threshold ? px->opt.threshold : LSK_PIXEL_THRESHOLD;
+  if (px->opt.cuts) {
+    memcpy(px->cuts, px->opt.cuts, px->opt.ncuts * sizeof *px->cuts);
+    px->ncuts = px->opt.ncuts;
+  }
+  px->opt.cuts = NULL; /* the caller's array need not outlive px */
   resolve_shape(px);
   /* The queue is live and the context's: the buffer cache checks both
    * (and keeps the buffer for the first run). */
@@ -332,6 +380,22 @@ static int stage_reserve(lsk_pixel *px, size_t nm)
   return LSK_OK;
 }
 
+/* Each module of an event's threshold for the kernels' keep-at-or-above
+ * test: its range's (or px's one threshold), plus 1 for a strict cut
+ * (a charge is below 2^28, so UINT32_MAX keeps nothing either way). */
+static void module_thresholds(const lsk_pixel *px, uint32_t modules, uint32_t *thr)
+{
+  for (uint32_t m = 0, r = 0; m < modules; ++m) {
+    uint32_t t = px->threshold;
+    if (px->ncuts) {
+      while (r + 1 < px->ncuts && px->cuts[r + 1].first_module <= m)
+        ++r;
+      t = px->cuts[r].threshold;
+    }
+    thr[m] = px->opt.strict && t < UINT32_MAX ? t + 1u : t;
+  }
+}
+
 /* Room for ev: device buffers (the SoA grown, never shrunk), the placements
  * of its modules, the association of its modules, the staging area. Its
  * own writes on px's queue, waited for at the end (the host memory written
@@ -339,7 +403,7 @@ static int stage_reserve(lsk_pixel *px, size_t nm)
 static int reserve(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
 {
   int rc = LSK_OK, wrote = 0;
-  uint32_t *z = NULL;
+  uint32_t *z = NULL, *thr = NULL;
   lsk_pixel_placement *pl = NULL;
   if (ev->digis > px->cap_digis || !px->soa[0]) {
     size_t cap = ev->digis + ev->digis / 4 + 1;
@@ -380,14 +444,20 @@ static int reserve(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
   }
   if (!rc && px->placed != ev->modules) {
     lsk_buffer_destroy(px->place);
-    px->place = NULL;
+    lsk_buffer_destroy(px->thr);
+    px->place = px->thr = NULL;
     px->placed = 0;
-    if (!(pl = malloc(ev->modules * sizeof *pl)))
+    if (!(pl = malloc(ev->modules * sizeof *pl)) || !(thr = malloc(ev->modules * 4u)))
       rc = lsk_context_set_error(px->ctx, LSK_ENOMEM, "lsk_pixel_run: out of host memory");
     if (!rc) {
       lsk_pixel_geometry(ev->modules, pl);
+      module_thresholds(px, ev->modules, thr);
       rc = lsk_buffer_create(px->ctx, ev->modules * sizeof *pl, &px->place);
     }
+    if (!rc)
+      rc = lsk_buffer_create(px->ctx, ev->modules * 4u, &px->thr);
+    if (!rc)
+      rc = lsk_buffer_write(px->thr, 0, thr, ev->modules * 4u, &px->xfer);
     if (!rc)
       rc = lsk_buffer_write(px->place, 0, pl, ev->modules * sizeof *pl, &px->xfer);
     wrote |= !rc;
@@ -409,6 +479,7 @@ static int reserve(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
   }
   free(z);
   free(pl);
+  free(thr);
   return rc;
 }
 
@@ -534,10 +605,93 @@ static void resolve_shape(lsk_pixel *px)
 static lsk_launch shape(const lsk_pixel *px, size_t nm)
 {
   size_t most = px->opt.blocks;
-  return (lsk_launch){.domain = {LSK_PIXEL_MAX_DIGIS},
+  return (lsk_launch){.domain = {LSK_PIXEL_BLOCK_DIGIS},
                       .blocks = {nm < most ? (nm ? nm : 1) : most},
                       .workers = px->opt.workers,
                       .simd = px->opt.simd};
+}
+
+/* The large-module path: a block's scratch slice (pixel.cl, PX_SLICE: the
+ * grid, four uint and four ulong arrays of LSK_PIXEL_MAX_DIGIS), and the
+ * most blocks a launch takes (on GPUs a block per large module up to 256
+ * of them, 84 MB of scratch; elsewhere the ordinary path's blocks). */
+#define LARGE_SLICE (GRID_BYTES + 48u * LSK_PIXEL_MAX_DIGIS)
+#define LARGE_GPU_BLOCKS 256u
+
+static lsk_launch shape_large(const lsk_pixel *px, size_t nl)
+{
+  size_t most = lsk_context_device(px->ctx)->is_gpu ? LARGE_GPU_BLOCKS : px->opt.blocks;
+  if (most > LARGE_GPU_BLOCKS)
+    most = LARGE_GPU_BLOCKS;
+  /* Where loops are capped (llvmpipe: 65,535 iterations per work-item,
+   * docs/rusticl.md), one worker over 4096 digis would pass the cap
+   * (about 16 iterations per digi): lsk's automatic shape there. */
+  int capped = lsk_context_device(px->ctx)->loops_capped;
+  return (lsk_launch){.domain = {LSK_PIXEL_MAX_DIGIS},
+                      .blocks = {nl < most ? (nl ? nl : 1) : most},
+                      .workers = capped ? 0 : px->opt.workers,
+                      .simd = capped ? 0 : px->opt.simd};
+}
+
+/* The list of ev's large modules (more than LSK_PIXEL_BLOCK_DIGIS digis)
+ * into px->list_host, px->nlarge; then, if there are any, the large build
+ * (once), the list on the device and the scratch of the blocks. */
+static int reserve_large(lsk_pixel *px, const lsk_pixel_events *ev, size_t nm)
+{
+  static const char fn[] = "lsk_pixel_run";
+  px->nlarge = 0;
+  for (size_t k = 0; k < nm; ++k) {
+    if (ev->start[k + 1] - ev->start[k] <= LSK_PIXEL_BLOCK_DIGIS)
+      continue;
+    if (px->nlarge == px->list_cap) {
+      size_t cap = px->list_cap ? 2 * px->list_cap : 64;
+      uint32_t *l = realloc(px->list_host, cap * 4);
+      if (!l)
+        return lsk_context_set_error(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+      px->list_host = l;
+      px->list_cap = cap;
+      lsk_buffer_destroy(px->list); /* regrown below */
+      px->list = NULL;
+    }
+    px->list_host[px->nlarge++] = (uint32_t)k;
+  }
+  if (!px->nlarge)
+    return LSK_OK;
+  int rc = LSK_OK;
+  if (!px->prog_large) {
+    rc = build_program(px, 1, fn, &px->prog_large);
+    if (!rc)
+      rc = lsk_kernel_create(px->prog_large, "px_large", &px->large);
+    if (rc) {
+      lsk_program_destroy(px->prog_large);
+      px->prog_large = NULL;
+      return rc;
+    }
+  }
+  if (!px->list)
+    rc = lsk_buffer_create(px->ctx, px->list_cap * 4, &px->list);
+  lsk_launch l = shape_large(px, px->nlarge);
+  size_t blocks = l.blocks[0];
+  if (!rc && blocks > px->scratch_blocks) {
+    lsk_buffer_destroy(px->scratch);
+    px->scratch = NULL;
+    px->scratch_blocks = 0;
+    rc = lsk_buffer_create(px->ctx, blocks * LARGE_SLICE, &px->scratch);
+    /* Zeroed here, once, by a whole write (oclgrind takes no fill as
+     * initializing): px_large leaves each block's grid as it found it
+     * (each module frees its pixels), and never zeroes it itself. */
+    void *z = rc ? NULL : calloc(blocks, LARGE_SLICE);
+    if (!rc && !z)
+      rc = lsk_context_set_error(px->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
+    if (!rc)
+      rc = lsk_buffer_write(px->scratch, 0, z, blocks * LARGE_SLICE, &px->on);
+    free(z);
+    if (!rc)
+      px->scratch_blocks = blocks;
+  }
+  if (!rc)
+    rc = lsk_buffer_write(px->list, 0, px->list_host, px->nlarge * 4, &px->xfer);
+  return rc;
 }
 
 int px_module_local(lsk_pixel *px, uint64_t *bytes)
@@ -580,14 +734,16 @@ int px_events_usable(lsk_context *ctx, const char *fn, const lsk_pixel_events *e
                                  "%s: %u events of %u modules, %zu digis: out of range", fn,
                                  ev->events, ev->modules, ev->digis);
   size_t nm = (size_t)ev->events * ev->modules;
-  for (size_t k = 0; k < nm; ++k)
-    if (ev->start[k + 1] < ev->start[k] || ev->start[k + 1] - ev->start[k] > max_digis) {
-      char most[32] = "";
-      if (max_digis != UINT32_MAX)
-        snprintf(most, sizeof most, " (at most %u)", max_digis);
-      return lsk_context_set_error(ctx, LSK_EINVAL, "%s: module %zu: digis %u to %u%s", fn, k,
-                                   ev->start[k], ev->start[k + 1], most);
-    }
+  for (size_t k = 0; k < nm; ++k) {
+    size_t e = k / ev->modules, m = k - e * ev->modules;
+    if (ev->start[k + 1] < ev->start[k])
+      return lsk_context_set_error(ctx, LSK_EINVAL, "%s: event %zu module %zu: digis %u to %u", fn,
+                                   e, m, ev->start[k], ev->start[k + 1]);
+    if (ev->start[k + 1] - ev->start[k] > max_digis)
+      return lsk_context_set_error(
+          ctx, LSK_EINVAL, "%s: event %zu module %zu: %u digis, more than %u (digis %u to %u)", fn,
+          e, m, ev->start[k + 1] - ev->start[k], max_digis, ev->start[k], ev->start[k + 1]);
+  }
   if (ev->start[0] != 0 || ev->start[nm] != ev->digis)
     return lsk_context_set_error(ctx, LSK_EINVAL, "%s: start runs from %u to %u, want 0 to %zu", fn,
                                  ev->start[0], ev->start[nm], ev->digis);
@@ -615,6 +771,8 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   if (!rc)
     rc = reserve(px, ev, nm);
   if (!rc)
+    rc = reserve_large(px, ev, nm);
+  if (!rc)
     rc = upload(px, ev, nm);
   if (!rc)
     rc = lap(px, times, &t.upload, &t0);
@@ -627,8 +785,21 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   add(&l, LSK_ARG_BUFFER(px->nhit));
   add(&l, LSK_ARG_UINT(thr));
   add(&l, LSK_ARG_UINT(m32));
+  add(&l, LSK_ARG_UINT(px_invalid_id(ev))); /* the invalid digis' module id */
+  /* Per module thresholds (px->thr) where a cut is per range or strict;
+   * else thr for all, with no division per module. */
+  add(&l, LSK_ARG_BUFFER(px->thr));
+  add(&l, LSK_ARG_UINT(px->ncuts || px->opt.strict ? ev->modules : 0u));
   if (!rc)
     rc = launch(px, px->module, &l, nm);
+  /* The large modules, after the others (px_module skipped them). */
+  if (!rc && px->nlarge) {
+    add(&l, LSK_ARG_BUFFER(px->list));
+    add(&l, LSK_ARG_UINT((uint32_t)px->nlarge));
+    add(&l, LSK_ARG_BUFFER(px->scratch));
+    lsk_launch cfg = shape_large(px, px->nlarge);
+    rc = l.rc ? l.rc : lsk_kernel_launch(px->large, &cfg, l.a, l.n, &px->on);
+  }
   if (!rc)
     rc = lap(px, times, &t.cluster, &t0);
   if (!rc)
@@ -646,7 +817,9 @@ int lsk_pixel_run(lsk_pixel *px, const lsk_pixel_events *ev, lsk_pixel_times *ti
   add(&l, LSK_ARG_BUFFER(px->coff));
   add(&l, LSK_ARG_BUFFER(px->hoff));
   add(&l, LSK_ARG_BUFFER(px->place));
-  add(&l, LSK_ARG_UINT(thr));
+  add(&l, LSK_ARG_BUFFER(px->thr));
+  for (int i = 0; i < 3; ++i)
+    add(&l, LSK_ARG_FLOAT(px->opt.beam_spot[i]));
   add(&l, LSK_ARG_UINT(ev->modules));
   add(&l, LSK_ARG_UINT(m32));
   if (!rc)
@@ -802,12 +975,17 @@ int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
   if (!rc && nc)
     rc = lsk_buffer_read(b[1], at(px, 1, cv.hit), r->hit, nc * 4, xfer);
   /* The hit columns into the host view, then to structs. */
-  void *col[] = {hv.hx, hv.hy, hv.xerr, hv.yerr, hv.hcharge, hv.hmodule, hv.cluster};
+  void *col[] = {hv.hx, hv.hy, hv.xerr, hv.yerr, hv.hcharge, hv.hmodule, hv.cluster, hv.r};
   for (size_t j = 0; !rc && nh && j < sizeof col / sizeof col[0]; ++j)
     rc = lsk_buffer_read(b[2], at(px, 2, col[j]), col[j], nh * 4, xfer);
   for (size_t j = 0; !rc && nh && j < 3; ++j)
     rc = lsk_buffer_read(b[2], at(px, 2, hv.g + j * hv.g_stride), hv.g + j * hv.g_stride, nh * 4,
                          xfer);
+  for (size_t j = 0; !rc && nh && j < 3; ++j)
+    rc = lsk_buffer_read(b[2], at(px, 2, hv.gb + j * hv.gb_stride), hv.gb + j * hv.gb_stride,
+                         nh * 4, xfer);
+  if (!rc && nh)
+    rc = lsk_buffer_read(b[2], at(px, 2, hv.iphi), hv.iphi, nh * 2, xfer);
   /* The association, to check it against the hit order. */
   if (!rc)
     rc = lsk_buffer_read(lsk_assoc_offsets(px->assoc), 0, off, (nm + 1) * 4, xfer);
@@ -815,14 +993,18 @@ int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
     rc = lsk_buffer_read(lsk_assoc_content(px->assoc), 0, content, nh * 4, xfer);
   rc = settle(px, rc);
   for (size_t i = 0; !rc && i < nh; ++i)
-    r->hits[i] = (lsk_pixel_hit){.x = hv.hx[i],
-                                 .y = hv.hy[i],
-                                 .xerr = hv.xerr[i],
-                                 .yerr = hv.yerr[i],
-                                 .g = {hv.g[i], hv.g[i + hv.g_stride], hv.g[i + 2 * hv.g_stride]},
-                                 .charge = hv.hcharge[i],
-                                 .module = hv.hmodule[i],
-                                 .cluster = hv.cluster[i]};
+    r->hits[i] =
+        (lsk_pixel_hit){.x = hv.hx[i],
+                        .y = hv.hy[i],
+                        .xerr = hv.xerr[i],
+                        .yerr = hv.yerr[i],
+                        .g = {hv.g[i], hv.g[i + hv.g_stride], hv.g[i + 2 * hv.g_stride]},
+                        .gb = {hv.gb[i], hv.gb[i + hv.gb_stride], hv.gb[i + 2 * hv.gb_stride]},
+                        .r = hv.r[i],
+                        .iphi = hv.iphi[i],
+                        .charge = hv.hcharge[i],
+                        .module = hv.hmodule[i],
+                        .cluster = hv.cluster[i]};
   if (!rc) {
     r->modules = nm;
     r->digis = px->digis;
@@ -830,6 +1012,10 @@ int lsk_pixel_read(lsk_pixel *px, lsk_pixel_result *r)
     r->nhits = nh;
     rc = check_assoc(px, r, off, content);
   }
+  /* The invalid digis: marked by the kernels, counted here. */
+  r->skipped = 0;
+  for (size_t i = 0; !rc && i < px->digis; ++i)
+    r->skipped += r->clus[i] == LSK_PIXEL_INVALID_CLUSTER;
   free(off);
   free(content);
   return rc;

@@ -27,6 +27,33 @@
  * Blocks share nothing and never wait for each other.
  */
 #define PX_D LSK_DOMAIN_SIZE
+/* An invalid digi's parent (no digi's index), and its cluster id
+ * (LSK_PIXEL_INVALID_CLUSTER: CMS's -9999). */
+#define PX_SKIP 0xffffffffu
+#define PX_INVALID_CLUSTER 0xffffd8f1u
+/*
+ * Two builds of this file (examples/pixel/pixel.c):
+ *   ordinary  PX_LARGE 0: the block domain is LSK_PIXEL_BLOCK_DIGIS (256),
+ *             the working arrays in local memory; px_module skips a module
+ *             of more digis than the domain (the large build's)
+ *   large     PX_LARGE 1: px_large, the same clusterizer over the modules
+ *             of more than 256 digis that the host lists, a block per
+ *             module at a time with a domain of LSK_PIXEL_MAX_DIGIS
+ *             (4096), its grid and working arrays in global memory (a
+ *             slice of a scratch buffer per block: 4096 digis' arrays
+ *             take 176 KiB, past any GPU's local memory)
+ * The helpers below work on PX_MEM memory, local or global.
+ */
+#ifndef PX_LARGE
+#define PX_LARGE 0
+#endif
+#if PX_LARGE
+#define PX_MEM __global
+#undef PX_GRID
+#define PX_GRID 1 /* a grid in global memory: one load per neighbour */
+#else
+#define PX_MEM __local
+#endif
 #define PX_H (2 * PX_D) /* hash slots: at most half full */
 /* The occupancy filter: a bit per pixel of PX_FX columns, onto which
  * the module's columns fold (x mod PX_FX): bits 0 to PX_FX * NY (see
@@ -82,28 +109,28 @@ LSK_INLINE uint px_slot(uint key) { return ((key * 0x9E3779B1u) >> 16) & (PX_H -
  * links that the algorithm makes order-free.
  */
 #if LSK_WORKERS == 1
-LSK_INLINE uint px_ld(__local uint *p) { return *p; }
-LSK_INLINE uint px_cas(__local uint *p, uint old, uint v)
+LSK_INLINE uint px_ld(PX_MEM uint *p) { return *p; }
+LSK_INLINE uint px_cas(PX_MEM uint *p, uint old, uint v)
 {
   uint seen = *p;
   if (seen == old)
     *p = v;
   return seen;
 }
-LSK_INLINE void px_add(__local uint *p, uint v) { *p += v; }
-LSK_INLINE void px_min(__local uint *p, uint v) { *p = min(*p, v); }
-LSK_INLINE void px_or(__local uint *p, uint v) { *p |= v; }
-LSK_INLINE void px_and(__local uint *p, uint v) { *p &= v; }
+LSK_INLINE void px_add(PX_MEM uint *p, uint v) { *p += v; }
+LSK_INLINE void px_min(PX_MEM uint *p, uint v) { *p = min(*p, v); }
+LSK_INLINE void px_or(PX_MEM uint *p, uint v) { *p |= v; }
+LSK_INLINE void px_and(PX_MEM uint *p, uint v) { *p &= v; }
 #else
-LSK_INLINE uint px_ld(__local uint *p) { return atomic_or((volatile __local uint *)p, 0u); }
-LSK_INLINE uint px_cas(__local uint *p, uint old, uint v)
+LSK_INLINE uint px_ld(PX_MEM uint *p) { return atomic_or((volatile PX_MEM uint *)p, 0u); }
+LSK_INLINE uint px_cas(PX_MEM uint *p, uint old, uint v)
 {
-  return atomic_cmpxchg((volatile __local uint *)p, old, v);
+  return atomic_cmpxchg((volatile PX_MEM uint *)p, old, v);
 }
-LSK_INLINE void px_add(__local uint *p, uint v) { atomic_add((volatile __local uint *)p, v); }
-LSK_INLINE void px_min(__local uint *p, uint v) { atomic_min((volatile __local uint *)p, v); }
-LSK_INLINE void px_or(__local uint *p, uint v) { atomic_or((volatile __local uint *)p, v); }
-LSK_INLINE void px_and(__local uint *p, uint v) { atomic_and((volatile __local uint *)p, v); }
+LSK_INLINE void px_add(PX_MEM uint *p, uint v) { atomic_add((volatile PX_MEM uint *)p, v); }
+LSK_INLINE void px_min(PX_MEM uint *p, uint v) { atomic_min((volatile PX_MEM uint *)p, v); }
+LSK_INLINE void px_or(PX_MEM uint *p, uint v) { atomic_or((volatile PX_MEM uint *)p, v); }
+LSK_INLINE void px_and(PX_MEM uint *p, uint v) { atomic_and((volatile PX_MEM uint *)p, v); }
 #endif
 
 /* The digi whose pixel key (x * NY + y + 1) is key, or self if none. An
@@ -155,12 +182,12 @@ LSK_INLINE uint px_earlier(__local const uint *occ, uint x, uint y)
 #else
 #define PX_LO 1
 #endif
-LSK_INLINE void px_add64(__local ulong *p, ulong v)
+LSK_INLINE void px_add64(PX_MEM ulong *p, ulong v)
 {
 #if LSK_WORKERS == 1
   *p += v;
 #else
-  volatile __local uint *w = (volatile __local uint *)p;
+  volatile PX_MEM uint *w = (volatile PX_MEM uint *)p;
   uint l = (uint)v, h = (uint)(v >> 32);
   uint old = atomic_add(&w[PX_LO], l);
   h += old + l < old;
@@ -173,7 +200,7 @@ LSK_INLINE void px_add64(__local ulong *p, ulong v)
  * linked under a smaller root), so a root is the smallest digi of its
  * tree. Path halving only ever points a digi at a farther ancestor, and
  * with atomic_min two workers halving at once keep the farther one. */
-LSK_INLINE uint px_root(__local uint *parent, uint i)
+LSK_INLINE uint px_root(PX_MEM uint *parent, uint i)
 {
   for (;;) {
     uint p = px_ld(&parent[i]);
@@ -189,7 +216,7 @@ LSK_INLINE uint px_root(__local uint *parent, uint i)
 /* Joins the trees of digis i and j: the larger root under the smaller.
  * The swap succeeds only on a root that is still one, so a retry means
  * that another worker linked first (lock-free: nobody waits for anyone). */
-LSK_INLINE void px_union(__local uint *parent, uint i, uint j)
+LSK_INLINE void px_union(PX_MEM uint *parent, uint i, uint j)
 {
   for (;;) {
     uint a = px_root(parent, i), b = px_root(parent, j);
@@ -230,7 +257,7 @@ LSK_INLINE void px_row(pxclus_view cv, uint j, uint qr, uint hr, uint threshold,
 /* Frees a digi's pixel for the next module: its grid cell, or its hash
  * slot and its filter bit (a bit that two pixels share is cleared twice). */
 #if PX_GRID
-LSK_INLINE void px_free(__local ushort *grid, uint x, uint y) { grid[x * PX_NY + y] = 0u; }
+LSK_INLINE void px_free(PX_MEM ushort *grid, uint x, uint y) { grid[x * PX_NY + y] = 0u; }
 #define PX_PIXELS grid /* px_free's first arguments in px_module */
 #else
 LSK_INLINE void px_free(__local uint *tab, __local uint *occ, uint slot, uint x, uint y)
@@ -275,20 +302,43 @@ LSK_INLINE void px_free(__local uint *tab, __local uint *occ, uint slot, uint x,
  *           (private memory: only the digi's own index reads it)
  *   msx     sum w x in 32 bits                            2048 -> 1024
  */
+#if PX_LARGE
+/* A block's slice of px_large's scratch, in uints: the grid (ushort per
+ * pixel), then parent, q, xmin, ymin (uint) and the four moments (ulong:
+ * sum w x of 4096 digis may pass 2^32), each PX_D long. */
+#define PX_GRID_WORDS (PX_NX * PX_NY / 2u)
+#define PX_SLICE (PX_GRID_WORDS + 12u * PX_D)
+#define PX_ADDX px_add64
+LSK_KERNEL void px_large(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global const uint *start,
+                         __global uint *nclus, __global uint *nhit, uint thr1, uint nmod,
+                         uint inv, __global const uint *thr, uint per_event,
+                         __global const uint *list, uint nlist, __global uint *scratch)
+#else
+#define PX_ADDX px_add
 LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global const uint *start,
-                          __global uint *nclus, __global uint *nhit, uint threshold, uint nmod)
+                          __global uint *nclus, __global uint *nhit, uint thr1, uint nmod,
+                          uint inv, __global const uint *thr, uint per_event)
+#endif
 {
 #if LSK_WORKERS > 1
   LSK_BLOCK_SCRATCH(uint, s); /* the ranks' scan */
   LSK_VAR(uint, root);
 #endif
-#if PX_GRID
+#if PX_LARGE
+  __global uint *slice = scratch + (size_t)lsk_block_idx() * PX_SLICE;
+  __global ushort *grid = (__global ushort *)slice; /* pixel -> digi + 1 */
+  __global uint *parent = slice + PX_GRID_WORDS, *q = parent + PX_D, *xmin = q + PX_D;
+  __global uint *ymin = xmin + PX_D;
+  __global ulong *msx = (__global ulong *)(ymin + PX_D), *msy = msx + PX_D, *msxx = msy + PX_D;
+  __global ulong *msyy = msxx + PX_D;
+#elif PX_GRID
   LSK_SHARED(ushort, grid, PX_NX * PX_NY); /* pixel -> digi + 1 */
 #else
   LSK_SHARED(uint, tab, PX_H); /* pixel -> digi */
   LSK_SHARED(uint, occ, PX_W); /* the occupancy filter (px_earlier) */
   LSK_VAR(uint, sl);           /* each digi's slot in tab */
 #endif
+#if !PX_LARGE
   LSK_SHARED(uint, parent, PX_D); /* union-find links; then each digi's root */
   LSK_SHARED(uint, q, PX_D);      /* per root: charge; then its cluster id */
   LSK_SHARED(uint, xmin, PX_D);   /* per root: lowest x and y */
@@ -302,6 +352,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
   LSK_SHARED(ulong, msy, PX_D);
   LSK_SHARED(ulong, msxx, PX_D);
   LSK_SHARED(ulong, msyy, PX_D);
+#endif
   pxdigi_view v = PXDIGI_VIEW(d);
   pxclus_view cv = PXCLUS_VIEW(c);
   /* The scans' last entries, so that they end with the totals. */
@@ -311,7 +362,12 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       nclus[nmod] = 0u;
       nhit[nmod] = 0u;
     }
-  /* Free once; each module frees the slots it took. */
+  /* Free once; each module frees the slots it took. The large build's
+   * grid is in global memory, zeroed by the host when it is made and left
+   * so by each module: no 66,560 stores per block and launch (on llvmpipe,
+   * whose loop cap counts every iteration of a work-item, they alone came
+   * near it). */
+#if !PX_LARGE
   LSK_FOREACH(it)
   {
 #if PX_GRID
@@ -325,15 +381,39 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
 #endif
   }
   lsk_sync();
+#endif
+  /* Only the module's n digis: a ForEach over n, not over the domain,
+   * costs in proportion to the digis (most modules have few). */
+#if PX_LARGE
+  /* The listed modules (more digis than the ordinary domain), a run of
+   * them per block as PX_MODULES takes its modules. */
+  for (uint li = px_first(nlist, lsk_block_idx()), li_end = px_first(nlist, lsk_block_idx() + 1u);
+       li < li_end; ++li) {
+    uint m = list[li], a = start[m], n = min(start[m + 1] - a, (uint)PX_D);
+    uint threshold = per_event ? thr[m % per_event] : thr1;
+#else
   PX_MODULES(m, nmod)
   {
-    /* Only the module's n digis: a ForEach over n, not over the domain,
-     * costs in proportion to the digis (most modules have few). */
-    uint a = start[m], n = min(start[m + 1] - a, (uint)PX_D);
+    uint a = start[m], n = start[m + 1] - a;
+    if (n > PX_D)
+      continue; /* a large module: px_large's (uniform: no barrier skipped by some) */
+    /* Its threshold: per module where the host gave them (per_event not
+     * 0: a cut per range of module ids, or strict), else thr1 for all. */
+    uint threshold = per_event ? thr[m % per_event] : thr1;
+#endif
     /* Pixels are distinct, so each digi has a grid cell, or claims a free
      * hash slot, of its own. */
     LSK_FOREACH_N(it, n)
     {
+      /* An invalid digi (module inv): no pixel, and PX_SKIP for a parent,
+       * which every later pass tests first. Its x and y are never read. */
+      if (pxdigi_module(v, a + it.idx) == inv) {
+        parent[it.idx] = PX_SKIP;
+#if LSK_WORKERS > 1
+        q[it.idx] = 0u; /* read (and dropped) by the ranks' scan */
+#endif
+        continue;
+      }
       uint key = (uint)pxdigi_x(v, a + it.idx) * PX_NY + pxdigi_y(v, a + it.idx) + 1u;
 #if PX_GRID
       grid[key - 1u] = (ushort)(it.idx + 1u);
@@ -363,6 +443,8 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
      * a digi with itself does nothing. */
     LSK_FOREACH_N(it, n)
     {
+      if (px_ld(&parent[it.idx]) == PX_SKIP)
+        continue;
       uint x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx), key = x * PX_NY + y + 1u;
 #if PX_GRID
       /* Cell key - 1; off the module counts as empty. A branch per
@@ -399,6 +481,8 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
      * px_root only ever reads an ancestor there. */
     LSK_FOREACH_N(it, n)
     {
+      if (px_ld(&parent[it.idx]) == PX_SKIP)
+        continue;
       uint r = px_root(parent, it.idx), i = a + it.idx;
       uint w = pxdigi_adc(v, i), x = pxdigi_x(v, i), y = pxdigi_y(v, i);
       ulong wx = (ulong)w * x, wy = (ulong)w * y;
@@ -419,7 +503,7 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
       px_add(&q[r], w);
       px_min(&xmin[r], x);
       px_min(&ymin[r], y);
-      px_add(&msx[r], w * x);
+      PX_ADDX(&msx[r], w * x);
       px_add64(&msy[r], wy);
       px_add64(&msxx[r], wx * x);
       px_add64(&msyy[r], wy * y);
@@ -438,7 +522,12 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     uint k = 0;
     LSK_FOREACH_N(it, n)
     {
-      uint r = it.idx, x = pxdigi_x(v, a + r), y = pxdigi_y(v, a + r);
+      uint r = it.idx;
+      if (parent[r] == PX_SKIP) {
+        pxdigi_set_clus(v, a + r, PX_INVALID_CLUSTER);
+        continue;
+      }
+      uint x = pxdigi_x(v, a + r), y = pxdigi_y(v, a + r);
       if (parent[r] == r) {
         uint qr = q[r];
         px_row(cv, a + (k & 0xffffu), qr, k >> 16, threshold, xmin[r], ymin[r], msx[r], msy[r],
@@ -473,6 +562,10 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
     /* Each digi: its cluster's id (q at its root), and frees its pixel. */
     LSK_FOREACH_N(it, n)
     {
+      if (parent[it.idx] == PX_SKIP) {
+        pxdigi_set_clus(v, a + it.idx, PX_INVALID_CLUSTER);
+        continue;
+      }
       uint x = pxdigi_x(v, a + it.idx), y = pxdigi_y(v, a + it.idx);
       pxdigi_set_clus(v, a + it.idx, q[parent[it.idx]]);
       px_free(PX_PIXELS, x, y);
@@ -487,9 +580,34 @@ LSK_KERNEL void px_module(LSK_CTX, PXDIGI_PARAMS(d), PXCLUS_PARAMS(c), __global 
   }
 }
 
+/* atan2(y, x) within 3e-8 radians (a 1/3000 of iphi's count): the
+ * polynomial of Abramowitz and Stegun 4.4.49 for atan on [0, 1], folded
+ * to the circle. PoCL's atan2 made px_hits 6 times slower (a library call
+ * per hit that kept the loop from vectorizing); this is multiplies and
+ * selects. The C reference uses atan2f: the same iphi, or one count off
+ * where the rounding falls between them (lsk_pixel_compare allows 1). */
+LSK_INLINE float px_atan2(float y, float x)
+{
+  float ax = fabs(x), ay = fabs(y), hi = fmax(ax, ay), lo = fmin(ax, ay);
+  float z = hi > 0.0f ? lo / hi : 0.0f, z2 = z * z;
+  float p = 0.0028662257f;
+  p = p * z2 - 0.0161657367f;
+  p = p * z2 + 0.0429096138f;
+  p = p * z2 - 0.0752896400f;
+  p = p * z2 + 0.1065626393f;
+  p = p * z2 - 0.1420889944f;
+  p = p * z2 + 0.1999355085f;
+  p = p * z2 - 0.3333314528f;
+  float a = z + z * z2 * p;
+  a = ay > ax ? 1.57079632679f - a : a;
+  a = x < 0.0f ? 3.14159265359f - a : a;
+  return y < 0.0f ? -a : a;
+}
+
 LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global const uint *start,
                         __global const uint *coff, __global const uint *hoff,
-                        __global const float *place, uint threshold, uint per_event, uint nmod)
+                        __global const float *place, __global const uint *thr, float bx,
+                        float by, float bz, uint per_event, uint nmod)
 {
   pxclus_view cv = PXCLUS_VIEW(c);
   pxhit_view hv = PXHIT_VIEW(h);
@@ -499,30 +617,45 @@ LSK_KERNEL void px_hits(LSK_CTX, PXCLUS_PARAMS(c), PXHIT_PARAMS(h), __global con
   uint pm = m0 - m0 / per_event * per_event;
   for (uint m = m0; m < m1; ++m, pm = pm + 1u == per_event ? 0u : pm + 1u) {
     /* The module's clusters: sparse rows from a, dense ones from c0. */
-    uint a = start[m], c0 = coff[m], nk = min(coff[m + 1] - c0, (uint)PX_D), h0 = hoff[m];
+    uint a = start[m], c0 = coff[m], nk = min(coff[m + 1] - c0, start[m + 1] - a), h0 = hoff[m];
     __global const float *p = place + 12u * pm;
-    LSK_FOREACH_N(it, nk)
-    {
-      uint i = a + it.idx, k = c0 + it.idx;
-      uint qi = pxclus_sq(cv, i);
-      pxclus_set_charge(cv, k, qi);
-      if (qi < threshold) {
-        pxclus_set_hit(cv, k, 0xffffffffu); /* masked: no hit */
-        continue;
+    uint threshold = thr[pm]; /* the module's (px_module's test) */
+    /* A large module's clusters may pass the domain: data blocks of PX_D
+     * (each cluster is on its own here). */
+    for (uint b0 = 0; b0 < nk; b0 += PX_D)
+      LSK_FOREACH_N(it, min(nk - b0, (uint)PX_D))
+      {
+        uint i = a + b0 + it.idx, k = c0 + b0 + it.idx;
+        uint qi = pxclus_sq(cv, i);
+        pxclus_set_charge(cv, k, qi);
+        if (qi < threshold) {
+          pxclus_set_hit(cv, k, 0xffffffffu); /* masked: no hit */
+          continue;
+        }
+        uint j = h0 + pxclus_hr(cv, i); /* its rank among the hits: px_module */
+        float x = pxclus_lx(cv, i), y = pxclus_ly(cv, i);
+        pxhit_set_hx(hv, j, x);
+        pxhit_set_hy(hv, j, y);
+        pxhit_set_xerr(hv, j, pxclus_lxerr(cv, i));
+        pxhit_set_yerr(hv, j, pxclus_lyerr(cv, i));
+        /* Global, then about the beam spot: its radius and its phi as
+         * CMS's int16 (phi2short; px_iphi, examples/pixel/pixel_internal.h). */
+        float g0 = p[0] * x + p[1] * y + p[9], g1 = p[3] * x + p[4] * y + p[10];
+        float g2 = p[6] * x + p[7] * y + p[11], u = g0 - bx, w = g1 - by;
+        pxhit_set_g(hv, j, 0, 0, g0);
+        pxhit_set_g(hv, j, 1, 0, g1);
+        pxhit_set_g(hv, j, 2, 0, g2);
+        pxhit_set_gb(hv, j, 0, 0, u);
+        pxhit_set_gb(hv, j, 1, 0, w);
+        pxhit_set_gb(hv, j, 2, 0, g2 - bz);
+        pxhit_set_r(hv, j, sqrt(u * u + w * w));
+        int ip = convert_int_rte(px_atan2(w, u) * 10430.378350470453f); /* 2^15 / pi */
+        pxhit_set_iphi(hv, j, as_short((ushort)((uint)ip & 0xffffu)));
+        pxhit_set_hcharge(hv, j, qi);
+        pxhit_set_hmodule(hv, j, m);
+        pxhit_set_cluster(hv, j, k);
+        pxclus_set_hit(cv, k, j);
       }
-      uint j = h0 + pxclus_hr(cv, i); /* its rank among the hits: px_module */
-      float x = pxclus_lx(cv, i), y = pxclus_ly(cv, i);
-      pxhit_set_hx(hv, j, x);
-      pxhit_set_hy(hv, j, y);
-      pxhit_set_xerr(hv, j, pxclus_lxerr(cv, i));
-      pxhit_set_yerr(hv, j, pxclus_lyerr(cv, i));
-      for (uint r = 0; r < 3u; ++r)
-        pxhit_set_g(hv, j, r, 0, p[3 * r] * x + p[3 * r + 1] * y + p[9 + r]);
-      pxhit_set_hcharge(hv, j, qi);
-      pxhit_set_hmodule(hv, j, m);
-      pxhit_set_cluster(hv, j, k);
-      pxclus_set_hit(cv, k, j);
-    }
   }
 }
 
@@ -535,10 +668,13 @@ LSK_KERNEL void px_cluster_ids(LSK_CTX, PXDIGI_PARAMS(d), __global const uint *s
   pxdigi_view dv = PXDIGI_VIEW(d);
   uint m0 = px_first(nmod, lsk_block_idx()), m1 = px_first(nmod, lsk_block_idx() + 1u);
   for (uint m = m0; m < m1; ++m) {
-    uint a = start[m], c0 = coff[m];
-    LSK_FOREACH_N(it, min(start[m + 1] - a, (uint)PX_D))
-    {
-      ids[a + it.idx] = c0 + pxdigi_clus(dv, a + it.idx);
-    }
+    uint a = start[m], c0 = coff[m], n = start[m + 1] - a;
+    for (uint b0 = 0; b0 < n; b0 += PX_D)
+      LSK_FOREACH_N(it, min(n - b0, (uint)PX_D))
+      {
+        /* An invalid digi: past every bin (c0 + its id could wrap into one). */
+      uint k = pxdigi_clus(dv, a + b0 + it.idx);
+      ids[a + b0 + it.idx] = k == PX_INVALID_CLUSTER ? 0xffffffffu : c0 + k;
+      }
   }
 }

@@ -47,21 +47,54 @@ extern "C" {
 #define LSK_PIXEL_NY 416u
 #define LSK_PIXEL_PITCH_X 0.0100f
 #define LSK_PIXEL_PITCH_Y 0.0150f
-/* The most digis a module may have: the clusterizer's block domain. */
-#define LSK_PIXEL_MAX_DIGIS 256u
+/* The most digis a module may have (CMS's clusterizer takes 4000), and
+ * the most that the ordinary path's block domain holds: a module of more
+ * goes to the large-module path (a block of its own with a domain of
+ * LSK_PIXEL_MAX_DIGIS, its working arrays in global memory; see
+ * docs/example-pixel.md, "Large modules"). */
+#define LSK_PIXEL_MAX_DIGIS 4096u
+#define LSK_PIXEL_BLOCK_DIGIS 256u
 /* Modules per event, events per set: at most. */
 #define LSK_PIXEL_MAX_MODULES 65536u
 #define LSK_PIXEL_MAX_EVENTS 1000000u
 /* The default charge threshold of a cluster (adc counts). */
 #define LSK_PIXEL_THRESHOLD 4000u
+/*
+ * A charge cut per range of module ids (lsk_pixel_options.cuts): the
+ * modules of an event from first_module up to the next range's first
+ * take threshold. CMS's Phase-1 cut (clusterChargeCut in CMSSW's
+ * SiPixelClusterizer) is LSK_PIXEL_CMS_CUTS, strict: 2000 for the first
+ * barrel layer's 96 modules, 4000 above, a cluster kept when its charge
+ * is above the threshold (charge > cut), cut at or below it.
+ */
+typedef struct lsk_pixel_cut {
+  uint32_t first_module;
+  uint32_t threshold;
+} lsk_pixel_cut;
+#define LSK_PIXEL_MAX_CUTS 64u
+/* clang-format off */
+#define LSK_PIXEL_CMS_CUTS {{0u, 2000u}, {96u, 4000u}}
+/* clang-format on */
 /* No hit: the hit index of a masked cluster. */
 #define LSK_PIXEL_NONE 0xffffffffu
+/*
+ * Invalid digis, as CMS marks them (invalidModuleId): a digi within module
+ * m's range whose module is LSK_PIXEL_INVALID, not m, is skipped by every
+ * stage (no pixel, no cluster, no charge, no hit); its cluster is
+ * LSK_PIXEL_INVALID_CLUSTER ((uint32_t)-9999: CMS's invalid cluster id,
+ * -9999, as a uint32_t) and results count them (lsk_pixel_result.skipped).
+ * Its x, y and adc are not looked at. Only in sets of at most 9999
+ * modules per event: with more, 9999 is an ordinary module id.
+ */
+#define LSK_PIXEL_INVALID 9999u
+#define LSK_PIXEL_INVALID_CLUSTER 0xffffd8f1u
 
 /*
  * A set of events. Digis of all events in one SoA: event e's module m has
  * digis start[e * modules + m] up to start[e * modules + m + 1] - 1, and
- * module[i] == m for each of them. Within a module no two digis share a
- * pixel, and there are at most LSK_PIXEL_MAX_DIGIS.
+ * module[i] == m for each of them, or LSK_PIXEL_INVALID (skipped, above).
+ * Within a module no two valid digis share a pixel, and there are at most
+ * LSK_PIXEL_MAX_DIGIS digis, invalid ones included.
  */
 typedef struct lsk_pixel_events {
   uint32_t events;  /* events in the set */
@@ -89,25 +122,39 @@ void lsk_pixel_events_destroy(lsk_pixel_events *ev);
 /*
  * lsk_pixel_events_index: start from module, given how many digis each
  * event has (per_event[0..events), summing to digis), checking that each
- * event's digis are grouped by module in increasing order.
+ * event's digis are grouped by module in increasing order. An invalid
+ * digi (LSK_PIXEL_INVALID) goes to the module of the valid digi before it
+ * in its event (module 0 before the first).
  * Errors: LSK_EINVAL naming the event and digi.
  */
 int lsk_pixel_events_index(lsk_pixel_events *ev, const uint32_t *per_event);
 
 /*
  * lsk_pixel_events_check: every rule above (start increasing from 0 to
- * digis, module ids matching start, coordinates in range, adc nonzero,
- * no pixel twice in a module, at most LSK_PIXEL_MAX_DIGIS per module,
- * truth below the module's digi count). LSK_EINVAL naming the first
+ * digis, module ids matching start or LSK_PIXEL_INVALID, coordinates in
+ * range, adc nonzero, no pixel twice in a module, at most
+ * LSK_PIXEL_MAX_DIGIS per module, truth below the module's digi count;
+ * an invalid digi's x, y, adc and truth are not checked). LSK_EINVAL naming the first
  * offence, "event 3 module 17: digi 5 at (10, 20) repeats digi 2".
  */
 int lsk_pixel_events_check(const lsk_pixel_events *ev);
 
+/* The generator's presets (lsk_pixel_gen_options.preset). */
+#define LSK_PIXEL_PRESET_DEFAULT 0u
+/* Like CMS's Phase-1 pixel detector at a pileup of 50: 1856 modules per
+ * event (the default), 18,300 +- 3,500 clusters (hits) per event, the
+ * first barrel layer (modules 0 to 95) eight times as busy per module as
+ * the others, and 2 to 4 modules of that layer per event with a burst of
+ * 300 to 1,000 more clusters (about 1,000 to 3,500 digis: the
+ * large-module path). */
+#define LSK_PIXEL_PRESET_PU50 1u
+
 /* The generator's options; all zeros: the defaults. */
 typedef struct lsk_pixel_gen_options {
   uint32_t events;  /* 0: 10 */
-  uint32_t modules; /* per event; 0: 512 */
+  uint32_t modules; /* per event; 0: 512 (1856 for PU50) */
   uint64_t seed;    /* any value, 0 included */
+  uint32_t preset;  /* LSK_PIXEL_PRESET_*; 0: the default mix below */
 } lsk_pixel_gen_options;
 
 /*
@@ -127,7 +174,10 @@ int lsk_pixel_generate(const lsk_pixel_gen_options *opt, lsk_pixel_events **out 
  * then the digis as u64, the module size nx and ny as u32 each (a file
  * made for another module size is refused), the digis of each event
  * (u32 each), then the columns module (u32), x, y, adc (u16) and, if
- * flagged, truth (u32).
+ * flagged, truth (u32). Version 2, written where the set has invalid
+ * digis: an invalid digi's module is 0x80000000 | m, m the module it sits
+ * in (in memory LSK_PIXEL_INVALID), so that a file gives back the same
+ * start; version 1 files are read as before.
  * lsk_pixel_events_read validates everything (sizes, the file's length,
  * then lsk_pixel_events_check). A file holds at most 2^24 events x modules
  * (an empty module costs no bytes in the file but a slot in memory):
@@ -150,10 +200,22 @@ typedef struct lsk_pixel_placement {
  * Fills out[0..modules). */
 void lsk_pixel_geometry(uint32_t modules, lsk_pixel_placement *out /* OUT */);
 
+/* The scale of lsk_pixel_hit.iphi: phi = iphi * pi / 2^15 (CMS's int16
+ * phi, phi2short: iphi = round(phi * 2^15 / pi), pi itself wrapping to
+ * -2^15). */
+#define LSK_PIXEL_IPHI_SCALE 32768.0
+
 typedef struct lsk_pixel_hit {
   float x, y;       /* local position (cm, module centre at 0) */
   float xerr, yerr; /* spread (cm): sqrt(variance + 1/12) pixel pitches */
   float g[3];       /* global position (cm) */
+  /* Global position relative to the beam spot (lsk_pixel_options.
+   * beam_spot), its radius in x-y and its phi as a 16-bit integer (as
+   * CMS's hit SoA keeps them). */
+  float gb[3];
+  float r;
+  int16_t iphi;
+  uint16_t spare; /* 0: no padding, so that hits compare with memcmp */
   uint32_t charge;  /* the cluster's */
   uint32_t module;  /* event * modules + module */
   uint32_t cluster; /* the cluster, as an index into charge[] */
@@ -166,7 +228,10 @@ typedef struct lsk_pixel_result {
   size_t cap_digis, cap_modules; /* room (lsk_pixel_result_create) */
   size_t modules;                /* events * modules */
   size_t digis, clusters, nhits;
-  uint32_t *clus;  /* [digis] the digi's cluster within its module */
+  size_t skipped; /* invalid digis (LSK_PIXEL_INVALID) */
+  /* [digis] the digi's cluster within its module; an invalid digi's is
+   * LSK_PIXEL_INVALID_CLUSTER */
+  uint32_t *clus;
   uint32_t *nclus; /* [modules] clusters per module */
   /* [modules + 1] first cluster of each module: module k's clusters are
    * clus_start[k] to clus_start[k + 1] - 1 in charge and hit (the sum of
@@ -190,11 +255,21 @@ void lsk_pixel_result_destroy(lsk_pixel_result *r);
  * made for a smaller set), LSK_ENOMEM.
  */
 int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixel_result *r);
+/* The same with a threshold per range of module ids (lsk_pixel_options:
+ * cuts, ncuts, strict; cuts NULL: LSK_PIXEL_THRESHOLD for all). Errors as
+ * lsk_pixel_reference, and LSK_EINVAL for bad ranges. */
+int lsk_pixel_reference_cuts(const lsk_pixel_events *ev, const lsk_pixel_cut *cuts, uint32_t ncuts,
+                             int strict, lsk_pixel_result *r);
+/* The reference of a pipeline made with opt (its threshold, cuts, strict
+ * and beam spot; NULL: the defaults). Errors as lsk_pixel_reference_cuts. */
+struct lsk_pixel_options;
+int lsk_pixel_reference_opt(const lsk_pixel_events *ev, const struct lsk_pixel_options *opt,
+                            lsk_pixel_result *r);
 
 /*
  * lsk_pixel_compare: whether got equals want: the same cluster of every
- * digi, clusters per module, charges and masks (exactly), hits per module,
- * and hit positions and errors within tol (cm) each. LSK_EVERIFY naming
+ * digi, as many skipped, clusters per module, charges and masks (exactly), hits per module,
+ * and hit positions and errors within tol (cm) each, iphi within 1. LSK_EVERIFY naming
  * the first difference ("module 17: digi 4 in cluster 2, want 1"),
  * LSK_EINVAL for a NULL.
  */
@@ -236,6 +311,16 @@ typedef struct lsk_pixel_options {
    * lsk_pixels on other queues run on meanwhile. NULL: the context's
    * default queue. It must outlive the lsk_pixel. */
   lsk_queue *queue;
+  /* A threshold per range of module ids instead of threshold: ncuts
+   * ranges (1 to LSK_PIXEL_MAX_CUTS), the first at module 0, first_module
+   * increasing; copied at create. NULL: threshold for every module. */
+  const lsk_pixel_cut *cuts;
+  uint32_t ncuts;
+  /* 1: keep a cluster whose charge is above its threshold (CMS's rule);
+   * 0: at or above it (lsk's default). */
+  int strict;
+  /* The beam spot (cm) that hits' gb, r and iphi are relative to. */
+  float beam_spot[3];
 } lsk_pixel_options;
 
 /* Wall-clock seconds of each stage of the last lsk_pixel_run: cluster is

@@ -3,7 +3,7 @@
  * Little-endian whatever the host, every field at a fixed place:
  *
  *   0  "LSKPIXEL"       8 bytes
- *   8  version          u32 (1)
+ *   8  version          u32 (1; 2 where there are invalid digis)
  *  12  events           u32
  *  16  modules          u32 (per event)
  *  20  flags            u32 (bit 0: truth follows)
@@ -12,6 +12,12 @@
  *  40  digis per event  u32 [events]
  *      module u32 [digis], x u16 [digis], y u16 [digis], adc u16 [digis],
  *      truth u32 [digis] (if flagged)
+ *
+ * Invalid digis (LSK_PIXEL_INVALID in memory) are written as module
+ * 0x80000000 | m, m the module whose digis they sit among, so that the
+ * reader puts them back there (the id alone would not say which module
+ * an invalid digi at a module's start belongs to); such a file is
+ * version 2, any other version 1, as before.
  *
  * A reader checks the header against the limits and the file's length
  * before it allocates anything, then every digi (lsk_pixel_events_check):
@@ -28,7 +34,8 @@
 #include "pixel_internal.h"
 
 #define MAGIC "LSKPIXEL"
-#define VERSION 1u
+#define VERSION 2u /* the newest this lsk reads */
+#define INVALID_BIT 0x80000000u
 #define HEADER 40u
 /* Module slots (events x modules) of a file: 64 MB of start in memory. */
 #define MAX_SLOTS (1u << 24)
@@ -68,7 +75,10 @@ int lsk_pixel_events_write(const lsk_pixel_events *ev, const char *path)
     return lsk_context_set_error(NULL, LSK_ENOMEM, "%s: out of host memory for %zu bytes", fn,
                                  bytes);
   memcpy(b, MAGIC, 8);
-  put32(b + 8, VERSION);
+  size_t bad = 0; /* invalid digis */
+  for (size_t i = 0; i < d; ++i)
+    bad += px_invalid(ev, i);
+  put32(b + 8, bad ? 2u : 1u);
   put32(b + 12, ev->events);
   put32(b + 16, ev->modules);
   put32(b + 20, ev->truth ? 1u : 0u);
@@ -79,8 +89,9 @@ int lsk_pixel_events_write(const lsk_pixel_events *ev, const char *path)
   p = b + HEADER;
   for (uint32_t e = 0; e < ev->events; ++e, p += 4)
     put32(p, ev->start[(e + 1) * nm] - ev->start[e * nm]);
-  for (size_t i = 0; i < d; ++i, p += 4)
-    put32(p, ev->module[i]);
+  for (size_t k = 0; k < (size_t)ev->events * nm; ++k)
+    for (size_t i = ev->start[k]; i < ev->start[k + 1]; ++i, p += 4)
+      put32(p, px_invalid(ev, i) ? INVALID_BIT | (uint32_t)(k % nm) : ev->module[i]);
   const uint16_t *col[3] = {ev->x, ev->y, ev->adc};
   for (int c = 0; c < 3; ++c)
     for (size_t i = 0; i < d; ++i, p += 2) {
@@ -147,9 +158,10 @@ static int header(const unsigned char *b, size_t len, const char *path, uint32_t
   *events = get32(b + 12);
   *modules = get32(b + 16);
   *truth = flags & 1u;
-  if (version != VERSION)
-    return lsk_context_set_error(NULL, LSK_EIO, "%s: '%s': version %u, this lsk reads version %u",
-                                 fn, path, version, VERSION);
+  if (version == 0 || version > VERSION)
+    return lsk_context_set_error(NULL, LSK_EIO,
+                                 "%s: '%s': version %u, this lsk reads versions 1 to %u", fn, path,
+                                 version, VERSION);
   if (flags > 1u || get32(b + 32) != LSK_PIXEL_NX || get32(b + 36) != LSK_PIXEL_NY)
     return lsk_context_set_error(
         NULL, LSK_EIO, "%s: '%s': flags %u, modules of %ux%u pixels (want %ux%u)", fn, path, flags,
@@ -190,6 +202,7 @@ int lsk_pixel_events_read(const char *path, lsk_pixel_events **out)
   if (!b)
     return rc;
   lsk_pixel_events *ev = NULL;
+  uint8_t *inv = NULL; /* version 2: which digis are invalid */
   rc = header(b, len, path, &events, &modules, &digis, &truth);
   if (!rc)
     rc = lsk_pixel_events_create(events, modules, digis, truth, &ev);
@@ -203,19 +216,52 @@ int lsk_pixel_events_read(const char *path, lsk_pixel_events **out)
       sum += per[e] = get32(p);
     for (size_t i = 0; i < digis; ++i, p += 4)
       ev->module[i] = get32(p);
+    /* Version 2's invalid digis: their module for the index, marked
+     * invalid once it is made. */
+    if (get32(b + 8) >= 2u && !(inv = calloc(digis ? digis : 1, 1)))
+      rc = lsk_context_set_error(NULL, LSK_ENOMEM, "%s: out of host memory", fn);
+    /* One way to write each set, so that a file read back and written
+     * is the same file: 9999 itself is no module id in a file of at most
+     * 9999 modules per event, and a version 2 file has invalid digis. */
+    size_t marked = 0;
+    for (size_t i = 0; i < digis && !rc; ++i)
+      if (ev->module[i] == LSK_PIXEL_INVALID && modules <= LSK_PIXEL_INVALID)
+        rc = lsk_context_set_error(NULL, LSK_EIO,
+                                   "%s: '%s': digi %zu: module %u (an invalid digi is written as "
+                                   "0x80000000 | its module)",
+                                   fn, path, i, LSK_PIXEL_INVALID);
+    for (size_t i = 0; inv && i < digis && !rc; ++i)
+      if (ev->module[i] & INVALID_BIT) {
+        ++marked;
+        if (modules > LSK_PIXEL_INVALID)
+          rc = lsk_context_set_error(NULL, LSK_EIO,
+                                     "%s: '%s': digi %zu is invalid in a set of %u modules per "
+                                     "event (at most %u may have invalid digis)",
+                                     fn, path, i, modules, LSK_PIXEL_INVALID);
+        inv[i] = 1;
+        ev->module[i] &= ~INVALID_BIT;
+      }
+    if (inv && !rc && !marked)
+      rc = lsk_context_set_error(NULL, LSK_EIO, "%s: '%s': version 2 without invalid digis", fn,
+                                 path);
     uint16_t *col[3] = {ev->x, ev->y, ev->adc};
     for (int c = 0; c < 3; ++c)
       for (size_t i = 0; i < digis; ++i, p += 2)
         col[c][i] = get16(p);
     for (size_t i = 0; truth && i < digis; ++i, p += 4)
       ev->truth[i] = get32(p);
-    if (sum != digis)
+    if (!rc && sum != digis)
       rc = lsk_context_set_error(NULL, LSK_EIO,
                                  "%s: '%s': the events' counts sum to %llu, the header says %zu",
                                  fn, path, (unsigned long long)sum, digis);
   }
-  if (!rc && (lsk_pixel_events_index(ev, per) || lsk_pixel_events_check(ev)))
+  int bad = !rc && lsk_pixel_events_index(ev, per);
+  for (size_t i = 0; !rc && !bad && inv && i < digis; ++i)
+    if (inv[i])
+      ev->module[i] = LSK_PIXEL_INVALID;
+  if (!rc && (bad || lsk_pixel_events_check(ev)))
     rc = lsk_context_set_error(NULL, LSK_EIO, "%s: '%s': %s", fn, path, lsk_context_errmsg(NULL));
+  free(inv);
   free(per);
   free(b);
   if (rc) {

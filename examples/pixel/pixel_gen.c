@@ -19,6 +19,7 @@ typedef struct gen {
   uint16_t *x, *y, *adc;
   uint32_t *module, *truth;
   uint32_t *grid; /* NX * NY: digi index + 1 within the module, 0 free */
+  uint32_t most;  /* digis per module at most */
 } gen;
 
 /* splitmix64: any seed, 0 included, gives a good stream. */
@@ -60,8 +61,7 @@ static int grow(gen *g)
  * added. first is the module's first digi. */
 static int add(gen *g, size_t first, uint32_t m, int x, int y, uint32_t adc, uint32_t truth)
 {
-  if (x < 0 || y < 0 || x >= (int)LSK_PIXEL_NX || y >= (int)LSK_PIXEL_NY ||
-      g->n - first >= LSK_PIXEL_MAX_DIGIS)
+  if (x < 0 || y < 0 || x >= (int)LSK_PIXEL_NX || y >= (int)LSK_PIXEL_NY || g->n - first >= g->most)
     return 0;
   uint32_t *cell = &g->grid[(size_t)x * LSK_PIXEL_NY + (size_t)y];
   if (*cell || (g->n == g->cap && grow(g)))
@@ -105,14 +105,19 @@ static void cluster(gen *g, size_t first, uint32_t m, uint32_t truth)
     add(g, first, m, px[j], py[j], (uint32_t)((uint64_t)charge * w[j] / sum), truth);
 }
 
-static int module(gen *g, uint32_t m)
+/* Module m's digis: nclus clusters (the default mix's own count where
+ * nclus is UINT32_MAX), noise, shuffled. */
+static int module(gen *g, uint32_t m, uint32_t nclus)
 {
   size_t first = g->n;
-  uint32_t kind = below(g, 100), truth = 0;
-  if (kind < 12)
-    return LSK_OK; /* empty */
-  uint32_t nclus = kind < 14 ? 60 + below(g, 40) : 1 + below(g, 4) + below(g, 4);
-  for (uint32_t c = 0; c < nclus && g->n - first < LSK_PIXEL_MAX_DIGIS; ++c) {
+  uint32_t truth = 0;
+  if (nclus == UINT32_MAX) {
+    uint32_t kind = below(g, 100);
+    if (kind < 12)
+      return LSK_OK; /* empty */
+    nclus = kind < 14 ? 60 + below(g, 40) : 1 + below(g, 4) + below(g, 4);
+  }
+  for (uint32_t c = 0; c < nclus && g->n - first < g->most; ++c) {
     size_t before = g->n;
     cluster(g, first, m, truth);
     truth += g->n > before;
@@ -137,25 +142,61 @@ static int module(gen *g, uint32_t m)
   return LSK_OK;
 }
 
+/* PU50: each event's clusters per module (counts[modules]): a total of
+ * 18,300 + 3,500 * (a sum of 12 uniforms - 6, about normal), bursts of 300
+ * to 1,000 in 2 to 4 first-layer modules, the rest spread by weight (8 in
+ * the first layer's 96 modules, 1 elsewhere). */
+static void pu50_counts(gen *g, uint32_t modules, uint32_t *counts)
+{
+  double z = -6.0;
+  for (int i = 0; i < 12; ++i)
+    z += rnd(g) / 4294967296.0;
+  double total = 18300.0 + 3500.0 * z;
+  uint32_t left = total < 1000.0 ? 1000u : (uint32_t)total;
+  uint32_t inner = modules < 96 ? modules : 96, wsum = 8 * inner + (modules - inner);
+  memset(counts, 0, modules * sizeof *counts);
+  for (uint32_t b = 2 + below(g, 3); b > 0; --b) {
+    uint32_t n = 300 + below(g, 701);
+    counts[below(g, inner)] += n;
+    left = left > n ? left - n : 0;
+  }
+  for (uint32_t c = 0; c < left; ++c) {
+    uint32_t w = below(g, wsum);
+    counts[w < 8 * inner ? w / 8 : inner + (w - 8 * inner)] += 1;
+  }
+}
+
 int lsk_pixel_generate(const lsk_pixel_gen_options *opt, lsk_pixel_events **out)
 {
   static const char fn[] = "lsk_pixel_generate";
   if (!out)
     return lsk_context_set_error(NULL, LSK_EINVAL, "%s: out is NULL", fn);
   *out = NULL;
+  uint32_t preset = opt ? opt->preset : 0;
+  if (preset > LSK_PIXEL_PRESET_PU50)
+    return lsk_context_set_error(NULL, LSK_EINVAL, "%s: preset %u is none of LSK_PIXEL_PRESET_*",
+                                 fn, preset);
   uint32_t events = opt && opt->events ? opt->events : 10;
-  uint32_t modules = opt && opt->modules ? opt->modules : 512;
+  uint32_t modules = opt && opt->modules ? opt->modules : preset ? 1856 : 512;
   if (events > LSK_PIXEL_MAX_EVENTS || modules > LSK_PIXEL_MAX_MODULES)
     return lsk_context_set_error(NULL, LSK_EINVAL, "%s: %u events of %u modules: at most %u and %u",
                                  fn, events, modules, LSK_PIXEL_MAX_EVENTS, LSK_PIXEL_MAX_MODULES);
-  gen g = {.s = opt ? opt->seed : 0};
-  uint32_t *per = calloc(events, 4);
+  /* The default mix stays within the ordinary path's 256 digis per module
+   * (its events are the same as before there was a large-module path). */
+  gen g = {.s = opt ? opt->seed : 0, .most = preset ? LSK_PIXEL_MAX_DIGIS : LSK_PIXEL_BLOCK_DIGIS};
+  uint32_t *per = calloc(events, 4), *counts = preset ? calloc(modules, 4) : NULL;
+  if (preset && !counts) {
+    free(per);
+    per = NULL;
+  }
   g.grid = calloc((size_t)LSK_PIXEL_NX * LSK_PIXEL_NY, 4);
   int rc = !per || !g.grid || grow(&g) ? LSK_ENOMEM : LSK_OK;
   for (uint32_t e = 0; !rc && e < events; ++e) {
     size_t before = g.n;
+    if (preset)
+      pu50_counts(&g, modules, counts);
     for (uint32_t m = 0; !rc && m < modules; ++m)
-      rc = module(&g, m);
+      rc = module(&g, m, preset ? counts[m] : UINT32_MAX);
     per[e] = (uint32_t)(g.n - before);
     if (g.n > UINT32_MAX / 2)
       rc = lsk_context_set_error(NULL, LSK_EINVAL, "%s: %u events of %u modules: too many digis",
@@ -181,6 +222,7 @@ int lsk_pixel_generate(const lsk_pixel_gen_options *opt, lsk_pixel_events **out)
   free(g.truth);
   free(g.grid);
   free(per);
+  free(counts);
   if (rc) {
     lsk_pixel_events_destroy(ev);
     return rc;

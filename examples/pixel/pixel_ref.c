@@ -81,6 +81,12 @@ int lsk_pixel_events_index(lsk_pixel_events *ev, const uint32_t *per_event)
                                      per_event[e], ev->digis - i, ev->digis);
       uint32_t m = 0, last = 0; /* m: the next module without a start */
       for (; i < end; ++i) {
+        /* An invalid digi stays in the module of the digi before it. */
+        if (px_invalid(ev, i)) {
+          while (write && m <= last)
+            ev->start[e * nm + m++] = (uint32_t)i;
+          continue;
+        }
         if (ev->module[i] < last || ev->module[i] >= nm)
           return lsk_context_set_error(
               NULL, LSK_EINVAL,
@@ -127,15 +133,23 @@ int lsk_pixel_events_check(const lsk_pixel_events *ev)
   for (size_t k = 0; k < nm && !rc; ++k) {
     size_t a = ev->start[k], b = ev->start[k + 1];
     size_t e = k / ev->modules, m = k - e * ev->modules;
-    if (b < a || b - a > LSK_PIXEL_MAX_DIGIS) {
+    if (b < a) {
+      rc = lsk_context_set_error(NULL, LSK_EINVAL, "%s: event %zu module %zu: start %zu to %zu", fn,
+                                 e, m, a, b);
+      break;
+    }
+    if (b - a > LSK_PIXEL_MAX_DIGIS) {
       rc = lsk_context_set_error(NULL, LSK_EINVAL,
-                                 "%s: event %zu module %zu: start %zu to %zu (at most %u digis)",
-                                 fn, e, m, a, b, LSK_PIXEL_MAX_DIGIS);
+                                 "%s: event %zu module %zu: %zu digis, more than %u (start %zu "
+                                 "to %zu)",
+                                 fn, e, m, b - a, LSK_PIXEL_MAX_DIGIS, a, b);
       break;
     }
     size_t i = a;
     for (; i < b && !rc; ++i) {
       size_t p = (size_t)ev->x[i] * LSK_PIXEL_NY + ev->y[i];
+      if (px_invalid(ev, i))
+        continue; /* skipped by every stage: nothing to check */
       if (ev->module[i] != m)
         rc = lsk_context_set_error(NULL, LSK_EINVAL,
                                    "%s: event %zu module %zu: digi %zu says module %u", fn, e, m,
@@ -157,7 +171,7 @@ int lsk_pixel_events_check(const lsk_pixel_events *ev)
         grid[p] = (uint16_t)(i - a + 1);
     }
     for (size_t j = a; j < i; ++j)
-      if (ev->x[j] < LSK_PIXEL_NX && ev->y[j] < LSK_PIXEL_NY)
+      if (!px_invalid(ev, j) && ev->x[j] < LSK_PIXEL_NX && ev->y[j] < LSK_PIXEL_NY)
         grid[(size_t)ev->x[j] * LSK_PIXEL_NY + ev->y[j]] = 0;
   }
   free(grid);
@@ -254,20 +268,23 @@ static uint32_t find(uint32_t *parent, uint32_t i)
 }
 
 /* One module: cluster ids of digis [a, b), returns the number of
- * clusters. grid (NX * NY, zero) holds index + 1 of each digi meanwhile. */
+ * clusters. grid (NX * NY, zero) holds index + 1 of each digi meanwhile;
+ * parent has room for LSK_PIXEL_MAX_DIGIS. */
 static uint32_t cluster_module(const lsk_pixel_events *ev, size_t a, size_t b, uint32_t *grid,
-                               uint32_t *clus)
+                               uint32_t *parent, uint32_t *clus)
 {
-  uint32_t parent[LSK_PIXEL_MAX_DIGIS], n = (uint32_t)(b - a), k = 0;
+  uint32_t n = (uint32_t)(b - a), k = 0;
+  /* Invalid digis take no pixel and no part. */
   for (uint32_t i = 0; i < n; ++i) {
     parent[i] = i;
-    grid[(size_t)ev->x[a + i] * LSK_PIXEL_NY + ev->y[a + i]] = i + 1;
+    if (!px_invalid(ev, a + i))
+      grid[(size_t)ev->x[a + i] * LSK_PIXEL_NY + ev->y[a + i]] = i + 1;
   }
   /* Half the neighbours each: every pair is met once. */
   static const int nb[4][2] = {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}};
   for (uint32_t i = 0; i < n; ++i) {
     int x = ev->x[a + i], y = ev->y[a + i];
-    for (int j = 0; j < 4; ++j) {
+    for (int j = 0; j < 4 && !px_invalid(ev, a + i); ++j) {
       int u = x + nb[j][0], v = y + nb[j][1];
       if (u < 0 || v < 0 || v >= (int)LSK_PIXEL_NY)
         continue;
@@ -282,6 +299,10 @@ static uint32_t cluster_module(const lsk_pixel_events *ev, size_t a, size_t b, u
     }
   }
   for (uint32_t i = 0; i < n; ++i) {
+    if (px_invalid(ev, a + i)) {
+      clus[a + i] = LSK_PIXEL_INVALID_CLUSTER;
+      continue;
+    }
     uint32_t r = find(parent, i);
     clus[a + i] = r == i ? k++ : clus[a + r];
     grid[(size_t)ev->x[a + i] * LSK_PIXEL_NY + ev->y[a + i]] = 0;
@@ -289,41 +310,126 @@ static uint32_t cluster_module(const lsk_pixel_events *ev, size_t a, size_t b, u
   return k;
 }
 
+int px_cuts_usable(lsk_context *ctx, const char *fn, const lsk_pixel_cut *cuts, uint32_t n)
+{
+  if (n == 0 || n > LSK_PIXEL_MAX_CUTS)
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: ncuts %u: must be 1 to %u", fn, n,
+                                 LSK_PIXEL_MAX_CUTS);
+  if (cuts[0].first_module != 0)
+    return lsk_context_set_error(ctx, LSK_EINVAL, "%s: cuts[0].first_module is %u, want 0", fn,
+                                 cuts[0].first_module);
+  for (uint32_t i = 1; i < n; ++i)
+    if (cuts[i].first_module <= cuts[i - 1].first_module)
+      return lsk_context_set_error(ctx, LSK_EINVAL,
+                                   "%s: cuts[%u].first_module %u is not above cuts[%u]'s %u", fn, i,
+                                   cuts[i].first_module, i - 1, cuts[i - 1].first_module);
+  return LSK_OK;
+}
+
+/* Module m's threshold under cuts (usable). */
+static uint32_t cut_of(const lsk_pixel_cut *cuts, uint32_t n, uint32_t m)
+{
+  uint32_t t = cuts[0].threshold;
+  for (uint32_t i = 1; i < n && cuts[i].first_module <= m; ++i)
+    t = cuts[i].threshold;
+  return t;
+}
+
 int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixel_result *r)
 {
-  static const char fn[] = "lsk_pixel_reference";
+  if (!ev || !r)
+    return lsk_context_set_error(NULL, LSK_EINVAL, "lsk_pixel_reference: %s is NULL",
+                                 ev ? "r" : "ev");
+  lsk_pixel_cut one = {0, threshold};
+  int rc = lsk_pixel_reference_cuts(ev, &one, 1, 0, r);
+  const char *why = strchr(lsk_context_errmsg(NULL), ':');
+  if (rc) /* under this function's name */
+    return lsk_context_set_error(NULL, rc, "lsk_pixel_reference%s", why ? why : ": failed");
+  return LSK_OK;
+}
+
+static int reference(const lsk_pixel_events *ev, const lsk_pixel_cut *cuts, uint32_t ncuts,
+                     int strict, const float *bs, lsk_pixel_result *r, const char *fn);
+
+int lsk_pixel_reference_cuts(const lsk_pixel_events *ev, const lsk_pixel_cut *cuts, uint32_t ncuts,
+                             int strict, lsk_pixel_result *r)
+{
+  static const float origin[3] = {0.0f, 0.0f, 0.0f};
+  return reference(ev, cuts, ncuts, strict, origin, r, "lsk_pixel_reference_cuts");
+}
+
+int lsk_pixel_reference_opt(const lsk_pixel_events *ev, const lsk_pixel_options *opt,
+                            lsk_pixel_result *r)
+{
+  static const lsk_pixel_options none = {0};
+  if (!opt)
+    opt = &none;
+  lsk_pixel_cut one = {0, opt->threshold ? opt->threshold : LSK_PIXEL_THRESHOLD};
+  if (opt->ncuts && !opt->cuts)
+    return lsk_context_set_error(NULL, LSK_EINVAL, "lsk_pixel_reference_opt: opt->cuts is NULL");
+  return reference(ev, opt->cuts ? opt->cuts : &one, opt->cuts ? opt->ncuts : 1, opt->strict,
+                   opt->beam_spot, r, "lsk_pixel_reference_opt");
+}
+
+/* The reference pipeline: cuts (NULL: the default threshold), strict,
+ * the beam spot bs; messages under fn. */
+static int reference(const lsk_pixel_events *ev, const lsk_pixel_cut *cuts, uint32_t ncuts,
+                     int strict, const float *bs, lsk_pixel_result *r, const char *fn)
+{
+  lsk_pixel_cut dflt = {0, LSK_PIXEL_THRESHOLD};
+  if (!cuts) {
+    cuts = &dflt;
+    ncuts = 1;
+  }
   if (!ev || !r)
     return lsk_context_set_error(NULL, LSK_EINVAL, "%s: %s is NULL", fn, ev ? "r" : "ev");
+  /* Memory safety: the working arrays hold LSK_PIXEL_MAX_DIGIS. */
   int rc = px_result_fits(r, ev, fn);
+  if (!rc)
+    rc = px_events_usable(NULL, fn, ev, LSK_PIXEL_MAX_DIGIS);
+  if (!rc)
+    rc = px_cuts_usable(NULL, fn, cuts, ncuts);
   if (rc)
     return rc;
   size_t nm = (size_t)ev->events * ev->modules;
   uint32_t *grid = calloc((size_t)LSK_PIXEL_NX * LSK_PIXEL_NY, 4);
   lsk_pixel_placement *pl = malloc(ev->modules * sizeof *pl);
-  if (!grid || !pl) {
+  /* A module's working arrays: on the heap (a module of 4096 digis
+   * would take 176 KiB of a thread's stack). */
+  uint32_t *parent = malloc(LSK_PIXEL_MAX_DIGIS * sizeof *parent);
+  px_sums *s = malloc(LSK_PIXEL_MAX_DIGIS * sizeof *s);
+  if (!grid || !pl || !parent || !s) {
     free(grid);
     free(pl);
+    free(parent);
+    free(s);
     return lsk_context_set_error(NULL, LSK_ENOMEM, "%s: out of host memory", fn);
   }
   lsk_pixel_geometry(ev->modules, pl);
   r->modules = nm;
   r->digis = ev->digis;
+  r->skipped = 0;
   size_t c0 = 0, h = 0;
-  px_sums s[LSK_PIXEL_MAX_DIGIS];
   for (size_t k = 0; k < nm; ++k) {
     size_t a = ev->start[k], b = ev->start[k + 1];
-    uint32_t nk = cluster_module(ev, a, b, grid, r->clus);
+    uint32_t nk = cluster_module(ev, a, b, grid, parent, r->clus);
     r->nclus[k] = nk;
     r->clus_start[k] = (uint32_t)c0;
     for (uint32_t c = 0; c < nk; ++c)
       s[c] = (px_sums){.xmin = 0xffff, .ymin = 0xffff};
     for (size_t i = a; i < b; ++i) {
+      if (r->clus[i] == LSK_PIXEL_INVALID_CLUSTER) {
+        ++r->skipped;
+        continue;
+      }
       px_sums *p = &s[r->clus[i]];
       p->q += ev->adc[i];
       p->xmin = ev->x[i] < p->xmin ? ev->x[i] : p->xmin;
       p->ymin = ev->y[i] < p->ymin ? ev->y[i] : p->ymin;
     }
     for (size_t i = a; i < b; ++i) {
+      if (r->clus[i] == LSK_PIXEL_INVALID_CLUSTER)
+        continue;
       px_sums *p = &s[r->clus[i]];
       uint64_t q = ev->adc[i], dx = ev->x[i] - p->xmin, dy = ev->y[i] - p->ymin;
       p->sx += q * dx;
@@ -332,14 +438,16 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
       p->syy += q * dy * dy;
     }
     r->hit_start[k] = (uint32_t)h;
-    const lsk_pixel_placement *place = &pl[k - k / ev->modules * ev->modules];
+    uint32_t pm = (uint32_t)(k - k / ev->modules * ev->modules);
+    const lsk_pixel_placement *place = &pl[pm];
+    uint32_t threshold = cut_of(cuts, ncuts, pm);
     for (uint32_t c = 0; c < nk; ++c) {
       r->charge[c0 + c] = s[c].q;
       r->hit[c0 + c] = LSK_PIXEL_NONE;
-      if (s[c].q < threshold)
-        continue;
+      if (strict ? s[c].q <= threshold : s[c].q < threshold)
+        continue; /* masked */
       r->hit[c0 + c] = (uint32_t)h;
-      px_hit_of(&s[c], place, &r->hits[h]);
+      px_hit_of(&s[c], place, bs, &r->hits[h]);
       r->hits[h].module = (uint32_t)k;
       r->hits[h].cluster = (uint32_t)(c0 + c);
       ++h;
@@ -352,12 +460,16 @@ int lsk_pixel_reference(const lsk_pixel_events *ev, uint32_t threshold, lsk_pixe
   r->nhits = h;
   free(grid);
   free(pl);
+  free(parent);
+  free(s);
   return LSK_OK;
 }
 
+_Static_assert(sizeof(lsk_pixel_hit) == 60, "lsk_pixel_hit has no padding (memcmp of hits)");
+
 /* The hit of a cluster, from its exact sums: the same float operations as
  * px_hit in examples/pixel/pixel.cl. */
-void px_hit_of(const px_sums *s, const lsk_pixel_placement *p, lsk_pixel_hit *h)
+void px_hit_of(const px_sums *s, const lsk_pixel_placement *p, const float *bs, lsk_pixel_hit *h)
 {
   float q = (float)s->q;
   float mx = (float)s->sx / q, my = (float)s->sy / q;
@@ -369,8 +481,13 @@ void px_hit_of(const px_sums *s, const lsk_pixel_placement *p, lsk_pixel_hit *h)
   h->y = y;
   h->xerr = sqrtf(vx + 1.0f / 12.0f) * LSK_PIXEL_PITCH_X;
   h->yerr = sqrtf(vy + 1.0f / 12.0f) * LSK_PIXEL_PITCH_Y;
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < 3; ++i) {
     h->g[i] = p->r[3 * i] * x + p->r[3 * i + 1] * y + p->t[i];
+    h->gb[i] = h->g[i] - bs[i];
+  }
+  h->r = sqrtf(h->gb[0] * h->gb[0] + h->gb[1] * h->gb[1]);
+  h->iphi = px_iphi(atan2f(h->gb[1], h->gb[0]));
+  h->spare = 0;
   h->charge = s->q;
 }
 
@@ -385,6 +502,9 @@ int lsk_pixel_compare(const lsk_pixel_result *want, const lsk_pixel_result *got,
     return lsk_context_set_error(NULL, LSK_EVERIFY,
                                  "%s: %zu modules and %zu digis, want %zu and %zu", fn,
                                  got->modules, got->digis, want->modules, want->digis);
+  if (want->skipped != got->skipped)
+    return lsk_context_set_error(NULL, LSK_EVERIFY, "%s: %zu digis skipped, want %zu", fn,
+                                 got->skipped, want->skipped);
   size_t c0 = 0;
   for (size_t k = 0; k < want->modules; ++k) {
     if (got->nclus[k] != want->nclus[k])
@@ -422,6 +542,17 @@ int lsk_pixel_compare(const lsk_pixel_result *want, const lsk_pixel_result *got,
       return lsk_context_set_error(
           NULL, LSK_EVERIFY, "%s: hit %zu: module %u cluster %u charge %u, want %u, %u, %u", fn, h,
           a->module, a->cluster, a->charge, b->module, b->cluster, b->charge);
+    /* iphi within 1: atan2 may differ by an ulp, and the rounding with it
+     * (modulo 2^16: -2^15 and 2^15 - 1 are neighbours). */
+    uint16_t dphi = (uint16_t)((uint16_t)a->iphi - (uint16_t)b->iphi);
+    if (!near(a->gb[0], b->gb[0], tol) || !near(a->gb[1], b->gb[1], tol) ||
+        !near(a->gb[2], b->gb[2], tol) || !near(a->r, b->r, tol) || (dphi > 1 && dphi < 0xffff))
+      return lsk_context_set_error(
+          NULL, LSK_EVERIFY,
+          "%s: hit %zu (module %u): beam-spot relative (%.5f, %.5f, %.5f) r %.5f iphi %d; want "
+          "(%.5f, %.5f, %.5f) r %.5f iphi %d within %g",
+          fn, h, b->module, a->gb[0], a->gb[1], a->gb[2], a->r, a->iphi, b->gb[0], b->gb[1],
+          b->gb[2], b->r, b->iphi, tol);
     if (!near(a->x, b->x, tol) || !near(a->y, b->y, tol) || !near(a->xerr, b->xerr, tol) ||
         !near(a->yerr, b->yerr, tol) || !near(a->g[0], b->g[0], tol) ||
         !near(a->g[1], b->g[1], tol) || !near(a->g[2], b->g[2], tol))
@@ -447,7 +578,8 @@ int lsk_pixel_reference_sizes(const lsk_pixel_events *ev, const lsk_pixel_result
   size_t nm = (size_t)ev->events * ev->modules;
   for (size_t k = 0; k < nm; ++k)
     for (uint32_t d = ev->start[k]; d < ev->start[k + 1]; ++d)
-      ++size[r->clus_start[k] + r->clus[d]];
+      if (r->clus[d] != LSK_PIXEL_INVALID_CLUSTER)
+        ++size[r->clus_start[k] + r->clus[d]];
   memset(counts, 0, ((size_t)nbins + 1) * sizeof *counts);
   for (size_t c = 0; c < r->clusters; ++c)
     ++counts[size[c] < nbins ? size[c] : nbins];

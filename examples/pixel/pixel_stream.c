@@ -469,6 +469,9 @@ int lsk_pixel_stream_run(lsk_pixel_stream *s, const lsk_pixel_events *ev, lsk_pi
     r->modules = nm;
     r->digis = ev->digis;
     r->clusters = s->clusters;
+    r->skipped = 0; /* the batches' invalid digis */
+    for (size_t i = 0; i < ev->digis; ++i)
+      r->skipped += r->clus[i] == LSK_PIXEL_INVALID_CLUSTER;
     r->nhits = s->hits;
     r->clus_start[nm] = (uint32_t)s->clusters;
     r->hit_start[nm] = (uint32_t)s->hits;

@@ -18,7 +18,11 @@
   X(grind_pixel_sizes, pixel/check_pixel.c, g)                                 \
   X(badinput_pixel, pixel/check_pixel_badinput.c, ur)                          \
   X(resource_pixel, pixel/check_pixel_limits.c, ur)                            \
-  X(shapes_pixel, pixel/check_pixel_limits.c, un)
+  X(shapes_pixel, pixel/check_pixel_limits.c, un)                              \
+  X(pixel_large, pixel/check_pixel_large.c, urn)                               \
+  X(grind_pixel_large, pixel/check_pixel_large.c, go)                          \
+  X(pixel_invalid, pixel/check_pixel_invalid.c, urn)                           \
+  X(pixel_cut, pixel/check_pixel_cut.c, urn)
 /* clang-format on */
 
 #endif /* LSK_PIXEL_SUITES_H */

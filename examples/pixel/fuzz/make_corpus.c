@@ -15,7 +15,7 @@
 static int pixel(const char *dir, const char *name, uint32_t events, uint32_t modules,
                  uint64_t seed, int truth)
 {
-  lsk_pixel_gen_options opt = {events, modules, seed};
+  lsk_pixel_gen_options opt = {.events = events, .modules = modules, .seed = seed};
   lsk_pixel_events *ev = NULL;
   char path[512];
   snprintf(path, sizeof path, "%s/pixel_file/%s", dir, name);
