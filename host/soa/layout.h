@@ -1,6 +1,7 @@
 /*
  * soa/layout.h: the layout object, shared by layout.c, layout_parse.c,
- * layout_emit.c and soa.c. Private to the soa layer.
+ * layout_emit.c, soa.c and the views (view.c, view_emit.c, view_args.c).
+ * Private to the soa layer.
  */
 #ifndef LSK_SOA_LAYOUT_H
 #define LSK_SOA_LAYOUT_H
@@ -49,5 +50,11 @@ extern const lsk__htype LSK__H_VIEW;
 
 /* soa.c: part j's layout (NULL for a bad j; s checked by the caller). */
 const lsk_layout *lsk__soa_layout(const lsk_soa *s, size_t j);
+
+/* layout_emit.c: member m's device accessors, called N in view V (upper
+ * case U; suffix "" or "_const", cq "" or "const"); what is what a failed
+ * range check names. Layout views and lsk_view views share them. */
+void lsk__emit_accessors(lsk__sb *sb, const lsk__member *m, const char *V, const char *U,
+                         const char *suffix, const char *cq, const char *N, const char *what);
 
 #endif /* LSK_SOA_LAYOUT_H */

@@ -285,51 +285,61 @@ static void emit_cl_view(emit *e, const char *cq, const char *suffix)
       const lsk__member *m = &e->ls[j]->members[k];
       if (!e->sel[j][k])
         continue;
-      const char *T = m->type, *M = m->name;
-      char fn[160], what[256];
-      snprintf(fn, sizeof fn, "%s%s_%s", V, suffix, M);
+      const char *M = m->name;
+      char what[256];
       /* What a failed range check names; the view too where its name is
        * not the layout's. */
       snprintf(what, sizeof what, "layout '%s' member '%s'", L, M);
       if (strcmp(V, L) != 0)
         snprintf(what + strlen(what), sizeof what - strlen(what), " (view '%s')", V);
-      if (m->kind == LSK_MEMBER_SCALAR) {
-        lsk__sb_printf(sb, "LSK_INLINE %s %s(%s%s_view v) { return v.%s[0]; }\n", T, fn, V, suffix,
-                       M);
-        if (!cq[0])
-          lsk__sb_printf(sb, "LSK_INLINE void %s_set_%s(%s_view v, %s x) { v.%s[0] = x; }\n", V, M,
-                         V, T, M);
-      } else if (m->kind == LSK_MEMBER_COLUMN) {
-        lsk__sb_printf(sb,
-                       "LSK_INLINE %s lsk__%s(%s%s_view v, uint i %s__AT)\n{\n  return "
-                       "%s__IN(v, i, \"%s\") ? v.%s[i] : (%s)0;\n}\n#define %s(v, i) "
-                       "lsk__%s(v, i %s__POS)\n",
-                       T, fn, V, suffix, U, U, what, M, T, fn, fn, U);
-        if (!cq[0])
-          lsk__sb_printf(sb,
-                         "LSK_INLINE void lsk__%s_set_%s(%s_view v, uint i, %s x %s__AT)\n{\n  "
-                         "if (%s__IN(v, i, \"%s\"))\n    v.%s[i] = x;\n}\n#define %s_set_%s(v, "
-                         "i, x) lsk__%s_set_%s(v, i, x %s__POS)\n",
-                         V, M, V, T, U, U, what, M, V, M, V, M, U);
-      } else {
-        lsk__sb_printf(sb,
-                       "LSK_INLINE %s lsk__%s(%s%s_view v, uint i, uint r, uint c %s__AT)\n{\n "
-                       " return %s__IN(v, i, \"%s\") && %s__INC(v, r, %u, c, %u, \"%s\") ? "
-                       "v.%s[i + (r + c * %u) * v.lsk__stride_%s] : (%s)0;\n}\n#define %s(v, "
-                       "i, r, c) lsk__%s(v, i, r, c %s__POS)\n",
-                       T, fn, V, suffix, U, U, what, U, m->rows, m->cols, what, M, m->rows, M, T,
-                       fn, fn, U);
-        if (!cq[0])
-          lsk__sb_printf(sb,
-                         "LSK_INLINE void lsk__%s_set_%s(%s_view v, uint i, uint r, uint c, %s "
-                         "x %s__AT)\n{\n  if (%s__IN(v, i, \"%s\") && %s__INC(v, r, %u, c, "
-                         "%u, \"%s\"))\n    v.%s[i + (r + c * %u) * v.lsk__stride_%s] = "
-                         "x;\n}\n#define %s_set_%s(v, i, r, c, x) lsk__%s_set_%s(v, i, r, c, x "
-                         "%s__POS)\n",
-                         V, M, V, T, U, U, what, U, m->rows, m->cols, what, M, m->rows, M, V, M, V,
-                         M, U);
-      }
+      lsk__emit_accessors(sb, m, V, U, suffix, cq, M, what);
     }
+  }
+}
+
+/* Member m's accessors, called N in view V (upper case U, suffix "" or
+ * "_const", cq "" or "const"); what is what a failed range check names.
+ * Shared by layout views and lsk_view views, so both read alike. */
+void lsk__emit_accessors(lsk__sb *sb, const lsk__member *m, const char *V, const char *U,
+                         const char *suffix, const char *cq, const char *N, const char *what)
+{
+  const char *T = m->type;
+  char fn[160];
+  snprintf(fn, sizeof fn, "%s%s_%s", V, suffix, N);
+  if (m->kind == LSK_MEMBER_SCALAR) {
+    lsk__sb_printf(sb, "LSK_INLINE %s %s(%s%s_view v) { return v.%s[0]; }\n", T, fn, V, suffix, N);
+    if (!cq[0])
+      lsk__sb_printf(sb, "LSK_INLINE void %s_set_%s(%s_view v, %s x) { v.%s[0] = x; }\n", V, N, V,
+                     T, N);
+  } else if (m->kind == LSK_MEMBER_COLUMN) {
+    lsk__sb_printf(sb,
+                   "LSK_INLINE %s lsk__%s(%s%s_view v, uint i %s__AT)\n{\n  return "
+                   "%s__IN(v, i, \"%s\") ? v.%s[i] : (%s)0;\n}\n#define %s(v, i) "
+                   "lsk__%s(v, i %s__POS)\n",
+                   T, fn, V, suffix, U, U, what, N, T, fn, fn, U);
+    if (!cq[0])
+      lsk__sb_printf(sb,
+                     "LSK_INLINE void lsk__%s_set_%s(%s_view v, uint i, %s x %s__AT)\n{\n  "
+                     "if (%s__IN(v, i, \"%s\"))\n    v.%s[i] = x;\n}\n#define %s_set_%s(v, "
+                     "i, x) lsk__%s_set_%s(v, i, x %s__POS)\n",
+                     V, N, V, T, U, U, what, N, V, N, V, N, U);
+  } else {
+    lsk__sb_printf(sb,
+                   "LSK_INLINE %s lsk__%s(%s%s_view v, uint i, uint r, uint c %s__AT)\n{\n "
+                   " return %s__IN(v, i, \"%s\") && %s__INC(v, r, %u, c, %u, \"%s\") ? "
+                   "v.%s[i + (r + c * %u) * v.lsk__stride_%s] : (%s)0;\n}\n#define %s(v, "
+                   "i, r, c) lsk__%s(v, i, r, c %s__POS)\n",
+                   T, fn, V, suffix, U, U, what, U, m->rows, m->cols, what, N, m->rows, N, T, fn,
+                   fn, U);
+    if (!cq[0])
+      lsk__sb_printf(sb,
+                     "LSK_INLINE void lsk__%s_set_%s(%s_view v, uint i, uint r, uint c, %s "
+                     "x %s__AT)\n{\n  if (%s__IN(v, i, \"%s\") && %s__INC(v, r, %u, c, "
+                     "%u, \"%s\"))\n    v.%s[i + (r + c * %u) * v.lsk__stride_%s] = "
+                     "x;\n}\n#define %s_set_%s(v, i, r, c, x) lsk__%s_set_%s(v, i, r, c, x "
+                     "%s__POS)\n",
+                     V, N, V, T, U, U, what, U, m->rows, m->cols, what, N, m->rows, N, V, N, V, N,
+                     U);
   }
 }
 

@@ -99,46 +99,11 @@ static void accessors_text(vemit *e, lsk__sb *sb, size_t i, const char *cq, cons
 {
   const lsk_view *v = e->v;
   const lsk__member *m = col_member(v, i);
-  const char *V = v->name, *U = e->U, *T = m->type, *C = v->cols[i].name;
+  const char *V = v->name, *C = v->cols[i].name;
   const char *L = v->src[v->cols[i].src]->name;
-  char fn[160], what[256];
-  snprintf(fn, sizeof fn, "%s%s_%s", V, suffix, C);
+  char what[256];
   snprintf(what, sizeof what, "view '%s' column '%s' (layout '%s' member '%s')", V, C, L, m->name);
-  if (m->kind == LSK_MEMBER_SCALAR) {
-    lsk__sb_printf(sb, "LSK_INLINE %s %s(%s%s_view v) { return v.%s[0]; }\n", T, fn, V, suffix, C);
-    if (!cq[0])
-      lsk__sb_printf(sb, "LSK_INLINE void %s_set_%s(%s_view v, %s x) { v.%s[0] = x; }\n", V, C, V,
-                     T, C);
-  } else if (m->kind == LSK_MEMBER_COLUMN) {
-    lsk__sb_printf(sb,
-                   "LSK_INLINE %s lsk__%s(%s%s_view v, uint i %s__AT)\n{\n  return "
-                   "%s__IN(v, i, \"%s\") ? v.%s[i] : (%s)0;\n}\n#define %s(v, i) "
-                   "lsk__%s(v, i %s__POS)\n",
-                   T, fn, V, suffix, U, U, what, C, T, fn, fn, U);
-    if (!cq[0])
-      lsk__sb_printf(sb,
-                     "LSK_INLINE void lsk__%s_set_%s(%s_view v, uint i, %s x %s__AT)\n{\n  "
-                     "if (%s__IN(v, i, \"%s\"))\n    v.%s[i] = x;\n}\n#define %s_set_%s(v, "
-                     "i, x) lsk__%s_set_%s(v, i, x %s__POS)\n",
-                     V, C, V, T, U, U, what, C, V, C, V, C, U);
-  } else {
-    lsk__sb_printf(sb,
-                   "LSK_INLINE %s lsk__%s(%s%s_view v, uint i, uint r, uint c %s__AT)\n{\n "
-                   " return %s__IN(v, i, \"%s\") && %s__INC(v, r, %u, c, %u, \"%s\") ? "
-                   "v.%s[i + (r + c * %u) * v.lsk__stride_%s] : (%s)0;\n}\n#define %s(v, "
-                   "i, r, c) lsk__%s(v, i, r, c %s__POS)\n",
-                   T, fn, V, suffix, U, U, what, U, m->rows, m->cols, what, C, m->rows, C, T, fn,
-                   fn, U);
-    if (!cq[0])
-      lsk__sb_printf(sb,
-                     "LSK_INLINE void lsk__%s_set_%s(%s_view v, uint i, uint r, uint c, %s "
-                     "x %s__AT)\n{\n  if (%s__IN(v, i, \"%s\") && %s__INC(v, r, %u, c, "
-                     "%u, \"%s\"))\n    v.%s[i + (r + c * %u) * v.lsk__stride_%s] = "
-                     "x;\n}\n#define %s_set_%s(v, i, r, c, x) lsk__%s_set_%s(v, i, r, c, x "
-                     "%s__POS)\n",
-                     V, C, V, T, U, U, what, U, m->rows, m->cols, what, C, m->rows, C, V, C, V, C,
-                     U);
-  }
+  lsk__emit_accessors(sb, m, V, e->U, suffix, cq, C, what);
 }
 
 /* The accessors of column i; in an enforced view each body starts by
