@@ -56,5 +56,8 @@ const lsk_layout *lsk__soa_layout(const lsk_soa *s, size_t j);
  * range check names. Layout views and lsk_view views share them. */
 void lsk__emit_accessors(lsk__sb *sb, const lsk__member *m, const char *V, const char *U,
                          const char *suffix, const char *cq, const char *N, const char *what);
+/* layout_emit.c: a generated view's NAME_CHECK and NAME_RESTRICT switches
+ * (U: the view's name in upper case). */
+void lsk__emit_switches(lsk__sb *sb, const char *U);
 
 #endif /* LSK_SOA_LAYOUT_H */

@@ -149,22 +149,7 @@ static void head(vemit *e)
     lsk__sb_printf(sb, "%s%s = %s.%s", i ? ", " : "", v->cols[i].name, v->src[v->cols[i].src]->name,
                    col_member(v, i)->name);
   lsk__sb_printf(sb, ". Do not edit. */\n#ifndef LSK_VIEW_%s\n#define LSK_VIEW_%s\n", U, U);
-  lsk__sb_printf(sb,
-                 "/* -D%s_CHECK=1: accessors check indices (LSK_VERIFY); -D%s_RESTRICT=0: no "
-                 "restrict. */\n#ifndef %s_CHECK\n#define %s_CHECK 0\n#endif\n#ifndef "
-                 "%s_RESTRICT\n#define %s_RESTRICT 1\n#endif\n#if %s_RESTRICT\n#define %s__R "
-                 "restrict\n#else\n#define %s__R\n#endif\n",
-                 U, U, U, U, U, U, U, U, U);
-  lsk__sb_printf(sb,
-                 "#if %s_CHECK\n#define %s__AT , __constant char *lsk__file, uint lsk__line\n"
-                 "#define %s__POS , __FILE__, __LINE__\n#define %s__IN(v, i, what) "
-                 "lsk__soa_in((v).lsk__ctx, (i), (v).lsk__n, what, lsk__file, lsk__line)\n"
-                 "#define %s__INC(v, r, R, c, C, what) (lsk__soa_in((v).lsk__ctx, (r), (R), "
-                 "what \" row\", lsk__file, lsk__line) && lsk__soa_in((v).lsk__ctx, (c), (C), "
-                 "what \" column\", lsk__file, lsk__line))\n#else\n#define %s__AT\n#define "
-                 "%s__POS\n#define %s__IN(v, i, what) 1\n#define %s__INC(v, r, R, c, C, what) "
-                 "1\n#endif\n",
-                 U, U, U, U, U, U, U, U, U);
+  lsk__emit_switches(sb, U);
   if (v->enforce)
     /* Enforced: a misaligned column is a verify failure naming it (at the
      * VIEW macro's line), and clang is told the alignment (an assumption
