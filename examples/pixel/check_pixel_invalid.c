@@ -8,9 +8,12 @@
  *   device against the reference on ordinary and large modules with
  *   invalid digis, one lsk_pixel and a stream; the rules (check, index),
  *   the file format (version 2 keeps where each invalid digi sits), and
- *   module 9999 as an ordinary module in a set of 10,000 modules.
+ *   module 9999 as an ordinary module in a set of 10,000 modules; the
+ *   generator's marks (lsk_pixel_gen_options.invalid) against the same seed
+ *   unmarked, and the device on them.
  */
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +138,64 @@ static lsk_pixel_events *mixed_events(void)
   lsk_pixel_events_destroy(g);
   return ev;
 }
+
+/* The generator's marks: about invalid / 10,000 of the digis, on the
+ * same digis as the seed gives without marks (positions, charges), the
+ * reference skipping exactly the marked ones and the device agreeing;
+ * more than 10,000, or marks with 9,999 modules, refused. */
+START_TEST(test_pixel_invalid_generated)
+{
+  lsk_pixel_gen_options o = {
+      .events = 4, .modules = 96, .seed = 11, .preset = LSK_PIXEL_PRESET_PU50};
+  lsk_pixel_events *plain = NULL, *ev = NULL;
+  EX_OK(NULL, lsk_pixel_generate(&o, &plain));
+  o.invalid = 500;
+  EX_OK(NULL, lsk_pixel_generate(&o, &ev));
+  ck_assert_uint_eq(ev->digis, plain->digis);
+  size_t marked = 0, can = 0;
+  for (size_t i = 0; i < ev->digis; ++i) {
+    ck_assert_uint_eq(ev->x[i], plain->x[i]);
+    ck_assert_uint_eq(ev->adc[i], plain->adc[i]);
+    ck_assert(ev->module[i] == plain->module[i] || ev->module[i] == INV);
+    /* A module's first digi is never marked (its marks stay in it). */
+    int first = i == 0 || plain->module[i - 1] != plain->module[i];
+    ck_assert(!first || ev->module[i] != INV);
+    can += !first;
+    marked += ev->module[i] == INV;
+  }
+  for (size_t k = 0; k <= 4 * 96; ++k)
+    ck_assert_uint_eq(ev->start[k], plain->start[k]);
+  /* 5% of the digis that may be marked, within six standard deviations. */
+  double want_n = 0.05 * (double)can, sd = sqrt(want_n * 0.95);
+  ck_assert_msg(fabs((double)marked - want_n) < 6 * sd, "%zu marked of %zu", marked, can);
+  EX_OK(NULL, lsk_pixel_events_check(ev));
+  lsk_pixel_result *want = NULL, *got = NULL;
+  ck_assert_int_eq(lsk_pixel_result_create(ev, &want), LSK_OK);
+  ck_assert_int_eq(lsk_pixel_result_create(ev, &got), LSK_OK);
+  EX_OK(NULL, lsk_pixel_reference(ev, LSK_PIXEL_THRESHOLD, want));
+  ck_assert_uint_eq(want->skipped, marked);
+  lsk_context *ctx = ex_context();
+  lsk_pixel *px = NULL;
+  EX_OK(ctx, lsk_pixel_create(ctx, NULL, &px));
+  EX_OK(ctx, lsk_pixel_run(px, ev, NULL));
+  EX_OK(ctx, lsk_pixel_read(px, got));
+  ck_assert_uint_eq(got->skipped, marked);
+  ck_assert_int_eq(lsk_pixel_compare(want, got, TOL), LSK_OK);
+  lsk_pixel_destroy(px);
+  lsk_context_destroy(ctx);
+  lsk_pixel_result_destroy(want);
+  lsk_pixel_result_destroy(got);
+  lsk_pixel_events_destroy(ev);
+  lsk_pixel_events_destroy(plain);
+  lsk_pixel_events *none = NULL;
+  o.invalid = 10001;
+  ck_assert_int_eq(lsk_pixel_generate(&o, &none), LSK_EINVAL);
+  o = (lsk_pixel_gen_options){.events = 1, .modules = 9999, .invalid = 1};
+  ck_assert_int_eq(lsk_pixel_generate(&o, &none), LSK_EINVAL);
+  ck_assert(strstr(lsk_context_errmsg(NULL), "9999 modules") != NULL);
+  ck_assert_ptr_null(none);
+}
+END_TEST
 
 START_TEST(test_pixel_invalid_device)
 {
@@ -309,6 +370,7 @@ Suite *suite_pixel_invalid(void)
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, test_pixel_invalid_by_hand);
+  tcase_add_test(tc, test_pixel_invalid_generated);
   tcase_add_test(tc, test_pixel_invalid_device);
   tcase_add_test(tc, test_pixel_invalid_file);
   tcase_add_test(tc, test_pixel_invalid_many_modules);

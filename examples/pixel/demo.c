@@ -29,7 +29,7 @@
 
 static const char *const usage_text =
     "usage: lsk [--device SEL] demo [pixel] [--events N] [--modules M] [--seed S]\n"
-    "                               [--preset pu50]\n"
+    "                               [--preset pu50] [--invalid N]\n"
     "                               [--repeat R] [--threshold Q] [--input FILE]\n"
     "                               [--output FILE] [--workers W] [--simd S]\n"
     "                               [--lookup grid|hash] [--streams N] [--batch E]\n"
@@ -45,6 +45,8 @@ static const char *const usage_text =
     "  --preset pu50     events like CMS's at pileup 50: 1856 modules (the default\n"
     "                    --modules then), 18,300 +- 3,500 hits per event, the first\n"
     "                    barrel layer crowded, some modules of thousands of digis\n"
+    "  --invalid N       mark N digis in 10,000 invalid (module 9999, as CMS's data\n"
+    "                    marks bad digis): every stage skips them (default 0)\n"
     "  --repeat R        timed runs of each, the best counts (default 3)\n"
     "  --threshold Q     cluster charge threshold (default 4000)\n"
     "  --cms-cut         CMS's Phase-1 charge cut instead: a cluster kept above 2000\n"
@@ -279,6 +281,9 @@ static void print_counts(const demo *d, const uint32_t sizes[SIZE_BINS + 1],
     snprintf(cut, sizeof cut, "charge >= %u", d->threshold);
   printf("%u events x %u modules: %zu digis -> %zu clusters -> %zu hits (%s)\n", ev->events,
          ev->modules, ev->digis, d->got->clusters, d->got->nhits, cut);
+  if (d->got->skipped)
+    printf("%zu invalid digis (module %u) skipped by every stage, as by C\n", d->got->skipped,
+           LSK_PIXEL_INVALID);
   if (ev->truth)
     printf("the generator made %zu clusters (some touch, and are one cluster then)\n", truth);
   printf("cluster sizes (digis; histogram on the device, equal to C's):");
@@ -398,6 +403,8 @@ static int parse_valued(demo *d, pixel_args *o, const char *a, const char *v)
     o->po.simd = (unsigned)x;
   else if (strcmp(a, "--threshold") == 0 && !parse(v, 0xffffffffu, &x) && x)
     d->threshold = (uint32_t)x;
+  else if (strcmp(a, "--invalid") == 0 && !parse(v, 10000, &x))
+    o->g.invalid = (uint32_t)x;
   else if (strcmp(a, "--preset") == 0 && (!strcmp(v, "pu50") || !strcmp(v, "default")))
     o->g.preset = strcmp(v, "pu50") == 0 ? LSK_PIXEL_PRESET_PU50 : LSK_PIXEL_PRESET_DEFAULT;
   else if (strcmp(a, "--lookup") == 0 && (!strcmp(v, "grid") || !strcmp(v, "hash")))

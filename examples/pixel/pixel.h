@@ -155,6 +155,8 @@ typedef struct lsk_pixel_gen_options {
   uint32_t modules; /* per event; 0: 512 (1856 for PU50) */
   uint64_t seed;    /* any value, 0 included */
   uint32_t preset;  /* LSK_PIXEL_PRESET_*; 0: the default mix below */
+  uint32_t invalid; /* digis in 10,000 marked LSK_PIXEL_INVALID (0 to 10,000;
+                       events of at most 9,999 modules); 0: none */
 } lsk_pixel_gen_options;
 
 /*
@@ -164,6 +166,10 @@ typedef struct lsk_pixel_gen_options {
  * one module in eight empty, one in fifty crowded (up to the maximum
  * digis). Digis of a module come in a random order (as a readout
  * interleaves them), truth set. The same seed gives the same events.
+ * With invalid, that many in 10,000 of the digis after each module's
+ * first are then marked invalid, as CMS's data marks bad ones, from a
+ * stream of their own: the digis and module ranges are those of the same
+ * seed without marks.
  * Errors: LSK_EINVAL (bad options), LSK_ENOMEM.
  */
 int lsk_pixel_generate(const lsk_pixel_gen_options *opt, lsk_pixel_events **out /* OUT */);
@@ -215,7 +221,7 @@ typedef struct lsk_pixel_hit {
   float gb[3];
   float r;
   int16_t iphi;
-  uint16_t spare; /* 0: no padding, so that hits compare with memcmp */
+  uint16_t spare;   /* 0: no padding, so that hits compare with memcmp */
   uint32_t charge;  /* the cluster's */
   uint32_t module;  /* event * modules + module */
   uint32_t cluster; /* the cluster, as an index into charge[] */

@@ -166,6 +166,23 @@ static void pu50_counts(gen *g, uint32_t modules, uint32_t *counts)
   }
 }
 
+/* Each digi but a module's first marked invalid with probability per /
+ * 10,000, from a stream of its own (the seed's events stay as they are
+ * without marks). A module's first digi stays valid so that every mark
+ * stays in its module (an invalid digi belongs to the module of the valid
+ * one before it) and no module grows past its digis. */
+static void mark_invalid(gen *g, uint64_t seed, uint32_t per)
+{
+  gen m = {.s = seed ^ 0x5eed1a7a11d0c0deull};
+  uint32_t prev = LSK_PIXEL_INVALID; /* digi i - 1's module, unmarked */
+  for (size_t i = 0; per && i < g->n; ++i) {
+    uint32_t mod = g->module[i];
+    if (below(&m, 10000) < per && mod == prev)
+      g->module[i] = LSK_PIXEL_INVALID;
+    prev = mod;
+  }
+}
+
 int lsk_pixel_generate(const lsk_pixel_gen_options *opt, lsk_pixel_events **out)
 {
   static const char fn[] = "lsk_pixel_generate";
@@ -181,6 +198,12 @@ int lsk_pixel_generate(const lsk_pixel_gen_options *opt, lsk_pixel_events **out)
   if (events > LSK_PIXEL_MAX_EVENTS || modules > LSK_PIXEL_MAX_MODULES)
     return lsk_context_set_error(NULL, LSK_EINVAL, "%s: %u events of %u modules: at most %u and %u",
                                  fn, events, modules, LSK_PIXEL_MAX_EVENTS, LSK_PIXEL_MAX_MODULES);
+  uint32_t invalid = opt ? opt->invalid : 0;
+  if (invalid > 10000 || (invalid && modules >= LSK_PIXEL_INVALID))
+    return lsk_context_set_error(NULL, LSK_EINVAL,
+                                 "%s: invalid %u in 10,000 with %u modules: at most 10,000, and "
+                                 "invalid digis need fewer than %u modules",
+                                 fn, invalid, modules, LSK_PIXEL_INVALID);
   /* The default mix stays within the ordinary path's 256 digis per module
    * (its events are the same as before there was a large-module path). */
   gen g = {.s = opt ? opt->seed : 0, .most = preset ? LSK_PIXEL_MAX_DIGIS : LSK_PIXEL_BLOCK_DIGIS};
@@ -205,6 +228,8 @@ int lsk_pixel_generate(const lsk_pixel_gen_options *opt, lsk_pixel_events **out)
   lsk_pixel_events *ev = NULL;
   if (rc == LSK_ENOMEM)
     rc = lsk_context_set_error(NULL, LSK_ENOMEM, "%s: out of host memory", fn);
+  if (!rc)
+    mark_invalid(&g, opt ? opt->seed : 0, invalid);
   if (!rc)
     rc = lsk_pixel_events_create(events, modules, g.n, 1, &ev);
   if (!rc) {
