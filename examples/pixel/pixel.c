@@ -601,14 +601,25 @@ static void resolve_shape(lsk_pixel *px)
   }
 }
 
+/* A block per module over nm modules, at most `most` blocks (each then
+ * takes several modules in turn), the domain `domain` digis: PMacc's
+ * block configuration from a count (lsk_launch_for; it cannot fail here:
+ * the domain is a constant and the blocks are capped). */
+static lsk_launch per_module(size_t nm, unsigned domain, size_t most)
+{
+  lsk_launch l = {0};
+  (void)lsk_launch_for(nm, (const unsigned[3]){domain, 0, 0},
+                       &(lsk_launch_for_options){.per_block = 1, .max_blocks = most}, &l);
+  return l;
+}
+
 /* The launch of the per-module kernels over nm modules. */
 static lsk_launch shape(const lsk_pixel *px, size_t nm)
 {
-  size_t most = px->opt.blocks;
-  return (lsk_launch){.domain = {LSK_PIXEL_BLOCK_DIGIS},
-                      .blocks = {nm < most ? (nm ? nm : 1) : most},
-                      .workers = px->opt.workers,
-                      .simd = px->opt.simd};
+  lsk_launch l = per_module(nm, LSK_PIXEL_BLOCK_DIGIS, px->opt.blocks);
+  l.workers = px->opt.workers;
+  l.simd = px->opt.simd;
+  return l;
 }
 
 /* The large-module path: a block's scratch slice (pixel.cl, PX_SLICE: the
@@ -627,10 +638,10 @@ static lsk_launch shape_large(const lsk_pixel *px, size_t nl)
    * docs/rusticl.md), one worker over 4096 digis would pass the cap
    * (about 16 iterations per digi): lsk's automatic shape there. */
   int capped = lsk_context_device(px->ctx)->loops_capped;
-  return (lsk_launch){.domain = {LSK_PIXEL_MAX_DIGIS},
-                      .blocks = {nl < most ? (nl ? nl : 1) : most},
-                      .workers = capped ? 0 : px->opt.workers,
-                      .simd = capped ? 0 : px->opt.simd};
+  lsk_launch l = per_module(nl, LSK_PIXEL_MAX_DIGIS, most);
+  l.workers = capped ? 0 : px->opt.workers;
+  l.simd = capped ? 0 : px->opt.simd;
+  return l;
 }
 
 /* The list of ev's large modules (more than LSK_PIXEL_BLOCK_DIGIS digis)
