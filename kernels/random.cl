@@ -69,6 +69,45 @@ LSK_INLINE uint lsk__word(uint4 r, uint k)
 #define lsk__random_normal_double(r, k) lsk_normal_double(r)
 #endif
 
+#if LSK_RANDOM_CPU
+/*
+ * The CPU path (the host's choice where the device is no GPU: -D
+ * LSK_RANDOM_CPU=1). PoCL runs a worker's slots as a loop and vectorizes
+ * it across slots (8 counters in the lanes of AVX2) only where the body
+ * is straight code with stores it can prove contiguous. The GPU form
+ * defeats both: its 10 rounds stay a loop (the key bump under `if (r)`),
+ * and each element's store is guarded and addressed by a 32-bit index,
+ * so the fill ran one scalar counter at a time. So here: the rounds
+ * written out (lsk__philox_cpu: the same words as lsk_philox4x32_10), and
+ * a tile whose counters' elements all lie in the range stores them
+ * unguarded at a 64-bit offset from the tile's start: LLVM makes each
+ * product one vpmuludq per 4 lanes and the stores of 8 counters
+ * interleaved full-vector stores. Tiles at the range's ends take the
+ * guarded form below. Measured in docs/random.md.
+ */
+#define LSK__PHILOX_ROUND(c, r)                                                                    \
+  do {                                                                                             \
+    ulong p0_ = (ulong)LSK__PHILOX_M0 * c.x, p1_ = (ulong)LSK__PHILOX_M1 * c.z;                    \
+    c = (uint4)((uint)(p1_ >> 32) ^ c.y ^ (k0 + (r)*LSK__PHILOX_W0), (uint)p1_,                    \
+                (uint)(p0_ >> 32) ^ c.w ^ (k1 + (r)*LSK__PHILOX_W1), (uint)p0_);                   \
+  } while (0)
+
+LSK_INLINE uint4 lsk__philox_cpu(uint4 c, uint k0, uint k1)
+{
+  LSK__PHILOX_ROUND(c, 0u);
+  LSK__PHILOX_ROUND(c, 1u);
+  LSK__PHILOX_ROUND(c, 2u);
+  LSK__PHILOX_ROUND(c, 3u);
+  LSK__PHILOX_ROUND(c, 4u);
+  LSK__PHILOX_ROUND(c, 5u);
+  LSK__PHILOX_ROUND(c, 6u);
+  LSK__PHILOX_ROUND(c, 7u);
+  LSK__PHILOX_ROUND(c, 8u);
+  LSK__PHILOX_ROUND(c, 9u);
+  return c;
+}
+#endif
+
 /* lsk_random_D(out, base, n, per_block, seed, stream): the counters of
  * elements [base, base + n) of out, LSK__RND_PER elements each; each
  * counter's words computed once give the elements they serve in that
@@ -81,7 +120,31 @@ LSK_KERNEL void LSK__RANDOM_KERNEL(LSK_CTX, __global LSK__RND_T *out, uint base,
   uint tiles = (nq + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE;
   uint first = lsk_block_idx() * per_block;
   uint end = per_block < tiles - min(first, tiles) ? first + per_block : tiles;
+#if LSK_RANDOM_CPU
+  /* The counters whose elements all lie in the range: [qa, qb). */
+  uint qa = (base + LSK__RND_PER - 1u) / LSK__RND_PER, qb = (base + n) / LSK__RND_PER;
+#endif
   for (uint t = first; t < end; ++t) {
+#if LSK_RANDOM_CPU
+    uint lo = q0 + t * LSK_DOMAIN_SIZE;
+    if (lo >= qa && qb >= lo && qb - lo >= LSK_DOMAIN_SIZE) {
+      __global LSK__RND_T *tile = out + (size_t)lo * LSK__RND_PER;
+      LSK_FOREACH(it)
+      {
+        uint4 r = lsk__philox_cpu((uint4)(lo + it.idx, 0u, stream, 0u), (uint)seed,
+                                  (uint)(seed >> 32));
+        __global LSK__RND_T *o = tile + (size_t)it.idx * LSK__RND_PER;
+        o[0] = lsk__random_value(r, 0u);
+        if (LSK__RND_PER > 1u)
+          o[1] = lsk__random_value(r, 1u);
+        if (LSK__RND_PER > 2u) {
+          o[2] = lsk__random_value(r, 2u);
+          o[3] = lsk__random_value(r, 3u);
+        }
+      }
+      continue;
+    }
+#endif
     LSK_FOREACH(it)
     {
       uint i = t * LSK_DOMAIN_SIZE + it.idx;

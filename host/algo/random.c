@@ -32,14 +32,18 @@ static int fill(lsk_context *ctx, lsk_queue *q, lsk_buffer *out, size_t offset, 
   if ((rc = lsk__algo_plan(ctx, fn, counters, opt, &p)))
     return rc;
   /* The distribution's build, -D LSK_RANDOM=D, and its kernel lsk_random_D. */
-  char d[24], name[48], options[48];
+  char d[24], name[48], options[80];
   if (type == LSK_TYPE_UINT)
     snprintf(d, sizeof d, "uint");
   else
     snprintf(d, sizeof d, "%s_%s", dist == LSK_RANDOM_NORMAL ? "normal" : "uniform",
              lsk_type_name(type));
   snprintf(name, sizeof name, "lsk_random_%s", d);
-  snprintf(options, sizeof options, "-DLSK_RANDOM=%s", d);
+  /* Where the device is no GPU, the CPU path (kernels/random.cl): the
+   * same numbers, written so that PoCL vectorizes a tile's counters
+   * across slots (docs/random.md); GPUs keep the form they had. */
+  snprintf(options, sizeof options, "-DLSK_RANDOM=%s%s", d,
+           lsk__context_info(ctx)->is_gpu ? "" : " -DLSK_RANDOM_CPU=1");
   lsk_kernel *k;
   if ((rc = lsk__lib_kernel_for(ctx, LSK__LIB_RANDOM, options, name, &k)))
     return rc;
