@@ -189,6 +189,8 @@ int bench_case_reduce(bench *bn)
   result *c = rc ? NULL
                  : bench_new_result(bn, KIND_RATE, "reduce sum (double)", "C OpenMP reduction",
                                     "reduce vs C OpenMP", "GB/s", bytes);
+  bench_bandwidth(raw);
+  bench_bandwidth(c);
   if (!rc && raw && c) {
     const contender fn[3] = {reduce_lsk, reduce_raw, reduce_c};
     samples *const out[3] = {&raw->lsk, &raw->ref, &c->ref};
@@ -320,6 +322,8 @@ int bench_case_scan(bench *bn)
   result *c = rc ? NULL
                  : bench_new_result(bn, KIND_RATE, "exclusive scan (uint)", "C, 1 thread",
                                     "scan vs C 1 thread", "GB/s", work);
+  bench_bandwidth(tr);
+  bench_bandwidth(c);
   if (!rc && tr && c) {
     const contender fn[3] = {scan_lsk, scan_triad, scan_c};
     samples *const out[3] = {&tr->lsk, &tr->ref, &c->ref};

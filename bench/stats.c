@@ -96,6 +96,13 @@ result *bench_new_result(bench *b, kind kind, const char *name, const char *ref_
   return r;
 }
 
+result *bench_bandwidth(result *r)
+{
+  if (r)
+    r->bandwidth = 1;
+  return r;
+}
+
 void bench_free_results(bench *b)
 {
   for (result *r = b->results, *next; r; r = next) {
