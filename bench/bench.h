@@ -80,6 +80,10 @@ void bench_progress(bench *b, const char *what, unsigned i, unsigned n);
 result *bench_new_result(bench *b, kind kind, const char *name, const char *ref_name,
                          const char *label, const char *unit, double work);
 void bench_free_results(bench *b);
+/* The limit takes samples of a triad on arrays that do not alias, timed in
+ * another case (work bytes per run), where they beat it: the limit is the
+ * best such triad of the whole run. */
+void bench_limit_offer(bench *b, double work, const samples *s, const char *from);
 /* Marks a rate row bandwidth-bound (r may be NULL); returns r. */
 result *bench_bandwidth(result *r);
 
