@@ -21,8 +21,10 @@
  * (the raw triad without the guard on the fixture's buffers, C OpenMP on
  * its staggered arrays), timed beside lsk's triad, count too
  * (bench_limit_offer): the limit is the best such triad of the run, never
- * below what the triad case's own rounds saw. Which placement wins depends on the machine: on the
- * Zen 3 of docs/performance.md separate allocations beat one, staggered or not.
+ * below what the triad case's own rounds saw. Which placement wins depends
+ * on the machine (on the Zen 3 of docs/performance.md none stood out
+ * beyond the load; on the AVX-512 machine of issue 30 separate buffers
+ * ran at half the staggered ones): so all four.
  */
 #include <stdint.h>
 #include <stdio.h>

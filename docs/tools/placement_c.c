@@ -4,7 +4,11 @@
  * placement holds its own copy of the arrays (2^25 doubles each); the
  * placements are timed in rotation, ROUNDS rounds, best and median per
  * placement and the median over rounds of (the first placement's time /
- * this one's, same round), which cancels the drift of other load.
+ * this one's, same round), which cancels the drift of other load. The
+ * arrays hold non-zero bytes (0x3f): filled with zeros, separate mallocs
+ * ran at twice one allocation on the KVM guest of docs/performance.md,
+ * and the difference went away with data in them (zero pages measure
+ * the host's memory management, not the placement).
  *
  *   cc -O3 -march=native -fopenmp -o placement_c docs/tools/placement_c.c
  *   OMP_NUM_THREADS=2 ./placement_c 9
@@ -56,7 +60,7 @@ int main(int argc, char **argv)
                       : malloc(sz);
         if (!m || m == MAP_FAILED)
           return 1;
-        memset(m, 0, sz);
+        memset(m, 0x3f, sz);
         p[k][j] = (double *)(m + (k == SEPARATE_STAGGERED ? 1408 * j : 0));
       }
     } else {
@@ -64,7 +68,7 @@ int main(int argc, char **argv)
       char *m = aligned_alloc(4096, sz);
       if (!m)
         return 1;
-      memset(m, 0, sz);
+      memset(m, 0x3f, sz);
       size_t gap = k == BLOCK_0 ? 0 : g, off = k == BLOCK_4224_16 ? 16 : 0;
       for (int j = 0; j < 3; ++j)
         p[k][j] = (double *)(m + off + j * (bytes + gap));
