@@ -24,8 +24,9 @@ typedef struct samples {
 } samples;
 
 /* How a row reads: a rate (device time, bytes moved), a per-launch host
- * cost, or a build time with the first run after it. */
-typedef enum kind { KIND_RATE, KIND_LAUNCH, KIND_BUILD } kind;
+ * cost, a build time with the first run after it, or one contender of the
+ * limit (limit.c: lsk holds its samples, ref none). */
+typedef enum kind { KIND_RATE, KIND_LAUNCH, KIND_BUILD, KIND_LIMIT } kind;
 
 typedef struct result {
   kind kind;
@@ -35,6 +36,9 @@ typedef struct result {
   double work; /* bytes or items per run, for the rate */
   samples lsk, ref;
   samples lsk_first, ref_first; /* KIND_BUILD: the first run after the build */
+  /* A bandwidth-bound row (work in bytes): the report gives its rates also
+   * as fractions of the limit (bench_bandwidth). */
+  int bandwidth;
   struct result *next;
 } result;
 
@@ -50,6 +54,11 @@ typedef struct bench {
    * recorded and the timings are as without the option. */
   const char *trace;
   result *results, **tail;
+  /* The limit case's (limit.c): the best triad rate of the run, bytes per
+   * second, of the best times and of the medians, and whose the best is;
+   * 0 and NULL before it ran. */
+  double limit_best, limit_median;
+  const char *limit_from;
 } bench;
 
 /* stats.c: samples, their statistics (NaN where there are no samples),
@@ -71,9 +80,17 @@ void bench_progress(bench *b, const char *what, unsigned i, unsigned n);
 result *bench_new_result(bench *b, kind kind, const char *name, const char *ref_name,
                          const char *label, const char *unit, double work);
 void bench_free_results(bench *b);
+/* The limit takes samples of a triad on arrays that do not alias, timed in
+ * another case (work bytes per run), where they beat it: the limit is the
+ * best such triad of the whole run. */
+void bench_limit_offer(bench *b, double work, const samples *s, const char *from);
+/* Marks a rate row bandwidth-bound (r may be NULL); returns r. */
+result *bench_bandwidth(result *r);
 
-/* cases.c: the table expanded from list.h. */
-#define BENCH_CASE_BUILD 1 /* a case that --no-build leaves out */
+/* cases.c: the table expanded from list.h. The limit case (limit.c) runs
+ * first whenever a bandwidth-bound case runs (BENCH_CASE_BANDWIDTH). */
+#define BENCH_CASE_BUILD 1     /* a case that --no-build leaves out */
+#define BENCH_CASE_BANDWIDTH 2 /* a case read against the limit */
 typedef struct bench_case {
   const char *name;
   int (*run)(bench *bn); /* 0 on success; 1 after a message */
@@ -113,8 +130,12 @@ lsk_launch bench_triad_launch(const bench *bn, size_t n, unsigned domain, unsign
 /* --sweep: the triad over a grid of shapes, its own table on stdout. */
 int bench_sweep(bench *bn);
 
-/* report.c: the table on stdout, --json FILE, --plot FILE.png. */
+/* report.c: the table on stdout (then the fractions of the limit), --json
+ * FILE, --plot FILE.png. */
 void bench_print_table(const bench *bn);
+/* The bandwidth rows' rates as fractions of the limit (nothing where the
+ * limit did not run or no such row did). */
+void bench_print_fractions(const bench *bn);
 int bench_write_json(const bench *bn, const char *path);
 int bench_write_plot(const bench *bn, const char *png);
 

@@ -129,9 +129,14 @@ int bench_open(bench *bn)
 
 int bench_run(bench *bn, const char *only, int no_build)
 {
+  /* The limit first wherever a row will be read against it. */
+  int limit = want(only, "limit");
+  for (size_t i = 0; i < bench_case_count; ++i)
+    limit |= want(only, bench_cases[i].name) && (bench_cases[i].flags & BENCH_CASE_BANDWIDTH);
   for (size_t i = 0; i < bench_case_count; ++i) {
     const bench_case *c = &bench_cases[i];
-    if (want(only, c->name) && !(no_build && (c->flags & BENCH_CASE_BUILD)) && c->run(bn))
+    int run = c->run == bench_case_limit ? limit : want(only, c->name);
+    if (run && !(no_build && (c->flags & BENCH_CASE_BUILD)) && c->run(bn))
       return 1;
   }
   return 0;

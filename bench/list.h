@@ -6,10 +6,15 @@
  * disagree. Order is run order.
  *
  * X(name, flags, help): the case runs bench_case_<name>(bench *); flags is
- * 0 or BENCH_CASE_BUILD (a case --no-build leaves out); help is one line
- * for --help.
+ * 0, BENCH_CASE_BUILD (a case --no-build leaves out) or
+ * BENCH_CASE_BANDWIDTH (a case whose rows are read against the limit);
+ * help is one line for --help.
  *
  * Where each case lives:
+ *   limit          limit.c: the best STREAM triad of the run (C OpenMP and
+ *                  raw OpenCL, arrays that do not alias), the measure of
+ *                  the bandwidth-bound rows; run first whenever one of the
+ *                  BENCH_CASE_BANDWIDTH cases runs
  *   triad, launch  triad.c, launch.c
  *   soa            soa.c: the triad through generated SoA views (plain
  *                  and with lsk's column stagger), and through an array
@@ -50,10 +55,12 @@
 #define LSK_BENCH_LIST_H
 
 #define BENCH_CASES(X)                                                                             \
-  X(triad, 0, "the triad a = b + 3c (ForEach) against raw OpenCL and C OpenMP")                    \
-  X(soa, 0, "the triad through SoA views (also staggered), and over an array of structs")          \
-  X(reduce, 0, "lsk_reduce (double sum) against raw OpenCL and C OpenMP")                          \
-  X(scan, 0, "lsk_scan (exclusive, uint) against a raw uint triad and C")                          \
+  X(limit, 0, "the best STREAM triad of the run (C OpenMP, raw OpenCL; arrays that do not alias)") \
+  X(triad, BENCH_CASE_BANDWIDTH, "the triad a = b + 3c (ForEach) against raw OpenCL and C OpenMP") \
+  X(soa, BENCH_CASE_BANDWIDTH,                                                                     \
+    "the triad through SoA views (also staggered), and over an array of structs")                  \
+  X(reduce, BENCH_CASE_BANDWIDTH, "lsk_reduce (double sum) against raw OpenCL and C OpenMP")       \
+  X(scan, BENCH_CASE_BANDWIDTH, "lsk_scan (exclusive, uint) against a raw uint triad and C")       \
   X(boost, 0, "float reduce and scan against Boost.Compute (lsk-peer-boost)")                      \
   X(compact, 0, "lsk_compact, half of 2^log2n uints selected, against C")                          \
   X(assoc, 0, "lsk_assoc_build and lsk_assoc_build_sorted against C")                              \

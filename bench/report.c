@@ -37,6 +37,12 @@ void bench_print_table(const bench *bn)
       printf("%-34s %-28s %8.2f us %8.2f us %+9.2f %+9.2f  us more per launch\n", r->name,
              r->ref_name, lb, rb, lb - rb, lm - rm);
       break;
+    case KIND_LIMIT:
+      /* The ratio columns: its rates as fractions of the limit's. */
+      printf("%-34s %-28s %8.3f ms %11s %9.3f %9.3f  %.1f %s\n", r->name, r->ref_name, lb * 1e3, "",
+             r->work / lb / bn->limit_best, r->work / lm / bn->limit_median, r->work / lb * 1e-9,
+             r->unit);
+      break;
     case KIND_BUILD:
       printf("%-34s %-28s %8.3f ms %8.1f ms %9.4g %9.4g  ", r->name, r->ref_name, lb * 1e3,
              rb * 1e3, rb / lb, rm / lm);
@@ -47,6 +53,31 @@ void bench_print_table(const bench *bn)
         printf("\n");
       break;
     }
+  }
+  bench_print_fractions(bn);
+}
+
+/* Rate of work over seconds as a fraction of limit (bytes/s). */
+static double fraction(double work, double seconds, double limit) { return work / seconds / limit; }
+
+void bench_print_fractions(const bench *bn)
+{
+  int any = 0;
+  for (const result *r = bn->results; r; r = r->next)
+    any |= r->bandwidth && r->lsk.n;
+  if (!any || !(bn->limit_best > 0))
+    return;
+  printf("\nfraction of the limit: %.1f GB/s best (%s), %.1f GB/s the best median; reduce reads "
+         "one array and scan moves 8 bytes an element, against the triad's 24\n",
+         bn->limit_best * 1e-9, bn->limit_from, bn->limit_median * 1e-9);
+  printf("%-34s %-28s %9s %9s %9s\n", "case", "against", "lsk best", "median", "ref best");
+  for (const result *r = bn->results; r; r = r->next) {
+    if (!r->bandwidth || !r->lsk.n)
+      continue;
+    printf("%-34s %-28s %9.3f %9.3f %9.3f\n", r->name, r->ref_name,
+           fraction(r->work, bench_best(&r->lsk), bn->limit_best),
+           fraction(r->work, bench_median(&r->lsk), bn->limit_median),
+           fraction(r->work, bench_best(&r->ref), bn->limit_best));
   }
 }
 
@@ -87,7 +118,10 @@ static void json_samples(FILE *f, const samples *s)
 
 static const char *kind_name(kind k)
 {
-  return k == KIND_RATE ? "rate" : k == KIND_LAUNCH ? "launch" : "build";
+  return k == KIND_RATE     ? "rate"
+         : k == KIND_LAUNCH ? "launch"
+         : k == KIND_LIMIT  ? "limit"
+                            : "build";
 }
 
 int bench_write_json(const bench *bn, const char *path)
@@ -112,7 +146,20 @@ int bench_write_json(const bench *bn, const char *path)
   fprintf(f, ",\n  \"elements_log2\": %u,\n  \"repeat\": %u,\n  \"domain\": %u,\n", bn->log2n,
           bn->repeat, bn->domain);
   fprintf(f, "  \"units\": {\"rate\": \"seconds\", \"launch\": \"microseconds per launch\", "
-             "\"build\": \"seconds\"},\n  \"cases\": [");
+             "\"build\": \"seconds\", \"limit\": \"seconds\"},\n");
+  /* The limit (GB/s), where the limit case ran; bandwidth rows carry
+   * their fractions of it. */
+  int limit = bn->limit_best > 0;
+  if (limit) {
+    fprintf(f, "  \"limit\": {\"best_gb_s\": ");
+    json_number(f, "%.4g", bn->limit_best * 1e-9);
+    fprintf(f, ", \"median_gb_s\": ");
+    json_number(f, "%.4g", bn->limit_median * 1e-9);
+    fprintf(f, ", \"from\": ");
+    json_string(f, bn->limit_from ? bn->limit_from : "");
+    fprintf(f, "},\n");
+  }
+  fprintf(f, "  \"cases\": [");
   for (const result *r = bn->results; r; r = r->next) {
     fprintf(f, "%s\n    {\"case\": ", r == bn->results ? "" : ",");
     json_string(f, r->name);
@@ -130,6 +177,15 @@ int bench_write_json(const bench *bn, const char *path)
       json_samples(f, &r->lsk_first);
       fprintf(f, ",\n     \"ref_first_run\": ");
       json_samples(f, &r->ref_first);
+    }
+    if (limit && (r->bandwidth || r->kind == KIND_LIMIT)) {
+      fprintf(f, ",\n     \"fraction_of_limit\": {\"lsk_best\": ");
+      json_number(f, "%.4g", fraction(r->work, bench_best(&r->lsk), bn->limit_best));
+      fprintf(f, ", \"lsk_median\": ");
+      json_number(f, "%.4g", fraction(r->work, bench_median(&r->lsk), bn->limit_median));
+      fprintf(f, ", \"ref_best\": ");
+      json_number(f, "%.4g", fraction(r->work, bench_best(&r->ref), bn->limit_best));
+      fprintf(f, "}");
     }
     fprintf(f, "}");
   }

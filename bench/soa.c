@@ -284,6 +284,8 @@ int bench_case_soa(bench *bn)
     r[AOS] =
         bench_new_result(bn, KIND_RATE, name, "triad (SoA views)", "AoS vs SoA", "GB/s", bytes);
     rc = !r[VIEWS] || !r[RAW_SUB] || !r[RAW_STAG] || !r[VIEWS_STAG] || !r[AOS];
+    for (int k = 0; k < NWHO; ++k)
+      bench_bandwidth(r[k]);
   }
   /* Where each contender's times go: its own row's lsk column, or the
    * row that takes it as the reference. */

@@ -96,6 +96,24 @@ result *bench_new_result(bench *b, kind kind, const char *name, const char *ref_
   return r;
 }
 
+void bench_limit_offer(bench *b, double work, const samples *s, const char *from)
+{
+  double best = work / bench_best(s), median = work / bench_median(s);
+  if (s->n && best > b->limit_best) {
+    b->limit_best = best;
+    b->limit_from = from;
+  }
+  if (s->n && median > b->limit_median)
+    b->limit_median = median;
+}
+
+result *bench_bandwidth(result *r)
+{
+  if (r)
+    r->bandwidth = 1;
+  return r;
+}
+
 void bench_free_results(bench *b)
 {
   for (result *r = b->results, *next; r; r = next) {

@@ -16,12 +16,27 @@
 
 typedef struct triad {
   size_t n;
-  double *a, *b, *c; /* a: the bench's C reference only (NULL for tune) */
+  /* a: the bench's C reference only (NULL for tune). Each array is an
+   * allocation of its own, placed at a stagger (bench_triad_host): the
+   * three never agree in their low 12 address bits. */
+  double *a, *b, *c;
+  void *mem[3]; /* what a, b and c were allocated as, for free */
   lsk_buffer *da, *db, *dc;
   lsk_kernel *k;   /* the bench's: lsk's ForEach triad */
   cl_kernel raw;   /* the bench's: the hand-written triad, one work-item per element, guarded */
   cl_kernel exact; /* the same without the guard, on a grid of exactly n */
 } triad;
+
+/* The stagger of the host arrays in bytes: array k (a, b, c) starts k *
+ * BENCH_HOST_STAGGER bytes past a 64-byte boundary of its own allocation,
+ * so that the three differ pairwise by at least 1280 bytes modulo 4 KiB
+ * in both directions (no load of one aliases a store in flight to another,
+ * docs/performance.md). */
+#define BENCH_HOST_STAGGER 1408
+
+/* A host array of bytes for array k (0, 1, 2) at its stagger; *mem is what
+ * to free. NULL when out of memory. */
+double *bench_triad_host(size_t bytes, unsigned k, void **mem /* OUT */);
 
 /* The data on ctx: n = 2^log2n, b[i] = (i % 1000) / 2, c[i] = 1 / (1 + i %
  * 7), db and dc written, da zeroed. 0, or 1 after "lsk: <cmd>: ..." (*t
