@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "algo/algo.h"
+#include "core/objects.h"
 #include "lsk/compact.h"
 
 /* kernels/compact.cl, embedded like the other families (LSK__LIB_MAP); it
@@ -80,7 +81,7 @@ static char *soa_prelude(const lsk_layout *l)
 
 /*
  * The CPU path (kernels/compact.cl, "The CPU path"): where the device is
- * no GPU, and runs loops of any length (not llvmpipe), each work-item owns
+ * no GPU and runs loops of any length (not llvmpipe), each work-item owns
  * a contiguous segment: a pass evaluates the predicate once per index into
  * a bit each and counts, then each segment writes its selected indices in
  * order, one store each. On PoCL's 2 cores (2026-11-27) the lockstep path's
@@ -89,6 +90,10 @@ static char *soa_prelude(const lsk_layout *l)
  */
 static int cpu_path(lsk_context *ctx)
 {
+  /* LSK_COMPACT_CPU set: 1 the CPU path, 0 the lockstep path, on any
+   * device (the tests run both under oclgrind, whose device is a GPU). */
+  if (lsk__getenv("LSK_COMPACT_CPU"))
+    return lsk__getenv_bool("LSK_COMPACT_CPU", 0);
   const lsk_device_info *d = lsk__context_info(ctx);
   return d && !d->is_gpu && !d->loops_capped;
 }

@@ -9,6 +9,7 @@
  * Suite grind_compact is the small cases alone, for oclgrind
  * (tests/oclgrind.sh); suite compact runs them too.
  */
+#define _XOPEN_SOURCE 700 /* setenv */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -564,7 +565,7 @@ END_TEST
 /* Small cases for oclgrind: every kernel, one and several blocks,
  * range-checked views.                                               */
 
-START_TEST(test_compact_grind)
+static void grind_cases(void)
 {
   static const lsk_algo_options small[] = {{.tile = 16, .workers = 4, .simd = 2},
                                            {.tile = 7, .workers = 1, .simd = 1},
@@ -600,6 +601,20 @@ START_TEST(test_compact_grind)
   lsk_compactor_destroy(c);
   lsk_layout_destroy(l);
   lsk_context_destroy(ctx);
+}
+
+/* Each case on the device's path, then the CPU path and the lockstep path
+ * forced (LSK_COMPACT_CPU, host/algo/compact.c): oclgrind's device is a
+ * GPU, so the CPU path's kernels run there only when forced. */
+START_TEST(test_compact_grind)
+{
+  static const char *const paths[] = {NULL, "1", "0"};
+  for (size_t k = 0; k < 3; ++k) {
+    if (paths[k])
+      setenv("LSK_COMPACT_CPU", paths[k], 1);
+    grind_cases();
+    unsetenv("LSK_COMPACT_CPU");
+  }
 }
 END_TEST
 
