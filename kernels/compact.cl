@@ -20,6 +20,8 @@
  *                        counts[b]. Slots at or past the capacity are not
  *                        written; the last block writes the total count.
  * With one block the host runs only the last pass, from a carry of 0.
+ * That is the lockstep path, the GPUs'; on other devices the host builds
+ * the CPU path's kernels too (LSK_COMPACT_CPU, at the end of this file).
  */
 
 /* The input's parameters and what the predicate gets (LSK_COMPACT_IN,

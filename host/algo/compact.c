@@ -2,8 +2,9 @@
  * compact.c: stable stream compaction by a user predicate. A compactor is
  * one lsk program: a generated prelude (the input type; for SoA the
  * layout's views and a row copy), the user's source, then
- * kernels/compact.cl, so the user's line numbers are the program's. The
- * passes are those of scan.c with the predicate's flags as the values.
+ * kernels/compact.cl, so the user's line numbers are the program's. On
+ * GPUs the passes are those of scan.c with the predicate's flags as the
+ * values; on other devices the CPU path's (cpu_path, run_cpu).
  */
 #include <ctype.h>
 #include <stdio.h>
