@@ -216,13 +216,14 @@ LSK_KERNEL void lsk_compact_flags(LSK_CTX, LSK__CIN_PARAMS, ulong arg, uint n, u
   counts[s] = c;
 }
 
-/* The set bits of the segment's words in order: for each, with k the bit's
+/* (The loops step by 32 without passing end, which may be near 2^32.)
+ * The set bits of the segment's words in order: for each, with k the bit's
  * place and `at` the segment's next slot, STORE(i, at) with i = 32 w + k;
  * then, in the grid's last segment, the total to count[count_index]. */
 #define LSK__COMPACT_BITS(STORE)                                                                   \
   LSK__COMPACT_SEGMENT(s, first, end);                                                             \
   uint at = carries[s];                                                                            \
-  for (uint i = first; i < end; i += 32u) {                                                        \
+  for (uint i = first; i < end; i = (end - i > 32u) ? i + 32u : end) {                             \
     uint w = bits[i / 32u];                                                                        \
     while (w) {                                                                                    \
       uint k = popcount((w & (0u - w)) - 1u);                                                      \
@@ -250,11 +251,11 @@ LSK_KERNEL void lsk_compact_bits_indices(LSK_CTX, uint n, uint seglen, __global 
 {
   LSK__COMPACT_SEGMENT(s, first, end);
   uint at = carries[s], c = 0;
-  for (uint i = first; i < end; i += 32u)
+  for (uint i = first; i < end; i = (end - i > 32u) ? i + 32u : end)
     c += popcount(bits[i / 32u]);
   uint lim = min(at + c, cap);
   const uint8 place = (uint8)(0u, 4u, 8u, 12u, 16u, 20u, 24u, 28u);
-  for (uint i = first; i < end; i += 32u) {
+  for (uint i = first; i < end; i = (end - i > 32u) ? i + 32u : end) {
     uint w = bits[i / 32u];
     for (uint j = 0; j < 32u; j += 8u) {
       uint b = (w >> j) & 0xffu;
