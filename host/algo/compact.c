@@ -85,7 +85,7 @@ static char *soa_prelude(const lsk_layout *l)
  * no GPU and runs loops of any length (not llvmpipe), each work-item owns
  * a contiguous segment: a pass evaluates the predicate once per index into
  * a bit each and counts, then each segment writes its selected indices in
- * order, one store each. On PoCL's 2 cores (2026-11-27) the lockstep path's
+ * order, 8 per store. On PoCL's 2 cores (2026-11-27) the lockstep path's
  * last pass took five times its first; see docs/compact.md. GPUs keep the
  * lockstep path (a scan per tile step, coalesced stores).
  */
@@ -243,7 +243,7 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
   }
   c->ctx = ctx;
   c->layout = o.layout;
-  c->cpu = cpu_path(ctx);
+  c->cpu = strstr(prelude, "#define LSK_COMPACT_CPU 1\n") != NULL; /* cpu_prelude */
   lsk_program_options po = {
       .name = o.name ? o.name : "predicate", .build_options = o.build_options, .prelude = prelude};
   rc = lsk_program_create(ctx, full, &po, &c->prog);
