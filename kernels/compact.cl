@@ -20,6 +20,8 @@
  *                        counts[b]. Slots at or past the capacity are not
  *                        written; the last block writes the total count.
  * With one block the host runs only the last pass, from a carry of 0.
+ * That is the lockstep path, the GPUs'; on other devices the host builds
+ * the CPU path's kernels too (LSK_COMPACT_CPU, at the end of this file).
  */
 
 /* The input's parameters and what the predicate gets (LSK_COMPACT_IN,
@@ -161,3 +163,132 @@ LSK_KERNEL void lsk_compact_rows(LSK_CTX, LSK__CIN_PARAMS, ulong arg, uint n, ui
   LSK__COMPACT_SCATTER(LSK__WRITE_ROW, dst_n);
 }
 #endif
+
+#ifdef LSK_COMPACT_CPU
+/*
+ * The CPU path (host/algo/compact.c chooses it where the device is no GPU;
+ * the prelude then defines LSK_COMPACT_CPU). Every work-item owns a
+ * segment, a contiguous run of seglen indices (a multiple of 32): segment
+ * s = block * LSK_WORKERS + worker, over [s * seglen, min((s + 1) * seglen,
+ * n)), as the sort's segments. No barrier, so PoCL's work-group function
+ * is each work-item's plain loop:
+ *   lsk_compact_flags   evaluates the predicate once per index, stores the
+ *                       flags as bits (word w: indices [32 w, 32 w + 32))
+ *                       and the segment's count in counts[s];
+ *   lsk_compact_scan    (above) one block scans the counts;
+ *   lsk_compact_bits_indices / lsk_compact_bits_rows
+ *                       each segment walks the set bits of its words in
+ *                       order and writes index i (or row i) to its next
+ *                       slot, from counts[s] on, below the capacity; the
+ *                       last segment writes the total.
+ * The input is read once (the rows' kernel reads the selected rows again)
+ * and the output written once, in order, by one work-item per segment.
+ */
+
+/* This work-item's segment [first, end) of seglen indices below n. */
+#define LSK__COMPACT_SEGMENT(s, first, end)                                                        \
+  uint s = lsk_block_idx() * LSK_WORKERS + lsk_worker();                                           \
+  uint first = (uint)min((ulong)s * seglen, (ulong)n);                                             \
+  uint end = (uint)min((ulong)first + seglen, (ulong)n)
+
+LSK_KERNEL void lsk_compact_flags(LSK_CTX, LSK__CIN_PARAMS, ulong arg, uint n, uint seglen,
+                                  __global uint *bits, __global uint *counts)
+{
+  LSK__CIN_OPEN;
+  LSK__COMPACT_SEGMENT(s, first, end);
+  uint c = 0;
+  uint i = first;
+  for (; end - i >= 32u; i += 32u) {
+    uint w = 0;
+    for (uint k = 0; k < 32u; ++k)
+      w |= (uint)LSK__SELECTED(i + k) << k;
+    bits[i / 32u] = w;
+    c += popcount(w);
+  }
+  if (i < end) {
+    uint w = 0;
+    for (uint k = 0; k < 32u; ++k)
+      if (i + k < end)
+        w |= (uint)LSK__SELECTED(i + k) << k;
+    bits[i / 32u] = w;
+    c += popcount(w);
+  }
+  counts[s] = c;
+}
+
+/* (The loops step by 32 without passing end, which may be near 2^32.)
+ * The set bits of the segment's words in order: for each, with k the bit's
+ * place and `at` the segment's next slot, STORE(i, at) with i = 32 w + k;
+ * then, in the grid's last segment, the total to count[count_index]. */
+#define LSK__COMPACT_BITS(STORE)                                                                   \
+  LSK__COMPACT_SEGMENT(s, first, end);                                                             \
+  uint at = carries[s];                                                                            \
+  for (uint i = first; i < end; i = (end - i > 32u) ? i + 32u : end) {                             \
+    uint w = bits[i / 32u];                                                                        \
+    while (w) {                                                                                    \
+      uint k = popcount((w & (0u - w)) - 1u);                                                      \
+      STORE(i + k, at);                                                                            \
+      ++at;                                                                                        \
+      w &= w - 1u;                                                                                 \
+    }                                                                                              \
+  }                                                                                                \
+  if (s == lsk_grid_size() * LSK_WORKERS - 1u)                                                     \
+  count[count_index] = at
+
+/*
+ * Indices, a byte of flags at a time: while 8 slots from the next one are
+ * the segment's and below the capacity, one store of 8 indices (the byte's
+ * selected ones first, their places from lsk__compact_lut, which the
+ * prelude defines: byte b's k-th set bit's place in bits 4k to 4k + 3) and
+ * the slot moves on by the byte's count, so the next store overwrites the
+ * rest; the segment's last slots one index at a time. The segment's count
+ * comes from its words first (a few KiB, read again from cache).
+ */
+LSK_KERNEL void lsk_compact_bits_indices(LSK_CTX, uint n, uint seglen, __global const uint *bits,
+                                         __global const uint *carries, __global uint *out,
+                                         uint out_base, uint cap, __global uint *count,
+                                         uint count_index)
+{
+  LSK__COMPACT_SEGMENT(s, first, end);
+  uint at = carries[s], c = 0;
+  for (uint i = first; i < end; i = (end - i > 32u) ? i + 32u : end)
+    c += popcount(bits[i / 32u]);
+  uint lim = min(at + c, cap);
+  const uint8 place = (uint8)(0u, 4u, 8u, 12u, 16u, 20u, 24u, 28u);
+  for (uint i = first; i < end; i = (end - i > 32u) ? i + 32u : end) {
+    uint w = bits[i / 32u];
+    for (uint j = 0; j < 32u; j += 8u) {
+      uint b = (w >> j) & 0xffu;
+      if (at <= lim && lim - at >= 8u) {
+        uint8 v = (uint8)(i + j) + (((uint8)(lsk__compact_lut[b]) >> place) & 0xfu);
+        vstore8(v, 0, out + out_base + at);
+        at += popcount(b);
+      } else {
+        for (; b; b &= b - 1u) {
+          if (at < lim)
+            out[out_base + at] = i + j + popcount((b & (0u - b)) - 1u);
+          ++at;
+        }
+      }
+    }
+  }
+  if (s == lsk_grid_size() * LSK_WORKERS - 1u)
+    count[count_index] = at;
+}
+
+#ifdef LSK_COMPACT_SOA
+LSK_KERNEL void lsk_compact_bits_rows(LSK_CTX, LSK__CIN_PARAMS, uint n, uint seglen,
+                                      __global const uint *bits, __global const uint *carries,
+                                      LSK_COMPACT_DST_PARAMS(dst), __global uint *count,
+                                      uint count_index)
+{
+  LSK__CIN_OPEN;
+  LSK_COMPACT_DST_T lsk__out = LSK_COMPACT_DST_VIEW(dst);
+#define LSK__STORE_ROW(i, at)                                                                      \
+  if ((at) < dst_n)                                                                                \
+  lsk__compact_copy_row(lsk__in, (i), lsk__out, (at))
+  LSK__COMPACT_BITS(LSK__STORE_ROW);
+#undef LSK__STORE_ROW
+}
+#endif
+#endif /* LSK_COMPACT_CPU */

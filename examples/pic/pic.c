@@ -341,6 +341,8 @@ static lsk_launch per_frame(const lsk_pic *p)
   lsk_launch l = per_cell(p);
   size_t cap = lsk_pool_capacity(p->pool);
   l.blocks[0] = l.blocks[0] < cap ? l.blocks[0] : cap;
+  if (!lsk_context_device(p->ctx)->is_gpu)
+    l.workers = 1;
   return l;
 }
 

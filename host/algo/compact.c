@@ -2,8 +2,9 @@
  * compact.c: stable stream compaction by a user predicate. A compactor is
  * one lsk program: a generated prelude (the input type; for SoA the
  * layout's views and a row copy), the user's source, then
- * kernels/compact.cl, so the user's line numbers are the program's. The
- * passes are those of scan.c with the predicate's flags as the values.
+ * kernels/compact.cl, so the user's line numbers are the program's. On
+ * GPUs the passes are those of scan.c with the predicate's flags as the
+ * values; on other devices the CPU path's (cpu_path, run_cpu).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "algo/algo.h"
+#include "core/objects.h"
 #include "lsk/compact.h"
 
 /* kernels/compact.cl, embedded like the other families (LSK__LIB_MAP); it
@@ -25,6 +27,10 @@ struct lsk_compactor {
   lsk_kernel *count, *scan, *indices, *rows;
   lsk_buffer *counts; /* per-block counts, then their prefix; grown */
   lsk_buffer *total;  /* one uint: the count of the waiting variants */
+  /* The CPU path (cpu_path): its kernels and the flags, a bit per index. */
+  int cpu;
+  lsk_kernel *flags, *bits_indices, *bits_rows;
+  lsk_buffer *bits; /* grown */
 };
 static const lsk__htype LSK__H_COMPACTOR = {"lsk_compactor", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_compactor);
@@ -74,6 +80,53 @@ static char *soa_prelude(const lsk_layout *l)
   return b.buf;
 }
 
+/*
+ * The CPU path (kernels/compact.cl, "The CPU path"): where the device is
+ * no GPU and runs loops of any length (not llvmpipe), each work-item owns
+ * a contiguous segment: a pass evaluates the predicate once per index into
+ * a bit each and counts, then each segment writes its selected indices in
+ * order, 8 per store. On PoCL's 2 cores (2026-11-27) the lockstep path's
+ * last pass took five times its first; see docs/compact.md. GPUs keep the
+ * lockstep path (a scan per tile step, coalesced stores).
+ */
+static int cpu_path(lsk_context *ctx)
+{
+  /* LSK_COMPACT_CPU set: 1 the CPU path, 0 the lockstep path, on any
+   * device (the tests run both under oclgrind, whose device is a GPU). */
+  if (lsk__getenv("LSK_COMPACT_CPU"))
+    return lsk__getenv_bool("LSK_COMPACT_CPU", 0);
+  const lsk_device_info *d = lsk__context_info(ctx);
+  return d && !d->is_gpu && !d->loops_capped;
+}
+
+/* Blocks per compute unit of the CPU path, and indices per segment at
+ * least (fewer blocks below that). */
+#define CPU_BLOCKS_PER_UNIT 4u
+#define CPU_MIN_SEGMENT 4096u
+
+/* The CPU path's part of the prelude, after the rest: its switch and
+ * lsk__compact_lut, byte b's set bits' places (0 to 7), the k-th in bits
+ * 4k to 4k + 3 (kernels/compact.cl, lsk_compact_bits_indices). */
+static char *cpu_prelude(const char *rest)
+{
+  lsk__sb b = {0};
+  lsk__sb_printf(&b, "%s#define LSK_COMPACT_CPU 1\n__constant uint lsk__compact_lut[256] = {",
+                 rest);
+  for (unsigned v = 0; v < 256; ++v) {
+    uint32_t t = 0;
+    for (unsigned bit = 0, k = 0; bit < 8; ++bit)
+      if (v >> bit & 1)
+        t |= (uint32_t)bit << (4 * k++);
+    lsk__sb_printf(&b, "%s0x%xu", v % 8 ? ", " : v ? ",\n  " : "\n  ", (unsigned)t);
+  }
+  lsk__sb_printf(&b, "};\n");
+  if (b.failed) {
+    free(b.buf);
+    return NULL;
+  }
+  return b.buf;
+}
+
 /* An OpenCL C type name: words of letters, digits and underscores. */
 static int type_name_ok(const char *t)
 {
@@ -92,19 +145,24 @@ static int type_name_ok(const char *t)
  * The write waits, so the buffer is made at creation for the blocks the
  * automatic plan can use, and only options that ask for more blocks grow it.
  */
-static int counts_buffer(lsk_compactor *c, size_t blocks)
+static int words_buffer(lsk_compactor *c, lsk_buffer **buf, size_t words)
 {
-  uint32_t *zero = calloc(blocks, sizeof *zero);
+  uint32_t *zero = calloc(words, sizeof *zero);
   if (!zero)
     return lsk__fail(c->ctx, LSK_ENOMEM, "lsk_compactor: out of memory");
   /* Work still queued on the old buffer keeps it alive (OpenCL). */
-  lsk_buffer_destroy(c->counts);
-  c->counts = NULL;
-  int rc = lsk_buffer_create(c->ctx, blocks * sizeof *zero, &c->counts);
+  lsk_buffer_destroy(*buf);
+  *buf = NULL;
+  int rc = lsk_buffer_create(c->ctx, words * sizeof *zero, buf);
   if (!rc)
-    rc = lsk_buffer_write(c->counts, 0, zero, blocks * sizeof *zero, NULL);
+    rc = lsk_buffer_write(*buf, 0, zero, words * sizeof *zero, NULL);
   free(zero);
   return rc;
+}
+
+static int counts_buffer(lsk_compactor *c, size_t blocks)
+{
+  return words_buffer(c, &c->counts, blocks);
 }
 
 /* The compactor's program: the checks of source and options, then the
@@ -136,6 +194,11 @@ static int compactor_text(lsk_context *ctx, const char *fn, const char *source,
                       : lsk__strdupf("#define LSK_COMPACT_DATA_T %s\n#define "
                                      "LSK_COMPACT_IN __global const LSK_COMPACT_DATA_T *\n",
                                      o.data_type ? o.data_type : "void");
+  if (*prelude && ctx && cpu_path(ctx)) {
+    char *p = cpu_prelude(*prelude);
+    free(*prelude);
+    *prelude = p;
+  }
   *program = lsk__strdupf("%s\n%s", source, lsk__kernels_compact);
   if (!*prelude || !*program) {
     free(*prelude);
@@ -180,6 +243,7 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
   }
   c->ctx = ctx;
   c->layout = o.layout;
+  c->cpu = strstr(prelude, "#define LSK_COMPACT_CPU 1\n") != NULL; /* cpu_prelude */
   lsk_program_options po = {
       .name = o.name ? o.name : "predicate", .build_options = o.build_options, .prelude = prelude};
   rc = lsk_program_create(ctx, full, &po, &c->prog);
@@ -196,6 +260,9 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
       !(rc = lsk_kernel_create(c->prog, "lsk_compact_scan", &c->scan)) &&
       !(rc = lsk_kernel_create(c->prog, "lsk_compact_indices", &c->indices)) && c->layout)
     rc = lsk_kernel_create(c->prog, "lsk_compact_rows", &c->rows);
+  if (!rc && c->cpu && !(rc = lsk_kernel_create(c->prog, "lsk_compact_flags", &c->flags)) &&
+      !(rc = lsk_kernel_create(c->prog, "lsk_compact_bits_indices", &c->bits_indices)) && c->layout)
+    rc = lsk_kernel_create(c->prog, "lsk_compact_bits_rows", &c->bits_rows);
   /* Whole-buffer writes: the buffers are defined from the start. */
   uint32_t zero = 0;
   if (!rc && !(rc = lsk_buffer_create(ctx, sizeof zero, &c->total)))
@@ -218,10 +285,85 @@ void lsk_compactor_destroy(lsk_compactor *c)
   lsk_kernel_destroy(c->scan);
   lsk_kernel_destroy(c->indices);
   lsk_kernel_destroy(c->rows);
+  lsk_kernel_destroy(c->flags);
+  lsk_kernel_destroy(c->bits_indices);
+  lsk_kernel_destroy(c->bits_rows);
   lsk_program_destroy(c->prog);
   lsk_buffer_destroy(c->counts);
+  lsk_buffer_destroy(c->bits);
   lsk_buffer_destroy(c->total);
   free(c);
+}
+
+/* The CPU path's passes (cpu_path) on queue q: segments of a multiple of
+ * 32 indices, blocks x workers of them. rows: the row kernel, else the
+ * index kernel; the arguments as run()'s. */
+static int run_cpu(lsk_compactor *c, const char *fn, int rows, const lsk_arg *in, size_t nin,
+                   size_t n, uint64_t arg, const lsk_arg *outs, size_t nout, lsk_buffer *count_buf,
+                   size_t count_index, const lsk__plan *p, const lsk_algo_options *opt,
+                   lsk_queue *q)
+{
+  lsk_context *ctx = c->ctx;
+  lsk_launch l = lsk__plan_launch(p, 1);
+  lsk_kernel_info ki;
+  int rc = lsk_kernel_query(c->flags, &l, &ki);
+  if (rc)
+    return rc;
+  l.workers = ki.workers;
+  l.simd = ki.simd;
+  size_t w = ki.workers;
+  size_t blocks = opt && opt->blocks
+                      ? opt->blocks
+                      : lsk_auto_blocks(lsk__context_info(ctx), n, (size_t)CPU_MIN_SEGMENT * w,
+                                        CPU_BLOCKS_PER_UNIT);
+  if (blocks > UINT32_MAX / w)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: %zu blocks of %zu workers exceed 2^32 - 1 segments", fn,
+                     blocks, w);
+  size_t nseg = blocks * w, seglen = (n + nseg - 1) / nseg;
+  seglen = seglen < 32 ? 32 : (seglen + 31) / 32 * 32;
+  size_t words = (n + 31) / 32;
+  if (lsk_buffer_size(c->counts) < nseg * sizeof(uint32_t) &&
+      (rc = words_buffer(c, &c->counts, nseg)))
+    return rc;
+  if ((!c->bits || lsk_buffer_size(c->bits) < words * sizeof(uint32_t)) &&
+      (rc = words_buffer(c, &c->bits, words ? words : 1)))
+    return rc;
+  lsk_arg *a = malloc((nin + nout + 8) * sizeof *a);
+  if (!a)
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  size_t k = 0;
+  memcpy(a, in, nin * sizeof *a);
+  k = nin;
+  a[k++] = LSK_ARG_ULONG(arg);
+  a[k++] = LSK_ARG_UINT((uint32_t)n);
+  a[k++] = LSK_ARG_UINT((uint32_t)seglen);
+  a[k++] = LSK_ARG_BUFFER(c->bits);
+  a[k++] = LSK_ARG_BUFFER(c->counts);
+  l.blocks[0] = blocks;
+  rc = lsk__launch_q(c->flags, q, fn, &l, a, k);
+  lsk_launch one = l;
+  one.blocks[0] = 1;
+  if (!rc)
+    rc = lsk__launch_q(c->scan, q, fn, &one,
+                       LSK_ARGS(LSK_ARG_BUFFER(c->counts), LSK_ARG_UINT((uint32_t)nseg)));
+  /* The last pass: the input's arguments only for rows. */
+  k = 0;
+  if (rows) {
+    memcpy(a, in, nin * sizeof *a);
+    k = nin;
+  }
+  a[k++] = LSK_ARG_UINT((uint32_t)n);
+  a[k++] = LSK_ARG_UINT((uint32_t)seglen);
+  a[k++] = LSK_ARG_BUFFER(c->bits);
+  a[k++] = LSK_ARG_BUFFER(c->counts);
+  memcpy(a + k, outs, nout * sizeof *a);
+  k += nout;
+  a[k++] = LSK_ARG_BUFFER(count_buf);
+  a[k++] = LSK_ARG_UINT((uint32_t)count_index);
+  if (!rc)
+    rc = lsk__launch_q(rows ? c->bits_rows : c->bits_indices, q, fn, &l, a, k);
+  free(a);
+  return rc;
 }
 
 /* One compaction: in[0, nin) are the input's kernel arguments, outs[0,
@@ -238,6 +380,11 @@ static int run(lsk_compactor *c, const char *fn, lsk_kernel *last, const lsk_arg
     rc = lsk__lib_begin(ctx, on, fn, &o);
   if (rc)
     return rc;
+  if (c->cpu) {
+    rc = run_cpu(c, fn, last == c->rows, in, nin, n, arg, outs, nout, count_buf, count_index, &p,
+                 opt, o.q);
+    return lsk__lib_end(ctx, &o, rc, fn);
+  }
   if (p.blocks > 1 && lsk_buffer_size(c->counts) < p.blocks * sizeof(uint32_t) &&
       (rc = counts_buffer(c, p.blocks)))
     return rc;

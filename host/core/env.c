@@ -9,6 +9,9 @@
  *   LSK_SHAPES     the facts launch shapes are chosen by: "nvidia" (an
  *                  NVIDIA GPU's, lsk_device_model) or "device" (the
  *                  device's own, as when unset)
+ *   LSK_COMPACT_CPU boolean, unset by default: compactors created while it
+ *                  is set take the CPU path (1) or the lockstep path (0)
+ *                  on any device (host/algo/compact.c)
  * Booleans follow the OpenCL ICD loader: True, true, T or 1 is true, any
  * other value false.
  */

@@ -9,6 +9,7 @@
  * Suite grind_compact is the small cases alone, for oclgrind
  * (tests/oclgrind.sh); suite compact runs them too.
  */
+#define _XOPEN_SOURCE 700 /* setenv */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -207,6 +208,52 @@ START_TEST(test_compact_count_on_device)
   lsk_buffer_destroy(counts);
   lsk_buffer_destroy(a);
   lsk_buffer_destroy(b);
+  lsk_compactor_destroy(c);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* The CPU path's segments (kernels/compact.cl, "The CPU path": a
+ * work-item per segment of whole 32-index words, 8 slots per store): n
+ * not a multiple of a word or a segment, none, all and almost all
+ * selected, one block of one worker, segments past n, capacities that end
+ * inside a store. On GPUs (LSK_SHAPES=nvidia) the same cases run the
+ * lockstep path. */
+START_TEST(test_compact_cpu_segments)
+{
+  static const size_t sizes[] = {1, 8, 31, 32, 33, 64, 65, 255, 257, 1000, 4099, 33000};
+  static const lsk_algo_options segs[] = {{.tile = 64, .workers = 1, .blocks = 1},
+                                          {.tile = 64, .workers = 1, .blocks = 3},
+                                          {.tile = 64, .workers = 4, .blocks = 7},
+                                          {0}};
+  static const unsigned pcts[] = {0, 100, 97, 50, 9};
+  lsk_context *ctx = tu_context();
+  lsk_compactor *c = plain_compactor(ctx);
+  for (size_t s = 0; s < sizeof sizes / sizeof *sizes; ++s) {
+    size_t n = sizes[s];
+    /* Where loops end early (llvmpipe), one worker's lockstep pass over
+     * 33000 indices evaluates the predicate past the cap. */
+    if (n > 5000 && tu_loop_capped(ctx))
+      continue;
+    unsigned *x = random_uints(n, 4321 + s);
+    lsk_buffer *data = upload(ctx, x, n);
+    unsigned *want = malloc(n * sizeof *want);
+    ck_assert_ptr_nonnull(want);
+    for (size_t h = 0; h < sizeof segs / sizeof *segs; ++h)
+      for (size_t p = 0; p < sizeof pcts / sizeof *pcts; ++p) {
+        size_t k = reference(x, n, pcts[p], want);
+        size_t caps[] = {n, k, k > 3 ? k - 3 : 0, k > 9 ? k - 9 : 1, 5};
+        for (size_t q = 0; q < 5; ++q) {
+          char what[80];
+          snprintf(what, sizeof what, "segments W=%u blocks %zu cap %zu", segs[h].workers,
+                   segs[h].blocks, caps[q]);
+          check_one(ctx, c, x, data, n, pcts[p], caps[q], &segs[h], what);
+        }
+      }
+    free(want);
+    free(x);
+    lsk_buffer_destroy(data);
+  }
   lsk_compactor_destroy(c);
   lsk_context_destroy(ctx);
 }
@@ -522,7 +569,7 @@ END_TEST
 /* Small cases for oclgrind: every kernel, one and several blocks,
  * range-checked views.                                               */
 
-START_TEST(test_compact_grind)
+static void grind_cases(void)
 {
   static const lsk_algo_options small[] = {{.tile = 16, .workers = 4, .simd = 2},
                                            {.tile = 7, .workers = 1, .simd = 1},
@@ -536,6 +583,15 @@ START_TEST(test_compact_grind)
     check_one(ctx, c, x, data, n, 50, n, &small[h], "grind");
     check_one(ctx, c, x, data, 5, 50, 2, &small[h], "grind");
   }
+  /* Segments of the CPU path: three of 64 (the last one short), every
+   * capacity near the count (stores of 8 ending at it), all selected. */
+  const lsk_algo_options three = {.tile = 64, .workers = 1, .blocks = 3};
+  size_t k = 0;
+  for (size_t i = 0; i < n; ++i)
+    k += x[i] % 100u < 50;
+  for (size_t cap = k - 9; cap <= k; ++cap)
+    check_one(ctx, c, x, data, n, 50, cap, &three, "grind segments");
+  check_one(ctx, c, x, data, n, 100, n, &three, "grind segments");
   free(x);
   lsk_buffer_destroy(data);
   lsk_compactor_destroy(c);
@@ -545,9 +601,24 @@ START_TEST(test_compact_grind)
     check_rows(ctx, c, l, 40, 40, 1, 500, &small[h]);
     check_rows(ctx, c, l, 40, 9, 0, 500, &small[h]);
   }
+  check_rows(ctx, c, l, 150, 41, 1, 500, &three);
   lsk_compactor_destroy(c);
   lsk_layout_destroy(l);
   lsk_context_destroy(ctx);
+}
+
+/* Each case on the device's path, then the CPU path and the lockstep path
+ * forced (LSK_COMPACT_CPU, host/algo/compact.c): oclgrind's device is a
+ * GPU, so the CPU path's kernels run there only when forced. */
+START_TEST(test_compact_grind)
+{
+  static const char *const paths[] = {NULL, "1", "0"};
+  for (size_t k = 0; k < 3; ++k) {
+    if (paths[k])
+      setenv("LSK_COMPACT_CPU", paths[k], 1);
+    grind_cases();
+    unsetenv("LSK_COMPACT_CPU");
+  }
 }
 END_TEST
 
@@ -567,6 +638,7 @@ Suite *suite_compact(void)
   tcase_add_test(tc, test_compact_sizes_and_shapes);
   tcase_add_test(tc, test_compact_density_capacity_large);
   tcase_add_test(tc, test_compact_count_on_device);
+  tcase_add_test(tc, test_compact_cpu_segments);
   tcase_add_test(tc, test_compact_rows);
   tcase_add_test(tc, test_compact_soa_indices);
   tcase_add_test(tc, test_compact_build_errors);
