@@ -119,3 +119,36 @@ LSK_KERNEL void LSK__HIST_LOCAL(LSK_CTX, __global const LSK_T *restrict in, uint
       atomic_add(&out[out_base + i], c);
   }
 }
+
+/* The CPU kernel (host/algo/histogram.c chooses it where the device is
+ * not a GPU): every work-item owns a segment, the contiguous run of
+ * seglen elements [s * seglen, (s + 1) * seglen) below n, s = block *
+ * LSK_WORKERS + worker, and a column of `slots` counters of its own in
+ * local memory (hist + worker * slots), plain increments, no atomics.
+ * Then the block adds its columns up, slot by slot, and each nonzero sum
+ * to the output with one global atomic. On PoCL a block is one thread
+ * looping over its work-items: the host launches one worker per block, a
+ * few blocks per compute unit, so the count is a serial loop like C's. */
+#define LSK__HIST_PRIVATE LSK__PASTE3(lsk_histogram_, LSK_T, _private)
+LSK_KERNEL void LSK__HIST_PRIVATE(LSK_CTX, __global const LSK_T *restrict in, uint base, uint n,
+                                  uint seglen, LSK_T lo, LSK_T hi, LSK_T scale, uint nbins,
+                                  uint slots, __global uint *out, uint out_base,
+                                  __local uint *hist)
+{
+  __local uint *c = hist + lsk_worker() * slots;
+  for (uint i = 0; i < slots; ++i)
+    c[i] = 0u;
+  ulong a = (ulong)(lsk_block_idx() * LSK_WORKERS + lsk_worker()) * seglen;
+  uint first = (uint)min(a, (ulong)n), end = (uint)min(a + seglen, (ulong)n);
+  __global const LSK_T *x = in + base;
+  for (uint i = first; i < end; ++i)
+    ++c[lsk__hist_slot(x[i], lo, hi, scale, nbins)];
+  lsk_sync_local();
+  for (uint i = lsk_worker(); i < slots; i += LSK_WORKERS) {
+    uint sum = 0u;
+    for (uint w = 0; w < LSK_WORKERS; ++w)
+      sum += hist[w * slots + i];
+    if (sum)
+      atomic_add(&out[out_base + i], sum);
+  }
+}
