@@ -16,6 +16,9 @@
  * output (65536 bins: 2^16 atomics a block). Measured on PoCL, 2 cores,
  * 2026-11-27 (docs/histogram.md). */
 #define HIST_CPU_BLOCKS_PER_CU 2
+/* The most slots for four columns a worker (their 16 KiB in a core's
+ * first-level cache beside the keys). */
+#define HIST_CPU_WAYS_SLOTS 1024
 /* histogram_private's answer where it does not run. */
 #define NOT_CHOSEN 1
 
@@ -51,6 +54,11 @@ static int histogram_private(lsk_context *ctx, lsk_queue *q, const char *fn, con
   uint64_t local = dev->local_mem_size, column = (uint64_t)slots * 4;
   if (info.local_static_bytes > local || column > local - info.local_static_bytes)
     return NOT_CHOSEN;
+  /* Few slots: four columns a worker, taking elements in turn (the
+   * kernel's ways), so that increments of one slot close together do not
+   * wait for each other. */
+  unsigned ways = slots <= HIST_CPU_WAYS_SLOTS ? 4 : 1;
+  column *= ways;
   uint64_t fit = (local - info.local_static_bytes) / column;
   l.workers = info.workers < fit ? info.workers : (unsigned)fit;
   if (l.workers != info.workers && (rc = lsk_kernel_query(k, &l, &info)))
@@ -69,10 +77,11 @@ static int histogram_private(lsk_context *ctx, lsk_queue *q, const char *fn, con
                     range[2],
                     LSK_ARG_UINT((uint32_t)nbins),
                     LSK_ARG_UINT((uint32_t)slots),
+                    LSK_ARG_UINT(ways),
                     LSK_ARG_BUFFER(out),
                     LSK_ARG_UINT((uint32_t)out_offset),
                     LSK_ARG_DYN_LOCAL};
-  return lsk__launch_q(k, q, fn, &l, args, 12);
+  return lsk__launch_q(k, q, fn, &l, args, 13);
 }
 
 /* The counters' span, the zeroing, and the pass with the kernel of the
