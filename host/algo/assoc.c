@@ -233,8 +233,11 @@ static int build_end(lsk_assoc *a, lsk__on *o, int rc, const char *fn)
 }
 
 /*
- * The CPU path (kernels/assoc.cl's _segments kernels; docs/assoc.md): not
- * on GPUs, nor where loops are capped (a work-item walks a long segment).
+ * The CPU path (kernels/assoc.cl's _segments kernels; docs/assoc.md): on
+ * devices that say they are CPUs (PoCL; oclgrind, which says it is every
+ * kind, so that it checks these kernels, while LSK_SHAPES=nvidia, a GPU
+ * and no CPU, runs the GPU ones), not where loops are capped (llvmpipe:
+ * a work-item walks a long segment).
  * One worker per block unless the association's options ask for more;
  * blocks: the options', else ASSOC_CPU_BLOCKS_PER_CU per compute unit.
  * Measured on PoCL, 2 cores, 2026-11-27.
@@ -250,7 +253,7 @@ typedef struct seg_launch {
 static int cpu_path(const lsk_assoc *a)
 {
   const lsk_device_info *dev = lsk__context_info(a->ctx);
-  return !dev->is_gpu && !dev->loops_capped;
+  return dev->is_cpu && !dev->loops_capped;
 }
 
 /* The launch of kernel `name` over n elements in segments; with `column`

@@ -22,8 +22,11 @@
 /* histogram_private's answer where it does not run. */
 #define NOT_CHOSEN 1
 
-/* The CPU path (docs/histogram.md): not on GPUs, nor where loops are
- * capped (one work-item walks a long segment), and only where a column
+/* The CPU path (docs/histogram.md): on devices that say they are CPUs
+ * (PoCL; oclgrind, which says it is every kind, so that it checks these
+ * kernels, while LSK_SHAPES=nvidia, a GPU and no CPU, runs the GPU ones),
+ * not where loops are capped (llvmpipe: one work-item walks a long
+ * segment), and only where a column
  * of slots counters per worker fits beside the kernel's own local memory.
  * One worker per block unless the caller asked for more (then as many as
  * fit); blocks: the caller's, else HIST_CPU_BLOCKS_PER_CU per compute
@@ -34,7 +37,7 @@ static int histogram_private(lsk_context *ctx, lsk_queue *q, const char *fn, con
                              size_t out_offset, const lsk_algo_options *opt)
 {
   const lsk_device_info *dev = lsk__context_info(ctx);
-  if (dev->is_gpu || dev->loops_capped)
+  if (!dev->is_cpu || dev->loops_capped)
     return NOT_CHOSEN;
   char name[48];
   snprintf(name, sizeof name, "lsk_histogram_%s_private", tname);

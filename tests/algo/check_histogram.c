@@ -389,6 +389,12 @@ START_TEST(test_grind_histogram)
   lsk_algo_options o = {.tile = 64, .blocks = 2};
   uint32_t *keys = make_keys(150, 7, 0, 3);
   check_uint(ctx, keys, 150, 7, &o, "grind uint");
+  /* Several workers a block (on CPUs: a column set each), 3 blocks. */
+  lsk_algo_options w3 = {.blocks = 3, .workers = 3};
+  check_uint(ctx, keys, 150, 7, &w3, "grind uint, 3 workers");
+  free(keys);
+  keys = make_keys(97, 2000, 0, 5);
+  check_uint(ctx, keys, 97, 2000, &o, "grind uint, one way");
   free(keys);
   keys = make_keys(300, 200003, 0, 4);
   check_uint(ctx, keys, 300, 200003, &o, "grind uint global");
