@@ -11,11 +11,13 @@
 #include "algo/algo.h"
 
 /* The CPU kernel's blocks per compute unit (kernels/histogram.cl,
- * _private): a few, so that a core slowed by another load leaves little
- * of the pass behind it, and few, since each block adds its slots to the
- * output (65536 bins: 2^16 atomics a block). Measured on PoCL, 2 cores,
- * 2026-11-27 (docs/histogram.md). */
-#define HIST_CPU_BLOCKS_PER_CU 2
+ * _private): several, since PoCL hands blocks to its threads as they
+ * free up, so that a core slowed by another load leaves little of the
+ * pass behind it; few, since each block zeroes and adds all its slots
+ * (65536 bins: 256 KiB and 2^16 atomics a block). Measured on PoCL, 2
+ * cores, 2026-11-27: 8 blocks took 0.8 of the time of 4 at 65536 bins,
+ * the same at 256 (docs/histogram.md). */
+#define HIST_CPU_BLOCKS_PER_CU 4
 /* The most slots for four columns a worker (their 16 KiB in a core's
  * first-level cache beside the keys). */
 #define HIST_CPU_WAYS_SLOTS 1024
