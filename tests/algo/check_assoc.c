@@ -288,7 +288,7 @@ START_TEST(test_assoc_segments)
       for (size_t s = 0; s < sizeof ns / sizeof *ns; ++s) {
         size_t n = ns[s];
         uint32_t nkeys = nks[kk];
-        if (nkeys > 100 && n < 1000 && o > 1)
+        if ((nkeys > 100 && n < 1000 && o > 1) || tu_algo_capped(ctx, "segments", n, &opts[o]))
           continue;
         lsk_assoc_options opt = {.algo = opts[o]};
         lsk_assoc *a = NULL;
