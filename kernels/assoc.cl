@@ -318,16 +318,32 @@ LSK_KERNEL void lsk_assoc_sorted_segments(LSK_CTX, __global const uint *restrict
   keys += base;
   /* j: the next offset to write, one past the largest key met. */
   uint j = first ? lsk__assoc_key(keys, first - 1u, nkeys) + 1u : 0u;
-  for (uint i = first; i < end; ++i) {
-    uint k = min(keys[i], nkeys);
-    if (k + 1u < j) {
-      uint before = lsk__assoc_key(keys, i - 1u, nkeys);
-      LSK_VERIFY3(before <= k, "lsk_assoc_build_sorted: keys decrease", i, before, k);
+  for (uint i = first; i < end;) {
+    uint m = min(i + 64u, end), k0 = keys[i];
+    /* A chunk of 64 whose keys all equal the largest key met, a stored
+     * one: only its content, in loops without a branch (they vectorize). */
+    if (k0 < nkeys && k0 + 1u == j) {
+      uint diff = 0u;
+      for (uint t = i; t < m; ++t)
+        diff |= keys[t] ^ k0;
+      if (!diff) {
+        for (uint t = i; t < m; ++t)
+          content[t] = t;
+        i = m;
+        continue;
+      }
     }
-    for (; j <= k; ++j)
-      offsets[j] = i;
-    if (k < nkeys)
-      content[i] = i;
+    for (; i < m; ++i) {
+      uint k = min(keys[i], nkeys);
+      if (k + 1u < j) {
+        uint before = lsk__assoc_key(keys, i - 1u, nkeys);
+        LSK_VERIFY3(before <= k, "lsk_assoc_build_sorted: keys decrease", i, before, k);
+      }
+      for (; j <= k; ++j)
+        offsets[j] = i;
+      if (k < nkeys)
+        content[i] = i;
+    }
   }
   if (end == n)
     for (; j <= nkeys; ++j)

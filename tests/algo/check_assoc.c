@@ -684,6 +684,11 @@ START_TEST(test_assoc_grind)
     check_assoc(ctx, a, k2, 150, "grind, second");
     qsort(k1, 200, 4, cmp_u32);
     sorted_check(ctx, a, k1, 200, 1, "grind, sorted");
+    /* Runs of about 100 elements a key: whole chunks of one key (the CPU
+     * walk's branch-free loops). */
+    uint32_t *k3 = sorted_keys(200, 2, 0, 7);
+    sorted_check(ctx, a, k3, 200, 0, "grind, sorted runs");
+    free(k3);
     lsk_assoc_destroy(a);
     lsk_buffer_destroy(b1);
     lsk_buffer_destroy(b2);
