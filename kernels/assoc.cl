@@ -214,3 +214,138 @@ LSK_KERNEL void lsk_assoc_sorted_content(LSK_CTX, __global const uint *restrict 
     }
   }
 }
+
+/*
+ * The CPU kernels (host/algo/assoc.c chooses them where the device is not
+ * a GPU; docs/assoc.md). On PoCL a block is one thread looping over its
+ * work-items, and an atomic is a locked instruction: the host launches
+ * one worker per block, a few blocks per compute unit, and each
+ * work-item walks a segment, the contiguous run of seglen elements
+ * [s * seglen, (s + 1) * seglen) below n, s = block * LSK_WORKERS +
+ * worker, with counters and cursors of its own (no atomics):
+ *   lsk_assoc_count_segments  the segment's count of each key k < nkeys
+ *                             in local memory, then to starts[k * nseg
+ *                             + s] (key-major), and starts[nkeys * nseg]
+ *                             = 0 by segment 0;
+ *   (lsk_scan, exclusive, of the nkeys * nseg + 1 starts, in place: each
+ *    becomes the segment's first slot for its key, the last the number
+ *    stored)
+ *   lsk_assoc_fill_segments   the segment's cursors from the starts in
+ *                             local memory, segment 0 writing the offsets
+ *                             (offsets[k] = starts[k * nseg]), then each
+ *                             element's index at its key's cursor.
+ * A key's elements are stored in index order.
+ *   lsk_assoc_sorted_segments (keys in order) each element's index, and
+ *                             the offsets where the key changes, in one
+ *                             walk of the segment.
+ */
+
+/* This work-item's segment [*first, *end) and its number. */
+LSK_INLINE uint lsk__assoc_segment(uint n, uint seglen, uint *first, uint *end)
+{
+  uint s = lsk_block_idx() * LSK_WORKERS + lsk_worker();
+  ulong a = (ulong)s * seglen;
+  *first = (uint)min(a, (ulong)n);
+  *end = (uint)min(a + seglen, (ulong)n);
+  return s;
+}
+
+/* lsk_assoc_count_segments(keys, base, n, seglen, nkeys, starts, nseg,
+ * cnt): cnt holds nkeys uints per worker. */
+LSK_KERNEL void lsk_assoc_count_segments(LSK_CTX, __global const uint *restrict keys, uint base,
+                                         uint n, uint seglen, uint nkeys,
+                                         __global uint *restrict starts, uint nseg,
+                                         __local uint *restrict cnt)
+{
+  uint first, end, s = lsk__assoc_segment(n, seglen, &first, &end);
+  __local uint *restrict c = cnt + lsk_worker() * nkeys;
+  for (uint k = 0; k < nkeys; ++k)
+    c[k] = 0u;
+  keys += base;
+  for (uint i = first; i < end; ++i) {
+    uint k = keys[i];
+    if (k < nkeys)
+      ++c[k];
+  }
+  for (uint k = 0; k < nkeys; ++k)
+    starts[(size_t)k * nseg + s] = c[k];
+  if (s == 0)
+    starts[(size_t)nkeys * nseg] = 0u;
+}
+
+/* lsk_assoc_fill_segments(keys, base, n, seglen, nkeys, starts, nseg,
+ * offsets, content, cur): cur holds nkeys uints per worker. */
+LSK_KERNEL void lsk_assoc_fill_segments(LSK_CTX, __global const uint *restrict keys, uint base,
+                                        uint n, uint seglen, uint nkeys,
+                                        __global const uint *restrict starts, uint nseg,
+                                        __global uint *restrict offsets,
+                                        __global uint *restrict content, __local uint *restrict cur)
+{
+  uint first, end, s = lsk__assoc_segment(n, seglen, &first, &end);
+  __local uint *restrict c = cur + lsk_worker() * nkeys;
+  for (uint k = 0; k < nkeys; ++k)
+    c[k] = starts[(size_t)k * nseg + s];
+  if (s == 0) {
+    for (uint k = 0; k < nkeys; ++k)
+      offsets[k] = c[k];
+    offsets[nkeys] = starts[(size_t)nkeys * nseg];
+  }
+  keys += base;
+  for (uint i = first; i < end; ++i) {
+    uint k = keys[i];
+    if (k < nkeys)
+      content[c[k]++] = i;
+  }
+}
+
+/* lsk_assoc_sorted_segments(keys, base, n, seglen, nkeys, offsets,
+ * content): for keys that never decrease, content[i] = i for the stored
+ * elements, and offsets[j] = i for every j in (key(i - 1), key(i)] (from
+ * 0 for i = 0; key(i) = min(keys[i], nkeys)), then n for the j past the
+ * last key, by the segment holding the last element. A key below the
+ * largest before it in the segment is looked at: below the one just
+ * before it, a verify failure (as lsk_assoc_sorted_content's), and the
+ * association is then undefined (no offset is written out of range). */
+LSK_KERNEL void lsk_assoc_sorted_segments(LSK_CTX, __global const uint *restrict keys, uint base,
+                                          uint n, uint seglen, uint nkeys,
+                                          __global uint *restrict offsets,
+                                          __global uint *restrict content)
+{
+  uint first, end;
+  lsk__assoc_segment(n, seglen, &first, &end);
+  if (first >= end)
+    return;
+  keys += base;
+  /* j: the next offset to write, one past the largest key met. */
+  uint j = first ? lsk__assoc_key(keys, first - 1u, nkeys) + 1u : 0u;
+  for (uint i = first; i < end;) {
+    uint m = min(i + 64u, end), k0 = keys[i];
+    /* A chunk of 64 whose keys all equal the largest key met, a stored
+     * one: only its content, in loops without a branch (they vectorize). */
+    if (k0 < nkeys && k0 + 1u == j) {
+      uint diff = 0u;
+      for (uint t = i; t < m; ++t)
+        diff |= keys[t] ^ k0;
+      if (!diff) {
+        for (uint t = i; t < m; ++t)
+          content[t] = t;
+        i = m;
+        continue;
+      }
+    }
+    for (; i < m; ++i) {
+      uint k = min(keys[i], nkeys);
+      if (k + 1u < j) {
+        uint before = lsk__assoc_key(keys, i - 1u, nkeys);
+        LSK_VERIFY3(before <= k, "lsk_assoc_build_sorted: keys decrease", i, before, k);
+      }
+      for (; j <= k; ++j)
+        offsets[j] = i;
+      if (k < nkeys)
+        content[i] = i;
+    }
+  }
+  if (end == n)
+    for (; j <= nkeys; ++j)
+      offsets[j] = n;
+}

@@ -10,11 +10,13 @@
  * n. The _local kernels count a block's elements in local memory (one
  * counter per slot, zeroed by the block) and add each nonzero counter to
  * the output with one global atomic; the _global kernels add every element
- * to the output with one global atomic. No block waits for another.
+ * to the output with one global atomic. No block waits for another. On
+ * CPUs the pass is the _private kernel instead (at the end: contiguous
+ * segments, counters of each work-item's own).
  *
  * Written once over the element type; the host builds one program per
- * type, -D LSK_T=<type>, with lsk_histogram_zero and the type's two
- * kernels, lsk_histogram_<type>_global and _local. The builds
+ * type, -D LSK_T=<type>, with lsk_histogram_zero and the type's three
+ * kernels, lsk_histogram_<type>_global, _local and _private. The builds
  * (tests/oclgrind_coverage.sh and tests/devicelib.sh read this line;
  * double where the device has fp64):
  * lsk-builds: LSK_T=uint,float,double
@@ -117,5 +119,51 @@ LSK_KERNEL void LSK__HIST_LOCAL(LSK_CTX, __global const LSK_T *restrict in, uint
     uint c = hist[i];
     if (c)
       atomic_add(&out[out_base + i], c);
+  }
+}
+
+/* The CPU kernel (host/algo/histogram.c chooses it where the device is
+ * not a GPU): every work-item owns a segment, the contiguous run of
+ * seglen elements [s * seglen, (s + 1) * seglen) below n, s = block *
+ * LSK_WORKERS + worker, and `ways` columns (1 or 4) of `slots` counters
+ * of its own in local memory (from hist + worker * ways * slots), plain
+ * increments, no atomics; with 4, elements i, i + 1, i + 2, i + 3 go to
+ * columns 0-3, so that increments of one slot close together do not wait
+ * for each other. Then the block adds its columns up, slot by slot, and
+ * each nonzero sum to the output with one global atomic. On PoCL a block is one thread
+ * looping over its work-items: the host launches one worker per block, a
+ * few blocks per compute unit, so the count is a serial loop like C's. */
+#define LSK__HIST_PRIVATE LSK__PASTE3(lsk_histogram_, LSK_T, _private)
+LSK_KERNEL void LSK__HIST_PRIVATE(LSK_CTX, __global const LSK_T *restrict in, uint base, uint n,
+                                  uint seglen, LSK_T lo, LSK_T hi, LSK_T scale, uint nbins,
+                                  uint slots, uint ways, __global uint *out, uint out_base,
+                                  __local uint *hist)
+{
+  __local uint *c = hist + lsk_worker() * ways * slots;
+  for (uint i = 0; i < ways * slots; ++i)
+    c[i] = 0u;
+  ulong a = (ulong)(lsk_block_idx() * LSK_WORKERS + lsk_worker()) * seglen;
+  uint first = (uint)min(a, (ulong)n), end = (uint)min(a + seglen, (ulong)n);
+  __global const LSK_T *x = in + base;
+  uint i = first;
+  if (ways == 4u) {
+    __local uint *c1 = c + slots, *c2 = c1 + slots, *c3 = c2 + slots;
+    for (; i + 4u <= end; i += 4u) {
+      ++c[lsk__hist_slot(x[i], lo, hi, scale, nbins)];
+      ++c1[lsk__hist_slot(x[i + 1u], lo, hi, scale, nbins)];
+      ++c2[lsk__hist_slot(x[i + 2u], lo, hi, scale, nbins)];
+      ++c3[lsk__hist_slot(x[i + 3u], lo, hi, scale, nbins)];
+    }
+  }
+  for (; i < end; ++i)
+    ++c[lsk__hist_slot(x[i], lo, hi, scale, nbins)];
+  lsk_sync_local();
+  uint columns = LSK_WORKERS * ways;
+  for (uint i = lsk_worker(); i < slots; i += LSK_WORKERS) {
+    uint sum = 0u;
+    for (uint w = 0; w < columns; ++w)
+      sum += hist[w * slots + i];
+    if (sum)
+      atomic_add(&out[out_base + i], sum);
   }
 }

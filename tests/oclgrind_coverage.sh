@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# oclgrind_coverage.sh OCLGRIND SOURCE_DIR TESTS SUITE... [-- TESTS SUITE...]...:
+# oclgrind_coverage.sh OCLGRIND SOURCE_DIR [NAME=VALUE...] TESTS SUITE... [-- ...]...:
 # run the oclgrind suites (per test binary TESTS: lsk_tests and the
 # examples' lsk_<x>_tests, "--" between) under oclgrind's instruction
 # counter (no checks: the oclgrind_* tests do those) and fail unless every
@@ -16,15 +16,21 @@ trap 'rm -f "$out" "$one" "$want" "$ran"' EXIT
 # One worker thread: the run aborted twice (SIGABRT, under heavy load) with
 # oclgrind's default of one per core; the instruction counter is the one
 # plugin that only this test uses, and the counts need no parallelism.
+# A run may start with NAME=VALUE words: its environment (LSK_SHAPES=nvidia:
+# the GPU kernels of the families that choose a CPU path on oclgrind).
 while [ $# -gt 0 ]; do
-  run=()
+  run=() vars=()
+  while [ $# -gt 0 ] && [[ "$1" =~ ^[A-Z_]+= ]]; do
+    vars+=("$1")
+    shift
+  done
   while [ $# -gt 0 ] && [ "$1" != -- ]; do
     run+=("$1")
     shift
   done
   [ $# -gt 0 ] && shift # the --
-  CK_FORK=no LSK_LEDGER=0 LSK_DEVICE='' "$oclgrind" --num-threads 1 --inst-counts "${run[@]}" \
-    >"$one" 2>&1
+  env "${vars[@]}" CK_FORK=no LSK_LEDGER=0 LSK_DEVICE='' "$oclgrind" --num-threads 1 --inst-counts \
+    "${run[@]}" >"$one" 2>&1
   rc=$?
   cat "$one" >>"$out"
   if [ "$rc" -ne 0 ]; then

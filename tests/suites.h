@@ -39,7 +39,7 @@
   X(mapping, tests/device/check_mapping.c, urn)                                \
   X(verify, tests/device/check_verify.c, ur)                                   \
   X(block, tests/device/check_block.c, ur)                                     \
-  X(grind, tests/device/check_grind.c, urg)                                    \
+  X(grind, tests/device/check_grind.c, urgno)                                  \
   X(grind_types, tests/device/check_grind_types.c, ug)                         \
   X(grind_vsum, tests/device/check_grind_types.c, ug)                          \
   X(grind_planted, tests/device/check_grind_planted.c, none)                   \

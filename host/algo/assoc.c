@@ -23,6 +23,10 @@ struct lsk_assoc {
   lsk_buffer *counts;  /* nkeys + 1 uints; zero between builds */
   lsk_buffer *offsets; /* nkeys + 1 uints */
   lsk_buffer *content; /* capacity uints, at least 1 */
+  /* The CPU build's per-segment starts (nkeys * segments + 1 uints),
+   * made at the first build that needs them, larger when needed. */
+  lsk_buffer *starts;
+  size_t starts_len;
   /* The counts may not be zero: new, or the last build stopped between
    * its count and its fill (an enqueue failed). */
   int counts_dirty;
@@ -144,6 +148,7 @@ void lsk_assoc_destroy(lsk_assoc *a)
   lsk_buffer_destroy(a->counts);
   lsk_buffer_destroy(a->offsets);
   lsk_buffer_destroy(a->content);
+  lsk_buffer_destroy(a->starts);
   free(a->host_offsets);
   if (a->built)
     clReleaseEvent(a->built);
@@ -197,7 +202,8 @@ static int build_args(lsk_assoc *a, const char *fn, lsk_buffer *keys, size_t off
   int rc = lsk__check_span(ctx, fn, "keys", keys, offset, n, sizeof(uint32_t));
   if (rc)
     return rc;
-  if (keys == a->counts || keys == a->offsets || keys == a->content)
+  if (keys == a->counts || keys == a->offsets || keys == a->content ||
+      (a->starts && keys == a->starts))
     return lsk__fail(ctx, LSK_EINVAL, "%s: keys is one of the association's own buffers", fn);
   if (n > a->capacity)
     return lsk__fail(ctx, LSK_ERANGE,
@@ -226,6 +232,125 @@ static int build_end(lsk_assoc *a, lsk__on *o, int rc, const char *fn)
   return lsk__on_done(a->ctx, o, ev, fn, fn);
 }
 
+/*
+ * The CPU path (kernels/assoc.cl's _segments kernels; docs/assoc.md): on
+ * devices that say they are CPUs (PoCL; oclgrind, which says it is every
+ * kind, so that it checks these kernels, while LSK_SHAPES=nvidia, a GPU
+ * and no CPU, runs the GPU ones), not where loops are capped (llvmpipe:
+ * a work-item walks a long segment).
+ * One worker per block unless the association's options ask for more;
+ * blocks: the options', else ASSOC_CPU_BLOCKS_PER_CU per compute unit.
+ * Measured on PoCL, 2 cores, 2026-11-27.
+ */
+#define ASSOC_CPU_BLOCKS_PER_CU 2
+
+typedef struct seg_launch {
+  lsk_kernel *k;
+  lsk_launch l;
+  size_t nseg, seglen;
+} seg_launch;
+
+static int cpu_path(const lsk_assoc *a)
+{
+  const lsk_device_info *dev = lsk__context_info(a->ctx);
+  return dev->is_cpu && !dev->loops_capped;
+}
+
+/* The launch of kernel `name` over n elements in segments; with `column`
+ * bytes of local memory per worker (0: none). NOT_CHOSEN where the
+ * columns do not fit the device's local memory. */
+#define NOT_CHOSEN 1
+static int seg_shape(lsk_assoc *a, const char *name, size_t n, uint64_t column, seg_launch *s)
+{
+  const lsk_device_info *dev = lsk__context_info(a->ctx);
+  int rc = lsk__lib_kernel(a->ctx, LSK__LIB_ASSOC, name, &s->k);
+  if (rc)
+    return rc;
+  size_t blocks =
+      a->algo.blocks ? a->algo.blocks : lsk_auto_blocks(dev, n, 1, ASSOC_CPU_BLOCKS_PER_CU);
+  s->l = (lsk_launch){.domain = {1},
+                      .blocks = {blocks},
+                      .workers = a->algo.workers ? a->algo.workers : 1,
+                      .simd = 1};
+  lsk_kernel_info info;
+  if ((rc = lsk_kernel_query(s->k, &s->l, &info)))
+    return rc;
+  s->l.workers = info.workers;
+  if (column) {
+    uint64_t local = dev->local_mem_size;
+    if (info.local_static_bytes > local || column > local - info.local_static_bytes)
+      return NOT_CHOSEN;
+    uint64_t fit = (local - info.local_static_bytes) / column;
+    if (fit < s->l.workers) {
+      s->l.workers = (unsigned)fit;
+      if ((rc = lsk_kernel_query(s->k, &s->l, &info)))
+        return rc;
+      s->l.workers = info.workers;
+    }
+    s->l.local_bytes = (size_t)column * s->l.workers;
+  }
+  s->nseg = blocks * s->l.workers;
+  s->seglen = (n + s->nseg - 1) / s->nseg;
+  return s->seglen > UINT32_MAX ? NOT_CHOSEN : LSK_OK;
+}
+
+/* The sorted build's CPU path: one walk (lsk_assoc_sorted_segments). */
+static int build_sorted_cpu(lsk_assoc *a, lsk_queue *q, const char *fn, lsk_buffer *keys,
+                            size_t offset, size_t n)
+{
+  seg_launch s;
+  int rc = seg_shape(a, "lsk_assoc_sorted_segments", n, 0, &s);
+  if (rc)
+    return rc;
+  return lsk__launch_q(s.k, q, fn, &s.l,
+                       LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_UINT((uint32_t)s.seglen),
+                                LSK_ARG_UINT(a->nkeys), LSK_ARG_BUFFER(a->offsets),
+                                LSK_ARG_BUFFER(a->content)));
+}
+
+/* The build's CPU path: count per segment, scan the starts in place,
+ * fill per segment. NOT_CHOSEN where a column of nkeys counters does not
+ * fit local memory. */
+static int build_cpu(lsk_assoc *a, lsk_queue *q, const char *fn, lsk_buffer *keys, size_t offset,
+                     size_t n)
+{
+  seg_launch c, f;
+  uint64_t column = (uint64_t)a->nkeys * 4;
+  int rc = seg_shape(a, "lsk_assoc_count_segments", n, column, &c);
+  if (rc || (rc = seg_shape(a, "lsk_assoc_fill_segments", n, column, &f)))
+    return rc;
+  /* Both kernels take the same segments: the fewer workers. */
+  if (c.l.workers != f.l.workers) {
+    c.l.workers = f.l.workers = c.l.workers < f.l.workers ? c.l.workers : f.l.workers;
+    c.l.local_bytes = f.l.local_bytes = (size_t)column * c.l.workers;
+    c.nseg = f.nseg = c.l.blocks[0] * c.l.workers;
+    c.seglen = f.seglen = (n + c.nseg - 1) / c.nseg;
+  }
+  if ((uint64_t)a->nkeys * c.nseg >= UINT32_MAX)
+    return NOT_CHOSEN;
+  size_t len = (size_t)a->nkeys * c.nseg + 1;
+  if (len > a->starts_len) {
+    lsk_buffer *b = NULL;
+    if ((rc = lsk_buffer_create(a->ctx, len * sizeof(uint32_t), &b)))
+      return rc;
+    lsk_buffer_destroy(a->starts);
+    a->starts = b;
+    a->starts_len = len;
+  }
+  if ((rc = lsk__launch_q(c.k, q, fn, &c.l,
+                          LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_UINT((uint32_t)c.seglen),
+                                   LSK_ARG_UINT(a->nkeys), LSK_ARG_BUFFER(a->starts),
+                                   LSK_ARG_UINT((uint32_t)c.nseg), LSK_ARG_DYN_LOCAL))) ||
+      (rc = lsk__scan_q(a->ctx, q, fn, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a->starts, 0, a->starts,
+                        0, len, &a->algo)))
+    return rc;
+  return lsk__launch_q(f.k, q, fn, &f.l,
+                       LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_UINT((uint32_t)f.seglen),
+                                LSK_ARG_UINT(a->nkeys), LSK_ARG_BUFFER(a->starts),
+                                LSK_ARG_UINT((uint32_t)f.nseg), LSK_ARG_BUFFER(a->offsets),
+                                LSK_ARG_BUFFER(a->content), LSK_ARG_DYN_LOCAL));
+}
+
 static int build_sorted(lsk_assoc *a, lsk_queue *q, lsk_buffer *keys, size_t offset, size_t n)
 {
   /* No element: every offset is 0. The counts are not used (nor dirtied).
@@ -236,6 +361,8 @@ static int build_sorted(lsk_assoc *a, lsk_queue *q, lsk_buffer *keys, size_t off
   int rc;
   if (n == 0)
     rc = zero(a, q, fn, a->offsets, (size_t)a->nkeys + 1);
+  else if (cpu_path(a))
+    rc = build_sorted_cpu(a, q, fn, keys, offset, n);
   else if (!(rc = run(a, q, fn, "lsk_assoc_sorted_offsets", runs,
                       LSK_ARGS(KEYS_HEAD(keys, offset, n), LSK_ARG_BUFFER(a->offsets),
                                LSK_ARG_UINT(a->nkeys), LSK_ARG_UINT(SORTED_RUN)))))
@@ -276,6 +403,12 @@ static int build(lsk_assoc *a, lsk_queue *q, lsk_buffer *keys, size_t offset, si
   const char *fn = "lsk_assoc_build";
   size_t nc = (size_t)a->nkeys + 1;
   int rc;
+  /* The CPU path leaves the counts as they are. */
+  if (n && cpu_path(a) && (rc = build_cpu(a, q, fn, keys, offset, n)) != NOT_CHOSEN) {
+    if (!rc)
+      a->n = n;
+    return rc;
+  }
   if (a->counts_dirty && (rc = zero(a, q, fn, a->counts, nc)))
     return rc;
   a->counts_dirty = 1;

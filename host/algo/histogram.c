@@ -10,6 +10,85 @@
 
 #include "algo/algo.h"
 
+/* The CPU kernel's blocks per compute unit (kernels/histogram.cl,
+ * _private): several, since PoCL hands blocks to its threads as they
+ * free up, so that a core slowed by another load leaves little of the
+ * pass behind it; few, since each block zeroes and adds all its slots
+ * (65536 bins: 256 KiB and 2^16 atomics a block). Measured on PoCL, 2
+ * cores, 2026-11-27: 8 blocks took 0.8 of the time of 4 at 65536 bins,
+ * the same at 256 (docs/histogram.md). */
+#define HIST_CPU_BLOCKS_PER_CU 4
+/* The most slots for four columns a worker (their 16 KiB in a core's
+ * first-level cache beside the keys). */
+#define HIST_CPU_WAYS_SLOTS 1024
+/* histogram_private's answer where it does not run. */
+#define NOT_CHOSEN 1
+
+/* The CPU path (docs/histogram.md): on devices that say they are CPUs
+ * (PoCL; oclgrind, which says it is every kind, so that it checks these
+ * kernels, while LSK_SHAPES=nvidia, a GPU and no CPU, runs the GPU ones),
+ * not where loops are capped (llvmpipe: one work-item walks a long
+ * segment), and only where a column
+ * of slots counters per worker fits beside the kernel's own local memory.
+ * One worker per block unless the caller asked for more (then as many as
+ * fit); blocks: the caller's, else HIST_CPU_BLOCKS_PER_CU per compute
+ * unit. NOT_CHOSEN where it does not apply, else the launch's status. */
+static int histogram_private(lsk_context *ctx, lsk_queue *q, const char *fn, const char *options,
+                             const char *tname, lsk_buffer *in, size_t offset, size_t n,
+                             const lsk_arg range[3], size_t nbins, size_t slots, lsk_buffer *out,
+                             size_t out_offset, const lsk_algo_options *opt)
+{
+  const lsk_device_info *dev = lsk__context_info(ctx);
+  if (!dev->is_cpu || dev->loops_capped)
+    return NOT_CHOSEN;
+  char name[48];
+  snprintf(name, sizeof name, "lsk_histogram_%s_private", tname);
+  lsk_kernel *k;
+  int rc;
+  if ((rc = lsk__lib_kernel_for(ctx, LSK__LIB_HISTOGRAM, options, name, &k)))
+    return rc;
+  size_t blocks =
+      opt && opt->blocks ? opt->blocks : lsk_auto_blocks(dev, n, 1, HIST_CPU_BLOCKS_PER_CU);
+  lsk_launch l = {.domain = {1},
+                  .blocks = {blocks},
+                  .workers = opt && opt->workers ? opt->workers : 1,
+                  .simd = 1};
+  lsk_kernel_info info;
+  if ((rc = lsk_kernel_query(k, &l, &info)))
+    return rc;
+  uint64_t local = dev->local_mem_size, column = (uint64_t)slots * 4;
+  if (info.local_static_bytes > local || column > local - info.local_static_bytes)
+    return NOT_CHOSEN;
+  /* Few slots: four columns a worker, taking elements in turn (the
+   * kernel's ways), so that increments of one slot close together do not
+   * wait for each other. */
+  unsigned ways = slots <= HIST_CPU_WAYS_SLOTS ? 4 : 1;
+  column *= ways;
+  uint64_t fit = (local - info.local_static_bytes) / column;
+  l.workers = info.workers < fit ? info.workers : (unsigned)fit;
+  if (l.workers != info.workers && (rc = lsk_kernel_query(k, &l, &info)))
+    return rc;
+  l.workers = info.workers;
+  l.local_bytes = (size_t)column * l.workers;
+  size_t segs = blocks * l.workers, seglen = (n + segs - 1) / segs;
+  if (seglen > UINT32_MAX)
+    return NOT_CHOSEN;
+  lsk_arg args[] = {LSK_ARG_BUFFER(in),
+                    LSK_ARG_UINT((uint32_t)offset),
+                    LSK_ARG_UINT((uint32_t)n),
+                    LSK_ARG_UINT((uint32_t)seglen),
+                    range[0],
+                    range[1],
+                    range[2],
+                    LSK_ARG_UINT((uint32_t)nbins),
+                    LSK_ARG_UINT((uint32_t)slots),
+                    LSK_ARG_UINT(ways),
+                    LSK_ARG_BUFFER(out),
+                    LSK_ARG_UINT((uint32_t)out_offset),
+                    LSK_ARG_DYN_LOCAL};
+  return lsk__launch_q(k, q, fn, &l, args, 13);
+}
+
 /* The counters' span, the zeroing, and the pass with the kernel of the
  * slot type tname (uint, float, double); lo, hi and scale are its
  * arguments of that type. */
@@ -35,6 +114,10 @@ static int histogram(lsk_context *ctx, lsk_queue *q, const char *fn, const char 
                      LSK_ARGS(LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)out_offset),
                               LSK_ARG_UINT((uint32_t)slots)));
   if (rc || n == 0)
+    return rc;
+  lsk_arg range[3] = {lo, hi, scale};
+  if ((rc = histogram_private(ctx, q, fn, options, tname, in, offset, n, range, nbins, slots, out,
+                              out_offset, opt)) != NOT_CHOSEN)
     return rc;
   /* The local kernel where its build's own local memory and one counter
    * per slot fit the device's. */

@@ -269,6 +269,70 @@ static void sorted_case(const lsk_algo_options *algo, const char *shape)
 START_TEST(test_assoc_sorted) { sorted_case(&shapes[_i].algo, shapes[_i].name); }
 END_TEST
 
+/* The CPU path's edges (kernels/assoc.cl, the _segments kernels; on GPUs
+ * and under LSK_SHAPES=nvidia the same cases run the device-wide passes):
+ * n not a multiple of the segments, fewer elements than segments (empty
+ * ones), one block, several workers a block, many blocks; nkeys 1, small,
+ * 65536 (a column of counters of 256 KiB) and 200000 (past PoCL's local
+ * memory: the atomic passes); both builds, the sorted one with runs of a
+ * key across segments and skipped keys at the end. */
+START_TEST(test_assoc_segments)
+{
+  static const lsk_algo_options opts[] = {
+      {0}, {.blocks = 1}, {.blocks = 3}, {.blocks = 5, .workers = 3}, {.blocks = 64}};
+  static const size_t ns[] = {1, 5, 63, 1001, 70001};
+  static const uint32_t nks[] = {1, 37, 65536, 200000};
+  lsk_context *ctx = tu_context();
+  for (size_t o = 0; o < sizeof opts / sizeof *opts; ++o)
+    for (size_t kk = 0; kk < sizeof nks / sizeof *nks; ++kk)
+      for (size_t s = 0; s < sizeof ns / sizeof *ns; ++s) {
+        size_t n = ns[s];
+        uint32_t nkeys = nks[kk];
+        if ((nkeys > 100 && n < 1000 && o > 1) || tu_algo_capped(ctx, "segments", n, &opts[o]))
+          continue;
+        lsk_assoc_options opt = {.algo = opts[o]};
+        lsk_assoc *a = NULL;
+        TU_OK(ctx, lsk_assoc_create(ctx, nkeys, n, &opt, &a));
+        uint32_t *keys = random_keys(n, nkeys, 1, (uint32_t)(o * 131 + kk * 17 + s + 1));
+        lsk_buffer *kb = upload(ctx, keys, n, 1);
+        char what[96];
+        snprintf(what, sizeof what, "segments, options %zu, n %zu, nkeys %u", o, n, nkeys);
+        TU_OK(ctx, lsk_assoc_build(a, kb, 1, n, NULL));
+        check_assoc(ctx, a, keys, n, what);
+        qsort(keys, n, 4, cmp_u32);
+        snprintf(what, sizeof what, "segments sorted, options %zu, n %zu, nkeys %u", o, n, nkeys);
+        sorted_check(ctx, a, keys, n, 3, what);
+        lsk_assoc_destroy(a);
+        lsk_buffer_destroy(kb);
+        free(keys);
+      }
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
+/* A decrease of the keys exactly where a segment starts (two blocks of
+ * one worker, 500 elements each, on the CPU path): LSK_EVERIFY names it. */
+START_TEST(test_assoc_sorted_segment_decrease)
+{
+  lsk_context *ctx = tu_context();
+  uint32_t *k = sorted_keys(1000, 40, 0, 81);
+  k[500] = k[499] - 1;
+  lsk_buffer *kb = upload(ctx, k, 1000, 0);
+  lsk_assoc *a = NULL;
+  lsk_assoc_options opt = {.algo = {.blocks = 2, .workers = 1}};
+  TU_OK(ctx, lsk_assoc_create(ctx, 40, 1000, &opt, &a));
+  TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 0, 1000, NULL));
+  TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY, "keys decrease");
+  char want[48];
+  snprintf(want, sizeof want, "[500, %u, %u]", k[499], k[500]);
+  ck_assert_msg(strstr(lsk_context_errmsg(ctx), want), "%s", lsk_context_errmsg(ctx));
+  lsk_assoc_destroy(a);
+  lsk_buffer_destroy(kb);
+  free(k);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 /* Keys that decrease: LSK_EVERIFY at the next wait, naming the element and
  * both keys; one build after it, of either kind, is right again, and the
  * two kinds alternate on one handle (the sorted build leaves the counts
@@ -620,6 +684,11 @@ START_TEST(test_assoc_grind)
     check_assoc(ctx, a, k2, 150, "grind, second");
     qsort(k1, 200, 4, cmp_u32);
     sorted_check(ctx, a, k1, 200, 1, "grind, sorted");
+    /* Runs of about 100 elements a key: whole chunks of one key (the CPU
+     * walk's branch-free loops). */
+    uint32_t *k3 = sorted_keys(200, 2, 0, 7);
+    sorted_check(ctx, a, k3, 200, 0, "grind, sorted runs");
+    free(k3);
     lsk_assoc_destroy(a);
     lsk_buffer_destroy(b1);
     lsk_buffer_destroy(b2);
@@ -650,6 +719,8 @@ Suite *suite_assoc(void)
   tcase_add_test(tc, test_assoc_rebuild);
   tcase_add_loop_test(tc, test_assoc_sorted, 0, NSHAPES);
   tcase_add_test(tc, test_assoc_sorted_unsorted_keys);
+  tcase_add_test(tc, test_assoc_segments);
+  tcase_add_test(tc, test_assoc_sorted_segment_decrease);
   tcase_add_test(tc, test_assoc_device_helpers);
   tcase_add_test(tc, test_assoc_bad_input);
   tcase_add_test(tc, test_assoc_dead_queue);

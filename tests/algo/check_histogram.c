@@ -156,6 +156,38 @@ START_TEST(test_histogram_uint_shapes)
 }
 END_TEST
 
+/* The CPU path's edges (kernels/histogram.cl, _private; on GPUs, and
+ * under LSK_SHAPES=nvidia, the same cases run the local kernel): n not a
+ * multiple of the segments or of the four ways, fewer elements than
+ * segments (empty segments), one block, several workers a block, slots at
+ * the four-way limit (1023 bins: 1024 slots, four columns) and one past
+ * it, 65536 bins (one column), keys out of range only at a segment's end
+ * and start. */
+START_TEST(test_histogram_uint_segments)
+{
+  static const lsk_algo_options opts[] = {
+      {0}, {.blocks = 1}, {.blocks = 3}, {.blocks = 5, .workers = 3}, {.blocks = 64}};
+  static const size_t ns[] = {1, 3, 4, 5, 63, 1001, 65539};
+  static const size_t nbs[] = {1, 7, 1023, 1024, 65536};
+  lsk_context *ctx = tu_context();
+  for (size_t b = 0; b < sizeof nbs / sizeof *nbs; ++b)
+    for (size_t s = 0; s < sizeof ns / sizeof *ns; ++s) {
+      size_t n = ns[s], nb = nbs[b];
+      uint32_t *keys = make_keys(n, nb, 0, 500 + b * 16 + s);
+      /* Out of range at both ends: the first and last element. */
+      keys[0] = (uint32_t)nb;
+      keys[n - 1] = 0xffffffffu;
+      for (size_t o = 0; o < sizeof opts / sizeof *opts; ++o) {
+        char what[96];
+        snprintf(what, sizeof what, "segments n=%zu nbins=%zu options %zu", n, nb, o);
+        check_uint(ctx, keys, n, nb, &opts[o], what);
+      }
+      free(keys);
+    }
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 /* ---- real ---- */
 
 /* The reference bins (include/lsk/histogram.h), in each precision; *hit:
@@ -357,6 +389,12 @@ START_TEST(test_grind_histogram)
   lsk_algo_options o = {.tile = 64, .blocks = 2};
   uint32_t *keys = make_keys(150, 7, 0, 3);
   check_uint(ctx, keys, 150, 7, &o, "grind uint");
+  /* Several workers a block (on CPUs: a column set each), 3 blocks. */
+  lsk_algo_options w3 = {.blocks = 3, .workers = 3};
+  check_uint(ctx, keys, 150, 7, &w3, "grind uint, 3 workers");
+  free(keys);
+  keys = make_keys(97, 2000, 0, 5);
+  check_uint(ctx, keys, 97, 2000, &o, "grind uint, one way");
   free(keys);
   keys = make_keys(300, 200003, 0, 4);
   check_uint(ctx, keys, 300, 200003, &o, "grind uint global");
@@ -378,6 +416,7 @@ Suite *suite_histogram(void)
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, test_histogram_uint);
   tcase_add_test(tc, test_histogram_uint_shapes);
+  tcase_add_test(tc, test_histogram_uint_segments);
   tcase_add_test(tc, test_histogram_real);
   tcase_add_test(tc, test_histogram_real_specials);
   tcase_add_test(tc, test_histogram_real_all_nan);
