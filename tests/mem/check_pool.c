@@ -372,6 +372,25 @@ static void gc_one_word_cells(unsigned domain, unsigned simd)
   dev_alloc(&f, pool, got, n, 1);
   memcpy(want, rec, n * 4);
   same_multiset(got, want, n, "cells allocated after the GC");
+  pm_alloc(&m, n, want);
+  /* A second GC, of scattered cells only (every cell is live now, each
+   * holding a value that is not zero): a run word that the first GC left
+   * set would zero-fill the first tile's old lines instead of these. */
+  memset(taken, 0, sizeof taken);
+  unsigned n2 = 0;
+  while (n2 < TILE + 200) {
+    unsigned c = rnd(&seed) % CAP;
+    if (!taken[c]) {
+      taken[c] = 1;
+      rec[n2++] = c;
+    }
+  }
+  dev_recycle(&f, pool, rec, n2);
+  gc_checked(&f, pool, &m, rec, n2, order, got, CAP);
+  TU_OK(f.ctx, lsk_pool_read_cells(pool, 0, CAP, cells, sizeof cells, NULL));
+  for (unsigned c = 0; c < CAP; ++c)
+    ck_assert_msg(!taken[c] || cells[c] == 0, "cell %u (free after the second GC) holds %u", c,
+                  cells[c]);
   pm_free(&m);
   lsk_pool_destroy(pool);
   fx_close(&f);
