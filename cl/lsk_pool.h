@@ -162,6 +162,39 @@ LSK_COLLECTIVE void lsk_pool_alloc_var(__local uint *s, __global uint *pool, con
   }
 }
 
+/* x86 CPUs (PoCL): the run table. When a worker's batched recycle writes a
+ * whole aligned line of the recycled list (LSK__POOL_RUN entries) that
+ * names 16 consecutive one-word cells filling an aligned line, it records
+ * the first cell + 1 in that line's word of the table; the GC then
+ * zero-fills those cells without reading the recycled list again (reading
+ * it was about two thirds of the GC's CPU time in a churn), and clears the
+ * word. A zero word says nothing, and the GC reads the list as before.
+ * Same condition as the GC's non-temporal lines (kernels/pool.cl), but not
+ * on the launch shape: the GC clears the table on every path. */
+#if defined(__x86_64__) && defined(__clang__) && __has_builtin(__builtin_nontemporal_store) &&     \
+    __has_builtin(__builtin_ia32_sfence)
+#define LSK__POOL_RUNS 1
+
+/* cell[0..k) were just written to the recycled list at [r, r + k). */
+LSK_INLINE void lsk__pool_note_runs(__global uint *pool, const uint *cell, uint r, uint k)
+{
+  if (pool[LSK__POOL_CELL_WORDS] != 1)
+    return;
+  __global uint *runs = pool + pool[LSK__POOL_RUNS_OFF];
+  uint cells_off = pool[LSK__POOL_CELLS_OFF];
+  for (uint j = (LSK__POOL_RUN - r % LSK__POOL_RUN) % LSK__POOL_RUN; j + LSK__POOL_RUN <= k;
+       j += LSK__POOL_RUN) {
+    /* Two 8-wide compares (a loop of 16 scalar ones cost the kernel about
+     * a tenth of its time; 16-wide vectors change the ABI without AVX-512). */
+    uint8 lo = vload8(0, cell + j), hi = vload8(1, cell + j);
+    uint c0 = lo.s0;
+    uint8 up = (uint8)(c0) + (uint8)(0, 1, 2, 3, 4, 5, 6, 7);
+    if (all((lo == up) & (hi == up + 8u)) && (cells_off + c0) % LSK__POOL_RUN == 0)
+      runs[(r + j) / LSK__POOL_RUN] = c0 + 1;
+  }
+}
+#endif
+
 /*
  * lsk_pool_recycle_var(s, pool, cell, n): block-batched recycle of every
  * cell[slot] that is not LSK_POOL_INVALID, for the indices of a ForEach
@@ -185,6 +218,9 @@ LSK_COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, c
   if (k == lsk__pool_in_count(n) && r + k <= cap) {
     for (uint i = 0; i < k; ++i)
       rl[r + i] = cell[i];
+#ifdef LSK__POOL_RUNS
+    lsk__pool_note_runs(pool, cell, r, k);
+#endif
     return;
   }
   uint bad = 0;

@@ -53,11 +53,14 @@
 #define LSK__POOL_GCS 11        /* GCs run */
 #define LSK__POOL_FRAME_SIZE 12 /* frames: elements per frame; 0 for a plain pool */
 #define LSK__POOL_FRAME_HEAD 13 /* frames: words of the frame header */
+#define LSK__POOL_RUNS_OFF 14   /* word offset of the run table (x86 CPUs; lsk_pool.h) */
 #define LSK__POOL_CURSOR 16     /* allocations asked since the last GC (atomic) */
 #define LSK__POOL_RECYCLED 32   /* recycles since the last GC (atomic; may pass capacity) */
 #define LSK__POOL_HEADER_WORDS 48
 /* Cells of this many words or more are zero-filled a block per cell. */
 #define LSK__POOL_LARGE_WORDS 64
+/* Recycled-list entries per run-table word: a whole cache line of uints. */
+#define LSK__POOL_RUN 16u
 /* No cell: LSK_POOL_INVALID on both sides (include/lsk/pool.h and
  * lsk_pool.h name it; host/mem/pool.h checks that they agree). */
 #define LSK__POOL_NONE 0xffffffffu

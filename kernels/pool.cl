@@ -82,9 +82,21 @@ LSK_KERNEL void lsk_pool_gc_gather(LSK_CTX, __global uint *pool)
 
 /* Zero-fills the one-word cells named by rl[0..16): one non-temporal line
  * when they are 16 consecutive cells that fill an aligned line, else one
- * store each. */
-LSK_INLINE void lsk__gc_zero16(__global uint *cells, __global const uint *rl)
+ * store each. The run table's word for these entries (lsk_pool.h), when
+ * set, names the line without a read of the list; it is cleared. */
+LSK_INLINE void lsk__gc_zero16(__global uint *cells, __global const uint *rl, __global uint *runw)
 {
+#ifdef LSK__POOL_RUNS
+  uint t = *runw;
+  if (t != 0) {
+    *runw = 0;
+    __global uint *tl = cells + (t - 1);
+    if (((ulong)tl & 63) == 0) {
+      __builtin_nontemporal_store((uint16)(0), (__global uint16 *)tl);
+      return;
+    }
+  }
+#endif
   uint c0 = rl[0], run = 1;
   for (uint q = 1; q < 16; ++q)
     run &= rl[q] == c0 + q;
@@ -107,6 +119,9 @@ LSK_KERNEL void lsk_pool_gc_recycle(LSK_CTX, __global uint *pool)
   __global uint *fl = pool + pool[LSK__POOL_FREE_OFF] + g.rem;
   __global const uint *rl = pool + pool[LSK__POOL_REC_OFF];
   __global uint *cells = pool + pool[LSK__POOL_CELLS_OFF];
+#ifdef LSK__POOL_RUNS
+  __global uint *runs = pool + pool[LSK__POOL_RUNS_OFF];
+#endif
   uint cw = pool[LSK__POOL_CELL_WORDS], small = cw < LSK__POOL_LARGE_WORDS;
   LSK_BLOCKS(b, (g.nrec + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE)
   {
@@ -119,10 +134,20 @@ LSK_KERNEL void lsk_pool_gc_recycle(LSK_CTX, __global uint *pool)
         LSK_FOREACH(it) fl[i0 + it.idx] = rl[i0 + it.idx];
 #ifdef LSK__POOL_NT_ZERO
       for (uint step = 0; step < LSK__STEPS(LSK_DOMAIN_SIZE); ++step)
-        for (uint k = 0; k < LSK_SIMD; k += 16)
-          lsk__gc_zero16(cells, rl + i0 + LSK__INDEX(step, k));
+        for (uint k = 0; k < LSK_SIMD; k += 16) {
+          uint i = i0 + LSK__INDEX(step, k);
+          lsk__gc_zero16(cells, rl + i, runs + i / LSK__POOL_RUN);
+        }
 #else
-      LSK_FOREACH(it) cells[rl[i0 + it.idx]] = 0;
+      LSK_FOREACH(it)
+      {
+        uint i = i0 + it.idx;
+        cells[rl[i]] = 0;
+#ifdef LSK__POOL_RUNS
+        if (i % LSK__POOL_RUN == 0)
+          runs[i / LSK__POOL_RUN] = 0;
+#endif
+      }
 #endif
     } else {
       LSK_FOREACH(it)
@@ -137,6 +162,10 @@ LSK_KERNEL void lsk_pool_gc_recycle(LSK_CTX, __global uint *pool)
             for (uint w = 0; w < cw; ++w)
               c[w] = 0;
           }
+#ifdef LSK__POOL_RUNS
+          if (cw == 1 && i % LSK__POOL_RUN == 0)
+            runs[i / LSK__POOL_RUN] = 0;
+#endif
         }
       }
     }
@@ -178,6 +207,14 @@ LSK_KERNEL void lsk_pool_gc_finish(LSK_CTX, __global uint *pool)
       uint more = cursor - avail;
       pool[LSK__POOL_REFUSED] = refused + min(more, 0xffffffffu - refused);
     }
+#ifdef LSK__POOL_RUNS
+    /* Recycles the GC dropped (misuse) may have set run words. */
+    if (g.cap > 0 && pool[LSK__POOL_CELL_WORDS] == 1) {
+      __global uint *runs = pool + pool[LSK__POOL_RUNS_OFF];
+      for (uint i = g.nrec / LSK__POOL_RUN; i * LSK__POOL_RUN < min(recycled, g.cap); ++i)
+        runs[i] = 0;
+    }
+#endif
     pool[LSK__POOL_FREE_LEN] = g.rem + g.nrec;
     if (g.rem == 0) {
       /* Nothing of the free list is left: the recycled list, in place, is
@@ -192,8 +229,8 @@ LSK_KERNEL void lsk_pool_gc_finish(LSK_CTX, __global uint *pool)
     pool[LSK__POOL_RECYCLED] = 0;
     pool[LSK__POOL_MISUSE] = 0;
     pool[LSK__POOL_GCS] += 1;
-    LSK_VERIFY2(misuse == 0, "lsk_pool: bad recycles (index out of range or recycled twice)", misuse,
-               recycled);
+    LSK_VERIFY2(misuse == 0, "lsk_pool: bad recycles (index out of range or recycled twice)",
+                misuse, recycled);
   }
 }
 

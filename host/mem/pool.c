@@ -4,9 +4,11 @@
  * pool.cl), growth, usage and read-back.
  *
  * Buffer layout, in uints: a header of LSK__POOL_HEADER_WORDS, the free
- * list and the recycled list (capacity entries each, rounded up to 32),
- * then the cells, starting at a multiple of the cell alignment. Every
- * offset fits 32 bits, so device code indexes with uint.
+ * list and the recycled list (capacity entries each, rounded up to 32), the
+ * run table (a word per LSK__POOL_RUN entries of a list, zero when no GC
+ * is pending; cl/lsk_pool.h), then the cells, starting at a multiple of
+ * the cell alignment. Every offset fits 32 bits, so device code indexes
+ * with uint.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +48,8 @@ static int plan(lsk_context *ctx, const char *fn, size_t capacity, size_t cell_b
   p->cell_words = cw;
   p->free_off = LSK__POOL_HEADER_WORDS;
   p->rec_off = p->free_off + lists;
-  p->cells_off = round_up(p->rec_off + lists, p->align / 4);
+  p->runs_off = p->rec_off + lists;
+  p->cells_off = round_up(p->runs_off + lists / LSK__POOL_RUN, p->align / 4);
   if (capacity >= MAX_WORDS || cw > (MAX_WORDS - p->cells_off) / capacity)
     return lsk__fail(ctx, LSK_ERANGE,
                      "%s: %zu cells of %zu bytes: the pool would pass 2^32 - 1 words (16 GiB)", fn,
@@ -67,6 +70,7 @@ static void header(const lsk_pool *p, uint32_t *h)
   h[LSK__POOL_CELL_WORDS] = (uint32_t)p->cell_words;
   h[LSK__POOL_FREE_OFF] = (uint32_t)p->free_off;
   h[LSK__POOL_REC_OFF] = (uint32_t)p->rec_off;
+  h[LSK__POOL_RUNS_OFF] = (uint32_t)p->runs_off;
   h[LSK__POOL_CELLS_OFF] = (uint32_t)p->cells_off;
   h[LSK__POOL_FRAME_SIZE] = p->frame_size;
   h[LSK__POOL_FRAME_HEAD] = (uint32_t)p->frame_head_words;

@@ -18,10 +18,10 @@ struct lsk_pool {
   lsk_context *ctx;
   lsk_buffer *buf;
   size_t capacity;
-  size_t align;                               /* of cells, bytes */
-  size_t cell_words;                          /* stride / 4 */
-  size_t free_off, rec_off, cells_off, words; /* in uints */
-  const lsk_layout *layout;                   /* frames, else NULL */
+  size_t align;                                         /* of cells, bytes */
+  size_t cell_words;                                    /* stride / 4 */
+  size_t free_off, rec_off, runs_off, cells_off, words; /* in uints */
+  const lsk_layout *layout;                             /* frames, else NULL */
   unsigned frame_size;
   size_t frame_head_words;
 };

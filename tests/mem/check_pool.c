@@ -317,13 +317,15 @@ END_TEST
  * a run that starts off a line, and scattered cells, then a partial tile.
  * After the GC: the free list exactly the model's, every free cell zero,
  * every live one as written; then every cell allocated again, each checked
- * zero on the device. */
-START_TEST(test_pool_gc_one_word_cells)
+ * zero on the device. With simd 32 a worker's batched recycle writes whole
+ * lines of the recycled list, which on x86 PoCL also fills the run table
+ * (cl/lsk_pool.h) that the GC zero-fills from; with simd 8 it never does. */
+static void gc_one_word_cells(unsigned domain, unsigned simd)
 {
   enum { TILE = 8192, CAP = 3 * TILE + 700 };
   fixture f;
   /* One block: PoCL then records the recycles in the order given. */
-  fx_open(&f, 64, 8, 8, 1);
+  fx_open(&f, domain, 8, simd, 1);
   lsk_pool *pool = NULL;
   TU_OK(f.ctx, lsk_pool_create(f.ctx, 4, CAP, NULL, &pool));
   static unsigned got[CAP], want[CAP], rec[CAP], order[CAP], cells[CAP], val[CAP];
@@ -370,10 +372,33 @@ START_TEST(test_pool_gc_one_word_cells)
   dev_alloc(&f, pool, got, n, 1);
   memcpy(want, rec, n * 4);
   same_multiset(got, want, n, "cells allocated after the GC");
+  pm_alloc(&m, n, want);
+  /* A second GC, of scattered cells only (every cell is live now, each
+   * holding a value that is not zero): a run word that the first GC left
+   * set would zero-fill the first tile's old lines instead of these. */
+  memset(taken, 0, sizeof taken);
+  unsigned n2 = 0;
+  while (n2 < TILE + 200) {
+    unsigned c = rnd(&seed) % CAP;
+    if (!taken[c]) {
+      taken[c] = 1;
+      rec[n2++] = c;
+    }
+  }
+  dev_recycle(&f, pool, rec, n2);
+  gc_checked(&f, pool, &m, rec, n2, order, got, CAP);
+  TU_OK(f.ctx, lsk_pool_read_cells(pool, 0, CAP, cells, sizeof cells, NULL));
+  for (unsigned c = 0; c < CAP; ++c)
+    ck_assert_msg(!taken[c] || cells[c] == 0, "cell %u (free after the second GC) holds %u", c,
+                  cells[c]);
   pm_free(&m);
   lsk_pool_destroy(pool);
   fx_close(&f);
 }
+
+START_TEST(test_pool_gc_one_word_cells) { gc_one_word_cells(64, 8); }
+END_TEST
+START_TEST(test_pool_gc_one_word_cells_runs) { gc_one_word_cells(256, 32); }
 END_TEST
 
 /* A recycle of an index out of range is counted, and the GC turns it into
@@ -459,6 +484,7 @@ Suite *suite_pool(void)
   tcase_add_test(tc, test_pool_concurrent_no_duplicates);
   tcase_add_test(tc, test_pool_exhaustion_and_recovery);
   tcase_add_test(tc, test_pool_gc_one_word_cells);
+  tcase_add_test(tc, test_pool_gc_one_word_cells_runs);
   tcase_add_test(tc, test_pool_misuse_reported);
   tcase_add_test(tc, test_pool_frames_geometry);
   tcase_add_test(tc, test_pool_bad_arguments);
