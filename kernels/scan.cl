@@ -178,16 +178,29 @@ LSK_KERNEL void LSK__SCAN_SEGS(LSK_CTX, __global const LSK_T *in, uint base, uin
   __global const LSK_T *src = in + base;
   __global LSK_T *dst = out + out_base;
   uint i = a;
-  /* 8 at a time: the prefix inside the vector in three shifted adds. */
-  for (; e - i >= 8u; i += 8u) {
-    LSK__S_ACC8 x = LSK__S_AS_ACC8(vload8(0, src + i));
-    LSK__S_ACC8 p = x + (LSK__S_ACC8)((LSK__S_ACC)0, x.s0, x.s1, x.s2, x.s3, x.s4, x.s5, x.s6);
-    p += (LSK__S_ACC8)((LSK__S_ACC)0, (LSK__S_ACC)0, p.s0, p.s1, p.s2, p.s3, p.s4, p.s5);
-    p += (LSK__S_ACC8)((LSK__S_ACC)0, (LSK__S_ACC)0, (LSK__S_ACC)0, (LSK__S_ACC)0, p.s0, p.s1,
-                       p.s2, p.s3);
-    LSK__S_ACC8 ex = (LSK__S_ACC8)((LSK__S_ACC)0, p.s0, p.s1, p.s2, p.s3, p.s4, p.s5, p.s6);
-    vstore8(LSK__S_AS_T8((LSK__S_ACC8)(pre) + (inclusive ? p : ex)), 0, dst + i);
-    pre += p.s7;
+  /* 8 at a time, as two vectors of 4: the prefix inside each in two
+   * shifted adds, which stay within a 128-bit lane (cheap shuffles on
+   * AVX2); the loop twice, so that the kind is no select per store. */
+#define LSK__SCAN_BY8(PICK)                                                                        \
+  for (; e - i >= 8u; i += 8u) {                                                                   \
+    LSK__S_ACC8 v = LSK__S_AS_ACC8(vload8(0, src + i));                                            \
+    LSK__S_ACC4 x = v.lo, y = v.hi, z = (LSK__S_ACC4)(0);                                          \
+    LSK__S_ACC4 p = x + (LSK__S_ACC4)(z.x, x.s0, x.s1, x.s2);                                      \
+    LSK__S_ACC4 q = y + (LSK__S_ACC4)(z.x, y.s0, y.s1, y.s2);                                      \
+    p += (LSK__S_ACC4)(z.x, z.x, p.s0, p.s1);                                                      \
+    q += (LSK__S_ACC4)(z.x, z.x, q.s0, q.s1);                                                      \
+    LSK__S_ACC4 lo = (LSK__S_ACC4)(pre) + PICK(p, z);                                              \
+    pre += p.s3;                                                                                   \
+    LSK__S_ACC4 hi = (LSK__S_ACC4)(pre) + PICK(q, z);                                              \
+    pre += q.s3;                                                                                   \
+    vstore8(LSK__S_AS_T8((LSK__S_ACC8)(lo, hi)), 0, dst + i);                                      \
+  }
+#define LSK__SCAN_INCL(p, z) (p)
+#define LSK__SCAN_EXCL(p, z) ((LSK__S_ACC4)(z.x, p.s0, p.s1, p.s2))
+  if (inclusive) {
+    LSK__SCAN_BY8(LSK__SCAN_INCL)
+  } else {
+    LSK__SCAN_BY8(LSK__SCAN_EXCL)
   }
   for (; i < e; ++i) {
     LSK__S_ACC x = LSK__S_AS_ACC(src[i]);
