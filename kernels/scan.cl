@@ -135,11 +135,14 @@ LSK_KERNEL void LSK__SCAN_KERNEL(LSK_CTX, __global const LSK_T *in, uint base, u
  * in) each element is read before it is written, by the work-item that
  * writes it.
  */
-/* This work-item's segment [a, e) of the chunk, below n. */
+/* This work-item's segment [a, e) of the chunk, below n: k whole segments
+ * of seglen are left from first, then the rest (in 32 bits: k * seglen
+ * does not pass n - first). */
 #define LSK__SCAN_SEGMENT(s, a, e)                                                                 \
   uint s = lsk_block_idx() * LSK_WORKERS + lsk_worker();                                           \
-  uint a = (uint)min((ulong)first + (ulong)s * seglen, (ulong)n);                                  \
-  uint e = (uint)min((ulong)a + seglen, (ulong)n)
+  uint lsk__k = (n - first) / seglen;                                                              \
+  uint a = s <= lsk__k ? first + s * seglen : n;                                                   \
+  uint e = s < lsk__k ? a + seglen : n
 
 #define LSK__SCAN_SUMS LSK__PASTE(lsk_scan_sums_, LSK_T)
 LSK_KERNEL void LSK__SCAN_SUMS(LSK_CTX, __global const LSK_T *in, uint base, uint n, uint first,

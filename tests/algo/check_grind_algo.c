@@ -4,7 +4,6 @@
  * it also runs as an ordinary suite. Sizes and tiles are chosen so that
  * every pass runs with several blocks and a partial last tile.
  */
-#define _XOPEN_SOURCE 700 /* setenv */
 #include <stdint.h>
 
 #include "testutil.h"
@@ -43,9 +42,7 @@ START_TEST(test_grind_reduce)
 }
 END_TEST
 
-/* On the device's path, then the CPU path and the lockstep path forced
- * (LSK_SCAN_CPU, host/algo/scan.c): oclgrind's device is a GPU. */
-static void grind_scan(void)
+START_TEST(test_grind_scan)
 {
   lsk_context *ctx = tu_context();
   enum { N = 300 };
@@ -71,17 +68,6 @@ static void grind_scan(void)
   lsk_buffer_destroy(a);
   lsk_buffer_destroy(b);
   lsk_context_destroy(ctx);
-}
-
-START_TEST(test_grind_scan)
-{
-  static const char *const paths[] = {NULL, "1", "0"};
-  for (size_t k = 0; k < 3; ++k) {
-    if (paths[k])
-      setenv("LSK_SCAN_CPU", paths[k], 1);
-    grind_scan();
-    unsetenv("LSK_SCAN_CPU");
-  }
 }
 END_TEST
 
