@@ -116,3 +116,99 @@ LSK_KERNEL void LSK__SCAN_KERNEL(LSK_CTX, __global const LSK_T *in, uint base, u
     }
   }
 }
+
+#ifdef LSK_SCAN_CPU
+/*
+ * The CPU path (host/algo/scan.c, cpu_path; built with -D LSK_SCAN_CPU=1
+ * besides LSK_T): the host walks the array in chunks of nseg segments of
+ * seglen elements (a multiple of 8), one segment per work-item, and per
+ * chunk enqueues
+ *   lsk_scan_sums_T  segment s of the chunk from `first` sums its elements
+ *                    into sums[s];
+ *   lsk_scan_segs_T  segment s starts from the chunk's carry (sums[nseg +
+ *                    cell], 0 in the first chunk) plus sums[0, s) and
+ *                    scans its elements serially into out; the last one
+ *                    leaves the next chunk's carry in sums[nseg + 1 - cell].
+ * The chunk fits the caches, so the second pass reads it from there: the
+ * array is read from memory once, not twice. No work-item waits for
+ * another; the host orders the passes. In place (out the same elements as
+ * in) each element is read before it is written, by the work-item that
+ * writes it.
+ */
+/* This work-item's segment [a, e) of the chunk, below n: k whole segments
+ * of seglen are left from first, then the rest (in 32 bits: k * seglen
+ * does not pass n - first). */
+#define LSK__SCAN_SEGMENT(s, a, e)                                                                 \
+  uint s = lsk_block_idx() * LSK_WORKERS + lsk_worker();                                           \
+  uint lsk__k = (n - first) / seglen;                                                              \
+  uint a = s <= lsk__k ? first + s * seglen : n;                                                   \
+  uint e = s < lsk__k ? a + seglen : n
+
+#define LSK__SCAN_SUMS LSK__PASTE(lsk_scan_sums_, LSK_T)
+LSK_KERNEL void LSK__SCAN_SUMS(LSK_CTX, __global const LSK_T *in, uint base, uint n, uint first,
+                               uint seglen, __global LSK__S_ACC *sums)
+{
+  LSK__SCAN_SEGMENT(s, a, e);
+  __global const LSK_T *src = in + base;
+  /* Two vectors of 8, so that float adds overlap. */
+  LSK__S_ACC8 x = (LSK__S_ACC8)(0), y = (LSK__S_ACC8)(0);
+  uint i = a;
+  for (; e - i >= 16u; i += 16u) {
+    x += LSK__S_AS_ACC8(vload8(0, src + i));
+    y += LSK__S_AS_ACC8(vload8(0, src + i + 8));
+  }
+  x += y;
+  LSK__S_ACC4 h4 = x.lo + x.hi;
+  LSK__S_ACC2 h2 = h4.lo + h4.hi;
+  LSK__S_ACC run = h2.x + h2.y;
+  for (; i < e; ++i)
+    run += LSK__S_AS_ACC(src[i]);
+  sums[s] = run;
+}
+
+#define LSK__SCAN_SEGS LSK__PASTE(lsk_scan_segs_, LSK_T)
+LSK_KERNEL void LSK__SCAN_SEGS(LSK_CTX, __global const LSK_T *in, uint base, uint n, uint first,
+                               uint seglen, __global LSK_T *out, uint out_base,
+                               __global LSK__S_ACC *sums, uint nseg, uint cell, uint fresh,
+                               uint inclusive)
+{
+  LSK__SCAN_SEGMENT(s, a, e);
+  LSK__S_ACC pre = fresh ? (LSK__S_ACC)0 : sums[nseg + cell];
+  for (uint j = 0; j < s; ++j)
+    pre += sums[j];
+  if (s == nseg - 1u)
+    sums[nseg + 1u - cell] = pre + sums[s];
+  __global const LSK_T *src = in + base;
+  __global LSK_T *dst = out + out_base;
+  uint i = a;
+  /* 8 at a time, as two vectors of 4: the prefix inside each in two
+   * shifted adds, which stay within a 128-bit lane (cheap shuffles on
+   * AVX2); the loop twice, so that the kind is no select per store. */
+#define LSK__SCAN_BY8(PICK)                                                                        \
+  for (; e - i >= 8u; i += 8u) {                                                                   \
+    LSK__S_ACC8 v = LSK__S_AS_ACC8(vload8(0, src + i));                                            \
+    LSK__S_ACC4 x = v.lo, y = v.hi, z = (LSK__S_ACC4)(0);                                          \
+    LSK__S_ACC4 p = x + (LSK__S_ACC4)(z.x, x.s0, x.s1, x.s2);                                      \
+    LSK__S_ACC4 q = y + (LSK__S_ACC4)(z.x, y.s0, y.s1, y.s2);                                      \
+    p += (LSK__S_ACC4)(z.x, z.x, p.s0, p.s1);                                                      \
+    q += (LSK__S_ACC4)(z.x, z.x, q.s0, q.s1);                                                      \
+    LSK__S_ACC4 lo = (LSK__S_ACC4)(pre) + PICK(p, z);                                              \
+    pre += p.s3;                                                                                   \
+    LSK__S_ACC4 hi = (LSK__S_ACC4)(pre) + PICK(q, z);                                              \
+    pre += q.s3;                                                                                   \
+    vstore8(LSK__S_AS_T8((LSK__S_ACC8)(lo, hi)), 0, dst + i);                                      \
+  }
+#define LSK__SCAN_INCL(p, z) (p)
+#define LSK__SCAN_EXCL(p, z) ((LSK__S_ACC4)(z.x, p.s0, p.s1, p.s2))
+  if (inclusive) {
+    LSK__SCAN_BY8(LSK__SCAN_INCL)
+  } else {
+    LSK__SCAN_BY8(LSK__SCAN_EXCL)
+  }
+  for (; i < e; ++i) {
+    LSK__S_ACC x = LSK__S_AS_ACC(src[i]);
+    dst[i] = LSK__S_AS_T(inclusive ? pre + x : pre);
+    pre += x;
+  }
+}
+#endif /* LSK_SCAN_CPU */

@@ -1,9 +1,12 @@
 /*
  * scan.c: device-wide prefix sums. One block: one pass. More: the block
  * sums (kernels/reduce.cl), an in-place exclusive scan of those by one
- * block, then every block's scan from its prefix (kernels/scan.cl).
+ * block, then every block's scan from its prefix (kernels/scan.cl). On
+ * CPUs the CPU path instead (cpu_path, scan_cpu).
  */
 #include <stdio.h>
+
+#include "core/objects.h"
 
 #include "algo/algo.h"
 
@@ -20,6 +23,94 @@ static int scan_launch(lsk_kernel *k, lsk_queue *q, const lsk__plan *p, size_t b
                                 LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)out_base),
                                 LSK_ARG_BUFFER(carries ? carries : in),
                                 LSK_ARG_UINT(carries != NULL), LSK_ARG_UINT((uint32_t)inclusive)));
+}
+
+/*
+ * The CPU path (kernels/scan.cl, "The CPU path"): where the device is no
+ * GPU and runs loops of any length (not llvmpipe), chunks of the array
+ * that fit the caches, each a pass of segment sums and a pass of serial
+ * segment scans from their carries, one work-item per segment: the second
+ * pass reads the chunk from the cache, so the array is read from memory
+ * once. On PoCL's 2 cores (2026-11-27) the lockstep path's reduce, then
+ * scan with a block scan per tile step, moved 0.47 of the limit row's
+ * bytes per second; see docs/perf/algorithms.md. GPUs keep the lockstep
+ * path.
+ */
+static int cpu_path(lsk_context *ctx)
+{
+  /* LSK_SCAN_CPU set: 1 the CPU path, 0 the lockstep path, on any device
+   * (the tests run both under oclgrind, whose device is a GPU). */
+  if (lsk__getenv("LSK_SCAN_CPU"))
+    return lsk__getenv_bool("LSK_SCAN_CPU", 0);
+  const lsk_device_info *d = lsk__context_info(ctx);
+  return d && !d->is_gpu && !d->loops_capped;
+}
+
+/* Segments per compute unit of the CPU path, elements per segment at
+ * least (fewer segments below that), and elements per chunk (two chunks'
+ * input and output fit this machine's 32 MiB L3; measured 2026-11-27). */
+#define CPU_BLOCKS_PER_UNIT 4u
+#define CPU_MIN_SEGMENT 4096u
+#define CPU_CHUNK ((size_t)1 << 20)
+
+/* The CPU path on queue q, the checks and the plan done: chunks of nseg x
+ * seglen elements (opt's tile x blocks elements when it sets both, so that
+ * small tests run several chunks). */
+static int scan_cpu(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, int incl,
+                    lsk_buffer *in, size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,
+                    const lsk_algo_options *opt, const lsk__plan *p)
+{
+  char name[48], options[48];
+  snprintf(options, sizeof options, "-DLSK_T=%s -DLSK_SCAN_CPU=1", lsk_type_name(type));
+  lsk_kernel *sums, *segs;
+  snprintf(name, sizeof name, "lsk_scan_sums_%s", lsk_type_name(type));
+  int rc = lsk__lib_kernel_for(ctx, LSK__LIB_SCAN, options, name, &sums);
+  snprintf(name, sizeof name, "lsk_scan_segs_%s", lsk_type_name(type));
+  if (rc || (rc = lsk__lib_kernel_for(ctx, LSK__LIB_SCAN, options, name, &segs)))
+    return rc;
+  lsk_launch l = lsk__plan_launch(p, 1);
+  lsk_kernel_info ki;
+  if ((rc = lsk_kernel_query(segs, &l, &ki)))
+    return rc;
+  l.workers = ki.workers;
+  l.simd = ki.simd;
+  size_t w = ki.workers;
+  size_t blocks = opt && opt->blocks
+                      ? opt->blocks
+                      : lsk_auto_blocks(lsk__context_info(ctx), n, (size_t)CPU_MIN_SEGMENT * w,
+                                        CPU_BLOCKS_PER_UNIT);
+  if (blocks > (UINT32_MAX - 2) / w)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: %zu blocks of %zu workers exceed 2^32 - 3 segments", fn,
+                     blocks, w);
+  size_t nseg = blocks * w;
+  size_t want = opt && opt->tile && opt->blocks ? (size_t)opt->tile * opt->blocks : CPU_CHUNK;
+  if (want > n)
+    want = n;
+  size_t seglen = (want + nseg - 1) / nseg;
+  seglen = (seglen + 7) / 8 * 8;
+  size_t chunk = nseg * seglen;
+  if (seglen > UINT32_MAX)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: segments of %zu elements exceed 2^32 - 1", fn, seglen);
+  lsk_buffer *cells = NULL;
+  if ((rc = lsk__scratch(ctx, q, (nseg + 2) * lsk_type_size(type), &cells)))
+    return rc;
+  l.blocks[0] = blocks;
+  for (size_t first = 0, c = 0; !rc && first < n; first += chunk, ++c) {
+    rc = lsk__launch_q(sums, q, fn, &l,
+                       LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)in_offset),
+                                LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)first),
+                                LSK_ARG_UINT((uint32_t)seglen), LSK_ARG_BUFFER(cells)));
+    if (!rc)
+      rc = lsk__launch_q(segs, q, fn, &l,
+                         LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)in_offset),
+                                  LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)first),
+                                  LSK_ARG_UINT((uint32_t)seglen), LSK_ARG_BUFFER(out),
+                                  LSK_ARG_UINT((uint32_t)out_offset), LSK_ARG_BUFFER(cells),
+                                  LSK_ARG_UINT((uint32_t)nseg), LSK_ARG_UINT((uint32_t)(c & 1)),
+                                  LSK_ARG_UINT(c == 0), LSK_ARG_UINT((uint32_t)incl)));
+  }
+  lsk__scratch_free(cells, q);
+  return rc;
 }
 
 static int scan(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, lsk_scan_kind kind,
@@ -46,6 +137,9 @@ static int scan(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, l
   lsk__plan p;
   if ((rc = lsk__algo_plan(ctx, fn, n, opt, &p)))
     return rc;
+  if (cpu_path(ctx))
+    return scan_cpu(ctx, q, fn, type, kind == LSK_SCAN_INCLUSIVE, in, in_offset, out, out_offset, n,
+                    opt, &p);
   char name[48], options[32];
   snprintf(name, sizeof name, "lsk_scan_%s", lsk_type_name(type));
   snprintf(options, sizeof options, "-DLSK_T=%s", lsk_type_name(type));

@@ -12,6 +12,8 @@
  *   LSK_COMPACT_CPU boolean, unset by default: compactors created while it
  *                  is set take the CPU path (1) or the lockstep path (0)
  *                  on any device (host/algo/compact.c)
+ *   LSK_SCAN_CPU   boolean, unset by default: scans take the CPU path (1)
+ *                  or the lockstep path (0) on any device (host/algo/scan.c)
  * Booleans follow the OpenCL ICD loader: True, true, T or 1 is true, any
  * other value false.
  */

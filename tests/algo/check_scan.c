@@ -3,8 +3,10 @@
  * (wrapping) and float (integer values whose prefix sums are exact, and
  * arbitrary values within the documented bound), inclusive and exclusive,
  * in place and not, sizes 0, 1, 7, 1000, 2^20 + 3 and one large case,
- * several launch shapes including one worker.
+ * several launch shapes including one worker; the CPU path's edges (sizes
+ * around its segments and chunks) with each path forced (LSK_SCAN_CPU).
  */
+#define _XOPEN_SOURCE 700 /* setenv */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -132,6 +134,40 @@ START_TEST(test_scan_large)
 }
 END_TEST
 
+/* The CPU path (host/algo/scan.c, scan_cpu) at its edges: chunks of
+ * tile x blocks elements when both are set, here 32 (segments of 8 or
+ * 16), so the sizes cross segments and chunks; then the default chunk
+ * (2^20) and one past two of them. Each with the path the device takes,
+ * the CPU path forced and the lockstep path forced. */
+START_TEST(test_scan_cpu_edges)
+{
+  static const char *const paths[] = {NULL, "1", "0"};
+  static const size_t sizes[] = {1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 129, 1000};
+  static const lsk_algo_options tiny = {.tile = 16, .blocks = 2};
+  for (size_t k = 0; k < 3; ++k) {
+    if (paths[k])
+      setenv("LSK_SCAN_CPU", paths[k], 1);
+    lsk_context *ctx = tu_context();
+    rng_state = 77 + k;
+    for (size_t ti = 0; ti < 3; ++ti)
+      for (int incl = 0; incl < 2; ++incl)
+        for (size_t si = 0; si < sizeof sizes / sizeof *sizes; ++si)
+          check_one(ctx, types[ti], incl, sizes[si], &tiny, 1, (si + (size_t)incl) % 2);
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; ++si)
+      check_one(ctx, LSK_TYPE_FLOAT, si % 2, sizes[si], &tiny, 0, si % 3 == 0);
+    static const size_t big[] = {((size_t)1 << 20) - 1, ((size_t)1 << 20) + 1,
+                                 ((size_t)2 << 20) + 5};
+    for (size_t si = 0; si < 3; ++si) {
+      check_one(ctx, LSK_TYPE_UINT, 0, big[si], &tu_shapes[0], 1, si != 1);
+      check_one(ctx, LSK_TYPE_INT, 1, big[si], &tu_shapes[0], 1, si == 1);
+    }
+    check_one(ctx, LSK_TYPE_FLOAT, 1, big[2], &tu_shapes[0], 0, 1);
+    lsk_context_destroy(ctx);
+    unsetenv("LSK_SCAN_CPU");
+  }
+}
+END_TEST
+
 START_TEST(test_scan_bad_input)
 {
   lsk_context *ctx = tu_context(), *other = tu_context();
@@ -170,6 +206,7 @@ Suite *suite_scan(void)
   tcase_set_timeout(tc, 600);
   tcase_add_loop_test(tc, test_scan_matches_c, 0, TU_NSHAPES);
   tcase_add_test(tc, test_scan_large);
+  tcase_add_test(tc, test_scan_cpu_edges);
   tcase_add_test(tc, test_scan_bad_input);
   suite_add_tcase(s, tc);
   return s;
