@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/objects.h"
+
 #include "algo/algo.h"
 
 size_t lsk_type_size(lsk_type type)
@@ -303,4 +305,12 @@ lsk_launch lsk__plan_launch(const lsk__plan *p, size_t blocks)
 {
   lsk_launch l = {.domain = {p->tile}, .blocks = {blocks}, .workers = p->workers, .simd = p->simd};
   return l;
+}
+
+int lsk__algo_cpu_path(lsk_context *ctx, const char *env)
+{
+  if (lsk__getenv(env))
+    return lsk__getenv_bool(env, 0);
+  const lsk_device_info *d = lsk__context_info(ctx);
+  return d && !d->is_gpu && !d->loops_capped;
 }

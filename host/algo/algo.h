@@ -79,6 +79,13 @@ typedef struct lsk__plan {
 } lsk__plan;
 int lsk__algo_plan(lsk_context *ctx, const char *fn, size_t n, const lsk_algo_options *opt,
                    lsk__plan *p);
+/* Whether a routine with a CPU path (one work-item per contiguous
+ * segment, loops as long as a segment: compact.c, scan.c) takes it: the
+ * environment variable env when set (1 the CPU path, 0 the lockstep path,
+ * on any device: the tests run both under oclgrind, whose device is a
+ * GPU), else on devices that are no GPU and run loops of any length (not
+ * llvmpipe). */
+int lsk__algo_cpu_path(lsk_context *ctx, const char *env);
 /* scan.c: lsk_scan on queue q (a library call's), its messages naming fn. */
 int lsk__scan_q(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, lsk_scan_kind kind,
                 lsk_buffer *in, size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,

@@ -89,15 +89,7 @@ static char *soa_prelude(const lsk_layout *l)
  * last pass took five times its first; see docs/compact.md. GPUs keep the
  * lockstep path (a scan per tile step, coalesced stores).
  */
-static int cpu_path(lsk_context *ctx)
-{
-  /* LSK_COMPACT_CPU set: 1 the CPU path, 0 the lockstep path, on any
-   * device (the tests run both under oclgrind, whose device is a GPU). */
-  if (lsk__getenv("LSK_COMPACT_CPU"))
-    return lsk__getenv_bool("LSK_COMPACT_CPU", 0);
-  const lsk_device_info *d = lsk__context_info(ctx);
-  return d && !d->is_gpu && !d->loops_capped;
-}
+static int cpu_path(lsk_context *ctx) { return lsk__algo_cpu_path(ctx, "LSK_COMPACT_CPU"); }
 
 /* Blocks per compute unit of the CPU path, and indices per segment at
  * least (fewer blocks below that). */

@@ -6,8 +6,6 @@
  */
 #include <stdio.h>
 
-#include "core/objects.h"
-
 #include "algo/algo.h"
 
 #define SCAN_TYPES ((1u << LSK_TYPE_INT) | (1u << LSK_TYPE_UINT) | (1u << LSK_TYPE_FLOAT))
@@ -36,15 +34,7 @@ static int scan_launch(lsk_kernel *k, lsk_queue *q, const lsk__plan *p, size_t b
  * bytes per second; see docs/perf/algorithms.md. GPUs keep the lockstep
  * path.
  */
-static int cpu_path(lsk_context *ctx)
-{
-  /* LSK_SCAN_CPU set: 1 the CPU path, 0 the lockstep path, on any device
-   * (the tests run both under oclgrind, whose device is a GPU). */
-  if (lsk__getenv("LSK_SCAN_CPU"))
-    return lsk__getenv_bool("LSK_SCAN_CPU", 0);
-  const lsk_device_info *d = lsk__context_info(ctx);
-  return d && !d->is_gpu && !d->loops_capped;
-}
+static int cpu_path(lsk_context *ctx) { return lsk__algo_cpu_path(ctx, "LSK_SCAN_CPU"); }
 
 /* Segments per compute unit of the CPU path, elements per segment at
  * least (fewer segments below that), and elements per chunk (two chunks'
