@@ -314,3 +314,26 @@ int lsk__algo_cpu_path(lsk_context *ctx, const char *env)
   const lsk_device_info *d = lsk__context_info(ctx);
   return d && !d->is_gpu && !d->loops_capped;
 }
+
+int lsk__algo_segments(lsk_context *ctx, const char *fn, lsk_kernel *k, const lsk__plan *p,
+                       const lsk_algo_options *opt, size_t n, size_t max_segs, lsk_launch *l,
+                       size_t *nseg)
+{
+  *l = lsk__plan_launch(p, 1);
+  lsk_kernel_info ki;
+  int rc = lsk_kernel_query(k, l, &ki);
+  if (rc)
+    return rc;
+  l->workers = ki.workers;
+  l->simd = ki.simd;
+  size_t w = ki.workers;
+  size_t blocks = opt && opt->blocks
+                      ? opt->blocks
+                      : lsk_auto_blocks(lsk__context_info(ctx), n, (size_t)4096 * w, 4);
+  if (blocks > max_segs / w)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: %zu blocks of %zu workers exceed %zu segments", fn,
+                     blocks, w, max_segs);
+  l->blocks[0] = blocks;
+  *nseg = blocks * w;
+  return LSK_OK;
+}

@@ -86,6 +86,14 @@ int lsk__algo_plan(lsk_context *ctx, const char *fn, size_t n, const lsk_algo_op
  * GPU), else on devices that are no GPU and run loops of any length (not
  * llvmpipe). */
 int lsk__algo_cpu_path(lsk_context *ctx, const char *env);
+/* A CPU path's launch for kernel k over n elements (p's plan): the
+ * kernel's workers, the caller's blocks, else 4 per compute unit and each
+ * segment at least 4096 elements (measured for compact and scan on PoCL,
+ * 2026-11-27); *nseg = blocks x workers, refused with LSK_ERANGE past
+ * max_segs, fn naming the call. */
+int lsk__algo_segments(lsk_context *ctx, const char *fn, lsk_kernel *k, const lsk__plan *p,
+                       const lsk_algo_options *opt, size_t n, size_t max_segs, lsk_launch *l,
+                       size_t *nseg);
 /* scan.c: lsk_scan on queue q (a library call's), its messages naming fn. */
 int lsk__scan_q(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, lsk_scan_kind kind,
                 lsk_buffer *in, size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,

@@ -91,11 +91,6 @@ static char *soa_prelude(const lsk_layout *l)
  */
 static int cpu_path(lsk_context *ctx) { return lsk__algo_cpu_path(ctx, "LSK_COMPACT_CPU"); }
 
-/* Blocks per compute unit of the CPU path, and indices per segment at
- * least (fewer blocks below that). */
-#define CPU_BLOCKS_PER_UNIT 4u
-#define CPU_MIN_SEGMENT 4096u
-
 /* The CPU path's part of the prelude, after the rest: its switch and
  * lsk__compact_lut, byte b's set bits' places (0 to 7), the k-th in bits
  * 4k to 4k + 3 (kernels/compact.cl, lsk_compact_bits_indices). */
@@ -296,22 +291,12 @@ static int run_cpu(lsk_compactor *c, const char *fn, int rows, const lsk_arg *in
                    lsk_queue *q)
 {
   lsk_context *ctx = c->ctx;
-  lsk_launch l = lsk__plan_launch(p, 1);
-  lsk_kernel_info ki;
-  int rc = lsk_kernel_query(c->flags, &l, &ki);
+  lsk_launch l;
+  size_t nseg;
+  int rc = lsk__algo_segments(ctx, fn, c->flags, p, opt, n, UINT32_MAX, &l, &nseg);
   if (rc)
     return rc;
-  l.workers = ki.workers;
-  l.simd = ki.simd;
-  size_t w = ki.workers;
-  size_t blocks = opt && opt->blocks
-                      ? opt->blocks
-                      : lsk_auto_blocks(lsk__context_info(ctx), n, (size_t)CPU_MIN_SEGMENT * w,
-                                        CPU_BLOCKS_PER_UNIT);
-  if (blocks > UINT32_MAX / w)
-    return lsk__fail(ctx, LSK_ERANGE, "%s: %zu blocks of %zu workers exceed 2^32 - 1 segments", fn,
-                     blocks, w);
-  size_t nseg = blocks * w, seglen = (n + nseg - 1) / nseg;
+  size_t seglen = (n + nseg - 1) / nseg;
   seglen = seglen < 32 ? 32 : (seglen + 31) / 32 * 32;
   size_t words = (n + 31) / 32;
   if (lsk_buffer_size(c->counts) < nseg * sizeof(uint32_t) &&
@@ -331,7 +316,6 @@ static int run_cpu(lsk_compactor *c, const char *fn, int rows, const lsk_arg *in
   a[k++] = LSK_ARG_UINT((uint32_t)seglen);
   a[k++] = LSK_ARG_BUFFER(c->bits);
   a[k++] = LSK_ARG_BUFFER(c->counts);
-  l.blocks[0] = blocks;
   rc = lsk__launch_q(c->flags, q, fn, &l, a, k);
   lsk_launch one = l;
   one.blocks[0] = 1;

@@ -36,11 +36,8 @@ static int scan_launch(lsk_kernel *k, lsk_queue *q, const lsk__plan *p, size_t b
  */
 static int cpu_path(lsk_context *ctx) { return lsk__algo_cpu_path(ctx, "LSK_SCAN_CPU"); }
 
-/* Segments per compute unit of the CPU path, elements per segment at
- * least (fewer segments below that), and elements per chunk (two chunks'
- * input and output fit this machine's 32 MiB L3; measured 2026-11-27). */
-#define CPU_BLOCKS_PER_UNIT 4u
-#define CPU_MIN_SEGMENT 4096u
+/* Elements per chunk of the CPU path (two chunks' input and output fit
+ * this machine's 32 MiB L3; measured 2026-11-27). */
 #define CPU_CHUNK ((size_t)1 << 20)
 
 /* The CPU path on queue q, the checks and the plan done: chunks of nseg x
@@ -58,21 +55,10 @@ static int scan_cpu(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type typ
   snprintf(name, sizeof name, "lsk_scan_segs_%s", lsk_type_name(type));
   if (rc || (rc = lsk__lib_kernel_for(ctx, LSK__LIB_SCAN, options, name, &segs)))
     return rc;
-  lsk_launch l = lsk__plan_launch(p, 1);
-  lsk_kernel_info ki;
-  if ((rc = lsk_kernel_query(segs, &l, &ki)))
+  lsk_launch l;
+  size_t nseg;
+  if ((rc = lsk__algo_segments(ctx, fn, segs, p, opt, n, UINT32_MAX - 2, &l, &nseg)))
     return rc;
-  l.workers = ki.workers;
-  l.simd = ki.simd;
-  size_t w = ki.workers;
-  size_t blocks = opt && opt->blocks
-                      ? opt->blocks
-                      : lsk_auto_blocks(lsk__context_info(ctx), n, (size_t)CPU_MIN_SEGMENT * w,
-                                        CPU_BLOCKS_PER_UNIT);
-  if (blocks > (UINT32_MAX - 2) / w)
-    return lsk__fail(ctx, LSK_ERANGE, "%s: %zu blocks of %zu workers exceed 2^32 - 3 segments", fn,
-                     blocks, w);
-  size_t nseg = blocks * w;
   size_t want = opt && opt->tile && opt->blocks ? (size_t)opt->tile * opt->blocks : CPU_CHUNK;
   if (want > n)
     want = n;
@@ -84,7 +70,6 @@ static int scan_cpu(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type typ
   lsk_buffer *cells = NULL;
   if ((rc = lsk__scratch(ctx, q, (nseg + 2) * lsk_type_size(type), &cells)))
     return rc;
-  l.blocks[0] = blocks;
   for (size_t first = 0, c = 0; !rc && first < n; first += chunk, ++c) {
     rc = lsk__launch_q(sums, q, fn, &l,
                        LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)in_offset),
