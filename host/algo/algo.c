@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/objects.h"
-
 #include "algo/algo.h"
 
 size_t lsk_type_size(lsk_type type)

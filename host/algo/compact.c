@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "algo/algo.h"
-#include "core/objects.h"
 #include "lsk/compact.h"
 
 /* kernels/compact.cl, embedded like the other families (LSK__LIB_MAP); it

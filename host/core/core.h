@@ -254,6 +254,12 @@ int lsk__file_replace(const char *path, const lsk__file_part *parts, size_t npar
 int lsk__make_dirs(const char *dir);                               /* mkdir -p; 0 on success */
 uint64_t lsk__hash64(const void *data, size_t len, uint64_t seed); /* FNV-1a, seeded */
 
+/* env.c: a variable, NULL if unset or empty; a boolean (True, true, T or
+ * 1 is 1, another value 0, unset or empty def). The variables lsk reads
+ * are listed in env.c. */
+const char *lsk__getenv(const char *name);
+int lsk__getenv_bool(const char *name, int def);
+
 /* ---- For the tests of these internals (tests/core, tests/fuzz) -------- */
 extern const char lsk__device_source[]; /* the device library, embedded */
 char *lsk__map_log_lines(const char *name, const char *log, unsigned prelude_line,

@@ -198,13 +198,10 @@ void lsk__device_position(cl_device_id device, lsk_device_info *info);
 int lsk__shapes_resolve(const char *fn, lsk_shapes opt, lsk_shapes *out);
 void lsk__device_model(lsk_shapes shapes, lsk_device_info *info);
 
-/* env.c: a variable, NULL if unset or empty; a boolean (True, true, T or
- * 1 is 1, another value 0, unset or empty def); LSK_SHAPES (DEVICE for
- * unset, empty or "device", NVIDIA for "nvidia", any case; else -1 and
- * *bad); the tune directory of a context: opt ("" none), else the
- * environment, *dir malloc'd or NULL (LSK_ENOMEM or LSK_OK). */
-const char *lsk__getenv(const char *name);
-int lsk__getenv_bool(const char *name, int def);
+/* env.c (lsk__getenv and lsk__getenv_bool: core/core.h): LSK_SHAPES
+ * (DEVICE for unset, empty or "device", NVIDIA for "nvidia", any case;
+ * else -1 and *bad); the tune directory of a context: opt ("" none), else
+ * the environment, *dir malloc'd or NULL (LSK_ENOMEM or LSK_OK). */
 int lsk__getenv_shapes(const char **bad);
 int lsk__tune_dir_init(const char *opt, char **dir);
 

@@ -511,7 +511,12 @@ static void run_sequence(lsk_context *ctx, const char *qb_name, seq *s)
    * the block sums, the scan of those by one block, the scan of every
    * block (scan.c), all at the shape given. */
   lsk_algo_options ao = {.workers = 8, .simd = 2, .tile = 256, .blocks = 4};
-  TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, e, 0, sc, 0, N, &ao, &on_b));
+  /* The lockstep path's three launches (on CPUs the scan's own path makes
+   * two per chunk: LSK_SCAN_CPU=0 keeps the sequence the same everywhere). */
+  setenv("LSK_SCAN_CPU", "0", 1);
+  int rc = lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, e, 0, sc, 0, N, &ao, &on_b);
+  unsetenv("LSK_SCAN_CPU");
+  TU_OK(ctx, rc);
   add_kernel(s, "lsk_reduce_add_uint", qbn, 2, d256, b4, 8, 2);
   add_kernel(s, "lsk_scan_uint", qbn, 2, d256, b1, 8, 2);
   add_kernel(s, "lsk_scan_uint", qbn, 2, d256, b4, 8, 2);
