@@ -116,9 +116,10 @@ const char *bench_unknown_case(const char *only, size_t *len);
  * precision needed) and builds the raw and lsk bench kernels; prints the
  * heading. */
 int bench_open(bench *bn);
-/* Runs the cases that only names (NULL: all), less the BENCH_CASE_BUILD
- * ones with no_build, in table order, until one fails; returns its 1. */
-int bench_run(bench *bn, const char *only, int no_build);
+/* Runs the cases that only names (NULL: all) and skip does not (NULL:
+ * none), less the BENCH_CASE_BUILD ones with no_build, in table order,
+ * until one fails; returns its 1. */
+int bench_run(bench *bn, const char *only, const char *skip, int no_build);
 void bench_close(bench *bn);
 
 /* triad.c: the triad fixture (triad.h), with the bench's parts: lsk's

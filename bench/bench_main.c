@@ -26,7 +26,8 @@
 static const char usage_head[] =
     "usage: lsk bench [--quick] [--sweep] [--size LOG2] [--repeat N] [--domain D]\n"
     "                 [--workers W] [--simd S] [--blocks B] [--json FILE] [--plot FILE.png]\n"
-    "                 [--no-build] [--only CASE,...] [--trace FILE]\n"
+    "                 [--no-build] [--only CASE,...] [--skip CASE,...] [--trace FILE]\n"
+    "  --skip CASE,...  leave these cases out (the limit runs where a row needs it).\n"
     "  --trace FILE  record every command lsk enqueues in the run (the cases share\n"
     "                one context) and write the timeline to FILE as trace-event JSON\n"
     "                (ui.perfetto.dev, chrome://tracing, docs/tools/trace_png.py).\n"
@@ -52,7 +53,7 @@ int bench_main(int argc, char **argv)
   bn.tail = &bn.results;
   const char *json = NULL, *plot = NULL;
   int sweep = 0, no_build = 0;
-  const char *only = NULL;
+  const char *only = NULL, *skip = NULL;
   unsigned long long x;
   /* A child of the build case (bench/child.c). */
   if (argc == 4 && strcmp(argv[1], BENCH_BUILD_CHILD_FLAG) == 0) {
@@ -107,6 +108,12 @@ int bench_main(int argc, char **argv)
       if (bad)
         return cli_usage("bench", usage_text, "no such case '%.*s' in --only %s", (int)len, bad, v);
       only = argv[++i];
+    } else if (strcmp(a, "--skip") == 0 && v) {
+      size_t len;
+      const char *bad = bench_unknown_case(v, &len);
+      if (bad)
+        return cli_usage("bench", usage_text, "no such case '%.*s' in --skip %s", (int)len, bad, v);
+      skip = argv[++i];
     } else
       return cli_usage("bench", usage_text, "bad option or value '%s'", a);
   }
@@ -120,7 +127,7 @@ int bench_main(int argc, char **argv)
   if (!rc && sweep)
     rc = bench_sweep(&bn);
   if (!rc && !sweep)
-    rc = bench_run(&bn, only, no_build);
+    rc = bench_run(&bn, only, skip, no_build);
   if (!rc && !sweep)
     bench_print_table(&bn);
   if (!rc && json)

@@ -81,7 +81,7 @@ const char *bench_unknown_case(const char *only, size_t *len)
 }
 
 /* Whether case name is in the comma-separated list only (NULL: all). */
-static int want(const char *only, const char *name)
+static int listed(const char *only, const char *name)
 {
   if (!only)
     return 1;
@@ -94,6 +94,12 @@ static int want(const char *only, const char *name)
     p += n + (end != NULL);
   }
   return 0;
+}
+
+/* Whether case name runs: named by only (NULL: all), not by skip. */
+static int want(const char *only, const char *skip, const char *name)
+{
+  return listed(only, name) && !(skip && listed(skip, name));
 }
 
 int bench_open(bench *bn)
@@ -127,15 +133,16 @@ int bench_open(bench *bn)
   return 0;
 }
 
-int bench_run(bench *bn, const char *only, int no_build)
+int bench_run(bench *bn, const char *only, const char *skip, int no_build)
 {
-  /* The limit first wherever a row will be read against it. */
-  int limit = want(only, "limit");
+  /* The limit first wherever a row will be read against it (--skip limit
+   * too). */
+  int limit = want(only, skip, "limit");
   for (size_t i = 0; i < bench_case_count; ++i)
-    limit |= want(only, bench_cases[i].name) && (bench_cases[i].flags & BENCH_CASE_BANDWIDTH);
+    limit |= want(only, skip, bench_cases[i].name) && (bench_cases[i].flags & BENCH_CASE_BANDWIDTH);
   for (size_t i = 0; i < bench_case_count; ++i) {
     const bench_case *c = &bench_cases[i];
-    int run = c->run == bench_case_limit ? limit : want(only, c->name);
+    int run = c->run == bench_case_limit ? limit : want(only, skip, c->name);
     if (run && !(no_build && (c->flags & BENCH_CASE_BUILD)) && c->run(bn))
       return 1;
   }

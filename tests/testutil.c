@@ -7,6 +7,26 @@
 
 #include "testutil.h"
 
+#undef _mark_point /* libcheck's own, which tu_mark calls */
+
+/* The last lines passed on, newest at [0]. */
+#define TU_MARKS 8
+static _Thread_local struct {
+  const char *file;
+  int line;
+} marks[TU_MARKS];
+
+void tu_mark(const char *file, int line)
+{
+  for (int i = 0; i < TU_MARKS; ++i)
+    if (marks[i].line == line && marks[i].file == file)
+      return;
+  memmove(marks + 1, marks, (TU_MARKS - 1) * sizeof marks[0]);
+  marks[0].file = file;
+  marks[0].line = line;
+  _mark_point(file, line);
+}
+
 lsk_context *tu_context(void) { return tu_context_opt(NULL); }
 
 lsk_context *tu_context_opt(const lsk_context_options *opt)
