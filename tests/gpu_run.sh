@@ -9,7 +9,7 @@
 #                                machine's compilers, MPI off, the CUDA peer
 #                                where nvcc is), then pack what its tests
 #                                and tools need, debug info stripped, into
-#                                GPU_BUILD/pack.tar.xz (the file to carry)
+#                                GPU_BUILD/pack.tar.gz (the file to carry)
 #   tests/nvidia.sh gpu [STEP...]
 #                                on the GPU machine: nvidia.sh's setup (the
 #                                vendor library, the loader from .deb/), then
@@ -35,7 +35,7 @@
 #   algo     110  lsk bench --only sort,histogram,random,bufcache,overlap,
 #                 streams
 #   suite    140  ctest on GPU_BUILD without the labels that need no GPU or
-#                 tools the GPU machine lacks (SUITE_ARGS; default
+#                 tools the GPU machine lacks (the fuzz engines are not packed) (SUITE_ARGS; default
 #                 -LE 'oclgrind|rusticl|fuzz|nvptx|mpi'), 8 at a time, 90 s
 #                 per test; tests not reached in the box count as not run
 #   nvptx    45   tests/nvptx.sh with NVIDIA's own compiler (LSK_NVPTX_DEVICE=1)
@@ -53,7 +53,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
 GPU_BUILD=${GPU_BUILD:-build-gpu}
-PACK=$GPU_BUILD/pack.tar.xz
+PACK=$GPU_BUILD/pack.tar.gz
 RES=$ROOT/$GPU_BUILD/results
 OUT=${OUT:-$ROOT/$GPU_BUILD/out}
 SELFTEST=${LSK_NVIDIA_SELFTEST:-0}
@@ -66,7 +66,6 @@ die() { say "$*"; exit 1; }
 
 # ---- pack (here) ----
 if [ "${1:-}" = pack ]; then
-  command -v xz >/dev/null || die "pack needs xz"
   if [ ! -e "$GPU_BUILD/CMakeCache.txt" ]; then
     # shellcheck disable=SC2086 # CMAKE_ARGS is split into words on purpose
     cmake -S . -B "$GPU_BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLSK_WERROR=ON -DLSK_MPI=OFF \
@@ -84,7 +83,8 @@ if [ "${1:-}" = pack ]; then
     --exclude='*/CMakeFiles/*.dir' --exclude="$GPU_BUILD/Testing" --exclude="$GPU_BUILD/results" \
     --exclude="$GPU_BUILD/out" --exclude="$GPU_BUILD/prev" --exclude="$PACK" \
     --exclude="$GPU_BUILD/nvidia-env" --exclude="$GPU_BUILD/nvidia-tools" \
-    --exclude="$GPU_BUILD/taichi-venv" "$GPU_BUILD" | tar -C "$stage" -xf -
+    --exclude="$GPU_BUILD/taichi-venv" --exclude="$GPU_BUILD/tests/fuzz/engine" "$GPU_BUILD" |
+    tar -C "$stage" -xf -
   # Debug info off the programs (the pack is carried, 64 MiB in all).
   find "$stage" -type f \( -perm -u+x -o -name '*.so*' -o -name '*.a' \) -print0 |
     while IFS= read -r -d '' f; do
@@ -94,7 +94,8 @@ if [ "${1:-}" = pack ]; then
     echo "SRC_ROOT=$ROOT"
     echo "PACKED=$(date -u +%Y-%m-%dT%H:%M:%SZ) $(git -C "$ROOT" log --oneline -1 2>/dev/null)"
   } >"$stage/$GPU_BUILD/pack.env"
-  tar -C "$stage" -cf - "$GPU_BUILD" | xz -T"${JOBS:-$(nproc)}" -6 >"$PACK" || die "packing failed"
+  # gzip, not xz: every image has it.
+  tar -C "$stage" -czf "$PACK" "$GPU_BUILD" || die "packing failed"
   say "packed $PACK ($(du -h "$PACK" | cut -f1)); with .deb/ ($(du -sh .deb 2>/dev/null | cut -f1))"
   say "device tool: command 'tests/nvidia.sh gpu', carry [\".deb\", \"$PACK\"], timeout_s 600"
   exit 0
@@ -214,13 +215,13 @@ T0=$SECONDS
 # path where it was built, where that path is free).
 if [ ! -e "$GPU_BUILD/CTestTestfile.cmake" ]; then
   [ -e "$PACK" ] || die "neither $GPU_BUILD nor $PACK: run 'tests/gpu_run.sh pack' where it was built"
-  xz -dc "$PACK" | tar -C "$ROOT" -xf - || die "unpacking $PACK failed"
+  tar -C "$ROOT" -xzf "$PACK" || die "unpacking $PACK failed"
   say "unpacked $PACK"
 fi
 if [ -e "$GPU_BUILD/pack.env" ]; then
   SRC_ROOT=$(sed -n 's/^SRC_ROOT=//p' "$GPU_BUILD/pack.env")
   if [ -n "$SRC_ROOT" ] && [ "$SRC_ROOT" != "$ROOT" ]; then
-    grep -rlIF "$SRC_ROOT" "$GPU_BUILD" --exclude=pack.tar.xz 2>/dev/null |
+    grep -rlIF "$SRC_ROOT" "$GPU_BUILD" --exclude=pack.tar.gz 2>/dev/null |
       while IFS= read -r f; do sed -i "s|$SRC_ROOT|$ROOT|g" "$f"; done
     if [ ! -e "$SRC_ROOT" ] && mkdir -p "$(dirname "$SRC_ROOT")" 2>/dev/null &&
        ln -s "$ROOT" "$SRC_ROOT" 2>/dev/null; then

@@ -152,8 +152,8 @@ if [ "$SELFTEST" = 1 ] || [ ${#missing[@]} -gt 0 ]; then
 fi
 if [ "$MODE" = gpu ]; then
   # Binaries built elsewhere: ctest (CMake 3.20+) runs the tests; python3
-  # draws the trace; xz unpacks the pack.
-  for tool in ctest cmake python3 xz timeout; do
+  # draws the trace; tar and gzip unpack the pack.
+  for tool in ctest cmake python3 tar gzip timeout; do
     command -v "$tool" >/dev/null || die "$tool is missing: the GPU run needs it"
   done
   exec tests/gpu_run.sh run "$@"
