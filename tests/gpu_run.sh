@@ -104,6 +104,7 @@ fi
 # ---- run (on the GPU machine, after tests/nvidia.sh's setup) ----
 # Sizes: the GPU's, or small ones on PoCL.
 REPEAT=${GPU_RUN_REPEAT:-11}
+BUDGET=${GPU_RUN_BUDGET:-540}
 BENCH_SIZE=()
 PIXEL=(--preset pu50 --events 400 --batch 20 --repeat 3)
 TRACE_PIXEL=(--preset pu50 --events 40 --batch 10 --repeat 1)
@@ -207,7 +208,6 @@ if [ "${1:-}" = _step ]; then
 fi
 [ "${1:-}" = run ] || { echo "usage: tests/gpu_run.sh pack | run [rerun | STEP...]" >&2; exit 2; }
 shift
-BUDGET=${GPU_RUN_BUDGET:-540}
 T0=$SECONDS
 
 # The pack: unpacked where the build is not there yet; its paths made this
@@ -229,6 +229,16 @@ if [ -e "$GPU_BUILD/pack.env" ]; then
     fi
   fi
 fi
+# The tools the tests name by their path where the pack was built (cmake,
+# ctest, python3): this machine's where those paths are missing.
+mapfile -t ctestfiles < <(find "$GPU_BUILD" -name CTestTestfile.cmake)
+for tool in cmake ctest python3; do
+  here=$(command -v "$tool") || continue
+  grep -ho "\"/[^\" ]*/$tool\"" "${ctestfiles[@]}" 2>/dev/null | tr -d '"' | sort -u |
+    while IFS= read -r there; do
+      [ -x "$there" ] || sed -i "s|\"$there\"|\"$here\"|g" "${ctestfiles[@]}"
+    done
+done
 LSK=$ROOT/$GPU_BUILD/tools/lsk/lsk
 [ -x "$LSK" ] || die "no $LSK: the pack or the build is incomplete"
 # The cuda case finds lsk-peer-cuda next to lsk (built with it, where nvcc
