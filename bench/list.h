@@ -23,6 +23,10 @@
  *   boost          peer.c: lsk's float reduce and scan against
  *                  Boost.Compute's, run by the optional lsk-peer-boost
  *                  next to this program (skipped without)
+ *   cuda           peer_cuda.c: the bench's cases against CUDA's (CUB,
+ *                  cuRAND) on the same GPU, run by the optional
+ *                  lsk-peer-cuda next to this program (skipped without
+ *                  it, or where lsk's device is not an NVIDIA GPU)
  *   compact        compact.c: compaction of 2^log2n uints, half selected
  *   assoc          assoc.c: lsk_assoc_build against a C count-then-fill
  *   histogram      histogram.c: lsk_histogram_uint into 256 and 65536 bins
@@ -62,6 +66,7 @@
   X(reduce, BENCH_CASE_BANDWIDTH, "lsk_reduce (double sum) against raw OpenCL and C OpenMP")       \
   X(scan, BENCH_CASE_BANDWIDTH, "lsk_scan (exclusive, uint) against a raw uint triad and C")       \
   X(boost, 0, "float reduce and scan against Boost.Compute (lsk-peer-boost)")                      \
+  X(cuda, 0, "the bench's cases against CUDA, CUB and cuRAND on the GPU (lsk-peer-cuda)")          \
   X(compact, 0, "lsk_compact, half of 2^log2n uints selected, against C")                          \
   X(assoc, 0, "lsk_assoc_build and lsk_assoc_build_sorted against C")                              \
   X(histogram, 0, "lsk_histogram_uint into 256 and 65536 bins against C")                          \

@@ -10,11 +10,19 @@
 #                           make the ICD loader find it, then ./run.sh test
 #                           and lsk bench / tune; everything goes to OUT
 #                           (default: build-nvidia/results/)
+#   tests/nvidia.sh pack    here, without a GPU: build build-gpu and pack it
+#                           for the GPU machine (tests/gpu_run.sh pack)
+#   tests/nvidia.sh gpu [rerun | STEP...]
+#                           on the GPU machine: the same setup, then the
+#                           prepared run of binaries built elsewhere
+#                           (tests/gpu_run.sh: under 10 minutes, each step
+#                           time-boxed, results packed into OUT)
 #
 # Without an NVIDIA GPU it says so and exits 77 (the "skipped" status).
 #
 # Environment: OUT (results), BUILD_DIR (default build-nvidia),
-# BENCH_ARGS (default "--repeat 21"), LSK_DEVICE (default nvidia).
+# BENCH_ARGS (default "--repeat 21"), LSK_DEVICE (default nvidia),
+# TEST_ARGS (ctest's, default none: the whole suite).
 # LSK_NVIDIA_SELFTEST=1 runs the same steps on the machine's PoCL instead
 # (the vendor library libpocl.so.2, the loader always unpacked from .deb/,
 # the quick bench): a check of this script on a machine without a GPU.
@@ -23,7 +31,7 @@ cd "$(dirname "$0")/.."
 ROOT_DIR=$PWD
 DEB_DIR=$ROOT_DIR/.deb
 PACKAGES=(ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-c-headers check libsubunit-dev
-          libsubunit0 pkg-config pkgconf pkgconf-bin libpkgconf3)
+          libsubunit0 pkg-config pkgconf pkgconf-bin libpkgconf3 libgomp1)
 
 say() { echo "nvidia.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -37,7 +45,11 @@ if [ "${1:-run}" = fetch ]; then
   ls -l "$DEB_DIR" >&2
   exit 0
 fi
-[ "${1:-run}" = run ] || { echo "usage: tests/nvidia.sh [fetch|run]" >&2; exit 2; }
+MODE=${1:-run}
+[ $# -gt 0 ] && shift
+[ "$MODE" = pack ] && exec tests/gpu_run.sh pack
+[ "$MODE" = run ] || [ "$MODE" = gpu ] ||
+  { echo "usage: tests/nvidia.sh [fetch | run | pack | gpu [rerun | STEP...]]" >&2; exit 2; }
 
 SELFTEST=${LSK_NVIDIA_SELFTEST:-0}
 export BUILD_DIR=${BUILD_DIR:-build-nvidia}
@@ -138,6 +150,14 @@ if [ "$SELFTEST" = 1 ] || [ ${#missing[@]} -gt 0 ]; then
   [ ${#missing[@]} -gt 0 ] && say "not installed: ${missing[*]}"
   unpack_debs
 fi
+if [ "$MODE" = gpu ]; then
+  # Binaries built elsewhere: ctest (CMake 3.20+) runs the tests; python3
+  # draws the trace; tar and gzip unpack the pack.
+  for tool in ctest cmake python3 tar gzip timeout; do
+    command -v "$tool" >/dev/null || die "$tool is missing: the GPU run needs it"
+  done
+  exec tests/gpu_run.sh run "$@"
+fi
 for tool in cmake make cc pkg-config; do
   command -v "$tool" >/dev/null || die "$tool is missing: lsk needs cmake (3.20+), make, a C11" \
     "compiler and pkg-config to build"
@@ -158,8 +178,22 @@ export NO_INSTALL=1
 
 # (pipefail: a pipeline fails when the command before tee fails)
 status=0
-./run.sh test 2>&1 | tee "$OUT/test.txt" || status=1
+# shellcheck disable=SC2086 # TEST_ARGS (ctest's, e.g. -R REGEX) is split on purpose
+./run.sh test ${TEST_ARGS:-} 2>&1 | tee "$OUT/test.txt" || status=1
 LSK=$ROOT_DIR/$BUILD_DIR/tools/lsk/lsk
+# The bench's cuda case times lsk-peer-cuda: the one built next to lsk where
+# this machine has nvcc, else one carried from a machine that has
+# (LSK_BENCH_CUDA_PEER, or build-gpu's or build's); without one the case
+# says why it skips.
+if [ -z "${LSK_BENCH_CUDA_PEER:-}" ] && [ ! -x "$ROOT_DIR/$BUILD_DIR/tools/lsk/lsk-peer-cuda" ]; then
+  for p in build-gpu build; do
+    if [ -x "$ROOT_DIR/$p/tools/lsk/lsk-peer-cuda" ]; then
+      export LSK_BENCH_CUDA_PEER=$ROOT_DIR/$p/tools/lsk/lsk-peer-cuda
+      break
+    fi
+  done
+fi
+say "CUDA peer: ${LSK_BENCH_CUDA_PEER:-$ROOT_DIR/$BUILD_DIR/tools/lsk/lsk-peer-cuda}"
 if [ -x "$LSK" ]; then
   "$LSK" devices 2>&1 | tee "$OUT/devices.txt" || status=1
   "$LSK" info 2>&1 | tee "$OUT/info.txt" || status=1

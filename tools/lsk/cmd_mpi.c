@@ -29,6 +29,7 @@ int cmd_mpi(int argc, char **argv)
 {
   (void)argc;
   (void)argv;
+  (void)usage_text; /* used by the MPI build alone (-Werror=unused-const-variable) */
   return cli_fail("mpi", "this lsk was built without MPI (install libopenmpi-dev and rebuild)");
 }
 #else
