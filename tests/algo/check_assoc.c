@@ -310,25 +310,33 @@ START_TEST(test_assoc_segments)
 }
 END_TEST
 
+/* n sorted keys below 40 (seed) with a decrease at element at, built
+ * sorted with opt: LSK_EVERIFY at the next wait, naming the element and
+ * both keys. */
+static void expect_decrease(lsk_context *ctx, size_t n, size_t at, unsigned seed,
+                            const lsk_assoc_options *opt)
+{
+  uint32_t *k = sorted_keys(n, 40, 0, seed);
+  k[at] = k[at - 1] - 1;
+  lsk_buffer *kb = upload(ctx, k, n, 0);
+  lsk_assoc *a = NULL;
+  TU_OK(ctx, lsk_assoc_create(ctx, 40, n, opt, &a));
+  TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 0, n, NULL));
+  TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY, "keys decrease");
+  char want[48];
+  snprintf(want, sizeof want, "[%zu, %u, %u]", at, k[at - 1], k[at]);
+  ck_assert_msg(strstr(lsk_context_errmsg(ctx), want), "%s", lsk_context_errmsg(ctx));
+  lsk_assoc_destroy(a);
+  lsk_buffer_destroy(kb);
+  free(k);
+}
+
 /* A decrease of the keys exactly where a segment starts (two blocks of
  * one worker, 500 elements each, on the CPU path): LSK_EVERIFY names it. */
 START_TEST(test_assoc_sorted_segment_decrease)
 {
   lsk_context *ctx = tu_context();
-  uint32_t *k = sorted_keys(1000, 40, 0, 81);
-  k[500] = k[499] - 1;
-  lsk_buffer *kb = upload(ctx, k, 1000, 0);
-  lsk_assoc *a = NULL;
-  lsk_assoc_options opt = {.algo = {.blocks = 2, .workers = 1}};
-  TU_OK(ctx, lsk_assoc_create(ctx, 40, 1000, &opt, &a));
-  TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 0, 1000, NULL));
-  TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY, "keys decrease");
-  char want[48];
-  snprintf(want, sizeof want, "[500, %u, %u]", k[499], k[500]);
-  ck_assert_msg(strstr(lsk_context_errmsg(ctx), want), "%s", lsk_context_errmsg(ctx));
-  lsk_assoc_destroy(a);
-  lsk_buffer_destroy(kb);
-  free(k);
+  expect_decrease(ctx, 1000, 500, 81, &(lsk_assoc_options){.algo = {.blocks = 2, .workers = 1}});
   lsk_context_destroy(ctx);
 }
 END_TEST
@@ -351,19 +359,7 @@ START_TEST(test_assoc_sorted_unsorted_keys)
   ck_assert_msg(strstr(lsk_context_errmsg(ctx), "[4, 3, 2]"), "%s", lsk_context_errmsg(ctx));
   lsk_assoc_destroy(a);
   /* A decrease inside a later whole tile (tiles of 64): the fast path. */
-  uint32_t *late = sorted_keys(3000, 40, 0, 79);
-  late[2001] = late[2000] - 1;
-  lsk_buffer *lb = upload(ctx, late, 3000, 0);
-  lsk_assoc_options tiles = {.algo = {.tile = 64}};
-  TU_OK(ctx, lsk_assoc_create(ctx, 40, 3000, &tiles, &a));
-  TU_OK(ctx, lsk_assoc_build_sorted(a, lb, 0, 3000, NULL));
-  TU_FAILS(ctx, lsk_context_finish(ctx), LSK_EVERIFY, "keys decrease");
-  char want[48];
-  snprintf(want, sizeof want, "[2001, %u, %u]", late[2000], late[2001]);
-  ck_assert_msg(strstr(lsk_context_errmsg(ctx), want), "%s", lsk_context_errmsg(ctx));
-  lsk_assoc_destroy(a);
-  lsk_buffer_destroy(lb);
-  free(late);
+  expect_decrease(ctx, 3000, 2001, 79, &(lsk_assoc_options){.algo = {.tile = 64}});
   TU_OK(ctx, lsk_assoc_create(ctx, 40, 3000, NULL, &a));
   TU_OK(ctx, lsk_assoc_build_sorted(a, kb, 0, 3000, NULL));
   check_assoc(ctx, a, k, 3000, "sorted");
