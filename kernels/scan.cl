@@ -3,7 +3,11 @@
  * reduce-then-scan: lsk_reduce_add_T (reduce.cl) sums each block's run of
  * tiles, one block scans those sums (this kernel, in place), then every
  * block scans its run again starting from its sum's prefix (this kernel
- * with carries). No block waits for another.
+ * with carries). No block waits for another. On GPUs with 64-bit atomics
+ * the host runs the look-back kernel instead (lsk_scan_lookback_T, below:
+ * one pass by decoupled look-back with fallback, which needs no forward
+ * progress between blocks because no block waits: a block that finds a
+ * predecessor's sum unpublished computes it itself).
  *
  * lsk_scan_T(in, base, n, per_block, out, out_base, carries, use_carries,
  * inclusive): block b scans tiles [b * per_block, (b + 1) * per_block) of
@@ -129,18 +133,36 @@ LSK_KERNEL void LSK__SCAN_KERNEL(LSK_CTX, __global const LSK_T *in, uint base, u
   }
 }
 
-#ifdef LSK_HAS_INT64_ATOMICS
+/* The look-back's 64-bit atomics: cl_khr_int64_base_atomics' atom_*;
+ * where clang compiles for nvptx without the extension (the nvptx check's
+ * route to sm_90's registers and occupancy, tests/nvptx.sh: libclc has no
+ * 64-bit atom_*), clang's builtins, which give the same PTX atomics.
+ * NVIDIA's own compiler reports the extension and takes atom_*. */
+#if defined(LSK_HAS_INT64_ATOMICS)
+#define LSK__LOOKBACK 1
+#define lsk__lookback_cas(p, cmp, v) atom_cmpxchg(p, cmp, v)
+#define lsk__lookback_xchg(p, v) atom_xchg(p, v)
+#define lsk__lookback_load(p) atom_add(p, 0ul)
+#elif defined(__clang__) && defined(__NVPTX__)
+#define LSK__LOOKBACK 1
+#define lsk__lookback_cas(p, cmp, v) __sync_val_compare_and_swap(p, cmp, v)
+#define lsk__lookback_xchg(p, v) __sync_lock_test_and_set(p, v)
+#define lsk__lookback_load(p) __sync_fetch_and_add(p, 0ul)
+#endif
+
+#ifdef LSK__LOOKBACK
 /*
  * The look-back kernel (host/algo/scan.c, lookback_path): a single pass by
  * decoupled look-back with fallback (Smith, Levien and Owens, SPAA 2025).
- * Built where the device has cl_khr_int64_base_atomics.
+ * Built where the device has cl_khr_int64_base_atomics (LSK__LOOKBACK).
  *
  * lsk_scan_lookback_T(in, base, n, out, out_base, cells, inclusive): cells
  * holds a ticket (the low word of cells[0]) and one state word per tile of
  * LSK_DOMAIN_SIZE elements (cells[1 + t]), all zero on entry
- * (lsk_scan_lookback_clear, enqueued before it). Blocks loop: take the
- * next ticket (atomic_inc, so tiles are taken in order and a tile's
- * predecessors were taken earlier, by blocks that are running or done);
+ * (lsk_scan_lookback_clear, enqueued before it). One block per tile: it
+ * takes a ticket (atomic_inc, so tiles are taken in the order blocks
+ * start, whatever their ids, and a tile's predecessors were taken earlier,
+ * by blocks that are running or done);
  * sum the tile; publish that aggregate; look back for the sum of all
  * earlier tiles; publish the inclusive prefix; scan the tile from the sum
  * (lsk__scan_tile, reading the tile a second time, from the cache).
@@ -255,8 +277,10 @@ LSK_KERNEL void LSK__LOOKBACK_KERNEL(LSK_CTX, __global const LSK_T *in, uint bas
   volatile __global uint *ticket = (volatile __global uint *)cells;
   volatile __global ulong *states = (volatile __global ulong *)(cells + 1);
   __global const LSK_T *src = in + base;
-  for (uint k = lsk__lookback_claim(ticket, talk); k < tiles;
-       k = lsk__lookback_claim(ticket, talk)) {
+  /* One tile per block (the host launches as many blocks as tiles; a loop
+   * over tickets kept more registers live: 48 on sm_90, half the warps). */
+  uint k = lsk__lookback_claim(ticket, talk);
+  if (k < tiles) {
 #if LSK_SCAN_LOOKBACK_HOOK & 1
     uint t = tiles - 1u - k;
 #else
@@ -267,7 +291,7 @@ LSK_KERNEL void LSK__LOOKBACK_KERNEL(LSK_CTX, __global const LSK_T *in, uint bas
     /* Worker 0 publishes and looks back; excl (its own) gathers the sum. */
     LSK__S_ACC excl = 0;
     if (w == 0) {
-      ulong old = atom_cmpxchg(&states[t], 0ul, lsk__lookback_pack(LSK__LOOKBACK_AGGREGATE, mine));
+      ulong old = lsk__lookback_cas(&states[t], 0ul, lsk__lookback_pack(LSK__LOOKBACK_AGGREGATE, mine));
       if (old != 0ul)
         mine = lsk__lookback_value(old); /* a fallback's, installed first */
     }
@@ -276,7 +300,7 @@ LSK_KERNEL void LSK__LOOKBACK_KERNEL(LSK_CTX, __global const LSK_T *in, uint bas
     while (j > 0u) {
       uint m = j < LSK__LOOKBACK_WINDOW ? j : LSK__LOOKBACK_WINDOW;
       if (w < m)
-        window[w] = atom_add(&states[j - 1u - w], 0ul);
+        window[w] = lsk__lookback_load(&states[j - 1u - w]);
       lsk_sync_local();
       if (w == 0) {
         /* next: the new j; talk[1]: 1 when tile next - 1 needs the fallback. */
@@ -313,7 +337,7 @@ LSK_KERNEL void LSK__LOOKBACK_KERNEL(LSK_CTX, __global const LSK_T *in, uint bas
         LSK__S_ACC a = lsk__lookback_sum(scratch, src + f * LSK_DOMAIN_SIZE, fl);
         if (w == 0) {
           ulong want = lsk__lookback_pack(LSK__LOOKBACK_AGGREGATE, a);
-          ulong old = atom_cmpxchg(&states[f], 0ul, want);
+          ulong old = lsk__lookback_cas(&states[f], 0ul, want);
           ulong s = old != 0ul ? old : want;
           excl += lsk__lookback_value(s);
           talk[0] = lsk__lookback_flag(s) == LSK__LOOKBACK_INCLUSIVE ? 0u : f;
@@ -324,7 +348,7 @@ LSK_KERNEL void LSK__LOOKBACK_KERNEL(LSK_CTX, __global const LSK_T *in, uint bas
       }
     }
     if (w == 0) {
-      atom_xchg(&states[t], lsk__lookback_pack(LSK__LOOKBACK_INCLUSIVE, excl + mine));
+      lsk__lookback_xchg(&states[t], lsk__lookback_pack(LSK__LOOKBACK_INCLUSIVE, excl + mine));
       prefix[0] = excl;
     }
     lsk_sync_local();
@@ -345,7 +369,7 @@ LSK_KERNEL void lsk_scan_lookback_clear(LSK_CTX, __global ulong *cells, uint cou
     LSK_FOREACH(it) if (at + it.idx < count) cells[at + it.idx] = 0ul;
   }
 }
-#endif /* LSK_HAS_INT64_ATOMICS */
+#endif /* LSK__LOOKBACK */
 
 #ifdef LSK_SCAN_CPU
 /*

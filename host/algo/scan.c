@@ -160,7 +160,8 @@ static int scan_lookback(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_typ
   lsk_launch lc = lsk__plan_launch(&p, cblocks < p.blocks ? cblocks : p.blocks);
   rc = lsk__launch_q(clear, q, fn, &lc,
                      LSK_ARGS(LSK_ARG_BUFFER(cells), LSK_ARG_UINT((uint32_t)count)));
-  lsk_launch l = lsk__plan_launch(&p, p.blocks);
+  /* One block per tile (scan.cl): the options' blocks do not apply. */
+  lsk_launch l = lsk__plan_launch(&p, p.tiles);
   if (!rc)
     rc = lsk__launch_q(scan, q, fn, &l,
                        LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)in_offset),

@@ -180,11 +180,11 @@ END_TEST
  * them; owners find their aggregate installed), 2 every word the window
  * reads taken for NOT_READY (each step's fallback CAS decides: in order,
  * it fails on the published word), 3 both. Sizes around the tile (64)
- * and many tiles (more than a window of 32), one block and several,
+ * and many tiles (more than a window of 32), one worker and several,
  * scalar and vload8 lanes; in-place calls take reduce-then-scan. */
 static const lsk_algo_options lb_shapes[] = {
     {.tile = 64, .blocks = 3},
-    {.tile = 64, .blocks = 1},
+    {.tile = 64, .workers = 1},
     {.tile = 64, .blocks = 4, .workers = 8, .simd = 8},
     {.tile = 256, .blocks = 2, .workers = 32, .simd = 8},
 };
@@ -222,8 +222,8 @@ END_TEST
 /* What the look-back kernel leaves behind: every tile's word INCLUSIVE
  * (flag 2 in the high half) with the inclusive prefix at the tile's end
  * (no fallback's AGGREGATE overwrote a published word), and the ticket
- * at tiles + blocks (each block took one past the last tile). In each
- * test order (_i), uints, out of place, several block counts. */
+ * at tiles (one block per tile, one ticket each). In each test order
+ * (_i), uints, out of place, several shapes. */
 START_TEST(test_scan_lookback_states)
 {
   char hook[2] = {(char)('0' + _i), 0};
@@ -236,34 +236,34 @@ START_TEST(test_scan_lookback_states)
   }
   rng_state = 4242 + (uint64_t)_i;
   static const size_t sizes[] = {64, 65, 64 * 37 + 5, 64 * 100};
-  static const unsigned blocks[] = {1, 3, 7};
+  static const lsk_algo_options shapes[] = {
+      {.tile = 64}, {.tile = 64, .workers = 8, .simd = 8}, {.tile = 64, .workers = 1}};
   for (size_t si = 0; si < sizeof sizes / sizeof *sizes; ++si)
     for (size_t bi = 0; bi < 3; ++bi) {
       size_t n = sizes[si], tiles = (n + 63) / 64;
-      lsk_algo_options o = {.tile = 64, .blocks = blocks[bi]};
-      size_t nb = blocks[bi] < tiles ? blocks[bi] : tiles;
+      const lsk_algo_options *o = &shapes[bi];
       uint32_t *data = make_data(LSK_TYPE_UINT, n, 1);
       lsk_buffer *in, *out, *cells;
       TU_OK(ctx, lsk_buffer_create(ctx, n * 4, &in));
       TU_OK(ctx, lsk_buffer_create(ctx, n * 4, &out));
       TU_OK(ctx, lsk_buffer_create(ctx, (tiles + 1) * 8, &cells));
       TU_OK(ctx, lsk_buffer_write(in, 0, data, n * 4, NULL));
-      TU_OK(ctx, lsk__scan_lookback(ctx, LSK_TYPE_UINT, LSK_SCAN_INCLUSIVE, in, 0, out, 0, n, &o,
-                                    cells));
+      TU_OK(ctx,
+            lsk__scan_lookback(ctx, LSK_TYPE_UINT, LSK_SCAN_INCLUSIVE, in, 0, out, 0, n, o, cells));
       uint32_t *got = malloc(n * 4);
       uint64_t *words = malloc((tiles + 1) * 8);
       TU_OK(ctx, lsk_buffer_read(out, 0, got, n * 4, NULL));
       TU_OK(ctx, lsk_buffer_read(cells, 0, words, (tiles + 1) * 8, NULL));
       check_prefix(LSK_TYPE_UINT, 1, data, got, n, 1, 64);
-      ck_assert_uint_eq((uint32_t)words[0], tiles + nb);
+      ck_assert_uint_eq((uint32_t)words[0], tiles);
       uint32_t run = 0;
       for (size_t i = 0; i < n; ++i) {
         run += data[i];
         if (i % 64 == 63 || i == n - 1) {
           uint64_t want = (uint64_t)2 << 32 | run;
           if (words[1 + i / 64] != want)
-            ck_abort_msg("hook %d, %zu elements, %zu blocks: tile %zu's word %#llx, want %#llx", _i,
-                         n, nb, i / 64, (unsigned long long)words[1 + i / 64],
+            ck_abort_msg("hook %d, %zu elements, shape %zu: tile %zu's word %#llx, want %#llx", _i,
+                         n, bi, i / 64, (unsigned long long)words[1 + i / 64],
                          (unsigned long long)want);
         }
       }
