@@ -144,7 +144,7 @@ static int scan_lookback(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_typ
                     : "");
   lsk_kernel *clear, *scan;
   snprintf(name, sizeof name, "lsk_scan_lookback_%s", lsk_type_name(type));
-  if ((rc = lsk__lib_kernel_for(ctx, LSK__LIB_SCAN, options, "lsk_scan_lookback_clear", &clear)) ||
+  if ((rc = lsk__lib_kernel_for(ctx, LSK__LIB_SCAN, options, "lsk_lookback_clear", &clear)) ||
       (rc = lsk__lib_kernel_for(ctx, LSK__LIB_SCAN, options, name, &scan)))
     return rc;
   /* The ticket and one state word per tile. */
