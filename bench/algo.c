@@ -10,11 +10,12 @@
  *     triad's (12 per element) on the same buffers in the same run, and
  *     against a single-threaded C scan. Where the device is a GPU with
  *     64-bit atomics (or LSK_SCAN_LOOKBACK=1 is set), both GPU paths in
- *     the same rounds: the rows "exclusive scan (uint)" time the three
- *     passes of reduce-then-scan (LSK_SCAN_LOOKBACK=0, the path of the
- *     earlier GPU figures), the row "exclusive scan (uint), look-back" the
- *     single pass (LSK_SCAN_LOOKBACK=1), against the same triad; elsewhere
- *     the rows time the device's default path (the CPU path on PoCL).
+ *     the same rounds: the rows "exclusive scan (uint)" time the path
+ *     without it (LSK_SCAN_LOOKBACK=0: on a GPU the three passes of
+ *     reduce-then-scan, the path of the earlier GPU figures; on PoCL the
+ *     CPU path), the row "exclusive scan (uint), look-back" the single
+ *     pass (LSK_SCAN_LOOKBACK=1), against the same triad; elsewhere the
+ *     rows time the device's default path (the CPU path on PoCL).
  * Every contender is timed on the host's monotonic clock, result read back
  * included, so that they pay the same; the order rotates each round.
  */
