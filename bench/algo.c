@@ -8,10 +8,18 @@
  *   - exclusive scan of 2^log2n uints: lsk_scan, whose bytes per second
  *     (8 per element: a read and a write) are compared with a raw uint
  *     triad's (12 per element) on the same buffers in the same run, and
- *     against a single-threaded C scan.
+ *     against a single-threaded C scan. Where the device is a GPU with
+ *     64-bit atomics (or LSK_SCAN_LOOKBACK=1 is set), both GPU paths in
+ *     the same rounds: the rows "exclusive scan (uint)" time the path
+ *     without it (LSK_SCAN_LOOKBACK=0: on a GPU the three passes of
+ *     reduce-then-scan, the path of the earlier GPU figures; on PoCL the
+ *     CPU path), the row "exclusive scan (uint), look-back" the single
+ *     pass (LSK_SCAN_LOOKBACK=1), against the same triad; elsewhere the
+ *     rows time the device's default path (the CPU path on PoCL).
  * Every contender is timed on the host's monotonic clock, result read back
  * included, so that they pay the same; the order rotates each round.
  */
+#define _XOPEN_SOURCE 700 /* setenv, unsetenv, strdup */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,11 +250,15 @@ typedef struct scan_state {
   lsk_buffer *din, *dout, *dthird;
   cl_program prog;
   cl_kernel triad, exact;
+  int both;           /* time both GPU paths (look-back and reduce-then-scan) */
+  const char *forced; /* LSK_SCAN_LOOKBACK for scan_lsk: NULL, "0" or "1" */
+  char *user;         /* the caller's LSK_SCAN_LOOKBACK, restored after */
 } scan_state;
 
-static double scan_lsk(void *p)
+static double scan_run(scan_state *s, const char *lookback)
 {
-  scan_state *s = p;
+  if (lookback)
+    setenv("LSK_SCAN_LOOKBACK", lookback, 1);
   double t0 = cli_now();
   if (lsk_scan(s->bn->ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, s->din, 0, s->dout, 0, s->n, NULL,
                NULL) ||
@@ -254,6 +266,17 @@ static double scan_lsk(void *p)
     return cli_fail("bench", "scan: %s", lsk_context_errmsg(s->bn->ctx)), -1;
   return cli_now() - t0;
 }
+
+/* The rows "exclusive scan (uint)": reduce-then-scan where both paths are
+ * timed, else the default path. */
+static double scan_lsk(void *p)
+{
+  scan_state *s = p;
+  return scan_run(s, s->both ? "0" : NULL);
+}
+
+/* The row "exclusive scan (uint), look-back". */
+static double scan_lookback(void *p) { return scan_run(p, "1"); }
 
 /* The raw uint triad, scaled to the scan's bytes (8 per element against
  * its 12): the ratio then reads as scan bytes/s over triad bytes/s. */
@@ -315,6 +338,10 @@ static double scan_c(void *p)
 int bench_case_scan(bench *bn)
 {
   scan_state s = {.bn = bn, .n = (size_t)1 << bn->log2n};
+  const lsk_device_info *dev = lsk_context_device(bn->ctx);
+  const char *user = getenv("LSK_SCAN_LOOKBACK");
+  s.user = user ? strdup(user) : NULL;
+  s.both = dev->has_int64_atomics && (user && *user ? strcmp(user, "1") == 0 : dev->is_gpu);
   size_t bytes = s.n * sizeof(unsigned);
   s.in = malloc(bytes);
   s.out = malloc(bytes);
@@ -337,6 +364,12 @@ int bench_case_scan(bench *bn)
     rc = !got || lsk_buffer_read(s.dout, 0, got, bytes, NULL) || memcmp(got, s.out, bytes) != 0;
     if (rc)
       cli_fail("bench", "scan: lsk and C disagree");
+    if (!rc && s.both) {
+      rc = scan_lookback(&s) < 0 || lsk_buffer_read(s.dout, 0, got, bytes, NULL) ||
+           memcmp(got, s.out, bytes) != 0;
+      if (rc)
+        cli_fail("bench", "scan: lsk's look-back and C disagree");
+    }
     /* Both raw uint triads: out = in + 3 in (c holds the input too). */
     for (int k = 0; k < 2 && !rc; ++k) {
       size_t bad = 0;
@@ -362,16 +395,29 @@ int bench_case_scan(bench *bn)
   result *c = rc ? NULL
                  : bench_new_result(bn, KIND_RATE, "exclusive scan (uint)", "C, 1 thread",
                                     "scan vs C 1 thread", "GB/s", work);
+  result *lb = rc || !s.both ? NULL
+                             : bench_new_result(bn, KIND_RATE, "exclusive scan (uint), look-back",
+                                                "raw uint triad, bytes/s",
+                                                "look-back scan vs triad bytes/s", "GB/s", work);
   bench_bandwidth(tr);
   bench_bandwidth(ex);
   bench_bandwidth(c);
-  if (!rc && tr && ex && c) {
-    const contender fn[4] = {scan_lsk, scan_triad, scan_triad_exact, scan_c};
-    samples *const out[4] = {&tr->lsk, &tr->ref, &ex->ref, &c->ref};
-    rc = interleave(bn, "scan", &s, 4, fn, out);
+  if (lb)
+    bench_bandwidth(lb);
+  if (!rc && tr && ex && c && (lb || !s.both)) {
+    const contender fn[5] = {scan_lsk, scan_triad, scan_triad_exact, scan_c, scan_lookback};
+    samples *const out[5] = {&tr->lsk, &tr->ref, &ex->ref, &c->ref, lb ? &lb->lsk : NULL};
+    rc = interleave(bn, "scan", &s, lb ? 5 : 4, fn, out);
     ex->lsk = tr->lsk;
     c->lsk = tr->lsk;
+    if (lb)
+      lb->ref = tr->ref;
   }
+  if (s.user)
+    setenv("LSK_SCAN_LOOKBACK", s.user, 1);
+  else
+    unsetenv("LSK_SCAN_LOOKBACK");
+  free(s.user);
   if (s.triad)
     clReleaseKernel(s.triad);
   if (s.exact)

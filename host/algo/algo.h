@@ -98,6 +98,13 @@ int lsk__algo_segments(lsk_context *ctx, const char *fn, lsk_kernel *k, const ls
 int lsk__scan_q(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, lsk_scan_kind kind,
                 lsk_buffer *in, size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,
                 const lsk_algo_options *opt);
+/* scan.c, for the tests: the look-back path forced (the device must have
+ * 64-bit atomics), its ticket and tile states in cells (at least tiles + 1
+ * 64-bit words, left as the kernel leaves them) instead of scratch; on
+ * the default queue, no checks of the arguments. */
+int lsk__scan_lookback(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in,
+                       size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,
+                       const lsk_algo_options *opt, lsk_buffer *cells);
 /* reduce.c: "add", "min", "max" (kernel name parts); NULL for a bad op. */
 const char *lsk__op_name(lsk_op op);
 /* LSK_EINVAL unless type is in allowed (a mask of 1 << type) and, for

@@ -2,9 +2,12 @@
  * scan.c: device-wide prefix sums. One block: one pass. More: the block
  * sums (kernels/reduce.cl), an in-place exclusive scan of those by one
  * block, then every block's scan from its prefix (kernels/scan.cl). On
- * CPUs the CPU path instead (cpu_path, scan_cpu).
+ * CPUs the CPU path instead (cpu_path, scan_cpu); on GPUs with 64-bit
+ * atomics, out of place, the single-pass look-back (lookback_path,
+ * scan_lookback).
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "algo/algo.h"
 
@@ -88,6 +91,88 @@ static int scan_cpu(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type typ
   return rc;
 }
 
+/*
+ * The look-back path (kernels/scan.cl, "The look-back kernel"): one pass
+ * that reads the input once from memory (each tile a second time from the
+ * cache) and writes the output once, where reduce-then-scan reads it
+ * twice from memory. It needs 64-bit atomics (cl_khr_int64_base_atomics:
+ * NVIDIA, PoCL and oclgrind have them, rusticl's llvmpipe does not) and
+ * an out-of-place call (in place, the kernel's fallback would read input
+ * that its owner may be overwriting: see scan.cl). Taken on GPUs, or
+ * where LSK_SCAN_LOOKBACK is set, as it says (1 on, 0 off: the tests run
+ * it on PoCL, the bench times both paths on a GPU). -1: the variable is
+ * not set.
+ */
+static int lookback_env(void)
+{
+  return lsk__getenv("LSK_SCAN_LOOKBACK") ? lsk__getenv_bool("LSK_SCAN_LOOKBACK", 0) : -1;
+}
+
+static int lookback_path(lsk_context *ctx, int in_place, int env)
+{
+  const lsk_device_info *d = lsk__context_info(ctx);
+  if (in_place || !d || !d->has_int64_atomics)
+    return 0;
+  return env >= 0 ? env : d->is_gpu;
+}
+
+/* Elements per tile of the look-back path where the caller sets no tile:
+ * 8192 (32 KiB of floats; 8 per worker with a GPU's 1024 workers), so that
+ * a tile's look-back (a few atomics at the L2's latency) is small beside
+ * its streaming, and a fallback sums one tile of that size. */
+#define LOOKBACK_TILE 8192u
+
+static int scan_lookback(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, int incl,
+                         lsk_buffer *in, size_t in_offset, lsk_buffer *out, size_t out_offset,
+                         size_t n, const lsk_algo_options *opt, lsk_buffer *given)
+{
+  lsk_algo_options o = opt ? *opt : (lsk_algo_options){0};
+  if (!o.tile)
+    o.tile = LOOKBACK_TILE;
+  lsk__plan p;
+  int rc = lsk__algo_plan(ctx, fn, n, &o, &p);
+  if (rc)
+    return rc;
+  /* LSK_SCAN_LOOKBACK_HOOK (tests): the kernel's test orders (scan.cl). */
+  const char *hook = lsk__getenv("LSK_SCAN_LOOKBACK_HOOK");
+  unsigned h = hook ? (unsigned)strtoul(hook, NULL, 10) & 3u : 0u;
+  char name[48], options[64];
+  snprintf(options, sizeof options, "-DLSK_T=%s%s", lsk_type_name(type),
+           h == 1   ? " -DLSK_SCAN_LOOKBACK_HOOK=1"
+           : h == 2 ? " -DLSK_SCAN_LOOKBACK_HOOK=2"
+           : h == 3 ? " -DLSK_SCAN_LOOKBACK_HOOK=3"
+                    : "");
+  lsk_kernel *clear, *scan;
+  snprintf(name, sizeof name, "lsk_scan_lookback_%s", lsk_type_name(type));
+  if ((rc = lsk__lib_kernel_for(ctx, LSK__LIB_SCAN, options, "lsk_lookback_clear", &clear)) ||
+      (rc = lsk__lib_kernel_for(ctx, LSK__LIB_SCAN, options, name, &scan)))
+    return rc;
+  /* The ticket and one state word per tile. */
+  size_t count = p.tiles + 1;
+  if (count > UINT32_MAX)
+    return lsk__fail(ctx, LSK_ERANGE, "%s: %zu tiles exceed 2^32 - 2", fn, p.tiles);
+  lsk_buffer *cells = given;
+  if (given && lsk_buffer_size(given) < count * sizeof(uint64_t))
+    return lsk__fail(ctx, LSK_ERANGE, "%s: cells hold fewer than %zu words", fn, count);
+  if (!given && (rc = lsk__scratch(ctx, q, count * sizeof(uint64_t), &cells)))
+    return rc;
+  size_t cblocks = (count + p.tile - 1) / p.tile;
+  lsk_launch lc = lsk__plan_launch(&p, cblocks < p.blocks ? cblocks : p.blocks);
+  rc = lsk__launch_q(clear, q, fn, &lc,
+                     LSK_ARGS(LSK_ARG_BUFFER(cells), LSK_ARG_UINT((uint32_t)count)));
+  /* One block per tile (scan.cl): the options' blocks do not apply. */
+  lsk_launch l = lsk__plan_launch(&p, p.tiles);
+  if (!rc)
+    rc = lsk__launch_q(scan, q, fn, &l,
+                       LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)in_offset),
+                                LSK_ARG_UINT((uint32_t)n), LSK_ARG_BUFFER(out),
+                                LSK_ARG_UINT((uint32_t)out_offset), LSK_ARG_BUFFER(cells),
+                                LSK_ARG_UINT((uint32_t)incl)));
+  if (!given)
+    lsk__scratch_free(cells, q);
+  return rc;
+}
+
 static int scan(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, lsk_scan_kind kind,
                 lsk_buffer *in, size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,
                 const lsk_algo_options *opt)
@@ -109,6 +194,12 @@ static int scan(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, l
                      in_offset, in_offset + n, out_offset, out_offset + n);
   if (n == 0)
     return LSK_OK;
+  /* The look-back where LSK_SCAN_LOOKBACK says so, else the CPU path's
+   * rule, else the look-back on GPUs. */
+  int env = lookback_env(), in_place = in == out && in_offset == out_offset;
+  if ((env >= 0 || !cpu_path(ctx)) && lookback_path(ctx, in_place, env))
+    return scan_lookback(ctx, q, fn, type, kind == LSK_SCAN_INCLUSIVE, in, in_offset, out,
+                         out_offset, n, opt, NULL);
   lsk__plan p;
   if ((rc = lsk__algo_plan(ctx, fn, n, opt, &p)))
     return rc;
@@ -163,4 +254,18 @@ int lsk__scan_q(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type type, l
                 const lsk_algo_options *opt)
 {
   return scan(ctx, q, fn, type, kind, in, in_offset, out, out_offset, n, opt);
+}
+
+int lsk__scan_lookback(lsk_context *ctx, lsk_type type, lsk_scan_kind kind, lsk_buffer *in,
+                       size_t in_offset, lsk_buffer *out, size_t out_offset, size_t n,
+                       const lsk_algo_options *opt, lsk_buffer *cells)
+{
+  lsk__on o;
+  int rc = lsk__lib_begin(ctx, NULL, __func__, &o);
+  if (!rc && !lsk__context_info(ctx)->has_int64_atomics)
+    rc = lsk__fail(ctx, LSK_EINVAL, "%s: the device has no 64-bit atomics", __func__);
+  if (!rc && n)
+    rc = scan_lookback(ctx, o.q, __func__, type, kind == LSK_SCAN_INCLUSIVE, in, in_offset, out,
+                       out_offset, n, opt, cells);
+  return lsk__lib_end(ctx, &o, rc, __func__);
 }

@@ -4,6 +4,7 @@
  * it also runs as an ordinary suite. Sizes and tiles are chosen so that
  * every pass runs with several blocks and a partial last tile.
  */
+#define _XOPEN_SOURCE 700 /* setenv */
 #include <stdint.h>
 
 #include "testutil.h"
@@ -71,6 +72,61 @@ START_TEST(test_grind_scan)
 }
 END_TEST
 
+/* The scan's look-back kernel (kernels/scan.cl), out of place: the path
+ * oclgrind's device takes by itself (a GPU with 64-bit atomics), in the
+ * order LSK_SCAN_LOOKBACK_HOOK gives (in order by default; CMake's
+ * oclgrind_grind_algo_scan_lookback_hook runs it with tiles taken last
+ * first and every look-back through the fallback); uint exclusive and
+ * float inclusive (integer values: exact), one lane per worker (the
+ * vload8 path, on which oclgrind's uninitialized checker crashes, is
+ * suite grind_vsum's). LSK_SCAN_LOOKBACK=1 so that it runs on every
+ * device with the atomics. */
+START_TEST(test_grind_scan_lookback)
+{
+  setenv("LSK_SCAN_LOOKBACK", "1", 1);
+  lsk_context *ctx = tu_context();
+  enum { N = 300 };
+  static const lsk_algo_options shapes[] = {{.tile = 64}, {.tile = 32, .blocks = 2}};
+  uint32_t h[N], out[N];
+  float f[N], fout[N];
+  for (uint32_t i = 0; i < N; ++i) {
+    h[i] = i * 2654435761u;
+    f[i] = (float)(i % 5) - 2.0f;
+  }
+  lsk_buffer *a, *b, *fa, *fb;
+  TU_OK(ctx, lsk_buffer_create(ctx, sizeof h, &a));
+  TU_OK(ctx, lsk_buffer_create(ctx, sizeof h, &b));
+  TU_OK(ctx, lsk_buffer_create(ctx, sizeof f, &fa));
+  TU_OK(ctx, lsk_buffer_create(ctx, sizeof f, &fb));
+  TU_OK(ctx, lsk_buffer_write(a, 0, h, sizeof h, NULL));
+  TU_OK(ctx, lsk_buffer_write(fa, 0, f, sizeof f, NULL));
+  for (int k = 0; k < 2; ++k) {
+    TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, a, 0, b, 0, N, &shapes[k], NULL));
+    TU_OK(ctx,
+          lsk_scan(ctx, LSK_TYPE_FLOAT, LSK_SCAN_INCLUSIVE, fa, 1, fb, 1, N - 1, &shapes[k], NULL));
+    TU_OK(ctx, lsk_context_finish(ctx));
+    TU_OK(ctx, lsk_buffer_read(b, 0, out, sizeof out, NULL));
+    TU_OK(ctx, lsk_buffer_read(fb, 4, fout + 1, sizeof fout - 4, NULL));
+    uint32_t run = 0;
+    float frun = 0;
+    for (int i = 0; i < N; ++i) {
+      ck_assert_uint_eq(out[i], run);
+      run += h[i];
+      if (i > 0) {
+        frun += f[i];
+        ck_assert(fout[i] == frun);
+      }
+    }
+  }
+  lsk_buffer_destroy(a);
+  lsk_buffer_destroy(b);
+  lsk_buffer_destroy(fa);
+  lsk_buffer_destroy(fb);
+  lsk_context_destroy(ctx);
+  unsetenv("LSK_SCAN_LOOKBACK");
+}
+END_TEST
+
 Suite *suite_grind_algo(void)
 {
   Suite *s = suite_create("grind_algo");
@@ -78,6 +134,7 @@ Suite *suite_grind_algo(void)
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, test_grind_reduce);
   tcase_add_test(tc, test_grind_scan);
+  tcase_add_test(tc, test_grind_scan_lookback);
   suite_add_tcase(s, tc);
   return s;
 }

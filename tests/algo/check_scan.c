@@ -4,13 +4,17 @@
  * arbitrary values within the documented bound), inclusive and exclusive,
  * in place and not, sizes 0, 1, 7, 1000, 2^20 + 3 and one large case,
  * several launch shapes including one worker; the CPU path's edges (sizes
- * around its segments and chunks) with each path forced (LSK_SCAN_CPU).
+ * around its segments and chunks) with each path forced (LSK_SCAN_CPU);
+ * the look-back path (LSK_SCAN_LOOKBACK=1) in each test order of its
+ * kernel (LSK_SCAN_LOOKBACK_HOOK: tiles taken last first, every look-back
+ * through the fallback), with the tile states it leaves behind.
  */
 #define _XOPEN_SOURCE 700 /* setenv */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 
+#include "algo/algo.h"
 #include "testutil.h"
 
 static uint64_t rng_state;
@@ -168,6 +172,113 @@ START_TEST(test_scan_cpu_edges)
 }
 END_TEST
 
+/* The look-back path (kernels/scan.cl, host/algo/scan.c scan_lookback),
+ * forced on whatever device runs the tests, in the four test orders of
+ * its kernel (LSK_SCAN_LOOKBACK_HOOK, _i): 0 as the device runs it (in
+ * order on PoCL and oclgrind), 1 tiles taken last first (every look-back
+ * meets NOT_READY words: the fallback sums them and its CAS installs
+ * them; owners find their aggregate installed), 2 every word the window
+ * reads taken for NOT_READY (each step's fallback CAS decides: in order,
+ * it fails on the published word), 3 both. Sizes around the tile (64)
+ * and many tiles (more than a window of 32), one worker and several,
+ * scalar and vload8 lanes; in-place calls take reduce-then-scan. */
+static const lsk_algo_options lb_shapes[] = {
+    {.tile = 64, .blocks = 3},
+    {.tile = 64, .workers = 1},
+    {.tile = 64, .blocks = 4, .workers = 8, .simd = 8},
+    {.tile = 256, .blocks = 2, .workers = 32, .simd = 8},
+};
+static const size_t lb_sizes[] = {1, 63, 64, 65, 127, 128, 129, 1000, 64 * 40 + 7, 64 * 300};
+
+START_TEST(test_scan_lookback)
+{
+  char hook[2] = {(char)('0' + _i), 0};
+  setenv("LSK_SCAN_LOOKBACK", "1", 1);
+  setenv("LSK_SCAN_LOOKBACK_HOOK", hook, 1);
+  lsk_context *ctx = tu_context();
+  if (!lsk_context_device(ctx)->has_int64_atomics) {
+    lsk_context_destroy(ctx);
+    unsetenv("LSK_SCAN_LOOKBACK");
+    unsetenv("LSK_SCAN_LOOKBACK_HOOK");
+    return; /* reduce-then-scan: the other cases */
+  }
+  rng_state = 555 + (uint64_t)_i;
+  for (size_t k = 0; k < sizeof lb_shapes / sizeof *lb_shapes; ++k)
+    for (size_t ti = 0; ti < 3; ++ti)
+      for (int incl = 0; incl < 2; ++incl)
+        for (size_t si = 0; si < sizeof lb_sizes / sizeof *lb_sizes; ++si)
+          if (lb_shapes[k].tile == 64 || si % 3 == 0)
+            check_one(ctx, types[ti], incl, lb_sizes[si], &lb_shapes[k], 1, si % 4 == 3 && ti == 0);
+  for (size_t si = 0; si < sizeof lb_sizes / sizeof *lb_sizes; ++si)
+    check_one(ctx, LSK_TYPE_FLOAT, (int)(si % 2), lb_sizes[si], &lb_shapes[si % 4], 0, 0);
+  /* The default tile (8192) over several tiles. */
+  check_one(ctx, LSK_TYPE_UINT, 0, 8192 * 5 + 3, &tu_shapes[0], 1, 0);
+  lsk_context_destroy(ctx);
+  unsetenv("LSK_SCAN_LOOKBACK");
+  unsetenv("LSK_SCAN_LOOKBACK_HOOK");
+}
+END_TEST
+
+/* What the look-back kernel leaves behind: every tile's word INCLUSIVE
+ * (flag 2 in the high half) with the inclusive prefix at the tile's end
+ * (no fallback's AGGREGATE overwrote a published word), and the ticket
+ * at tiles (one block per tile, one ticket each). In each test order
+ * (_i), uints, out of place, several shapes. */
+START_TEST(test_scan_lookback_states)
+{
+  char hook[2] = {(char)('0' + _i), 0};
+  setenv("LSK_SCAN_LOOKBACK_HOOK", hook, 1);
+  lsk_context *ctx = tu_context();
+  if (!lsk_context_device(ctx)->has_int64_atomics) {
+    lsk_context_destroy(ctx);
+    unsetenv("LSK_SCAN_LOOKBACK_HOOK");
+    return;
+  }
+  rng_state = 4242 + (uint64_t)_i;
+  static const size_t sizes[] = {64, 65, 64 * 37 + 5, 64 * 100};
+  static const lsk_algo_options shapes[] = {
+      {.tile = 64}, {.tile = 64, .workers = 8, .simd = 8}, {.tile = 64, .workers = 1}};
+  for (size_t si = 0; si < sizeof sizes / sizeof *sizes; ++si)
+    for (size_t bi = 0; bi < 3; ++bi) {
+      size_t n = sizes[si], tiles = (n + 63) / 64;
+      const lsk_algo_options *o = &shapes[bi];
+      uint32_t *data = make_data(LSK_TYPE_UINT, n, 1);
+      lsk_buffer *in, *out, *cells;
+      TU_OK(ctx, lsk_buffer_create(ctx, n * 4, &in));
+      TU_OK(ctx, lsk_buffer_create(ctx, n * 4, &out));
+      TU_OK(ctx, lsk_buffer_create(ctx, (tiles + 1) * 8, &cells));
+      TU_OK(ctx, lsk_buffer_write(in, 0, data, n * 4, NULL));
+      TU_OK(ctx,
+            lsk__scan_lookback(ctx, LSK_TYPE_UINT, LSK_SCAN_INCLUSIVE, in, 0, out, 0, n, o, cells));
+      uint32_t *got = malloc(n * 4);
+      uint64_t *words = malloc((tiles + 1) * 8);
+      TU_OK(ctx, lsk_buffer_read(out, 0, got, n * 4, NULL));
+      TU_OK(ctx, lsk_buffer_read(cells, 0, words, (tiles + 1) * 8, NULL));
+      check_prefix(LSK_TYPE_UINT, 1, data, got, n, 1, 64);
+      ck_assert_uint_eq((uint32_t)words[0], tiles);
+      uint32_t run = 0;
+      for (size_t i = 0; i < n; ++i) {
+        run += data[i];
+        if (i % 64 == 63 || i == n - 1) {
+          uint64_t want = (uint64_t)2 << 32 | run;
+          if (words[1 + i / 64] != want)
+            ck_abort_msg("hook %d, %zu elements, shape %zu: tile %zu's word %#llx, want %#llx", _i,
+                         n, bi, i / 64, (unsigned long long)words[1 + i / 64],
+                         (unsigned long long)want);
+        }
+      }
+      free(words);
+      free(got);
+      free(data);
+      lsk_buffer_destroy(in);
+      lsk_buffer_destroy(out);
+      lsk_buffer_destroy(cells);
+    }
+  lsk_context_destroy(ctx);
+  unsetenv("LSK_SCAN_LOOKBACK_HOOK");
+}
+END_TEST
+
 START_TEST(test_scan_bad_input)
 {
   lsk_context *ctx = tu_context(), *other = tu_context();
@@ -209,5 +320,10 @@ Suite *suite_scan(void)
   tcase_add_test(tc, test_scan_cpu_edges);
   tcase_add_test(tc, test_scan_bad_input);
   suite_add_tcase(s, tc);
+  TCase *lb = tcase_create("lookback");
+  tcase_set_timeout(lb, 600);
+  tcase_add_loop_test(lb, test_scan_lookback, 0, 4);
+  tcase_add_loop_test(lb, test_scan_lookback_states, 0, 4);
+  suite_add_tcase(s, lb);
   return s;
 }

@@ -10,7 +10,10 @@
  *   one:    one worker x 8, one block (one pass).
  * Integers are random (sums wrap around); floats and doubles are small
  * integers, so every sum is exact whatever the order. References in plain
- * C. Also: the block collectives of every type (check_block.c).
+ * C. Also: the block collectives of every type (check_block.c). The scans
+ * on both their GPU paths (LSK_SCAN_LOOKBACK 0 and 1: reduce-then-scan
+ * and the look-back kernel, which oclgrind's device, a GPU with 64-bit
+ * atomics, takes by itself out of place).
  *
  * Suite grind_vsum is the sums of the vector paths alone (reduce of float
  * and double, scan of every type): LLVM folds their lanes with
@@ -19,6 +22,7 @@
  * oclgrind_grind_vsum test runs them with --data-races only
  * (LSK_GRIND_FLAGS in tests/CMakeLists.txt).
  */
+#define _XOPEN_SOURCE 700 /* setenv */
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -153,7 +157,9 @@ static void scan_types(int want_vsum)
   static const lsk_type types[] = {LSK_TYPE_INT, LSK_TYPE_UINT, LSK_TYPE_FLOAT};
   enum { M = N + 4 * OFF };
   lsk_context *ctx = tu_context();
-  for (size_t ti = 0; ti < 3; ++ti) {
+  for (size_t tp = 0; tp < 6; ++tp) {
+    size_t ti = tp % 3;
+    setenv("LSK_SCAN_LOOKBACK", tp < 3 ? "0" : "1", 1);
     lsk_type t = types[ti];
     uint32_t x[M], sentinel[M], got[M];
     fill(t, x, M, 200 + (uint64_t)t);
@@ -193,6 +199,7 @@ static void scan_types(int want_vsum)
       }
     lsk_buffer_destroy(in);
   }
+  unsetenv("LSK_SCAN_LOOKBACK");
   lsk_context_destroy(ctx);
 }
 
