@@ -22,6 +22,9 @@
 /* Elements per segment at most where the device ends long loops
  * (llvmpipe: 65535 iterations per work-item, lsk_device_info.loops_capped). */
 #define SORT_CAPPED_SEGMENT 4096u
+/* Loop iterations per work-item at most on the GPU path there (half the
+ * cap: docs/rusticl.md). */
+#define SORT_CAPPED_ITERATIONS 32768u
 /* Elements per segment at least on GPUs (by default). */
 #define SORT_GPU_SEGMENT 256u
 /* The GPU path (kernels/sort.cl, lsk_sort_bcount_K and _bscatter_K):
@@ -232,7 +235,8 @@ static int use_gpu_path(const sort_job *j)
  * the caller's bits, else the most up to SORT_GPU_BITS whose counters fit
  * beside the kernels' own local memory; blocks the caller's, else up to
  * SORT_GPU_BLOCKS_PER_CU per compute unit with SORT_GPU_CHUNKS chunks
- * each at least (and at most 4096 where loops are capped). Returns 1 where
+ * each at least (where loops are capped, few enough chunks per block that
+ * the scatter's loops stay under the cap). Returns 1 where
  * the caller's bits do not fit (the per-worker path then decides). */
 static int sort_gpu_plan(sort_run *r)
 {
@@ -279,7 +283,14 @@ static int sort_gpu_plan(sort_run *r)
   else {
     blocks = lsk_auto_blocks(dev, n, w * SORT_GPU_CHUNKS, SORT_GPU_BLOCKS_PER_CU);
     if (dev->loops_capped) {
-      size_t need = (n + (size_t)SORT_CAPPED_SEGMENT * w - 1) / ((size_t)SORT_CAPPED_SEGMENT * w);
+      /* The scatter's loop iterations per chunk and work-item: the
+       * zeroing and the groups' scan (radix x groups / w each), the rank
+       * (31), the chunk's own; half of the cap in all. */
+      size_t radix = (size_t)1 << r->bits, groups = (w + 31) / 32;
+      size_t per_chunk = 2 * ((radix * groups + w - 1) / w) + 34;
+      size_t most = SORT_CAPPED_ITERATIONS / per_chunk, chunks = (n + w - 1) / w;
+      most = most ? most : 1;
+      size_t need = (chunks + most - 1) / most;
       blocks = blocks > need ? blocks : need;
     }
   }
