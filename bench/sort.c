@@ -262,8 +262,7 @@ static int sort_rows(bench *bn, int pairs)
   result *ro = NULL;
   if (old) {
     char oname[80];
-    snprintf(oname, sizeof oname, "sort uint%s, 2^%u (per-worker)", pairs ? " by key" : "",
-             lg);
+    snprintf(oname, sizeof oname, "sort uint%s, 2^%u (per-worker)", pairs ? " by key" : "", lg);
     time_lsk_path(bn, &c, 1, &rc);
     if (!rc)
       rc = check(bn, &c, 0);

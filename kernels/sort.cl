@@ -37,6 +37,9 @@
  *                     next slot;
  *   lsk_sort_copy_T   if the plan says so: the last copy (T: uint or
  *                     ulong, the key's width).
+ * On GPUs the count and scatter are lsk_sort_bcount_K and
+ * lsk_sort_bscatter_K instead: a block's counters, not a work-item's (below,
+ * "The GPU path"); the plan, the scan and the copy are the same.
  *
  * Buffers: a pass reads one of IN (the caller's keys), OUT (the caller's
  * output: IN again when sorting in place) and TMP (scratch), by the plan's
