@@ -14,7 +14,13 @@
  * rounds, and its rows compare with lsk's samples of the same rounds.
  * lsk's result is checked against the radix sort's, keys and values,
  * before and after the timed rounds.
+ *
+ * On GPUs (the device's or LSK_SHAPES=nvidia's) a third row each: lsk's
+ * earlier path, the per-worker counters (LSK_SORT_GPU=0 around its calls),
+ * against the same C radix sort, in the same rounds: the GPU path's gain
+ * is the ratio of the two rows (docs/sort.md, "On GPUs").
  */
+#define _XOPEN_SOURCE 700 /* setenv */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,19 +132,36 @@ static double time_qsort(sort_case *c)
   return cli_now() - t0;
 }
 
-static double time_lsk(bench *bn, sort_case *c, int *rc)
+/* lsk's sort; old: the per-worker path (LSK_SORT_GPU=0 for the call, the
+ * caller's setting restored after it). */
+static double time_lsk_path(bench *bn, sort_case *c, int old, int *rc)
 {
   lsk_sort_options o = {.algo = {.workers = bn->workers, .simd = bn->simd}};
+  char saved[16] = "";
+  const char *env = getenv("LSK_SORT_GPU");
+  if (old) {
+    if (env)
+      snprintf(saved, sizeof saved, "%s", env);
+    setenv("LSK_SORT_GPU", "0", 1);
+  }
   double t0 = cli_now();
   *rc = (c->pairs
              ? lsk_sort_by_key(bn->ctx, LSK_TYPE_UINT, c->dk, c->dv, c->n, c->ok, c->ov, &o, NULL)
              : lsk_sort(bn->ctx, LSK_TYPE_UINT, c->dk, c->n, c->ok, &o, NULL)) ||
         lsk_context_finish(bn->ctx);
   double t = cli_now() - t0;
+  if (old) {
+    if (env)
+      setenv("LSK_SORT_GPU", saved, 1);
+    else
+      unsetenv("LSK_SORT_GPU");
+  }
   if (*rc)
     cli_fail("bench", "sort: %s", lsk_context_errmsg(bn->ctx));
   return t;
 }
+
+static double time_lsk(bench *bn, sort_case *c, int *rc) { return time_lsk_path(bn, c, 0, rc); }
 
 /* lsk's output against the radix sort's, and qsort's where it ran just
  * before (this checks the C sorts against each other too). */
@@ -234,6 +257,22 @@ static int sort_rows(bench *bn, int pairs)
           : bench_new_result(bn, KIND_RATE, qname, pairs ? "C qsort of (key, value)" : "C qsort",
                              pairs ? "sort by key vs qsort" : "sort vs qsort", "Melem/s", work);
   rc = rc || !r || !rq;
+  /* GPUs: the per-worker path beside it, checked like the other. */
+  int old = !rc && lsk_context_device(bn->ctx)->is_gpu;
+  result *ro = NULL;
+  if (old) {
+    char oname[80];
+    snprintf(oname, sizeof oname, "sort uint%s, 2^%u (per-worker)", pairs ? " by key" : "", lg);
+    time_lsk_path(bn, &c, 1, &rc);
+    if (!rc)
+      rc = check(bn, &c, 0);
+    ro = rc ? NULL
+            : bench_new_result(bn, KIND_RATE, oname, "C LSD radix, 1 thread",
+                               pairs ? "sort by key, per-worker, vs C radix"
+                                     : "sort, per-worker, vs C radix",
+                               "Melem/s", work);
+    rc = rc || !ro;
+  }
   /* A warm-up round, then timed ones; the order rotates. */
   const char *what = pairs ? "sort by key" : "sort";
   for (unsigned i = 0; !rc && i < bn->repeat + 1; ++i) {
@@ -255,6 +294,10 @@ static int sort_rows(bench *bn, int pairs)
       } else if (with_q) {
         bench_add(&rq->ref, time_qsort(&c));
       }
+    }
+    if (old && !rc && i > 0) {
+      bench_add(&ro->lsk, time_lsk_path(bn, &c, 1, &rc));
+      bench_add(&ro->ref, r->ref.n ? r->ref.v[r->ref.n - 1] : 0);
     }
   }
   bench_progress(bn, what, bn->repeat + 1, bn->repeat + 1);

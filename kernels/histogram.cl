@@ -15,8 +15,8 @@
  * segments, counters of each work-item's own).
  *
  * Written once over the element type; the host builds one program per
- * type, -D LSK_T=<type>, with lsk_histogram_zero and the type's three
- * kernels, lsk_histogram_<type>_global, _local and _private. The builds
+ * type, -D LSK_T=<type>, with lsk_histogram_zero and the type's four
+ * kernels, lsk_histogram_<type>_global, _local, _copies and _private. The builds
  * (tests/oclgrind_coverage.sh and tests/devicelib.sh read this line;
  * double where the device has fp64):
  * lsk-builds: LSK_T=uint,float,double
@@ -119,6 +119,45 @@ LSK_KERNEL void LSK__HIST_LOCAL(LSK_CTX, __global const LSK_T *restrict in, uint
     uint c = hist[i];
     if (c)
       atomic_add(&out[out_base + i], c);
+  }
+}
+
+/* The GPU kernel (host/algo/histogram.c chooses it on GPUs where slots are
+ * few; LSK_HISTOGRAM_GPU forces it): as _local, but with `copies` copies
+ * of the counters per block, `stride` apart (stride >= slots, odd: copy c
+ * of a slot falls in another bank than copy c + 1), worker w counting in
+ * copy w % copies with local atomics, so that neighbouring workers with
+ * the same key (skewed data: many equal keys) do not queue on one counter.
+ * Then the block adds the copies up, slot by slot, and each nonzero sum to
+ * the output with one global atomic: one merge per block. */
+#define LSK__HIST_COPIES LSK__PASTE3(lsk_histogram_, LSK_T, _copies)
+LSK_KERNEL void LSK__HIST_COPIES(LSK_CTX, __global const LSK_T *restrict in, uint base, uint n,
+                                 uint per_block, LSK_T lo, LSK_T hi, LSK_T scale, uint nbins,
+                                 uint slots, uint copies, uint stride, __global uint *out,
+                                 uint out_base, __local uint *hist)
+{
+  for (uint i = lsk_worker(); i < copies * stride; i += LSK_WORKERS)
+    hist[i] = 0u;
+  lsk_sync_local();
+  __local uint *mine = hist + (lsk_worker() % copies) * stride;
+  lsk__tiles tiles = lsk__tile_run(n, per_block);
+  for (uint t = tiles.first; t < tiles.end; ++t) {
+    LSK_FOREACH(it)
+    {
+      uint i = t * LSK_DOMAIN_SIZE + it.idx;
+      if (i < n) {
+        uint s = lsk__hist_slot(in[base + i], lo, hi, scale, nbins);
+        atomic_inc(&mine[s]);
+      }
+    }
+  }
+  lsk_sync_local();
+  for (uint i = lsk_worker(); i < slots; i += LSK_WORKERS) {
+    uint sum = 0u;
+    for (uint c = 0; c < copies; ++c)
+      sum += hist[c * stride + i];
+    if (sum)
+      atomic_add(&out[out_base + i], sum);
   }
 }
 

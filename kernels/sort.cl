@@ -37,6 +37,9 @@
  *                     next slot;
  *   lsk_sort_copy_T   if the plan says so: the last copy (T: uint or
  *                     ulong, the key's width).
+ * On GPUs the count and scatter are lsk_sort_bcount_K and
+ * lsk_sort_bscatter_K instead: a block's counters, not a work-item's (below,
+ * "The GPU path"); the plan, the scan and the copy are the same.
  *
  * Buffers: a pass reads one of IN (the caller's keys), OUT (the caller's
  * output: IN again when sorting in place) and TMP (scratch), by the plan's
@@ -202,6 +205,143 @@ LSK_KERNEL void LSK__SORT_SCATTER(LSK_CTX, __global const uint *state, uint pass
       o[d] = at + 1u;
       kd[at] = k;
     }
+  }
+}
+
+/*
+ * The GPU path (host/algo/sort.c chooses it on GPUs, LSK_SORT_GPU forces
+ * it): the same passes, but a block, not a work-item, owns a range: block
+ * b the elements [b * blen, min((b + 1) * blen, n)), blen a multiple of
+ * LSK_WORKERS, and counts[d * nblocks + b] its count of digit d. The
+ * counters are the block's, in local memory, one copy per group of 32
+ * workers (a warp on NVIDIA: keys that share a digit in different warps
+ * do not meet on one counter), counted with local atomics; nothing per
+ * worker, so 8-bit digits fit beside 1024 workers.
+ *
+ * lsk_sort_bcount_K(state, pass, first, in, out, tmp, n, blen, x, shift,
+ * mask, counts, nblocks, oa, cnt): as lsk_sort_count_K, per block; the
+ * OR and AND per work-item, to oa[2 s] and oa[2 s + 1], s = b *
+ * LSK_WORKERS + worker (the plan takes nblocks * LSK_WORKERS of them).
+ * cnt: groups * (mask + 1) uints, groups = ceil(LSK_WORKERS / 32).
+ */
+#define LSK__SORT_GROUPS ((LSK_WORKERS + 31u) / 32u)
+#define LSK__SORT_BCOUNT LSK__PASTE(lsk_sort_bcount_, LSK_SORT_KEY)
+LSK_KERNEL void LSK__SORT_BCOUNT(LSK_CTX, __global const uint *state, uint pass, uint first,
+                                 __global const LSK__SORT_T *in, __global const LSK__SORT_T *out,
+                                 __global const LSK__SORT_T *tmp, uint n, uint blen, LSK__SORT_T x,
+                                 uint shift, uint mask, __global uint *restrict counts,
+                                 uint nblocks, __global ulong *restrict oa, __local uint *cnt)
+{
+  __global const LSK__SORT_T *src = in;
+  if (!first) {
+    uint st = state[pass];
+    if ((st & 3u) != 3u)
+      return;
+    src = LSK__SORT_SEL(st >> 2 & 3u, in, out, tmp);
+  }
+  uint w = lsk_worker(), b = lsk_block_idx(), radix = mask + 1u;
+  for (uint i = w; i < LSK__SORT_GROUPS * radix; i += LSK_WORKERS)
+    cnt[i] = 0u;
+  lsk_sync_local();
+  ulong a = (ulong)b * blen;
+  uint lo = (uint)min(a, (ulong)n), hi = (uint)min(a + blen, (ulong)n);
+  __local uint *c = cnt + (w / 32u) * radix;
+  LSK__SORT_T any = 0, all = ~(LSK__SORT_T)0;
+  for (uint i = lo + w; i < hi; i += LSK_WORKERS) {
+    LSK__SORT_T t = lsk__sort_t(src[i], x);
+    any |= t;
+    all &= t;
+    atomic_inc(&c[(uint)(t >> shift) & mask]);
+  }
+  if (first) {
+    size_t s = (size_t)b * LSK_WORKERS + w;
+    oa[2 * s] = (ulong)any;
+    oa[2 * s + 1] = (ulong)all;
+  }
+  lsk_sync_local();
+  for (uint d = w; d < radix; d += LSK_WORKERS) {
+    uint sum = 0u;
+    for (uint g = 0; g < LSK__SORT_GROUPS; ++g)
+      sum += cnt[g * radix + d];
+    counts[(size_t)d * nblocks + b] = sum;
+  }
+}
+
+/*
+ * lsk_sort_bscatter_K(state, pass, kin, kout, ktmp, vin, vout, vtmp,
+ * values, n, blen, x, shift, mask, counts, nblocks, loc): as
+ * lsk_sort_scatter_K, per block. The block walks its range in chunks of
+ * LSK_WORKERS elements, worker w taking element chunk + w. Stable ranks
+ * without waiting on anyone: each worker writes its digit to dig[w]; its
+ * rank in its group of 32 is the number of workers before it in the group
+ * with the same digit (read from dig, in worker order), and the group's
+ * last worker of a digit writes the group's count of it; then one worker
+ * per digit turns the groups' counts into their first slots, in group
+ * order from the block's next slot of that digit (base[d]), and moves
+ * base[d] past the chunk. Element order is chunk, group, worker: the
+ * order of the keys. loc: mask + 1 (base), groups * (mask + 1) (cnt) and
+ * LSK_WORKERS (dig) uints.
+ */
+#define LSK__SORT_BSCATTER LSK__PASTE(lsk_sort_bscatter_, LSK_SORT_KEY)
+LSK_KERNEL void LSK__SORT_BSCATTER(LSK_CTX, __global const uint *state, uint pass,
+                                   __global LSK__SORT_T *kin, __global LSK__SORT_T *kout,
+                                   __global LSK__SORT_T *ktmp, __global uint *vin,
+                                   __global uint *vout, __global uint *vtmp, uint values, uint n,
+                                   uint blen, LSK__SORT_T x, uint shift, uint mask,
+                                   __global const uint *restrict counts, uint nblocks,
+                                   __local uint *loc)
+{
+  uint st = state[pass];
+  if (!(st & 1u))
+    return;
+  uint from = st >> 2 & 3u, to = st >> 4 & 3u;
+  __global const LSK__SORT_T *restrict ks = LSK__SORT_SEL(from, kin, kout, ktmp);
+  __global LSK__SORT_T *restrict kd = LSK__SORT_SEL(to, kin, kout, ktmp);
+  __global const uint *restrict vs = LSK__SORT_SEL(from, vin, vout, vtmp);
+  __global uint *restrict vd = LSK__SORT_SEL(to, vin, vout, vtmp);
+  uint w = lsk_worker(), b = lsk_block_idx(), radix = mask + 1u;
+  uint g = w / 32u, first = g * 32u, last = min(first + 32u, (uint)LSK_WORKERS);
+  __local uint *base = loc, *cnt = loc + radix, *dig = cnt + LSK__SORT_GROUPS * radix;
+  for (uint d = w; d < radix; d += LSK_WORKERS)
+    base[d] = counts[(size_t)d * nblocks + b];
+  ulong a = (ulong)b * blen;
+  uint lo = (uint)min(a, (ulong)n), hi = (uint)min(a + blen, (ulong)n);
+  for (uint chunk = lo; chunk < hi; chunk += LSK_WORKERS) {
+    for (uint i = w; i < LSK__SORT_GROUPS * radix; i += LSK_WORKERS)
+      cnt[i] = 0u;
+    uint i = chunk + w, d = radix; /* radix: no element, no digit */
+    LSK__SORT_T k = 0;
+    if (i < hi) {
+      k = ks[i];
+      d = (uint)(lsk__sort_t(k, x) >> shift) & mask;
+    }
+    dig[w] = d;
+    lsk_sync_local();
+    uint before = 0u, after = 0u;
+    for (uint j = first; j < w; ++j)
+      before += dig[j] == d;
+    for (uint j = w + 1u; j < last; ++j)
+      after += dig[j] == d;
+    if (i < hi && after == 0u)
+      cnt[g * radix + d] = before + 1u;
+    lsk_sync_local();
+    for (uint e = w; e < radix; e += LSK_WORKERS) {
+      uint run = base[e];
+      for (uint h = 0; h < LSK__SORT_GROUPS; ++h) {
+        uint c = cnt[h * radix + e];
+        cnt[h * radix + e] = run;
+        run += c;
+      }
+      base[e] = run;
+    }
+    lsk_sync_local();
+    if (i < hi) {
+      uint at = cnt[g * radix + d] + before;
+      kd[at] = k;
+      if (values)
+        vd[at] = vs[i];
+    }
+    lsk_sync_local();
   }
 }
 

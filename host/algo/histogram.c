@@ -23,6 +23,11 @@
 #define HIST_CPU_WAYS_SLOTS 1024
 /* histogram_private's answer where it does not run. */
 #define NOT_CHOSEN 1
+/* The GPU kernel (_copies): slots at most, copies of the counters per
+ * block at most, and the share of local memory they may take (half:
+ * room for a second block on the compute unit). */
+#define HIST_GPU_SLOTS 1024
+#define HIST_GPU_COPIES 32
 
 /* The CPU path (docs/histogram.md): on devices that say they are CPUs
  * (PoCL; oclgrind, which says it is every kind, so that it checks these
@@ -89,6 +94,63 @@ static int histogram_private(lsk_context *ctx, lsk_queue *q, const char *fn, con
   return lsk__launch_q(k, q, fn, &l, args, 13);
 }
 
+/* Whether the GPU kernels run: LSK_HISTOGRAM_GPU where set, else on GPUs
+ * that are not also CPUs (oclgrind says it is both: it keeps checking the
+ * CPU kernel unless told). */
+static int histogram_gpu_path(lsk_context *ctx)
+{
+  if (lsk__getenv("LSK_HISTOGRAM_GPU"))
+    return lsk__getenv_bool("LSK_HISTOGRAM_GPU", 0);
+  const lsk_device_info *d = lsk__context_info(ctx);
+  return d->is_gpu && !d->is_cpu;
+}
+
+/* The GPU kernel (docs/histogram.md): at most HIST_GPU_SLOTS slots, as
+ * many copies of them per block as the workers, HIST_GPU_COPIES and half
+ * the local memory beside the kernel's own allow, two at least. Each copy
+ * takes an odd number of words (slots, or one more), so that the copies
+ * of one slot fall in different banks. NOT_CHOSEN where it does not
+ * apply, else the launch's status. */
+static int histogram_copies(lsk_context *ctx, lsk_queue *q, const char *fn, const char *options,
+                            const char *tname, const lsk__plan *p, const lsk_arg args[11],
+                            size_t slots)
+{
+  if (slots > HIST_GPU_SLOTS)
+    return NOT_CHOSEN;
+  char name[48];
+  snprintf(name, sizeof name, "lsk_histogram_%s_copies", tname);
+  lsk_kernel *k;
+  int rc;
+  if ((rc = lsk__lib_kernel_for(ctx, LSK__LIB_HISTOGRAM, options, name, &k)))
+    return rc;
+  lsk_launch l = lsk__plan_launch(p, p->blocks);
+  lsk_kernel_info info;
+  if ((rc = lsk_kernel_query(k, &l, &info)))
+    return rc;
+  uint64_t local = lsk__context_info(ctx)->local_mem_size;
+  if (info.local_static_bytes > local)
+    return NOT_CHOSEN;
+  size_t stride = slots | 1;
+  uint64_t fit = (local - info.local_static_bytes) / 2 / ((uint64_t)stride * 4);
+  size_t copies = HIST_GPU_COPIES;
+  copies = copies < info.workers ? copies : info.workers;
+  copies = copies < fit ? copies : (size_t)fit;
+  if (copies < 2)
+    return NOT_CHOSEN;
+  l.workers = info.workers;
+  l.simd = info.simd;
+  l.local_bytes = copies * stride * 4;
+  lsk_arg a[14];
+  for (int i = 0; i < 9; ++i)
+    a[i] = args[i];
+  a[9] = LSK_ARG_UINT((uint32_t)copies);
+  a[10] = LSK_ARG_UINT((uint32_t)stride);
+  a[11] = args[9];
+  a[12] = args[10];
+  a[13] = LSK_ARG_DYN_LOCAL;
+  return lsk__launch_q(k, q, fn, &l, a, 14);
+}
+
 /* The counters' span, the zeroing, and the pass with the kernel of the
  * slot type tname (uint, float, double); lo, hi and scale are its
  * arguments of that type. */
@@ -116,8 +178,9 @@ static int histogram(lsk_context *ctx, lsk_queue *q, const char *fn, const char 
   if (rc || n == 0)
     return rc;
   lsk_arg range[3] = {lo, hi, scale};
-  if ((rc = histogram_private(ctx, q, fn, options, tname, in, offset, n, range, nbins, slots, out,
-                              out_offset, opt)) != NOT_CHOSEN)
+  int gpu = histogram_gpu_path(ctx);
+  if (!gpu && (rc = histogram_private(ctx, q, fn, options, tname, in, offset, n, range, nbins,
+                                      slots, out, out_offset, opt)) != NOT_CHOSEN)
     return rc;
   /* The local kernel where its build's own local memory and one counter
    * per slot fit the device's. */
@@ -125,6 +188,20 @@ static int histogram(lsk_context *ctx, lsk_queue *q, const char *fn, const char 
   snprintf(name, sizeof name, "lsk_histogram_%s_local", tname);
   lsk_kernel *k;
   if ((rc = lsk__lib_kernel_for(ctx, LSK__LIB_HISTOGRAM, options, name, &k)))
+    return rc;
+  lsk_arg args[] = {LSK_ARG_BUFFER(in),
+                    LSK_ARG_UINT((uint32_t)offset),
+                    LSK_ARG_UINT((uint32_t)n),
+                    LSK_ARG_UINT((uint32_t)p.per_block),
+                    lo,
+                    hi,
+                    scale,
+                    LSK_ARG_UINT((uint32_t)nbins),
+                    LSK_ARG_UINT((uint32_t)slots),
+                    LSK_ARG_BUFFER(out),
+                    LSK_ARG_UINT((uint32_t)out_offset),
+                    LSK_ARG_DYN_LOCAL};
+  if (gpu && (rc = histogram_copies(ctx, q, fn, options, tname, &p, args, slots)) != NOT_CHOSEN)
     return rc;
   lsk_launch l = lsk__plan_launch(&p, p.blocks);
   lsk_kernel_info info;
@@ -140,18 +217,6 @@ static int histogram(lsk_context *ctx, lsk_queue *q, const char *fn, const char 
     if ((rc = lsk__lib_kernel_for(ctx, LSK__LIB_HISTOGRAM, options, name, &k)))
       return rc;
   }
-  lsk_arg args[] = {LSK_ARG_BUFFER(in),
-                    LSK_ARG_UINT((uint32_t)offset),
-                    LSK_ARG_UINT((uint32_t)n),
-                    LSK_ARG_UINT((uint32_t)p.per_block),
-                    lo,
-                    hi,
-                    scale,
-                    LSK_ARG_UINT((uint32_t)nbins),
-                    LSK_ARG_UINT((uint32_t)slots),
-                    LSK_ARG_BUFFER(out),
-                    LSK_ARG_UINT((uint32_t)out_offset),
-                    LSK_ARG_DYN_LOCAL};
   return lsk__launch_q(k, q, fn, &l, args, use_local ? 12 : 11);
 }
 

@@ -22,8 +22,19 @@
 /* Elements per segment at most where the device ends long loops
  * (llvmpipe: 65535 iterations per work-item, lsk_device_info.loops_capped). */
 #define SORT_CAPPED_SEGMENT 4096u
+/* Loop iterations per work-item at most on the GPU path there (half the
+ * cap: docs/rusticl.md). */
+#define SORT_CAPPED_ITERATIONS 32768u
 /* Elements per segment at least on GPUs (by default). */
 #define SORT_GPU_SEGMENT 256u
+/* The GPU path (kernels/sort.cl, lsk_sort_bcount_K and _bscatter_K):
+ * workers per block unless the caller chose them, the digit bits it
+ * wants, chunks of LSK_WORKERS elements per block at least (each block
+ * adds 2^bits counters to the scan), blocks per compute unit at most. */
+#define SORT_GPU_WORKERS 256u
+#define SORT_GPU_BITS 8u
+#define SORT_GPU_CHUNKS 16u
+#define SORT_GPU_BLOCKS_PER_CU 8u
 
 /* One call: its arguments, checked. */
 typedef struct sort_job {
@@ -90,6 +101,21 @@ typedef struct sort_kernels {
   lsk_kernel *count, *scatter, *copy, *plan;
 } sort_kernels;
 
+/* The GPU path's count and scatter (kernels/sort.cl, _bcount_K and
+ * _bscatter_K: a block's counters, not a work-item's). */
+static int sort_kernels_gpu(const sort_job *j, sort_kernels *k)
+{
+  int wide = lsk_type_size(j->type) == 8;
+  int is_float = j->type == LSK_TYPE_FLOAT || j->type == LSK_TYPE_DOUBLE;
+  char key[4], options[32], count[32], scatter[32];
+  snprintf(key, sizeof key, "%c%s", is_float ? 'f' : 'u', wide ? "64" : "32");
+  snprintf(options, sizeof options, "-DLSK_SORT_KEY=%s", key);
+  snprintf(count, sizeof count, "lsk_sort_bcount_%s", key);
+  snprintf(scatter, sizeof scatter, "lsk_sort_bscatter_%s", key);
+  int rc = lsk__lib_kernel_for(j->ctx, LSK__LIB_SORT, options, count, &k->count);
+  return rc ? rc : lsk__lib_kernel_for(j->ctx, LSK__LIB_SORT, options, scatter, &k->scatter);
+}
+
 static int sort_kernels_get(const sort_job *j, sort_kernels *k)
 {
   int wide = lsk_type_size(j->type) == 8;
@@ -115,7 +141,11 @@ typedef struct sort_run {
   sort_kernels k;
   lsk_launch l; /* of the segment kernels: count and scatter */
   unsigned bits;
-  size_t nseg, seglen;
+  int gpu;       /* the GPU path: the counters a block's */
+  size_t nseg;   /* count columns: segments (blocks on the GPU path) */
+  size_t seglen; /* elements per column */
+  size_t noa;    /* OR/AND pairs: one per work-item */
+  size_t local;  /* bytes of the count and scatter kernels' local memory */
   lsk_buffer *counts, *oa, *state, *ktmp, *vtmp;
 } sort_run;
 
@@ -175,6 +205,112 @@ static int sort_segments(sort_run *r)
                      j->fn, blocks, w, r->nseg, radix);
   r->seglen = (n + r->nseg - 1) / r->nseg;
   r->l.blocks[0] = blocks;
+  r->noa = r->nseg;
+  r->local = (radix + 1) * r->l.workers * 4;
+  return LSK_OK;
+}
+
+/* The GPU path's local memory for 2^bits digits and w workers: the scatter's
+ * next slots (2^bits), a copy of the counters per group of 32 workers, and
+ * a digit per worker (kernels/sort.cl). */
+static uint64_t gpu_local(unsigned bits, size_t w)
+{
+  uint64_t radix = (uint64_t)1 << bits, groups = (w + 31) / 32;
+  return (radix * (1 + groups) + w) * 4;
+}
+
+/* Whether the GPU path runs: LSK_SORT_GPU where set, else on GPUs that
+ * are not also CPUs (oclgrind says it is both: it keeps checking the
+ * per-worker kernels unless told, like the CPU paths of algo.c). */
+static int use_gpu_path(const sort_job *j)
+{
+  if (lsk__getenv("LSK_SORT_GPU"))
+    return lsk__getenv_bool("LSK_SORT_GPU", 0);
+  const lsk_device_info *d = lsk__context_info(j->ctx);
+  return d->is_gpu && !d->is_cpu;
+}
+
+/* The GPU path's kernels, shape, digit bits and blocks: SORT_GPU_WORKERS
+ * workers unless the caller chose them (as many as both kernels allow);
+ * the caller's bits, else the most up to SORT_GPU_BITS whose counters fit
+ * beside the kernels' own local memory; blocks the caller's, else up to
+ * SORT_GPU_BLOCKS_PER_CU per compute unit with SORT_GPU_CHUNKS chunks
+ * each at least (where loops are capped, few enough chunks per block that
+ * the scatter's loops stay under the cap). Returns 1 where
+ * the caller's bits do not fit (the per-worker path then decides). */
+static int sort_gpu_plan(sort_run *r)
+{
+  const sort_job *j = r->j;
+  const lsk_device_info *dev = lsk__context_info(j->ctx);
+  int rc = sort_kernels_gpu(j, &r->k);
+  if (rc)
+    return rc;
+  r->l = lsk__plan_launch(&r->p, r->p.blocks);
+  if (!r->p.workers)
+    r->l.domain[0] = SORT_GPU_WORKERS;
+  lsk_kernel_info ic, is;
+  if ((rc = lsk_kernel_query(r->k.count, &r->l, &ic)) ||
+      (rc = lsk_kernel_query(r->k.scatter, &r->l, &is)))
+    return rc;
+  if (is.workers != ic.workers) {
+    r->l.workers = ic.workers < is.workers ? ic.workers : is.workers;
+    if ((rc = lsk_kernel_query(r->k.count, &r->l, &ic)) ||
+        (rc = lsk_kernel_query(r->k.scatter, &r->l, &is)))
+      return rc;
+  }
+  r->l.workers = ic.workers;
+  r->l.simd = ic.simd;
+  size_t w = r->l.workers;
+  uint64_t local = dev->local_mem_size;
+  uint64_t used =
+      ic.local_static_bytes > is.local_static_bytes ? ic.local_static_bytes : is.local_static_bytes;
+  uint64_t avail = local > used ? local - used : 0;
+  if (j->bits) {
+    if (gpu_local(j->bits, w) > avail)
+      return 1;
+    r->bits = j->bits;
+  } else {
+    unsigned b = SORT_GPU_BITS;
+    while (b > 1 && gpu_local(b, w) > avail)
+      --b;
+    if (gpu_local(b, w) > avail)
+      return 1;
+    r->bits = b;
+  }
+  size_t n = j->n, blocks;
+  if (j->algo && j->algo->blocks)
+    blocks = j->algo->blocks;
+  else {
+    blocks = lsk_auto_blocks(dev, n, w * SORT_GPU_CHUNKS, SORT_GPU_BLOCKS_PER_CU);
+    if (dev->loops_capped) {
+      /* The scatter's loop iterations per chunk and work-item: the
+       * zeroing and the groups' scan (radix x groups / w each), the rank
+       * (31), the chunk's own; half of the cap in all. */
+      size_t radix = (size_t)1 << r->bits, groups = (w + 31) / 32;
+      size_t per_chunk = 2 * ((radix * groups + w - 1) / w) + 34;
+      size_t most = SORT_CAPPED_ITERATIONS / per_chunk, chunks = (n + w - 1) / w;
+      most = most ? most : 1;
+      size_t need = (chunks + most - 1) / most;
+      blocks = blocks > need ? blocks : need;
+    }
+  }
+  /* Whole chunks per block, and no block past the keys. */
+  size_t chunks = (n + w - 1) / w;
+  size_t per = (chunks + blocks - 1) / blocks;
+  per = per ? per : 1;
+  blocks = (chunks + per - 1) / per;
+  blocks = blocks ? blocks : 1;
+  size_t radix = (size_t)1 << r->bits;
+  if (blocks > UINT32_MAX / radix || blocks > UINT32_MAX / w || per * w > UINT32_MAX)
+    return lsk__fail(j->ctx, LSK_ERANGE,
+                     "%s: %zu blocks of %zu workers make %zu counters of %zu digits, past 2^32 - 1",
+                     j->fn, blocks, w, blocks, radix);
+  r->gpu = 1;
+  r->l.blocks[0] = blocks;
+  r->nseg = blocks;
+  r->seglen = per * w;
+  r->noa = blocks * w;
+  r->local = (size_t)gpu_local(r->bits, w);
   return LSK_OK;
 }
 
@@ -229,7 +365,7 @@ static void sort_table(const sort_run *r, lsk_arg all[A_ALL])
   all[A_COUNTS] = LSK_ARG_BUFFER(r->counts);
   all[A_NSEG] = LSK_ARG_UINT((uint32_t)r->nseg);
   all[A_OA] = LSK_ARG_BUFFER(r->oa);
-  all[A_LOCAL] = LSK_ARG_LOCAL((((size_t)1 << r->bits) + 1) * r->l.workers * 4);
+  all[A_LOCAL] = LSK_ARG_LOCAL(r->local);
 }
 
 /* Per digit: the counts (pass 0's with the OR and AND, then the plan), the
@@ -256,7 +392,7 @@ static int sort_passes(const sort_run *r)
       lsk_launch lp = r->l;
       lp.blocks[0] = 1;
       rc = lsk__launch_q(r->k.plan, j->q, j->fn, &lp,
-                         LSK_ARGS(LSK_ARG_BUFFER(r->oa), LSK_ARG_UINT((uint32_t)r->nseg),
+                         LSK_ARGS(LSK_ARG_BUFFER(r->oa), LSK_ARG_UINT((uint32_t)r->noa),
                                   LSK_ARG_UINT(keybits), LSK_ARG_UINT(r->bits),
                                   LSK_ARG_UINT((uint32_t)j->in_place), LSK_ARG_BUFFER(r->state)));
     }
@@ -281,12 +417,21 @@ static int run(const sort_job *j)
   lsk_queue *q = j->q;
   sort_run r = {.j = j};
   int rc;
-  if ((rc = lsk__algo_plan(ctx, j->fn, j->n, j->algo, &r.p)) || (rc = sort_kernels_get(j, &r.k)) ||
-      (rc = sort_shape(&r)) || (rc = sort_segments(&r)))
+  if ((rc = lsk__algo_plan(ctx, j->fn, j->n, j->algo, &r.p)) || (rc = sort_kernels_get(j, &r.k)))
+    return rc;
+  /* The GPU path where chosen and its bits fit; else the per-worker one. */
+  if (use_gpu_path(j)) {
+    sort_kernels cpu = r.k;
+    if ((rc = sort_gpu_plan(&r)) != 1 && rc)
+      return rc;
+    if (!r.gpu)
+      r.k = cpu;
+  }
+  if (!r.gpu && ((rc = sort_shape(&r)) || (rc = sort_segments(&r))))
     return rc;
   size_t radix = (size_t)1 << r.bits;
   if (!(rc = lsk__scratch(ctx, q, radix * r.nseg * 4, &r.counts)) &&
-      !(rc = lsk__scratch(ctx, q, r.nseg * 16, &r.oa)) &&
+      !(rc = lsk__scratch(ctx, q, r.noa * 16, &r.oa)) &&
       !(rc = lsk__scratch(ctx, q, SORT_STATE_WORDS * 4, &r.state)) &&
       !(rc = lsk__scratch(ctx, q, j->n * lsk_type_size(j->type), &r.ktmp)) &&
       !(j->vin && (rc = lsk__scratch(ctx, q, j->n * 4, &r.vtmp))))

@@ -10,8 +10,10 @@
  * queue option. Suite grind_histogram: small cases of every kernel, for
  * oclgrind.
  */
+#define _XOPEN_SOURCE 700 /* setenv */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "testutil.h"
 
@@ -382,6 +384,62 @@ START_TEST(test_histogram_queue)
 }
 END_TEST
 
+/* The GPU kernel (kernels/histogram.cl, _copies; LSK_HISTOGRAM_GPU=1
+ * forces it here): copies of the counters per block for slots up to 1024,
+ * the local kernel past that. Keys uniform, all in one bin (skewed: every
+ * worker on one slot), a skewed mix (nine in ten on one bin), out of
+ * range; nbins around the threshold (1023: 1024 slots, copies; 1024: 1025
+ * slots, one copy) and far from it; shapes with 1, 3, 32 and 33 workers
+ * (as many copies, up to 32, and one short of a multiple), one block; the
+ * reals at 1024 and 1025 slots. */
+START_TEST(test_histogram_gpu_path)
+{
+  setenv("LSK_HISTOGRAM_GPU", "1", 1);
+  lsk_context *ctx = tu_context();
+  static const size_t nbs[] = {1, 7, 256, 1023, 1024, 65536};
+  static const size_t ns[] = {1, 1000, 100003, ((size_t)1 << 20) + 3};
+  static const lsk_algo_options opts[] = {{0},
+                                          {.workers = 1},
+                                          {.workers = 3, .blocks = 2},
+                                          {.workers = 32},
+                                          {.workers = 33, .blocks = 5},
+                                          {.blocks = 1}};
+  for (size_t b = 0; b < sizeof nbs / sizeof *nbs; ++b)
+    for (size_t s = 0; s < sizeof ns / sizeof *ns; ++s)
+      for (int k = 0; k < 5; ++k) {
+        size_t n = ns[s], nb = nbs[b];
+        uint32_t *keys = make_keys(n, nb, k == 4 ? 0 : k, 900 + b * 40 + s * 5 + (size_t)k);
+        if (k == 4) /* nine in ten on one bin */
+          for (size_t i = 0; i < n; ++i)
+            if (i % 10)
+              keys[i] = (uint32_t)(nb - 1);
+        for (size_t o = 0; o < sizeof opts / sizeof *opts; ++o) {
+          if (n > 100003 && o > 0)
+            continue;
+          char what[128];
+          snprintf(what, sizeof what, "gpu uint n=%zu nbins=%zu keys %d options %zu", n, nb, k, o);
+          check_uint(ctx, keys, n, nb, &opts[o], what);
+        }
+        free(keys);
+      }
+  const lsk_type types[] = {LSK_TYPE_FLOAT, LSK_TYPE_DOUBLE};
+  static const size_t rbs[] = {7, 1021, 1022};
+  for (size_t t = 0; t < 2; ++t) {
+    if (types[t] == LSK_TYPE_DOUBLE && !tu_fp64(ctx, "histogram of doubles"))
+      continue;
+    for (size_t b = 0; b < sizeof rbs / sizeof *rbs; ++b)
+      for (size_t o = 0; o < sizeof opts / sizeof *opts; ++o) {
+        char what[128];
+        snprintf(what, sizeof what, "gpu %s nbins=%zu options %zu", lsk_type_name(types[t]), rbs[b],
+                 o);
+        check_real(ctx, types[t], 100003, rbs[b], &opts[o], 30 + b + o, what);
+      }
+  }
+  lsk_context_destroy(ctx);
+  unsetenv("LSK_HISTOGRAM_GPU");
+}
+END_TEST
+
 /* Small cases of every kernel (oclgrind): both paths for each type. */
 START_TEST(test_grind_histogram)
 {
@@ -405,7 +463,18 @@ START_TEST(test_grind_histogram)
     check_real(ctx, LSK_TYPE_DOUBLE, 250, 7, &o, 10, "grind double");
     check_real(ctx, LSK_TYPE_DOUBLE, 300, 200003, &o, 12, "grind double global");
   }
+  /* The GPU kernel (LSK_HISTOGRAM_GPU, read at each call): 5 workers, as
+   * many copies. */
+  setenv("LSK_HISTOGRAM_GPU", "1", 1);
+  lsk_algo_options w5 = {.tile = 64, .blocks = 2, .workers = 5};
+  keys = make_keys(150, 7, 1, 6);
+  check_uint(ctx, keys, 150, 7, &w5, "grind uint copies, one bin");
+  free(keys);
+  check_real(ctx, LSK_TYPE_FLOAT, 250, 7, &w5, 13, "grind float copies");
+  if (tu_fp64(ctx, "grind double"))
+    check_real(ctx, LSK_TYPE_DOUBLE, 250, 7, &w5, 14, "grind double copies");
   lsk_context_destroy(ctx);
+  unsetenv("LSK_HISTOGRAM_GPU");
 }
 END_TEST
 
@@ -422,6 +491,10 @@ Suite *suite_histogram(void)
   tcase_add_test(tc, test_histogram_real_all_nan);
   tcase_add_test(tc, test_histogram_queue);
   suite_add_tcase(s, tc);
+  TCase *gpu = tcase_create("gpu");
+  tcase_set_timeout(gpu, 600);
+  tcase_add_test(gpu, test_histogram_gpu_path);
+  suite_add_tcase(s, gpu);
   return s;
 }
 

@@ -12,8 +12,10 @@
  * an out-of-place input must be untouched. Suite grind_sort: small cases
  * of every kernel, for oclgrind.
  */
+#define _XOPEN_SOURCE 700 /* setenv */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "testutil.h"
 
@@ -598,6 +600,58 @@ START_TEST(test_sort_queue)
 }
 END_TEST
 
+/* The GPU path (host/algo/sort.c, sort_gpu_plan; LSK_SORT_GPU=1 forces it
+ * here): a block's counters in local memory, ranks within a block's chunk
+ * of LSK_WORKERS keys by groups of 32 workers. Every type at the usual
+ * sizes, every kind at 1000 in all four ways; digit widths (8 the GPU's,
+ * the others where they fit); shapes whose workers are not a multiple of
+ * 32 (a short last group), one block (many chunks), one worker; and keys
+ * with few distinct values at 2^20 + 3, whose input indices (the values)
+ * check stability one by one. */
+START_TEST(test_sort_gpu_path)
+{
+  setenv("LSK_SORT_GPU", "1", 1);
+  lsk_context *ctx = tu_context();
+  /* llvmpipe (loops capped): a GPU path of many small blocks there, whose
+   * large cases take minutes: the small ones only. */
+  int small = lsk_context_device(ctx)->loops_capped;
+  for (size_t ti = 0; ti < NTYPES; ++ti) {
+    lsk_type t = all_types[ti];
+    if (skip_type(ctx, t))
+      continue;
+    for (size_t s = 0; s < TU_NSIZES; ++s) {
+      size_t n = tu_sizes[s];
+      if (small && n > 100000)
+        continue;
+      check_data(ctx, t, n > 100000 && ti % 2 ? K_DUPS : K_RANDOM, n, 510 + ti * 7 + s, NULL, 0, 0);
+      if (n == 1000)
+        for (int k = 0; k < K_COUNT; ++k)
+          check_data(ctx, t, (kind)k, n, 600 + ti * 7 + k, NULL, 0, 1);
+    }
+  }
+  static const unsigned bits[] = {1, 4, 5, 8, 11};
+  for (size_t b = 0; b < sizeof bits / sizeof bits[0]; ++b) {
+    check_data(ctx, LSK_TYPE_UINT, K_DUPS, 20011, 700 + b, NULL, bits[b], 0);
+    check_data(ctx, LSK_TYPE_FLOAT, K_SPECIAL, 20011, 710 + b, NULL, bits[b], 0);
+    check_data(ctx, LSK_TYPE_LONG, K_RANDOM, 20011, 720 + b, NULL, bits[b], 0);
+  }
+  static const lsk_algo_options shapes[] = {
+      {.workers = 32}, {.workers = 33}, {.workers = 100, .blocks = 3}, {.workers = 64, .blocks = 1},
+      {.workers = 1},  {.blocks = 7},   {.workers = 256, .blocks = 2}};
+  for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; ++sh) {
+    check_data(ctx, LSK_TYPE_INT, K_DUPS, 30011, 730 + sh, &shapes[sh], 0, 1);
+    check_data(ctx, skip_type(ctx, LSK_TYPE_DOUBLE) ? LSK_TYPE_FLOAT : LSK_TYPE_DOUBLE, K_SPECIAL,
+               1000, 740 + sh, &shapes[sh], 8, 1);
+  }
+  if (!small) {
+    check_data(ctx, LSK_TYPE_UINT, K_DUPS, (size_t)1 << 20, 750, NULL, 0, 0);
+    check_data(ctx, LSK_TYPE_ULONG, K_NARROW, 100003, 751, NULL, 0, 1);
+  }
+  lsk_context_destroy(ctx);
+  unsetenv("LSK_SORT_GPU");
+}
+END_TEST
+
 /* Small cases of every kernel (oclgrind): both key widths, integer and
  * float, keys only and by key, in place (an odd number of passes: the
  * last copy) and out of place, passes skipped, and nothing to sort (the
@@ -632,7 +686,18 @@ START_TEST(test_grind_sort)
   check_data(ctx, LSK_TYPE_LONG, K_NARROW, 100, 4, &o, 5, 1);
   if (tu_fp64(ctx, "grind double"))
     check_data(ctx, LSK_TYPE_DOUBLE, K_SPECIAL, 120, 5, &o, 6, 0);
+  /* The GPU path's kernels (LSK_SORT_GPU, read at each call; the same
+   * context, for its stocked buffers): 40 workers, a group of 32 and a
+   * short one; 2 blocks of 2 chunks each, the last chunk part empty. */
+  setenv("LSK_SORT_GPU", "1", 1);
+  lsk_algo_options og = {.tile = 64, .blocks = 2, .workers = 40};
+  check_data(ctx, LSK_TYPE_INT, K_DUPS, 150, 11, &og, 6, 1);
+  check_data(ctx, LSK_TYPE_FLOAT, K_SPECIAL, 150, 12, &og, 5, 0);
+  check_data(ctx, LSK_TYPE_LONG, K_NARROW, 100, 14, &og, 4, 1);
+  if (tu_fp64(ctx, "grind double"))
+    check_data(ctx, LSK_TYPE_DOUBLE, K_SPECIAL, 120, 15, &og, 8, 0);
   lsk_context_destroy(ctx);
+  unsetenv("LSK_SORT_GPU");
 }
 END_TEST
 
@@ -648,6 +713,10 @@ Suite *suite_sort(void)
   tcase_add_test(tc, test_sort_large);
   tcase_add_test(tc, test_sort_queue);
   suite_add_tcase(s, tc);
+  TCase *gpu = tcase_create("gpu");
+  tcase_set_timeout(gpu, 600);
+  tcase_add_test(gpu, test_sort_gpu_path);
+  suite_add_tcase(s, gpu);
   return s;
 }
 
