@@ -146,7 +146,7 @@ typedef struct sort_run {
   size_t seglen; /* elements per column */
   size_t noa;    /* OR/AND pairs: one per work-item */
   size_t local;  /* bytes of the count and scatter kernels' local memory */
-  lsk_buffer *counts, *oa, *state, *ktmp, *vtmp;
+  lsk_buffer *counts, *starts, *oa, *state, *ktmp, *vtmp;
 } sort_run;
 
 /* One segment per work-item, so every kernel of the segments takes the
@@ -369,9 +369,11 @@ static void sort_table(const sort_run *r, lsk_arg all[A_ALL])
 }
 
 /* Per digit: the counts (pass 0's with the OR and AND, then the plan), the
- * scan that makes each count its segment's first slot for its digit, and
- * the scatter; the passes the plan skips return at once. Then the copy,
- * where the plan needs one. */
+ * scan that makes each count its segment's first slot for its digit (into
+ * starts: out of place, so that GPUs take the scan's single-pass
+ * look-back, which in-place calls do not), and the scatter from starts;
+ * the passes the plan skips return at once. Then the copy, where the plan
+ * needs one. */
 static int sort_passes(const sort_run *r)
 {
   const sort_job *j = r->j;
@@ -387,6 +389,7 @@ static int sort_passes(const sort_run *r)
     all[A_FIRST] = LSK_ARG_UINT(pass == 0);
     all[A_SHIFT] = LSK_ARG_UINT(shift);
     all[A_MASK] = LSK_ARG_UINT(mask);
+    all[A_COUNTS] = LSK_ARG_BUFFER(r->counts);
     rc = sort_launch(r, r->k.count, all, count_params, sizeof count_params);
     if (!rc && pass == 0) {
       lsk_launch lp = r->l;
@@ -398,7 +401,8 @@ static int sort_passes(const sort_run *r)
     }
     if (!rc)
       rc = lsk__scan_q(j->ctx, j->q, j->fn, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, r->counts, 0,
-                       r->counts, 0, ((size_t)mask + 1) * r->nseg, j->algo);
+                       r->starts, 0, ((size_t)mask + 1) * r->nseg, j->algo);
+    all[A_COUNTS] = LSK_ARG_BUFFER(r->starts);
     if (!rc)
       rc = sort_launch(r, r->k.scatter, all, scatter_params, sizeof scatter_params);
   }
@@ -431,12 +435,14 @@ static int run(const sort_job *j)
     return rc;
   size_t radix = (size_t)1 << r.bits;
   if (!(rc = lsk__scratch(ctx, q, radix * r.nseg * 4, &r.counts)) &&
+      !(rc = lsk__scratch(ctx, q, radix * r.nseg * 4, &r.starts)) &&
       !(rc = lsk__scratch(ctx, q, r.noa * 16, &r.oa)) &&
       !(rc = lsk__scratch(ctx, q, SORT_STATE_WORDS * 4, &r.state)) &&
       !(rc = lsk__scratch(ctx, q, j->n * lsk_type_size(j->type), &r.ktmp)) &&
       !(j->vin && (rc = lsk__scratch(ctx, q, j->n * 4, &r.vtmp))))
     rc = sort_passes(&r);
   lsk__scratch_free(r.counts, q);
+  lsk__scratch_free(r.starts, q);
   lsk__scratch_free(r.oa, q);
   lsk__scratch_free(r.state, q);
   lsk__scratch_free(r.ktmp, q);
