@@ -20,8 +20,10 @@
  *                        counts[b]. Slots at or past the capacity are not
  *                        written; the last block writes the total count.
  * With one block the host runs only the last pass, from a carry of 0.
- * That is the lockstep path, the GPUs'; on other devices the host builds
- * the CPU path's kernels too (LSK_COMPACT_CPU, at the end of this file).
+ * That is the lockstep path, which GPUs ran before the look-back path
+ * (one pass, "The look-back path" below) and devices that are neither GPU
+ * nor CPU-path still run; on other devices the host builds the CPU path's
+ * kernels too (LSK_COMPACT_CPU, at the end of this file).
  */
 
 /* The input's parameters and what the predicate gets (LSK_COMPACT_IN,
