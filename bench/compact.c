@@ -5,7 +5,14 @@
  * are timed on the host clock, from the call to the count in hand (lsk's
  * three launches and the read of the count included), and both results
  * are checked against each other before and after the timed rounds.
+ * Where the device is a GPU (or LSK_COMPACT_LOOKBACK=1 is set), both GPU
+ * paths in the same rounds: the row "compact uint, 50% selected" times the
+ * path without the look-back (LSK_COMPACT_LOOKBACK=0: on a GPU the three
+ * passes, the path of the earlier GPU figures; on PoCL the CPU path), the
+ * row "compact uint, 50% selected, look-back" the single pass
+ * (LSK_COMPACT_LOOKBACK=1), each against the same C compaction.
  */
+#define _XOPEN_SOURCE 700 /* setenv, strdup */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,8 +80,11 @@ static int setup(bench *bn, compact_case *k)
   return 0;
 }
 
-static int run_lsk(bench *bn, compact_case *k, size_t *count, double *secs)
+/* lookback: LSK_COMPACT_LOOKBACK for this call, or NULL (as it is). */
+static int run_lsk(bench *bn, compact_case *k, const char *lookback, size_t *count, double *secs)
 {
+  if (lookback)
+    setenv("LSK_COMPACT_LOOKBACK", lookback, 1);
   lsk_algo_options opt = {.workers = bn->workers, .simd = bn->simd};
   double t0 = cli_now();
   int rc = lsk_compact(k->c, k->dx, k->n, PERCENT, k->dout, 0, k->n, count, &opt, NULL);
@@ -100,10 +110,17 @@ int bench_case_compact(bench *bn)
   compact_case k = {0};
   size_t want = 0, count = 0;
   double secs = 0;
+  const lsk_device_info *dev = lsk_context_device(bn->ctx);
+  const char *user = getenv("LSK_COMPACT_LOOKBACK");
+  char *saved = user ? strdup(user) : NULL;
+  int both = user && *user ? strcmp(user, "1") == 0 : dev->is_gpu;
+  const char *plain = both ? "0" : NULL;
   int rc = setup(bn, &k);
   if (!rc) {
     want = compact_c(k.x, k.n, k.ref);
-    rc = run_lsk(bn, &k, &count, &secs) || check(bn, &k, count, want);
+    rc = run_lsk(bn, &k, plain, &count, &secs) || check(bn, &k, count, want);
+    if (!rc && both)
+      rc = run_lsk(bn, &k, "1", &count, &secs) || check(bn, &k, count, want);
   }
   char name[64];
   snprintf(name, sizeof name, "compact uint, %u%% selected", PERCENT);
@@ -111,28 +128,50 @@ int bench_case_compact(bench *bn)
                  : bench_new_result(bn, KIND_RATE, name, "C, one thread", "compact vs C", "Gelem/s",
                                     (double)k.n);
   rc = rc || !r;
+  result *lb = NULL;
+  if (!rc && both) {
+    snprintf(name, sizeof name, "compact uint, %u%% selected, look-back", PERCENT);
+    lb = bench_new_result(bn, KIND_RATE, name, "C, one thread", "compact vs C", "Gelem/s",
+                          (double)k.n);
+    rc = !lb;
+  }
   /* Two warm-up rounds, then timed ones; the order alternates each round. */
   for (unsigned round = 0; !rc && round < bn->repeat + 2; ++round) {
     bench_progress(bn, "compact", round, bn->repeat + 2);
     for (unsigned j = 0; !rc && j < 2; ++j) {
       if ((round + j) % 2 == 0) {
-        rc = run_lsk(bn, &k, &count, &secs);
+        rc = run_lsk(bn, &k, plain, &count, &secs);
         if (!rc && round >= 2)
           bench_add(&r->lsk, secs);
+        if (!rc && lb) {
+          rc = run_lsk(bn, &k, "1", &count, &secs);
+          if (!rc && round >= 2)
+            bench_add(&lb->lsk, secs);
+        }
       } else {
         double t0 = cli_now();
         size_t got = compact_c(k.x, k.n, k.ref);
         double t = cli_now() - t0;
         if (got != want)
           rc = cli_fail("bench", "compact: the C reference changed its count");
-        else if (round >= 2)
+        else if (round >= 2) {
           bench_add(&r->ref, t);
+          if (lb)
+            bench_add(&lb->ref, t);
+        }
       }
     }
   }
   bench_progress(bn, "compact", bn->repeat + 2, bn->repeat + 2);
   if (!rc)
     rc = check(bn, &k, count, want);
+  if (!rc && lb)
+    rc = run_lsk(bn, &k, plain, &count, &secs) || check(bn, &k, count, want);
+  if (saved)
+    setenv("LSK_COMPACT_LOOKBACK", saved, 1);
+  else if (both)
+    unsetenv("LSK_COMPACT_LOOKBACK");
+  free(saved);
   teardown(&k);
   return rc;
 }

@@ -4,7 +4,8 @@
  * layout's views and a row copy), the user's source, then
  * kernels/compact.cl, so the user's line numbers are the program's. On
  * GPUs the passes are those of scan.c with the predicate's flags as the
- * values; on other devices the CPU path's (cpu_path, run_cpu).
+ * values, or on GPUs the single-pass look-back (lookback_path,
+ * run_lookback); on other devices the CPU path's (cpu_path, run_cpu).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -30,6 +31,10 @@ struct lsk_compactor {
   int cpu;
   lsk_kernel *flags, *bits_indices, *bits_rows;
   lsk_buffer *bits; /* grown */
+  /* The look-back path (lookback_path): its kernels and the ticket and
+   * tile states, a word each. */
+  lsk_kernel *lb_clear, *lb_indices, *lb_rows;
+  lsk_buffer *cells; /* grown */
 };
 static const lsk__htype LSK__H_COMPACTOR = {"lsk_compactor", &LSK__H_CONTEXT, 0};
 LSK__HANDLE_FIRST(lsk_compactor);
@@ -89,6 +94,30 @@ static char *soa_prelude(const lsk_layout *l)
  * lockstep path (a scan per tile step, coalesced stores).
  */
 static int cpu_path(lsk_context *ctx) { return lsk__algo_cpu_path(ctx, "LSK_COMPACT_CPU"); }
+
+/*
+ * The look-back path (kernels/compact.cl, "The look-back path"): one pass,
+ * one block per tile, that reads the input once from memory (each tile a
+ * second time from the cache), where the lockstep path's count pass and
+ * last pass read it twice. Its tile states are 32-bit words (a 2-bit flag,
+ * a 30-bit count) with OpenCL 1.2's atomics, so every device can run it,
+ * for n < 2^30 (the inclusive counts reach n). Chosen by LSK_COMPACT_LOOKBACK
+ * first (1 on, 0 off: the tests run it on PoCL, the bench times both paths
+ * on a GPU), then where the CPU path is taken it is not, then on GPUs.
+ */
+#define LOOKBACK_MAX (1u << 30)
+
+static int lookback_path(const lsk_compactor *c, size_t n)
+{
+  if (n >= LOOKBACK_MAX)
+    return 0;
+  if (lsk__getenv("LSK_COMPACT_LOOKBACK"))
+    return lsk__getenv_bool("LSK_COMPACT_LOOKBACK", 0);
+  if (c->cpu)
+    return 0;
+  const lsk_device_info *d = lsk__context_info(c->ctx);
+  return d && d->is_gpu;
+}
 
 /* The CPU path's part of the prelude, after the rest: its switch and
  * lsk__compact_lut, byte b's set bits' places (0 to 7), the k-th in bits
@@ -230,6 +259,19 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
   c->ctx = ctx;
   c->layout = o.layout;
   c->cpu = strstr(prelude, "#define LSK_COMPACT_CPU 1\n") != NULL; /* cpu_prelude */
+  /* LSK_COMPACT_LOOKBACK_HOOK (tests): the look-back's test orders. */
+  const char *hook = lsk__getenv("LSK_COMPACT_LOOKBACK_HOOK");
+  if (hook && (strtoul(hook, NULL, 10) & 3u)) {
+    char *p = lsk__strdupf("%s#define LSK_COMPACT_LOOKBACK_HOOK %lu\n", prelude,
+                           strtoul(hook, NULL, 10) & 3u);
+    free(prelude);
+    prelude = p;
+    if (!prelude) {
+      free(full);
+      lsk_compactor_destroy(c);
+      return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", __func__);
+    }
+  }
   lsk_program_options po = {
       .name = o.name ? o.name : "predicate", .build_options = o.build_options, .prelude = prelude};
   rc = lsk_program_create(ctx, full, &po, &c->prog);
@@ -246,6 +288,10 @@ int lsk_compactor_create(lsk_context *ctx, const char *source, const lsk_compact
       !(rc = lsk_kernel_create(c->prog, "lsk_compact_scan", &c->scan)) &&
       !(rc = lsk_kernel_create(c->prog, "lsk_compact_indices", &c->indices)) && c->layout)
     rc = lsk_kernel_create(c->prog, "lsk_compact_rows", &c->rows);
+  if (!rc && !(rc = lsk_kernel_create(c->prog, "lsk_compact_lookback_clear", &c->lb_clear)) &&
+      !(rc = lsk_kernel_create(c->prog, "lsk_compact_lookback_indices", &c->lb_indices)) &&
+      c->layout)
+    rc = lsk_kernel_create(c->prog, "lsk_compact_lookback_rows", &c->lb_rows);
   if (!rc && c->cpu && !(rc = lsk_kernel_create(c->prog, "lsk_compact_flags", &c->flags)) &&
       !(rc = lsk_kernel_create(c->prog, "lsk_compact_bits_indices", &c->bits_indices)) && c->layout)
     rc = lsk_kernel_create(c->prog, "lsk_compact_bits_rows", &c->bits_rows);
@@ -274,9 +320,13 @@ void lsk_compactor_destroy(lsk_compactor *c)
   lsk_kernel_destroy(c->flags);
   lsk_kernel_destroy(c->bits_indices);
   lsk_kernel_destroy(c->bits_rows);
+  lsk_kernel_destroy(c->lb_clear);
+  lsk_kernel_destroy(c->lb_indices);
+  lsk_kernel_destroy(c->lb_rows);
   lsk_program_destroy(c->prog);
   lsk_buffer_destroy(c->counts);
   lsk_buffer_destroy(c->bits);
+  lsk_buffer_destroy(c->cells);
   lsk_buffer_destroy(c->total);
   free(c);
 }
@@ -341,6 +391,43 @@ static int run_cpu(lsk_compactor *c, const char *fn, int rows, const lsk_arg *in
   return rc;
 }
 
+/* The look-back path's pass (lookback_path) on queue q: the states
+ * cleared, then one block per tile; the arguments as run()'s. */
+static int run_lookback(lsk_compactor *c, const char *fn, int rows, const lsk_arg *in, size_t nin,
+                        size_t n, uint64_t arg, const lsk_arg *outs, size_t nout,
+                        lsk_buffer *count_buf, size_t count_index, const lsk__plan *p, lsk_queue *q)
+{
+  lsk_context *ctx = c->ctx;
+  size_t tiles = p->tiles ? p->tiles : 1; /* n = 0: one empty tile */
+  size_t words = tiles + 1;               /* the ticket, a state per tile */
+  int rc;
+  if ((!c->cells || lsk_buffer_size(c->cells) < words * sizeof(uint32_t)) &&
+      (rc = words_buffer(c, &c->cells, words)))
+    return rc;
+  size_t cblocks = (words + p->tile - 1) / p->tile;
+  lsk_launch lc = lsk__plan_launch(p, cblocks < p->blocks ? cblocks : p->blocks);
+  rc = lsk__launch_q(c->lb_clear, q, fn, &lc,
+                     LSK_ARGS(LSK_ARG_BUFFER(c->cells), LSK_ARG_UINT((uint32_t)words)));
+  lsk_arg *a = malloc((nin + nout + 5) * sizeof *a);
+  if (!a)
+    return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
+  memcpy(a, in, nin * sizeof *a);
+  size_t k = nin;
+  a[k++] = LSK_ARG_ULONG(arg);
+  a[k++] = LSK_ARG_UINT((uint32_t)n);
+  a[k++] = LSK_ARG_BUFFER(c->cells);
+  memcpy(a + k, outs, nout * sizeof *a);
+  k += nout;
+  a[k++] = LSK_ARG_BUFFER(count_buf);
+  a[k++] = LSK_ARG_UINT((uint32_t)count_index);
+  /* One block per tile (compact.cl): the options' blocks do not apply. */
+  lsk_launch l = lsk__plan_launch(p, tiles);
+  if (!rc)
+    rc = lsk__launch_q(rows ? c->lb_rows : c->lb_indices, q, fn, &l, a, k);
+  free(a);
+  return rc;
+}
+
 /* One compaction: in[0, nin) are the input's kernel arguments, outs[0,
  * nout) those of the output (index or rows kernel). */
 static int run(lsk_compactor *c, const char *fn, lsk_kernel *last, const lsk_arg *in, size_t nin,
@@ -355,6 +442,11 @@ static int run(lsk_compactor *c, const char *fn, lsk_kernel *last, const lsk_arg
     rc = lsk__lib_begin(ctx, on, fn, &o);
   if (rc)
     return rc;
+  if (lookback_path(c, n)) {
+    rc = run_lookback(c, fn, last == c->rows, in, nin, n, arg, outs, nout, count_buf, count_index,
+                      &p, o.q);
+    return lsk__lib_end(ctx, &o, rc, fn);
+  }
   if (c->cpu) {
     rc = run_cpu(c, fn, last == c->rows, in, nin, n, arg, outs, nout, count_buf, count_index, &p,
                  opt, o.q);

@@ -415,6 +415,95 @@ START_TEST(test_compact_soa_indices)
 END_TEST
 
 /* ---------------------------------------------------------------- */
+/* The look-back path (host/algo/compact.c, lookback_path), forced by
+ * LSK_COMPACT_LOOKBACK=1, in the test orders of loop index hook
+ * (LSK_COMPACT_LOOKBACK_HOOK: 0 in order, 1 tiles last first, 2 every
+ * window word read as NOT_READY, 3 both): indices of a plain buffer at
+ * sizes around tile boundaries and past a look-back window of tiles,
+ * capacities below the count, the device-side count, SoA indices and
+ * rows, each against the C reference.                                */
+
+static void lookback_env(int hook)
+{
+  char h[2] = {(char)('0' + hook), 0};
+  setenv("LSK_COMPACT_LOOKBACK", "1", 1);
+  setenv("LSK_COMPACT_LOOKBACK_HOOK", h, 1);
+}
+
+START_TEST(test_compact_lookback)
+{
+  static const size_t sizes[] = {0, 1, 63, 64, 65, 127, 128, 129, 64 * 33 + 1, 100 * 70 + 99};
+  lookback_env(_i);
+  lsk_context *ctx = tu_context();
+  lsk_compactor *c = plain_compactor(ctx);
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+    size_t n = sizes[s];
+    unsigned *x = random_uints(n, 99 + s);
+    lsk_buffer *data = upload(ctx, x, n);
+    for (size_t h = 0; h < NSHAPES; ++h) {
+      char what[64];
+      snprintf(what, sizeof what, "look-back %d shape %zu", _i, h);
+      check_one(ctx, c, x, data, n, 50, n, &shapes[h], what);
+      check_one(ctx, c, x, data, n, 30, n / 4, &shapes[h], what);
+    }
+    check_one(ctx, c, x, data, n, 0, n, &shapes[1], "look-back none");
+    check_one(ctx, c, x, data, n, 100, n, &shapes[1], "look-back all");
+    /* The count on the device, at count_index of another buffer. */
+    lsk_buffer *out = sentinels(ctx, n + 1), *cnt = sentinels(ctx, 4);
+    TU_OK(ctx, lsk_compact_to(c, data, n, 50, out, 0, n, cnt, 2, &shapes[3], NULL));
+    unsigned *got = tu_read_uints(ctx, cnt, 4);
+    unsigned *want = malloc((n ? n : 1) * sizeof *want);
+    ck_assert_ptr_nonnull(want);
+    ck_assert_uint_eq(got[2], reference(x, n, 50, want));
+    ck_assert_uint_eq(got[1], SENTINEL);
+    ck_assert_uint_eq(got[3], SENTINEL);
+    free(got);
+    free(want);
+    lsk_buffer_destroy(out);
+    lsk_buffer_destroy(cnt);
+    free(x);
+    lsk_buffer_destroy(data);
+  }
+  lsk_compactor_destroy(c);
+  lsk_layout *l = NULL;
+  c = rows_compactor(ctx, &l, NULL);
+  static const size_t rsizes[] = {0, 1, 64, 65, 64 * 33 + 1, 3001};
+  for (size_t s = 0; s < sizeof rsizes / sizeof rsizes[0]; ++s)
+    for (size_t h = 0; h < 4; ++h) {
+      size_t n = rsizes[s];
+      check_rows(ctx, c, l, n, n, h & 1, 500, &shapes[h]);
+      check_rows(ctx, c, l, n, n / 3, !(h & 1), 500, &shapes[h]);
+    }
+  /* SoA indices. */
+  size_t n = 3001;
+  lsk_soa *a = NULL;
+  TU_OK(ctx, lsk_soa_create(ctx, 1, (const lsk_layout *const[]){l}, &n, &a));
+  rows r;
+  TU_OK(NULL, rows_bind(&r, lsk_soa_host(a, 0), n));
+  rows_fill(&r, n, 3);
+  TU_OK(ctx, lsk_soa_upload(a, NULL));
+  lsk_buffer *out = sentinels(ctx, n + 1);
+  size_t count = 0;
+  TU_OK(ctx, lsk_compact_soa(c, a, 0, 300, out, 0, n, &count, &shapes[1], NULL));
+  unsigned *got = tu_read_uints(ctx, out, n + 1);
+  size_t k = 0;
+  for (unsigned i = 0; i < n; ++i)
+    if (r.x[i] * 1000.0f < 300.0f && got[k++] != i)
+      ck_abort_msg("out[%zu] = %u, want %u", k - 1, got[k - 1], i);
+  ck_assert_uint_eq(count, k);
+  ck_assert_uint_eq(got[k], SENTINEL);
+  free(got);
+  lsk_buffer_destroy(out);
+  lsk_soa_destroy(a);
+  lsk_compactor_destroy(c);
+  lsk_layout_destroy(l);
+  lsk_context_destroy(ctx);
+  unsetenv("LSK_COMPACT_LOOKBACK");
+  unsetenv("LSK_COMPACT_LOOKBACK_HOOK");
+}
+END_TEST
+
+/* ---------------------------------------------------------------- */
 /* Errors.                                                            */
 
 START_TEST(test_compact_build_errors)
@@ -607,17 +696,24 @@ static void grind_cases(void)
   lsk_context_destroy(ctx);
 }
 
-/* Each case on the device's path, then the CPU path and the lockstep path
- * forced (LSK_COMPACT_CPU, host/algo/compact.c): oclgrind's device is a
- * GPU, so the CPU path's kernels run there only when forced. */
+/* Each case on the device's path, then the CPU path, the lockstep path
+ * and the look-back path forced (LSK_COMPACT_CPU, LSK_COMPACT_LOOKBACK,
+ * host/algo/compact.c): oclgrind's device is a GPU, so it takes the
+ * look-back by itself and the others only when forced. CMake's
+ * oclgrind_grind_compact_lookback_hook runs the look-back in the test
+ * orders (LSK_COMPACT_LOOKBACK_HOOK=3). */
 START_TEST(test_compact_grind)
 {
-  static const char *const paths[] = {NULL, "1", "0"};
-  for (size_t k = 0; k < 3; ++k) {
-    if (paths[k])
-      setenv("LSK_COMPACT_CPU", paths[k], 1);
+  static const char *const cpu[] = {NULL, "1", "0", NULL};
+  static const char *const lookback[] = {NULL, NULL, "0", "1"};
+  for (size_t k = 0; k < 4; ++k) {
+    if (cpu[k])
+      setenv("LSK_COMPACT_CPU", cpu[k], 1);
+    if (lookback[k])
+      setenv("LSK_COMPACT_LOOKBACK", lookback[k], 1);
     grind_cases();
     unsetenv("LSK_COMPACT_CPU");
+    unsetenv("LSK_COMPACT_LOOKBACK");
   }
 }
 END_TEST
@@ -641,6 +737,7 @@ Suite *suite_compact(void)
   tcase_add_test(tc, test_compact_cpu_segments);
   tcase_add_test(tc, test_compact_rows);
   tcase_add_test(tc, test_compact_soa_indices);
+  tcase_add_loop_test(tc, test_compact_lookback, 0, 4);
   tcase_add_test(tc, test_compact_build_errors);
   tcase_add_test(tc, test_compact_verify);
   tcase_add_test(tc, test_compact_argument_errors);
