@@ -41,8 +41,7 @@ typedef struct peer_state {
   float *x, *prefix, *got;
   float want;
   lsk_buffer *din, *dout;
-  cli_child child;
-  FILE *to, *from; /* the peer's stdin and stdout */
+  cli_peer p; /* the peer, its stdin and stdout as streams */
 } peer_state;
 
 /* The same values as peer_boost.cpp's: a hash of the index, -1, 0 or +1. */
@@ -117,33 +116,16 @@ static int peer_start(peer_state *s, const char *path)
                   repeat,
                   "--step",
                   NULL};
-  cli_child c;
-  int err = cli_spawn(argv, &(cli_spawn_options){.path = path, .pipe_in = 1, .pipe_out = 1}, &c);
+  int err = cli_peer_start(argv, path, &s->p);
   if (err)
     return cli_fail("bench", "boost: cannot start %s: %s", path, strerror(err));
-  s->child = c;
-  s->to = fdopen(c.to, "w");
-  if (s->to)
-    s->child.to = -1; /* the stream's now */
-  s->from = fdopen(c.from, "r");
-  if (s->from)
-    s->child.from = -1;
-  if (s->to && s->from)
-    return 0;
-  return cli_fail("bench", "boost: fdopen: %s", strerror(errno));
+  return 0;
 }
 
 /* Closes the pipes and waits for the peer; its exit status must be 0. */
 static int peer_finish(peer_state *s)
 {
-  if (s->to)
-    fclose(s->to);
-  if (s->from)
-    fclose(s->from);
-  s->to = s->from = NULL;
-  if (!s->child.pid)
-    return 0;
-  int status = cli_child_wait(&s->child);
+  int status = cli_peer_stop(&s->p);
   if (WIFSIGNALED(status))
     return cli_fail("bench", "boost: %s died of signal %d", PEER_NAME, WTERMSIG(status));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -157,7 +139,7 @@ static double peer_sample(peer_state *s, const char *what)
 {
   char line[128], word[16];
   double t;
-  if (!fgets(line, sizeof line, s->from))
+  if (!fgets(line, sizeof line, s->p.from))
     return cli_fail("bench", "boost: %s stopped before its %s sample", PEER_NAME, what), -1;
   line[strcspn(line, "\n")] = 0;
   if (sscanf(line, "%15s %lf", word, &t) != 2 || strcmp(word, what) != 0 || !(t > 0))
@@ -176,7 +158,7 @@ static int round_of(peer_state *s, unsigned r, result *red, result *scan)
       bench_add(&red->lsk, tr);
       bench_add(&scan->lsk, ts);
     } else {
-      if (fputs("round\n", s->to) == EOF || fflush(s->to) == EOF)
+      if (fputs("round\n", s->p.to) == EOF || fflush(s->p.to) == EOF)
         return cli_fail("bench", "boost: %s is gone", PEER_NAME);
       double tr = peer_sample(s, "reduce"), ts = tr < 0 ? -1 : peer_sample(s, "scan");
       if (tr < 0 || ts < 0)
@@ -204,7 +186,7 @@ static int measure(peer_state *s, const char *path)
   if (peer_start(s, path))
     return 1;
   char line[64];
-  if (!fgets(line, sizeof line, s->from) || strcmp(line, "ready\n") != 0)
+  if (!fgets(line, sizeof line, s->p.from) || strcmp(line, "ready\n") != 0)
     return cli_fail("bench", "boost: %s did not get ready", PEER_NAME);
   for (unsigned r = 0; r < s->bn->repeat; ++r) {
     bench_progress(s->bn, "boost", r, s->bn->repeat);

@@ -77,8 +77,7 @@ typedef struct cuda_state {
   unsigned *compact_ref;
   size_t compact_count, compact_got;
   lsk_buffer *rnd;
-  cli_child child;
-  FILE *to, *from; /* the peer's stdin and stdout */
+  cli_peer p; /* the peer, its stdin and stdout as streams */
 } cuda_state;
 
 static int lsk_failed(cuda_state *s, const char *what)
@@ -417,33 +416,16 @@ static int peer_start(cuda_state *s, const char *path, const char *bus_id)
                   *bus_id ? "--pci-bus-id" : NULL,
                   (char *)bus_id,
                   NULL};
-  cli_child c;
-  int err = cli_spawn(argv, &(cli_spawn_options){.path = path, .pipe_in = 1, .pipe_out = 1}, &c);
+  int err = cli_peer_start(argv, path, &s->p);
   if (err)
     return cli_fail("bench", "cuda: cannot start %s: %s", path, strerror(err));
-  s->child = c;
-  s->to = fdopen(c.to, "w");
-  if (s->to)
-    s->child.to = -1; /* the stream's now */
-  s->from = fdopen(c.from, "r");
-  if (s->from)
-    s->child.from = -1;
-  if (s->to && s->from)
-    return 0;
-  return cli_fail("bench", "cuda: fdopen: %s", strerror(errno));
+  return 0;
 }
 
 /* Closes the pipes and waits for the peer; its exit status must be 0. */
 static int peer_finish(cuda_state *s)
 {
-  if (s->to)
-    fclose(s->to);
-  if (s->from)
-    fclose(s->from);
-  s->to = s->from = NULL;
-  if (!s->child.pid)
-    return 0;
-  int status = cli_child_wait(&s->child);
+  int status = cli_peer_stop(&s->p);
   if (WIFSIGNALED(status))
     return cli_fail("bench", "cuda: %s died of signal %d", PEER_NAME, WTERMSIG(status));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -457,9 +439,9 @@ static double peer_run(cuda_state *s, const char *name)
 {
   char line[128], word[32];
   double t;
-  if (fprintf(s->to, "%s\n", name) < 0 || fflush(s->to) == EOF)
+  if (fprintf(s->p.to, "%s\n", name) < 0 || fflush(s->p.to) == EOF)
     return cli_fail("bench", "cuda: %s is gone", PEER_NAME), -1;
-  if (!fgets(line, sizeof line, s->from))
+  if (!fgets(line, sizeof line, s->p.from))
     return cli_fail("bench", "cuda: %s stopped before its %s sample", PEER_NAME, name), -1;
   line[strcspn(line, "\n")] = 0;
   if (sscanf(line, "%31s %lf", word, &t) != 2 || strcmp(word, name) != 0 || !(t > 0))
@@ -471,7 +453,7 @@ static double peer_run(cuda_state *s, const char *name)
 static int peer_ready(cuda_state *s)
 {
   char line[512];
-  if (!fgets(line, sizeof line, s->from))
+  if (!fgets(line, sizeof line, s->p.from))
     return cli_fail("bench", "cuda: %s did not get ready", PEER_NAME);
   line[strcspn(line, "\n")] = 0;
   if (strncmp(line, "skip ", 5) == 0) {

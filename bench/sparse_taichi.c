@@ -27,8 +27,7 @@
 #define SCRIPT_NAME "lsk-peer-taichi.py"
 
 struct sparse_taichi {
-  cli_child child;
-  FILE *to, *from;
+  cli_peer p; /* the peer, its stdin and stdout as streams */
   char name[96];
   struct sigaction old_pipe;
 };
@@ -65,16 +64,9 @@ int sparse_taichi_stop(sparse_taichi *t)
 {
   if (!t)
     return 0;
-  if (t->to)
-    fclose(t->to);
-  if (t->from)
-    fclose(t->from);
-  int rc = 0;
-  if (t->child.pid) {
-    int status = cli_child_wait(&t->child);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-      rc = cli_fail("bench", "sparse: the Taichi peer failed (wait status %d)", status);
-  }
+  int rc = 0, status = cli_peer_stop(&t->p);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    rc = cli_fail("bench", "sparse: the Taichi peer failed (wait status %d)", status);
   sigaction(SIGPIPE, &t->old_pipe, NULL);
   free(t);
   return rc;
@@ -87,17 +79,10 @@ static int spawn(sparse_taichi *t, const char *python, const char *script, unsig
   snprintf(ns, sizeof ns, "%u", n);
   snprintf(ts, sizeof ts, "%u", threads);
   char *argv[] = {(char *)python, (char *)script, "--n", ns, "--threads", ts, NULL};
-  int err =
-      cli_spawn(argv, &(cli_spawn_options){.path = python, .pipe_in = 1, .pipe_out = 1}, &t->child);
+  int err = cli_peer_start(argv, python, &t->p);
   if (err)
     return cli_fail("bench", "sparse: cannot start %s: %s", python, strerror(err));
-  t->to = fdopen(t->child.to, "w");
-  if (t->to)
-    t->child.to = -1;
-  t->from = fdopen(t->child.from, "r");
-  if (t->from)
-    t->child.from = -1;
-  return t->to && t->from ? 0 : cli_fail("bench", "sparse: fdopen: %s", strerror(errno));
+  return 0;
 }
 
 int sparse_taichi_start(bench *bn, unsigned n, unsigned threads, sparse_taichi **out, char *why,
@@ -126,7 +111,7 @@ int sparse_taichi_start(bench *bn, unsigned n, unsigned threads, sparse_taichi *
     return -1;
   }
   char line[512];
-  if (!fgets(line, sizeof line, t->from))
+  if (!fgets(line, sizeof line, t->p.from))
     snprintf(line, sizeof line, "skip the peer stopped before it was ready\n");
   line[strcspn(line, "\n")] = 0;
   if (strncmp(line, "ready ", 6) == 0) {
@@ -140,8 +125,8 @@ int sparse_taichi_start(bench *bn, unsigned n, unsigned threads, sparse_taichi *
   }
   snprintf(why, why_len, "%s (%s)", strncmp(line, "skip ", 5) == 0 ? line + 5 : line, python);
   /* It skips, or says something else: either way, no rows. */
-  fclose(t->to);
-  t->to = NULL;
+  fclose(t->p.to);
+  t->p.to = NULL;
   if (sparse_taichi_stop(t))
     return -1;
   return 1;
@@ -149,10 +134,10 @@ int sparse_taichi_start(bench *bn, unsigned n, unsigned threads, sparse_taichi *
 
 int sparse_taichi_round(sparse_taichi *t, sparse_round *out)
 {
-  if (fputs("round\n", t->to) == EOF || fflush(t->to) == EOF)
+  if (fputs("round\n", t->p.to) == EOF || fflush(t->p.to) == EOF)
     return cli_fail("bench", "sparse: the Taichi peer is gone");
   char line[512];
-  if (!fgets(line, sizeof line, t->from))
+  if (!fgets(line, sizeof line, t->p.from))
     return cli_fail("bench", "sparse: the Taichi peer stopped before its round");
   line[strcspn(line, "\n")] = 0;
   sparse_round r;

@@ -98,6 +98,36 @@ int cli_child_wait(cli_child *c)
   return got < 0 ? -1 : status;
 }
 
+int cli_peer_start(char *const argv[], const char *path, cli_peer *p)
+{
+  p->to = p->from = NULL;
+  int err =
+      cli_spawn(argv, &(cli_spawn_options){.path = path, .pipe_in = 1, .pipe_out = 1}, &p->child);
+  if (err)
+    return err;
+  p->to = fdopen(p->child.to, "w");
+  if (p->to)
+    p->child.to = -1; /* the stream's now */
+  p->from = fdopen(p->child.from, "r");
+  if (p->from)
+    p->child.from = -1;
+  if (p->to && p->from)
+    return 0;
+  err = errno;
+  cli_peer_stop(p);
+  return err;
+}
+
+int cli_peer_stop(cli_peer *p)
+{
+  if (p->to)
+    fclose(p->to);
+  if (p->from)
+    fclose(p->from);
+  p->to = p->from = NULL;
+  return p->child.pid ? cli_child_wait(&p->child) : 0;
+}
+
 int cli_run(char *const argv[], const cli_spawn_options *o)
 {
   cli_spawn_options plain = o ? *o : (cli_spawn_options){0};

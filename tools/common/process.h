@@ -8,6 +8,7 @@
 #define LSK_TOOLS_PROCESS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* How a child is started; all zero: argv[0] looked up in PATH, this
@@ -41,6 +42,22 @@ int cli_spawn(char *const argv[], const cli_spawn_options *o, cli_child *c /* OU
  * (through EINTR); its wait status (WIFEXITED ...), or -1 if waitpid
  * failed. c->pid is 0 afterwards. */
 int cli_child_wait(cli_child *c);
+
+/* A child whose stdin and stdout are streams: a peer that answers line by
+ * line (the bench's Boost.Compute, CUDA and Taichi peers). */
+typedef struct cli_peer {
+  cli_child child;
+  FILE *to, *from; /* its stdin and stdout; NULL where not open */
+} cli_peer;
+
+/* cli_peer_start: cli_spawn with both pipes (path as cli_spawn_options'
+ * path), then the streams. 0; else an errno value with nothing left open
+ * and nothing to wait for. */
+int cli_peer_start(char *const argv[], const char *path, cli_peer *p /* OUT */);
+
+/* cli_peer_stop: closes the streams and waits for the child: its wait
+ * status (as cli_child_wait), 0 where none was started. */
+int cli_peer_stop(cli_peer *p);
 
 /* cli_run: cli_spawn (nothing piped), then the wait: the child's exit
  * status (0 to 255), 128 + the signal's number if a signal ended it, -1 if
