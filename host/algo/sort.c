@@ -149,6 +149,25 @@ typedef struct sort_run {
   lsk_buffer *counts, *starts, *oa, *state, *ktmp, *vtmp;
 } sort_run;
 
+/* The count and scatter kernels' shapes at r->l, both run with the same
+ * workers: the fewer of the two; r->l takes them and the simd width. */
+static int sort_query(sort_run *r, lsk_kernel_info *ic, lsk_kernel_info *is)
+{
+  int rc;
+  if ((rc = lsk_kernel_query(r->k.count, &r->l, ic)) ||
+      (rc = lsk_kernel_query(r->k.scatter, &r->l, is)))
+    return rc;
+  if (is->workers != ic->workers) {
+    r->l.workers = ic->workers < is->workers ? ic->workers : is->workers;
+    if ((rc = lsk_kernel_query(r->k.count, &r->l, ic)) ||
+        (rc = lsk_kernel_query(r->k.scatter, &r->l, is)))
+      return rc;
+  }
+  r->l.workers = ic->workers;
+  r->l.simd = ic->simd;
+  return LSK_OK;
+}
+
 /* One segment per work-item, so every kernel of the segments takes the
  * same workers: the fewer of the two kernels' shapes. Then the digit
  * bits, with the counters beside the larger of the two kernels' own
@@ -158,17 +177,8 @@ static int sort_shape(sort_run *r)
   r->l = lsk__plan_launch(&r->p, r->p.blocks);
   lsk_kernel_info ic, is;
   int rc;
-  if ((rc = lsk_kernel_query(r->k.count, &r->l, &ic)) ||
-      (rc = lsk_kernel_query(r->k.scatter, &r->l, &is)))
+  if ((rc = sort_query(r, &ic, &is)))
     return rc;
-  if (is.workers != ic.workers) {
-    r->l.workers = ic.workers < is.workers ? ic.workers : is.workers;
-    if ((rc = lsk_kernel_query(r->k.count, &r->l, &ic)) ||
-        (rc = lsk_kernel_query(r->k.scatter, &r->l, &is)))
-      return rc;
-  }
-  r->l.workers = ic.workers;
-  r->l.simd = ic.simd;
   uint64_t local = lsk__context_info(r->j->ctx)->local_mem_size;
   uint64_t used =
       ic.local_static_bytes > is.local_static_bytes ? ic.local_static_bytes : is.local_static_bytes;
@@ -249,17 +259,8 @@ static int sort_gpu_plan(sort_run *r)
   if (!r->p.workers)
     r->l.domain[0] = SORT_GPU_WORKERS;
   lsk_kernel_info ic, is;
-  if ((rc = lsk_kernel_query(r->k.count, &r->l, &ic)) ||
-      (rc = lsk_kernel_query(r->k.scatter, &r->l, &is)))
+  if ((rc = sort_query(r, &ic, &is)))
     return rc;
-  if (is.workers != ic.workers) {
-    r->l.workers = ic.workers < is.workers ? ic.workers : is.workers;
-    if ((rc = lsk_kernel_query(r->k.count, &r->l, &ic)) ||
-        (rc = lsk_kernel_query(r->k.scatter, &r->l, &is)))
-      return rc;
-  }
-  r->l.workers = ic.workers;
-  r->l.simd = ic.simd;
   size_t w = r->l.workers;
   uint64_t local = dev->local_mem_size;
   uint64_t used =
