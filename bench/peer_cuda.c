@@ -272,7 +272,13 @@ static int setup(cuda_state *s)
   size_t n = s->n, ns = s->ns;
   if (bench_triad_setup(bn, &s->t))
     return 1;
-  s->got = malloc(n * sizeof(unsigned));
+  /* s->got takes every read back: n elements, ns keys, the larger
+   * histogram's counters (its bins and the extra counter). */
+  s->nbins[0] = 256, s->nbins[1] = 65536;
+  size_t got = n > ns ? n : ns;
+  if (got < s->nbins[1] + 1)
+    got = s->nbins[1] + 1;
+  s->got = malloc(got * sizeof(unsigned));
   unsigned *u = malloc(n * sizeof(unsigned));
   double *x = malloc(n * sizeof(double));
   s->scan_ref = malloc(n * sizeof(unsigned));
@@ -280,7 +286,6 @@ static int setup(cuda_state *s)
   s->sort_k = malloc(ns * sizeof(uint32_t));
   s->sort_v = malloc(ns * sizeof(uint32_t));
   uint32_t *tk = malloc(ns * sizeof(uint32_t)), *tv = malloc(ns * sizeof(uint32_t));
-  s->nbins[0] = 256, s->nbins[1] = 65536;
   for (int h = 0; h < 2; ++h)
     s->hist_ref[h] = malloc((s->nbins[h] + 1) * sizeof(unsigned));
   int rc = !s->got || !u || !x || !s->scan_ref || !s->compact_ref || !s->sort_k || !s->sort_v ||
