@@ -7,8 +7,9 @@
  *
  * References in a structure's memory are a pool cell + 1, and 0 is none,
  * so that zero-filled memory (a fresh root, a block the GC recycled) is
- * all inactive. Nothing waits for another work-item: an install that
- * loses its race recycles its block and takes the winner's.
+ * all inactive. Nothing waits for another work-item without bound: one
+ * work-item claims an empty link and fills it, the others read it a
+ * bounded number of times and then fill it themselves (lsk__sp_install).
  */
 #ifndef LSK_CL_SPARSE_H
 #define LSK_CL_SPARSE_H
@@ -118,13 +119,10 @@ LSK_INLINE void lsk__sp_bit_clear(__global uchar *mask, uint f)
  * node in this kernel (node m's LSK__SPL_SPARES slots in the lists'
  * header; the GC gives back what is left). Such a block was never seen by
  * anyone else, so it may be handed out again at once, unlike a recycled
- * one. Without them, on a device that runs work-items in SIMD lanes (a
- * GPU's warp, rusticl's llvmpipe), all lanes of a group that activate one
- * block at once each take a block and all but one lose it until the GC: a
- * pool holding every block the node can have would run short. A slot is
- * taken by an exchange and filled by a compare-and-swap into an empty
- * slot: nothing waits, and no block is in two places. Each work-item looks
- * at 4 slots from its own.
+ * one (a claimer whose claim another filled first keeps its block here).
+ * A slot is taken by an exchange and filled by a compare-and-swap into an
+ * empty slot: nothing waits, and no block is in two places. Each
+ * work-item looks at 4 slots from its own.
  */
 LSK_INLINE uint lsk__sp_take(__global uint *pool, __global uint *lists, uint m, uint slots)
 {
@@ -149,34 +147,85 @@ LSK_INLINE void lsk__sp_give(__global uint *pool, __global uint *lists, uint m, 
 }
 
 /*
- * The reference at link (node m's), made if there is none: an atomic read;
- * if empty, a block (a spare, or from pool) installed with one
- * compare-and-swap; the loser keeps its block as a spare and takes the
- * winner's. A work-item that the pool refused tries twice more with the
- * spares alone (others' lost races may have left one): a fixed number of
- * tries, not a wait. 0 when none gave a block and nobody installed one
- * (counted in node m's lost count: nothing waits, nothing is lost
- * silently).
+ * A link being filled: the work-item that found it empty and claimed it
+ * with a compare-and-swap takes a block and installs it. Never a
+ * reference (a reference is a pool cell + 1, and no pool has 2^32 - 1
+ * cells); a plain read of a link takes it as none (lsk__sp_ref).
+ */
+#define LSK__SP_CLAIM 0xffffffffu
+/* How many atomic reads a work-item gives another's claim before it fills
+ * the link itself: a bound, not a wait (see lsk__sp_install). */
+#define LSK__SP_PATIENCE 256u
+
+/* A link's reference as a plain read sees it: a claim is none yet. */
+LSK_INLINE uint lsk__sp_ref(uint r)
+{
+  return r == LSK__SP_CLAIM ? 0u : r;
+}
+
+/* The link's value: an atomic read, which sees other work-items' installs
+ * where a plain load could hit a stale cache line. */
+LSK_INLINE uint lsk__sp_read(volatile __global uint *l)
+{
+  return atomic_or(l, 0u);
+}
+
+/* A block of node m's pool (a spare first) installed over the claim at l:
+ * its reference; where another work-item filled the claim first (or a
+ * deactivation cleared it), the block goes to the spares and the link's
+ * value is returned; LSK__SP_CLAIM where no block came. */
+LSK_INLINE uint lsk__sp_fill(__global uint *pool, volatile __global uint *l, __global uint *lists,
+                             uint m, uint slots)
+{
+  uint mine = lsk__sp_take(pool, lists, m, slots);
+  if (mine == LSK_POOL_INVALID)
+    return LSK__SP_CLAIM;
+  uint cur = atomic_cmpxchg(l, LSK__SP_CLAIM, mine + 1u);
+  if (cur == LSK__SP_CLAIM)
+    return mine + 1u;
+  lsk__sp_give(pool, lists, m, mine);
+  return cur;
+}
+
+/*
+ * The reference at link (node m's), made if there is none. One work-item
+ * claims an empty link (a compare-and-swap of 0 to LSK__SP_CLAIM), takes a
+ * block (a spare, or from the pool) and installs it; the others that find
+ * the claim read the link until it holds a reference. Where work-items run
+ * in lockstep (a GPU's warp, SIMD lanes), all that activate one block at
+ * once would otherwise each take a block and all but one lose it until
+ * the GC: on an H200, a pool holding every block the node can have ran out
+ * hundreds of blocks short. Nothing waits without bound: after
+ * LSK__SP_PATIENCE reads a work-item takes a block itself and installs it
+ * over the claim (the claimer's block then goes to the spares). A claimer
+ * the pool refused gives the link back (0) and others try once more: a
+ * fixed number of tries. 0 when none gave a block (counted in node m's
+ * lost count: nothing waits, nothing is lost silently).
  */
 LSK_INLINE uint lsk__sp_install(__global uint *pool, __global uint *link, __global uint *lists,
                                 uint m)
 {
   volatile __global uint *l = (volatile __global uint *)link;
-  uint cur = atomic_cmpxchg(l, 0u, 0u);
-  for (uint attempt = 0; !cur && attempt < 3u; ++attempt) {
-    uint mine = lsk__sp_take(pool, lists, m, attempt ? LSK__SPL_SPARES : 4u);
-    uint got = mine != LSK_POOL_INVALID;
-    /* One compare-and-swap for all: a work-item without a block only
-     * reads. Where work-items run in lockstep (SIMD lanes), one
-     * instruction for both means that those the pool refused read the
-     * link after the others have installed (atomics go lane by lane), not
-     * before: they then find a block and refuse nothing. */
-    cur = atomic_cmpxchg(l, 0u, got ? mine + 1u : 0u);
-    if (!cur && got)
-      return mine + 1u;
-    if (got)
-      lsk__sp_give(pool, lists, m, mine);
+  uint cur = lsk__sp_read(l);
+  for (uint attempt = 0; attempt < 3u && (cur == 0u || cur == LSK__SP_CLAIM); ++attempt) {
+    uint slots = attempt ? LSK__SPL_SPARES : 4u;
+    if (cur == 0u)
+      cur = atomic_cmpxchg(l, 0u, LSK__SP_CLAIM);
+    /* Ours: a block, or the link given back (0) if none came. An if with
+     * no else and no jump out of it, so that lanes in lockstep meet again
+     * right after it: the claimer installs while the others stand by, and
+     * their first read below then finds the block. */
+    if (cur == 0u) {
+      cur = lsk__sp_fill(pool, l, lists, m, slots);
+      if (cur == LSK__SP_CLAIM)
+        cur = atomic_cmpxchg(l, LSK__SP_CLAIM, 0u) == LSK__SP_CLAIM ? 0u : lsk__sp_read(l);
+    }
+    for (uint k = 0; cur == LSK__SP_CLAIM && k < LSK__SP_PATIENCE; ++k)
+      cur = lsk__sp_read(l);
+    if (cur == LSK__SP_CLAIM)
+      cur = lsk__sp_fill(pool, l, lists, m, slots);
   }
+  cur = lsk__sp_ref(cur);
   if (!cur)
     atomic_inc((volatile __global uint *)lists + LSK__SPL_LOST + m);
   return cur;
@@ -186,7 +235,7 @@ LSK_INLINE uint lsk__sp_install(__global uint *pool, __global uint *link, __glob
  * it follow at the structure's next GC). */
 LSK_INLINE void lsk__sp_unlink(__global uint *pool, __global uint *link)
 {
-  uint r = atomic_xchg((volatile __global uint *)link, 0u);
+  uint r = lsk__sp_ref(atomic_xchg((volatile __global uint *)link, 0u));
   if (r)
     lsk_pool_recycle(pool, r - 1u);
 }
@@ -199,7 +248,7 @@ LSK_INLINE uint lsk__sp_chunk(__global uint *pool, __global uint *head, uint q, 
 {
   __global uint *link = head;
   for (uint s = 0;; ++s) {
-    uint r = act ? lsk__sp_install(pool, link, lists, m) : *link;
+    uint r = act ? lsk__sp_install(pool, link, lists, m) : lsk__sp_ref(*link);
     if (!r || s == q)
       return r;
     link = lsk_pool_cell(pool, r - 1u);
@@ -210,9 +259,9 @@ LSK_INLINE uint lsk__sp_chunk(__global uint *pool, __global uint *head, uint q, 
 LSK_INLINE void lsk__sp_clear_list(__global uint *pool, __global uint *len, __global uint *head)
 {
   atomic_xchg((volatile __global uint *)len, 0u);
-  uint r = atomic_xchg((volatile __global uint *)head, 0u);
+  uint r = lsk__sp_ref(atomic_xchg((volatile __global uint *)head, 0u));
   while (r) {
-    uint next = *lsk_pool_cell(pool, r - 1u);
+    uint next = lsk__sp_ref(*lsk_pool_cell(pool, r - 1u));
     lsk_pool_recycle(pool, r - 1u);
     r = next;
   }

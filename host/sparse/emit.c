@@ -96,7 +96,7 @@ static void emit_walk(em *e, unsigned m)
         q->off, q->off);
     else if (q->kind == LSK_SNODE_POINTER) {
       P("  {\n    __global uint *l = (__global uint *)(c + %zu) + f;\n"
-        "    uint r = act ? lsk__sp_install(v.pool[%d], l, v.lists, %uu) : *l;\n"
+        "    uint r = act ? lsk__sp_install(v.pool[%d], l, v.lists, %uu) : lsk__sp_ref(*l);\n"
         "    if (!r)\n      return 0;\n    c = ",
         q->off, q->pool, n);
       cont_of(e, (unsigned)q->pool + 1, "r");
@@ -112,7 +112,7 @@ static void cell_active(em *e, const lsk__snode *n)
   if (n->kind == LSK_SNODE_BITMASKED)
     P("lsk__sp_bit(c + %zu, f)", n->off);
   else if (n->kind == LSK_SNODE_POINTER)
-    P("((__global uint *)(c + %zu))[f] != 0", n->off);
+    P("lsk__sp_ref(((__global uint *)(c + %zu))[f]) != 0", n->off);
   else
     P("1");
 }

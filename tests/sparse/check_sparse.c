@@ -560,10 +560,13 @@ static void roundtrip(const char *type, size_t size, const lsk_snode *nodes, uns
       sm_activate(&m, (int)n - 1, c);
     }
     TU_OK(ctx, lsk_sparse_write(sp, "v", src, bytes, NULL));
+    /* Every activation found room (the pool holds every block). */
+    TU_OK(ctx, lsk_sparse_check(sp, NULL));
     TU_OK(ctx, lsk_sparse_read(sp, "v", got, bytes, NULL));
     for (uint64_t i = 0; i < m.total; ++i)
       ck_assert_msg(memcmp(src + i * size, got + i * size, size) == 0,
-                    "%s pass %d: cell %llu differs", type, pass, (unsigned long long)i);
+                    "%s pass %d: cell %llu differs (first byte %u, want %u)", type, pass,
+                    (unsigned long long)i, got[i * size], src[i * size]);
     for (unsigned lv = 0; lv < n; ++lv) {
       uint64_t active = 0;
       TU_OK(ctx, lsk_sparse_count(sp, nodes[lv].name, &active, NULL));
