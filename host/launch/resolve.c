@@ -23,6 +23,24 @@ static int no_such_kernel(lsk_kernel *k, cl_program program, const char *fn)
                    k->name, lsk__program_name(k->prog), names[0] ? names : "none");
 }
 
+/* NVIDIA's OpenCL (driver 580, on an H100 and an H200) answers 256 to
+ * CL_KERNEL_WORK_GROUP_SIZE for every kernel, one that stores a constant
+ * included, yet runs a kernel built with reqd_work_group_size(1024) at
+ * 1024 work-items: its PTX carries .reqntid 1024, under which ptxas fits
+ * the registers to that many. lsk builds every kernel with its workers as
+ * the required size, so there the build's own size is the limit (the
+ * device's maximum still caps it). Elsewhere the answer stands. */
+static size_t required_size_limit(lsk_context *ctx, cl_kernel kern, size_t wg_max)
+{
+  size_t req[3] = {0, 0, 0};
+  if (!strstr(lsk__context_info(ctx)->vendor, "NVIDIA") ||
+      clGetKernelWorkGroupInfo(kern, lsk__context_device(ctx), CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                               sizeof req, req, NULL))
+    return wg_max;
+  size_t n = req[0] * (req[1] ? req[1] : 1) * (req[2] ? req[2] : 1);
+  return n > wg_max ? n : wg_max;
+}
+
 static int get_entry(lsk_kernel *k, lsk__build *b, const char *fn, lsk__kentry **out)
 {
   for (lsk__kentry *e = k->entries; e; e = e->next)
@@ -46,6 +64,8 @@ static int get_entry(lsk_kernel *k, lsk__build *b, const char *fn, lsk__kentry *
   e->kernel = kern;
   err = clGetKernelWorkGroupInfo(kern, lsk__context_device(ctx), CL_KERNEL_WORK_GROUP_SIZE,
                                  sizeof e->wg_max, &e->wg_max, NULL);
+  if (!err)
+    e->wg_max = required_size_limit(ctx, kern, e->wg_max);
   /* Never above the device's own limit (OpenCL promises as much); under a
    * model (LSK_SHAPES) the model's: a kernel takes 1024 work-items at most
    * there, as on the modeled GPU. */
