@@ -106,6 +106,8 @@ static int cpu_path(lsk_context *ctx) { return lsk__algo_cpu_path(ctx, "LSK_COMP
  * on a GPU), then where the CPU path is taken it is not, then on GPUs.
  */
 #define LOOKBACK_MAX (1u << 30)
+/* The look-back's workers where the caller names none (run_lookback). */
+#define LOOKBACK_WORKERS 256u
 
 static int lookback_path(const lsk_compactor *c, size_t n)
 {
@@ -412,18 +414,27 @@ static int run_lookback(lsk_compactor *c, const char *fn, int rows, const lsk_ar
   if (!a)
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
   memcpy(a, in, nin * sizeof *a);
-  size_t k = nin;
-  a[k++] = LSK_ARG_ULONG(arg);
-  a[k++] = LSK_ARG_UINT((uint32_t)n);
-  a[k++] = LSK_ARG_BUFFER(c->cells);
-  memcpy(a + k, outs, nout * sizeof *a);
-  k += nout;
-  a[k++] = LSK_ARG_BUFFER(count_buf);
-  a[k++] = LSK_ARG_UINT((uint32_t)count_index);
-  /* One block per tile (compact.cl): the options' blocks do not apply. */
+  size_t n_args = nin;
+  a[n_args++] = LSK_ARG_ULONG(arg);
+  a[n_args++] = LSK_ARG_UINT((uint32_t)n);
+  a[n_args++] = LSK_ARG_BUFFER(c->cells);
+  memcpy(a + n_args, outs, nout * sizeof *a);
+  n_args += nout;
+  a[n_args++] = LSK_ARG_BUFFER(count_buf);
+  a[n_args++] = LSK_ARG_UINT((uint32_t)count_index);
+  /* One block per tile (compact.cl): the options' blocks do not apply.
+   * Workers: the caller's, else the rule's, at most 256 (a tile of 2048
+   * in 8 steps): on an H200, 2^25 elements took 0.34 ms so and 0.65 ms at
+   * the rule's 1024, whose blocks each looked back for 2 elements a worker
+   * (lsk bench --only cuda, 2026-11-27). */
+  lsk_kernel *k = rows ? c->lb_rows : c->lb_indices;
   lsk_launch l = lsk__plan_launch(p, tiles);
+  lsk_kernel_info info;
+  if (!rc && !l.workers && !l.simd && !(rc = lsk_kernel_query(k, &l, &info)) &&
+      info.workers > LOOKBACK_WORKERS)
+    l.workers = LOOKBACK_WORKERS;
   if (!rc)
-    rc = lsk__launch_q(rows ? c->lb_rows : c->lb_indices, q, fn, &l, a, k);
+    rc = lsk__launch_q(k, q, fn, &l, a, n_args);
   free(a);
   return rc;
 }
