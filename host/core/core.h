@@ -262,8 +262,8 @@ int lsk__getenv_bool(const char *name, int def);
 
 /* ---- For the tests of these internals (tests/core, tests/fuzz) -------- */
 extern const char lsk__device_source[]; /* the device library, embedded */
-char *lsk__map_log_lines(const char *name, const char *log, unsigned prelude_line,
-                         unsigned source_line);
+char *lsk__map_log_lines(const char *name, const char *log, const char *library,
+                         unsigned prelude_line, unsigned source_line);
 #define LSK__KEY_UNFOLLOWED 1
 int lsk__include_key(const char *text, const char *options, char **out /* OUT */);
 int lsk__include_dirs(const char *options, char ***dirs /* OUT */, size_t *n /* OUT */);

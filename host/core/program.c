@@ -176,18 +176,50 @@ static unsigned line_at(const char *text, const char *p)
   return line;
 }
 
+/* Line `line` of the library text as its own file and line, from the
+ * last #line marker before it ("#line N \"file\"": the next line is line N
+ * of file); 0 where none comes before it. */
+static int library_line(const char *lib, unsigned long line, char *file, size_t cap,
+                        unsigned long *out)
+{
+  unsigned long at = 1, mark_at = 0, mark_n = 0;
+  const char *mark = NULL;
+  int mark_len = 0;
+  for (const char *p = lib; p && *p && at < line; ++at) {
+    if (strncmp(p, "#line ", 6) == 0) {
+      char *e;
+      unsigned long n = strtoul(p + 6, &e, 10);
+      const char *q = e[0] == ' ' && e[1] == '"' ? strpbrk(e + 2, "\"\n") : NULL;
+      if (e > p + 6 && q && *q == '"') {
+        mark_at = at;
+        mark_n = n;
+        mark = e + 2;
+        mark_len = (int)(q - mark);
+      }
+    }
+    p = strchr(p, '\n');
+    p = p ? p + 1 : NULL;
+  }
+  if (!mark || at != line || mark_len > 200)
+    return 0;
+  snprintf(file, cap, "%.*s", mark_len, mark);
+  *out = mark_n + (line - mark_at - 1);
+  return 1;
+}
+
 /* Some compilers (NVIDIA's) honour #line for __LINE__ but not in their
  * diagnostics, which say "<kernel>:LINE:" with LINE counted in the whole
- * text. The log with those rewritten as "name:LINE:" for the user's source
- * and "name.prelude:LINE:" for the prelude; lines of the device library
- * stay as they are. NULL without memory. */
-char *lsk__map_log_lines(const char *name, const char *log, unsigned prelude_line,
-                         unsigned source_line)
+ * text. The log with those rewritten as "name:LINE:" for the user's source,
+ * "name.prelude:LINE:" for the prelude and, given the device library's
+ * text (library), as its files' own lines by its #line markers (without:
+ * they stay as they are). NULL without memory. */
+char *lsk__map_log_lines(const char *name, const char *log, const char *library,
+                         unsigned prelude_line, unsigned source_line)
 {
   static const char pat[] = "<kernel>:";
   size_t cap = strlen(log) + 1, len = 0;
   for (const char *p = log; (p = strstr(p, pat)) != NULL; p += sizeof pat - 1)
-    cap += strlen(name) + 24;
+    cap += strlen(name) + 24 + 200;
   char *out = malloc(cap);
   if (!out)
     return NULL;
@@ -198,8 +230,16 @@ char *lsk__map_log_lines(const char *name, const char *log, unsigned prelude_lin
     p = q + sizeof pat - 1;
     char *end;
     unsigned long line = strtoul(p, &end, 10);
+    char file[208];
+    unsigned long fline;
+    if (end != p && *end == ':' && line < prelude_line && library &&
+        library_line(library, line, file, sizeof file, &fline)) {
+      len += (size_t)sprintf(out + len, "%s:%lu", file, fline);
+      p = end;
+      continue;
+    }
     if (end == p || *end != ':' || line < prelude_line) {
-      memcpy(out + len, pat, sizeof pat - 1); /* not a line, or the device library's */
+      memcpy(out + len, pat, sizeof pat - 1); /* not a line, or unmapped */
       len += sizeof pat - 1;
       continue;
     }
@@ -224,7 +264,8 @@ static int build_failed(lsk_program *prog, cl_program program, cl_int err, const
     if (clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, n, log, NULL))
       n = 0;
     log[n] = 0;
-    char *mapped = lsk__map_log_lines(prog->name, log, prelude_line, source_line);
+    char *mapped =
+        lsk__map_log_lines(prog->name, log, lsk__device_source, prelude_line, source_line);
     if (mapped) {
       free(log);
       log = mapped;

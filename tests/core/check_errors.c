@@ -465,13 +465,25 @@ START_TEST(test_errors_build_log_whole_text_lines)
                     "<kernel>:20:17: error: in the source\n"
                     "<kernel>:15:2: note: the source's first line\n"
                     "<kernel>: warning: no line\n";
-  char *m = lsk__map_log_lines("broken.cl", log, 10, 15);
+  char *m = lsk__map_log_lines("broken.cl", log, NULL, 10, 15);
   ck_assert_ptr_nonnull(m);
   ck_assert_str_eq(m, "<kernel>:3:1: error: in the device library\n"
                       "broken.cl.prelude:3:5: error: in the prelude\n"
                       "broken.cl:6:17: error: in the source\n"
                       "broken.cl:1:2: note: the source's first line\n"
                       "<kernel>: warning: no line\n");
+  free(m);
+  /* With the library's text, its lines by its #line markers (text lines
+   * 1-9: a.h's 1-2, b_t.h's 40-41, a.h's 7-8; line 1 has no marker before
+   * it, a marker's own line neither). */
+  const char *lib = "int x;\n#line 1 \"a.h\"\nA1\nA2\n#line 40 \"b_t.h\"\nB40\nB41\n"
+                    "#line 7 \"a.h\"\nA7\n";
+  log = "<kernel>:1:1: e\n<kernel>:2:1: e\n<kernel>:4:2: e\n<kernel>:7:3: e\n<kernel>:9:4: e\n"
+        "<kernel>:11:5: e\n";
+  m = lsk__map_log_lines("broken.cl", log, lib, 10, 15);
+  ck_assert_ptr_nonnull(m);
+  ck_assert_str_eq(m, "<kernel>:1:1: e\n<kernel>:2:1: e\na.h:2:2: e\nb_t.h:41:3: e\na.h:7:4: e\n"
+                      "broken.cl.prelude:2:5: e\n");
   free(m);
 }
 END_TEST

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check_block.h"
+#include "core/core.h" /* lsk__device_source, lsk__map_log_lines */
 
 /* The shapes (see check_block.h) and the shared helpers. */
 const bt_shape bt_shapes[] = {
@@ -623,6 +624,31 @@ START_TEST(test_block_template_error_names_its_line)
 }
 END_TEST
 
+/* The same where the compiler ignores #line in its log (NVIDIA's:
+ * "<kernel>:LINE:" counted in the whole text): the first copy's line of
+ * the template in the device library, as such a log names it, maps back
+ * to the template's own line. */
+START_TEST(test_block_template_line_from_whole_text)
+{
+  unsigned line = source_line("cl/lsk_block_t.h", "int inclusive)");
+  ck_assert_uint_gt(line, 0);
+  /* The first copy's (lsk_block_define.h's macro form ends its line with
+   * a backslash). */
+  const char *at = strstr(lsk__device_source, "int inclusive)\n");
+  ck_assert_ptr_nonnull(at);
+  unsigned whole = 1;
+  for (const char *p = lsk__device_source; p < at; ++p)
+    whole += *p == '\n';
+  char log[64], want[64];
+  snprintf(log, sizeof log, "<kernel>:%u:61: error: expected ')'", whole);
+  snprintf(want, sizeof want, "lsk_block_t.h:%u:61: error: expected ')'", line);
+  char *m = lsk__map_log_lines("empty.cl", log, lsk__device_source, whole + 1, whole + 2);
+  ck_assert_ptr_nonnull(m);
+  ck_assert_str_eq(m, want);
+  free(m);
+}
+END_TEST
+
 /* A kernel family's build errors name its file and its own lines: the
  * embedded kernels/reduce.cl, built as the kernel library builds it but
  * without its -D options, fails at its #error line. */
@@ -673,6 +699,7 @@ Suite *suite_block(void)
   tcase_add_test(tc, test_block_nan);
   tcase_add_test(tc, test_block_scan_var_one_step_rounds);
   tcase_add_test(tc, test_block_template_error_names_its_line);
+  tcase_add_test(tc, test_block_template_line_from_whole_text);
   tcase_add_test(tc, test_block_family_error_names_its_line);
   bt_add_atomic_tests(tc);
   suite_add_tcase(s, tc);
