@@ -5,7 +5,8 @@
 #
 # skip: `lsk bench --quick --no-build --only cuda` on this build's device
 #   (not an NVIDIA GPU in CI, or no peer built) says why the case is
-#   skipped and exits 0.
+#   skipped and exits 0; on an NVIDIA GPU with the peer (the GPU run), the
+#   case runs instead and prints its 9 rows.
 # peer-skip: the same with $LSK_BENCH_CUDA_PEER a stand-in that finds no
 #   CUDA device ("skip <reason>"): the reason is passed on, exit 0.
 # stand-in: a stand-in that is ready and answers every case with 1 ms: the
@@ -70,7 +71,15 @@ endif()
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "lsk bench --only cuda failed (${rc})")
 endif()
-if(MODE STREQUAL "skip")
+if(MODE STREQUAL "skip" AND out MATCHES "cuda: lsk-peer-cuda on [0-9a-fA-F:.]+ ")
+  # On an NVIDIA GPU with the peer built there is nothing to skip: the
+  # case ran; each of its 9 rows is there.
+  string(REGEX MATCHALL "cuda: [^\n]+ ms +[0-9.]+ ms" rows "${out}")
+  list(LENGTH rows nrows)
+  if(nrows LESS 9)
+    message(FATAL_ERROR "the cuda case ran on a CUDA device but printed ${nrows} rows of 9")
+  endif()
+elseif(MODE STREQUAL "skip")
   if(NOT out MATCHES "cuda: skipped, (lsk-peer-cuda not built|lsk's device is not an NVIDIA GPU)")
     message(FATAL_ERROR "no reason for skipping the cuda case")
   endif()

@@ -512,10 +512,14 @@ static void run_sequence(lsk_context *ctx, const char *qb_name, seq *s)
    * block (scan.c), all at the shape given. */
   lsk_algo_options ao = {.workers = 8, .simd = 2, .tile = 256, .blocks = 4};
   /* The lockstep path's three launches (on CPUs the scan's own path makes
-   * two per chunk: LSK_SCAN_CPU=0 keeps the sequence the same everywhere). */
+   * two per chunk, on GPUs with 64-bit atomics the look-back two:
+   * LSK_SCAN_CPU=0 and LSK_SCAN_LOOKBACK=0 keep the sequence the same
+   * everywhere). */
   setenv("LSK_SCAN_CPU", "0", 1);
+  setenv("LSK_SCAN_LOOKBACK", "0", 1);
   int rc = lsk_scan(ctx, LSK_TYPE_UINT, LSK_SCAN_EXCLUSIVE, e, 0, sc, 0, N, &ao, &on_b);
   unsetenv("LSK_SCAN_CPU");
+  unsetenv("LSK_SCAN_LOOKBACK");
   TU_OK(ctx, rc);
   add_kernel(s, "lsk_reduce_add_uint", qbn, 2, d256, b4, 8, 2);
   add_kernel(s, "lsk_scan_uint", qbn, 2, d256, b1, 8, 2);
