@@ -401,8 +401,12 @@ static int nv_bus_id(cl_device_id dev, char *out, size_t len)
   /* The domain came later than bus and slot: 0 where it is not known. */
   if (clGetDeviceInfo(dev, NV_PCI_DOMAIN_ID, sizeof domain, &domain, NULL))
     domain = 0;
-  /* The slot word holds the device number over 3 bits of function. */
-  snprintf(out, len, "%04x:%02x:%02x.%x", domain, bus & 255u, (slot >> 3) & 31u, slot & 7u);
+  /* The slot word: the device number on the driver seen (580 on an H200:
+   * slot 6 for 0000:00:06.0); in the extension's older reading, the device
+   * over 3 bits of function. Both go to the peer, which takes the first
+   * that names a CUDA device. */
+  snprintf(out, len, "%04x:%02x:%02x.0,%04x:%02x:%02x.%x", domain, bus & 255u, slot & 31u, domain,
+           bus & 255u, (slot >> 3) & 31u, slot & 7u);
   return 0;
 }
 
@@ -511,7 +515,7 @@ static int measure(cuda_state *s, const char *path, const char *bus_id)
 
 int bench_case_cuda(bench *bn)
 {
-  char path[4200], bus_id[32] = "";
+  char path[4200], bus_id[64] = "";
   int given;
   if (peer_path(path, sizeof path, &given)) {
     if (given)

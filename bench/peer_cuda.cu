@@ -5,7 +5,7 @@
  * with the CUDA runtime linked statically (-cudart static) so that it runs
  * where only the driver is; lsk never links it.
  *
- *   lsk-peer-cuda --log2n N --repeat R [--pci-bus-id ID] [--step]
+ *   lsk-peer-cuda --log2n N --repeat R [--pci-bus-id ID[,ID...]] [--step]
  *
  * The cases, on the data of the bench's own (peer_cuda_ref.h, which also
  * holds the C references every result is checked against):
@@ -421,7 +421,17 @@ std::string pick_device(const char *bus_id)
     return "no CUDA device";
   int dev = 0;
   if (bus_id && *bus_id) {
-    err = cudaDeviceGetByPCIBusId(&dev, bus_id);
+    /* Candidates, comma-separated, the first that names a device wins:
+     * drivers have told the slot two ways (see nv_bus_id in peer_cuda.c). */
+    std::string ids(bus_id);
+    err = cudaErrorInvalidDevice;
+    for (size_t at = 0; err != cudaSuccess && at <= ids.size();) {
+      size_t end = ids.find(',', at);
+      if (end == std::string::npos)
+        end = ids.size();
+      err = cudaDeviceGetByPCIBusId(&dev, ids.substr(at, end - at).c_str());
+      at = end + 1;
+    }
     if (err != cudaSuccess)
       return std::string("no CUDA device at PCI bus id ") + bus_id + " (" +
              cudaGetErrorString(err) + ")";
@@ -438,7 +448,7 @@ int usage(const char *why)
 {
   std::fprintf(stderr,
                "lsk-peer-cuda: %s\nusage: lsk-peer-cuda --log2n N (10..30) --repeat R "
-               "[--pci-bus-id ID] [--step]\n",
+               "[--pci-bus-id ID[,ID...]] [--step]\n",
                why);
   return 2;
 }

@@ -28,7 +28,7 @@
 #   machine  20   nvidia-smi, lsk devices, lsk info
 #   peer     30   lsk-peer-cuda alone at 2^16, every case checked
 #   cuda     90   lsk bench --only cuda: lsk against CUDA, CUB, cuRAND
-#   streams  75   lsk demo pixel --preset pu50 with 1, 2, 4, 8 streams
+#   streams  120  lsk demo pixel --preset pu50 with 1, 2, 4, 8 streams
 #                 (uploads from pinned memory)
 #   trace    30   the same with 2 streams and --trace, drawn as a PNG by
 #                 docs/tools/trace_png.py
@@ -58,7 +58,7 @@ RES=$ROOT/$GPU_BUILD/results
 OUT=${OUT:-$ROOT/$GPU_BUILD/out}
 SELFTEST=${LSK_NVIDIA_SELFTEST:-0}
 STEPS=(machine peer cuda streams trace algo suite nvptx)
-declare -A BOX=([machine]=20 [peer]=30 [cuda]=90 [streams]=75 [trace]=30 [algo]=110
+declare -A BOX=([machine]=20 [peer]=30 [cuda]=90 [streams]=120 [trace]=30 [algo]=110
                 [suite]=140 [nvptx]=45)
 
 say() { echo "gpu_run.sh: $*" >&2; }
