@@ -35,9 +35,12 @@
 #   algo     110  lsk bench --only sort,histogram,random,bufcache,overlap,
 #                 streams
 #   suite    140  ctest on GPU_BUILD without the labels that need no GPU or
-#                 tools the GPU machine lacks (the fuzz engines are not packed) (SUITE_ARGS; default
-#                 -LE 'oclgrind|rusticl|fuzz|nvptx|mpi'), 8 at a time, 90 s
-#                 per test; tests not reached in the box count as not run
+#                 what the pack or the GPU machine lacks (the fuzz engines,
+#                 CMake's install files, an MPI build; gpushape models the
+#                 GPU on PoCL) (SUITE_ARGS; default -LE
+#                 'oclgrind|rusticl|fuzz|nvptx|mpi|gpushape|install' -E
+#                 '^(docs_paths|cli_docs)$'), 8 at a time, 90 s per test;
+#                 tests not reached in the box count as not run
 #   nvptx    45   tests/nvptx.sh with NVIDIA's own compiler (LSK_NVPTX_DEVICE=1)
 #
 # Output (OUT, default GPU_BUILD/out), at most 8 files as the device tool
@@ -108,7 +111,9 @@ BUDGET=${GPU_RUN_BUDGET:-540}
 BENCH_SIZE=()
 PIXEL=(--preset pu50 --events 400 --batch 20 --repeat 3)
 TRACE_PIXEL=(--preset pu50 --events 40 --batch 10 --repeat 1)
-SUITE_DEFAULT=(-LE 'oclgrind|rusticl|fuzz|nvptx|mpi')
+SUITE_DEFAULT=(-LE 'oclgrind|rusticl|fuzz|nvptx|mpi|gpushape|install')
+# Tests left out by name (with the passed ones on a rerun: ctest takes one -E).
+SUITE_EXCLUDE=docs_paths\|cli_docs
 if [ "$SELFTEST" = 1 ]; then
   REPEAT=3
   BENCH_SIZE=(--quick)
@@ -119,7 +124,7 @@ if [ "$SELFTEST" = 1 ]; then
   BUDGET=${GPU_RUN_BUDGET:-1200}
 fi
 # shellcheck disable=SC2206 # SUITE_ARGS is split into words on purpose
-[ -n "${SUITE_ARGS:-}" ] && SUITE_DEFAULT=(${SUITE_ARGS})
+[ -n "${SUITE_ARGS:-}" ] && SUITE_DEFAULT=(${SUITE_ARGS}) && SUITE_EXCLUDE=
 
 step_machine() {
   {
@@ -179,11 +184,11 @@ step_algo() {
     --only sort,histogram,random,bufcache,overlap,streams --json "$RES/algo.json" >"$RES/algo.txt" 2>&1
 }
 step_suite() {
-  local args=("${SUITE_DEFAULT[@]}") rc names
+  local args=("${SUITE_DEFAULT[@]}") rc names=${SUITE_EXCLUDE:-}
   if [ -s "${GPU_RUN_SUITE_SKIP:-}" ]; then
-    names=$(paste -sd'|' "$GPU_RUN_SUITE_SKIP")
-    args+=(-E "^($names)\$")
+    names=${names:+$names|}$(paste -sd'|' "$GPU_RUN_SUITE_SKIP")
   fi
+  [ -n "$names" ] && args+=(-E "^($names)\$")
   # ctest's own limit a little inside the step's box, so that it reports.
   ctest --test-dir "$GPU_BUILD" "${args[@]}" -j "${SUITE_JOBS:-8}" --timeout 90 \
     --stop-time "$(date -d "+$(($1 - 10)) seconds" +%H:%M:%S)" --output-on-failure \
