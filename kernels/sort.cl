@@ -70,6 +70,15 @@
 #define LSK__SORT_COPY LSK__SORT_MAX_PASSES
 
 #define LSK__SORT_SEL(sel, a, b, c) ((sel) == 0u ? (a) : (sel) == 1u ? (b) : (c))
+/* A pass's source and destination of keys (ks, kd) and values (vs, vd),
+ * chosen by its state word st among the kernel's parameters kin, kout,
+ * ktmp and vin, vout, vtmp. */
+#define LSK__SORT_BUFFERS(st)                                                                      \
+  uint from = (st) >> 2 & 3u, to = (st) >> 4 & 3u;                                                 \
+  __global const LSK__SORT_T *restrict ks = LSK__SORT_SEL(from, kin, kout, ktmp);                  \
+  __global LSK__SORT_T *restrict kd = LSK__SORT_SEL(to, kin, kout, ktmp);                          \
+  __global const uint *restrict vs = LSK__SORT_SEL(from, vin, vout, vtmp);                         \
+  __global uint *restrict vd = LSK__SORT_SEL(to, vin, vout, vtmp)
 
 /* The key's bits: T, its unsigned type of the key's width. */
 #define LSK__SORT_T LSK__PASTE(LSK__SORT_T_, LSK_SORT_KEY)
@@ -294,11 +303,7 @@ LSK_KERNEL void LSK__SORT_BSCATTER(LSK_CTX, __global const uint *state, uint pas
   uint st = state[pass];
   if (!(st & 1u))
     return;
-  uint from = st >> 2 & 3u, to = st >> 4 & 3u;
-  __global const LSK__SORT_T *restrict ks = LSK__SORT_SEL(from, kin, kout, ktmp);
-  __global LSK__SORT_T *restrict kd = LSK__SORT_SEL(to, kin, kout, ktmp);
-  __global const uint *restrict vs = LSK__SORT_SEL(from, vin, vout, vtmp);
-  __global uint *restrict vd = LSK__SORT_SEL(to, vin, vout, vtmp);
+  LSK__SORT_BUFFERS(st);
   uint w = lsk_worker(), b = lsk_block_idx(), radix = mask + 1u;
   uint g = w / 32u, first = g * 32u, last = min(first + 32u, (uint)LSK_WORKERS);
   __local uint *base = loc, *cnt = loc + radix, *dig = cnt + LSK__SORT_GROUPS * radix;
@@ -359,11 +364,7 @@ LSK_KERNEL void LSK__SORT_COPY_K(LSK_CTX, __global const uint *state, __global L
   uint st = state[LSK__SORT_COPY];
   if (!(st & 1u))
     return;
-  uint from = st >> 2 & 3u, to = st >> 4 & 3u;
-  __global const LSK__SORT_T *restrict ks = LSK__SORT_SEL(from, kin, kout, ktmp);
-  __global LSK__SORT_T *restrict kd = LSK__SORT_SEL(to, kin, kout, ktmp);
-  __global const uint *restrict vs = LSK__SORT_SEL(from, vin, vout, vtmp);
-  __global uint *restrict vd = LSK__SORT_SEL(to, vin, vout, vtmp);
+  LSK__SORT_BUFFERS(st);
   lsk__tiles tiles = lsk__tile_run(n, per_block);
   for (uint t = tiles.first; t < tiles.end; ++t) {
     LSK_FOREACH(it)
