@@ -3,8 +3,9 @@
  *
  * Rows, each checked before it is timed:
  *   - allocations plus recycles per second: every work-item allocates a
- *     cell, writes it and recycles it (one atomic per block for each, or
- *     one per item), then the GC runs; the GC is in the time. Against a
+ *     cell, writes it and recycles it (one atomic per block for each, one
+ *     per item, or per item through a worker's cache, lsk_pool_cache),
+ *     then the GC runs; the GC is in the time. Against a
  *     plain C single-threaded free-list allocator doing the same work: n
  *     allocations (from the free list, else fresh cells), a write to each
  *     cell, then n frees. The device checks that each cell it gets reads as
@@ -69,6 +70,31 @@ static const char source[] =
     "      }\n"
     "    }\n"
     "  }\n"
+    "}\n"
+    "/* The same per item through a worker's cache (lsk_pool_cache). */\n"
+    "LSK_KERNEL void churn_cache(LSK_CTX, __global uint *pool, uint n, __global uint *got,\n"
+    "                            uint check)\n"
+    "{\n"
+    "  lsk_pool_cache pc;\n"
+    "  lsk_pool_cache_begin(&pc, pool);\n"
+    "  __global uint *cells = lsk_pool_cell(pool, 0);\n"
+    "  const uint cw = lsk_pool_cell_words(pool);\n"
+    "  LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {\n"
+    "    LSK_FOREACH(it) {\n"
+    "      uint i = b * LSK_DOMAIN_SIZE + it.idx;\n"
+    "      if (i < n) {\n"
+    "        uint c = lsk_pool_cache_alloc(&pc);\n"
+    "        if (c != LSK_POOL_INVALID) {\n"
+    "          __global uint *p = cells + (ulong)c * cw;\n"
+    "          LSK_VERIFY2(!check || p[0] == 0, \"allocated cell not zero\", c, p[0]);\n"
+    "          p[0] = i + 1;\n"
+    "        }\n"
+    "        if (check) got[i] = c;\n"
+    "        lsk_pool_cache_recycle(&pc, c);\n"
+    "      }\n"
+    "    }\n"
+    "  }\n"
+    "  lsk_pool_cache_end(&pc);\n"
     "}\n";
 
 /* The C reference: a free list (a stack) over cells of 4 bytes. */
@@ -107,39 +133,58 @@ static int churn(bench *bn, lsk_kernel *k, lsk_pool *pool, size_t n, lsk_buffer 
   return rc ? rc : lsk_context_finish(bn->ctx);
 }
 
-/* A checked round: n distinct cells handed out, all free again after. */
-static int churn_check(bench *bn, lsk_kernel *k, lsk_pool *pool, size_t n, lsk_buffer *got)
+/* A checked round: n distinct cells of the pool's cap handed out, all
+ * free again after (on the free list or never used). */
+static int churn_check(bench *bn, lsk_kernel *k, lsk_pool *pool, size_t n, size_t cap,
+                       lsk_buffer *got)
 {
   uint32_t *cells = malloc(n * 4);
-  unsigned char *seen = calloc(n, 1);
+  unsigned char *seen = calloc(cap, 1);
   lsk_pool_usage u;
   int rc = !cells || !seen ? cli_fail("bench", "pool: out of host memory") : 0;
   if (!rc && (churn(bn, k, pool, n, got, 1) || lsk_buffer_read(got, 0, cells, n * 4, NULL) ||
               lsk_pool_usage_get(pool, &u, NULL)))
     rc = cli_fail("bench", "pool: %s", lsk_context_errmsg(bn->ctx));
   for (size_t i = 0; !rc && i < n; ++i) {
-    if (cells[i] >= n || seen[cells[i]]++)
+    if (cells[i] >= cap || seen[cells[i]]++)
       rc =
           cli_fail("bench", "pool: item %zu got cell %u: invalid or handed out twice", i, cells[i]);
   }
-  if (!rc && (u.live != 0 || u.free != n || u.refused != 0))
-    rc = cli_fail("bench", "pool: after the GC %zu live, %zu free, %llu refused; want 0, %zu, 0",
-                  u.live, u.free, (unsigned long long)u.refused, n);
+  if (!rc && (u.live != 0 || u.free + u.fresh != cap || u.refused != 0))
+    rc = cli_fail("bench",
+                  "pool: after the GC %zu live, %zu free or fresh, %llu refused; want 0, %zu, 0",
+                  u.live, u.free + u.fresh, (unsigned long long)u.refused, cap);
   free(cells);
   free(seen);
   return rc;
 }
+
+/* The churn rows: kernel, row name's suffix and the bench's group. */
+enum { NCHURN = 3 };
+static const struct {
+  const char *kernel, *what, *group;
+} churn_rows[NCHURN] = {
+    {"churn_block", "block", "pool alloc+recycle (block)"},
+    {"churn_item", "item", "pool alloc+recycle (item)"},
+    {"churn_cache", "item, cache", "pool alloc+recycle (item, cache)"},
+};
 
 static int case_churn(bench *bn)
 {
   unsigned lg = bn->log2n < 22 ? bn->log2n : 22;
   size_t n = (size_t)1 << lg;
   lsk_program *prog = NULL;
-  lsk_kernel *k[2] = {NULL, NULL};
+  lsk_kernel *k[NCHURN] = {NULL};
   /* A pool per row: the order of a free list is the history of its
    * allocations, and one atomic per item interleaves the work-items'
-   * cells finely, which would scatter the other row's writes too. */
-  lsk_pool *pool[2] = {NULL, NULL};
+   * cells finely, which would scatter the other rows' writes too. */
+  lsk_pool *pool[NCHURN] = {NULL};
+  result *row[NCHURN] = {NULL};
+  /* The cache row's pool has room for the caches' reservations: a cache
+   * holds back up to LSK_POOL_CACHE_BATCH - 1 cells it does not hand out
+   * (16 workers of 64 blocks on PoCL: under 65 000 cells), and they are
+   * free again only after the GC. */
+  size_t cap[NCHURN] = {n, n, n + n / 16};
   lsk_buffer *got = NULL;
   cpool cp = {.cap = (uint32_t)n};
   cp.cells = calloc(n, 4);
@@ -148,55 +193,52 @@ static int case_churn(bench *bn)
   int rc = !cp.cells || !cp.free_list || !cp.held;
   if (rc)
     cli_fail("bench", "pool: out of host memory");
-  if (!rc &&
-      (lsk_program_create(bn->ctx, source, &(lsk_program_options){.name = "bench_pool.cl"},
-                          &prog) ||
-       lsk_kernel_create(prog, "churn_block", &k[0]) ||
-       lsk_kernel_create(prog, "churn_item", &k[1]) ||
-       lsk_pool_create(bn->ctx, 4, n, NULL, &pool[0]) ||
-       lsk_pool_create(bn->ctx, 4, n, NULL, &pool[1]) || lsk_buffer_create(bn->ctx, n * 4, &got)))
+  if (!rc && (lsk_program_create(bn->ctx, source, &(lsk_program_options){.name = "bench_pool.cl"},
+                                 &prog) ||
+              lsk_buffer_create(bn->ctx, n * 4, &got)))
     rc = cli_fail("bench", "pool: %s", lsk_context_errmsg(bn->ctx));
+  for (int j = 0; !rc && j < NCHURN; ++j)
+    if (lsk_kernel_create(prog, churn_rows[j].kernel, &k[j]) ||
+        lsk_pool_create(bn->ctx, 4, cap[j], NULL, &pool[j]))
+      rc = cli_fail("bench", "pool: %s", lsk_context_errmsg(bn->ctx));
   /* Checked first (the first round takes fresh cells, later ones the free
    * list), then a warm-up round of each. */
-  for (int j = 0; !rc && j < 2; ++j)
-    rc = churn_check(bn, k[j], pool[j], n, got) || churn_check(bn, k[j], pool[j], n, got);
+  for (int j = 0; !rc && j < NCHURN; ++j)
+    rc = churn_check(bn, k[j], pool[j], n, cap[j], got) ||
+         churn_check(bn, k[j], pool[j], n, cap[j], got);
   c_churn(&cp, n);
-  double work = 2e3 * (double)n;
-  char name[64];
-  snprintf(name, sizeof name, "pool alloc+recycle, 2^%u (block)", lg);
-  result *rb = rc ? NULL
-                  : bench_new_result(bn, KIND_RATE, name, "C free list, 1 thread",
-                                     "pool alloc+recycle (block)", "M ops/s", work);
-  snprintf(name, sizeof name, "pool alloc+recycle, 2^%u (item)", lg);
-  result *ri = rc ? NULL
-                  : bench_new_result(bn, KIND_RATE, name, "C free list, 1 thread",
-                                     "pool alloc+recycle (item)", "M ops/s", work);
-  rc = rc || !rb || !ri;
+  for (int j = 0; !rc && j < NCHURN; ++j) {
+    char name[64];
+    snprintf(name, sizeof name, "pool alloc+recycle, 2^%u (%s)", lg, churn_rows[j].what);
+    row[j] = bench_new_result(bn, KIND_RATE, name, "C free list, 1 thread", churn_rows[j].group,
+                              "M ops/s", 2e3 * (double)n);
+    rc = !row[j];
+  }
   for (unsigned r = 0; !rc && r < bn->repeat; ++r) {
     bench_progress(bn, "pool alloc+recycle", r, bn->repeat);
-    for (int j = 0; !rc && j < 2; ++j) {
+    for (int j = 0; !rc && j < NCHURN; ++j) {
       double t0 = cli_now();
       if (churn(bn, k[j], pool[j], n, got, 0)) {
         rc = cli_fail("bench", "pool: %s", lsk_context_errmsg(bn->ctx));
         break;
       }
-      bench_add(j ? &ri->lsk : &rb->lsk, cli_now() - t0);
-      bench_add(j ? &ri->ref : &rb->ref, c_churn(&cp, n));
+      bench_add(&row[j]->lsk, cli_now() - t0);
+      bench_add(&row[j]->ref, c_churn(&cp, n));
     }
   }
   bench_progress(bn, "pool alloc+recycle", bn->repeat, bn->repeat);
   /* After the timed rounds: still nothing live, nothing refused. */
-  for (int j = 0; !rc && j < 2; ++j) {
+  for (int j = 0; !rc && j < NCHURN; ++j) {
     lsk_pool_usage u;
-    if (lsk_pool_usage_get(pool[j], &u, NULL) || u.live || u.refused || u.free != n)
+    if (lsk_pool_usage_get(pool[j], &u, NULL) || u.live || u.refused || u.free + u.fresh != cap[j])
       rc = cli_fail("bench", "pool: after the timed rounds %zu live, %llu refused", u.live,
                     (unsigned long long)u.refused);
   }
   lsk_buffer_destroy(got);
-  lsk_pool_destroy(pool[0]);
-  lsk_pool_destroy(pool[1]);
-  lsk_kernel_destroy(k[0]);
-  lsk_kernel_destroy(k[1]);
+  for (int j = 0; j < NCHURN; ++j) {
+    lsk_pool_destroy(pool[j]);
+    lsk_kernel_destroy(k[j]);
+  }
   lsk_program_destroy(prog);
   free(cp.cells);
   free(cp.free_list);

@@ -243,6 +243,191 @@ LSK_COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, c
 }
 
 /*
+ * A worker's pool cache: lsk_pool_alloc and lsk_pool_recycle per item, with
+ * the atomics taken LSK_POOL_CACHE_BATCH at a time.
+ *
+ *     lsk_pool_cache pc;
+ *     lsk_pool_cache_begin(&pc, pool);
+ *     LSK_FOREACH(it) { uint c = lsk_pool_cache_alloc(&pc); ... lsk_pool_cache_recycle(&pc, c); }
+ *     lsk_pool_cache_end(&pc);
+ *
+ * An allocation takes a cursor value from the cache's reservation, and
+ * when that is spent reserves the next BATCH values with one
+ * compare-and-swap, only while at least BATCH cells remain available (so a
+ * reservation never makes the pool look exhausted); otherwise, or when
+ * another work-item moved the cursor first, it takes one value with an
+ * atomic add, as lsk_pool_alloc. Recycles collect in the cache and go to
+ * the recycled list BATCH at a time, one atomic add each. lsk_pool_cache_end
+ * sends the rest, and recycles the cells of values it reserved and never
+ * handed out: they were never written, and they are free again after the
+ * next GC, which counts them as allocated and recycled.
+ *
+ * The cells and their order are the pool's as above (a cell handed out
+ * reads as zeros, nothing is reused before the GC). What a cache adds: an
+ * allocation may fail while other caches hold reserved cells (at most
+ * BATCH - 1 each), and a recycled cell reaches the recycled list only when
+ * its cache flushes. Any control flow, no barriers.
+ * @attention every lsk_pool_cache_begin needs its lsk_pool_cache_end by
+ * the same work-item before the kernel returns; otherwise the cache's
+ * reserved and recycled cells are lost to the pool (they stay live).
+ *
+ * LSK_POOL_CACHE_BATCH: 16 where the device compiles for a CPU's own
+ * instruction set (PoCL), where a locked instruction per item costs more
+ * than the item's work (docs/dynamic-memory.md); 1 elsewhere, where the
+ * calls are lsk_pool_alloc and lsk_pool_recycle. A program may define it
+ * (a build option -DLSK_POOL_CACHE_BATCH=N, N from 1 to 64).
+ */
+#ifndef LSK_POOL_CACHE_BATCH
+#if defined(__x86_64__) || defined(__aarch64__)
+#define LSK_POOL_CACHE_BATCH 64
+#else
+#define LSK_POOL_CACHE_BATCH 1
+#endif
+#endif
+#if LSK_POOL_CACHE_BATCH < 1 || LSK_POOL_CACHE_BATCH > 1024
+#error "LSK_POOL_CACHE_BATCH must be 1 to 64"
+#endif
+
+typedef struct lsk_pool_cache {
+  __global uint *pool;
+  /* The header's words that no user kernel changes, read once: PoCL
+   * flattens address spaces, so every store to a cell would otherwise make
+   * the compiler read them again. */
+  __global const uint *free_list;
+  uint nfree, fresh, left, cap;
+  uint next, end; /* reserved cursor values: [next, end) */
+  uint grab;      /* the next reservation's size */
+  uint nrec;      /* recycled cells waiting in rec */
+  uint rec[LSK_POOL_CACHE_BATCH];
+} lsk_pool_cache;
+
+LSK_INLINE void lsk_pool_cache_begin(lsk_pool_cache *pc, __global uint *pool)
+{
+  pc->pool = pool;
+  pc->free_list = pool + pool[LSK__POOL_FREE_OFF];
+  pc->nfree = pool[LSK__POOL_FREE_LEN];
+  pc->fresh = pool[LSK__POOL_FRESH];
+  pc->cap = pool[LSK__POOL_CAPACITY];
+  pc->left = pc->cap - pc->fresh;
+  pc->next = pc->end = 0;
+  pc->grab = min(16u, (uint)LSK_POOL_CACHE_BATCH);
+  pc->nrec = 0;
+}
+
+#if LSK_POOL_CACHE_BATCH > 1
+/* The next cursor value. A cache reserves 16 values, then 32, 64, ... up
+ * to BATCH (so it holds back at most 15 cells more than it has handed
+ * out), each reservation a compare-and-swap made only while that many cells are
+ * available, tried again at most 3 times when another work-item moved the
+ * cursor (each failure is someone else's progress: nothing waits on
+ * anyone), else one value with an atomic add. The first try guesses that
+ * the cursor is where this cache's last reservation ended: a plain read
+ * would race with the others' atomics, and a failed compare-and-swap
+ * reads it too. */
+LSK_INLINE uint lsk__pool_cache_take(lsk_pool_cache *pc)
+{
+  if (pc->next != pc->end)
+    return pc->next++;
+  volatile __global uint *cursor = (volatile __global uint *)pc->pool + LSK__POOL_CURSOR;
+  uint avail = pc->nfree + pc->left, want = pc->grab, c = pc->end;
+  pc->grab = min(want * 2, (uint)LSK_POOL_CACHE_BATCH);
+  for (uint tries = 0; want > 1 && tries < 4; ++tries) {
+    /* Reservations end on a multiple of 16 (a single value taken before
+     * may have moved the cursor off one): the cursor then hands out whole
+     * lines of the free list, and a cache that recycles in the order it
+     * allocated sends whole lines back, which the GC zero-fills from the
+     * run table (one-word cells on PoCL: the GC took two to four times
+     * longer when the lines came apart). */
+    uint w = want < 16 ? want : want - (c + want) % 16;
+    if (c >= avail || avail - c < w)
+      break;
+    uint seen = atomic_cmpxchg(cursor, c, c + w);
+    if (seen == c) {
+      pc->next = c + 1;
+      pc->end = c + w;
+      return c;
+    }
+    c = seen;
+  }
+  return atomic_inc(cursor);
+}
+
+/* The waiting recycles to the recycled list: one atomic add. */
+LSK_INLINE void lsk__pool_cache_flush(lsk_pool_cache *pc)
+{
+  if (pc->nrec == 0)
+    return;
+  uint r = atomic_add((volatile __global uint *)pc->pool + LSK__POOL_RECYCLED, pc->nrec);
+  if (r < pc->cap && pc->cap - r >= pc->nrec) {
+    __global uint *rl = pc->pool + pc->pool[LSK__POOL_REC_OFF] + r;
+    for (uint i = 0; i < pc->nrec; ++i)
+      rl[i] = pc->rec[i];
+#ifdef LSK__POOL_RUNS
+    lsk__pool_note_runs(pc->pool, pc->rec, r, pc->nrec);
+#endif
+  } else {
+    for (uint i = 0; i < pc->nrec; ++i)
+      lsk__pool_put(pc->pool, r + i, pc->rec[i]);
+  }
+  pc->nrec = 0;
+}
+#endif
+
+#if LSK_POOL_CACHE_BATCH > 1
+/* lsk__pool_take with the header's words from the cache. */
+LSK_INLINE uint lsk__pool_cache_cell(const lsk_pool_cache *pc, uint c)
+{
+  if (c < pc->nfree)
+    return pc->free_list[c];
+  return c - pc->nfree < pc->left ? pc->fresh + (c - pc->nfree) : LSK_POOL_INVALID;
+}
+#endif
+
+/* lsk_pool_cache_alloc: as lsk_pool_alloc, through the cache. */
+LSK_INLINE uint lsk_pool_cache_alloc(lsk_pool_cache *pc)
+{
+#if LSK_POOL_CACHE_BATCH > 1
+  return lsk__pool_cache_cell(pc, lsk__pool_cache_take(pc));
+#else
+  return lsk_pool_alloc(pc->pool);
+#endif
+}
+
+/* lsk_pool_cache_recycle: as lsk_pool_recycle, through the cache. */
+LSK_INLINE void lsk_pool_cache_recycle(lsk_pool_cache *pc, uint cell)
+{
+#if LSK_POOL_CACHE_BATCH > 1
+  if (cell == LSK_POOL_INVALID)
+    return;
+  if (cell >= pc->cap) {
+    atomic_inc((volatile __global uint *)pc->pool + LSK__POOL_MISUSE);
+    return;
+  }
+  pc->rec[pc->nrec++] = cell;
+  if (pc->nrec == LSK_POOL_CACHE_BATCH)
+    lsk__pool_cache_flush(pc);
+#else
+  lsk_pool_recycle(pc->pool, cell);
+#endif
+}
+
+/* lsk_pool_cache_end: the waiting recycles sent, the reserved cells that
+ * were not handed out recycled. The cache is empty after it. */
+LSK_INLINE void lsk_pool_cache_end(lsk_pool_cache *pc)
+{
+#if LSK_POOL_CACHE_BATCH > 1
+  while (pc->next != pc->end) {
+    uint cell = lsk__pool_cache_cell(pc, pc->next++);
+    if (cell != LSK_POOL_INVALID)
+      lsk_pool_cache_recycle(pc, cell);
+  }
+  lsk__pool_cache_flush(pc);
+#else
+  (void)pc;
+#endif
+}
+
+/*
  * Frames: in a pool made by lsk_pool_create_frames, each cell is a frame: a
  * header of a few words, then an SoA chunk of lsk_frame_size elements of
  * the pool's layout, aligned to the layout's alignment. Build the

@@ -1,6 +1,7 @@
 /*
  * pool.cl: test kernels for the pool and the chunked list
- * (tests/mem/check_pool.c, tests/mem/check_chunklist.c, tests/mem/check_grind_pool.c).
+ * (tests/mem/check_pool.c, tests/mem/check_pool_cache.c, tests/mem/check_chunklist.c,
+ * tests/mem/check_grind_pool.c).
  *
  * The block collectives are called by every block, with the batched items
  * selected by their flags, never inside an if: PoCL 3.1 miscompiles a
@@ -65,6 +66,34 @@ LSK_KERNEL void pool_recycle(LSK_CTX, __global uint *pool, __global const uint *
         lsk_pool_recycle(pool, cells[i]);
     }
   }
+}
+
+/* Items [0, n) each allocate a cell through their worker's cache
+ * (lsk_pool_cache): out[i] gets the cell, which must read as zeros, and
+ * its word 0 gets tag + i; items with i % 3 == 0 recycle theirs at once,
+ * through the same cache. */
+LSK_KERNEL void pool_cache_churn(LSK_CTX, __global uint *pool, __global uint *out, uint n,
+                                 uint tag)
+{
+  lsk_pool_cache pc;
+  lsk_pool_cache_begin(&pc, pool);
+  LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {
+    LSK_FOREACH(it) {
+      uint i = b * LSK_DOMAIN_SIZE + it.idx;
+      if (i < n) {
+        uint c = lsk_pool_cache_alloc(&pc);
+        out[i] = c;
+        if (c != LSK_POOL_INVALID) {
+          __global uint *p = lsk_pool_cell(pool, c);
+          LSK_VERIFY2(p[0] == 0, "allocated cell not zero", c, p[0]);
+          p[0] = tag + i;
+        }
+        if (i % 3 == 0)
+          lsk_pool_cache_recycle(&pc, c);
+      }
+    }
+  }
+  lsk_pool_cache_end(&pc);
 }
 
 /* Items [0, n) with vals[i] % 3 != 0 append vals[i] to the list: odd blocks

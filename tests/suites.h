@@ -83,6 +83,7 @@
   X(pool, tests/mem/check_pool.c, ur)                                          \
   X(chunklist, tests/mem/check_chunklist.c, ur)                                \
   X(grind_pool, tests/mem/check_grind_pool.c, urgno)                           \
+  X(pool_cache, tests/mem/check_pool_cache.c, urgno)                           \
   /* sparse structures */                                                      \
   X(sparse_def, tests/sparse/check_sparse_def.c, u)                            \
   X(sparse, tests/sparse/check_sparse.c, ur)                                   \
