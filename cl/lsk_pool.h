@@ -16,7 +16,8 @@
  *     recycled indices to the free list and zero-fills those cells.
  * So an allocated cell always reads as zeros, a kernel never sees a cell
  * come back to life while it runs, and nothing waits for anything: every
- * operation is one atomic add and plain loads and stores (no locks; OpenCL
+ * operation is one atomic add (a worker's cache: a compare-and-swap tried
+ * at most four times) and plain loads and stores (no locks; OpenCL
  * guarantees no forward progress between work-items, so there could be none).
  *
  * The free list's length and the data list's start are read, never written,
@@ -251,31 +252,33 @@ LSK_COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, c
  *     LSK_FOREACH(it) { uint c = lsk_pool_cache_alloc(&pc); ... lsk_pool_cache_recycle(&pc, c); }
  *     lsk_pool_cache_end(&pc);
  *
- * An allocation takes a cursor value from the cache's reservation, and
- * when that is spent reserves the next BATCH values with one
- * compare-and-swap, only while at least BATCH cells remain available (so a
- * reservation never makes the pool look exhausted); otherwise, or when
- * another work-item moved the cursor first, it takes one value with an
- * atomic add, as lsk_pool_alloc. Recycles collect in the cache and go to
- * the recycled list BATCH at a time, one atomic add each. lsk_pool_cache_end
- * sends the rest, and recycles the cells of values it reserved and never
- * handed out: they were never written, and they are free again after the
- * next GC, which counts them as allocated and recycled.
+ * An allocation takes a cursor value from the cache's reservation; an
+ * empty cache reserves 16 values, the next time 32, and so on up to BATCH,
+ * each time with one compare-and-swap made only while that many cells
+ * remain available (so a reservation never makes the pool look exhausted
+ * or counts a refusal); otherwise, or when the compare-and-swap failed
+ * four times, it takes one value with an atomic add, as lsk_pool_alloc.
+ * Recycles collect in the cache and go to the recycled list BATCH at a
+ * time, one atomic add each. lsk_pool_cache_end sends the rest, and
+ * recycles the cells of values it reserved and never handed out: they
+ * were never written, and they are free again after the next GC, which
+ * counts them as allocated and recycled.
  *
  * The cells and their order are the pool's as above (a cell handed out
  * reads as zeros, nothing is reused before the GC). What a cache adds: an
- * allocation may fail while other caches hold reserved cells (at most
- * BATCH - 1 each), and a recycled cell reaches the recycled list only when
- * its cache flushes. Any control flow, no barriers.
+ * allocation may fail while other caches hold reserved cells (each at
+ * most BATCH - 1, and at most 15 more than it has handed out), and a
+ * recycled cell reaches the recycled list only when its cache flushes.
+ * Any control flow, no barriers.
  * @attention every lsk_pool_cache_begin needs its lsk_pool_cache_end by
  * the same work-item before the kernel returns; otherwise the cache's
  * reserved and recycled cells are lost to the pool (they stay live).
  *
- * LSK_POOL_CACHE_BATCH: 16 where the device compiles for a CPU's own
+ * LSK_POOL_CACHE_BATCH: 64 where the device compiles for a CPU's own
  * instruction set (PoCL), where a locked instruction per item costs more
  * than the item's work (docs/dynamic-memory.md); 1 elsewhere, where the
  * calls are lsk_pool_alloc and lsk_pool_recycle. A program may define it
- * (a build option -DLSK_POOL_CACHE_BATCH=N, N from 1 to 64).
+ * (a build option -DLSK_POOL_CACHE_BATCH=N, N from 1 to 1024).
  */
 #ifndef LSK_POOL_CACHE_BATCH
 #if defined(__x86_64__) || defined(__aarch64__)
@@ -285,7 +288,7 @@ LSK_COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, c
 #endif
 #endif
 #if LSK_POOL_CACHE_BATCH < 1 || LSK_POOL_CACHE_BATCH > 1024
-#error "LSK_POOL_CACHE_BATCH must be 1 to 64"
+#error "LSK_POOL_CACHE_BATCH must be 1 to 1024"
 #endif
 
 typedef struct lsk_pool_cache {
