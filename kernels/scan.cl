@@ -385,8 +385,10 @@ LSK_KERNEL void lsk_lookback_clear(LSK_CTX, __global ulong *cells, uint count)
  *                    scans its elements serially into out; the last one
  *                    leaves the next chunk's carry in sums[nseg + 1 - cell].
  * The chunk fits the caches, so the second pass reads it from there: the
- * array is read from memory once, not twice. No work-item waits for
- * another; the host orders the passes. In place (out the same elements as
+ * array is read from memory once, not twice; with `stream` (an output
+ * larger than the caches) the second pass writes with non-temporal stores
+ * on x86 (below). No work-item waits for another; the host orders the
+ * passes. In place (out the same elements as
  * in) each element is read before it is written, by the work-item that
  * writes it.
  */
@@ -421,11 +423,24 @@ LSK_KERNEL void LSK__SCAN_SUMS(LSK_CTX, __global const LSK_T *in, uint base, uin
   sums[s] = run;
 }
 
+/* x86 CPUs (PoCL): where the host asks for it (stream: an output larger
+ * than the caches), the second pass writes its output with non-temporal
+ * stores, which skip reading each line before writing it: that read was a
+ * third of the pass's memory traffic (input, the line's read, its write).
+ * Such stores are weakly ordered, even against locked instructions on
+ * some CPUs: the work-item ends them with a fence. */
+#if defined(__x86_64__) && defined(__clang__) && __has_builtin(__builtin_nontemporal_store) &&     \
+    __has_builtin(__builtin_ia32_sfence)
+#define LSK__SCAN_NT 1
+#define LSK__SCAN_NT_STORE(v, p)                                                                   \
+  __builtin_nontemporal_store(v, (__global LSK__PASTE(LSK_T, 8) *)(p))
+#endif
+
 #define LSK__SCAN_SEGS LSK__PASTE(lsk_scan_segs_, LSK_T)
 LSK_KERNEL void LSK__SCAN_SEGS(LSK_CTX, __global const LSK_T *in, uint base, uint n, uint first,
                                uint seglen, __global LSK_T *out, uint out_base,
                                __global LSK__S_ACC *sums, uint nseg, uint cell, uint fresh,
-                               uint inclusive)
+                               uint inclusive, uint stream)
 {
   LSK__SCAN_SEGMENT(s, a, e);
   LSK__S_ACC pre = fresh ? (LSK__S_ACC)0 : sums[nseg + cell];
@@ -439,7 +454,7 @@ LSK_KERNEL void LSK__SCAN_SEGS(LSK_CTX, __global const LSK_T *in, uint base, uin
   /* 8 at a time, as two vectors of 4: the prefix inside each in two
    * shifted adds, which stay within a 128-bit lane (cheap shuffles on
    * AVX2); the loop twice, so that the kind is no select per store. */
-#define LSK__SCAN_BY8(PICK)                                                                        \
+#define LSK__SCAN_BY8(PICK, STORE)                                                                 \
   for (; e - i >= 8u; i += 8u) {                                                                   \
     LSK__S_ACC8 v = LSK__S_AS_ACC8(vload8(0, src + i));                                            \
     LSK__S_ACC4 x = v.lo, y = v.hi, z = (LSK__S_ACC4)(0);                                          \
@@ -451,14 +466,26 @@ LSK_KERNEL void LSK__SCAN_SEGS(LSK_CTX, __global const LSK_T *in, uint base, uin
     pre += p.s3;                                                                                   \
     LSK__S_ACC4 hi = (LSK__S_ACC4)(pre) + PICK(q, z);                                              \
     pre += q.s3;                                                                                   \
-    vstore8(LSK__S_AS_T8((LSK__S_ACC8)(lo, hi)), 0, dst + i);                                      \
+    STORE(LSK__S_AS_T8((LSK__S_ACC8)(lo, hi)), dst + i);                                           \
   }
 #define LSK__SCAN_INCL(p, z) (p)
 #define LSK__SCAN_EXCL(p, z) ((LSK__S_ACC4)(z.x, p.s0, p.s1, p.s2))
+#define LSK__SCAN_PLAIN(v, p) vstore8(v, 0, p)
+#ifdef LSK__SCAN_NT
+  /* Streaming: whole 32-byte vectors, aligned, in order, two to a line. */
+  if (stream && ((ulong)(dst + i) & 31) == 0) {
+    if (inclusive) {
+      LSK__SCAN_BY8(LSK__SCAN_INCL, LSK__SCAN_NT_STORE)
+    } else {
+      LSK__SCAN_BY8(LSK__SCAN_EXCL, LSK__SCAN_NT_STORE)
+    }
+    __builtin_ia32_sfence();
+  }
+#endif
   if (inclusive) {
-    LSK__SCAN_BY8(LSK__SCAN_INCL)
+    LSK__SCAN_BY8(LSK__SCAN_INCL, LSK__SCAN_PLAIN)
   } else {
-    LSK__SCAN_BY8(LSK__SCAN_EXCL)
+    LSK__SCAN_BY8(LSK__SCAN_EXCL, LSK__SCAN_PLAIN)
   }
   for (; i < e; ++i) {
     LSK__S_ACC x = LSK__S_AS_ACC(src[i]);

@@ -43,6 +43,18 @@ static int cpu_path(lsk_context *ctx) { return lsk__algo_cpu_path(ctx, "LSK_SCAN
  * this machine's 32 MiB L3; measured 2026-11-27). */
 #define CPU_CHUNK ((size_t)1 << 20)
 
+/* Whether the CPU path's second pass streams its output (non-temporal
+ * stores on x86, kernels/scan.cl): where the output is larger than this
+ * machine's 32 MiB L3, so that it would leave the caches anyway, or as
+ * LSK_SCAN_STREAM says (1 always, 0 never). */
+#define CPU_STREAM_BYTES ((size_t)32 << 20)
+static int cpu_stream(size_t bytes)
+{
+  if (lsk__getenv("LSK_SCAN_STREAM"))
+    return lsk__getenv_bool("LSK_SCAN_STREAM", 0);
+  return bytes >= CPU_STREAM_BYTES;
+}
+
 /* The CPU path on queue q, the checks and the plan done: chunks of nseg x
  * seglen elements (opt's tile x blocks elements when it sets both, so that
  * small tests run several chunks). */
@@ -71,6 +83,7 @@ static int scan_cpu(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type typ
   if (seglen > UINT32_MAX)
     return lsk__fail(ctx, LSK_ERANGE, "%s: segments of %zu elements exceed 2^32 - 1", fn, seglen);
   lsk_buffer *cells = NULL;
+  uint32_t stream = (uint32_t)cpu_stream(n * lsk_type_size(type));
   if ((rc = lsk__scratch(ctx, q, (nseg + 2) * lsk_type_size(type), &cells)))
     return rc;
   for (size_t first = 0, c = 0; !rc && first < n; first += chunk, ++c) {
@@ -79,13 +92,13 @@ static int scan_cpu(lsk_context *ctx, lsk_queue *q, const char *fn, lsk_type typ
                                 LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)first),
                                 LSK_ARG_UINT((uint32_t)seglen), LSK_ARG_BUFFER(cells)));
     if (!rc)
-      rc = lsk__launch_q(segs, q, fn, &l,
-                         LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)in_offset),
-                                  LSK_ARG_UINT((uint32_t)n), LSK_ARG_UINT((uint32_t)first),
-                                  LSK_ARG_UINT((uint32_t)seglen), LSK_ARG_BUFFER(out),
-                                  LSK_ARG_UINT((uint32_t)out_offset), LSK_ARG_BUFFER(cells),
-                                  LSK_ARG_UINT((uint32_t)nseg), LSK_ARG_UINT((uint32_t)(c & 1)),
-                                  LSK_ARG_UINT(c == 0), LSK_ARG_UINT((uint32_t)incl)));
+      rc = lsk__launch_q(
+          segs, q, fn, &l,
+          LSK_ARGS(LSK_ARG_BUFFER(in), LSK_ARG_UINT((uint32_t)in_offset), LSK_ARG_UINT((uint32_t)n),
+                   LSK_ARG_UINT((uint32_t)first), LSK_ARG_UINT((uint32_t)seglen),
+                   LSK_ARG_BUFFER(out), LSK_ARG_UINT((uint32_t)out_offset), LSK_ARG_BUFFER(cells),
+                   LSK_ARG_UINT((uint32_t)nseg), LSK_ARG_UINT((uint32_t)(c & 1)),
+                   LSK_ARG_UINT(c == 0), LSK_ARG_UINT((uint32_t)incl), LSK_ARG_UINT(stream)));
   }
   lsk__scratch_free(cells, q);
   return rc;

@@ -172,6 +172,62 @@ START_TEST(test_scan_cpu_edges)
 }
 END_TEST
 
+/* The CPU path's streaming stores (LSK_SCAN_STREAM=1; on x86 PoCL
+ * non-temporal, where the output is 32-byte aligned): uint scans with the
+ * output at elements 0 and 8 (aligned) and 3 (not), sizes within a chunk
+ * and across chunks, both kinds, against a plain C prefix sum; nothing
+ * outside the output's range written. */
+START_TEST(test_scan_cpu_stream)
+{
+  setenv("LSK_SCAN_CPU", "1", 1);
+  setenv("LSK_SCAN_STREAM", "1", 1);
+  lsk_context *ctx = tu_context();
+  static const size_t sizes[] = {1000, 4099, ((size_t)1 << 20) + 13, ((size_t)2 << 20) + 40};
+  static const size_t ats[] = {0, 8, 3};
+  uint64_t st = 99;
+  for (size_t si = 0; si < 4; ++si) {
+    size_t n = sizes[si], cap = n + 16;
+    if (tu_algo_capped(ctx, "scan", n, &tu_shapes[0]))
+      continue;
+    uint32_t *in = malloc(n * 4), *got = malloc(cap * 4);
+    ck_assert(in && got);
+    for (size_t i = 0; i < n; ++i)
+      in[i] = tu_rng(&st) % 1000u;
+    lsk_buffer *bin = NULL, *bout = NULL;
+    TU_OK(ctx, lsk_buffer_create(ctx, n * 4, &bin));
+    TU_OK(ctx, lsk_buffer_write(bin, 0, in, n * 4, NULL));
+    TU_OK(ctx, lsk_buffer_create(ctx, cap * 4, &bout));
+    for (size_t ai = 0; ai < 3; ++ai)
+      for (int incl = 0; incl < 2; ++incl) {
+        memset(got, 0xa5, cap * 4);
+        TU_OK(ctx, lsk_buffer_write(bout, 0, got, cap * 4, NULL));
+        TU_OK(ctx, lsk_scan(ctx, LSK_TYPE_UINT, incl ? LSK_SCAN_INCLUSIVE : LSK_SCAN_EXCLUSIVE, bin,
+                            0, bout, ats[ai], n, &tu_shapes[0], NULL));
+        TU_OK(ctx, lsk_buffer_read(bout, 0, got, cap * 4, NULL));
+        uint32_t run = 0;
+        for (size_t i = 0; i < cap; ++i) {
+          if (i < ats[ai] || i >= ats[ai] + n) {
+            ck_assert_msg(got[i] == 0xa5a5a5a5u, "n %zu at %zu: element %zu outside changed", n,
+                          ats[ai], i);
+            continue;
+          }
+          uint32_t x = in[i - ats[ai]], want = incl ? run + x : run;
+          ck_assert_msg(got[i] == want, "n %zu at %zu %s: element %zu is %u, want %u", n, ats[ai],
+                        incl ? "inclusive" : "exclusive", i - ats[ai], got[i], want);
+          run += x;
+        }
+      }
+    lsk_buffer_destroy(bin);
+    lsk_buffer_destroy(bout);
+    free(in);
+    free(got);
+  }
+  lsk_context_destroy(ctx);
+  unsetenv("LSK_SCAN_STREAM");
+  unsetenv("LSK_SCAN_CPU");
+}
+END_TEST
+
 /* The look-back path (kernels/scan.cl, host/algo/scan.c scan_lookback),
  * forced on whatever device runs the tests, in the four test orders of
  * its kernel (LSK_SCAN_LOOKBACK_HOOK, _i): 0 as the device runs it (in
@@ -318,6 +374,7 @@ Suite *suite_scan(void)
   tcase_add_loop_test(tc, test_scan_matches_c, 0, TU_NSHAPES);
   tcase_add_test(tc, test_scan_large);
   tcase_add_test(tc, test_scan_cpu_edges);
+  tcase_add_test(tc, test_scan_cpu_stream);
   tcase_add_test(tc, test_scan_bad_input);
   suite_add_tcase(s, tc);
   TCase *lb = tcase_create("lookback");
