@@ -320,13 +320,13 @@ LSK_INLINE void lsk_pool_cache_begin(lsk_pool_cache *pc, __global uint *pool)
 #if LSK_POOL_CACHE_BATCH > 1
 /* The next cursor value. A cache reserves 16 values, then 32, 64, ... up
  * to BATCH (so it holds back at most 15 cells more than it has handed
- * out), each reservation a compare-and-swap made only while that many cells are
- * available, tried again at most 3 times when another work-item moved the
- * cursor (each failure is someone else's progress: nothing waits on
- * anyone), else one value with an atomic add. The first try guesses that
- * the cursor is where this cache's last reservation ended: a plain read
- * would race with the others' atomics, and a failed compare-and-swap
- * reads it too. */
+ * out), each reservation a compare-and-swap made only while that many
+ * cells are available, tried again at most 3 times when another work-item
+ * moved the cursor (each failure is someone else's progress: nothing
+ * waits on anyone), else one value with an atomic add. The first try
+ * guesses that the cursor is where this cache's last reservation ended: a
+ * plain read would race with the others' atomics, and a failed
+ * compare-and-swap reads it too. */
 LSK_INLINE uint lsk__pool_cache_take(lsk_pool_cache *pc)
 {
   if (pc->next != pc->end)
@@ -374,9 +374,7 @@ LSK_INLINE void lsk__pool_cache_flush(lsk_pool_cache *pc)
   }
   pc->nrec = 0;
 }
-#endif
 
-#if LSK_POOL_CACHE_BATCH > 1
 /* lsk__pool_take with the header's words from the cache. */
 LSK_INLINE uint lsk__pool_cache_cell(const lsk_pool_cache *pc, uint c)
 {
