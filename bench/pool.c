@@ -120,9 +120,14 @@ static double c_churn(cpool *p, size_t n)
  * a time: each tile then reads and writes 16 KiB runs of the lists, which
  * the CPU's prefetchers follow further than 4 KiB ones (the kernel took
  * about 17% less time than with 1024, five alternating runs on PoCL). */
+static lsk_launch churn_launch(const bench *bn)
+{
+  return (lsk_launch){.domain = {4096}, .blocks = {bn->blocks ? bn->blocks : 64}};
+}
+
 static int churn(bench *bn, lsk_kernel *k, lsk_pool *pool, size_t n, lsk_buffer *got, int check)
 {
-  lsk_launch l = {.domain = {4096}, .blocks = {bn->blocks ? bn->blocks : 64}};
+  lsk_launch l = churn_launch(bn);
   int rc =
       lsk_kernel_launch(k, &l,
                         LSK_ARGS(LSK_ARG_BUFFER(lsk_pool_buffer(pool)), LSK_ARG_UINT((unsigned)n),
@@ -180,11 +185,11 @@ static int case_churn(bench *bn)
    * cells finely, which would scatter the other rows' writes too. */
   lsk_pool *pool[NCHURN] = {NULL};
   result *row[NCHURN] = {NULL};
-  /* The cache row's pool has room for the caches' reservations: a cache
-   * holds back up to LSK_POOL_CACHE_BATCH - 1 cells it does not hand out
-   * (16 workers of 64 blocks on PoCL: under 65 000 cells), and they are
-   * free again only after the GC. */
-  size_t cap[NCHURN] = {n, n, n + n / 16};
+  /* The cache row's pool has room for what the caches hold back: up to
+   * LSK_POOL_CACHE_BATCH - 1 cells each (63 by default; one cache per
+   * work-item of the launch: 16 workers of 64 blocks on PoCL, about
+   * 65 000 cells), free again only after the GC. */
+  size_t cap[NCHURN] = {n, n, n};
   lsk_buffer *got = NULL;
   cpool cp = {.cap = (uint32_t)n};
   cp.cells = calloc(n, 4);
@@ -197,8 +202,15 @@ static int case_churn(bench *bn)
                                  &prog) ||
               lsk_buffer_create(bn->ctx, n * 4, &got)))
     rc = cli_fail("bench", "pool: %s", lsk_context_errmsg(bn->ctx));
+  lsk_launch l = churn_launch(bn);
+  lsk_kernel_info info;
+  if (!rc &&
+      (lsk_kernel_create(prog, churn_rows[2].kernel, &k[2]) || lsk_kernel_query(k[2], &l, &info)))
+    rc = cli_fail("bench", "pool: %s", lsk_context_errmsg(bn->ctx));
+  if (!rc)
+    cap[2] += (size_t)63 * info.workers * l.blocks[0];
   for (int j = 0; !rc && j < NCHURN; ++j)
-    if (lsk_kernel_create(prog, churn_rows[j].kernel, &k[j]) ||
+    if ((!k[j] && lsk_kernel_create(prog, churn_rows[j].kernel, &k[j])) ||
         lsk_pool_create(bn->ctx, 4, cap[j], NULL, &pool[j]))
       rc = cli_fail("bench", "pool: %s", lsk_context_errmsg(bn->ctx));
   /* Checked first (the first round takes fresh cells, later ones the free
