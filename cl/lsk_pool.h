@@ -53,6 +53,14 @@ LSK_INLINE uint lsk__pool_take(__global const uint *pool, uint c)
   return c - nfree < pool[LSK__POOL_CAPACITY] - fresh ? fresh + (c - nfree) : LSK_POOL_INVALID;
 }
 
+/* The same from the header's words already read: the free list fl of
+ * nfree entries, then the data list's left cells from fresh. */
+LSK_INLINE uint lsk__pool_cell_at(__global const uint *fl, uint nfree, uint fresh, uint left,
+                                  uint c)
+{
+  return c < nfree ? fl[c] : c - nfree < left ? fresh + (c - nfree) : LSK_POOL_INVALID;
+}
+
 /* lsk_pool_alloc: a zero-filled cell, or LSK_POOL_INVALID when the pool is
  * exhausted (counted for the host). One global atomic. */
 LSK_INLINE uint lsk_pool_alloc(__global uint *pool)
@@ -155,7 +163,7 @@ LSK_COLLECTIVE void lsk_pool_alloc_var(__local uint *s, __global uint *pool, con
         if (LSK__IN(step, j, n)) {
           uint slot = LSK__SLOT(step, j), x = LSK_POOL_INVALID;
           if (want[slot] != 0) {
-            x = c < nfree ? fl[c] : c - nfree < left ? fresh + (c - nfree) : LSK_POOL_INVALID;
+            x = lsk__pool_cell_at(fl, nfree, fresh, left, c);
             ++c;
           }
           cell[slot] = x;
@@ -196,6 +204,21 @@ LSK_INLINE void lsk__pool_note_runs(__global uint *pool, const uint *cell, uint 
 }
 #endif
 
+/* cell[0..k) to the recycled list at [r, r + k), when they all fit in its
+ * cap entries (noting whole runs on x86); 0, writing nothing, when not. */
+LSK_INLINE int lsk__pool_put_all(__global uint *pool, const uint *cell, uint r, uint k, uint cap)
+{
+  if (r >= cap || cap - r < k)
+    return 0;
+  __global uint *rl = pool + pool[LSK__POOL_REC_OFF] + r;
+  for (uint i = 0; i < k; ++i)
+    rl[i] = cell[i];
+#ifdef LSK__POOL_RUNS
+  lsk__pool_note_runs(pool, cell, r, k);
+#endif
+  return 1;
+}
+
 /*
  * lsk_pool_recycle_var(s, pool, cell, n): block-batched recycle of every
  * cell[slot] that is not LSK_POOL_INVALID, for the indices of a ForEach
@@ -213,17 +236,11 @@ LSK_COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, c
   uint first, total;
   uint r = lsk_block_append_ex(s, (volatile __global uint *)pool + LSK__POOL_RECYCLED, k, &first,
                                &total);
-  /* As in lsk_pool_alloc_var: the header in registers, and a plain copy
-   * when every slot holds a cell and they all fit. */
-  __global uint *rl = pool + pool[LSK__POOL_REC_OFF];
-  if (k == lsk__pool_in_count(n) && r + k <= cap) {
-    for (uint i = 0; i < k; ++i)
-      rl[r + i] = cell[i];
-#ifdef LSK__POOL_RUNS
-    lsk__pool_note_runs(pool, cell, r, k);
-#endif
+  /* As in lsk_pool_alloc_var: a plain copy when every slot holds a cell
+   * and they all fit, else the header in registers and slot by slot. */
+  if (k == lsk__pool_in_count(n) && lsk__pool_put_all(pool, cell, r, k, cap))
     return;
-  }
+  __global uint *rl = pool + pool[LSK__POOL_REC_OFF];
   uint bad = 0;
   for (uint step = 0; step < LSK__STEPS(n); ++step)
     for (uint j = 0; j < LSK_SIMD; ++j)
@@ -361,26 +378,16 @@ LSK_INLINE void lsk__pool_cache_flush(lsk_pool_cache *pc)
   if (pc->nrec == 0)
     return;
   uint r = atomic_add((volatile __global uint *)pc->pool + LSK__POOL_RECYCLED, pc->nrec);
-  if (r < pc->cap && pc->cap - r >= pc->nrec) {
-    __global uint *rl = pc->pool + pc->pool[LSK__POOL_REC_OFF] + r;
-    for (uint i = 0; i < pc->nrec; ++i)
-      rl[i] = pc->rec[i];
-#ifdef LSK__POOL_RUNS
-    lsk__pool_note_runs(pc->pool, pc->rec, r, pc->nrec);
-#endif
-  } else {
+  if (!lsk__pool_put_all(pc->pool, pc->rec, r, pc->nrec, pc->cap))
     for (uint i = 0; i < pc->nrec; ++i)
       lsk__pool_put(pc->pool, r + i, pc->rec[i]);
-  }
   pc->nrec = 0;
 }
 
 /* lsk__pool_take with the header's words from the cache. */
 LSK_INLINE uint lsk__pool_cache_cell(const lsk_pool_cache *pc, uint c)
 {
-  if (c < pc->nfree)
-    return pc->free_list[c];
-  return c - pc->nfree < pc->left ? pc->fresh + (c - pc->nfree) : LSK_POOL_INVALID;
+  return lsk__pool_cell_at(pc->free_list, pc->nfree, pc->fresh, pc->left, c);
 }
 #endif
 

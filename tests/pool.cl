@@ -78,19 +78,16 @@ LSK_KERNEL void pool_cache_churn(LSK_CTX, __global uint *pool, __global uint *ou
   lsk_pool_cache pc;
   lsk_pool_cache_begin(&pc, pool);
   LSK_BLOCKS(b, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {
-    LSK_FOREACH(it) {
-      uint i = b * LSK_DOMAIN_SIZE + it.idx;
-      if (i < n) {
-        uint c = lsk_pool_cache_alloc(&pc);
-        out[i] = c;
-        if (c != LSK_POOL_INVALID) {
-          __global uint *p = lsk_pool_cell(pool, c);
-          LSK_VERIFY2(p[0] == 0, "allocated cell not zero", c, p[0]);
-          p[0] = tag + i;
-        }
-        if (i % 3 == 0)
-          lsk_pool_cache_recycle(&pc, c);
+    LSK_FOREACH_N(it, lsk_domain_count(b * LSK_DOMAIN_SIZE, n)) {
+      uint i = b * LSK_DOMAIN_SIZE + it.idx, c = lsk_pool_cache_alloc(&pc);
+      out[i] = c;
+      if (c != LSK_POOL_INVALID) {
+        __global uint *p = lsk_pool_cell(pool, c);
+        LSK_VERIFY2(p[0] == 0, "allocated cell not zero", c, p[0]);
+        p[0] = tag + i;
       }
+      if (i % 3 == 0)
+        lsk_pool_cache_recycle(&pc, c);
     }
   }
   lsk_pool_cache_end(&pc);
