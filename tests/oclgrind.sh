@@ -7,6 +7,10 @@
 # the suite passes, says that its kernels ran, and oclgrind reports a data
 # race in planted_race, an invalid read in planted_oob and an uninitialized
 # value in planted_uninit.
+# LSK_GRIND_COUNTS=FILE: also count the instructions each kernel runs, in
+# one worker thread (tests/oclgrind_coverage.sh), and on success write to
+# FILE a line per kernel invocation, "NAME vector" where it called vload8,
+# else "NAME scalar"; the counts themselves stay out of the printed log.
 set -u
 expect=0
 if [ "${1:-}" = --expect ]; then
@@ -18,6 +22,14 @@ shift 2
 [ $# -gt 0 ] || set -- grind
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
+counts=${LSK_GRIND_COUNTS:-}
+extra=()
+if [ -n "$counts" ]; then
+  # One thread: runs with the counter and one thread per core aborted
+  # (SIGABRT) twice under heavy load; the checks do not depend on it.
+  extra=(--inst-counts --num-threads 1)
+  rm -f "$counts"
+fi
 # No fork: oclgrind's runtime lives in this one process. Its simulator is
 # the only device there, whatever LSK_DEVICE says for the other tests.
 # Reports go to stderr with the tests' output: oclgrind's --log FILE
@@ -27,10 +39,14 @@ trap 'rm -f "$out"' EXIT
 # shellcheck disable=SC2086
 # No ledger (tests/ledger.c): oclgrind's runtime calls the public
 # clReleaseEvent itself, which the ledger would count as ours.
-CK_FORK=no LSK_LEDGER=0 LSK_DEVICE='' "$oclgrind" ${LSK_GRIND_FLAGS:---data-races --uninitialized} "$tests" "$@" \
-  >"$out" 2>&1
+CK_FORK=no LSK_LEDGER=0 LSK_DEVICE='' "$oclgrind" ${LSK_GRIND_FLAGS:---data-races --uninitialized} \
+  "${extra[@]}" "$tests" "$@" >"$out" 2>&1
 rc=$?
-cat "$out"
+# Each invocation's counts: a line naming its kernel, one per instruction
+# kind, a blank line.
+awk '/^Instructions executed for kernel / { skip = 1; next }
+     skip && /^$/ { skip = 0; next }
+     !skip' "$out"
 # Fatal errors (an instruction the checker does not support) go to stderr.
 if grep -q "OCLGRIND FATAL" "$out"; then
   echo "oclgrind.sh: oclgrind stopped with a fatal error"
@@ -66,3 +82,8 @@ if [ "$nerr" -ne 0 ]; then
   exit 1
 fi
 echo "oclgrind.sh: no errors reported"
+if [ -n "$counts" ]; then
+  awk -F"'" '/^Instructions executed for kernel/ { if (k != "") print k, v; k = $2; v = "scalar"; next }
+             /call _Z6vload8/ { v = "vector" }
+             END { if (k != "") print k, v }' "$out" >"$counts.tmp" && mv "$counts.tmp" "$counts"
+fi

@@ -65,6 +65,10 @@ static unsigned front_case(lsk_context *ctx, unsigned n, unsigned radius, unsign
   uint8_t *act = malloc((size_t)m.nb * m.nb);
   ck_assert(u && b && act);
   check_state(ctx, f, &m, 0, u, b, act);
+  /* Where loops are capped (llvmpipe, whose kernels run several times
+   * slower) every fourth step and the last are compared (CI's time): the
+   * steps between still run, and feed the ones compared. */
+  unsigned every = lsk_context_device(ctx)->loops_capped ? 4 : 1;
   unsigned grows = 0, rose = 0, fell = 0;
   for (unsigned s = 1; s <= steps; ++s) {
     size_t before = lsk_front_model_active(&m);
@@ -72,7 +76,8 @@ static unsigned front_case(lsk_context *ctx, unsigned n, unsigned radius, unsign
     EX_OK(ctx, lsk_front_step(f, &info));
     grows += info.grows;
     lsk_front_model_step(&m, &p);
-    check_state(ctx, f, &m, s, u, b, act);
+    if (s % every == 0 || s == steps)
+      check_state(ctx, f, &m, s, u, b, act);
     size_t after = lsk_front_model_active(&m);
     rose += after > before;
     fell += after < before;
