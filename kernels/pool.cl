@@ -177,13 +177,24 @@ LSK_KERNEL void lsk_pool_gc_recycle(LSK_CTX, __global uint *pool)
 }
 
 /* Larger cells: one cell per data block, a ForEach over its words
- * (contiguous; coalesced on GPUs). */
+ * (contiguous; coalesced on GPUs). On CPUs (PoCL runs a block's
+ * work-items one after another) a work-item zeroes whole cells instead,
+ * one contiguous loop each, with no barrier per cell: 3076 cells of 1 KiB
+ * took 0.85 ms the other way, a barrier and a guarded ForEach per cell. */
 LSK_KERNEL void lsk_pool_gc_zero_large(LSK_CTX, __global uint *pool)
 {
   lsk__gc g = lsk__gc_state(pool);
   __global const uint *rl = pool + pool[LSK__POOL_REC_OFF];
   __global uint *cells = pool + pool[LSK__POOL_CELLS_OFF];
   uint cw = pool[LSK__POOL_CELL_WORDS];
+#if defined(__x86_64__) || defined(__aarch64__)
+  uint stride = lsk_grid_size() * LSK_WORKERS;
+  for (uint r = lsk_block_idx() * LSK_WORKERS + lsk_worker(); r < g.nrec; r += stride) {
+    __global uint *c = cells + (ulong)rl[r] * cw;
+    for (uint w = 0; w < cw; ++w)
+      c[w] = 0;
+  }
+#else
   LSK_BLOCKS(r, g.nrec)
   {
     __global uint *c = cells + (ulong)rl[r] * cw;
@@ -191,6 +202,7 @@ LSK_KERNEL void lsk_pool_gc_zero_large(LSK_CTX, __global uint *pool)
       LSK_FOREACH(it) if (w0 + it.idx < cw) c[w0 + it.idx] = 0;
     lsk_sync();
   }
+#endif
 }
 
 LSK_KERNEL void lsk_pool_gc_finish(LSK_CTX, __global uint *pool)
