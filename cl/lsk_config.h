@@ -39,6 +39,17 @@
 #define LSK_HAS_INT64_ATOMICS 1
 #endif
 
+/* LSK__CPU_ISA: 1 where the program is compiled to a CPU's own
+ * instruction set (PoCL on x86-64 or AArch64), where a block runs as one
+ * thread looping over its work-items and a locked instruction costs more
+ * than a plain loop; 0 on GPUs and on SPIR-V or simulated devices
+ * (rusticl, oclgrind). For the device library's CPU-only code paths. */
+#if defined(__x86_64__) || defined(__aarch64__)
+#define LSK__CPU_ISA 1
+#else
+#define LSK__CPU_ISA 0
+#endif
+
 /* Helpers are static inline: OpenCL C 1.2 allows static functions, and
  * plain C99 inline gives no external definition if the compiler declines to
  * inline. Forced, where the compiler is clang: PoCL 3.1's LLVM 15 crashes in

@@ -298,7 +298,7 @@ LSK_COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, c
  * (a build option -DLSK_POOL_CACHE_BATCH=N, N from 1 to 1024).
  */
 #ifndef LSK_POOL_CACHE_BATCH
-#if defined(__x86_64__) || defined(__aarch64__)
+#if LSK__CPU_ISA
 #define LSK_POOL_CACHE_BATCH 64
 #else
 #define LSK_POOL_CACHE_BATCH 1

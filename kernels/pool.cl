@@ -187,7 +187,7 @@ LSK_KERNEL void lsk_pool_gc_zero_large(LSK_CTX, __global uint *pool)
   __global const uint *rl = pool + pool[LSK__POOL_REC_OFF];
   __global uint *cells = pool + pool[LSK__POOL_CELLS_OFF];
   uint cw = pool[LSK__POOL_CELL_WORDS];
-#if defined(__x86_64__) || defined(__aarch64__)
+#if LSK__CPU_ISA
   uint stride = lsk_grid_size() * LSK_WORKERS;
   for (uint r = lsk_block_idx() * LSK_WORKERS + lsk_worker(); r < g.nrec; r += stride) {
     __global uint *c = cells + (ulong)rl[r] * cw;

@@ -242,16 +242,18 @@ LSK_KERNEL void lsk_sparse_deactivate(LSK_CTX, LSK__SP_PARAMS, uint m)
       lsk__sp_load(v.lists, m, e, &b);
     uint bpool = dyn ? T(PAR(m), CPOOL) : T(m, CPOOL);
     __global uchar *c = lsk__sp_base(v, bpool, b.cont);
+    __global uint *links = (__global uint *)(c + T(m, OFF)); /* a pointer node's */
     LSK_FOREACH(it)
     {
       uint x = t * LSK__SP_TILE + it.idx, f = b.first + x, cell, l;
       if (x < cells && kind == LSK__SP_BITMASKED)
         lsk__sp_bit_clear(c + T(m, OFF), f);
-      else if (x < cells && kind == LSK__SP_POINTER && ((__global uint *)(c + T(m, OFF)))[f])
+      else if (x < cells && kind == LSK__SP_POINTER && links[f])
         /* The read first: most links of a sparse node are empty, and an
-         * exchange is a locked instruction on CPUs; no other work-item of
-         * this kernel touches the cell. */
-        lsk__sp_unlink(v.pool[T(m, POOL)], (__global uint *)(c + T(m, OFF)) + f);
+         * exchange is a locked instruction on CPUs. Here, not in
+         * lsk__sp_unlink: no other work-item of this kernel touches the
+         * cell, where two work-items of a user's kernel may unlink one. */
+        lsk__sp_unlink(v.pool[T(m, POOL)], links + f);
       else if (x < cells && dyn && lsk__sp_child(v, m, c, b.cont, f, 1, &cell, &l)) {
         __global uchar *lc = lsk__sp_base(v, T(m, CPOOL), cell);
         lsk__sp_clear_list(v.pool[T(m, POOL)], (__global uint *)(lc + T(m, OFF)) + l,
