@@ -163,35 +163,66 @@ LSK_INLINE uint lsk__sp_emit(LSK__SP_T v, uint m, lsk_sparse_block p, __global u
   return slot;
 }
 
+/* Does cell c of the parent's block (references refs, with ptr) give
+ * node m entries? With ptr (a pointer parent over node m's blocks, not
+ * lists) that is its reference's test alone, which the loops below can
+ * run on their own; most references of a sparse level are empty. */
+#define LSK__SP_GIVES(ptr, refs, c) (!(ptr) || (refs)[c] != 0u)
+
 LSK_KERNEL void lsk_sparse_listgen(LSK_CTX, LSK__SP_PARAMS, uint m, uint all)
 {
   LSK__SP_VIEW(v);
   LSK_BLOCK_SCRATCH(uint, s);
   uint pcells = T(PAR(m), NCELLS), tiles = (pcells + LSK_DOMAIN_SIZE - 1u) / LSK_DOMAIN_SIZE;
   uint pcpool = T(PAR(m), CPOOL);
+  int ptr = PAR(m) != LSK_POOL_INVALID && T(PAR(m), KIND) == LSK__SP_POINTER &&
+            T(m, KIND) != LSK__SP_DYNAMIC;
   LSK_BLOCKS(u, lsk__sp_nparents(v, m) * tiles)
   {
     uint e = u / tiles, t = u - e * tiles;
     lsk_sparse_block p;
     lsk__sp_parent(v, m, e, &p);
     __global uchar *pc = lsk__sp_base(v, pcpool, p.cont);
+    __global const uint *refs = (__global const uint *)(pc + T(PAR(m), OFF)) + p.first;
+    volatile __global uint *count = (volatile __global uint *)v.lists + LSK__SPL_COUNT + m;
     uint n = 0;
-    LSK_FOREACH(it)
-    {
-      uint c = t * LSK_DOMAIN_SIZE + it.idx;
-      if (c < pcells)
-        n += lsk__sp_nchildren(v, m, pc, p.cont, p.first + c, all);
+#if LSK__CPU_ISA
+    /* CPUs: each worker takes one run of the tile's cells in plain loops,
+     * the emitting one skipping eight empty references at a time (a
+     * ForEach's loop tested every cell twice: 0.2 ms for a 65536-cell
+     * root). */
+    uint per = (LSK_DOMAIN_SIZE + LSK_WORKERS - 1u) / LSK_WORKERS;
+    uint end = min(t * LSK_DOMAIN_SIZE + LSK_DOMAIN_SIZE, pcells);
+    uint lo = min(t * LSK_DOMAIN_SIZE + lsk_worker() * per, end), hi = min(lo + per, end);
+    for (uint c = lo; c < hi; ++c)
+      n += ptr ? refs[c] != 0u : lsk__sp_nchildren(v, m, pc, p.cont, p.first + c, all);
+    uint slot = lsk_block_append(s, count, n);
+    for (uint c = lo; n && c < hi; c += 8u) {
+      if (ptr && c + 8u <= hi && !any(vload8(0, refs + c) != (uint8)0u))
+        continue;
+      for (uint k = c; k < min(c + 8u, hi); ++k)
+        if (LSK__SP_GIVES(ptr, refs, k))
+          slot = lsk__sp_emit(v, m, p, pc, k, all, slot);
     }
-    uint slot = lsk_block_append(s, (volatile __global uint *)v.lists + LSK__SPL_COUNT + m, n);
+#else
     LSK_FOREACH(it)
     {
       uint c = t * LSK_DOMAIN_SIZE + it.idx;
       if (c < pcells)
+        n += ptr ? refs[c] != 0u : lsk__sp_nchildren(v, m, pc, p.cont, p.first + c, all);
+    }
+    uint slot = lsk_block_append(s, count, n);
+    LSK_FOREACH(it)
+    {
+      uint c = t * LSK_DOMAIN_SIZE + it.idx;
+      if (c < pcells && LSK__SP_GIVES(ptr, refs, c))
         slot = lsk__sp_emit(v, m, p, pc, c, all, slot);
     }
+#endif
     lsk_sync();
   }
 }
+#undef LSK__SP_GIVES
 
 /* The GC's cascade for pointer node m and node n with a pool in m's
  * blocks: what hangs below the blocks m's pool recycled since the last GC
