@@ -22,8 +22,10 @@
  * comments, and every parameter spelled out (LSK__BFN names a function
  * from its arguments, not from the parameters' definitions).
  *
- * COMMUTES lets reduce_var fold each worker's slots of all steps first and
- * combine the workers once; otherwise it combines the workers step by
+ * COMMUTES lets reduce_var fold each worker's slots of all steps first,
+ * into eight partial results (slot k into k mod 8, then a pairwise tree:
+ * independent chains a CPU runs in vector lanes, not one chain of
+ * dependent adds), and combine the workers once; otherwise it combines the workers step by
  * step, which keeps domain order. ENTRY (the built-in min and max) makes
  * each worker's value OP(ID, v) on entry to the worker-level reduce and
  * scan: for floats a NaN becomes the identity there, as it does in the
@@ -91,7 +93,21 @@ LSK_COLLECTIVE LSK__BT LSK__BFN(scan, LSK__BSUFFIX)(__local LSK__BT *s, LSK__BT 
 LSK_COLLECTIVE LSK__BT LSK__BFN(reduce_var, LSK__BSUFFIX)(__local LSK__BT *s, LSK__BT *var, uint n)
 {
   LSK__BT carry = LSK__BID;
-  if ((LSK__BCOMMUTES) || LSK__STEPS(n) <= 1) {
+  if (LSK__BCOMMUTES) {
+    LSK__BT acc[8];
+    for (uint j = 0; j < 8u; ++j)
+      acc[j] = LSK__BID;
+    for (uint step = 0; step < LSK__STEPS(n); ++step)
+      for (uint k0 = 0; k0 < LSK_SIMD; k0 += 8u)
+        for (uint j = 0; j < 8u; ++j)
+          if (k0 + j < LSK_SIMD && LSK__IN(step, k0 + j, n))
+            acc[j] = LSK__BOP(acc[j], var[LSK__SLOT(step, k0 + j)]);
+    for (uint h = 4; h > 0; h /= 2)
+      for (uint j = 0; j < h; ++j)
+        acc[j] = LSK__BOP(acc[j], acc[j + h]);
+    return LSK__BFN(reduce, LSK__BSUFFIX)(s, acc[0]);
+  }
+  if (LSK__STEPS(n) <= 1) {
     for (uint step = 0; step < LSK__STEPS(n); ++step)
       for (uint k = 0; k < LSK_SIMD; ++k)
         if (LSK__IN(step, k, n))
