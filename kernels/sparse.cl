@@ -21,8 +21,9 @@
  *               lost a race (cl/lsk_sparse.h) go back to their pools.
  *
  * Every grid-strided loop ends with a barrier (see kernels/pool.cl), and
- * each kernel's block domain is LSK__SP_TILE, but listgen's, whose tile is
- * its block domain (larger on CPUs: host/sparse/structure.c).
+ * each kernel's block domain is LSK__SP_TILE, but listgen's and
+ * deactivate's, whose tile is their block domain (larger on CPUs:
+ * host/sparse/structure.c).
  */
 #define LSK__SP_TILE 256u
 /* Node m's row; row 0 is the root's one cell, so that T(PAR(m), ...) is
@@ -253,16 +254,36 @@ LSK_KERNEL void lsk_sparse_cascade(LSK_CTX, LSK__SP_PARAMS, uint m, uint n)
   }
 }
 
+/* A pointer node's cell deactivated by the one work-item that touches it
+ * (lsk_sparse_deactivate): a plain read and store, not lsk__sp_unlink's
+ * exchange, a locked instruction on CPUs; two work-items of a user's
+ * kernel may unlink one cell, no two of this kernel's. Its block goes back
+ * through the work-item's cache. */
+LSK_INLINE void lsk__sp_drop(lsk_pool_cache *pc, __global uint *link)
+{
+  uint r = lsk__sp_ref(*link);
+  *link = 0;
+  if (r)
+    lsk_pool_cache_recycle(pc, r - 1u);
+}
+
 /* Every cell of node m deactivated: over node m's blocks (a dynamic node:
- * over its parents' cells, whose lists are emptied). */
+ * over its parents' cells, whose lists are emptied), a tile of cells per
+ * block domain. */
 LSK_KERNEL void lsk_sparse_deactivate(LSK_CTX, LSK__SP_PARAMS, uint m)
 {
   LSK__SP_VIEW(v);
   uint kind = T(m, KIND), dyn = kind == LSK__SP_DYNAMIC;
   uint cells = dyn ? T(PAR(m), NCELLS) : T(m, NCELLS);
-  uint tiles = (cells + LSK__SP_TILE - 1u) / LSK__SP_TILE;
+  uint tiles = (cells + LSK_DOMAIN_SIZE - 1u) / LSK_DOMAIN_SIZE;
   uint nb =
       dyn ? lsk__sp_nparents(v, m) : min(v.lists[LSK__SPL_COUNT + m], v.lists[LSK__SPL_CAP + m]);
+  /* A pointer node's blocks go back through a cache: on CPUs one atomic
+   * add to the recycled list per batch, not per block (both cores' adds to
+   * one word were a fifth of the kernel's time). */
+  lsk_pool_cache pc;
+  if (kind == LSK__SP_POINTER)
+    lsk_pool_cache_begin(&pc, v.pool[T(m, POOL)]);
   LSK_BLOCKS(u, nb * tiles)
   {
     uint e = u / tiles, t = u - e * tiles;
@@ -273,26 +294,39 @@ LSK_KERNEL void lsk_sparse_deactivate(LSK_CTX, LSK__SP_PARAMS, uint m)
       lsk__sp_load(v.lists, m, e, &b);
     uint bpool = dyn ? T(PAR(m), CPOOL) : T(m, CPOOL);
     __global uchar *c = lsk__sp_base(v, bpool, b.cont);
-    __global uint *links = (__global uint *)(c + T(m, OFF)); /* a pointer node's */
-    LSK_FOREACH(it)
-    {
-      uint x = t * LSK__SP_TILE + it.idx, f = b.first + x, cell, l;
-      if (x < cells && kind == LSK__SP_BITMASKED)
-        lsk__sp_bit_clear(c + T(m, OFF), f);
-      else if (x < cells && kind == LSK__SP_POINTER && links[f])
-        /* The read first: most links of a sparse node are empty, and an
-         * exchange is a locked instruction on CPUs. Here, not in
-         * lsk__sp_unlink: no other work-item of this kernel touches the
-         * cell, where two work-items of a user's kernel may unlink one. */
-        lsk__sp_unlink(v.pool[T(m, POOL)], links + f);
-      else if (x < cells && dyn && lsk__sp_child(v, m, c, b.cont, f, 1, &cell, &l)) {
-        __global uchar *lc = lsk__sp_base(v, T(m, CPOOL), cell);
-        lsk__sp_clear_list(v.pool[T(m, POOL)], (__global uint *)(lc + T(m, OFF)) + l,
-                           (__global uint *)(lc + T(m, OFF2)) + l);
-      }
+    __global uint *links = (__global uint *)(c + T(m, OFF)) + b.first; /* a pointer node's */
+#if LSK__CPU_ISA
+    /* CPUs, a pointer node: each worker one run of the tile's cells, eight
+     * empty links (most of a sparse node's) skipped at a time. */
+    uint per = (LSK_DOMAIN_SIZE + LSK_WORKERS - 1u) / LSK_WORKERS;
+    uint end = min(t * LSK_DOMAIN_SIZE + LSK_DOMAIN_SIZE, cells);
+    uint lo = min(t * LSK_DOMAIN_SIZE + lsk_worker() * per, end), hi = min(lo + per, end);
+    for (uint x = lo; kind == LSK__SP_POINTER && x < hi; x += 8u) {
+      if (x + 8u <= hi && !any(vload8(0, links + x) != (uint8)0u))
+        continue;
+      for (uint k = x; k < min(x + 8u, hi); ++k)
+        if (links[k])
+          lsk__sp_drop(&pc, links + k);
     }
+    if (kind != LSK__SP_POINTER)
+#endif
+      LSK_FOREACH(it)
+      {
+        uint x = t * LSK_DOMAIN_SIZE + it.idx, f = b.first + x, cell, l;
+        if (x < cells && kind == LSK__SP_BITMASKED)
+          lsk__sp_bit_clear(c + T(m, OFF), f);
+        else if (x < cells && kind == LSK__SP_POINTER && links[x])
+          lsk__sp_drop(&pc, links + x);
+        else if (x < cells && dyn && lsk__sp_child(v, m, c, b.cont, f, 1, &cell, &l)) {
+          __global uchar *lc = lsk__sp_base(v, T(m, CPOOL), cell);
+          lsk__sp_clear_list(v.pool[T(m, POOL)], (__global uint *)(lc + T(m, OFF)) + l,
+                             (__global uint *)(lc + T(m, OFF2)) + l);
+        }
+      }
     lsk_sync();
   }
+  if (kind == LSK__SP_POINTER)
+    lsk_pool_cache_end(&pc);
 }
 
 /* Is cell x of node m's block b (container c) active? */

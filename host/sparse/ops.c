@@ -222,9 +222,8 @@ static int deactivate_node(lsk_sparse *sp, lsk_queue *q, unsigned m, const char 
   int dyn = n->kind == LSK_SNODE_DYNAMIC;
   size_t blocks = dyn ? (n->parent >= 0 ? sp->cap[n->parent] : 1) : sp->cap[m];
   size_t cells = dyn ? (n->parent >= 0 ? sp->def.node[n->parent].ncells : 1) : n->ncells;
-  return lsk__sp_launch(sp, LSK__SPK_DEACTIVATE, q, fn,
-                        blocks * ((cells + LSK__SP_TILE - 1) / LSK__SP_TILE),
-                        LSK_ARGS(LSK_ARG_UINT(m)));
+  return lsk__sp_launch_cells(sp, LSK__SPK_DEACTIVATE, q, fn, blocks, cells,
+                              LSK_ARGS(LSK_ARG_UINT(m)));
 }
 
 /* lsk_sparse_deactivate and _all, their messages named by fn. */

@@ -52,6 +52,18 @@ int lsk__sp_launch(lsk_sparse *sp, lsk__spk which, lsk_queue *q, const char *fn,
   return launch_tile(sp, which, q, fn, units, LSK__SP_TILE, more, nmore);
 }
 
+int lsk__sp_launch_cells(lsk_sparse *sp, lsk__spk which, lsk_queue *q, const char *fn,
+                         size_t blocks, size_t cells, const lsk_arg *more, size_t nmore)
+{
+  /* Tiles of 4096 cells on CPUs: every tile pays for its barriers (and
+   * listgen's for a block append), which PoCL makes cost more than the
+   * scan of 256 references (a 65536-cell root took 0.5 ms in tiles of
+   * 256). */
+  unsigned big = lsk__context_info(sp->ctx)->is_gpu ? LSK__SP_TILE : 4096u;
+  unsigned tile = cells > LSK__SP_TILE ? big : LSK__SP_TILE;
+  return launch_tile(sp, which, q, fn, blocks * ((cells + tile - 1) / tile), tile, more, nmore);
+}
+
 /* Entries node m's list may need: its blocks can be no more than its
  * parents' cells, nor than the pool cells that hold them. */
 static size_t list_cap(const lsk_sparse *sp, unsigned m)
@@ -267,18 +279,12 @@ int lsk__sp_listgen(lsk_sparse *sp, lsk_queue *q, unsigned upto, int all, const 
   int rc = lsk__sp_zero(sp, q, sp->lists, LSK__SPL_COUNT, upto + 1, fn);
   /* Every node up to upto, the branches beside its way included: a node's
    * parent comes before it. */
-  /* Tiles of 4096 parent cells on CPUs: every tile pays for a block
-   * append and two barriers, which PoCL makes cost more than the scan of
-   * 256 references (a 65536-cell root took 0.5 ms in tiles of 256). */
-  unsigned big = lsk__context_info(sp->ctx)->is_gpu ? LSK__SP_TILE : 4096u;
   for (unsigned m = 0; !rc && m <= upto; ++m) {
     int p = sp->def.node[m].parent;
     size_t parents = p >= 0 ? sp->cap[p] : 1;
     size_t cells = p >= 0 ? sp->def.node[p].ncells : 1;
-    unsigned tile = cells > LSK__SP_TILE ? big : LSK__SP_TILE;
-    size_t tiles = (cells + tile - 1) / tile;
-    rc = launch_tile(sp, LSK__SPK_LISTGEN, q, fn, parents * tiles, tile,
-                     LSK_ARGS(LSK_ARG_UINT(m), LSK_ARG_UINT(all ? 1u : 0u)));
+    rc = lsk__sp_launch_cells(sp, LSK__SPK_LISTGEN, q, fn, parents, cells,
+                              LSK_ARGS(LSK_ARG_UINT(m), LSK_ARG_UINT(all ? 1u : 0u)));
   }
   return rc;
 }

@@ -48,6 +48,11 @@ size_t lsk__sp_args(const lsk_sparse *sp, lsk_arg *a, const lsk_arg *more, size_
  * with one uint argument m (and more after it). */
 int lsk__sp_launch(lsk_sparse *sp, lsk__spk which, lsk_queue *q, const char *fn, size_t units,
                    const lsk_arg *more, size_t nmore);
+/* A library kernel on q over `blocks` blocks of `cells` cells each, a
+ * tile of them per block domain (LSK_DOMAIN_SIZE: larger on CPUs), with
+ * one uint argument m (and more after it). */
+int lsk__sp_launch_cells(lsk_sparse *sp, lsk__spk which, lsk_queue *q, const char *fn,
+                         size_t blocks, size_t cells, const lsk_arg *more, size_t nmore);
 /* Words [first, first + n) of x zeroed on q (by a kernel: oclgrind takes
  * no fill as initializing). */
 int lsk__sp_zero(lsk_sparse *sp, lsk_queue *q, lsk_buffer *x, size_t first, size_t n,
