@@ -348,20 +348,35 @@ LSK_INLINE __global uchar *lsk__sp_bbase(LSK__SP_T v, uint m, lsk_sparse_block b
   return lsk__sp_base(v, T(m, KIND) == LSK__SP_DYNAMIC ? T(m, POOL) : T(m, CPOOL), b.cont);
 }
 
+/* Node m's active cells. A node that is neither bitmasked nor a pointer
+ * has every cell of a listed block active: its count is the sum of its
+ * entries' counts, a tile of entries per block, not a tile of cells (the
+ * cells of 5220 blocks of 256 took 0.3 to 0.45 ms on PoCL). */
 LSK_KERNEL void lsk_sparse_count(LSK_CTX, LSK__SP_PARAMS, uint m)
 {
   LSK__SP_VIEW(v);
   LSK_BLOCK_SCRATCH(uint, s);
+  uint kind = T(m, KIND), all = kind != LSK__SP_BITMASKED && kind != LSK__SP_POINTER;
   uint cells = T(m, NCELLS), tiles = (cells + LSK__SP_TILE - 1u) / LSK__SP_TILE;
   uint nb = min(v.lists[LSK__SPL_COUNT + m], v.lists[LSK__SPL_CAP + m]);
-  LSK_BLOCKS(u, nb * tiles)
+  __global const uint *list = v.lists + v.lists[LSK__SPL_OFF + m];
+  LSK_BLOCKS(u, all ? (nb + LSK__SP_TILE - 1u) / LSK__SP_TILE : nb * tiles)
   {
-    uint e = u / tiles, t = u - e * tiles;
-    lsk_sparse_block b;
-    lsk__sp_load(v.lists, m, e, &b);
-    __global uchar *c = lsk__sp_bbase(v, m, b);
     uint n = 0;
-    LSK_FOREACH(it) n += lsk__sp_active(m, b, c, t * LSK__SP_TILE + it.idx);
+    if (all) {
+      LSK_FOREACH(it)
+      {
+        uint e = u * LSK__SP_TILE + it.idx;
+        if (e < nb)
+          n += min(list[(ulong)e * LSK__SPL_ENTRY_WORDS + LSK__SPL_E_COUNT], cells);
+      }
+    } else {
+      uint e = u / tiles, t = u - e * tiles;
+      lsk_sparse_block b;
+      lsk__sp_load(v.lists, m, e, &b);
+      __global uchar *c = lsk__sp_bbase(v, m, b);
+      LSK_FOREACH(it) n += lsk__sp_active(m, b, c, t * LSK__SP_TILE + it.idx);
+    }
     uint total = lsk_block_reduce_add_uint(s, n);
     LSK_MASTER
     {
