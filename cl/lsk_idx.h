@@ -96,4 +96,19 @@ LSK_INLINE lsk__tiles lsk__tile_run(uint n, uint per_block)
   return r;
 }
 
+/*
+ * lsk__segment(n, seglen, &first, &end): for the kernel library's CPU
+ * passes, where a work-item walks a contiguous run: this work-item's
+ * segment s = block * LSK_WORKERS + worker, the indices [first, end) of
+ * [s * seglen, (s + 1) * seglen) below n (empty past n). Returns s.
+ */
+LSK_INLINE uint lsk__segment(uint n, uint seglen, uint *first, uint *end)
+{
+  uint s = lsk_block_idx() * LSK_WORKERS + lsk_worker();
+  ulong a = (ulong)s * seglen;
+  *first = (uint)min(a, (ulong)n);
+  *end = (uint)min(a + seglen, (ulong)n);
+  return s;
+}
+
 #endif /* LSK_CL_IDX_H */

@@ -240,16 +240,6 @@ LSK_KERNEL void lsk_assoc_sorted_content(LSK_CTX, __global const uint *restrict 
  *                             walk of the segment.
  */
 
-/* This work-item's segment [*first, *end) and its number. */
-LSK_INLINE uint lsk__assoc_segment(uint n, uint seglen, uint *first, uint *end)
-{
-  uint s = lsk_block_idx() * LSK_WORKERS + lsk_worker();
-  ulong a = (ulong)s * seglen;
-  *first = (uint)min(a, (ulong)n);
-  *end = (uint)min(a + seglen, (ulong)n);
-  return s;
-}
-
 /* lsk_assoc_count_segments(keys, base, n, seglen, nkeys, starts, nseg,
  * cnt): cnt holds nkeys uints per worker. */
 LSK_KERNEL void lsk_assoc_count_segments(LSK_CTX, __global const uint *restrict keys, uint base,
@@ -257,7 +247,7 @@ LSK_KERNEL void lsk_assoc_count_segments(LSK_CTX, __global const uint *restrict 
                                          __global uint *restrict starts, uint nseg,
                                          __local uint *restrict cnt)
 {
-  uint first, end, s = lsk__assoc_segment(n, seglen, &first, &end);
+  uint first, end, s = lsk__segment(n, seglen, &first, &end);
   __local uint *restrict c = cnt + lsk_worker() * nkeys;
   for (uint k = 0; k < nkeys; ++k)
     c[k] = 0u;
@@ -281,7 +271,7 @@ LSK_KERNEL void lsk_assoc_fill_segments(LSK_CTX, __global const uint *restrict k
                                         __global uint *restrict offsets,
                                         __global uint *restrict content, __local uint *restrict cur)
 {
-  uint first, end, s = lsk__assoc_segment(n, seglen, &first, &end);
+  uint first, end, s = lsk__segment(n, seglen, &first, &end);
   __local uint *restrict c = cur + lsk_worker() * nkeys;
   for (uint k = 0; k < nkeys; ++k)
     c[k] = starts[(size_t)k * nseg + s];
@@ -312,7 +302,7 @@ LSK_KERNEL void lsk_assoc_sorted_segments(LSK_CTX, __global const uint *restrict
                                           __global uint *restrict content)
 {
   uint first, end;
-  lsk__assoc_segment(n, seglen, &first, &end);
+  lsk__segment(n, seglen, &first, &end);
   if (first >= end)
     return;
   keys += base;

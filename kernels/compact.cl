@@ -389,17 +389,11 @@ LSK_KERNEL void lsk_compact_lookback_clear(LSK_CTX, __global uint *cells, uint c
  * and the output written once, in order, by one work-item per segment.
  */
 
-/* This work-item's segment [first, end) of seglen indices below n. */
-#define LSK__COMPACT_SEGMENT(s, first, end)                                                        \
-  uint s = lsk_block_idx() * LSK_WORKERS + lsk_worker();                                           \
-  uint first = (uint)min((ulong)s * seglen, (ulong)n);                                             \
-  uint end = (uint)min((ulong)first + seglen, (ulong)n)
-
 LSK_KERNEL void lsk_compact_flags(LSK_CTX, LSK__CIN_PARAMS, ulong arg, uint n, uint seglen,
                                   __global uint *bits, __global uint *counts)
 {
   LSK__CIN_OPEN;
-  LSK__COMPACT_SEGMENT(s, first, end);
+  uint first, end, s = lsk__segment(n, seglen, &first, &end);
   uint c = 0;
   uint i = first;
   for (; end - i >= 32u; i += 32u) {
@@ -425,7 +419,7 @@ LSK_KERNEL void lsk_compact_flags(LSK_CTX, LSK__CIN_PARAMS, ulong arg, uint n, u
  * place and `at` the segment's next slot, STORE(i, at) with i = 32 w + k;
  * then, in the grid's last segment, the total to count[count_index]. */
 #define LSK__COMPACT_BITS(STORE)                                                                   \
-  LSK__COMPACT_SEGMENT(s, first, end);                                                             \
+  uint first, end, s = lsk__segment(n, seglen, &first, &end);                                      \
   uint at = carries[s];                                                                            \
   for (uint i = first; i < end; i = (end - i > 32u) ? i + 32u : end) {                             \
     uint w = bits[i / 32u];                                                                        \
@@ -453,7 +447,7 @@ LSK_KERNEL void lsk_compact_bits_indices(LSK_CTX, uint n, uint seglen, __global 
                                          uint out_base, uint cap, __global uint *count,
                                          uint count_index)
 {
-  LSK__COMPACT_SEGMENT(s, first, end);
+  uint first, end, s = lsk__segment(n, seglen, &first, &end);
   uint at = carries[s], c = 0;
   for (uint i = first; i < end; i = (end - i > 32u) ? i + 32u : end)
     c += popcount(bits[i / 32u]);

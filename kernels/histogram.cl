@@ -181,8 +181,8 @@ LSK_KERNEL void LSK__HIST_PRIVATE(LSK_CTX, __global const LSK_T *restrict in, ui
   __local uint *c = hist + lsk_worker() * ways * slots;
   for (uint i = 0; i < ways * slots; ++i)
     c[i] = 0u;
-  ulong a = (ulong)(lsk_block_idx() * LSK_WORKERS + lsk_worker()) * seglen;
-  uint first = (uint)min(a, (ulong)n), end = (uint)min(a + seglen, (ulong)n);
+  uint first, end;
+  lsk__segment(n, seglen, &first, &end);
   __global const LSK_T *x = in + base;
   uint i = first;
   if (ways == 4u) {

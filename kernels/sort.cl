@@ -107,16 +107,6 @@ LSK_INLINE ulong lsk__sort_t_f64(ulong k, ulong dmask)
 /* The build's map. */
 #define lsk__sort_t LSK__PASTE(lsk__sort_t_, LSK_SORT_KEY)
 
-/* This work-item's segment [*lo, *hi) and its number. */
-LSK_INLINE uint lsk__sort_segment(uint n, uint seglen, uint *lo, uint *hi)
-{
-  uint s = lsk_block_idx() * LSK_WORKERS + lsk_worker();
-  ulong a = (ulong)s * seglen, b = a + seglen;
-  *lo = (uint)min(a, (ulong)n);
-  *hi = (uint)min(b, (ulong)n);
-  return s;
-}
-
 /*
  * lsk_sort_count_K(state, pass, first, in, out, tmp, n, seglen, x, shift,
  * mask, counts, nseg, oa, cnt): the counts of digit (t >> shift) & mask of
@@ -143,7 +133,7 @@ LSK_KERNEL void LSK__SORT_COUNT(LSK_CTX, __global const uint *state, uint pass, 
     src = LSK__SORT_SEL(st >> 2 & 3u, in, out, tmp);
   }
   uint lo, hi, col = lsk_worker() * (mask + 2u);
-  uint s = lsk__sort_segment(n, seglen, &lo, &hi);
+  uint s = lsk__segment(n, seglen, &lo, &hi);
   __local uint *restrict c = cnt + col;
   for (uint d = 0; d <= mask; ++d)
     c[d] = 0u;
@@ -189,7 +179,7 @@ LSK_KERNEL void LSK__SORT_SCATTER(LSK_CTX, __global const uint *state, uint pass
   __global const LSK__SORT_T *restrict ks = LSK__SORT_SEL(from, kin, kout, ktmp);
   __global LSK__SORT_T *restrict kd = LSK__SORT_SEL(to, kin, kout, ktmp);
   uint lo, hi, col = lsk_worker() * (mask + 2u);
-  uint s = lsk__sort_segment(n, seglen, &lo, &hi);
+  uint s = lsk__segment(n, seglen, &lo, &hi);
   __local uint *restrict o = off + col;
   for (uint d = 0; d <= mask; ++d)
     o[d] = counts[(size_t)d * nseg + s];
