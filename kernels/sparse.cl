@@ -164,6 +164,25 @@ LSK_INLINE uint lsk__sp_emit(LSK__SP_T v, uint m, lsk_sparse_block p, __global u
   return slot;
 }
 
+#if LSK__CPU_ISA
+/* CPUs: this worker's run [*lo, *hi) of tile t's cells below n (one run
+ * per worker, plain loops instead of a ForEach). */
+LSK_INLINE void lsk__sp_run(uint t, uint n, uint *lo, uint *hi)
+{
+  uint per = (LSK_DOMAIN_SIZE + LSK_WORKERS - 1u) / LSK_WORKERS;
+  uint end = min(t * LSK_DOMAIN_SIZE + LSK_DOMAIN_SIZE, n);
+  *lo = min(t * LSK_DOMAIN_SIZE + lsk_worker() * per, end);
+  *hi = min(*lo + per, end);
+}
+
+/* Are the eight references from x on, all below hi, empty? One vector
+ * load: most references of a sparse level are. */
+LSK_INLINE int lsk__sp_empty8(__global const uint *refs, uint x, uint hi)
+{
+  return x + 8u <= hi && !any(vload8(0, refs + x) != (uint8)0u);
+}
+#endif
+
 /* Does cell c of the parent's block (references refs, with ptr) give
  * node m entries? With ptr (a pointer parent over node m's blocks, not
  * lists) that is its reference's test alone, which the loops below can
@@ -192,14 +211,13 @@ LSK_KERNEL void lsk_sparse_listgen(LSK_CTX, LSK__SP_PARAMS, uint m, uint all)
      * the emitting one skipping eight empty references at a time (a
      * ForEach's loop tested every cell twice: 0.2 ms for a 65536-cell
      * root). */
-    uint per = (LSK_DOMAIN_SIZE + LSK_WORKERS - 1u) / LSK_WORKERS;
-    uint end = min(t * LSK_DOMAIN_SIZE + LSK_DOMAIN_SIZE, pcells);
-    uint lo = min(t * LSK_DOMAIN_SIZE + lsk_worker() * per, end), hi = min(lo + per, end);
+    uint lo, hi;
+    lsk__sp_run(t, pcells, &lo, &hi);
     for (uint c = lo; c < hi; ++c)
       n += ptr ? refs[c] != 0u : lsk__sp_nchildren(v, m, pc, p.cont, p.first + c, all);
     uint slot = lsk_block_append(s, count, n);
     for (uint c = lo; n && c < hi; c += 8u) {
-      if (ptr && c + 8u <= hi && !any(vload8(0, refs + c) != (uint8)0u))
+      if (ptr && lsk__sp_empty8(refs, c, hi))
         continue;
       for (uint k = c; k < min(c + 8u, hi); ++k)
         if (LSK__SP_GIVES(ptr, refs, k))
@@ -298,11 +316,10 @@ LSK_KERNEL void lsk_sparse_deactivate(LSK_CTX, LSK__SP_PARAMS, uint m)
 #if LSK__CPU_ISA
     /* CPUs, a pointer node: each worker one run of the tile's cells, eight
      * empty links (most of a sparse node's) skipped at a time. */
-    uint per = (LSK_DOMAIN_SIZE + LSK_WORKERS - 1u) / LSK_WORKERS;
-    uint end = min(t * LSK_DOMAIN_SIZE + LSK_DOMAIN_SIZE, cells);
-    uint lo = min(t * LSK_DOMAIN_SIZE + lsk_worker() * per, end), hi = min(lo + per, end);
+    uint lo, hi;
+    lsk__sp_run(t, cells, &lo, &hi);
     for (uint x = lo; kind == LSK__SP_POINTER && x < hi; x += 8u) {
-      if (x + 8u <= hi && !any(vload8(0, links + x) != (uint8)0u))
+      if (lsk__sp_empty8(links, x, hi))
         continue;
       for (uint k = x; k < min(x + 8u, hi); ++k)
         if (links[k])
@@ -364,11 +381,10 @@ LSK_KERNEL void lsk_sparse_count(LSK_CTX, LSK__SP_PARAMS, uint m)
   {
     uint n = 0;
     if (all) {
-      LSK_FOREACH(it)
+      LSK_FOREACH_N(it, lsk_domain_count(u * LSK__SP_TILE, nb))
       {
-        uint e = u * LSK__SP_TILE + it.idx;
-        if (e < nb)
-          n += min(list[(ulong)e * LSK__SPL_ENTRY_WORDS + LSK__SPL_E_COUNT], cells);
+        ulong e = u * LSK__SP_TILE + it.idx;
+        n += min(list[e * LSK__SPL_ENTRY_WORDS + LSK__SPL_E_COUNT], cells);
       }
     } else {
       uint e = u / tiles, t = u - e * tiles;
