@@ -76,9 +76,13 @@ LSK_KERNEL void lsk_pool_gc_gather(LSK_CTX, __global uint *pool)
  * even against locked instructions on some CPUs: each work-item ends with
  * a fence. */
 #if defined(__x86_64__) && defined(__clang__) && __has_builtin(__builtin_nontemporal_store) &&     \
-    __has_builtin(__builtin_ia32_sfence) && LSK_SIMD % 16 == 0 &&                                  \
-    LSK_DOMAIN_SIZE % (LSK_SIMD * LSK_WORKERS) == 0
+    __has_builtin(__builtin_ia32_sfence)
+#define LSK__POOL_NT_LINES 1
+#if LSK_SIMD % 16 == 0 && LSK_DOMAIN_SIZE % (LSK_SIMD * LSK_WORKERS) == 0
 #define LSK__POOL_NT_ZERO 1
+#endif
+#endif
+#ifdef LSK__POOL_NT_ZERO
 
 /* Zero-fills the one-word cells named by rl[0..16): one non-temporal line
  * when they are 16 consecutive cells that fill an aligned line, else one
@@ -191,9 +195,20 @@ LSK_KERNEL void lsk_pool_gc_zero_large(LSK_CTX, __global uint *pool)
   uint stride = lsk_grid_size() * LSK_WORKERS;
   for (uint r = lsk_block_idx() * LSK_WORKERS + lsk_worker(); r < g.nrec; r += stride) {
     __global uint *c = cells + (ulong)rl[r] * cw;
+#ifdef LSK__POOL_NT_LINES
+    /* Whole aligned lines: non-temporal stores, as gc_recycle's. */
+    if (cw % 16 == 0 && ((ulong)c & 63) == 0) {
+      for (uint w = 0; w < cw; w += 16)
+        __builtin_nontemporal_store((uint16)(0), (__global uint16 *)(c + w));
+      continue;
+    }
+#endif
     for (uint w = 0; w < cw; ++w)
       c[w] = 0;
   }
+#ifdef LSK__POOL_NT_LINES
+  __builtin_ia32_sfence();
+#endif
 #else
   LSK_BLOCKS(r, g.nrec)
   {
