@@ -243,6 +243,23 @@ int lsk__lib_end(lsk_context *ctx, lsk__on *o, int rc, const char *fn)
   return rc ? rc : lsk__on_done(ctx, o, ev, fn, fn);
 }
 
+int lsk__lib_read_begin(lsk_context *ctx, const lsk_async *on, const char *fn, lsk__on *o,
+                        lsk__vcheck *v)
+{
+  v->lo = 1;
+  v->hi = 0;
+  o->q = NULL;
+  int rc = lsk__lib_begin(ctx, on, fn, o);
+  if (!rc)
+    rc = lsk__context_wait_others(ctx, o->q, fn);
+  return rc ? rc : lsk__verify_defer(o->q, v);
+}
+
+int lsk__lib_read_end(lsk_context *ctx, lsk__on *o, lsk__vcheck *v, int rc, const char *fn)
+{
+  return lsk__lib_end(ctx, o, lsk__verify_done(o->q, v, rc), fn);
+}
+
 int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const lsk_buffer *buf,
                     size_t offset, size_t n, size_t elem)
 {

@@ -65,6 +65,19 @@ static inline void lsk__lib_clear(const lsk_async *on)
     *on->event = NULL;
 }
 int lsk__lib_end(lsk_context *ctx, lsk__on *o, int rc, const char *fn);
+/* The same for a call that reads results back to the host (the pool's,
+ * the lists', the sparse fields' reads): begin also waits for every other
+ * queue of the context (kernels on any queue may have written what it
+ * reads; its own queue's order keeps its commands behind its earlier
+ * work) and enqueues the reads of its queue's verify records, not waited
+ * for (v); end, after the call's own blocking read, reports what they
+ * found (lsk__verify_done), then ends as lsk__lib_end. So a read's
+ * commands follow the queue's work on the device with no round trip to
+ * the host before them. Every read_begin needs its read_end, even after
+ * a failure: the records' reads write into v. */
+int lsk__lib_read_begin(lsk_context *ctx, const lsk_async *on, const char *fn, lsk__on *o,
+                        lsk__vcheck *v);
+int lsk__lib_read_end(lsk_context *ctx, lsk__on *o, lsk__vcheck *v, int rc, const char *fn);
 /* Checks that buf holds elements [offset, offset + n) of elem bytes and
  * that offset + n fits 32 bits (kernels index with uint). */
 int lsk__check_span(lsk_context *ctx, const char *fn, const char *what, const lsk_buffer *buf,

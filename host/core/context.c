@@ -270,20 +270,21 @@ cl_command_queue lsk_context_cl_queue(const lsk_context *ctx)
  * one stays for the next check). The list is taken under the lock (queues
  * are not destroyed while the context is in use, docs/threads.md), the
  * waits run without it. */
-static int wait_queues(lsk_context *ctx, int check, const char *fn)
+static int wait_queues(lsk_context *ctx, const lsk_queue *skip, int check, const char *fn)
 {
   lsk_queue *qs[64], **list = qs;
   size_t n = 0, cap = sizeof qs / sizeof *qs;
   lsk__lock(ctx);
   for (lsk_queue *q = ctx->queues; q; q = q->next)
-    ++n;
+    n += q != skip;
   if (n > cap && !(list = malloc(n * sizeof *list))) {
     lsk__unlock(ctx);
     return lsk__fail(ctx, LSK_ENOMEM, "%s: out of memory", fn);
   }
   n = 0;
   for (lsk_queue *q = ctx->queues; q; q = q->next)
-    list[n++] = q;
+    if (q != skip)
+      list[n++] = q;
   lsk__unlock(ctx);
   int rc = LSK_OK;
   for (size_t i = 0; i < n; ++i) {
@@ -298,13 +299,18 @@ static int wait_queues(lsk_context *ctx, int check, const char *fn)
   return rc;
 }
 
-int lsk__context_wait(lsk_context *ctx, const char *fn) { return wait_queues(ctx, 0, fn); }
+int lsk__context_wait(lsk_context *ctx, const char *fn) { return wait_queues(ctx, NULL, 0, fn); }
+
+int lsk__context_wait_others(lsk_context *ctx, const lsk_queue *q, const char *fn)
+{
+  return wait_queues(ctx, q, 0, fn);
+}
 
 int lsk_context_finish(lsk_context *ctx)
 {
   LSK__API();
   LSK__LIVE(NULL, ctx, CONTEXT, __func__, "ctx");
-  return wait_queues(ctx, 1, __func__);
+  return wait_queues(ctx, NULL, 1, __func__);
 }
 
 /* The accessors of core.h, for the layers above: no checks (the caller

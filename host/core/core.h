@@ -120,6 +120,9 @@ void lsk__unlock(lsk_context *ctx);
 /* Waits for every queue of ctx, checking no verify record; fn names the
  * caller in a message. */
 int lsk__context_wait(lsk_context *ctx, const char *fn);
+/* The same for every queue but q (whose own order keeps what a call
+ * enqueues on it behind its earlier work). */
+int lsk__context_wait_others(lsk_context *ctx, const lsk_queue *q, const char *fn);
 /* A module above the core that keeps state per context (the kernel
  * library): create makes it on first use (NULL: out of memory), destroy
  * frees it when the context is destroyed, after its queues finish. */
@@ -175,6 +178,23 @@ int lsk__verify_slot(lsk_queue *q, unsigned kid, cl_mem *mem);
 void lsk__verify_mark(lsk_queue *q, unsigned kid);
 /* Reads q's records; LSK_EVERIFY with the first failure, cleared. */
 int lsk__verify_check(lsk_queue *q);
+/* The same check in two halves, around a call that reads its results
+ * back on q: lsk__verify_defer enqueues the reads of q's records without
+ * waiting (into *v), so that the call's own commands follow at once;
+ * lsk__verify_done waits for q (at no cost after the call's own blocking
+ * read) and returns LSK_EVERIFY with the first failure as
+ * lsk__verify_check does, or, where the call failed (rc not LSK_OK), rc,
+ * the failures kept for the next check. Every defer needs its done, even
+ * after a failure: the reads write into *v. */
+#define LSK__VSLOTS 128
+typedef struct lsk__vcheck {
+  unsigned lo, hi; /* the slots read; lo > hi: none */
+  unsigned shared_kernels, shared_last;
+  unsigned char dirty[LSK__VSLOTS];
+  uint32_t w[LSK__VSLOTS];
+} lsk__vcheck;
+int lsk__verify_defer(lsk_queue *q, lsk__vcheck *v);
+int lsk__verify_done(lsk_queue *q, lsk__vcheck *v, int rc);
 
 /* ---- Buffers (buffer.c) ----------------------------------------------- */
 cl_mem lsk__buffer_mem(const lsk_buffer *buf);

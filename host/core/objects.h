@@ -40,8 +40,7 @@ typedef struct lsk__msg {
 
 /* Verify records per queue: one small zeroed buffer per kernel id (the
  * last slot shared by ids beyond), so that a failure names its queue and
- * its kernel (verify.c). */
-#define LSK__VSLOTS 128
+ * its kernel (verify.c); LSK__VSLOTS of them (core.h). */
 
 /* An in-order queue of a context (queue.c). */
 struct lsk_queue {

@@ -141,42 +141,64 @@ static int report(lsk_queue *q, unsigned slot, const cl_uint *rec, unsigned shar
                    rec[LSK__VREC_FAILURES], rec[LSK__VREC_FAILURES] == 1 ? "" : "s");
 }
 
-int lsk__verify_check(lsk_queue *q)
+/* Takes the slots marked on q since the last check (under the lock that
+ * launches mark them under) into v, and enqueues the reads of their
+ * failure words behind the queue's work, the last one blocking if block. */
+static int take_and_read(lsk_queue *q, lsk__vcheck *v, int block)
 {
   lsk_context *ctx = q->ctx;
-  /* Which slots to read, taken under the lock that launches mark them
-   * under; the reads go unlocked behind the queue's work. */
-  unsigned char dirty[LSK__VSLOTS];
   lsk__lock(ctx);
-  unsigned lo = q->vlo, hi = q->vhi, shared_kernels = q->vshared_kernels,
-           shared_last = q->vshared_last;
-  if (lo <= hi) {
-    memcpy(dirty, q->vdirty, sizeof dirty);
+  v->lo = q->vlo;
+  v->hi = q->vhi;
+  v->shared_kernels = q->vshared_kernels;
+  v->shared_last = q->vshared_last;
+  if (v->lo <= v->hi) {
+    memcpy(v->dirty, q->vdirty, sizeof v->dirty);
     memset(q->vdirty, 0, sizeof q->vdirty);
     q->vlo = 1;
     q->vhi = 0;
     q->vshared_kernels = 0;
   }
   lsk__unlock(ctx);
-  if (lo > hi)
+  if (v->lo > v->hi)
     return LSK_OK;
-  /* The failure word of every slot launched into, read without waiting
-   * but the last (hi): one wait behind the queue's work, as one read. */
-  cl_uint w[LSK__VSLOTS] = {0};
+  memset(v->w, 0, sizeof v->w);
   cl_int err = CL_SUCCESS;
-  for (unsigned s = lo; s <= hi && !err; ++s)
-    if (dirty[s])
-      err = clEnqueueReadBuffer(q->cl, q->vmem[s], s == hi ? CL_TRUE : CL_FALSE, 0, sizeof *w,
-                                &w[s], 0, NULL, NULL);
-  if (err)
-    clFinish(q->cl); /* no read may still be writing into w */
-  else if (ctx->finish_by_marker)
-    err = lsk__queue_wait(q);
-  int rc = LSK_OK;
-  if (err)
-    rc = lsk__fail_cl(ctx, err, "clEnqueueReadBuffer", " (verify records of queue '%s')", q->name);
-  for (unsigned s = lo; !rc && s <= hi; ++s) {
-    if (!dirty[s] || w[s] == 0)
+  for (unsigned s = v->lo; s <= v->hi && !err; ++s)
+    if (v->dirty[s])
+      err = clEnqueueReadBuffer(q->cl, q->vmem[s], block && s == v->hi ? CL_TRUE : CL_FALSE, 0,
+                                sizeof *v->w, &v->w[s], 0, NULL, NULL);
+  if (!err)
+    return LSK_OK;
+  clFinish(q->cl); /* no read may still be writing into v */
+  v->lo = 1;
+  v->hi = 0;
+  return lsk__fail_cl(ctx, err, "clEnqueueReadBuffer", " (verify records of queue '%s')", q->name);
+}
+
+/* v's failed slots from slot `from` on marked again on q, to be read by
+ * the next check. */
+static void mark_again(lsk_queue *q, const lsk__vcheck *v, unsigned from)
+{
+  lsk__lock(q->ctx);
+  for (unsigned t = from; t <= v->hi; ++t)
+    if (v->dirty[t] && v->w[t] != 0) {
+      mark(q, t);
+      if (t == LSK__VSLOTS - 1) {
+        q->vshared_kernels += v->shared_kernels;
+        q->vshared_last = v->shared_last;
+      }
+    }
+  lsk__unlock(q->ctx);
+}
+
+/* The failure words in v, read: LSK_EVERIFY with the first failure (its
+ * record read and cleared), the later ones kept for the next check. */
+static int report_first(lsk_queue *q, const lsk__vcheck *v)
+{
+  lsk_context *ctx = q->ctx;
+  for (unsigned s = v->lo; s <= v->hi; ++s) {
+    if (!v->dirty[s] || v->w[s] == 0)
       continue;
     /* The record and its clearing back to back under the lock that
      * launches enqueue under: a launch of another thread on this queue
@@ -185,7 +207,8 @@ int lsk__verify_check(lsk_queue *q)
     static const cl_uint zeros[LSK__VREC_WORDS];
     cl_event cleared = NULL;
     lsk__lock(ctx);
-    err = clEnqueueReadBuffer(q->cl, q->vmem[s], CL_FALSE, 0, sizeof rec, rec, 0, NULL, NULL);
+    cl_int err =
+        clEnqueueReadBuffer(q->cl, q->vmem[s], CL_FALSE, 0, sizeof rec, rec, 0, NULL, NULL);
     if (!err)
       err = clEnqueueWriteBuffer(q->cl, q->vmem[s], CL_FALSE, 0, sizeof zeros, zeros, 0, NULL,
                                  &cleared);
@@ -197,21 +220,47 @@ int lsk__verify_check(lsk_queue *q)
     } else {
       clFinish(q->cl);
     }
-    rc = err ? lsk__fail_cl(ctx, err, "lsk_queue_finish", " (verify record of queue '%s')", q->name)
-             : report(q, s, rec, shared_kernels, shared_last);
+    int rc =
+        err ? lsk__fail_cl(ctx, err, "lsk_queue_finish", " (verify record of queue '%s')", q->name)
+            : report(q, s, rec, v->shared_kernels, v->shared_last);
     /* One failure per check: the other failed records stay to be read by
      * the next check, so that none is lost. */
-    lsk__lock(ctx);
-    for (unsigned t = s + 1; t <= hi; ++t)
-      if (dirty[t] && w[t] != 0) {
-        mark(q, t);
-        if (t == LSK__VSLOTS - 1) {
-          q->vshared_kernels += shared_kernels;
-          q->vshared_last = shared_last;
-        }
-      }
-    lsk__unlock(ctx);
+    mark_again(q, v, s + 1);
+    return rc;
   }
+  return LSK_OK;
+}
+
+int lsk__verify_check(lsk_queue *q)
+{
+  lsk__vcheck v;
+  int rc = take_and_read(q, &v, 1);
+  if (rc || v.lo > v.hi)
+    return rc;
+  cl_int err = q->ctx->finish_by_marker ? lsk__queue_wait(q) : CL_SUCCESS;
+  if (err)
+    return lsk__fail_cl(q->ctx, err, "clEnqueueReadBuffer", " (verify records of queue '%s')",
+                        q->name);
+  return report_first(q, &v);
+}
+
+int lsk__verify_defer(lsk_queue *q, lsk__vcheck *v) { return take_and_read(q, v, 0); }
+
+int lsk__verify_done(lsk_queue *q, lsk__vcheck *v, int rc)
+{
+  if (!q || v->lo > v->hi)
+    return rc;
+  /* The reads are behind the queue's work: after the call's own blocking
+   * read they are done, and the wait returns at once. */
+  cl_int err = lsk__queue_wait(q);
+  if (!rc && err)
+    rc = lsk__fail_cl(q->ctx, err, "clFinish", " (verify records of queue '%s')", q->name);
+  else if (!rc)
+    rc = report_first(q, v);
+  else if (!err)
+    mark_again(q, v, v->lo);
+  v->lo = 1;
+  v->hi = 0;
   return rc;
 }
 

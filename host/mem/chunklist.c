@@ -94,20 +94,15 @@ lsk_buffer *lsk_list_buffer(const lsk_list *list)
   return list->buf;
 }
 
-/* Header and table on o's queue, after the work queued on every queue
- * (kernels on any queue may append), with that queue's device verify
- * failures reported; *words malloc'd. */
+/* Header and table on o's queue (a read's: lsk__lib_read_begin waited
+ * for the other queues, whose kernels may append); *words malloc'd. */
 static int read_all(lsk_list *l, const lsk__on *o, const char *fn, uint32_t **words)
 {
   size_t n = LSK__LIST_HEADER_WORDS + l->chunks;
   *words = malloc(n * 4);
   if (!*words)
     return lsk__fail(l->pool->ctx, LSK_ENOMEM, "%s: out of host memory", fn);
-  int rc = lsk__context_wait(l->pool->ctx, fn);
-  if (!rc)
-    rc = lsk__verify_check(o->q);
-  if (!rc)
-    rc = lsk__buffer_rw(l->buf, 0, 0, *words, n * 4, o->q, 1, fn);
+  int rc = lsk__buffer_rw(l->buf, 0, 0, *words, n * 4, o->q, 1, fn);
   if (rc) {
     free(*words);
     *words = NULL;
@@ -122,13 +117,17 @@ int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out, const lsk_async *on)
   LSK__LIVE(NULL, list, LIST, __func__, "list");
   if (!out)
     return lsk__fail(list->pool->ctx, LSK_EINVAL, "%s: out is NULL", __func__);
-  uint32_t *w;
+  uint32_t *w = NULL;
   lsk__on o;
-  int rc = lsk__lib_begin(list->pool->ctx, on, __func__, &o);
+  lsk__vcheck v;
+  int rc = lsk__lib_read_begin(list->pool->ctx, on, __func__, &o, &v);
   if (!rc)
     rc = read_all(list, &o, __func__, &w);
-  if (rc)
-    return lsk__lib_end(list->pool->ctx, &o, rc, __func__);
+  rc = lsk__lib_read_end(list->pool->ctx, &o, &v, rc, __func__);
+  if (rc) {
+    free(w);
+    return rc;
+  }
   memset(out, 0, sizeof *out);
   out->length = w[LSK__LIST_LEN];
   out->max_length = list->chunks * list->chunk;
@@ -136,7 +135,7 @@ int lsk_list_usage_get(lsk_list *list, lsk_list_usage *out, const lsk_async *on)
   for (size_t c = 0; c < list->chunks; ++c)
     out->chunks += w[LSK__LIST_HEADER_WORDS + c] != LSK_POOL_INVALID;
   free(w);
-  return lsk__lib_end(list->pool->ctx, &o, LSK_OK, __func__);
+  return LSK_OK;
 }
 
 int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst, size_t dst_bytes,
@@ -152,13 +151,14 @@ int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst, size_t 
     return lsk__fail(ctx, LSK_EINVAL,
                      "%s: dst_bytes %zu holds fewer than count %zu elements of %zu bytes", __func__,
                      dst_bytes, count, list->elem_bytes);
-  uint32_t *w;
+  uint32_t *w = NULL;
   lsk__on o;
-  int rc = lsk__lib_begin(ctx, on, __func__, &o);
+  lsk__vcheck v;
+  int rc = lsk__lib_read_begin(ctx, on, __func__, &o, &v);
   if (!rc)
     rc = read_all(list, &o, __func__, &w);
   if (rc)
-    return lsk__lib_end(ctx, &o, rc, __func__);
+    return lsk__lib_read_end(ctx, &o, &v, rc, __func__);
   size_t len = w[LSK__LIST_LEN];
   if (first > len || count > len - first)
     rc = lsk__fail(ctx, LSK_ERANGE, "%s: first %zu + count %zu pass the length %zu", __func__,
@@ -182,7 +182,7 @@ int lsk_list_read(lsk_list *list, size_t first, size_t count, void *dst, size_t 
     i += k;
   }
   free(w);
-  return lsk__lib_end(ctx, &o, rc, __func__);
+  return lsk__lib_read_end(ctx, &o, &v, rc, __func__);
 }
 
 int lsk_list_clear(lsk_list *list, const lsk_async *on)

@@ -223,17 +223,6 @@ size_t lsk_pool_frame_base(const lsk_pool *pool, uint32_t f)
   return lsk_pool_cell_offset(pool, f) + pool->frame_head_words * 4;
 }
 
-/* The start of every read: on's queue, after its wait list (a marker),
- * after the work queued on every queue (kernels on any queue may allocate),
- * with on's queue's device verify failures reported. lsk__lib_end ends it. */
-static int read_begin(lsk_pool *p, const lsk_async *on, const char *fn, lsk__on *o)
-{
-  int rc = lsk__lib_begin(p->ctx, on, fn, o);
-  if (!rc)
-    rc = lsk__context_wait(p->ctx, fn);
-  return rc ? rc : lsk__verify_check(o->q);
-}
-
 /* The header, on o's queue. */
 static int read_header(lsk_pool *p, const lsk__on *o, uint32_t *h, const char *fn)
 {
@@ -274,10 +263,14 @@ int lsk_pool_usage_get(lsk_pool *pool, lsk_pool_usage *out, const lsk_async *on)
     return lsk__fail(pool->ctx, LSK_EINVAL, "%s: out is NULL", __func__);
   uint32_t h[LSK__POOL_HEADER_WORDS];
   lsk__on o;
-  int rc = read_begin(pool, on, __func__, &o);
-  if (!rc && !(rc = read_header(pool, &o, h, __func__)))
+  lsk__vcheck v;
+  int rc = lsk__lib_read_begin(pool->ctx, on, __func__, &o, &v);
+  if (!rc)
+    rc = read_header(pool, &o, h, __func__);
+  rc = lsk__lib_read_end(pool->ctx, &o, &v, rc, __func__);
+  if (!rc)
     usage_of(h, out);
-  return lsk__lib_end(pool->ctx, &o, rc, __func__);
+  return rc;
 }
 
 static int launch(lsk_pool *p, lsk_queue *q, const char *fn, const char *name, unsigned domain,
@@ -372,7 +365,8 @@ static int read_list(lsk_pool *p, int free_list, uint32_t *dst, size_t cap, size
     return lsk__fail(p->ctx, LSK_EINVAL, "%s: %s is NULL", fn, n ? "dst" : "n");
   uint32_t h[LSK__POOL_HEADER_WORDS];
   lsk__on o;
-  int rc = read_begin(p, on, fn, &o);
+  lsk__vcheck v;
+  int rc = lsk__lib_read_begin(p->ctx, on, fn, &o, &v);
   if (!rc && !(rc = read_header(p, &o, h, fn))) {
     size_t nfree = h[LSK__POOL_FREE_LEN];
     size_t used = h[LSK__POOL_CURSOR] < nfree ? h[LSK__POOL_CURSOR] : nfree;
@@ -383,7 +377,7 @@ static int read_list(lsk_pool *p, int free_list, uint32_t *dst, size_t cap, size
     if (k)
       rc = lsk__buffer_rw(p->buf, 0, at * 4, dst, k * 4, o.q, 1, fn);
   }
-  return lsk__lib_end(p->ctx, &o, rc, fn);
+  return lsk__lib_read_end(p->ctx, &o, &v, rc, fn);
 }
 
 int lsk_pool_read_free(lsk_pool *pool, uint32_t *dst, size_t cap, size_t *n, const lsk_async *on)
@@ -416,9 +410,10 @@ int lsk_pool_read_cells(lsk_pool *pool, size_t first, size_t count, void *dst, s
                      "%s: dst_bytes %zu is less than the %zu bytes of %zu cells of %zu", __func__,
                      dst_bytes, bytes, count, pool->cell_words * 4);
   lsk__on o;
-  int rc = read_begin(pool, on, __func__, &o);
+  lsk__vcheck v;
+  int rc = lsk__lib_read_begin(pool->ctx, on, __func__, &o, &v);
   if (!rc && count)
     rc = lsk__buffer_rw(pool->buf, 0, lsk_pool_cell_offset(pool, (uint32_t)first), dst, bytes, o.q,
                         1, __func__);
-  return lsk__lib_end(pool->ctx, &o, rc, __func__);
+  return lsk__lib_read_end(pool->ctx, &o, &v, rc, __func__);
 }

@@ -81,11 +81,13 @@ int lsk_vector_clear(lsk_vector *v, const lsk_async *on)
   return lsk__lib_end(v->ctx, &o, rc, __func__);
 }
 
-/* The raw count on o's queue, and earlier device verify failures there. */
-static int read_count(lsk_vector *v, lsk__on *o, uint32_t *count, const char *fn)
+/* The raw count on o's queue, with the reads of that queue's verify
+ * records enqueued before it (vc; lsk__verify_done reports them after the
+ * call's last blocking read): one round trip, not two. */
+static int read_count(lsk_vector *v, lsk__on *o, lsk__vcheck *vc, uint32_t *count, const char *fn)
 {
-  int rc = lsk__buffer_rw(v->count, 0, 0, count, sizeof *count, o->q, 1, fn);
-  return rc ? rc : lsk__verify_check(o->q);
+  int rc = lsk__verify_defer(o->q, vc);
+  return rc ? rc : lsk__buffer_rw(v->count, 0, 0, count, sizeof *count, o->q, 1, fn);
 }
 
 /* The size and overflow of a count. */
@@ -104,9 +106,13 @@ int lsk_vector_size(lsk_vector *v, size_t *size, size_t *overflow, const lsk_asy
   if (!size)
     return lsk__fail(v->ctx, LSK_EINVAL, "%s: size is NULL", __func__);
   uint32_t count = 0;
-  lsk__on o;
+  lsk__on o = {0};
+  lsk__vcheck vc = {.lo = 1, .hi = 0};
   int rc = lsk__lib_begin(v->ctx, on, __func__, &o);
-  if (!rc && !(rc = read_count(v, &o, &count, __func__)))
+  if (!rc)
+    rc = read_count(v, &o, &vc, &count, __func__);
+  rc = lsk__verify_done(o.q, &vc, rc);
+  if (!rc)
     size_of(v, count, size, overflow);
   return lsk__lib_end(v->ctx, &o, rc, __func__);
 }
@@ -123,14 +129,16 @@ int lsk_vector_read(lsk_vector *v, void *dst, size_t max, size_t *n, const lsk_a
     return lsk__fail(v->ctx, LSK_EINVAL, "%s: dst is NULL with max %zu", __func__, max);
   uint32_t count = 0;
   size_t size = 0;
-  lsk__on o;
+  lsk__on o = {0};
+  lsk__vcheck vc = {.lo = 1, .hi = 0};
   int rc = lsk__lib_begin(v->ctx, on, __func__, &o);
-  if (!rc && !(rc = read_count(v, &o, &count, __func__))) {
+  if (!rc && !(rc = read_count(v, &o, &vc, &count, __func__))) {
     size_of(v, count, &size, NULL);
     size = size < max ? size : max;
     if (size)
       rc = lsk__buffer_rw(v->data, 0, 0, dst, size * v->elem_size, o.q, 1, __func__);
   }
+  rc = lsk__verify_done(o.q, &vc, rc);
   if (!rc)
     *n = size;
   return lsk__lib_end(v->ctx, &o, rc, __func__);

@@ -36,12 +36,17 @@ int lsk_sparse_count(lsk_sparse *sp, const char *level, uint64_t *active, const 
   if (rc)
     return rc;
   lsk__on o;
-  rc = lsk__sp_read_begin(sp, on, __func__, &o);
+  lsk__vcheck v;
+  uint64_t n = 0;
+  rc = lsk__lib_read_begin(sp->ctx, on, __func__, &o, &v);
   if (!rc)
     rc = lsk__sp_listgen(sp, o.q, m, 0, __func__);
   if (!rc)
-    rc = count_node(sp, o.q, m, active, __func__);
-  return lsk__lib_end(sp->ctx, &o, rc, __func__);
+    rc = count_node(sp, o.q, m, &n, __func__);
+  rc = lsk__lib_read_end(sp->ctx, &o, &v, rc, __func__);
+  if (!rc)
+    *active = n;
+  return rc;
 }
 
 /* Node m's statistics on q, its list made. */
@@ -79,7 +84,8 @@ int lsk_sparse_stats_get(lsk_sparse *sp, lsk_sparse_level_stats *out, size_t n, 
   if (!out && n)
     return lsk__fail(sp->ctx, LSK_EINVAL, "%s: out is NULL with n %zu", __func__, n);
   lsk__on o;
-  int rc = lsk__sp_read_begin(sp, on, __func__, &o);
+  lsk__vcheck v;
+  int rc = lsk__lib_read_begin(sp->ctx, on, __func__, &o, &v);
   if (!rc)
     rc = lsk__sp_gc(sp, o.q, __func__);
   unsigned last = sp->def.nnodes - 1;
@@ -87,7 +93,7 @@ int lsk_sparse_stats_get(lsk_sparse *sp, lsk_sparse_level_stats *out, size_t n, 
     rc = lsk__sp_listgen(sp, o.q, last, 0, __func__);
   for (unsigned m = 0; !rc && m < n && m <= last; ++m)
     rc = stats_node(sp, o.q, m, &out[m], __func__);
-  return lsk__lib_end(sp->ctx, &o, rc, __func__);
+  return lsk__lib_read_end(sp->ctx, &o, &v, rc, __func__);
 }
 
 /* The field called name: its index, and the dense array's cells and
@@ -138,10 +144,10 @@ static int copy_check(lsk_sparse *sp, const char *field, const void *host, size_
 }
 
 /* The queue taken and a device buffer of bytes for the copy on it. */
-static int copy_begin(lsk_sparse *sp, const lsk_async *on, size_t bytes, lsk__on *o,
+static int copy_begin(lsk_sparse *sp, const lsk_async *on, size_t bytes, lsk__on *o, lsk__vcheck *v,
                       lsk_buffer **tmp, const char *fn)
 {
-  int rc = lsk__sp_read_begin(sp, on, fn, o);
+  int rc = lsk__lib_read_begin(sp->ctx, on, fn, o, v);
   if (!rc)
     rc = lsk_buffer_alloc(sp->ctx, bytes, tmp, &(lsk_async){.queue = o->q});
   return rc;
@@ -160,8 +166,9 @@ int lsk_sparse_read(lsk_sparse *sp, const char *field, void *dst, size_t dst_byt
     return rc;
   size_t bytes = n * sp->def.field[f].size, words = (bytes + 3) / 4;
   lsk__on o;
+  lsk__vcheck v;
   lsk_buffer *tmp = NULL;
-  rc = copy_begin(sp, on, words * 4, &o, &tmp, __func__);
+  rc = copy_begin(sp, on, words * 4, &o, &v, &tmp, __func__);
   if (!rc)
     rc = lsk__sp_zero(sp, o.q, tmp, 0, words, __func__);
   unsigned leaf = sp->def.field[f].node;
@@ -175,7 +182,7 @@ int lsk_sparse_read(lsk_sparse *sp, const char *field, void *dst, size_t dst_byt
     rc = lsk__buffer_rw(tmp, 0, 0, dst, bytes, o.q, 1, __func__);
   if (tmp)
     lsk_buffer_free(tmp, &(lsk_async){.queue = o.q});
-  return lsk__lib_end(sp->ctx, &o, rc, __func__);
+  return lsk__lib_read_end(sp->ctx, &o, &v, rc, __func__);
 }
 
 /* Two kernels so that no plain read meets an install: the first
@@ -194,8 +201,9 @@ int lsk_sparse_write(lsk_sparse *sp, const char *field, const void *src, size_t 
     return rc;
   size_t bytes = n * sp->def.field[f].size;
   lsk__on o;
+  lsk__vcheck v;
   lsk_buffer *tmp = NULL;
-  rc = copy_begin(sp, on, bytes, &o, &tmp, __func__);
+  rc = copy_begin(sp, on, bytes, &o, &v, &tmp, __func__);
   if (!rc)
     rc = lsk__buffer_rw(tmp, 1, 0, (void *)src, bytes, o.q, 1, __func__);
   if (!rc)
@@ -212,7 +220,7 @@ int lsk_sparse_write(lsk_sparse *sp, const char *field, const void *src, size_t 
     lsk_buffer_free(tmp, &(lsk_async){.queue = o.q});
   if (!rc)
     rc = lsk_queue_finish(o.q);
-  return lsk__lib_end(sp->ctx, &o, rc, __func__);
+  return lsk__lib_read_end(sp->ctx, &o, &v, rc, __func__);
 }
 
 /* Node m deactivated on q (the lists it reads made already). */

@@ -320,14 +320,6 @@ int lsk__sp_gc(lsk_sparse *sp, lsk_queue *q, const char *fn)
   return rc;
 }
 
-int lsk__sp_read_begin(lsk_sparse *sp, const lsk_async *on, const char *fn, lsk__on *o)
-{
-  int rc = lsk__lib_begin(sp->ctx, on, fn, o);
-  if (!rc)
-    rc = lsk__context_wait(sp->ctx, fn);
-  return rc ? rc : lsk__verify_check(o->q);
-}
-
 int lsk_sparse_use(lsk_sparse *sp, lsk_arg *arg, const lsk_async *on)
 {
   LSK__API();
@@ -448,7 +440,8 @@ int lsk_sparse_check(lsk_sparse *sp, const lsk_async *on)
   LSK__LIVE(NULL, sp, SPARSE, __func__, "sp");
   uint32_t h[LSK__SPL_HEADER_WORDS];
   lsk__on o;
-  int rc = lsk__sp_read_begin(sp, on, __func__, &o);
+  lsk__vcheck v;
+  int rc = lsk__lib_read_begin(sp->ctx, on, __func__, &o, &v);
   if (!rc)
     rc = lsk__buffer_rw(sp->lists, 0, 0, h, sizeof h, o.q, 1, __func__);
   lsk__sb sb = {0};
@@ -463,7 +456,7 @@ int lsk_sparse_check(lsk_sparse *sp, const lsk_async *on)
   } else {
     free(sb.buf);
   }
-  return lsk__lib_end(sp->ctx, &o, rc, __func__);
+  return lsk__lib_read_end(sp->ctx, &o, &v, rc, __func__);
 }
 
 int lsk_sparse_grow(lsk_sparse *sp, unsigned node, size_t blocks)

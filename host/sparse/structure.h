@@ -63,9 +63,6 @@ int lsk__sp_zero(lsk_sparse *sp, lsk_queue *q, lsk_buffer *x, size_t first, size
 int lsk__sp_listgen(lsk_sparse *sp, lsk_queue *q, unsigned upto, int all, const char *fn);
 /* The GC on q if a kernel may have deactivated since the last one. */
 int lsk__sp_gc(lsk_sparse *sp, lsk_queue *q, const char *fn);
-/* The start of a call that reads back: on's queue after its wait list and
- * after every queue of the context (any may hold a kernel on sp). */
-int lsk__sp_read_begin(lsk_sparse *sp, const lsk_async *on, const char *fn, lsk__on *o);
 /* Node `level` by name (NULL: the leaf), LSK_EINVAL naming fn otherwise. */
 int lsk__sp_level(const lsk_sparse *sp, const char *level, const char *fn, unsigned *m);
 

@@ -45,6 +45,12 @@ static const char *src =
     "    }\n"
     "  }\n"
     "}\n"
+    "/* push_macro of (i, 0) for i below n, and a failed LSK_VERIFY. */\n"
+    "LSK_KERNEL void push_fails(LSK_CTX, LSK_VECTOR_PARAMS(ulong, v), uint n)\n"
+    "{\n"
+    "  LSK_FOREACH(it) if (it.idx < n) LSK_VECTOR_PUSH(v, (ulong)it.idx);\n"
+    "  LSK_MASTER LSK_VERIFY1(0, \"pushed\", n);\n"
+    "}\n"
     "/* One atomic per block: each worker appends its own selected indices. */\n"
     "LSK_KERNEL void block_push(LSK_CTX, LSK_VECTOR_PARAMS(uint, v), __global uint *slots,\n"
     "                           uint n, uint mod)\n"
@@ -231,6 +237,37 @@ START_TEST(test_vector_clear_and_struct)
 }
 END_TEST
 
+/* The reads report a failed LSK_VERIFY of a kernel before them on their
+ * queue, once, with their out-parameters not set; then read right. */
+START_TEST(test_vector_read_reports_verify)
+{
+  lsk_context *ctx = tu_context();
+  lsk_program *p = tu_program(ctx, "vector.cl", src);
+  lsk_kernel *k = tu_kernel(p, "push_fails");
+  lsk_vector *v = NULL;
+  TU_OK(ctx, lsk_vector_create(ctx, 8, 100, &v));
+  lsk_arg a[3];
+  TU_OK(ctx, lsk_vector_args(v, a));
+  lsk_launch l = {.domain = {64}, .blocks = {1}};
+  TU_OK(ctx, lsk_kernel_launch(k, &l, LSK_ARGS(a[0], a[1], a[2], LSK_ARG_UINT(10)), NULL));
+  size_t size = 77, nread = 77;
+  TU_FAILS(ctx, lsk_vector_size(v, &size, NULL, NULL), LSK_EVERIFY, "'push_fails'");
+  ck_assert_uint_eq(size, 77);
+  TU_OK(ctx, lsk_vector_size(v, &size, NULL, NULL));
+  ck_assert_uint_eq(size, 10);
+  TU_OK(ctx, lsk_kernel_launch(k, &l, LSK_ARGS(a[0], a[1], a[2], LSK_ARG_UINT(20)), NULL));
+  uint64_t got[100];
+  TU_FAILS(ctx, lsk_vector_read(v, got, 100, &nread, NULL), LSK_EVERIFY, "pushed [20]");
+  ck_assert_uint_eq(nread, 0);
+  TU_OK(ctx, lsk_vector_read(v, got, 100, &nread, NULL));
+  ck_assert_uint_eq(nread, 30);
+  lsk_vector_destroy(v);
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 START_TEST(test_vector_errors)
 {
   lsk_context *ctx = tu_context();
@@ -324,6 +361,7 @@ Suite *suite_vector(void)
   tcase_add_test(tc, test_vector_append);
   tcase_add_test(tc, test_vector_clear_and_struct);
   tcase_add_test(tc, test_vector_errors);
+  tcase_add_test(tc, test_vector_read_reports_verify);
   suite_add_tcase(s, tc);
   suite_add_tcase(s, grind_tcase());
   return s;

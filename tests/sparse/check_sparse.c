@@ -484,6 +484,40 @@ START_TEST(test_sparse_host_deactivate)
 }
 END_TEST
 
+/* A read reports a failed LSK_VERIFY of a kernel before it on its queue
+ * (it reads the records behind its own work, not before it), once, with
+ * its out-parameter untouched; the next reads are right. */
+START_TEST(test_sparse_read_reports_verify)
+{
+  spfx f;
+  spfx_open(&f, shape_mixed, N(shape_mixed), &(lsk_sparse_options){.fraction = 1.0});
+  uint64_t rng = 5;
+  enum { K = 40 };
+  uint32_t pts[3 * K], vals[K];
+  write_random(&f, &rng, pts, vals, K);
+  static const char src[] = "LSK_KERNEL void fails(LSK_CTX, uint v)\n"
+                            "{\n"
+                            "  LSK_MASTER LSK_VERIFY1(v == 0, \"deliberate\", v);\n"
+                            "}\n";
+  lsk_program *p = NULL;
+  lsk_kernel *k = NULL;
+  TU_OK(f.ctx, lsk_program_create(f.ctx, src, &(lsk_program_options){.name = "fails.cl"}, &p));
+  TU_OK(f.ctx, lsk_kernel_create(p, "fails", &k));
+  lsk_launch one = {.domain = {1}, .blocks = {1}};
+  TU_OK(f.ctx, lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_UINT(7)), NULL));
+  uint64_t a = 12345;
+  TU_FAILS(f.ctx, lsk_sparse_count(f.sp, NULL, &a, NULL), LSK_EVERIFY, "'fails' at fails.cl:3");
+  ck_assert_uint_eq(a, 12345);
+  TU_OK(f.ctx, lsk_kernel_launch(k, &one, LSK_ARGS(LSK_ARG_UINT(9)), NULL));
+  TU_FAILS(f.ctx, lsk_sparse_check(f.sp, NULL), LSK_EVERIFY, "deliberate [9]");
+  spfx_check(&f, "after the failures"); /* every count and the field */
+  TU_OK(f.ctx, lsk_context_finish(f.ctx));
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  spfx_close(&f);
+}
+END_TEST
+
 /* Pointer blocks under a cleared bitmask bit: lsk_sparse_deactivate of
  * the pointer level and lsk_sparse_deactivate_all deactivate "every cell"
  * (sparse.h), so with the bit set again they read zero and no block is
@@ -626,6 +660,7 @@ Suite *suite_sparse(void)
   add_case(s, "exhaustion", test_sparse_pool_exhaustion, 0);
   add_case(s, "host_deactivate", test_sparse_host_deactivate, 0);
   add_case(s, "deactivate_hidden", test_sparse_deactivate_hidden, 0);
+  add_case(s, "read_reports_verify", test_sparse_read_reports_verify, 0);
   add_case(s, "roundtrip", test_sparse_write_read_roundtrip, (int)N(types));
   return s;
 }
