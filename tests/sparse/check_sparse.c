@@ -427,6 +427,14 @@ static unsigned write_random(spfx *f, uint64_t *rng, uint32_t *pts, uint32_t *va
   return k;
 }
 
+/* f opened on shape_mixed with every block in its pools, and n random
+ * distinct points written (write_random): how many. */
+static unsigned open_written(spfx *f, uint64_t *rng, uint32_t *pts, uint32_t *vals, unsigned n)
+{
+  spfx_open(f, shape_mixed, N(shape_mixed), &(lsk_sparse_options){.fraction = 1.0});
+  return write_random(f, rng, pts, vals, n);
+}
+
 /* The model of lsk_sparse_deactivate of pointer level lv: every cell. */
 static void sm_deactivate_level(spfx *f, unsigned lv)
 {
@@ -446,12 +454,11 @@ static void sm_deactivate_level(spfx *f, unsigned lv)
 START_TEST(test_sparse_host_deactivate)
 {
   spfx f;
-  spfx_open(&f, shape_mixed, N(shape_mixed), &(lsk_sparse_options){.fraction = 1.0});
   uint64_t rng = 77;
   enum { K = 300 };
   uint32_t pts[3 * K], vals[K];
   int ok[K];
-  unsigned k = write_random(&f, &rng, pts, vals, K);
+  unsigned k = open_written(&f, &rng, pts, vals, K);
   spfx_check(&f, "written");
   /* level "ptr" (node 2): every block recycled */
   TU_OK(f.ctx, lsk_sparse_deactivate(f.sp, "ptr", NULL));
@@ -490,11 +497,9 @@ END_TEST
 START_TEST(test_sparse_read_reports_verify)
 {
   spfx f;
-  spfx_open(&f, shape_mixed, N(shape_mixed), &(lsk_sparse_options){.fraction = 1.0});
   uint64_t rng = 5;
-  enum { K = 40 };
-  uint32_t pts[3 * K], vals[K];
-  write_random(&f, &rng, pts, vals, K);
+  uint32_t pts[3 * 40], vals[40];
+  open_written(&f, &rng, pts, vals, 40);
   static const char src[] = "LSK_KERNEL void fails(LSK_CTX, uint v)\n"
                             "{\n"
                             "  LSK_MASTER LSK_VERIFY1(v == 0, \"deliberate\", v);\n"
