@@ -50,6 +50,20 @@
 #define LSK__CPU_ISA 0
 #endif
 
+/* LSK__PREFETCH_W(p): where LSK__CPU_ISA and the compiler has the builtin,
+ * a hint that the line holding *p is about to be written (defined only
+ * there: callers put the hint's own loads inside #ifdef). For scatters to
+ * many places at once, such as a counting sort's: more write fronts than
+ * a CPU's prefetchers follow, so each store would wait for its line. */
+#if LSK__CPU_ISA && defined(__has_builtin)
+#if __has_builtin(__builtin_prefetch)
+#define LSK__PREFETCH_W(p) __builtin_prefetch((p), 1)
+/* How many elements ahead a scatter loop prefetches its slot (PoCL, 2
+ * cores: 32 and 64 equally good for the association's fill, 16 less). */
+#define LSK__SCATTER_AHEAD 32u
+#endif
+#endif
+
 /* Helpers are static inline: OpenCL C 1.2 allows static functions, and
  * plain C99 inline gives no external definition if the compiler declines to
  * inline. Forced, where the compiler is clang: PoCL 3.1's LLVM 15 crashes in

@@ -184,13 +184,25 @@ LSK_KERNEL void LSK__SORT_SCATTER(LSK_CTX, __global const uint *state, uint pass
   for (uint d = 0; d <= mask; ++d)
     o[d] = counts[(size_t)d * nseg + s];
   LSK__SORT_T k;
-  /* The walk twice, with and without values: no test per element. */
+  /* The pass's digit of key K. */
+#define LSK__SORT_DIGIT(K) ((uint)(lsk__sort_t((K), x) >> shift) & mask)
+  /* The walk twice, with and without values: no test per element. Slots
+   * are asked for ahead where the CPU can (the digits' write fronts are
+   * more than its prefetchers follow: the scatter in about 0.9 of the
+   * time, 2^24 keys, 11-bit digits, 2 cores). */
   if (values) {
     __global const uint *restrict vs = LSK__SORT_SEL(from, vin, vout, vtmp);
     __global uint *restrict vd = LSK__SORT_SEL(to, vin, vout, vtmp);
     for (uint i = lo; i < hi; ++i) {
+#ifdef LSK__PREFETCH_W
+      if (i + LSK__SCATTER_AHEAD < hi) {
+        uint da = LSK__SORT_DIGIT(ks[i + LSK__SCATTER_AHEAD]);
+        LSK__PREFETCH_W(kd + o[da]);
+        LSK__PREFETCH_W(vd + o[da]);
+      }
+#endif
       k = ks[i];
-      uint d = (uint)(lsk__sort_t(k, x) >> shift) & mask;
+      uint d = LSK__SORT_DIGIT(k);
       uint at = o[d];
       o[d] = at + 1u;
       kd[at] = k;
@@ -198,13 +210,18 @@ LSK_KERNEL void LSK__SORT_SCATTER(LSK_CTX, __global const uint *state, uint pass
     }
   } else {
     for (uint i = lo; i < hi; ++i) {
+#ifdef LSK__PREFETCH_W
+      if (i + LSK__SCATTER_AHEAD < hi)
+        LSK__PREFETCH_W(kd + o[LSK__SORT_DIGIT(ks[i + LSK__SCATTER_AHEAD])]);
+#endif
       k = ks[i];
-      uint d = (uint)(lsk__sort_t(k, x) >> shift) & mask;
+      uint d = LSK__SORT_DIGIT(k);
       uint at = o[d];
       o[d] = at + 1u;
       kd[at] = k;
     }
   }
+#undef LSK__SORT_DIGIT
 }
 
 /*
