@@ -50,14 +50,16 @@
 #define LSK__CPU_ISA 0
 #endif
 
-/* LSK__PREFETCH_W(p): where LSK__CPU_ISA and the compiler has the builtin,
- * a hint that the line holding *p is about to be written (defined only
- * there: callers put the hint's own loads inside #ifdef). For scatters to
- * many places at once, such as a counting sort's: more write fronts than
- * a CPU's prefetchers follow, so each store would wait for its line. */
+/* LSK__PREFETCH_W(p), LSK__PREFETCH_R(p): where LSK__CPU_ISA and the
+ * compiler has the builtin, a hint that the line holding *p is about to be
+ * written, or read (defined only there: callers put the hint's own loads
+ * inside #ifdef). For scatters to many places at once, such as a counting
+ * sort's (more write fronts than a CPU's prefetchers follow, so each store
+ * would wait for its line), and short runs read one after another. */
 #if LSK__CPU_ISA && defined(__has_builtin)
 #if __has_builtin(__builtin_prefetch)
 #define LSK__PREFETCH_W(p) __builtin_prefetch((p), 1)
+#define LSK__PREFETCH_R(p) __builtin_prefetch((p), 0)
 /* How many elements ahead a scatter loop prefetches its slot (PoCL, 2
  * cores: 32 and 64 equally good for the association's fill, 16 less). */
 #define LSK__SCATTER_AHEAD 32u

@@ -363,6 +363,13 @@ LSK_INLINE uint lsk__pool_cache_take(lsk_pool_cache *pc)
       break;
     uint seen = atomic_cmpxchg(cursor, c, c + w);
     if (seen == c) {
+#ifdef LSK__PREFETCH_R
+      /* The reservation's part of the free list, asked for at once: on a
+       * CPU its lines were last written by the GC or by another core, and
+       * the allocations would otherwise wait for them one after another. */
+      for (uint q = c; q < min(c + w, pc->nfree); q += 16)
+        LSK__PREFETCH_R(pc->free_list + q);
+#endif
       pc->next = c + 1;
       pc->end = c + w;
       return c;
