@@ -106,6 +106,16 @@ LSK_INLINE ulong lsk__sort_t_f64(ulong k, ulong dmask)
 }
 /* The build's map. */
 #define lsk__sort_t LSK__PASTE(lsk__sort_t_, LSK_SORT_KEY)
+/* A pass's digit: of mapped bits t, and of key k (count, scatter and the
+ * GPU block scatter must agree on it bit for bit). */
+LSK_INLINE uint lsk__sort_digit_of(LSK__SORT_T t, uint shift, uint mask)
+{
+  return (uint)(t >> shift) & mask;
+}
+LSK_INLINE uint lsk__sort_digit(LSK__SORT_T k, LSK__SORT_T x, uint shift, uint mask)
+{
+  return lsk__sort_digit_of(lsk__sort_t(k, x), shift, mask);
+}
 
 /*
  * lsk_sort_count_K(state, pass, first, in, out, tmp, n, seglen, x, shift,
@@ -143,13 +153,13 @@ LSK_KERNEL void LSK__SORT_COUNT(LSK_CTX, __global const uint *state, uint pass, 
       LSK__SORT_T t = lsk__sort_t(src[i], x);
       any |= t;
       all &= t;
-      ++c[(uint)(t >> shift) & mask];
+      ++c[lsk__sort_digit_of(t, shift, mask)];
     }
     oa[2 * (size_t)s] = (ulong)any;
     oa[2 * (size_t)s + 1] = (ulong)all;
   } else {
     for (uint i = lo; i < hi; ++i)
-      ++c[(uint)(lsk__sort_t(src[i], x) >> shift) & mask];
+      ++c[lsk__sort_digit(src[i], x, shift, mask)];
   }
   for (uint d = 0; d <= mask; ++d)
     counts[(size_t)d * nseg + s] = c[d];
@@ -184,8 +194,6 @@ LSK_KERNEL void LSK__SORT_SCATTER(LSK_CTX, __global const uint *state, uint pass
   for (uint d = 0; d <= mask; ++d)
     o[d] = counts[(size_t)d * nseg + s];
   LSK__SORT_T k;
-  /* The pass's digit of key K. */
-#define LSK__SORT_DIGIT(K) ((uint)(lsk__sort_t((K), x) >> shift) & mask)
   /* The walk twice, with and without values: no test per element. Slots
    * are asked for ahead where the CPU can (the digits' write fronts are
    * more than its prefetchers follow: the scatter in about 0.9 of the
@@ -196,13 +204,13 @@ LSK_KERNEL void LSK__SORT_SCATTER(LSK_CTX, __global const uint *state, uint pass
     for (uint i = lo; i < hi; ++i) {
 #ifdef LSK__PREFETCH_W
       if (i + LSK__SCATTER_AHEAD < hi) {
-        uint da = LSK__SORT_DIGIT(ks[i + LSK__SCATTER_AHEAD]);
+        uint da = lsk__sort_digit(ks[i + LSK__SCATTER_AHEAD], x, shift, mask);
         LSK__PREFETCH_W(kd + o[da]);
         LSK__PREFETCH_W(vd + o[da]);
       }
 #endif
       k = ks[i];
-      uint d = LSK__SORT_DIGIT(k);
+      uint d = lsk__sort_digit(k, x, shift, mask);
       uint at = o[d];
       o[d] = at + 1u;
       kd[at] = k;
@@ -212,16 +220,15 @@ LSK_KERNEL void LSK__SORT_SCATTER(LSK_CTX, __global const uint *state, uint pass
     for (uint i = lo; i < hi; ++i) {
 #ifdef LSK__PREFETCH_W
       if (i + LSK__SCATTER_AHEAD < hi)
-        LSK__PREFETCH_W(kd + o[LSK__SORT_DIGIT(ks[i + LSK__SCATTER_AHEAD])]);
+        LSK__PREFETCH_W(kd + o[lsk__sort_digit(ks[i + LSK__SCATTER_AHEAD], x, shift, mask)]);
 #endif
       k = ks[i];
-      uint d = LSK__SORT_DIGIT(k);
+      uint d = lsk__sort_digit(k, x, shift, mask);
       uint at = o[d];
       o[d] = at + 1u;
       kd[at] = k;
     }
   }
-#undef LSK__SORT_DIGIT
 }
 
 /*
@@ -267,7 +274,7 @@ LSK_KERNEL void LSK__SORT_BCOUNT(LSK_CTX, __global const uint *state, uint pass,
     LSK__SORT_T t = lsk__sort_t(src[i], x);
     any |= t;
     all &= t;
-    atomic_inc(&c[(uint)(t >> shift) & mask]);
+    atomic_inc(&c[lsk__sort_digit_of(t, shift, mask)]);
   }
   if (first) {
     size_t s = (size_t)b * LSK_WORKERS + w;
@@ -325,7 +332,7 @@ LSK_KERNEL void LSK__SORT_BSCATTER(LSK_CTX, __global const uint *state, uint pas
     LSK__SORT_T k = 0;
     if (i < hi) {
       k = ks[i];
-      d = (uint)(lsk__sort_t(k, x) >> shift) & mask;
+      d = lsk__sort_digit(k, x, shift, mask);
     }
     dig[w] = d;
     lsk_sync_local();
