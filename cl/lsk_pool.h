@@ -315,9 +315,11 @@ typedef struct lsk_pool_cache {
    * the compiler read them again. */
   __global const uint *free_list;
   uint nfree, fresh, left, cap;
-  uint next, end; /* reserved cursor values: [next, end) */
-  uint grab;      /* the next reservation's size */
-  uint nrec;      /* recycled cells waiting in rec */
+  uint next, end;       /* reserved cursor values: [next, end) */
+  uint grab;            /* the next reservation's size */
+  uint nrec;            /* recycled cells waiting in rec */
+  __global uint *cells; /* cell 0, and the words of a cell */
+  uint cw;
   uint rec[LSK_POOL_CACHE_BATCH];
 } lsk_pool_cache;
 
@@ -332,6 +334,8 @@ LSK_INLINE void lsk_pool_cache_begin(lsk_pool_cache *pc, __global uint *pool)
   pc->next = pc->end = 0;
   pc->grab = min(16u, (uint)LSK_POOL_CACHE_BATCH);
   pc->nrec = 0;
+  pc->cells = pool + pool[LSK__POOL_CELLS_OFF];
+  pc->cw = pool[LSK__POOL_CELL_WORDS];
 }
 
 #if LSK_POOL_CACHE_BATCH > 1
@@ -369,6 +373,14 @@ LSK_INLINE uint lsk__pool_cache_take(lsk_pool_cache *pc)
        * the allocations would otherwise wait for them one after another. */
       for (uint q = c; q < min(c + w, pc->nfree); q += 16)
         LSK__PREFETCH_R(pc->free_list + q);
+#endif
+#ifdef LSK__PREFETCH_W
+      /* And the cells' lines, for writing (a line's worth of cells at a
+       * time): the GC's non-temporal zero-fill left them in memory, and
+       * the caller's first store to each would otherwise wait for it. */
+      uint step = pc->cw >= 16u ? 1u : 16u / pc->cw;
+      for (uint q = c; q < min(c + w, pc->nfree); q += step)
+        LSK__PREFETCH_W(pc->cells + (ulong)pc->free_list[q] * pc->cw);
 #endif
       pc->next = c + 1;
       pc->end = c + w;
