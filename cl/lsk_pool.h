@@ -334,11 +334,34 @@ LSK_INLINE void lsk_pool_cache_begin(lsk_pool_cache *pc, __global uint *pool)
   pc->next = pc->end = 0;
   pc->grab = min(16u, (uint)LSK_POOL_CACHE_BATCH);
   pc->nrec = 0;
-  pc->cells = pool + pool[LSK__POOL_CELLS_OFF];
-  pc->cw = pool[LSK__POOL_CELL_WORDS];
+  pc->cells = lsk_pool_cell(pool, 0);
+  pc->cw = lsk_pool_cell_words(pool);
 }
 
 #if LSK_POOL_CACHE_BATCH > 1
+/* Hints, where the CPU takes them, for the reservation [from, to) of the
+ * free list's values. */
+LSK_INLINE void lsk__pool_cache_ask(const lsk_pool_cache *pc, uint from, uint to)
+{
+#ifdef LSK__PREFETCH_W
+  /* The free list's entries [from, to) of a new reservation, asked for at
+   * once: on a CPU their lines were last written by the GC or by another
+   * core, and the allocations would otherwise wait for them one after
+   * another. Then their cells' lines, for writing, a line's worth of cells
+   * at a time: the GC's non-temporal zero-fill left them in memory, and
+   * the caller's first store to each would otherwise wait for it. */
+  for (uint q = from; q < to; q += 16)
+    LSK__PREFETCH_R(pc->free_list + q);
+  uint step = pc->cw >= 16u ? 1u : 16u / pc->cw;
+  for (uint q = from; q < to; q += step)
+    LSK__PREFETCH_W(pc->cells + (ulong)pc->free_list[q] * pc->cw);
+#else
+  (void)pc;
+  (void)from;
+  (void)to;
+#endif
+}
+
 /* The next cursor value. A cache reserves 16 values, then 32, 64, ... up
  * to BATCH (so it holds back at most 15 cells more than it has handed
  * out), each reservation a compare-and-swap made only while that many
@@ -367,21 +390,7 @@ LSK_INLINE uint lsk__pool_cache_take(lsk_pool_cache *pc)
       break;
     uint seen = atomic_cmpxchg(cursor, c, c + w);
     if (seen == c) {
-#ifdef LSK__PREFETCH_R
-      /* The reservation's part of the free list, asked for at once: on a
-       * CPU its lines were last written by the GC or by another core, and
-       * the allocations would otherwise wait for them one after another. */
-      for (uint q = c; q < min(c + w, pc->nfree); q += 16)
-        LSK__PREFETCH_R(pc->free_list + q);
-#endif
-#ifdef LSK__PREFETCH_W
-      /* And the cells' lines, for writing (a line's worth of cells at a
-       * time): the GC's non-temporal zero-fill left them in memory, and
-       * the caller's first store to each would otherwise wait for it. */
-      uint step = pc->cw >= 16u ? 1u : 16u / pc->cw;
-      for (uint q = c; q < min(c + w, pc->nfree); q += step)
-        LSK__PREFETCH_W(pc->cells + (ulong)pc->free_list[q] * pc->cw);
-#endif
+      lsk__pool_cache_ask(pc, c, min(c + w, pc->nfree));
       pc->next = c + 1;
       pc->end = c + w;
       return c;
