@@ -291,15 +291,17 @@ LSK_COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, c
  * the same work-item before the kernel returns; otherwise the cache's
  * reserved and recycled cells are lost to the pool (they stay live).
  *
- * LSK_POOL_CACHE_BATCH: 64 where the device compiles for a CPU's own
+ * LSK_POOL_CACHE_BATCH: 256 where the device compiles for a CPU's own
  * instruction set (PoCL), where a locked instruction per item costs more
- * than the item's work (docs/dynamic-memory.md); 1 elsewhere, where the
- * calls are lsk_pool_alloc and lsk_pool_recycle. A program may define it
- * (a build option -DLSK_POOL_CACHE_BATCH=N, N from 1 to 1024).
+ * than the item's work, and where each reservation's first line is a wait
+ * for memory that a larger reservation spreads over more items
+ * (docs/dynamic-memory.md); 1 elsewhere, where the calls are
+ * lsk_pool_alloc and lsk_pool_recycle. A program may define it (a build
+ * option -DLSK_POOL_CACHE_BATCH=N, N from 1 to 1024).
  */
 #ifndef LSK_POOL_CACHE_BATCH
 #if LSK__CPU_ISA
-#define LSK_POOL_CACHE_BATCH 64
+#define LSK_POOL_CACHE_BATCH 256
 #else
 #define LSK_POOL_CACHE_BATCH 1
 #endif

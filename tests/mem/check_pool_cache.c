@@ -6,7 +6,7 @@
  * an item got; the recycled items' cells there too; live, refused and
  * allocated exact, also when the pool runs out (a reservation never makes
  * the pool look exhausted); after the GC every cell free again and handed
- * out as zeros. With the batch the device chooses (64 on PoCL, 1 on GPUs
+ * out as zeros. With the batch the device chooses (256 on PoCL, 1 on GPUs
  * and rusticl), 1 and 4, on three shapes; small enough for oclgrind.
  */
 #include <stdio.h>
@@ -37,7 +37,7 @@ static void churn(lsk_context *ctx, lsk_kernel *k, const lsk_launch *cfg, lsk_po
  * checked, each followed by a GC; the second must find every cell it gets
  * zero (the kernel verifies) while the first churn's kept cells stay live.
  * caches: work-items of the launch; batch: the build's
- * LSK_POOL_CACHE_BATCH (0: the device's choice, at most 64).
+ * LSK_POOL_CACHE_BATCH (0: the device's choice, at most 256).
  */
 static void cache_case(lsk_context *ctx, lsk_kernel *k, const lsk_launch *cfg, unsigned batch,
                        unsigned caches, unsigned cap, unsigned n, int roomy)
@@ -47,7 +47,7 @@ static void cache_case(lsk_context *ctx, lsk_kernel *k, const lsk_launch *cfg, u
    * seen on the recycled list; live[]: kept in any round. */
   unsigned char *mark = calloc(cap, 1), *live = calloc(cap, 1);
   ck_assert(out && cells && rec && mark && live);
-  size_t spare = (batch ? batch : 64) - 1; /* cells a cache may hold back */
+  size_t spare = (batch ? batch : 256) - 1; /* cells a cache may hold back */
   size_t refused = 0, kept = 0;
   lsk_pool *pool = NULL;
   lsk_pool_usage u;
