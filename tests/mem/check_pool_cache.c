@@ -157,12 +157,35 @@ static void cache_all(unsigned cap_roomy, unsigned cap_short, unsigned n)
 START_TEST(test_pool_cache_counts) { cache_all(3000, 400, 1000); }
 END_TEST
 
+/* The device's batch at its full size: 6 caches of 1000 items each, so
+ * that on PoCL (256) each cache's reservations grow to the batch and its
+ * recycles fill it once (the cases above hand out about 20 to 40 items
+ * per cache). 16000 cells hold the first round's kept cells (about 4000),
+ * the second round's 6000 and what the caches hold back; 2500 run out. */
+START_TEST(test_pool_cache_full_batch)
+{
+  lsk_context *ctx = tu_context();
+  lsk_program *prog = NULL;
+  TU_OK(ctx, lsk_program_create_file(ctx, LSK_TEST_DIR "/pool.cl", NULL, &prog));
+  lsk_kernel *k = tu_kernel(prog, "pool_cache_churn");
+  lsk_launch cfg = {.domain = {64}, .blocks = {6}, .workers = 1, .simd = 64};
+  if (tu_fits(ctx, k, &cfg)) {
+    cache_case(ctx, k, &cfg, 0, 6, 16000, 6000, 1);
+    cache_case(ctx, k, &cfg, 0, 6, 2500, 6000, 0);
+  }
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(prog);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_pool_cache(void)
 {
   Suite *s = suite_create("pool_cache");
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_pool_cache_counts);
+  tcase_add_test(tc, test_pool_cache_full_batch);
   suite_add_tcase(s, tc);
   return s;
 }
