@@ -173,9 +173,9 @@ static int case_churn(bench *bn)
   lsk_pool *pool[NCHURN] = {NULL};
   result *row[NCHURN] = {NULL};
   /* The cache row's pool has room for what the caches hold back: up to
-   * LSK_POOL_CACHE_BATCH - 1 cells each (255 by default on PoCL; one cache
-   * per work-item of the launch: 16 workers of 64 blocks on PoCL, about
-   * 261 000 cells), free again only after the GC. */
+   * LSK_POOL_CACHE_BATCH - 1 cells each (LSK__POOL_CACHE_CPU_BATCH - 1 on
+   * PoCL; one cache per work-item of the launch: 16 workers of 64 blocks
+   * on PoCL, about 261 000 cells), free again only after the GC. */
   size_t cap[NCHURN] = {n, n, n};
   lsk_buffer *got = NULL;
   cpool cp = {.cap = (uint32_t)n};
@@ -195,7 +195,7 @@ static int case_churn(bench *bn)
       (lsk_kernel_create(prog, churn_rows[2].kernel, &k[2]) || lsk_kernel_query(k[2], &l, &info)))
     rc = cli_fail("bench", "pool: %s", lsk_context_errmsg(bn->ctx));
   if (!rc)
-    cap[2] += (size_t)255 * info.workers * l.blocks[0];
+    cap[2] += (size_t)(LSK__POOL_CACHE_CPU_BATCH - 1) * info.workers * l.blocks[0];
   for (int j = 0; !rc && j < NCHURN; ++j)
     if ((!k[j] && lsk_kernel_create(prog, churn_rows[j].kernel, &k[j])) ||
         lsk_pool_create(bn->ctx, 4, cap[j], NULL, &pool[j]))

@@ -301,7 +301,7 @@ LSK_COLLECTIVE void lsk_pool_recycle_var(__local uint *s, __global uint *pool, c
  */
 #ifndef LSK_POOL_CACHE_BATCH
 #if LSK__CPU_ISA
-#define LSK_POOL_CACHE_BATCH 256
+#define LSK_POOL_CACHE_BATCH LSK__POOL_CACHE_CPU_BATCH
 #else
 #define LSK_POOL_CACHE_BATCH 1
 #endif

@@ -64,6 +64,10 @@
 /* No cell: LSK_POOL_INVALID on both sides (include/lsk/pool.h and
  * lsk_pool.h name it; host/mem/pool.h checks that they agree). */
 #define LSK__POOL_NONE 0xffffffffu
+/* A pool cache's batch where the device compiles for a CPU's own
+ * instruction set (LSK_POOL_CACHE_BATCH, lsk_pool.h): the host sizes what
+ * the caches may hold back from it (the bench, the tests). */
+#define LSK__POOL_CACHE_CPU_BATCH 256
 
 /*
  * A frame's header words (lsk_pool.h): the next frame + 1 (so that a

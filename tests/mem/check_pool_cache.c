@@ -47,7 +47,7 @@ static void cache_case(lsk_context *ctx, lsk_kernel *k, const lsk_launch *cfg, u
    * seen on the recycled list; live[]: kept in any round. */
   unsigned char *mark = calloc(cap, 1), *live = calloc(cap, 1);
   ck_assert(out && cells && rec && mark && live);
-  size_t spare = (batch ? batch : 256) - 1; /* cells a cache may hold back */
+  size_t spare = (batch ? batch : LSK__POOL_CACHE_CPU_BATCH) - 1; /* cells a cache may hold back */
   size_t refused = 0, kept = 0;
   lsk_pool *pool = NULL;
   lsk_pool_usage u;
