@@ -94,6 +94,27 @@ LSK_INLINE int lsk__sp_step(__global const uint *lists, uint m, lsk_sparse_block
   return lsk__sp_load(lists, m, e, b);
 }
 
+/* The lines a struct-for hints at most per field of its next block. Past
+ * 4 KiB a run is long enough for the CPU's own prefetcher to follow. */
+#define LSK__SP_AHEAD_LINES 64u
+
+#ifdef LSK__PREFETCH_R
+/* A read hint (LSK__CPU_ISA only) for bytes [p, p + bytes) of one field of
+ * a struct-for's next block, the lines shared among the block's workers.
+ * Why: the blocks of a pointer or dynamic node lie wherever the pool
+ * handed them out, each a short run the CPU's prefetcher cannot foresee,
+ * so without it each block's first loads wait on memory (docs/sparse.md).
+ * Lines of 64 bytes, counted from the one holding p (buffers start on a
+ * line, so that line is inside the buffer). */
+LSK_INLINE void lsk__sp_ahead(__global const uchar *p, ulong bytes)
+{
+  ulong lead = (ulong)p & 63u;
+  uint lines = (uint)min((lead + bytes + 63u) / 64u, (ulong)LSK__SP_AHEAD_LINES);
+  for (uint k = lsk_worker(); k < lines; k += LSK_WORKERS)
+    LSK__PREFETCH_R(p - lead + (ulong)k * 64u);
+}
+#endif
+
 /* A container's first byte: the root's, or pool cell ref - 1's. */
 LSK_INLINE __global uchar *lsk__sp_cont(__global uint *pool, uint ref)
 {

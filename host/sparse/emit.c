@@ -273,6 +273,33 @@ static void emit_fields(em *e)
   }
 }
 
+/* Node m's struct-for step: lsk__sp_step, then, where the device library
+ * defines the read hint (CPUs), the hint for each of m's fields over the
+ * cells of the block this block of workers takes next. */
+static void emit_step(em *e, unsigned m)
+{
+  const lsk_sparse_def *d = e->d;
+  const char *s = d->name;
+  P("LSK_INLINE int %s__step%u(%s v, lsk_sparse_block *b)\n{\n"
+    "  if (!lsk__sp_step(v.lists, %uu, b))\n    return 0;\n",
+    s, m, s, m);
+  int any = 0;
+  for (unsigned f = 0; f < d->nfields; ++f)
+    any |= d->field[f].node == m;
+  if (any) {
+    P("#ifdef LSK__PREFETCH_R\n  lsk_sparse_block n;\n"
+      "  if (lsk__sp_load(v.lists, %uu, b->e + lsk_grid_size(), &n)) {\n"
+      "    __global const uchar *c = %s__bcont%u(v, n);\n",
+      m, s, m);
+    for (unsigned f = 0; f < d->nfields; ++f)
+      if (d->field[f].node == m)
+        P("    lsk__sp_ahead(c + %zu + (ulong)n.first * %zuu, (ulong)n.count * %zuu);\n",
+          d->field[f].off, d->field[f].size, d->field[f].size);
+    P("  }\n#endif\n");
+  }
+  P("  return 1;\n}\n");
+}
+
 /* The block's container for node m (a dynamic node: the chunk's). */
 static void emit_block(em *e, unsigned m)
 {
@@ -299,10 +326,11 @@ static void emit_block(em *e, unsigned m)
   for (; n->name[k]; ++k)
     up[k] = (char)toupper((unsigned char)n->name[k]);
   up[k] = 0;
+  emit_step(e, m);
   P("#define %s_FOR_%s(v, b) \\\n"
     "  for (lsk_sparse_block b = {LSK_SPARSE_NONE, 0, 0, 0, {0, 0, 0}}; \\\n"
-    "       lsk__sp_step((v).lists, %uu, &b);)\n",
-    e->up, up, m);
+    "       %s__step%u((v), &b);)\n",
+    e->up, up, s, m);
   P("#define %s_FOREACH_%s(it, v, b) ", e->up, up);
   if (n->kind == LSK_SNODE_DYNAMIC)
     P("LSK_FOREACH_N(it, (b).count)\n");
