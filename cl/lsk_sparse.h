@@ -94,8 +94,10 @@ LSK_INLINE int lsk__sp_step(__global const uint *lists, uint m, lsk_sparse_block
   return lsk__sp_load(lists, m, e, b);
 }
 
-/* The lines a struct-for hints at most per field of its next block. Past
- * 4 KiB a run is long enough for the CPU's own prefetcher to follow. */
+/* The lines a struct-for hints at most per field of its next block: a
+ * bound on what the step spends, since the CPU's own prefetcher follows a
+ * long run once it has started (the bench's blocks are 16 lines; longer
+ * ones were not measured). */
 #define LSK__SP_AHEAD_LINES 64u
 
 #ifdef LSK__PREFETCH_R
