@@ -79,6 +79,20 @@ unsigned *tu_read_uints(lsk_context *ctx, lsk_buffer *b, size_t n)
   return h;
 }
 
+char *tu_function_text(const char *text, const char *start)
+{
+  const char *at = strstr(text, start);
+  ck_assert_msg(at != NULL, "no function %s in the text", start);
+  const char *end = strstr(at, "\n}\n");
+  ck_assert_ptr_nonnull(end);
+  size_t len = (size_t)(end - at);
+  char *body = malloc(len + 1);
+  ck_assert_ptr_nonnull(body);
+  memcpy(body, at, len);
+  body[len] = 0;
+  return body;
+}
+
 void tu_tempdir(char *dir, size_t cap, const char *tag)
 {
   const char *tmp = getenv("TMPDIR");

@@ -63,6 +63,11 @@ lsk_buffer *tu_zeros(lsk_context *ctx, size_t n);
 /* Reads n uints back into a malloc'd array. */
 unsigned *tu_read_uints(lsk_context *ctx, lsk_buffer *b, size_t n);
 
+/* A function's text in generated source (OpenCL C, LLVM IR): from the
+ * first occurrence of start to the next line that is a lone "}", in a
+ * malloc'd string; asserted to be there. */
+char *tu_function_text(const char *text, const char *start);
+
 /* A fresh directory $TMPDIR/lsk-<tag>-XXXXXX (or under /tmp) in dir, or
  * exit(1); and removing a directory tree (0 on success). */
 void tu_tempdir(char *dir, size_t cap, const char *tag);

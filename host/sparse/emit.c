@@ -283,20 +283,20 @@ static void emit_step(em *e, unsigned m)
   P("LSK_INLINE int %s__step%u(%s v, lsk_sparse_block *b)\n{\n"
     "  if (!lsk__sp_step(v.lists, %uu, b))\n    return 0;\n",
     s, m, s, m);
-  int any = 0;
-  for (unsigned f = 0; f < d->nfields; ++f)
-    any |= d->field[f].node == m;
-  if (any) {
-    P("#ifdef LSK__PREFETCH_R\n  lsk_sparse_block n;\n"
-      "  if (lsk__sp_load(v.lists, %uu, b->e + lsk_grid_size(), &n)) {\n"
-      "    __global const uchar *c = %s__bcont%u(v, n);\n",
-      m, s, m);
-    for (unsigned f = 0; f < d->nfields; ++f)
-      if (d->field[f].node == m)
-        P("    lsk__sp_ahead(c + %zu + (ulong)n.first * %zuu, (ulong)n.count * %zuu);\n",
-          d->field[f].off, d->field[f].size, d->field[f].size);
-    P("  }\n#endif\n");
+  int hints = 0; /* the next block read once, before the first field's hint */
+  for (unsigned f = 0; f < d->nfields; ++f) {
+    if (d->field[f].node != m)
+      continue;
+    if (!hints++)
+      P("#ifdef LSK__PREFETCH_R\n  lsk_sparse_block n;\n"
+        "  if (lsk__sp_load(v.lists, %uu, b->e + lsk_grid_size(), &n)) {\n"
+        "    __global const uchar *c = %s__bcont%u(v, n);\n",
+        m, s, m);
+    P("    lsk__sp_ahead(c + %zu + (ulong)n.first * %zuu, (ulong)n.count * %zuu);\n",
+      d->field[f].off, d->field[f].size, d->field[f].size);
   }
+  if (hints)
+    P("  }\n#endif\n");
   P("  return 1;\n}\n");
 }
 

@@ -526,15 +526,7 @@ static char *ir_function(const char *ir, const char *fn)
 {
   char pat[128];
   snprintf(pat, sizeof pat, "@%s(", fn);
-  const char *at = strstr(ir, pat);
-  ck_assert_msg(at != NULL, "no function %s in the IR", fn);
-  const char *end = strstr(at, "\n}\n");
-  ck_assert_ptr_nonnull(end);
-  size_t len = (size_t)(end - at);
-  char *body = malloc(len + 1);
-  memcpy(body, at, len);
-  body[len] = 0;
-  return body;
+  return tu_function_text(ir, pat);
 }
 
 /* A double2 column loads as one 16-byte access; a struct of two doubles

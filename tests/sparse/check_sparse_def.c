@@ -183,21 +183,6 @@ START_TEST(test_sparse_def_describe_emit)
 }
 END_TEST
 
-/* The text of step function fn in the generated OpenCL C: from its
- * definition to the first line that closes a function. */
-static char *step_body(const char *text, const char *fn)
-{
-  const char *a = strstr(text, fn);
-  ck_assert_msg(a != NULL, "generated OpenCL C lacks %s", fn);
-  const char *z = strstr(a, "\n}\n");
-  ck_assert_ptr_nonnull(z);
-  char *body = malloc((size_t)(z - a) + 1);
-  ck_assert_ptr_nonnull(body);
-  memcpy(body, a, (size_t)(z - a));
-  body[z - a] = 0;
-  return body;
-}
-
 /* The struct-for's step at the cells hints both fields of the next block
  * on CPUs (offsets worked by hand: x's 256 floats take bytes 0 to 1023,
  * tag's column starts at 1024); the step at the blocks, whose node holds
@@ -207,14 +192,14 @@ START_TEST(test_sparse_def_emit_ahead)
   lsk_sparse_def *p = parse_ok(example);
   char *text = NULL;
   TU_OK(NULL, lsk_sparse_def_emit_cl(p, &text));
-  char *cell = step_body(text, "int grid__step1(");
+  char *cell = tu_function_text(text, "int grid__step1(");
   ck_assert_ptr_nonnull(strstr(cell, "#ifdef LSK__PREFETCH_R"));
   ck_assert_ptr_nonnull(strstr(cell, "b->e + lsk_grid_size()"));
   ck_assert_ptr_nonnull(
       strstr(cell, "lsk__sp_ahead(c + 0 + (ulong)n.first * 4u, (ulong)n.count * 4u)"));
   ck_assert_ptr_nonnull(
       strstr(cell, "lsk__sp_ahead(c + 1024 + (ulong)n.first * 4u, (ulong)n.count * 4u)"));
-  char *block = step_body(text, "int grid__step0(");
+  char *block = tu_function_text(text, "int grid__step0(");
   ck_assert_ptr_null(strstr(block, "lsk__sp_ahead"));
   ck_assert_ptr_nonnull(strstr(text, "grid__step1((v), &b)"));
   free(cell);
