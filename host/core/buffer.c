@@ -154,14 +154,18 @@ typedef struct cmd {
 /* c on o's queue, after its wait list, its event to the caller if asked
  * and to the trace if it records. A transfer of size 0 moves nothing: a
  * marker stands in where a wait list or an event needs a command, else
- * nothing is enqueued. */
+ * nothing is enqueued. Where the queue's blocking calls may return early
+ * (ctx->wait_by_event), a blocking one is enqueued without blocking and
+ * waited for by its own event. */
 static int enqueue_on(const cmd *c, lsk__on *o, const char *fn)
 {
   static const char *const what[] = {
       [LSK__OP_WRITE] = "write", [LSK__OP_READ] = "read", [LSK__OP_FILL] = "fill",
       [LSK__OP_COPY] = "copy",   [LSK__OP_MAP] = "map",   [LSK__OP_UNMAP] = "unmap"};
   lsk_context *ctx = c->buf->ctx;
-  cl_event ev = NULL, *evp = lsk__on_wants_event(ctx, o) ? &ev : NULL;
+  int own = c->blocking && ctx->wait_by_event;
+  cl_bool blocking = own ? CL_FALSE : c->blocking;
+  cl_event ev = NULL, *evp = own || lsk__on_wants_event(ctx, o) ? &ev : NULL;
   const cl_event *wl = o->nwait ? o->wait : NULL;
   cl_command_queue q = o->q->cl;
   cl_mem mem = c->buf->mem;
@@ -174,10 +178,10 @@ static int enqueue_on(const cmd *c, lsk__on *o, const char *fn)
     err = clEnqueueMarkerWithWaitList(q, o->nwait, wl, evp);
   } else if (c->op == LSK__OP_WRITE) {
     call = "clEnqueueWriteBuffer";
-    err = clEnqueueWriteBuffer(q, mem, c->blocking, c->offset, c->size, c->ptr, o->nwait, wl, evp);
+    err = clEnqueueWriteBuffer(q, mem, blocking, c->offset, c->size, c->ptr, o->nwait, wl, evp);
   } else if (c->op == LSK__OP_READ) {
     call = "clEnqueueReadBuffer";
-    err = clEnqueueReadBuffer(q, mem, c->blocking, c->offset, c->size, c->ptr, o->nwait, wl, evp);
+    err = clEnqueueReadBuffer(q, mem, blocking, c->offset, c->size, c->ptr, o->nwait, wl, evp);
   } else if (c->op == LSK__OP_FILL) {
     call = "clEnqueueFillBuffer";
     err =
@@ -188,13 +192,19 @@ static int enqueue_on(const cmd *c, lsk__on *o, const char *fn)
                               evp);
   } else if (c->op == LSK__OP_MAP) {
     call = "clEnqueueMapBuffer";
-    *c->mapped = clEnqueueMapBuffer(q, mem, c->blocking, CL_MAP_READ | CL_MAP_WRITE, c->offset,
+    *c->mapped = clEnqueueMapBuffer(q, mem, blocking, CL_MAP_READ | CL_MAP_WRITE, c->offset,
                                     c->size, o->nwait, wl, evp, &err);
     if (err)
       *c->mapped = NULL;
   } else {
     call = "clEnqueueUnmapMemObject";
     err = clEnqueueUnmapMemObject(q, mem, c->ptr, o->nwait, wl, evp);
+  }
+  if (!err && own && ev && (err = clWaitForEvents(1, &ev)) != CL_SUCCESS) {
+    call = "clWaitForEvents";
+    clReleaseEvent(ev);
+    if (c->op == LSK__OP_MAP)
+      *c->mapped = NULL;
   }
   if (err)
     return lsk__fail_cl(ctx, err, call, " (%zu bytes, queue '%s')", c->size, o->q->name);

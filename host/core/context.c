@@ -51,8 +51,9 @@ static int finish_setup(lsk_context *c, const lsk_context_options *opt, lsk_shap
     cl_command_queue_properties qp = 0;
     if (clGetCommandQueueInfo(c->queue, CL_QUEUE_PROPERTIES, sizeof qp, &qp, NULL) == CL_SUCCESS)
       c->profiling = (qp & CL_QUEUE_PROFILING_ENABLE) != 0;
-    /* Seen with Mesa 22.3 (Debian 12): tests/core/check_queues.c. */
-    c->finish_by_marker = strstr(c->info.platform_name, "rusticl") != NULL;
+    /* Seen with Mesa 22.3 (Debian 12): tests/core/check_queues.c and the
+     * threads suite's blocking reads beside a flushing thread. */
+    c->wait_by_event = strstr(c->info.platform_name, "rusticl") != NULL;
     if ((rc = lsk__queue_default(c, fn)) != LSK_OK) /* its message, to the thread's */
       rc = lsk__fail(NULL, rc, "%s", lsk_context_errmsg(c));
   }

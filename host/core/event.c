@@ -26,7 +26,7 @@ static lsk_event *new_event(lsk_context *ctx, cl_event ev, const char *what)
 
 cl_int lsk__queue_wait(lsk_queue *q)
 {
-  if (q->ctx->finish_by_marker) {
+  if (q->ctx->wait_by_event) {
     cl_event m;
     cl_int err = clEnqueueMarkerWithWaitList(q->cl, 0, NULL, &m);
     if (!err) {

@@ -78,9 +78,14 @@ struct lsk_context {
   lsk_queue *queues;      /* every live queue, the default first (lock) */
   unsigned queues_made;   /* for the names "queue N" (lock) */
   int profiling;          /* queues are made with CL_QUEUE_PROFILING_ENABLE */
-  /* clFinish does not wait for commands that waited for a user event
-   * (Mesa's rusticl 22 and 23): lsk__queue_wait waits for a marker first. */
-  int finish_by_marker;
+  /* The context's own waits do not trust the queue's (Mesa's rusticl):
+   * clFinish does not wait for commands that waited for a user event (22
+   * and 23), and a blocking transfer or clFinish returns at once when
+   * another thread flushed the queue between its enqueue and its wait
+   * (22.3).
+   * lsk__queue_wait waits for a marker first; blocking transfers are
+   * enqueued without blocking and waited for by their own event. */
+  int wait_by_event;
   /* The names of the kernels launched on the context, indexed by the id
    * each kernel's builds pass to the device (LSK_CTX's second word), so
    * that a verify record says which kernel failed (lock). */

@@ -45,9 +45,18 @@ int lsk_pinned_create(lsk_context *ctx, size_t size, lsk_pinned **out)
     }
     p->mem = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size + extra, NULL,
                             &err);
-    if (!err)
-      p->map = clEnqueueMapBuffer(ctx->queue, p->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                  size + extra, 0, NULL, NULL, &err);
+    if (!err) {
+      /* Waited for by its own event where blocking calls may return early
+       * (ctx->wait_by_event, buffer.c). */
+      cl_event mev = NULL;
+      p->map = clEnqueueMapBuffer(ctx->queue, p->mem, ctx->wait_by_event ? CL_FALSE : CL_TRUE,
+                                  CL_MAP_READ | CL_MAP_WRITE, 0, size + extra, 0, NULL,
+                                  ctx->wait_by_event ? &mev : NULL, &err);
+      if (!err && mev)
+        err = clWaitForEvents(1, &mev);
+      if (mev)
+        clReleaseEvent(mev);
+    }
     if (err)
       p->map = NULL;
     else if ((uintptr_t)p->map % 64 == 0 || extra)

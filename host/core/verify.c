@@ -237,7 +237,7 @@ int lsk__verify_check(lsk_queue *q)
   int rc = take_and_read(q, &v, 1);
   if (rc || v.lo > v.hi)
     return rc;
-  cl_int err = q->ctx->finish_by_marker ? lsk__queue_wait(q) : CL_SUCCESS;
+  cl_int err = q->ctx->wait_by_event ? lsk__queue_wait(q) : CL_SUCCESS;
   if (err)
     return lsk__fail_cl(q->ctx, err, "clEnqueueReadBuffer", " (verify records of queue '%s')",
                         q->name);

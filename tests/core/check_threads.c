@@ -12,6 +12,9 @@
  *   another thread's;
  * - several threads using the kernel library on one context at once
  *   (scans, reductions, associations of their own), checked against C;
+ * - blocking writes and reads beside a thread that flushes the queue
+ *   without pause: each read must show its own launch's result (rusticl
+ *   22.3 returned from such calls before they ran);
  * - two processes building the same cache entries at once, round after
  *   round: both right, every entry whole, a third process loads them all.
  *
@@ -22,6 +25,7 @@
 #define _XOPEN_SOURCE 700
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -297,6 +301,60 @@ out:
   return NULL;
 }
 
+/* Threads still writing, launching and reading in blocking_work; the
+ * flusher stops when none is. */
+static atomic_int blocking_left;
+
+/* Round after round on the thread's own buffer: a blocking write, one
+ * launch of the shared kernel (data * 1 + 1), a blocking read that must
+ * show the launch's result, in order on the default queue. */
+static void *blocking_work(void *arg)
+{
+  worker *w = arg;
+  lsk_buffer *b = NULL;
+  uint32_t *host = malloc(N * 4);
+  if (!host) {
+    fail_at(w, "thread %d: out of memory", w->id);
+    goto out;
+  }
+  WK_OK(w, lsk_buffer_create(w->ctx, N * 4, &b));
+  lsk_launch cfg = {.domain = {w->domain}, .blocks = {4}};
+  for (unsigned r = 0; r < w->rounds; ++r) {
+    uint32_t v = 1000000u * (unsigned)w->id + r;
+    for (unsigned i = 0; i < N; ++i)
+      host[i] = v + i;
+    WK_OK(w, lsk_buffer_write(b, 0, host, N * 4, NULL));
+    WK_OK(w, lsk_kernel_launch(
+                 w->k, &cfg,
+                 LSK_ARGS(LSK_ARG_BUFFER(b), LSK_ARG_UINT(N), LSK_ARG_UINT(1), LSK_ARG_UINT(1)),
+                 NULL));
+    WK_OK(w, lsk_buffer_read(b, 0, host, N * 4, NULL));
+    for (unsigned i = 0; i < N; i += N / 4)
+      if (host[i] != v + i + 1) {
+        fail_at(w, "thread %d round %u: data[%u] = %u after a blocking read, wanted %u", w->id, r,
+                i, host[i], v + i + 1);
+        goto out;
+      }
+  }
+out:
+  atomic_fetch_sub(&blocking_left, 1);
+  lsk_buffer_destroy(b);
+  free(host);
+  return NULL;
+}
+
+/* Flushes the context's default queue until no blocking_work is left. */
+static void *flush_work(void *arg)
+{
+  worker *w = arg;
+  while (atomic_load(&blocking_left) > 0)
+    if (lsk_queue_flush(lsk_context_queue(w->ctx))) {
+      fail_at(w, "flusher: %s", lsk_context_errmsg(w->ctx));
+      break;
+    }
+  return NULL;
+}
+
 /* Buffers made and destroyed on a shared context while other threads
  * launch on it: each launch checks its buffer arguments against the
  * context's set of live handles, which this changes (and grows) meanwhile. */
@@ -519,6 +577,31 @@ START_TEST(test_threads_library_one_context)
 }
 END_TEST
 
+/* Four threads' blocking transfers on one queue while a fifth flushes
+ * it: a blocking call returns when its own command has run, whoever
+ * submitted it. */
+START_TEST(test_threads_blocking_beside_flush)
+{
+  lsk_context *ctx = tu_context();
+  lsk_program *p = NULL;
+  TU_OK(ctx, lsk_program_create(
+                 ctx, affine_src,
+                 &(lsk_program_options){.name = "affine.cl", .build_options = "-DSALT=0u"}, &p));
+  lsk_kernel *k = tu_kernel(p, "affine");
+  worker ws[5];
+  atomic_store(&blocking_left, 4);
+  for (int i = 0; i < 4; ++i)
+    ws[i] =
+        (worker){.id = i, .ctx = ctx, .k = k, .rounds = 150, .domain = 64, .run = blocking_work};
+  ws[4] = (worker){.id = 4, .ctx = ctx, .run = flush_work};
+  run_workers(ws, 5);
+  TU_OK(ctx, lsk_context_finish(ctx));
+  lsk_kernel_destroy(k);
+  lsk_program_destroy(p);
+  lsk_context_destroy(ctx);
+}
+END_TEST
+
 Suite *suite_threads(void)
 {
   Suite *s = suite_create("threads");
@@ -530,6 +613,7 @@ Suite *suite_threads(void)
   tu_case_dir(tc);
   tcase_add_test(tc, test_threads_one_context);
   tcase_add_test(tc, test_threads_library_one_context);
+  tcase_add_test(tc, test_threads_blocking_beside_flush);
   suite_add_tcase(s, tc);
   tc = tcase_create("processes");
   tu_case_dir(tc);
