@@ -391,6 +391,15 @@ static void run_workers(worker *ws, int n)
     ck_assert_msg(ws[i].error[0] == 0, "%s", ws[i].error);
 }
 
+/* affine (SALT 0) on ctx, not yet built: its program to *p. */
+static lsk_kernel *affine_kernel(lsk_context *ctx, lsk_program **p)
+{
+  TU_OK(ctx, lsk_program_create(
+                 ctx, affine_src,
+                 &(lsk_program_options){.name = "affine.cl", .build_options = "-DSALT=0u"}, p));
+  return tu_kernel(*p, "affine");
+}
+
 /* ------------------------------------------------------------------ */
 
 /* Two threads, two contexts, one cache directory: the same program and the
@@ -433,10 +442,7 @@ START_TEST(test_threads_one_context)
 {
   lsk_context *ctx = tu_context();
   lsk_program *p = NULL;
-  TU_OK(ctx, lsk_program_create(
-                 ctx, affine_src,
-                 &(lsk_program_options){.name = "affine.cl", .build_options = "-DSALT=0u"}, &p));
-  lsk_kernel *k = tu_kernel(p, "affine");
+  lsk_kernel *k = affine_kernel(ctx, &p);
   /* Twice: first the builds race, then (built) only the launches do. */
   for (int pass = 0; pass < 2; ++pass) {
     worker ws[6];
@@ -584,10 +590,7 @@ START_TEST(test_threads_blocking_beside_flush)
 {
   lsk_context *ctx = tu_context();
   lsk_program *p = NULL;
-  TU_OK(ctx, lsk_program_create(
-                 ctx, affine_src,
-                 &(lsk_program_options){.name = "affine.cl", .build_options = "-DSALT=0u"}, &p));
-  lsk_kernel *k = tu_kernel(p, "affine");
+  lsk_kernel *k = affine_kernel(ctx, &p);
   worker ws[5];
   atomic_store(&blocking_left, 4);
   for (int i = 0; i < 4; ++i)
