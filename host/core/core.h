@@ -137,6 +137,10 @@ void *lsk__context_ext(lsk_context *ctx, const lsk__ext_type *type);
 
 /* ---- Where a command runs (event.c, queue.c) -------------------------- */
 cl_command_queue lsk__queue_cl(const lsk_queue *q);
+/* Waits until everything enqueued on q is complete (clFinish, after a
+ * marker where the runtime's own wait may return early:
+ * ctx->wait_by_event); an OpenCL status. */
+cl_int lsk__queue_wait(lsk_queue *q);
 /* LSK_OK if q is a live queue of ctx; else LSK_EINVAL with "fn: what ...".
  * lsk__queue_usable: q, a queue the library keeps, is still live (one
  * look-up in the context's set); else LSK_EINVAL naming fn. */

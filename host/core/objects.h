@@ -150,9 +150,6 @@ int lsk__queue_default(lsk_context *ctx, const char *fn);
 void lsk__queue_free(lsk_queue *q);
 /* queue.c: waits for every queue of the context (its destroy). */
 void lsk__queues_wait(lsk_context *ctx);
-/* event.c: waits until everything enqueued on q is complete (clFinish,
- * after a marker where the runtime needs it); an OpenCL status. */
-cl_int lsk__queue_wait(lsk_queue *q);
 /* event.c: the four profiling times of ev (0 where the runtime gives
  * none), and the first OpenCL error of the queries. */
 cl_int lsk__event_times(cl_event ev, lsk_event_times *out);

@@ -146,7 +146,7 @@ static int timed_run(tuner *t, unsigned w, unsigned s, double *secs)
   double t0 = now();
   int rc = lsk_kernel_launch(t->k, &c, t->args, t->nargs, &t->on);
   if (!rc) {
-    cl_int err = clFinish(lsk__queue_cl(t->on.queue));
+    cl_int err = lsk__queue_wait(t->on.queue);
     if (err)
       rc = lsk__fail_cl(t->ctx, err, "clFinish", " (lsk_tune)");
   }
