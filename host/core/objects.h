@@ -82,9 +82,8 @@ struct lsk_context {
    * clFinish does not wait for commands that waited for a user event (22
    * and 23), and a blocking transfer or clFinish returns at once when
    * another thread flushed the queue between its enqueue and its wait
-   * (22.3).
-   * lsk__queue_wait waits for a marker first; blocking transfers are
-   * enqueued without blocking and waited for by their own event. */
+   * (22.3). lsk__queue_wait waits for a marker first; blocking transfers
+   * are enqueued without blocking and waited for by their own event. */
   int wait_by_event;
   /* The names of the kernels launched on the context, indexed by the id
    * each kernel's builds pass to the device (LSK_CTX's second word), so

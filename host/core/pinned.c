@@ -46,13 +46,13 @@ int lsk_pinned_create(lsk_context *ctx, size_t size, lsk_pinned **out)
     p->mem = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size + extra, NULL,
                             &err);
     if (!err) {
-      /* Waited for by its own event where blocking calls may return early
-       * (ctx->wait_by_event, buffer.c). */
+      /* Waited for by its own event, on every runtime: a blocking map may
+       * return early where another thread flushes the queue (rusticl 22.3,
+       * docs/rusticl.md), and this is no hot path. */
       cl_event mev = NULL;
-      p->map = clEnqueueMapBuffer(ctx->queue, p->mem, ctx->wait_by_event ? CL_FALSE : CL_TRUE,
-                                  CL_MAP_READ | CL_MAP_WRITE, 0, size + extra, 0, NULL,
-                                  ctx->wait_by_event ? &mev : NULL, &err);
-      if (!err && mev)
+      p->map = clEnqueueMapBuffer(ctx->queue, p->mem, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                  size + extra, 0, NULL, &mev, &err);
+      if (!err)
         err = clWaitForEvents(1, &mev);
       if (mev)
         clReleaseEvent(mev);
