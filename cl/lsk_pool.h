@@ -84,10 +84,11 @@ LSK_INLINE void lsk__pool_put(__global uint *pool, uint slot, uint cell)
  * LSK_POOL_INVALID is ignored (as free(NULL)). One global atomic. */
 LSK_INLINE void lsk_pool_recycle(__global uint *pool, uint cell)
 {
-  if (cell == LSK_POOL_INVALID)
-    return;
+  /* One test on the way of a valid cell: LSK_POOL_INVALID is at least the
+   * capacity too (no pool has 2^32 - 1 cells). */
   if (cell >= pool[LSK__POOL_CAPACITY]) {
-    atomic_inc((volatile __global uint *)pool + LSK__POOL_MISUSE);
+    if (cell != LSK_POOL_INVALID)
+      atomic_inc((volatile __global uint *)pool + LSK__POOL_MISUSE);
     return;
   }
   lsk__pool_put(pool, atomic_inc((volatile __global uint *)pool + LSK__POOL_RECYCLED), cell);
@@ -435,10 +436,10 @@ LSK_INLINE uint lsk_pool_cache_alloc(lsk_pool_cache *pc)
 LSK_INLINE void lsk_pool_cache_recycle(lsk_pool_cache *pc, uint cell)
 {
 #if LSK_POOL_CACHE_BATCH > 1
-  if (cell == LSK_POOL_INVALID)
-    return;
+  /* One test on the way of a valid cell, as lsk_pool_recycle's. */
   if (cell >= pc->cap) {
-    atomic_inc((volatile __global uint *)pc->pool + LSK__POOL_MISUSE);
+    if (cell != LSK_POOL_INVALID)
+      atomic_inc((volatile __global uint *)pc->pool + LSK__POOL_MISUSE);
     return;
   }
   pc->rec[pc->nrec++] = cell;
