@@ -80,15 +80,21 @@ LSK_INLINE void lsk__pool_put(__global uint *pool, uint slot, uint cell)
     atomic_inc((volatile __global uint *)pool + LSK__POOL_MISUSE);
 }
 
+/* A recycle of a cell at or past the capacity: misuse, unless it is
+ * LSK_POOL_INVALID (which is past every capacity: no pool has 2^32 - 1
+ * cells), so a valid cell meets one test on its way. */
+LSK_INLINE void lsk__pool_recycle_bad(__global uint *pool, uint cell)
+{
+  if (cell != LSK_POOL_INVALID)
+    atomic_inc((volatile __global uint *)pool + LSK__POOL_MISUSE);
+}
+
 /* lsk_pool_recycle: give cell back; it becomes free at the next GC.
  * LSK_POOL_INVALID is ignored (as free(NULL)). One global atomic. */
 LSK_INLINE void lsk_pool_recycle(__global uint *pool, uint cell)
 {
-  /* One test on the way of a valid cell: LSK_POOL_INVALID is at least the
-   * capacity too (no pool has 2^32 - 1 cells). */
   if (cell >= pool[LSK__POOL_CAPACITY]) {
-    if (cell != LSK_POOL_INVALID)
-      atomic_inc((volatile __global uint *)pool + LSK__POOL_MISUSE);
+    lsk__pool_recycle_bad(pool, cell);
     return;
   }
   lsk__pool_put(pool, atomic_inc((volatile __global uint *)pool + LSK__POOL_RECYCLED), cell);
@@ -320,7 +326,7 @@ typedef struct lsk_pool_cache {
   uint nfree, fresh, left, cap;
   /* The reservation's entries of the free list not handed out yet, as
    * pointers: the common allocation is then a compare, a load and an
-   * increment, five instructions fewer than through the cursor values
+   * increment, fewer instructions than through the cursor values
    * (counted on PoCL: docs/perf/pool-pic.md). */
   __global const uint *run, *run_end;
   uint next, end;       /* the reservation's other cursor values: [next, end) */
@@ -399,13 +405,13 @@ LSK_INLINE uint lsk__pool_cache_take(lsk_pool_cache *pc)
       break;
     uint seen = atomic_cmpxchg(cursor, c, c + w);
     if (seen == c) {
-      /* Values below nfree name free-list entries: the run; the rest
-       * (fresh cells) stay cursor values. */
-      uint in_list = c + 1 < pc->nfree ? min(c + w, pc->nfree) : c + 1;
-      lsk__pool_cache_ask(pc, c, min(c + w, pc->nfree));
+      /* Values below nfree name free-list entries: after c, the run; the
+       * rest (fresh cells) stay cursor values. */
+      uint listed = min(c + w, pc->nfree), after = max(listed, c + 1);
+      lsk__pool_cache_ask(pc, c, listed);
       pc->run = pc->free_list + c + 1;
-      pc->run_end = pc->free_list + in_list;
-      pc->next = in_list;
+      pc->run_end = pc->free_list + after;
+      pc->next = after;
       pc->end = c + w;
       return c;
     }
@@ -449,10 +455,8 @@ LSK_INLINE uint lsk_pool_cache_alloc(lsk_pool_cache *pc)
 LSK_INLINE void lsk_pool_cache_recycle(lsk_pool_cache *pc, uint cell)
 {
 #if LSK_POOL_CACHE_BATCH > 1
-  /* One test on the way of a valid cell, as lsk_pool_recycle's. */
   if (cell >= pc->cap) {
-    if (cell != LSK_POOL_INVALID)
-      atomic_inc((volatile __global uint *)pc->pool + LSK__POOL_MISUSE);
+    lsk__pool_recycle_bad(pc->pool, cell);
     return;
   }
   pc->rec[pc->nrec++] = cell;
