@@ -127,6 +127,8 @@ void bench_close(bench *bn);
  * launch of a shape. */
 int bench_triad_setup(bench *bn, triad *t);
 int bench_triad_raw(bench *bn, triad *t, cl_event *ev);
+/* The same without the guard on a grid of exactly n (n is a power of two). */
+int bench_triad_exact(bench *bn, triad *t, cl_event *ev);
 lsk_launch bench_triad_launch(const bench *bn, size_t n, unsigned domain, unsigned w, unsigned s);
 /* --sweep: the triad over a grid of shapes, its own table on stdout. */
 int bench_sweep(bench *bn);

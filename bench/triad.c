@@ -76,8 +76,7 @@ static int triad_enqueue(bench *bn, triad *t, cl_kernel k, cl_event *ev)
 
 int bench_triad_raw(bench *bn, triad *t, cl_event *ev) { return triad_enqueue(bn, t, t->raw, ev); }
 
-/* n is a power of two: the grid is exactly n, so no guard is needed. */
-static int triad_exact(bench *bn, triad *t, cl_event *ev)
+int bench_triad_exact(bench *bn, triad *t, cl_event *ev)
 {
   return triad_enqueue(bn, t, t->exact, ev);
 }
@@ -161,14 +160,14 @@ static int triad_measure(bench *bn, triad *t, const lsk_launch *cfg, samples *ls
       clFinish(lsk_context_cl_queue(bn->ctx)) ||
       bench_triad_check(bn->ctx, "bench", t, "raw OpenCL"))
     return 1;
-  if (exact && (triad_exact(bn, t, NULL) || clFinish(lsk_context_cl_queue(bn->ctx)) ||
+  if (exact && (bench_triad_exact(bn, t, NULL) || clFinish(lsk_context_cl_queue(bn->ctx)) ||
                 bench_triad_check(bn->ctx, "bench", t, "raw OpenCL, no guard")))
     return 1;
   for (unsigned i = 0; i < 2; ++i) {
     triad_lsk(t, cfg, NULL);
     bench_triad_raw(bn, t, NULL);
     if (exact)
-      triad_exact(bn, t, NULL);
+      bench_triad_exact(bn, t, NULL);
   }
   clFinish(lsk_context_cl_queue(bn->ctx));
   /* The order rotates each round, so that no contender always runs right
@@ -182,7 +181,7 @@ static int triad_measure(bench *bn, triad *t, const lsk_launch *cfg, samples *ls
         bench_add(lsk, bench_event_time(ev));
       if (who == 1 && !(err = bench_triad_raw(bn, t, &ev)))
         bench_add(raw, bench_event_time(ev));
-      if (who == 2 && exact && !(err = triad_exact(bn, t, &ev)))
+      if (who == 2 && exact && !(err = bench_triad_exact(bn, t, &ev)))
         bench_add(exact, bench_event_time(ev));
       if (who == 3 && c)
         bench_add(c, triad_c(t));
