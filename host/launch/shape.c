@@ -25,9 +25,11 @@ static unsigned ceil_div(size_t a, size_t b) { return (unsigned)((a + b - 1) / b
 /* On CPU back-ends a worker should get one contiguous run per step (the
  * rule: docs/lockstep.md, "Choosing workers and simd"; the measurements:
  * docs/perf/triad.md, "Shapes swept"); the run is capped so that context
- * variables stay small, and a handful of workers keeps PoCL's work-group
- * loop from running a single work-item. */
-#define LSK__CPU_WORKERS 8u
+ * variables stay small. The floor of workers is 2: PoCL runs a block's
+ * workers as a loop, and each repeats the block's own work (finding its
+ * data, its part of a block collective), so a short domain ran faster on
+ * 2 than on 8 (docs/perf/sparse.md, "The automatic rule's floor"). */
+#define LSK__CPU_WORKERS 2u
 #define LSK__CPU_MAX_SIMD 256u
 
 /* The GPU's scheduling unit: NVIDIA's warp size, else the preferred

@@ -176,6 +176,40 @@ END_TEST
 
 /* LSK_SHAPES=nvidia: the context's facts are the model's over the device;
  * any case; "device", empty and unset: the device's own. */
+/* The automatic rule on a CPU (docs/lockstep.md): one step of contiguous
+ * runs, workers = max(2, ceil(domain / 256)) within the domain and the
+ * device's limit, simd = ceil(domain / workers) up to 256. Numbers worked
+ * by hand. */
+START_TEST(test_shapes_cpu_rule)
+{
+  lsk_device_info cpu = {.is_cpu = 1,
+                         .compute_units = 2,
+                         .max_work_group_size = 4096,
+                         .max_work_item_sizes = {4096, 4096, 4096}};
+  static const struct {
+    size_t domain, kernel_max;
+    unsigned workers, simd;
+  } rows[] = {
+      {1, 0, 1, 1},       /* one index: one worker */
+      {2, 0, 2, 1},       /* the floor, one index each */
+      {100, 0, 2, 50},    /* the floor of 2 */
+      {256, 0, 2, 128},   /* the sparse tiles and the struct-for's blocks */
+      {512, 0, 2, 256},   /* still the floor */
+      {1000, 0, 4, 250},  /* ceil(1000 / 256) */
+      {2048, 0, 8, 256},  /* the kernel library's tiles */
+      {4096, 0, 16, 256}, /* the bench's triad */
+      {4096, 8, 8, 256},  /* a kernel of 8: runs of 256 in 2 steps */
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+    unsigned w = 0, s = 0;
+    lsk_auto_shape(&cpu, rows[i].domain, rows[i].kernel_max, &w, &s);
+    ck_assert_msg(w == rows[i].workers && s == rows[i].simd,
+                  "domain %zu, kernel max %zu: %u x %u, want %u x %u", rows[i].domain,
+                  rows[i].kernel_max, w, s, rows[i].workers, rows[i].simd);
+  }
+}
+END_TEST
+
 START_TEST(test_shapes_env)
 {
   lsk_device_info real = real_facts();
@@ -389,6 +423,7 @@ Suite *suite_shapes(void)
   tcase_add_test(tc, test_shapes_model_alone);
   tcase_add_test(tc, test_shapes_model_caps);
   tcase_add_test(tc, test_shapes_model_rule);
+  tcase_add_test(tc, test_shapes_cpu_rule);
   tcase_add_test(tc, test_shapes_env);
   tcase_add_test(tc, test_shapes_env_bad);
   tcase_add_test(tc, test_shapes_option_wins);

@@ -42,8 +42,9 @@ static const char *src = "LSK_KERNEL void advance(LSK_CTX, __global uint *x, uin
 
 enum { N = 1000, DOMAIN = 16 };
 
-/* Shapes the rule never picks for DOMAIN (it covers it in one step). */
-static const lsk_tune_shape few[] = {{1, 1}, {2, 8}, {4, 1}, {4, 4}};
+/* Shapes the rule never picks for DOMAIN (it covers it in one step with
+ * 2 x 8 on CPUs, 32 x 1 on GPUs). */
+static const lsk_tune_shape few[] = {{1, 1}, {4, 1}, {4, 4}, {8, 2}};
 
 /* ------------------------------------------------------------------ */
 /* The temporary directory                                             */
@@ -512,7 +513,7 @@ START_TEST(test_tune_errors)
            LSK_EINVAL, "blocks[0] is 0");
   /* A candidate that cannot run is recorded, not chosen. */
   const lsk_device_info *dev = lsk_context_device(f.ctx);
-  lsk_tune_shape c[] = {{(unsigned)dev->max_work_group_size * 2, 1}, {2, 8}};
+  lsk_tune_shape c[] = {{(unsigned)dev->max_work_group_size * 2, 1}, {4, 4}};
   lsk_tune_options opt = {.repeat = 1, .candidates = c, .ncandidates = 2};
   TU_OK(f.ctx, lsk_tune(f.k, &cfg, STEP_ARGS(&f), &opt, &r, NULL));
   ck_assert_uint_eq(r.nentries, 3);
