@@ -19,9 +19,10 @@
  * The limit is the best of the four (best time) and, apart, the best of
  * their medians; the triad case's two contenders of the same placements
  * (the raw triad without the guard on the fixture's buffers, C OpenMP on
- * its staggered arrays), timed beside lsk's triad, count too
- * (bench_limit_offer): the limit is the best such triad of the run, never
- * below what the triad case's own rounds saw. Which placement wins depends
+ * its staggered arrays), timed beside lsk's triad, and the soa case's two
+ * (the unguarded raw triad on separate buffers and on columns 4224 bytes
+ * apart) count too (bench_limit_offer): the limit is the best such triad
+ * of the run, never below what those cases' own rounds saw. Which placement wins depends
  * on the machine (on the Zen 3 of docs/performance.md none stood out
  * beyond the load; on the AVX-512 machine of issue 30 separate buffers
  * ran at half the staggered ones): so all four.

@@ -119,7 +119,8 @@ int bench_case_random(bench *bn)
   if (!rc)
     rc = check(bn, d, want, got, n);
   /* Beside the memory rate: the raw triad on as many elements, unguarded
-   * (the guarded one measures PoCL's masked stores: docs/perf/soa.md). */
+   * (the guarded one measures PoCL's masked stores:
+   * docs/pocl-masked-stores.md). */
   triad t = {0};
   if (!rc && !bench_triad_setup(bn, &t)) {
     double best = 0;

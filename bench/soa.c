@@ -13,7 +13,7 @@
  * ForEach's count for the last data block rather than a test in the body,
  * and lsk_sync() after each data block. The raw triads are the unguarded
  * kernel on a grid of exactly n (n is a power of two), as the limit's. On
- * PoCL the guarded forms of both ran at a third of the limit
+ * PoCL the guarded forms ran at 0.3 to 0.5 of the limit
  * (docs/perf/soa.md, "The case's kernels in the CPU habits").
  */
 #include <stdio.h>
@@ -56,8 +56,9 @@ static const char *source =
     "    lsk_sync();\n"
     "  }\n"
     "}\n"
-    "/* The array of structs keeps the test in the body: on PoCL the count\n"
-    " * form ran a tenth to a fifth slower here (docs/perf/soa.md). */\n"
+    "/* The array of structs keeps the test in the body: PoCL then leaves it\n"
+    " * scalar, and its partly vectorized count form was no faster in trial\n"
+    " * runs (docs/perf/soa.md). */\n"
     "LSK_KERNEL void aos_triad(LSK_CTX, __global tri_aos *restrict p, double s, uint n)\n"
     "{\n"
     "  LSK_BLOCKS(blk, (n + LSK_DOMAIN_SIZE - 1) / LSK_DOMAIN_SIZE) {\n"
@@ -328,8 +329,9 @@ int bench_case_soa(bench *bn)
     r[VIEWS_STAG]->ref = r[RAW_SUB]->ref;
     rc = lsk_context_finish(bn->ctx) || check_all(bn, &c, &t, &cfg);
   }
-  /* Two of the raw triads are the limit's (unguarded, on arrays that do
-   * not alias): they count towards it, as the triad case's do. */
+  /* Two of the raw triads are the limit's own contenders (unguarded, on
+   * separate buffers and on columns 4224 bytes apart, the limit's
+   * placements): they count towards it, as the triad case's do. */
   if (!rc) {
     bench_limit_offer(bn, bytes, &r[RAW_SUB]->ref, "the soa case's raw OpenCL, separate buffers");
     bench_limit_offer(bn, bytes, &r[RAW_STAG]->lsk,

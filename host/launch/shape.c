@@ -28,8 +28,12 @@ static unsigned ceil_div(size_t a, size_t b) { return (unsigned)((a + b - 1) / b
  * variables stay small. The floor of workers is 2: PoCL runs a block's
  * workers as a loop, and each repeats the block's own work (finding its
  * data, its part of a block collective), so a short domain ran faster on
- * 2 than on 8 (docs/perf/sparse.md, "The automatic rule's floor"). */
+ * 2 than on 8 (docs/perf/sparse.md, "The automatic rule's floor"). Where
+ * loops are capped (llvmpipe, docs/rusticl.md) the floor stays 8: there
+ * the workers run in vector lanes, not as a loop, and fewer of them would
+ * bring each one's iterations four times closer to the cap. */
 #define LSK__CPU_WORKERS 2u
+#define LSK__CAPPED_WORKERS 8u
 #define LSK__CPU_MAX_SIMD 256u
 
 /* The GPU's scheduling unit: NVIDIA's warp size, else the preferred
@@ -41,11 +45,12 @@ static unsigned gpu_warp(const lsk_device_info *dev)
   return dev->preferred_multiple ? (unsigned)dev->preferred_multiple : 32;
 }
 
-static void cpu_shape(size_t domain, size_t wmax, unsigned workers, unsigned *w, unsigned *s)
+static void cpu_shape(size_t domain, size_t wmax, unsigned least, unsigned workers, unsigned *w,
+                      unsigned *s)
 {
   if (!workers) {
     unsigned want = ceil_div(domain, LSK__CPU_MAX_SIMD);
-    workers = want > LSK__CPU_WORKERS ? want : LSK__CPU_WORKERS;
+    workers = want > least ? want : least;
     if (workers > domain)
       workers = (unsigned)domain;
     if (workers > wmax)
@@ -73,7 +78,8 @@ void lsk_auto_shape(const lsk_device_info *dev, size_t domain, size_t kernel_max
       if (w > cap)
         w = cap;
     } else {
-      cpu_shape(domain, wmax, 0, &w, &s);
+      cpu_shape(domain, wmax, dev->loops_capped ? LSK__CAPPED_WORKERS : LSK__CPU_WORKERS, 0, &w,
+                &s);
     }
   }
   if (workers)
@@ -97,7 +103,7 @@ void lsk__resolve_shape(const lsk_device_info *dev, size_t domain, size_t kernel
     if (dev->is_gpu)
       *s = 1;
     else
-      cpu_shape(domain, req_w, req_w, w, s);
+      cpu_shape(domain, req_w, 0, req_w, w, s);
   } else {
     /* simd given: enough workers to cover the domain in one step. */
     size_t wmax = kernel_max ? kernel_max : lsk__device_max_workers(dev);

@@ -359,8 +359,9 @@ static int launch_for(lsk_sparse *sp, lsk_kernel *k, unsigned m, const lsk_spars
                   .local_bytes = op->local_bytes};
   /* On CPUs, as few workers as cover the block in one step: a struct-for's
    * blocks are short, and every worker pays for finding its block (the
-   * general rule's floor, then 8 workers, made it 3 times slower,
-   * docs/sparse.md). */
+   * general rule's floor of 8 workers, as it was then, made it 3 times
+   * slower, docs/sparse.md). Since the floor is 2 this differs from the
+   * rule only for blocks of at most 256 cells: one worker, one lookup. */
   if (!l.workers && !l.simd && !lsk__context_info(sp->ctx)->is_gpu) {
     l.workers = (unsigned)((n->ncells + 255) / 256);
     l.simd = (unsigned)((n->ncells + l.workers - 1) / l.workers);

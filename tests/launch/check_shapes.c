@@ -174,12 +174,10 @@ START_TEST(test_shapes_model_rule)
 }
 END_TEST
 
-/* LSK_SHAPES=nvidia: the context's facts are the model's over the device;
- * any case; "device", empty and unset: the device's own. */
 /* The automatic rule on a CPU (docs/lockstep.md): one step of contiguous
  * runs, workers = max(2, ceil(domain / 256)) within the domain and the
- * device's limit, simd = ceil(domain / workers) up to 256. Numbers worked
- * by hand. */
+ * device's limit (max(8, ...) where loops are capped), simd =
+ * ceil(domain / workers) up to 256. Numbers worked by hand. */
 START_TEST(test_shapes_cpu_rule)
 {
   lsk_device_info cpu = {.is_cpu = 1,
@@ -193,7 +191,7 @@ START_TEST(test_shapes_cpu_rule)
       {1, 0, 1, 1},       /* one index: one worker */
       {2, 0, 2, 1},       /* the floor, one index each */
       {100, 0, 2, 50},    /* the floor of 2 */
-      {256, 0, 2, 128},   /* the sparse tiles and the struct-for's blocks */
+      {256, 0, 2, 128},   /* the sparse library's tiles */
       {512, 0, 2, 256},   /* still the floor */
       {1000, 0, 4, 250},  /* ceil(1000 / 256) */
       {2048, 0, 8, 256},  /* the kernel library's tiles */
@@ -207,9 +205,18 @@ START_TEST(test_shapes_cpu_rule)
                   "domain %zu, kernel max %zu: %u x %u, want %u x %u", rows[i].domain,
                   rows[i].kernel_max, w, s, rows[i].workers, rows[i].simd);
   }
+  /* llvmpipe (loops capped, workers in vector lanes): the floor of 8. */
+  cpu.loops_capped = 1;
+  unsigned w = 0, s = 0;
+  lsk_auto_shape(&cpu, 256, 0, &w, &s);
+  ck_assert_msg(w == 8 && s == 32, "capped, domain 256: %u x %u, want 8 x 32", w, s);
+  lsk_auto_shape(&cpu, 4096, 0, &w, &s);
+  ck_assert_msg(w == 16 && s == 256, "capped, domain 4096: %u x %u, want 16 x 256", w, s);
 }
 END_TEST
 
+/* LSK_SHAPES=nvidia: the context's facts are the model's over the device;
+ * any case; "device", empty and unset: the device's own. */
 START_TEST(test_shapes_env)
 {
   lsk_device_info real = real_facts();

@@ -43,8 +43,8 @@ static const char *src = "LSK_KERNEL void advance(LSK_CTX, __global uint *x, uin
 enum { N = 1000, DOMAIN = 16 };
 
 /* Shapes the rule never picks for DOMAIN (it covers it in one step with
- * 2 x 8 on CPUs, 32 x 1 on GPUs). */
-static const lsk_tune_shape few[] = {{1, 1}, {4, 1}, {4, 4}, {8, 2}};
+ * 2 x 8 on CPUs, 8 x 2 on llvmpipe, a warp x 1 on GPUs). */
+static const lsk_tune_shape few[] = {{1, 1}, {4, 1}, {4, 4}, {16, 1}};
 
 /* ------------------------------------------------------------------ */
 /* The temporary directory                                             */
