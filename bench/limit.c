@@ -22,10 +22,11 @@
  * its staggered arrays), timed beside lsk's triad, and the soa case's two
  * (the unguarded raw triad on separate buffers and on columns 4224 bytes
  * apart) count too (bench_limit_offer): the limit is the best such triad
- * of the run, never below what those cases' own rounds saw. Which placement wins depends
- * on the machine (on the Zen 3 of docs/performance.md none stood out
- * beyond the load; on the AVX-512 machine of issue 30 separate buffers
- * ran at half the staggered ones): so all four.
+ * of the run, never below what those cases' own rounds saw. Which
+ * placement wins depends on the machine (on the Zen 3 of
+ * docs/performance.md none stood out beyond the load; on the AVX-512
+ * machine of issue 30 separate buffers ran at half the staggered ones):
+ * so all four.
  */
 #include <stdint.h>
 #include <stdio.h>

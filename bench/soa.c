@@ -333,9 +333,8 @@ int bench_case_soa(bench *bn)
    * separate buffers and on columns 4224 bytes apart, the limit's
    * placements): they count towards it, as the triad case's do. */
   if (!rc) {
-    bench_limit_offer(bn, bytes, &r[RAW_SUB]->ref, "the soa case's raw OpenCL, separate buffers");
-    bench_limit_offer(bn, bytes, &r[RAW_STAG]->lsk,
-                      "the soa case's raw OpenCL, staggered SoA buffer");
+    bench_limit_offer(bn, bytes, into[RAW_SEPARATE], "the soa case's raw OpenCL, separate buffers");
+    bench_limit_offer(bn, bytes, into[RAW_STAG], "the soa case's raw OpenCL, staggered SoA buffer");
   }
   if (rc && !r[VIEWS])
     cli_fail("bench", "soa: %s", lsk_context_errmsg(bn->ctx));

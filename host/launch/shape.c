@@ -45,17 +45,24 @@ static unsigned gpu_warp(const lsk_device_info *dev)
   return dev->preferred_multiple ? (unsigned)dev->preferred_multiple : 32;
 }
 
-static void cpu_shape(size_t domain, size_t wmax, unsigned least, unsigned workers, unsigned *w,
-                      unsigned *s)
+/* The CPU rule's workers: runs of at most LSK__CPU_MAX_SIMD, at least the
+ * floor, within the domain and wmax. */
+static unsigned cpu_workers(const lsk_device_info *dev, size_t domain, size_t wmax)
 {
-  if (!workers) {
-    unsigned want = ceil_div(domain, LSK__CPU_MAX_SIMD);
-    workers = want > least ? want : least;
-    if (workers > domain)
-      workers = (unsigned)domain;
-    if (workers > wmax)
-      workers = (unsigned)wmax;
-  }
+  unsigned least = dev->loops_capped ? LSK__CAPPED_WORKERS : LSK__CPU_WORKERS;
+  unsigned workers = ceil_div(domain, LSK__CPU_MAX_SIMD);
+  if (workers < least)
+    workers = least;
+  if (workers > domain)
+    workers = (unsigned)domain;
+  if (workers > wmax)
+    workers = (unsigned)wmax;
+  return workers;
+}
+
+/* Given the workers, the CPU's simd: one step where the cap allows. */
+static void cpu_shape(size_t domain, unsigned workers, unsigned *w, unsigned *s)
+{
   unsigned simd = ceil_div(domain, workers);
   *w = workers;
   *s = simd > LSK__CPU_MAX_SIMD ? LSK__CPU_MAX_SIMD : simd;
@@ -78,8 +85,7 @@ void lsk_auto_shape(const lsk_device_info *dev, size_t domain, size_t kernel_max
       if (w > cap)
         w = cap;
     } else {
-      cpu_shape(domain, wmax, dev->loops_capped ? LSK__CAPPED_WORKERS : LSK__CPU_WORKERS, 0, &w,
-                &s);
+      cpu_shape(domain, cpu_workers(dev, domain, wmax), &w, &s);
     }
   }
   if (workers)
@@ -103,7 +109,7 @@ void lsk__resolve_shape(const lsk_device_info *dev, size_t domain, size_t kernel
     if (dev->is_gpu)
       *s = 1;
     else
-      cpu_shape(domain, req_w, 0, req_w, w, s);
+      cpu_shape(domain, req_w, w, s);
   } else {
     /* simd given: enough workers to cover the domain in one step. */
     size_t wmax = kernel_max ? kernel_max : lsk__device_max_workers(dev);
