@@ -126,6 +126,25 @@ static int make_lists(lsk_sparse *sp, const char *fn)
 
 /* The most bytes of blocks a pool takes by default. */
 #define LSK__SP_DEFAULT_BYTES (64u << 20)
+/* The most blocks a default pool holds beyond every block its node can
+ * have: those that lost install races (docs/sparse.md). */
+#define LSK__SP_RACE_ROOM 64u
+
+/* The most blocks node n can ever have (a dynamic node: chunks). */
+static uint64_t node_most(const lsk__snode *n)
+{
+  return n->kind == LSK_SNODE_DYNAMIC ? n->maxblocks : n->maxblocks * n->ncells;
+}
+
+/* A pool that holds every block node n can have, with room besides for
+ * blocks that lost install races: as many again, at most
+ * LSK__SP_RACE_ROOM. Without it a claimer descheduled while it holds a
+ * block would leave the kernel a block short. */
+static uint64_t node_full(const lsk__snode *n)
+{
+  uint64_t most = node_most(n);
+  return most + (most < LSK__SP_RACE_ROOM ? most : LSK__SP_RACE_ROOM);
+}
 
 /* Node m's pool: its child blocks (dynamic: its chunks). */
 static int make_pool(lsk_sparse *sp, unsigned m, const lsk_sparse_options *opt, const char *fn)
@@ -134,8 +153,9 @@ static int make_pool(lsk_sparse *sp, unsigned m, const lsk_sparse_options *opt, 
   const lsk__snode *n = &d->node[m];
   /* By default a fraction of the blocks the node can have (a dynamic node:
    * of one chunk per list), at least 64, at most LSK__SP_DEFAULT_BYTES of
-   * blocks: a pool grows when a kernel finds it short. */
-  uint64_t most = n->kind == LSK_SNODE_DYNAMIC ? n->maxblocks : n->maxblocks * n->ncells;
+   * blocks: a pool grows when a kernel finds it short. One that reaches
+   * every block the node can have is node_full. */
+  uint64_t most = node_most(n);
   uint64_t lists = n->kind == LSK_SNODE_DYNAMIC
                        ? n->maxblocks / ((n->size[n->axis[0]] + n->chunk - 1) / n->chunk)
                        : most;
@@ -145,7 +165,7 @@ static int make_pool(lsk_sparse *sp, unsigned m, const lsk_sparse_options *opt, 
     uint64_t cap = LSK__SP_DEFAULT_BYTES / d->cont_bytes[n->pool + 1];
     want = want > cap ? cap : want;
     want = want < 64 ? 64 : want;
-    want = want > most ? most : want;
+    want = want >= most ? node_full(n) : want;
   }
   lsk_pool_options po = {.align = d->align};
   int rc =
@@ -473,12 +493,12 @@ int lsk_sparse_grow(lsk_sparse *sp, unsigned node, size_t blocks)
   size_t cap = lsk_pool_capacity(p);
   if (!blocks) {
     /* The refusals count work-items (up to a block's worth for one block),
-     * so the guess is capped by the blocks the node can ever have. */
-    const lsk__snode *n = &sp->def.node[node];
-    uint64_t most = n->kind == LSK_SNODE_DYNAMIC ? n->maxblocks : n->maxblocks * n->ncells;
+     * so the guess is capped by the blocks the node can ever have (and
+     * the room for install races). */
+    uint64_t full = node_full(&sp->def.node[node]);
     size_t more = cap / 2 > 2 * (size_t)sp->lost[node] ? cap / 2 : 2 * (size_t)sp->lost[node];
     blocks = cap + (more ? more : 1);
-    blocks = blocks > most && most > cap ? (size_t)most : blocks;
+    blocks = blocks > full && full > cap ? (size_t)full : blocks;
   }
   if (blocks <= cap)
     return lsk__fail(sp->ctx, LSK_EINVAL, "%s: blocks %zu: must be more than the current %zu",

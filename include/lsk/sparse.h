@@ -171,7 +171,9 @@ typedef struct lsk_sparse_options {
   size_t blocks[LSK_SPARSE_MAX_NODES];
   /* The default pool size as a fraction of the most blocks the node can
    * ever have (a dynamic node: of one chunk per list), at least 64 blocks,
-   * at most 64 MiB of them and all there can be; 0: 0.25. A pool that a
+   * at most 64 MiB of them; 0: 0.25. A pool that reaches every block the
+   * node can have holds room besides for blocks that lost install races
+   * (as many again, at most 64), so that 1 never runs short. A pool that a
    * kernel finds short grows (lsk_sparse_check, lsk_sparse_grow). */
   double fraction;
 } lsk_sparse_options;

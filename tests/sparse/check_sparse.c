@@ -409,6 +409,51 @@ START_TEST(test_sparse_pool_exhaustion)
 }
 END_TEST
 
+/* A default pool that reaches every block its node can have holds room
+ * besides for blocks that lost install races: as many again, at most 64.
+ * Those blocks simulated (taken and kept, as by a claimer descheduled
+ * between taking a block and installing it), every block is still made:
+ * no write refused, the check clean. Nodes of 32 blocks (room 32) with
+ * fraction 1 and with the default (a quarter, at least 64), and of 128
+ * (room 64) with fraction 1. */
+START_TEST(test_sparse_race_room)
+{
+  static const struct {
+    unsigned blocks, room;
+    double fraction;
+  } cases[] = {{32, 32, 1.0}, {32, 32, 0}, {128, 64, 1.0}};
+  for (unsigned c = 0; c < N(cases); ++c) {
+    const lsk_snode nodes[] = {{LSK_SNODE_POINTER, "blk", "i", {cases[c].blocks}, 0, NULL},
+                               NODE(DENSE, "cell", "i", 4)};
+    spfx f;
+    spfx_open(&f, nodes, 2, &(lsk_sparse_options){.fraction = cases[c].fraction});
+    lsk_sparse_level_stats st = spfx_stats(&f, 0);
+    ck_assert_msg(st.pool_blocks == cases[c].blocks + cases[c].room,
+                  "%u blocks, fraction %g: a pool of %zu, want %u", cases[c].blocks,
+                  cases[c].fraction, st.pool_blocks, cases[c].blocks + cases[c].room);
+    spfx_hold(&f, 0, cases[c].room);
+    unsigned n = 4 * cases[c].blocks;
+    uint32_t *pts = calloc(3 * (size_t)n, 4), *vals = calloc(n, 4);
+    int *ok = calloc(n, sizeof *ok);
+    ck_assert(pts && vals && ok);
+    for (unsigned i = 0; i < n; ++i)
+      pts[3 * i] = i, vals[i] = 7 * i + 1;
+    spfx_set(&f, pts, vals, n, ok);
+    for (unsigned i = 0; i < n; ++i) {
+      ck_assert_msg(ok[i], "%u blocks, %u held: write %u refused", cases[c].blocks, cases[c].room,
+                    i);
+      sm_set(&f.m, pts + 3 * i, vals[i]);
+    }
+    TU_OK(f.ctx, lsk_sparse_check(f.sp, NULL));
+    spfx_check(&f, "every block, race losers holding the room");
+    free(pts);
+    free(vals);
+    free(ok);
+    spfx_close(&f);
+  }
+}
+END_TEST
+
 /* Points written at random on the mixed shape (model kept). */
 static unsigned write_random(spfx *f, uint64_t *rng, uint32_t *pts, uint32_t *vals, unsigned n)
 {
@@ -663,6 +708,7 @@ Suite *suite_sparse(void)
   add_case(s, "install_race", test_sparse_install_race, 0);
   add_case(s, "recycled", test_sparse_recycled_blocks_read_zero, 0);
   add_case(s, "exhaustion", test_sparse_pool_exhaustion, 0);
+  add_case(s, "race_room", test_sparse_race_room, 0);
   add_case(s, "host_deactivate", test_sparse_host_deactivate, 0);
   add_case(s, "deactivate_hidden", test_sparse_deactivate_hidden, 0);
   add_case(s, "read_reports_verify", test_sparse_read_reports_verify, 0);

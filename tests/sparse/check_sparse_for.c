@@ -92,8 +92,10 @@ START_TEST(test_sparse_for_every_cell_once)
     }
     /* Repeated points write the same value. */
     spfx_set(&f, pts, vals, K, ok);
-    for (unsigned i = 0; i < K; ++i)
+    for (unsigned i = 0; i < K; ++i) {
+      ck_assert_msg(ok[i], "%s round %u: write %u refused", for_shapes[_i].name, round, i);
       sm_set(&f.m, pts + 3 * i, vals[i]);
+    }
     for (unsigned lv = 0; lv < f.m.nodes; ++lv) {
       lsk_program *p = spfx_program(&f, (int)lv);
       lsk_kernel *k = tu_kernel(p, "sp_for");

@@ -241,6 +241,14 @@ void spfx_add(spfx *f, const uint32_t *pts, const uint32_t *vals, unsigned n, in
   fetch(f, o, ok, n);
 }
 
+void spfx_hold(spfx *f, unsigned pool, unsigned n)
+{
+  lsk_kernel *k = tu_kernel(f->prog, "sp_hold");
+  lsk_arg args[] = {{0}, LSK_ARG_UINT(pool), LSK_ARG_UINT(n)};
+  run(f, k, args, 3);
+  lsk_kernel_destroy(k);
+}
+
 void spfx_get(spfx *f, const uint32_t *pts, unsigned n, uint32_t *out)
 {
   lsk_buffer *p = words(f, pts, 3 * (size_t)n), *o = words(f, NULL, n);

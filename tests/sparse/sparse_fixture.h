@@ -40,6 +40,8 @@ void spfx_set(spfx *f, const uint32_t *pts, const uint32_t *vals, unsigned n, in
 /* spfx_set behind a starting gate: f->cfg's groups start their writes at
  * once (sparse_kernels.cl's sp_set_gate). */
 void spfx_set_gate(spfx *f, const uint32_t *pts, const uint32_t *vals, unsigned n, int *ok);
+/* n blocks of the structure's pool p taken and kept (sp_hold). */
+void spfx_hold(spfx *f, unsigned pool, unsigned n);
 void spfx_add(spfx *f, const uint32_t *pts, const uint32_t *vals, unsigned n, int *ok);
 void spfx_get(spfx *f, const uint32_t *pts, unsigned n, uint32_t *out);
 enum { SP_ACTIVATE, SP_DEACTIVATE, SP_IS_ACTIVE, SP_PTR_NULL };

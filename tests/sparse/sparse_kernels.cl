@@ -55,6 +55,15 @@ LSK_KERNEL void sp_set_gate(LSK_CTX, SP_PARAMS, __global const uint *pts,
   }
 }
 
+/* n blocks taken from the structure's pool p and kept: the blocks that
+ * install races hold (a claimer descheduled between taking a block and
+ * installing it), never installed. */
+LSK_KERNEL void sp_hold(LSK_CTX, SP_PARAMS, uint p, uint n)
+{
+  SP_VIEW(s);
+  SP_ITEMS(n, i) { (void)lsk_pool_alloc(s.pool[p]); }
+}
+
 /* out[i] = sp_x_get(point i): the ambient zero where inactive. */
 LSK_KERNEL void sp_get(LSK_CTX, SP_PARAMS, __global const uint *pts, uint n, __global SP_T *out)
 {
