@@ -111,9 +111,9 @@ static int room(lsk_front *f, const lsk_async *on, unsigned *grows, int *again)
   if (rc != LSK_ENOSPC || *grows == MAX_GROWS)
     return rc;
   /* Doubled, but not past every block of the grid unless it is there
-   * already (the blocks that lost an install race wait in the recycled
-   * list until the GC). Not lsk_sparse_grow's 0, which sizes by the
-   * refused activations: one per work-item, up to 256 per block. */
+   * already (the blocks that lost an install race wait in the spares, or
+   * in the recycled list when the spares are full, until the GC). Not lsk_sparse_grow's 0, which
+   * sizes by the refused activations: one per work-item, up to 256 per block. */
   size_t all = (size_t)f->nb * f->nb, want = 2 * f->pool;
   if (f->pool < all && want > all)
     want = all;

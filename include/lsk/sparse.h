@@ -172,9 +172,10 @@ typedef struct lsk_sparse_options {
   /* The default pool size as a fraction of the most blocks the node can
    * ever have (a dynamic node: of one chunk per list), at least 64 blocks,
    * at most 64 MiB of them; 0: 0.25. A pool that reaches every block the
-   * node can have holds room besides for blocks that lost install races
-   * (as many again, at most 64), so that 1 never runs short. A pool that a
-   * kernel finds short grows (lsk_sparse_check, lsk_sparse_grow). */
+   * node can have (a pointer node's at 1, within the 64 MiB) holds room
+   * besides for blocks that lost install races: as many again, at most 64
+   * (past the 64 MiB by those at most). A pool that a kernel finds short
+   * grows (lsk_sparse_check, lsk_sparse_grow). */
   double fraction;
 } lsk_sparse_options;
 

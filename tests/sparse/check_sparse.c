@@ -511,8 +511,10 @@ START_TEST(test_sparse_host_deactivate)
   spfx_check(&f, "ptr deactivated");
   ck_assert_uint_eq(spfx_stats(&f, 2).pool_live, 0);
   spfx_level(&f, 3, SP_ACTIVATE, pts, k, ok);
-  for (unsigned i = 0; i < k; ++i)
+  for (unsigned i = 0; i < k; ++i) {
+    ck_assert_msg(ok[i], "ptr reactivated: activation %u refused", i);
     sm_activate(&f.m, 3, pts + 3 * i);
+  }
   spfx_check(&f, "ptr reactivated: zeros");
   k = write_random(&f, &rng, pts, vals, K);
   /* level "mask" (node 1): every bit cleared, nothing else */
@@ -521,8 +523,10 @@ START_TEST(test_sparse_host_deactivate)
   spfx_check(&f, "mask deactivated");
   /* half the points' mask cells reactivated: their data shows again */
   spfx_level(&f, 1, SP_ACTIVATE, pts, k / 2, ok);
-  for (unsigned i = 0; i < k / 2; ++i)
+  for (unsigned i = 0; i < k / 2; ++i) {
+    ck_assert_msg(ok[i], "mask reactivated: activation %u refused", i);
     sm_activate(&f.m, 1, pts + 3 * i);
+  }
   spfx_check(&f, "mask reactivated");
   /* everything: the blocks below active mask bits recycled */
   TU_OK(f.ctx, lsk_sparse_deactivate_all(f.sp, NULL));
