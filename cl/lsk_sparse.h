@@ -149,7 +149,8 @@ LSK_INLINE void lsk__sp_bit_clear(__global uchar *mask, uint f)
  */
 LSK_INLINE uint lsk__sp_take(__global uint *pool, __global uint *lists, uint m, uint slots)
 {
-  volatile __global uint *s = (volatile __global uint *)lists + LSK__SPL_SPARE + LSK__SPL_SPARES * m;
+  volatile __global uint *s =
+      (volatile __global uint *)lists + LSK__SPL_SPARE + LSK__SPL_SPARES * m;
   uint h = (uint)get_global_id(0);
   for (uint k = 0; k < slots; ++k) {
     uint r = atomic_xchg(s + ((h + k) & (LSK__SPL_SPARES - 1u)), 0u);
@@ -181,20 +182,24 @@ LSK_INLINE void lsk__sp_give(__global uint *pool, __global uint *lists, uint m, 
 #define LSK__SP_PATIENCE 256u
 
 /* A link's reference as a plain read sees it: a claim is none yet. */
-LSK_INLINE uint lsk__sp_ref(uint r)
-{
-  return r == LSK__SP_CLAIM ? 0u : r;
-}
+LSK_INLINE uint lsk__sp_ref(uint r) { return r == LSK__SP_CLAIM ? 0u : r; }
 
 /* The link's value: an atomic read, which sees other work-items' installs
  * where a plain load could hit a stale cache line. A compare-and-swap of
  * 0 for 0 (it changes nothing): one instruction on x86, where a fetch-or
  * whose result is used is a loop of them (the activation of a 4096^2 ring
  * took 1.45 times as long on PoCL). */
-LSK_INLINE uint lsk__sp_read(volatile __global uint *l)
-{
-  return atomic_cmpxchg(l, 0u, 0u);
-}
+LSK_INLINE uint lsk__sp_read(volatile __global uint *l) { return atomic_cmpxchg(l, 0u, 0u); }
+
+/* LSK_SPARSE_FILL_HOOK (tests only, a build option): every
+ * LSK_SPARSE_FILL_HOOK-th work-item by global index, holding the block it
+ * took for a link, reads the link up to 2^20 times until another has
+ * installed over its claim: a claimer descheduled between taking its
+ * block and installing it, which PoCL's threads rarely are by themselves.
+ * A bounded wait, and only in a test's program. */
+#ifndef LSK_SPARSE_FILL_HOOK
+#define LSK_SPARSE_FILL_HOOK 0
+#endif
 
 /* A block of node m's pool (a spare first) installed over the claim at l:
  * its reference; where another work-item filled the claim first (or a
@@ -206,6 +211,11 @@ LSK_INLINE uint lsk__sp_fill(__global uint *pool, volatile __global uint *l, __g
   uint mine = lsk__sp_take(pool, lists, m, slots);
   if (mine == LSK_POOL_INVALID)
     return LSK__SP_CLAIM;
+#if LSK_SPARSE_FILL_HOOK
+  if (get_global_id(0) % LSK_SPARSE_FILL_HOOK == 0)
+    for (uint k = 0; k < (1u << 20) && lsk__sp_read(l) == LSK__SP_CLAIM; ++k)
+      ;
+#endif
   uint cur = atomic_cmpxchg(l, LSK__SP_CLAIM, mine + 1u);
   if (cur == LSK__SP_CLAIM)
     return mine + 1u;

@@ -454,6 +454,51 @@ START_TEST(test_sparse_race_room)
 }
 END_TEST
 
+/* The race itself: sp_set built with LSK_SPARSE_FILL_HOOK=2, so every
+ * second work-item that takes a block for a link holds it until another
+ * has installed over its claim (a claimer descheduled there), on a node of
+ * 32 blocks with fraction 1 and its room. Rounds of 400 random writes,
+ * every block deactivated between them: no write refused, every value
+ * read back, the check clean. Without the room (a pool of exactly the 32
+ * blocks) a write is refused in the first round or the second. Skipped
+ * where loops are capped: the hook's wait is one. */
+START_TEST(test_sparse_race_hook)
+{
+  static const lsk_snode nodes[] = {NODE(POINTER, "blk", "i", 32), NODE(DENSE, "cell", "i", 16)};
+  spfx f;
+  spfx_open(&f, nodes, 2, &(lsk_sparse_options){.fraction = 1.0});
+  if (tu_loop_capped(f.ctx)) {
+    printf("skipped: race_hook: its hook waits, past the loop cap of llvmpipe\n");
+    spfx_close(&f);
+    return;
+  }
+  lsk_program *hooked = spfx_program_opts(&f, -1, "-DLSK_SPARSE_FILL_HOOK=2");
+  lsk_kernel_destroy(f.set);
+  f.set = tu_kernel(hooked, "sp_set");
+  enum { K = 400, ROUNDS = 20 };
+  uint32_t pts[3 * K], vals[K], got[K];
+  int ok[K];
+  uint64_t rng = 99;
+  for (unsigned r = 0; r < ROUNDS; ++r) {
+    for (unsigned i = 0; i < K; ++i) {
+      spfx_point(&f, &rng, pts + 3 * i);
+      vals[i] = r + 1;
+    }
+    spfx_set(&f, pts, vals, K, ok);
+    spfx_get(&f, pts, K, got);
+    for (unsigned i = 0; i < K; ++i) {
+      ck_assert_msg(ok[i], "round %u: write %u refused", r, i);
+      ck_assert_msg(got[i] == vals[i], "round %u: point %u reads %u, wrote %u", r, i, got[i],
+                    vals[i]);
+    }
+    TU_OK(f.ctx, lsk_sparse_check(f.sp, NULL));
+    TU_OK(f.ctx, lsk_sparse_deactivate(f.sp, "blk", NULL));
+  }
+  spfx_close(&f);
+  lsk_program_destroy(hooked);
+}
+END_TEST
+
 /* Points written at random on the mixed shape (model kept). */
 static unsigned write_random(spfx *f, uint64_t *rng, uint32_t *pts, uint32_t *vals, unsigned n)
 {
@@ -713,6 +758,7 @@ Suite *suite_sparse(void)
   add_case(s, "recycled", test_sparse_recycled_blocks_read_zero, 0);
   add_case(s, "exhaustion", test_sparse_pool_exhaustion, 0);
   add_case(s, "race_room", test_sparse_race_room, 0);
+  add_case(s, "race_hook", test_sparse_race_hook, 0);
   add_case(s, "host_deactivate", test_sparse_host_deactivate, 0);
   add_case(s, "deactivate_hidden", test_sparse_deactivate_hidden, 0);
   add_case(s, "read_reports_verify", test_sparse_read_reports_verify, 0);

@@ -119,7 +119,9 @@ char *spfx_adapter(const lsk_sparse_def *def, int for_level)
   return b.s;
 }
 
-lsk_program *spfx_program(spfx *f, int lv)
+lsk_program *spfx_program(spfx *f, int lv) { return spfx_program_opts(f, lv, NULL); }
+
+lsk_program *spfx_program_opts(spfx *f, int lv, const char *build_options)
 {
   char *adapter = spfx_adapter(f->def, lv);
   const char *src = lsk_sparse_source(f->sp);
@@ -128,7 +130,8 @@ lsk_program *spfx_program(spfx *f, int lv)
   char *prelude = malloc(n);
   snprintf(prelude, n, "%s\n%s", src, adapter);
   lsk_program *p = NULL;
-  lsk_program_options o = {.name = "sparse_kernels.cl", .prelude = prelude};
+  lsk_program_options o = {
+      .name = "sparse_kernels.cl", .prelude = prelude, .build_options = build_options};
   TU_OK(f->ctx, lsk_program_create_file(f->ctx, LSK_TEST_DIR "/sparse/sparse_kernels.cl", &o, &p));
   free(prelude);
   free(adapter);

@@ -33,6 +33,8 @@ char *spfx_adapter(const lsk_sparse_def *def, int for_level);
 /* A program of sparse_kernels.cl for f's structure with the struct-for of
  * node lv (-1: none). */
 lsk_program *spfx_program(spfx *f, int lv);
+/* The same with build options (NULL: none). */
+lsk_program *spfx_program_opts(spfx *f, int lv, const char *build_options);
 
 /* The plain kernels over points pts[3 * i ..] (n of them). res may be NULL
  * where the results do not matter. */
