@@ -184,6 +184,17 @@ LSK_INLINE void lsk__sp_give(__global uint *pool, __global uint *lists, uint m, 
 /* A link's reference as a plain read sees it: a claim is none yet. */
 LSK_INLINE uint lsk__sp_ref(uint r) { return r == LSK__SP_CLAIM ? 0u : r; }
 
+/* A link read for a lookup: whether it names a block, and the block's
+ * index (the reference minus one) in *b. None (0) and a claim wrap to the
+ * two largest values under the minus one, so one compare tells both from
+ * a block, and the index the block's address needs comes with it: the
+ * generated field pointers' lookup (docs/perf/sparse.md). */
+LSK_INLINE int lsk__sp_block(uint link, uint *b)
+{
+  *b = link - 1u;
+  return *b < LSK__SP_CLAIM - 1u;
+}
+
 /* The link's value: an atomic read, which sees other work-items' installs
  * where a plain load could hit a stale cache line. A compare-and-swap of
  * 0 for 0 (it changes nothing): one instruction on x86, where a fetch-or

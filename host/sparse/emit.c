@@ -16,12 +16,14 @@ typedef struct em {
   const lsk_sparse_def *d;
   lsk__sb *sb;
   unsigned mask;         /* the axes of the node whose functions are being written */
+  const char *const *cn; /* the coordinates' names in the code being written */
   char up[LSK__SP_NAME]; /* the structure's name in capitals */
 } em;
 
 #define P(...) lsk__sb_printf(e->sb, __VA_ARGS__)
 
 static const char *const coord[] = {"i", "j", "k"};
+static const char *const walk_coord[] = {"c0", "c1", "c2"};
 
 /* "uint i, uint j" over the node's axes (e->mask), skipping axis skip. */
 static void params(em *e, int skip)
@@ -50,36 +52,32 @@ static void digits(em *e, const lsk__snode *n)
   int any = 0;
   for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
     if (n->lg[a]) {
-      P("%s(((c%u >> %uu) & %uu) << %uu)", any++ ? " | " : "", a, n->shift[a],
+      P("%s(((%s >> %uu) & %uu) << %uu)", any++ ? " | " : "", e->cn[a], n->shift[a],
         (1u << n->lg[a]) - 1u, n->mult[a]);
     }
   if (!any)
     P("0u");
 }
 
-/* The container holding node m's arrays, from a reference (cell + 1). */
-static void cont_of(em *e, unsigned cont, const char *ref)
+/* The container holding node m's arrays, from its pool cell's index. */
+static void cont_of(em *e, unsigned cont, const char *cell)
 {
   if (cont == 0)
     P("(__global uchar *)v.root");
   else
-    P("(v.cells[%u] + (ulong)(%s - 1u) * %zuu)", cont - 1, ref, e->d->cont_bytes[cont]);
+    P("(v.cells[%u] + (ulong)(%s) * %zuu)", cont - 1, cell, e->d->cont_bytes[cont]);
 }
 
-/* Node m's walk: the container holding its cell (a dynamic node: its
- * list) and the cell's flat index there; NULL where an ancestor is
- * inactive, or with act, where one could not be activated. */
-static void emit_walk(em *e, unsigned m)
+/* The steps from the root down to node m's cell: c, its container, and
+ * f, its flat index there (e->cn names the coordinates). Where a node on
+ * the way is inactive the function returns 0; with look, a lookup that
+ * activates nothing, else as the int act says. */
+static void walk_steps(em *e, unsigned m, int look)
 {
-  const char *s = e->d->name;
-  P("LSK_INLINE __global uchar *%s__walk%u(%s v, uint c0, uint c1, uint c2, int act, uint *flat)\n"
-    "{\n  __global uchar *c = (__global uchar *)v.root;\n  uint f = 0;\n",
-    s, m, s);
-  P("  (void)act;\n");
-  /* The way from the root to m. */
   unsigned way[LSK_SPARSE_MAX_NODES], len = 0;
   for (int q = (int)m; q >= 0; q = e->d->node[q].parent)
     way[len++] = (unsigned)q;
+  P("  __global uchar *c = (__global uchar *)v.root;\n  uint f = 0;\n");
   while (len--) {
     unsigned n = way[len];
     const lsk__snode *q = &e->d->node[n];
@@ -90,20 +88,42 @@ static void emit_walk(em *e, unsigned m)
     P(");\n");
     if (n == m)
       break;
-    if (q->kind == LSK_SNODE_BITMASKED)
+    if (q->kind == LSK_SNODE_BITMASKED && look)
+      P("  if (!lsk__sp_bit(c + %zu, f))\n    return 0;\n", q->off);
+    else if (q->kind == LSK_SNODE_BITMASKED)
       P("  if (act)\n    lsk__sp_bit_set(c + %zu, f);\n  else if (!lsk__sp_bit(c + %zu, f))\n"
         "    return 0;\n",
         q->off, q->off);
-    else if (q->kind == LSK_SNODE_POINTER) {
+    else if (q->kind == LSK_SNODE_POINTER && look) {
+      P("  {\n    uint b;\n    if (!lsk__sp_block(((__global uint *)(c + %zu))[f], &b))\n"
+        "      return 0;\n    c = ",
+        q->off);
+      cont_of(e, (unsigned)q->pool + 1, "b");
+      P(";\n    f = 0;\n  }\n");
+    } else if (q->kind == LSK_SNODE_POINTER) {
       P("  {\n    __global uint *l = (__global uint *)(c + %zu) + f;\n"
         "    uint r = act ? lsk__sp_install(v.pool[%d], l, v.lists, %uu) : lsk__sp_ref(*l);\n"
         "    if (!r)\n      return 0;\n    c = ",
         q->off, q->pool, n);
-      cont_of(e, (unsigned)q->pool + 1, "r");
+      cont_of(e, (unsigned)q->pool + 1, "r - 1u");
       P(";\n    f = 0;\n  }\n");
     }
   }
-  P("  *flat = f;\n  return c;\n}\n");
+}
+
+/* Node m's walk: the container holding its cell (a dynamic node: its
+ * list) and the cell's flat index there; NULL where an ancestor is
+ * inactive, or with act, where one could not be activated. */
+static void emit_walk(em *e, unsigned m)
+{
+  const char *s = e->d->name;
+  P("LSK_INLINE __global uchar *%s__walk%u(%s v, uint c0, uint c1, uint c2, int act, uint *flat)\n"
+    "{\n",
+    s, m, s);
+  e->cn = walk_coord;
+  walk_steps(e, m, 0);
+  e->cn = NULL;
+  P("  (void)act;\n  *flat = f;\n  return c;\n}\n");
 }
 
 /* Is cell f of node m (container c) active; activate it; deactivate it. */
@@ -203,7 +223,7 @@ static void emit_dynamic(em *e, unsigned m)
     "%uu);\n  if (!r)\n    return LSK_SPARSE_NONE;\n"
     "  __global uchar *lsk__k = ",
     n->off, max, m, n->pool, n->off2, n->log2chunk, m);
-  cont_of(e, (unsigned)n->pool + 1, "r");
+  cont_of(e, (unsigned)n->pool + 1, "r - 1u");
   P(";\n");
   for (unsigned f = 0; f < e->d->nfields; ++f)
     if (e->d->field[f].node == m)
@@ -237,12 +257,32 @@ static void emit_leaf(em *e, unsigned L)
       "v.lists, %uu);\n  if (!r)\n    return 0;\n"
       "  *flat = x & %uu;\n  return ",
       n->pool, n->off2, n->log2chunk, L, n->chunk - 1);
-    cont_of(e, (unsigned)n->pool + 1, "r");
+    cont_of(e, (unsigned)n->pool + 1, "r - 1u");
     P(";\n");
   } else {
     P("  return c;\n");
   }
   P("}\n");
+}
+
+/* The body of field f's pointer (a leaf that is not dynamic), the walk
+ * written into it as a lookup. Through the walk, the leaf and the pointer
+ * in turn, each NULL test stayed in PoCL's code after inlining, and the
+ * dense loop over a sparse field took about a third longer
+ * (docs/perf/sparse.md, "Field pointers"). */
+static void emit_lookup(em *e, const lsk__sfield *f)
+{
+  const lsk__snode *leaf = &e->d->node[f->node];
+  const char *names[LSK_SPARSE_MAX_AXES];
+  for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
+    names[a] = e->mask >> a & 1 ? coord[a] : "0u";
+  e->cn = names;
+  P(")\n{\n");
+  walk_steps(e, f->node, 1);
+  e->cn = NULL;
+  if (leaf->kind == LSK_SNODE_BITMASKED)
+    P("  if (!lsk__sp_bit(c + %zu, f))\n    return 0;\n", leaf->off);
+  P("  return (__global %s *)(c + %zu) + f;\n}\n", f->type, f->off);
 }
 
 static void emit_fields(em *e)
@@ -256,6 +296,10 @@ static void emit_fields(em *e)
     for (int act = 0; act < 2; ++act) {
       P("LSK_INLINE __global %s *%s_%s_%s(%s v", t, s, x, act ? "ref" : "ptr", s);
       params(e, -1);
+      if (!act && d->node[f->node].kind != LSK_SNODE_DYNAMIC) {
+        emit_lookup(e, f);
+        continue;
+      }
       P(")\n{\n  uint f;\n  __global uchar *c = %s__leaf%u(v", s, f->node);
       walk_args(e, -1);
       P(", %d, &f);\n  return c ? (__global %s *)(c + %zu) + f : 0;\n}\n", act, t, f->off);
@@ -308,7 +352,7 @@ static void emit_block(em *e, unsigned m)
   unsigned cont = n->kind == LSK_SNODE_DYNAMIC ? (unsigned)n->pool + 1 : n->cont;
   P("LSK_INLINE __global uchar *%s__bcont%u(%s v, lsk_sparse_block b)\n{\n  (void)b;\n  return ", s,
     m, s);
-  cont_of(e, cont, "b.cont + 1u");
+  cont_of(e, cont, "b.cont");
   P(";\n}\n");
   P("LSK_INLINE uint3 %s_%s_pos(lsk_sparse_block b, lsk_idx it)\n{\n  return (uint3)(", s, n->name);
   for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a) {

@@ -499,6 +499,51 @@ START_TEST(test_sparse_race_hook)
 }
 END_TEST
 
+/* Lookups (sp_x_ptr, sp_x_get) take a claimed link as no block, as they
+ * take an empty one: a claim is what an activation racing with them
+ * leaves for a few instructions. The root's links poked: block 5 written
+ * (its link then holds a reference) and block 9 empty, each claimed, read,
+ * and given back its reference. */
+START_TEST(test_sparse_lookup_claim)
+{
+  const uint32_t claim = 0xffffffffu; /* LSK__SP_CLAIM, cl/lsk_sparse.h */
+  static const lsk_snode nodes[] = {NODE(POINTER, "blk", "i", 16), NODE(DENSE, "cell", "i", 8)};
+  spfx f;
+  spfx_open(&f, nodes, 2, NULL);
+  uint32_t pts[3 * 16] = {0}, vals[16], got[16];
+  int ok[16], null[16];
+  for (unsigned c = 0; c < 8; ++c) {
+    pts[3 * c] = 5 * 8 + c, vals[c] = 10 + c;      /* block 5 */
+    pts[3 * (c + 8)] = 9 * 8 + c, vals[c + 8] = 0; /* block 9, never written */
+  }
+  spfx_set(&f, pts, vals, 8, ok);
+  for (unsigned c = 0; c < 8; ++c) {
+    ck_assert(ok[c]);
+    sm_set(&f.m, pts + 3 * c, vals[c]);
+  }
+  uint32_t ref5 = spfx_poke(&f, 5, claim), ref9 = spfx_poke(&f, 9, claim);
+  ck_assert_msg(ref5 != 0 && ref5 != claim, "block 5's link holds %u", ref5);
+  ck_assert_uint_eq(ref9, 0);
+  spfx_get(&f, pts, 16, got);
+  spfx_level(&f, 0, SP_PTR_NULL, pts, 16, null);
+  for (unsigned c = 0; c < 16; ++c) {
+    ck_assert_msg(got[c] == 0, "claimed: point %u reads %u, not 0", pts[3 * c], got[c]);
+    ck_assert_msg(null[c], "claimed: point %u's pointer is not NULL", pts[3 * c]);
+  }
+  ck_assert_uint_eq(spfx_poke(&f, 5, ref5), claim);
+  ck_assert_uint_eq(spfx_poke(&f, 9, 0), claim);
+  spfx_get(&f, pts, 16, got);
+  spfx_level(&f, 0, SP_PTR_NULL, pts, 16, null);
+  for (unsigned c = 0; c < 16; ++c) {
+    ck_assert_msg(got[c] == vals[c], "given back: point %u reads %u, wrote %u", pts[3 * c], got[c],
+                  vals[c]);
+    ck_assert_int_eq(null[c], c >= 8);
+  }
+  spfx_check(&f, "claims given back");
+  spfx_close(&f);
+}
+END_TEST
+
 /* Points written at random on the mixed shape (model kept). */
 static unsigned write_random(spfx *f, uint64_t *rng, uint32_t *pts, uint32_t *vals, unsigned n)
 {
@@ -758,6 +803,7 @@ Suite *suite_sparse(void)
   add_case(s, "recycled", test_sparse_recycled_blocks_read_zero, 0);
   add_case(s, "exhaustion", test_sparse_pool_exhaustion, 0);
   add_case(s, "race_room", test_sparse_race_room, 0);
+  add_case(s, "lookup_claim", test_sparse_lookup_claim, 0);
   add_case(s, "race_hook", test_sparse_race_hook, 0);
   add_case(s, "host_deactivate", test_sparse_host_deactivate, 0);
   add_case(s, "deactivate_hidden", test_sparse_deactivate_hidden, 0);

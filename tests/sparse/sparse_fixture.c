@@ -252,6 +252,18 @@ void spfx_hold(spfx *f, unsigned pool, unsigned n)
   lsk_kernel_destroy(k);
 }
 
+uint32_t spfx_poke(spfx *f, unsigned q, uint32_t value)
+{
+  lsk_kernel *k = tu_kernel(f->prog, "sp_poke");
+  lsk_buffer *o = words(f, NULL, 1);
+  lsk_arg args[] = {{0}, LSK_ARG_UINT(q), LSK_ARG_UINT(value), LSK_ARG_BUFFER(o)};
+  run(f, k, args, 4);
+  lsk_kernel_destroy(k);
+  uint32_t old;
+  fetch(f, o, &old, 1);
+  return old;
+}
+
 void spfx_get(spfx *f, const uint32_t *pts, unsigned n, uint32_t *out)
 {
   lsk_buffer *p = words(f, pts, 3 * (size_t)n), *o = words(f, NULL, n);

@@ -44,6 +44,8 @@ void spfx_set(spfx *f, const uint32_t *pts, const uint32_t *vals, unsigned n, in
 void spfx_set_gate(spfx *f, const uint32_t *pts, const uint32_t *vals, unsigned n, int *ok);
 /* n blocks of the structure's pool p taken and kept (sp_hold). */
 void spfx_hold(spfx *f, unsigned pool, unsigned n);
+/* The root's link q set to value (sp_poke): its old value. */
+uint32_t spfx_poke(spfx *f, unsigned q, uint32_t value);
 void spfx_add(spfx *f, const uint32_t *pts, const uint32_t *vals, unsigned n, int *ok);
 void spfx_get(spfx *f, const uint32_t *pts, unsigned n, uint32_t *out);
 enum { SP_ACTIVATE, SP_DEACTIVATE, SP_IS_ACTIVE, SP_PTR_NULL };

@@ -55,6 +55,20 @@ LSK_KERNEL void sp_set_gate(LSK_CTX, SP_PARAMS, __global const uint *pts,
   }
 }
 
+/* The root's link q set to value, its old value in *old: the root node
+ * is a pointer node whose links start the root array (a white-box test
+ * of lookups that meet a claim, which otherwise lasts a few instructions
+ * of a racing activation). */
+LSK_KERNEL void sp_poke(LSK_CTX, SP_PARAMS, uint q, uint value, __global uint *old)
+{
+  SP_VIEW(s);
+  SP_ITEMS(1u, i)
+  {
+    *old = s.root[q];
+    s.root[q] = value;
+  }
+}
+
 /* n blocks taken from the structure's pool p and kept: the blocks that
  * install races hold (a claimer descheduled between taking a block and
  * installing it), never installed. */
