@@ -111,6 +111,21 @@ static void walk_steps(em *e, unsigned m, int look)
   }
 }
 
+/* walk_steps as a lookup, in a function whose parameters are the node's
+ * coordinates (e->mask). Through a walk function, its caller and theirs,
+ * each returning NULL on its own way, every NULL test stayed in PoCL's
+ * code after inlining, and a dense loop over a sparse field took about a
+ * third longer (docs/perf/sparse.md, "Field pointers"). */
+static void lookup_steps(em *e, unsigned m)
+{
+  const char *names[LSK_SPARSE_MAX_AXES];
+  for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
+    names[a] = e->mask >> a & 1 ? coord[a] : "0u";
+  e->cn = names;
+  walk_steps(e, m, 1);
+  e->cn = NULL;
+}
+
 /* Node m's walk: the container holding its cell (a dynamic node: its
  * list) and the cell's flat index there; NULL where an ancestor is
  * inactive, or with act, where one could not be activated. */
@@ -146,11 +161,13 @@ static void emit_level(em *e, unsigned m)
     return;
   P("LSK_INLINE int %s_%s_is_active(%s v", s, n->name, s);
   params(e, -1);
-  P(")\n{\n  uint f;\n  __global uchar *c = %s__walk%u(v", s, m);
-  walk_args(e, -1);
-  P(", 0, &f);\n  return c && (");
+  P(")\n{\n");
+  lookup_steps(e, m);
+  if (n->kind == LSK_SNODE_DENSE)
+    P("  (void)c;\n  (void)f;\n");
+  P("  return ");
   cell_active(e, n);
-  P(");\n}\n");
+  P(";\n}\n");
   P("LSK_INLINE int %s_%s_activate(%s v", s, n->name, s);
   params(e, -1);
   P(")\n{\n  uint f;\n  __global uchar *c = %s__walk%u(v", s, m);
@@ -265,21 +282,13 @@ static void emit_leaf(em *e, unsigned L)
   P("}\n");
 }
 
-/* The body of field f's pointer (a leaf that is not dynamic), the walk
- * written into it as a lookup. Through the walk, the leaf and the pointer
- * in turn, each NULL test stayed in PoCL's code after inlining, and the
- * dense loop over a sparse field took about a third longer
- * (docs/perf/sparse.md, "Field pointers"). */
+/* The body of field f's pointer, on a leaf that is not dynamic: a lookup
+ * (lookup_steps), the leaf's own bit test where it is bitmasked. */
 static void emit_lookup(em *e, const lsk__sfield *f)
 {
   const lsk__snode *leaf = &e->d->node[f->node];
-  const char *names[LSK_SPARSE_MAX_AXES];
-  for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
-    names[a] = e->mask >> a & 1 ? coord[a] : "0u";
-  e->cn = names;
   P(")\n{\n");
-  walk_steps(e, f->node, 1);
-  e->cn = NULL;
+  lookup_steps(e, f->node);
   if (leaf->kind == LSK_SNODE_BITMASKED)
     P("  if (!lsk__sp_bit(c + %zu, f))\n    return 0;\n", leaf->off);
   P("  return (__global %s *)(c + %zu) + f;\n}\n", f->type, f->off);
