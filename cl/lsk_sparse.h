@@ -174,7 +174,8 @@ LSK_INLINE void lsk__sp_give(__global uint *pool, __global uint *lists, uint m, 
  * A link being filled: the work-item that found it empty and claimed it
  * with a compare-and-swap takes a block and installs it. Never a
  * reference (a reference is a pool cell + 1, and no pool has 2^32 - 1
- * cells); a plain read of a link takes it as none (lsk__sp_ref).
+ * cells); a plain read of a link takes it as none (lsk__sp_ref, and
+ * lsk__sp_block for lookups).
  */
 #define LSK__SP_CLAIM 0xffffffffu
 /* How many atomic reads a work-item gives another's claim before it fills

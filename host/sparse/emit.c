@@ -2,7 +2,8 @@
  * emit.c: the OpenCL C generated from a sparse definition (the names are
  * in docs/sparse.md): the view of a structure's buffers, for every node a
  * walk from the root to its cell with every shift and mask a constant, the
- * nodes' and fields' functions on it, the struct-for's macros, and the
+ * nodes' and fields' functions (through the walk, or with its steps
+ * written into them as a lookup), the struct-for's macros, and the
  * tables that the library's generic kernels (kernels/sparse.cl) read,
  * compiled only where LSK__SPARSE_LIB_<NAME> is defined (with lib: the
  * structure's own program; `lsk check --sparse` takes it as a -D).
@@ -16,7 +17,6 @@ typedef struct em {
   const lsk_sparse_def *d;
   lsk__sb *sb;
   unsigned mask;         /* the axes of the node whose functions are being written */
-  const char *const *cn; /* the coordinates' names in the code being written */
   char up[LSK__SP_NAME]; /* the structure's name in capitals */
 } em;
 
@@ -46,13 +46,13 @@ static void call_args(em *e)
       P(", %s", coord[a]);
 }
 
-/* Node m's cell index in its block from the coordinates c0, c1, c2. */
-static void digits(em *e, const lsk__snode *n)
+/* Node m's cell index in its block from the coordinates, named cn[a]. */
+static void digits(em *e, const lsk__snode *n, const char *const *cn)
 {
   int any = 0;
   for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
     if (n->lg[a]) {
-      P("%s(((%s >> %uu) & %uu) << %uu)", any++ ? " | " : "", e->cn[a], n->shift[a],
+      P("%s(((%s >> %uu) & %uu) << %uu)", any++ ? " | " : "", cn[a], n->shift[a],
         (1u << n->lg[a]) - 1u, n->mult[a]);
     }
   if (!any)
@@ -68,11 +68,17 @@ static void cont_of(em *e, unsigned cont, const char *cell)
     P("(v.cells[%u] + (ulong)(%s) * %zuu)", cont - 1, cell, e->d->cont_bytes[cont]);
 }
 
+/* A bitmasked node's bit of cell f at offset off tested: 0 where clear. */
+static void bit_test(em *e, size_t off)
+{
+  P("  if (!lsk__sp_bit(c + %zu, f))\n    return 0;\n", off);
+}
+
 /* The steps from the root down to node m's cell: c, its container, and
- * f, its flat index there (e->cn names the coordinates). Where a node on
- * the way is inactive the function returns 0; with look, a lookup that
+ * f, its flat index there (cn names the coordinates). Where a node on the
+ * way is inactive the function returns 0; with look, a lookup that
  * activates nothing, else as the int act says. */
-static void walk_steps(em *e, unsigned m, int look)
+static void walk_steps(em *e, unsigned m, int look, const char *const *cn)
 {
   unsigned way[LSK_SPARSE_MAX_NODES], len = 0;
   for (int q = (int)m; q >= 0; q = e->d->node[q].parent)
@@ -84,12 +90,12 @@ static void walk_steps(em *e, unsigned m, int look)
     if (q->kind == LSK_SNODE_DYNAMIC)
       break;
     P("  f = f * %lluu + (", (unsigned long long)q->ncells);
-    digits(e, q);
+    digits(e, q, cn);
     P(");\n");
     if (n == m)
       break;
     if (q->kind == LSK_SNODE_BITMASKED && look)
-      P("  if (!lsk__sp_bit(c + %zu, f))\n    return 0;\n", q->off);
+      bit_test(e, q->off);
     else if (q->kind == LSK_SNODE_BITMASKED)
       P("  if (act)\n    lsk__sp_bit_set(c + %zu, f);\n  else if (!lsk__sp_bit(c + %zu, f))\n"
         "    return 0;\n",
@@ -121,9 +127,7 @@ static void lookup_steps(em *e, unsigned m)
   const char *names[LSK_SPARSE_MAX_AXES];
   for (unsigned a = 0; a < LSK_SPARSE_MAX_AXES; ++a)
     names[a] = e->mask >> a & 1 ? coord[a] : "0u";
-  e->cn = names;
-  walk_steps(e, m, 1);
-  e->cn = NULL;
+  walk_steps(e, m, 1, names);
 }
 
 /* Node m's walk: the container holding its cell (a dynamic node: its
@@ -135,9 +139,7 @@ static void emit_walk(em *e, unsigned m)
   P("LSK_INLINE __global uchar *%s__walk%u(%s v, uint c0, uint c1, uint c2, int act, uint *flat)\n"
     "{\n",
     s, m, s);
-  e->cn = walk_coord;
-  walk_steps(e, m, 0);
-  e->cn = NULL;
+  walk_steps(e, m, 0, walk_coord);
   P("  (void)act;\n  *flat = f;\n  return c;\n}\n");
 }
 
@@ -163,7 +165,7 @@ static void emit_level(em *e, unsigned m)
   params(e, -1);
   P(")\n{\n");
   lookup_steps(e, m);
-  if (n->kind == LSK_SNODE_DENSE)
+  if (n->kind == LSK_SNODE_DENSE) /* unused: a warning, an error on NVPTX (-Werror) */
     P("  (void)c;\n  (void)f;\n");
   P("  return ");
   cell_active(e, n);
@@ -287,10 +289,9 @@ static void emit_leaf(em *e, unsigned L)
 static void emit_lookup(em *e, const lsk__sfield *f)
 {
   const lsk__snode *leaf = &e->d->node[f->node];
-  P(")\n{\n");
   lookup_steps(e, f->node);
   if (leaf->kind == LSK_SNODE_BITMASKED)
-    P("  if (!lsk__sp_bit(c + %zu, f))\n    return 0;\n", leaf->off);
+    bit_test(e, leaf->off);
   P("  return (__global %s *)(c + %zu) + f;\n}\n", f->type, f->off);
 }
 
@@ -305,11 +306,12 @@ static void emit_fields(em *e)
     for (int act = 0; act < 2; ++act) {
       P("LSK_INLINE __global %s *%s_%s_%s(%s v", t, s, x, act ? "ref" : "ptr", s);
       params(e, -1);
+      P(")\n{\n");
       if (!act && d->node[f->node].kind != LSK_SNODE_DYNAMIC) {
         emit_lookup(e, f);
         continue;
       }
-      P(")\n{\n  uint f;\n  __global uchar *c = %s__leaf%u(v", s, f->node);
+      P("  uint f;\n  __global uchar *c = %s__leaf%u(v", s, f->node);
       walk_args(e, -1);
       P(", %d, &f);\n  return c ? (__global %s *)(c + %zu) + f : 0;\n}\n", act, t, f->off);
     }

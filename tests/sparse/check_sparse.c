@@ -499,11 +499,11 @@ START_TEST(test_sparse_race_hook)
 }
 END_TEST
 
-/* Lookups (sp_x_ptr, sp_x_get) take a claimed link as no block, as they
- * take an empty one: a claim is what an activation racing with them
- * leaves for a few instructions. The root's links poked: block 5 written
- * (its link then holds a reference) and block 9 empty, each claimed, read,
- * and given back its reference. */
+/* Lookups (sp_x_ptr, sp_x_get, each level's is_active) take a claimed
+ * link as no block, as they take an empty one: a claim is what an
+ * activation racing with them leaves for a few instructions. The root's links poked: block 5
+ * written (its link then holds a reference) and block 9 empty, each claimed, read, and given back
+ * its reference. */
 START_TEST(test_sparse_lookup_claim)
 {
   const uint32_t claim = 0xffffffffu; /* LSK__SP_CLAIM, cl/lsk_sparse.h */
@@ -511,7 +511,7 @@ START_TEST(test_sparse_lookup_claim)
   spfx f;
   spfx_open(&f, nodes, 2, NULL);
   uint32_t pts[3 * 16] = {0}, vals[16], got[16];
-  int ok[16], null[16];
+  int ok[16], null[16], on[2][16];
   for (unsigned c = 0; c < 8; ++c) {
     pts[3 * c] = 5 * 8 + c, vals[c] = 10 + c;      /* block 5 */
     pts[3 * (c + 8)] = 9 * 8 + c, vals[c + 8] = 0; /* block 9, never written */
@@ -526,18 +526,27 @@ START_TEST(test_sparse_lookup_claim)
   ck_assert_uint_eq(ref9, 0);
   spfx_get(&f, pts, 16, got);
   spfx_level(&f, 0, SP_PTR_NULL, pts, 16, null);
+  for (unsigned lv = 0; lv < 2; ++lv)
+    spfx_level(&f, lv, SP_IS_ACTIVE, pts, 16, on[lv]);
   for (unsigned c = 0; c < 16; ++c) {
     ck_assert_msg(got[c] == 0, "claimed: point %u reads %u, not 0", pts[3 * c], got[c]);
     ck_assert_msg(null[c], "claimed: point %u's pointer is not NULL", pts[3 * c]);
+    for (unsigned lv = 0; lv < 2; ++lv)
+      ck_assert_msg(!on[lv][c], "claimed: point %u active at level %u", pts[3 * c], lv);
   }
   ck_assert_uint_eq(spfx_poke(&f, 5, ref5), claim);
   ck_assert_uint_eq(spfx_poke(&f, 9, 0), claim);
   spfx_get(&f, pts, 16, got);
   spfx_level(&f, 0, SP_PTR_NULL, pts, 16, null);
+  for (unsigned lv = 0; lv < 2; ++lv)
+    spfx_level(&f, lv, SP_IS_ACTIVE, pts, 16, on[lv]);
   for (unsigned c = 0; c < 16; ++c) {
     ck_assert_msg(got[c] == vals[c], "given back: point %u reads %u, wrote %u", pts[3 * c], got[c],
                   vals[c]);
     ck_assert_int_eq(null[c], c >= 8);
+    for (unsigned lv = 0; lv < 2; ++lv)
+      ck_assert_msg(on[lv][c] == (c < 8), "given back: point %u at level %u: active %d", pts[3 * c],
+                    lv, on[lv][c]);
   }
   spfx_check(&f, "claims given back");
   spfx_close(&f);
